@@ -1,0 +1,55 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+
+#include "rebirth/types.h"
+
+namespace rebirth {
+
+enum class MoveKind : std::uint8_t { Normal, Promotion, EnPassant, Castling };
+
+// A move as a small value. from/to are the mover's departure and arrival squares (castling:
+// the king's). The remaining fields carry the choices a move makes beyond from/to: the
+// promotion walk, and for Circe rules the chosen rebirth square/walk and a third square
+// (e.g. Mars Circe's virtual departure). The effects that follow from these choices are
+// recorded by do_move in the undo record.
+struct Move {
+    Square from = SQ_NONE;
+    Square to = SQ_NONE;
+    MoveKind kind = MoveKind::Normal;
+    Walk promotion = NO_WALK;
+    Square rebirth = SQ_NONE;
+    Walk rebirth_walk = NO_WALK;
+    Square extra = SQ_NONE;
+    std::uint8_t spare = 0;
+
+    constexpr bool is_null() const { return from == SQ_NONE; }
+    friend constexpr bool operator==(const Move&, const Move&) = default;
+};
+static_assert(sizeof(Move) == 8);
+
+inline constexpr int MAX_MOVES = 1024;
+
+// A fixed-capacity list of moves, meant to live on the stack.
+class MoveList {
+public:
+    void push(const Move& m) { moves_[size_++] = m; }
+    void clear() { size_ = 0; }
+    int size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    const Move& operator[](int i) const { return moves_[i]; }
+    Move& operator[](int i) { return moves_[i]; }
+    const Move* begin() const { return moves_.data(); }
+    const Move* end() const { return moves_.data() + size_; }
+    Move* begin() { return moves_.data(); }
+    Move* end() { return moves_.data() + size_; }
+    void truncate(int n) { size_ = n; }
+
+private:
+    std::array<Move, MAX_MOVES> moves_;
+    int size_ = 0;
+};
+
+}  // namespace rebirth

@@ -1,0 +1,18 @@
+#pragma once
+
+#include "rebirth/move.h"
+#include "rebirth/position.h"
+
+namespace rebirth {
+
+// Every legal move of the side to move (orthodox rules and the fairy walks of walk.h):
+// castling, en passant, all promotions. Fills `list` (cleared first).
+void generate_legal(const Position& pos, MoveList& list);
+
+// Number of legal moves, without materialising them where a faster count exists.
+int count_legal(const Position& pos);
+
+// Whether `m` is among the legal moves of `pos`.
+bool is_legal(const Position& pos, const Move& m);
+
+}  // namespace rebirth

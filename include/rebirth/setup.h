@@ -1,0 +1,37 @@
+#pragma once
+
+#include <array>
+#include <string>
+#include <string_view>
+
+#include "rebirth/types.h"
+
+namespace rebirth {
+
+// A plain diagram: what a FEN, a Popeye `Pieces`/`Forsyth` block or a twin describes.
+// Position::set() turns it into a playable position and checks it.
+struct Setup {
+    std::array<Piece, SQUARE_NB> board{};
+    Color side_to_move = WHITE;
+    // Squares of kings and rooks that keep their castling right (e1 a1 h1 e8 a8 h8 subsets).
+    Bitboard castling = 0;
+    // Square skipped by the last move's pawn double step (en passant target), or SQ_NONE.
+    Square ep_square = SQ_NONE;
+    int halfmove_clock = 0;
+    int fullmove_number = 1;
+
+    friend bool operator==(const Setup&, const Setup&) = default;
+};
+
+// Standard FEN (N = knight). Throws InputError(source, 0, offending field, reason).
+Setup parse_fen(std::string_view fen, const std::string& source = "<fen>");
+std::string to_fen(const Setup& setup);
+
+// Popeye Forsyth board notation: ranks 8..1 separated by '/', S = knight, N = nightrider,
+// Popeye piece codes of two letters prefixed by '.', digit runs may exceed 8 and span ranks.
+// Fills only the board. Throws InputError(source, line, offending word, reason).
+std::array<Piece, SQUARE_NB> parse_forsyth(std::string_view text, const std::string& source = "<forsyth>",
+                                          int line = 0);
+std::string to_forsyth(const std::array<Piece, SQUARE_NB>& board);
+
+}  // namespace rebirth

@@ -1,0 +1,25 @@
+#include "rebirth/error.h"
+
+namespace rebirth {
+
+namespace {
+
+std::string format_message(const std::string& file, int line, const std::string& word,
+                           const std::string& reason) {
+    std::string msg = file.empty() ? std::string("<input>") : file;
+    if (line > 0) msg += ":" + std::to_string(line);
+    msg += ": " + reason;
+    if (!word.empty()) msg += " '" + word + "'";
+    return msg;
+}
+
+}  // namespace
+
+InputError::InputError(std::string file, int line, std::string word, const std::string& reason)
+    : std::runtime_error(format_message(file, line, word, reason)),
+      file_(std::move(file)),
+      line_(line),
+      word_(std::move(word)),
+      reason_(reason) {}
+
+}  // namespace rebirth
