@@ -7,9 +7,9 @@ namespace {
 std::string format_message(const std::string& file, int line, const std::string& word,
                            const std::string& reason) {
     std::string msg = file.empty() ? std::string("<input>") : file;
-    if (line > 0) msg += ":" + std::to_string(line);
-    msg += ": " + reason;
-    if (!word.empty()) msg += " '" + word + "'";
+    if (line > 0) msg.append(":").append(std::to_string(line));
+    msg.append(": ").append(reason);
+    if (!word.empty()) msg.append(" '").append(word).append("'");
     return msg;
 }
 
