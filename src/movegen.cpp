@@ -1,0 +1,277 @@
+#include "rebirth/movegen.h"
+
+#include "rebirth/bitboard.h"
+#include "walk_attacks.h"
+
+namespace rebirth {
+
+namespace {
+
+inline void add(MoveList& list, Square from, Square to, MoveKind kind = MoveKind::Normal, Walk promo = NO_WALK) {
+    Move m;
+    m.from = from;
+    m.to = to;
+    m.kind = kind;
+    m.promotion = promo;
+    list.push(m);
+}
+
+inline void add_promotions(const Position& pos, MoveList& list, Square from, Square to) {
+    const auto& walks = pos.promotion_walks();
+    for (int i = 0; i < pos.promotion_walk_count(); ++i) add(list, from, to, MoveKind::Promotion, walks[i]);
+}
+
+template <Color Us>
+constexpr Bitboard shift_up(Bitboard b) {
+    return Us == WHITE ? b << 8 : b >> 8;
+}
+// Captures towards the a-file (file - 1) and towards the h-file (file + 1).
+template <Color Us>
+constexpr Bitboard shift_west(Bitboard b) {
+    b &= ~file_bb(0);
+    return Us == WHITE ? b << 7 : b >> 9;
+}
+template <Color Us>
+constexpr Bitboard shift_east(Bitboard b) {
+    b &= ~file_bb(7);
+    return Us == WHITE ? b << 9 : b >> 7;
+}
+
+// Castling for the side to move, when its king is not in check. `attacked(s)` tells whether
+// the opponent attacks s with the king still on its square.
+template <typename Attacked>
+void gen_castling(const Position& pos, MoveList& list, Color us, Attacked&& attacked) {
+    Square k = us == WHITE ? SQ_E1 : SQ_E8;
+    if (pos.king_square(us) != k) return;
+    Bitboard rights = pos.castling_rights();
+    if (!(rights & square_bb(k))) return;
+    Bitboard occ = pos.pieces();
+    int r = rank_of(k);
+    Square rook_h = make_square(7, r), rook_a = make_square(0, r);
+    if ((rights & square_bb(rook_h)) && !(between_bb(k, rook_h) & occ) && !attacked(make_square(5, r)) &&
+        !attacked(make_square(6, r)))
+        add(list, k, make_square(6, r), MoveKind::Castling);
+    if ((rights & square_bb(rook_a)) && !(between_bb(k, rook_a) & occ) && !attacked(make_square(3, r)) &&
+        !attacked(make_square(2, r)))
+        add(list, k, make_square(2, r), MoveKind::Castling);
+}
+
+// Fully legal generation for orthodox units only, using check and pin masks.
+template <Color Us>
+void gen_orthodox(const Position& pos, MoveList& list) {
+    constexpr Color Them = Color(Us ^ 1);
+    const Bitboard occ = pos.pieces();
+    const Bitboard ours = pos.pieces(Us);
+    const Bitboard theirs = pos.pieces(Them);
+    const Square ksq = pos.king_square(Us);
+
+    Bitboard checkers = 0, pinned = 0;
+    Bitboard mask = ~ours;
+    if (ksq != SQ_NONE) {
+        checkers = pos.attackers_to(ksq, Them);
+        Bitboard snipers = ((rook_attacks(ksq, 0) & (pos.pieces(ROOK) | pos.pieces(QUEEN))) |
+                            (bishop_attacks(ksq, 0) & (pos.pieces(BISHOP) | pos.pieces(QUEEN)))) &
+                           theirs;
+        while (snipers) {
+            Square sn = pop_lsb(snipers);
+            Bitboard b = between_bb(ksq, sn) & occ;
+            if (b && !more_than_one(b) && (b & ours)) pinned |= b;
+        }
+        // King steps.
+        const Bitboard occ_no_king = occ ^ square_bb(ksq);
+        for (Bitboard t = king_attacks(ksq) & ~ours; t;) {
+            Square to = pop_lsb(t);
+            if (!pos.attackers_to(to, Them, occ_no_king)) add(list, ksq, to);
+        }
+        if (more_than_one(checkers)) return;
+        if (checkers) {
+            Square c = lsb(checkers);
+            mask = between_bb(ksq, c) | checkers;
+        } else {
+            gen_castling(pos, list, Us, [&](Square s) { return pos.attackers_to(s, Them) != 0; });
+        }
+    }
+
+    // Knights (a pinned knight never moves).
+    for (Bitboard b = pos.pieces(Us, KNIGHT) & ~pinned; b;) {
+        Square from = pop_lsb(b);
+        for (Bitboard t = knight_attacks(from) & mask; t;) add(list, from, pop_lsb(t));
+    }
+    // Sliders.
+    for (Bitboard b = (pos.pieces(Us, BISHOP) | pos.pieces(Us, QUEEN)); b;) {
+        Square from = pop_lsb(b);
+        Bitboard t = bishop_attacks(from, occ) & mask;
+        if (pinned & square_bb(from)) t &= line_bb(ksq, from);
+        while (t) add(list, from, pop_lsb(t));
+    }
+    for (Bitboard b = (pos.pieces(Us, ROOK) | pos.pieces(Us, QUEEN)); b;) {
+        Square from = pop_lsb(b);
+        Bitboard t = rook_attacks(from, occ) & mask;
+        if (pinned & square_bb(from)) t &= line_bb(ksq, from);
+        while (t) add(list, from, pop_lsb(t));
+    }
+
+    // Pawns (none moves from its own first rank).
+    constexpr int up = Us == WHITE ? 8 : -8;
+    constexpr Bitboard first = Us == WHITE ? rank_bb(0) : rank_bb(7);
+    constexpr Bitboard seventh = Us == WHITE ? rank_bb(6) : rank_bb(1);
+    constexpr Bitboard third = Us == WHITE ? rank_bb(2) : rank_bb(5);
+    const Bitboard pawns = pos.pieces(Us, PAWN) & ~first;
+    const Bitboard empty = ~occ;
+    auto legal_for_pin = [&](Square from, Square to) {
+        return !(pinned & square_bb(from)) || aligned(ksq, from, to);
+    };
+    {
+        const Bitboard normal = pawns & ~seventh;
+        Bitboard push1 = shift_up<Us>(normal) & empty;
+        Bitboard push2 = shift_up<Us>(push1 & third) & empty & mask;
+        push1 &= mask;
+        while (push1) {
+            Square to = pop_lsb(push1);
+            Square from = Square(to - up);
+            if (legal_for_pin(from, to)) add(list, from, to);
+        }
+        while (push2) {
+            Square to = pop_lsb(push2);
+            Square from = Square(to - 2 * up);
+            if (legal_for_pin(from, to)) add(list, from, to);
+        }
+        constexpr int west = Us == WHITE ? 7 : -9;
+        constexpr int east = Us == WHITE ? 9 : -7;
+        for (Bitboard t = shift_west<Us>(normal) & theirs & mask; t;) {
+            Square to = pop_lsb(t);
+            Square from = Square(to - west);
+            if (legal_for_pin(from, to)) add(list, from, to);
+        }
+        for (Bitboard t = shift_east<Us>(normal) & theirs & mask; t;) {
+            Square to = pop_lsb(t);
+            Square from = Square(to - east);
+            if (legal_for_pin(from, to)) add(list, from, to);
+        }
+    }
+    if (const Bitboard promoting = pawns & seventh) {
+        constexpr int west = Us == WHITE ? 7 : -9;
+        constexpr int east = Us == WHITE ? 9 : -7;
+        for (Bitboard t = shift_up<Us>(promoting) & empty & mask; t;) {
+            Square to = pop_lsb(t);
+            Square from = Square(to - up);
+            if (legal_for_pin(from, to)) add_promotions(pos, list, from, to);
+        }
+        for (Bitboard t = shift_west<Us>(promoting) & theirs & mask; t;) {
+            Square to = pop_lsb(t);
+            Square from = Square(to - west);
+            if (legal_for_pin(from, to)) add_promotions(pos, list, from, to);
+        }
+        for (Bitboard t = shift_east<Us>(promoting) & theirs & mask; t;) {
+            Square to = pop_lsb(t);
+            Square from = Square(to - east);
+            if (legal_for_pin(from, to)) add_promotions(pos, list, from, to);
+        }
+    }
+    if (const Square ep = pos.ep_square(); ep != SQ_NONE) {
+        const Square cap = Square(ep - up);
+        for (Bitboard b = pawn_attacks(Them, ep) & pawns; b;) {
+            Square from = pop_lsb(b);
+            if (ksq != SQ_NONE) {
+                Bitboard occ2 = (occ ^ square_bb(from) ^ square_bb(cap)) | square_bb(ep);
+                if (pos.attackers_to(ksq, Them, occ2) & ~square_bb(cap)) continue;
+            }
+            add(list, from, ep, MoveKind::EnPassant);
+        }
+    }
+}
+
+// Pseudo-legal moves of every unit of the side to move, any walk.
+void gen_pseudo(const Position& pos, MoveList& list) {
+    const Color us = pos.side_to_move();
+    const Color them = ~us;
+    const Bitboard occ = pos.pieces();
+    const Bitboard ours = pos.pieces(us);
+    const Bitboard theirs = pos.pieces(them);
+    for (Bitboard b = ours; b;) {
+        Square from = pop_lsb(b);
+        Walk w = pos.piece_on(from).walk;
+        if (w == PAWN) {
+            int r = relative_rank(us, rank_of(from));
+            if (r == 0 || r == 7) continue;
+            int up = us == WHITE ? 8 : -8;
+            bool promo = r == 6;
+            Square one = Square(from + up);
+            if (pos.empty(one)) {
+                if (promo)
+                    add_promotions(pos, list, from, one);
+                else {
+                    add(list, from, one);
+                    Square two = Square(one + up);
+                    if (r == 1 && pos.empty(two)) add(list, from, two);
+                }
+            }
+            for (Bitboard t = pawn_attacks(us, from) & theirs; t;) {
+                Square to = pop_lsb(t);
+                if (promo)
+                    add_promotions(pos, list, from, to);
+                else
+                    add(list, from, to);
+            }
+            if (pos.ep_square() != SQ_NONE && (pawn_attacks(us, from) & square_bb(pos.ep_square())))
+                add(list, from, pos.ep_square(), MoveKind::EnPassant);
+            continue;
+        }
+        Bitboard targets = 0;
+        switch (w) {
+            case KING: targets = king_attacks(from); break;
+            case KNIGHT: targets = knight_attacks(from); break;
+            case BISHOP: targets = bishop_attacks(from, occ); break;
+            case ROOK: targets = rook_attacks(from, occ); break;
+            case QUEEN: targets = queen_attacks(from, occ); break;
+            default: for_each_walk_target(w, from, occ, [&](Square t) { targets |= square_bb(t); }); break;
+        }
+        for (targets &= ~ours; targets;) add(list, from, pop_lsb(targets));
+    }
+    if (pos.king_square(us) != SQ_NONE && !pos.in_check(us))
+        gen_castling(pos, list, us, [&](Square s) { return pos.attacked(s, them); });
+}
+
+// Generic legal generation: pseudo-legal moves filtered by playing them on a scratch copy.
+void gen_generic(const Position& pos, MoveList& list) {
+    MoveList pseudo;
+    gen_pseudo(pos, pseudo);
+    Position scratch = pos;
+    const Color us = pos.side_to_move();
+    list.clear();
+    for (const Move& m : pseudo) {
+        UndoInfo u;
+        scratch.do_move(m, u);
+        bool ok = !scratch.in_check(us);
+        scratch.undo_move(m, u);
+        if (ok) list.push(m);
+    }
+}
+
+}  // namespace
+
+void generate_legal(const Position& pos, MoveList& list) {
+    list.clear();
+    if (pos.has_fairy())
+        gen_generic(pos, list);
+    else if (pos.side_to_move() == WHITE)
+        gen_orthodox<WHITE>(pos, list);
+    else
+        gen_orthodox<BLACK>(pos, list);
+}
+
+int count_legal(const Position& pos) {
+    MoveList list;
+    generate_legal(pos, list);
+    return list.size();
+}
+
+bool is_legal(const Position& pos, const Move& m) {
+    MoveList list;
+    generate_legal(pos, list);
+    for (const Move& x : list)
+        if (x == m) return true;
+    return false;
+}
+
+}  // namespace rebirth

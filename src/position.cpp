@@ -1,0 +1,365 @@
+#include "rebirth/position.h"
+
+#include <sstream>
+
+#include "rebirth/error.h"
+#include "rebirth/walk.h"
+#include "walk_attacks.h"
+
+namespace rebirth {
+
+namespace {
+
+struct ZobristTables {
+    Key piece[COLOR_NB][WALK_NB][SQUARE_NB];
+    Key flag[8][SQUARE_NB];
+    Key castling[SQUARE_NB];
+    Key ep[SQUARE_NB];
+    Key side;
+
+    ZobristTables() {
+        std::uint64_t s = 0x2545F4914F6CDD1DULL;
+        auto next = [&s]() {
+            s ^= s >> 12;
+            s ^= s << 25;
+            s ^= s >> 27;
+            return s * 2685821657736338717ULL;
+        };
+        for (auto& c : piece)
+            for (auto& w : c)
+                for (auto& k : w) k = next();
+        for (auto& f : flag)
+            for (auto& k : f) k = next();
+        for (auto& k : castling) k = next();
+        for (auto& k : ep) k = next();
+        side = next();
+    }
+};
+
+const ZobristTables& tables() {
+    static const ZobristTables t;
+    return t;
+}
+
+constexpr Bitboard kCastlingSquares =
+    square_bb(SQ_E1) | square_bb(SQ_A1) | square_bb(SQ_H1) | square_bb(SQ_E8) | square_bb(SQ_A8) | square_bb(SQ_H8);
+
+}  // namespace
+
+namespace zobrist {
+Key piece_key(Piece p, Square s) {
+    const ZobristTables& t = tables();
+    Key k = t.piece[p.color][p.walk][s];
+    for (int f = 0; f < 8; ++f)
+        if (p.flags & (1u << f)) k ^= t.flag[f][s];
+    return k;
+}
+Key castling_key(Square s) { return tables().castling[s]; }
+Key ep_key(Square s) { return tables().ep[s]; }
+Key side_key() { return tables().side; }
+}  // namespace zobrist
+
+Position::Position() {
+    init_bitboards();
+    tables();
+}
+
+Position::Position(const Setup& setup, const SetupRules& rules, const std::string& source) : Position() {
+    set(setup, rules, source);
+}
+
+void Position::clear() {
+    board_.fill(Piece{});
+    by_color_.fill(0);
+    by_walk_.fill(0);
+    king_sq_ = {SQ_NONE, SQ_NONE};
+    promo_walks_.fill(NO_WALK);
+    promo_count_ = 0;
+    side_ = WHITE;
+    castling_ = 0;
+    ep_square_ = SQ_NONE;
+    key_ = 0;
+    ply_ = 0;
+    halfmove_clock_ = 0;
+    fullmove_start_ = 1;
+    fairy_ = false;
+}
+
+void Position::put_piece(Piece p, Square s) {
+    board_[s] = p;
+    by_color_[p.color] |= square_bb(s);
+    by_walk_[p.walk] |= square_bb(s);
+    if (p.walk == KING) king_sq_[p.color] = s;
+}
+
+void Position::remove_piece(Square s) {
+    Piece p = board_[s];
+    by_color_[p.color] &= ~square_bb(s);
+    by_walk_[p.walk] &= ~square_bb(s);
+    board_[s] = Piece{};
+    if (p.walk == KING && king_sq_[p.color] == s) king_sq_[p.color] = SQ_NONE;
+}
+
+void Position::move_piece(Square from, Square to) {
+    Piece p = board_[from];
+    Bitboard ft = square_bb(from) | square_bb(to);
+    by_color_[p.color] ^= ft;
+    by_walk_[p.walk] ^= ft;
+    board_[to] = p;
+    board_[from] = Piece{};
+    if (p.walk == KING && king_sq_[p.color] == from) king_sq_[p.color] = to;
+}
+
+void Position::set(const Setup& setup, const SetupRules& rules, const std::string& source) {
+    clear();
+    int kings[COLOR_NB] = {0, 0};
+    for (int si = 0; si < SQUARE_NB; ++si) {
+        Square s = Square(si);
+        Piece p = setup.board[s];
+        if (p.empty()) continue;
+        if (p.walk >= walk_count() || p.color > BLACK)
+            throw InputError(source, 0, square_name(s), "invalid unit on square");
+        if (p.walk == KING) ++kings[p.color];
+        put_piece(p, s);
+    }
+    const char* names[COLOR_NB] = {"white", "black"};
+    for (Color c : {WHITE, BLACK}) {
+        if (kings[c] > 1)
+            throw InputError(source, 0, std::string(names[c]) + " king",
+                             "more than one " + std::string(names[c]) + " king in the position:");
+        bool required = c == WHITE ? rules.require_white_king : rules.require_black_king;
+        if (kings[c] == 0 && required)
+            throw InputError(source, 0, std::string(names[c]) + " king",
+                             std::string("missing ") + names[c] +
+                                 " king (declare a kingless problem with Option NoWk / NoBk):");
+    }
+    // Promotion walks: Q R B S, then every fairy walk present in the diagram.
+    for (Walk w : {QUEEN, ROOK, BISHOP, KNIGHT}) promo_walks_[promo_count_++] = w;
+    for (int w = PAWN + 1; w < walk_count() && w < WALK_NB; ++w)
+        if (by_walk_[w]) {
+            promo_walks_[promo_count_++] = Walk(w);
+            fairy_ = true;
+        }
+
+    side_ = setup.side_to_move;
+    // Castling rights: each listed square must hold its king or rook.
+    Bitboard rights = setup.castling;
+    if (rights & ~kCastlingSquares)
+        throw InputError(source, 0, square_name(lsb(rights & ~kCastlingSquares)),
+                         "castling right on a square that is not a king or rook home square:");
+    for (Bitboard b = rights; b;) {
+        Square s = pop_lsb(b);
+        Color c = rank_of(s) == 0 ? WHITE : BLACK;
+        Walk need = file_of(s) == 4 ? KING : ROOK;
+        Piece p = board_[s];
+        if (p.walk != need || p.color != c)
+            throw InputError(source, 0, square_name(s),
+                             std::string("castling right but no ") + names[c] + (need == KING ? " king" : " rook") +
+                                 " on");
+    }
+    castling_ = rights;
+
+    if (setup.ep_square != SQ_NONE) {
+        Square ep = setup.ep_square;
+        int want_rank = side_ == WHITE ? 5 : 2;
+        Square pawn_sq = side_ == WHITE ? Square(ep - 8) : Square(ep + 8);
+        Square origin = side_ == WHITE ? Square(ep + 8) : Square(ep - 8);
+        Piece pawn = is_ok(pawn_sq) ? board_[pawn_sq] : Piece{};
+        if (rank_of(ep) != want_rank || pawn.walk != PAWN || pawn.color == side_ || !board_[ep].empty() ||
+            !board_[origin].empty())
+            throw InputError(source, 0, square_name(ep),
+                             "en passant square does not follow a pawn double step:");
+        ep_square_ = ep;
+    }
+    halfmove_clock_ = setup.halfmove_clock;
+    fullmove_start_ = setup.fullmove_number;
+    key_ = compute_key();
+
+    if (in_check(~side_))
+        throw InputError(source, 0, names[~side_], "illegal position: the side not to move is in check:");
+}
+
+Setup Position::to_setup() const {
+    Setup s;
+    s.board = board_;
+    s.side_to_move = side_;
+    s.castling = castling_;
+    s.ep_square = ep_square_;
+    s.halfmove_clock = halfmove_clock_;
+    s.fullmove_number = fullmove_start_ + (ply_ + (fullmove_start_ ? 0 : 0)) / 2;
+    return s;
+}
+
+Key Position::compute_key() const {
+    Key k = 0;
+    for (int si = 0; si < SQUARE_NB; ++si)
+        if (!board_[si].empty()) k ^= zobrist::piece_key(board_[si], Square(si));
+    for (Bitboard b = castling_; b;) k ^= zobrist::castling_key(pop_lsb(b));
+    if (ep_square_ != SQ_NONE) k ^= zobrist::ep_key(ep_square_);
+    if (side_ == BLACK) k ^= zobrist::side_key();
+    return k;
+}
+
+Bitboard Position::attackers_to(Square s, Color by) const { return attackers_to(s, by, pieces()); }
+
+Bitboard Position::attackers_to(Square s, Color by, Bitboard occ) const {
+    Bitboard them = by_color_[by];
+    // A pawn on its own first rank gives no check (RULES.md section 2).
+    Bitboard pawns = by_walk_[PAWN] & ~rank_bb(by == WHITE ? 0 : 7);
+    Bitboard att = (pawn_attacks(~by, s) & pawns) | (knight_attacks(s) & by_walk_[KNIGHT]) |
+                   (king_attacks(s) & by_walk_[KING]) |
+                   (rook_attacks(s, occ) & (by_walk_[ROOK] | by_walk_[QUEEN])) |
+                   (bishop_attacks(s, occ) & (by_walk_[BISHOP] | by_walk_[QUEEN]));
+    att &= them;
+    if (fairy_) {
+        for (int w = PAWN + 1; w < walk_count() && w < WALK_NB; ++w)
+            for (Bitboard b = by_walk_[w] & them & occ; b;) {
+                Square from = pop_lsb(b);
+                if (walk_attacks_square(Walk(w), from, s, occ)) att |= square_bb(from);
+            }
+    }
+    return att;
+}
+
+bool Position::in_check(Color c) const {
+    Square k = king_sq_[c];
+    return k != SQ_NONE && attackers_to(k, ~c) != 0;
+}
+
+void Position::do_move(const Move& m, UndoInfo& u) {
+    u.key = key_;
+    u.castling = castling_;
+    u.ep_square = ep_square_;
+    u.halfmove_clock = halfmove_clock_;
+    Piece mover = board_[m.from];
+    u.moved = mover;
+    Color us = side_;
+    Key k = key_ ^ zobrist::side_key();
+    if (ep_square_ != SQ_NONE) k ^= zobrist::ep_key(ep_square_);
+    ep_square_ = SQ_NONE;
+
+    Square cap_sq = m.kind == MoveKind::EnPassant ? Square(us == WHITE ? m.to - 8 : m.to + 8) : m.to;
+    if (m.kind == MoveKind::Castling) {
+        u.captured = Piece{};
+        u.capture_square = SQ_NONE;
+    } else {
+        u.captured = board_[cap_sq];
+        u.capture_square = u.captured.empty() ? SQ_NONE : cap_sq;
+    }
+
+    if (m.kind == MoveKind::Castling) {
+        bool king_side = m.to > m.from;
+        Square rook_from = make_square(king_side ? 7 : 0, rank_of(m.from));
+        Square rook_to = make_square(king_side ? 5 : 3, rank_of(m.from));
+        Piece rook = board_[rook_from];
+        k ^= zobrist::piece_key(mover, m.from) ^ zobrist::piece_key(mover, m.to);
+        k ^= zobrist::piece_key(rook, rook_from) ^ zobrist::piece_key(rook, rook_to);
+        remove_piece(rook_from);
+        move_piece(m.from, m.to);
+        put_piece(rook, rook_to);
+    } else {
+        if (!u.captured.empty()) {
+            k ^= zobrist::piece_key(u.captured, cap_sq);
+            remove_piece(cap_sq);
+        }
+        k ^= zobrist::piece_key(mover, m.from);
+        move_piece(m.from, m.to);
+        if (m.kind == MoveKind::Promotion) {
+            Piece promoted = make_piece(us, m.promotion, std::uint8_t(mover.flags | PF_PROMOTED));
+            remove_piece(m.to);
+            put_piece(promoted, m.to);
+            k ^= zobrist::piece_key(promoted, m.to);
+        } else {
+            k ^= zobrist::piece_key(mover, m.to);
+        }
+        if (mover.walk == PAWN && (m.to - m.from == 16 || m.from - m.to == 16)) {
+            Square ep = Square((m.from + m.to) / 2);
+            if (pawn_attacks(us, ep) & pieces(~us, PAWN)) {
+                ep_square_ = ep;
+                k ^= zobrist::ep_key(ep);
+            }
+        }
+    }
+    Bitboard lost = castling_ & (square_bb(m.from) | square_bb(m.to) | square_bb(cap_sq));
+    if (lost) {
+        castling_ &= ~lost;
+        for (Bitboard b = lost; b;) k ^= zobrist::castling_key(pop_lsb(b));
+    }
+    halfmove_clock_ = (mover.walk == PAWN || !u.captured.empty()) ? 0 : halfmove_clock_ + 1;
+    side_ = ~us;
+    ++ply_;
+    key_ = k;
+#ifdef REBIRTH_CHECKED
+    std::string why;
+    if (!is_consistent(&why)) throw std::logic_error("do_move: " + why);
+#endif
+}
+
+void Position::undo_move(const Move& m, const UndoInfo& u) {
+    side_ = ~side_;
+    --ply_;
+    if (m.kind == MoveKind::Castling) {
+        bool king_side = m.to > m.from;
+        Square rook_from = make_square(king_side ? 7 : 0, rank_of(m.from));
+        Square rook_to = make_square(king_side ? 5 : 3, rank_of(m.from));
+        Piece rook = board_[rook_to];
+        remove_piece(rook_to);
+        move_piece(m.to, m.from);
+        put_piece(rook, rook_from);
+    } else {
+        if (m.kind == MoveKind::Promotion) {
+            remove_piece(m.to);
+            put_piece(u.moved, m.from);
+        } else {
+            move_piece(m.to, m.from);
+        }
+        if (!u.captured.empty()) put_piece(u.captured, u.capture_square);
+    }
+    castling_ = u.castling;
+    ep_square_ = u.ep_square;
+    halfmove_clock_ = u.halfmove_clock;
+    key_ = u.key;
+#ifdef REBIRTH_CHECKED
+    std::string why;
+    if (!is_consistent(&why)) throw std::logic_error("undo_move: " + why);
+#endif
+}
+
+bool Position::is_consistent(std::string* why) const {
+    auto fail = [why](const std::string& msg) {
+        if (why) *why = msg;
+        return false;
+    };
+    std::array<Bitboard, COLOR_NB> bc{};
+    std::array<Bitboard, WALK_NB> bw{};
+    std::array<Square, COLOR_NB> ks{SQ_NONE, SQ_NONE};
+    for (int si = 0; si < SQUARE_NB; ++si) {
+        Piece p = board_[si];
+        if (p.empty()) continue;
+        bc[p.color] |= square_bb(Square(si));
+        bw[p.walk] |= square_bb(Square(si));
+        if (p.walk == KING) {
+            if (ks[p.color] != SQ_NONE) return fail("two kings of one colour");
+            ks[p.color] = Square(si);
+        }
+    }
+    if (bc != by_color_) return fail("colour bitboards differ from the board");
+    if (bw != by_walk_) return fail("walk bitboards differ from the board");
+    if (ks != king_sq_) return fail("king squares differ from the board");
+    if (by_color_[WHITE] & by_color_[BLACK]) return fail("colour bitboards overlap");
+    for (Bitboard b = castling_; b;) {
+        Square s = pop_lsb(b);
+        Piece p = board_[s];
+        if (p.empty() || p.walk != (file_of(s) == 4 ? KING : ROOK))
+            return fail("castling right on " + square_name(s) + " without its unit");
+    }
+    if (ep_square_ != SQ_NONE && !board_[ep_square_].empty()) return fail("en passant square occupied");
+    if (compute_key() != key_) {
+        std::ostringstream os;
+        os << "incremental key " << std::hex << key_ << " differs from recomputed " << compute_key();
+        return fail(os.str());
+    }
+    return true;
+}
+
+}  // namespace rebirth
