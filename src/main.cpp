@@ -1,6 +1,62 @@
-#include <cstdio>
+#include <CLI/CLI.hpp>
 
-int main() {
-    std::fputs("rebirth: command line not built yet\n", stderr);
-    return 1;
+#include <exception>
+#include <iostream>
+
+#include "cli.h"
+#include "rebirth/error.h"
+
+using namespace rebirth;
+
+int main(int argc, char** argv) {
+    CLI::App app{"rebirth: exhaustive analyzer for chess problems under the Circe family of conditions"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "rebirth 0.1.0");
+
+    cli::PerftArgs perft;
+    CLI::App* perft_cmd = app.add_subcommand(
+        "perft", "Count the leaves of the legal move tree (last line of output: the count)");
+    auto* fen_opt = perft_cmd->add_option("--fen", perft.fen, "Position as a standard FEN (N = knight)");
+    auto* file_opt = perft_cmd->add_option("file", perft.file, "Popeye problem file (.inp)");
+    fen_opt->excludes(file_opt);
+    perft_cmd->add_option("--problem", perft.problem, "Which problem of the file, 1-based")
+        ->check(CLI::PositiveNumber)
+        ->default_val(1);
+    perft_cmd->add_option("--depth", perft.depth, "Depth in half-moves")->required()->check(CLI::Range(1, 64));
+    perft_cmd->add_flag("--divide", perft.divide, "First print '<move>: <count>' for every legal first move");
+    perft_cmd->add_option("--condition", perft.condition, "Popeye condition words, e.g. \"Circe Strict\"");
+    perft_cmd->add_option("--threads", perft.threads, "Worker threads (default: all cores)")
+        ->check(CLI::NonNegativeNumber);
+
+    cli::SolveArgs solve;
+    CLI::App* solve_cmd =
+        app.add_subcommand("solve", "Solve every problem of a Popeye input file, printing Popeye's output");
+    solve_cmd->add_option("file", solve.file, "Popeye problem file (.inp)")->required();
+    solve_cmd->add_option("--threads", solve.threads, "Worker threads (default: all cores)")
+        ->check(CLI::NonNegativeNumber);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        int code = app.exit(e);
+        return code == 0 ? cli::kExitOk : cli::kExitBadInput;
+    }
+
+    try {
+        if (*perft_cmd) {
+            if (perft.fen.empty() && perft.file.empty()) {
+                std::cerr << "rebirth perft: give a position with --fen FEN or a problem FILE.inp\n";
+                return cli::kExitBadInput;
+            }
+            return cli::run_perft(perft);
+        }
+        if (*solve_cmd) return cli::run_solve(solve);
+    } catch (const InputError& e) {
+        std::cerr << "rebirth: " << e.what() << "\n";
+        return cli::kExitBadInput;
+    } catch (const std::exception& e) {
+        std::cerr << "rebirth: internal error: " << e.what() << "\n";
+        return cli::kExitInternal;
+    }
+    return cli::kExitInternal;
 }

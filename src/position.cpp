@@ -1,6 +1,7 @@
 #include "rebirth/position.h"
 
 #include <sstream>
+#include <stdexcept>
 
 #include "rebirth/error.h"
 #include "rebirth/walk.h"
@@ -280,7 +281,9 @@ void Position::do_move(const Move& m, UndoInfo& u) {
             }
         }
     }
-    Bitboard lost = castling_ & (square_bb(m.from) | square_bb(m.to) | square_bb(cap_sq));
+    Bitboard touched = square_bb(m.from) | square_bb(m.to) | square_bb(cap_sq);
+    if (m.kind == MoveKind::Castling) touched |= square_bb(make_square(m.to > m.from ? 7 : 0, rank_of(m.from)));
+    Bitboard lost = castling_ & touched;
     if (lost) {
         castling_ &= ~lost;
         for (Bitboard b = lost; b;) k ^= zobrist::castling_key(pop_lsb(b));

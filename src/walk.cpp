@@ -22,7 +22,7 @@ const std::array<WalkInfo, 9> kWalks{{
     {"S", "C", "S", "Knight", WalkKind::Leaper, 8, kKnightVecs},
     {"P", "P", "B", "Pawn", WalkKind::Pawn, 0, {}},
     {"G", "S", "G", "Grasshopper", WalkKind::Hopper, 8, kKingVecs},
-    {"N", "NR", "N", "Nightrider", WalkKind::Rider, 8, kKnightVecs},
+    {"N", "N", "N", "Nightrider", WalkKind::Rider, 8, kKnightVecs},
 }};
 
 bool iequals(std::string_view a, std::string_view b) {

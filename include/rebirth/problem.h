@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,7 +26,11 @@ struct Stipulation {
     bool exact = false;
     int intro = 0;          // n of an "n->" prefix
     std::string goal;       // "#", "=", "==", "x", "+", "~", "dia", ...
-    int half_moves = 0;     // length in half-moves (h#2 = 4, h#2.5 = 5, #2 = 3, ser-#4 = 4 + 1 ...)
+    // Length in half-moves of the whole play, intro included: #2 = 3, s#2 = 4 (the forced
+    // mate included), h#2 = 4, h#2.5 = 5, hs#2 = 4, ser-#4 = 4, ser-h#4 = ser-s#4 = 5,
+    // dia2.5 = 5, a=>b0.5 = 1, 2->ser-#3 = 5. As written: Option WhiteToPlay changes only
+    // Setup::side_to_move.
+    int half_moves = 0;
     double moves = 0;       // the number as written (2, 2.5, 10)
     bool empty() const { return text.empty(); }
 };
@@ -63,20 +68,25 @@ struct Options {
 
 // One twinning operation (Popeye `Twin` command).
 struct TwinOp {
-    enum class Kind { Move, Exchange, Remove, Add, Substitute, Rotate, Mirror, Shift, Stipulation, Condition };
+    enum class Kind { Move, Exchange, Remove, Add, Substitute, Rotate, Mirror, Shift, Stipulation, Condition,
+                      PolishType };
     Kind kind = Kind::Move;
     Square from = SQ_NONE, to = SQ_NONE;  // Move/Exchange/Shift/Remove(from)/Add(to)
-    Piece piece{};                       // Add: the unit; Substitute: the new unit
-    Piece old_piece{};                   // Substitute: the unit replaced (walk and colour)
+    Piece piece{};                       // Add: the unit; Substitute: the new walk (colour unused)
+    Piece old_piece{};                   // Substitute: the walk replaced (units keep colour, flags)
     int degrees = 0;                     // Rotate: 90/180/270
     std::string axis;                    // Mirror: "a1<-->h1", "a1<-->a8", "a1<-->h8", "h1<-->a8"
     Stipulation stipulation;             // Stipulation
     std::vector<Condition> conditions;   // Condition
-    std::string text;                    // the operation as Popeye prints it in the twin line
+    // The operation as Popeye prints it in the twin line, in the problem's language
+    // ("wSg5-->e4", "shift a1 ==> a2", "dia3"); empty for Condition (the header printer
+    // formats `conditions` itself). Filled when the problem is parsed.
+    std::string text;
 };
 
 struct Twin {
     bool continued = false;  // applies to the previous twin instead of the original
+    bool zero_position = false;  // Popeye `ZeroPosition`: this is twin a); the diagram is not solved
     std::vector<TwinOp> ops;
     SourceLoc where;
 };
@@ -90,11 +100,28 @@ struct Problem {
     std::string title;
     std::string award;
     std::vector<std::string> remarks;
-    Setup setup;                          // pieces; side to move set from the stipulation
+    // Pieces (a proof game's target diagram); side to move from the stipulation (and
+    // WhiteToPlay in help play); castling rights of K/R on game-array squares minus
+    // Option NoCastling; ep_square from Option EnPassant. Duplex/HalfDuplex are left to
+    // the solver (side_to_move is the stipulation's own side).
+    Setup setup;
     Stipulation stipulation;
     std::vector<Condition> conditions;
     Options options;
     std::vector<Twin> twins;
+
+    // Added by the parser (all optional):
+    // a=>b only: position a (the pieces given before the stipulation); `setup.board` holds b.
+    std::optional<std::array<Piece, SQUARE_NB>> start_board;
+    // Units displaced by a later unit placed on the same square (Popeye's underworld,
+    // used by Circe Volcanic/Parachute), in input order.
+    struct Buried {
+        Square square = SQ_NONE;
+        Piece piece{};
+    };
+    std::vector<Buried> underworld;
+    // Messages Popeye prints before the problem, e.g. "WhiteToPlay not applicable - ignored".
+    std::vector<std::string> notes;
 };
 
 }  // namespace rebirth

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs missing dependencies, builds everything in Release with Ninja and runs the tests.
+# BUILD_DIR (default: build, relative to the repository root) selects the build directory.
+# Exits with ctest's status.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+build_dir=${BUILD_DIR:-build}
+
+bash scripts/deps.sh
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake --build "$build_dir" --parallel "$(nproc)"
+status=0
+ctest --test-dir "$build_dir" --output-on-failure -j2 || status=$?
+exit "$status"

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <string>
+
+namespace rebirth::cli {
+
+// Exit codes of every command.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitInternal = 1;
+inline constexpr int kExitBadInput = 2;
+
+struct PerftArgs {
+    std::string fen;
+    std::string file;
+    int problem = 1;
+    int depth = 0;
+    bool divide = false;
+    std::string condition;
+    int threads = 0;
+};
+
+struct SolveArgs {
+    std::string file;
+    int threads = 0;
+};
+
+// Each command prints its results on stdout and its errors on stderr; returns the exit code.
+// InputError propagates to main, which reports it with kExitBadInput.
+int run_perft(const PerftArgs& args);
+int run_solve(const SolveArgs& args);
+
+}  // namespace rebirth::cli

@@ -1,0 +1,675 @@
+#include "rebirth/popeye_input.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <stdexcept>
+
+#include "popeye_parse.h"
+#include "rebirth/walk.h"
+
+namespace rebirth {
+
+namespace popeye {
+
+std::optional<Token> Lexer::next() {
+    if (pending_) {
+        std::optional<Token> t = std::move(pending_);
+        pending_.reset();
+        return t;
+    }
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) {
+        if (text_[pos_] == '\n') ++line_;
+        ++pos_;
+    }
+    if (pos_ >= text_.size()) return std::nullopt;
+    const size_t start = pos_;
+    while (pos_ < text_.size() && !std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+    last_line_ = line_;
+    return Token{std::string(text_.substr(start, pos_ - start)), line_};
+}
+
+std::optional<Token> Lexer::peek() {
+    if (!pending_) pending_ = next();
+    return pending_;
+}
+
+void Lexer::push_back(Token token) { pending_ = std::move(token); }
+
+std::string Lexer::rest_of_line() {
+    if (pending_) return "";
+    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t')) ++pos_;
+    const size_t start = pos_;
+    while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+    std::string out(text_.substr(start, pos_ - start));
+    if (!out.empty() && out.back() == '\r') out.pop_back();
+    return out;
+}
+
+}  // namespace popeye
+
+namespace {
+
+using namespace popeye;
+
+bool has_digit(std::string_view s) {
+    for (char c : s)
+        if (std::isdigit(static_cast<unsigned char>(c))) return true;
+    return false;
+}
+
+bool all_digits(std::string_view s) {
+    if (s.empty()) return false;
+    for (char c : s)
+        if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+    return true;
+}
+
+std::string trim_right(std::string s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+    return s;
+}
+
+// Squares of a token like "a2a3b4"; empty if the token is not such a list.
+std::vector<Square> square_list(std::string_view s) {
+    std::vector<Square> out;
+    if (s.empty() || s.size() % 2 != 0) return {};
+    for (size_t i = 0; i < s.size(); i += 2) {
+        const Square sq = parse_square(s.substr(i, 2));
+        if (sq == SQ_NONE) return {};
+        out.push_back(sq);
+    }
+    return out;
+}
+
+// Popeye's printed unit: colour letter and walk code in the problem's language ("wSg5").
+std::string unit_text(Piece p, Language lang) {
+    return std::string(colour_letter(p.color, lang)) + std::string(walk_code(p.walk, lang));
+}
+
+// The keyword for a command in the problem's language (for messages).
+std::string command_word(Command c, Language lang) {
+    return std::string(command_words(lang)[static_cast<size_t>(c)]);
+}
+
+// A unit token "ka1" / "pa2a3b4": walk code (one letter if the token's length is odd, two
+// otherwise) and squares. Throws InputError naming the token.
+std::pair<Walk, std::vector<Square>> parse_unit_token(const Lexer& lex, const Token& tok, Language lang) {
+    const std::string_view t = tok.text;
+    if (t.size() < 3) lex.fail(tok, "unit and square expected, found");
+    const size_t code_len = t.size() % 2 == 1 ? 1 : 2;
+    const Walk walk = walk_from_code(t.substr(0, code_len), lang);
+    if (walk == NO_WALK) lex.fail(tok, "unknown walk in");
+    std::vector<Square> squares;
+    for (size_t i = code_len; i < t.size(); i += 2) {
+        const Square sq = parse_square(t.substr(i, 2));
+        if (sq == SQ_NONE) lex.fail(tok, "bad square '" + std::string(t.substr(i, 2)) + "' in");
+        squares.push_back(sq);
+    }
+    return {walk, squares};
+}
+
+// Reads colour words, attributes and unit lists (Pieces, twin Add) up to the first other
+// token, which is pushed back. Calls place() for every unit. Returns the number of units.
+int parse_piece_list(Lexer& lex, Language lang, const std::function<void(Square, Piece)>& place) {
+    std::optional<Color> colour;
+    std::uint8_t flags = PF_NONE;
+    int units = 0;
+    while (auto tok = lex.next()) {
+        if (has_digit(tok->text)) {
+            if (!colour) lex.fail(*tok, "colour expected before");
+            const auto [walk, squares] = parse_unit_token(lex, *tok, lang);
+            for (Square sq : squares) {
+                place(sq, make_piece(*colour, walk, flags));
+                ++units;
+            }
+            continue;
+        }
+        const Match c = match_keyword(tok->text, colour_words(lang));
+        if (c.found()) {
+            if (c.index == 2) lex.fail(*tok, "neutral units are not supported by rebirth:");
+            colour = c.index == 0 ? WHITE : BLACK;
+            flags = PF_NONE;
+            continue;
+        }
+        if (colour) {
+            const Match a = match_keyword(tok->text, attribute_words(lang));
+            if (a.found()) {
+                switch (static_cast<Attribute>(a.index)) {
+                    case Attribute::Royal: flags |= PF_ROYAL; break;
+                    case Attribute::Kamikaze: flags |= PF_KAMIKAZE; break;
+                    case Attribute::Frischauf: flags |= PF_PROMOTED; break;
+                    default: lex.fail(*tok, "piece attribute not supported by rebirth:");
+                }
+                continue;
+            }
+        }
+        lex.push_back(*tok);
+        break;
+    }
+    return units;
+}
+
+// Reads the number following an option; throws InputError if it is missing or malformed.
+int read_number(Lexer& lex, const Token& after) {
+    const auto tok = lex.next();
+    if (!tok) lex.fail(after, "number expected after");
+    if (!all_digits(tok->text) || tok->text.size() > 9) lex.fail(*tok, "malformed number");
+    return std::stoi(tok->text);
+}
+
+// Side to move at the start of play, as Popeye has it; `notes` gets Popeye's warning when
+// WhiteToPlay does not apply.
+Color initial_side(Problem& p) {
+    const Stipulation& st = p.stipulation;
+    using P = Stipulation::Play;
+    const bool half = st.moves != static_cast<int>(st.moves);
+    const bool help = !st.series && st.intro == 0 && (st.play == P::Help || st.play == P::HelpSelf ||
+                                                      st.play == P::HelpReflex);
+    if (p.options.white_to_play && !(help && !half)) {
+        const std::string note = "WhiteToPlay not applicable - ignored";
+        if (std::find(p.notes.begin(), p.notes.end(), note) == p.notes.end()) p.notes.push_back(note);
+    }
+    if (st.empty() || st.intro > 0) return WHITE;
+    switch (st.play) {
+        case P::ProofGame: return WHITE;
+        case P::AToB: return half ? BLACK : WHITE;
+        case P::Help:
+            if (st.series) return BLACK;
+            if (p.options.white_to_play && !half) return WHITE;
+            return half ? WHITE : BLACK;
+        case P::HelpSelf:
+        case P::HelpReflex:
+            if (st.series) return WHITE;
+            if (p.options.white_to_play && !half) return BLACK;
+            return half ? BLACK : WHITE;
+        default: return WHITE;
+    }
+}
+
+// Derives side to move, castling rights and en passant square of `p.setup` from the
+// stipulation, the board and the options (RULES.md section 2).
+void finalize_setup(Problem& p) {
+    Setup& s = p.setup;
+    s.side_to_move = initial_side(p);
+    s.castling = 0;
+    const struct {
+        Square sq;
+        Piece piece;
+    } homes[] = {{SQ_E1, make_piece(WHITE, KING)}, {SQ_A1, make_piece(WHITE, ROOK)}, {SQ_H1, make_piece(WHITE, ROOK)},
+                 {SQ_E8, make_piece(BLACK, KING)}, {SQ_A8, make_piece(BLACK, ROOK)}, {SQ_H8, make_piece(BLACK, ROOK)}};
+    for (const auto& h : homes) {
+        const Piece on = s.board[h.sq];
+        if (on.walk != h.piece.walk || on.color != h.piece.color) continue;
+        if (std::find(p.options.no_castling.begin(), p.options.no_castling.end(), h.sq) != p.options.no_castling.end())
+            continue;
+        s.castling |= square_bb(h.sq);
+    }
+    s.ep_square = p.options.en_passant.size() >= 3 ? p.options.en_passant[1] : SQ_NONE;
+}
+
+// Applies one twinning operation to `p` (board, stipulation or conditions) and fills in its
+// printed text. Throws InputError (naming the twin's line) if it cannot be applied.
+void apply_op(Problem& p, TwinOp& op, const SourceLoc& where) {
+    auto& board = p.setup.board;
+    const Language lang = p.language;
+    auto fail = [&](const std::string& word, const std::string& reason) {
+        throw InputError(where.file, where.line, word, reason);
+    };
+    switch (op.kind) {
+        case TwinOp::Kind::Move: {
+            const Piece moving = board[op.from];
+            if (moving.empty()) fail(square_name(op.from), "twin: no unit to move on");
+            op.text = unit_text(moving, lang) + square_name(op.from) + "-->" + square_name(op.to);
+            board[op.to] = moving;
+            board[op.from] = Piece{};
+            break;
+        }
+        case TwinOp::Kind::Exchange: {
+            const Piece a = board[op.from], b = board[op.to];
+            if (a.empty()) fail(square_name(op.from), "twin: no unit to exchange on");
+            if (b.empty()) fail(square_name(op.to), "twin: no unit to exchange on");
+            op.text = unit_text(a, lang) + square_name(op.from) + "<-->" + unit_text(b, lang) + square_name(op.to);
+            std::swap(board[op.from], board[op.to]);
+            break;
+        }
+        case TwinOp::Kind::Remove: {
+            const Piece gone = board[op.from];
+            if (gone.empty()) fail(square_name(op.from), "twin: no unit to remove on");
+            op.text = "-" + unit_text(gone, lang) + square_name(op.from);
+            board[op.from] = Piece{};
+            break;
+        }
+        case TwinOp::Kind::Add:
+            op.text = "+" + unit_text(op.piece, lang) + square_name(op.to);
+            board[op.to] = op.piece;
+            break;
+        case TwinOp::Kind::Substitute:
+            op.text = std::string(walk_code(op.old_piece.walk, lang)) + " ==> " +
+                      std::string(walk_code(op.piece.walk, lang));
+            for (Piece& u : board)
+                if (!u.empty() && u.walk == op.old_piece.walk) u.walk = op.piece.walk;
+            break;
+        case TwinOp::Kind::Rotate: {
+            // Popeye turns the board to the left (counter-clockwise) by `degrees`.
+            std::array<Piece, SQUARE_NB> out{};
+            for (int sq = 0; sq < SQUARE_NB; ++sq) {
+                int f = file_of(Square(sq)), r = rank_of(Square(sq));
+                for (int k = 0; k < op.degrees / 90; ++k) {
+                    const int nf = 7 - r, nr = f;
+                    f = nf;
+                    r = nr;
+                }
+                out[make_square(f, r)] = board[sq];
+            }
+            board = out;
+            op.text = "rotate " + std::to_string(op.degrees);
+            break;
+        }
+        case TwinOp::Kind::Mirror: {
+            std::array<Piece, SQUARE_NB> out{};
+            for (int sq = 0; sq < SQUARE_NB; ++sq) {
+                const int f = file_of(Square(sq)), r = rank_of(Square(sq));
+                Square to = Square(sq);
+                if (op.axis == "a1<-->h1") to = make_square(7 - f, r);
+                else if (op.axis == "a1<-->a8") to = make_square(f, 7 - r);
+                else if (op.axis == "a1<-->h8") to = make_square(7 - r, 7 - f);  // on the a8-h1 diagonal
+                else to = make_square(r, f);                                       // a8<-->h1: on a1-h8
+                out[to] = board[sq];
+            }
+            board = out;
+            op.text = "mirror " + op.axis;
+            break;
+        }
+        case TwinOp::Kind::Shift: {
+            const int df = file_of(op.to) - file_of(op.from), dr = rank_of(op.to) - rank_of(op.from);
+            std::array<Piece, SQUARE_NB> out{};
+            for (int sq = 0; sq < SQUARE_NB; ++sq) {
+                if (board[sq].empty()) continue;
+                const int f = file_of(Square(sq)) + df, r = rank_of(Square(sq)) + dr;
+                if (!on_board(f, r)) fail(square_name(Square(sq)), "twin: shift moves a unit off the board:");
+                out[make_square(f, r)] = board[sq];
+            }
+            board = out;
+            op.text = "shift " + square_name(op.from) + " ==> " + square_name(op.to);
+            break;
+        }
+        case TwinOp::Kind::PolishType:
+            for (Piece& u : board)
+                if (!u.empty()) u.color = ~u.color;
+            op.text = "PolishType";
+            break;
+        case TwinOp::Kind::Stipulation:
+            p.stipulation = op.stipulation;
+            op.text = op.stipulation.text;
+            break;
+        case TwinOp::Kind::Condition:
+            p.conditions = op.conditions;
+            op.text.clear();
+            break;
+    }
+}
+
+// Reads the rest of a Twin / ZeroPosition command into `twin`.
+void parse_twin(Lexer& lex, Language lang, Twin& twin) {
+    while (auto tok = lex.next()) {
+        const Match m = match_keyword(tok->text, twin_words(lang));
+        if (m.ambiguous && twin.ops.empty()) lex.fail(*tok, "ambiguous twinning keyword");
+        if (!m.found()) {
+            if (twin.ops.empty() && !twin.continued) lex.fail(*tok, "twinning operation expected, found");
+            lex.push_back(*tok);
+            return;
+        }
+        auto square_arg = [&](const Token& after) {
+            const auto t = lex.next();
+            if (!t) lex.fail(after, "square expected after");
+            const Square sq = parse_square(t->text);
+            if (sq == SQ_NONE) lex.fail(*t, "bad square");
+            return sq;
+        };
+        TwinOp op;
+        switch (static_cast<TwinWord>(m.index)) {
+            case TwinWord::Continued:
+                if (!twin.ops.empty() || twin.continued) lex.fail(*tok, "'continued' must follow the twin keyword:");
+                twin.continued = true;
+                continue;
+            case TwinWord::Move:
+            case TwinWord::Exchange:
+            case TwinWord::Shift:
+                op.kind = m.index == static_cast<int>(TwinWord::Move)       ? TwinOp::Kind::Move
+                          : m.index == static_cast<int>(TwinWord::Exchange) ? TwinOp::Kind::Exchange
+                                                                            : TwinOp::Kind::Shift;
+                op.from = square_arg(*tok);
+                op.to = square_arg(*tok);
+                break;
+            case TwinWord::Remove: {
+                const auto t = lex.next();
+                if (!t) lex.fail(*tok, "square expected after");
+                const std::vector<Square> squares = square_list(t->text);
+                if (squares.empty()) lex.fail(*t, "bad square");
+                for (size_t i = 0; i + 1 < squares.size(); ++i) {
+                    TwinOp r;
+                    r.kind = TwinOp::Kind::Remove;
+                    r.from = squares[i];
+                    twin.ops.push_back(r);
+                }
+                op.kind = TwinOp::Kind::Remove;
+                op.from = squares.back();
+                break;
+            }
+            case TwinWord::Add: {
+                const int n = parse_piece_list(lex, lang, [&](Square sq, Piece piece) {
+                    TwinOp a;
+                    a.kind = TwinOp::Kind::Add;
+                    a.to = sq;
+                    a.piece = piece;
+                    twin.ops.push_back(a);
+                });
+                if (n == 0) {
+                    const auto t = lex.peek();
+                    if (t) lex.fail(*t, "colour and units expected after 'add', found");
+                    lex.fail(*tok, "colour and units expected after");
+                }
+                continue;
+            }
+            case TwinWord::Substitute: {
+                op.kind = TwinOp::Kind::Substitute;
+                for (Piece* target : {&op.old_piece, &op.piece}) {
+                    const auto t = lex.next();
+                    if (!t) lex.fail(*tok, "walk expected after");
+                    const Walk w = t->text.size() <= 2 ? walk_from_code(t->text, lang) : NO_WALK;
+                    if (w == NO_WALK) lex.fail(*t, "unknown walk");
+                    target->walk = w;
+                }
+                break;
+            }
+            case TwinWord::Rotate: {
+                op.kind = TwinOp::Kind::Rotate;
+                op.degrees = read_number(lex, *tok);
+                if (op.degrees != 90 && op.degrees != 180 && op.degrees != 270)
+                    throw InputError(lex.file(), tok->line, std::to_string(op.degrees),
+                                     "rotation must be 90, 180 or 270 degrees, not");
+                break;
+            }
+            case TwinWord::Mirror: {
+                op.kind = TwinOp::Kind::Mirror;
+                const auto t = lex.next();
+                if (!t) lex.fail(*tok, "axis (a1<-->h1, a1<-->a8, a1<-->h8, a8<-->h1) expected after");
+                const std::string axis = lower(t->text);
+                if (axis != "a1<-->h1" && axis != "a1<-->a8" && axis != "a1<-->h8" && axis != "a8<-->h1")
+                    lex.fail(*t, "unknown mirror axis");
+                op.axis = axis;
+                break;
+            }
+            case TwinWord::PolishType: op.kind = TwinOp::Kind::PolishType; break;
+            case TwinWord::Stipulation: {
+                op.kind = TwinOp::Kind::Stipulation;
+                const auto t = lex.next();
+                if (!t) lex.fail(*tok, "stipulation expected after");
+                op.stipulation = parse_stipulation(lex, *t);
+                if (op.stipulation.play == Stipulation::Play::AToB)
+                    lex.fail(*t, "a=>b is not supported as a twin stipulation:");
+                break;
+            }
+            case TwinWord::SStipulation:
+                lex.fail(*tok, "SStipulation (structured stipulation) is not supported by rebirth:");
+            case TwinWord::Condition:
+                op.kind = TwinOp::Kind::Condition;
+                op.conditions = parse_conditions(lex, lang);
+                break;
+            case TwinWord::Count: break;
+        }
+        twin.ops.push_back(std::move(op));
+    }
+}
+
+// Reads the options following `Option` into `o` until a token that is no option.
+void parse_options(Lexer& lex, Language lang, Options& o) {
+    while (auto tok = lex.next()) {
+        const Match m = match_keyword(tok->text, option_words(lang));
+        if (!m.found()) {
+            lex.push_back(*tok);
+            return;
+        }
+        const Opt opt = static_cast<Opt>(m.index);
+        const std::string name(option_name_en(opt));
+        auto squares_after = [&](size_t min_count, size_t max_count) {
+            std::vector<Square> out;
+            while (auto t = lex.next()) {
+                const std::vector<Square> sq = square_list(t->text);
+                if (sq.empty()) {
+                    lex.push_back(*t);
+                    break;
+                }
+                out.insert(out.end(), sq.begin(), sq.end());
+            }
+            if (out.size() < min_count || out.size() > max_count) {
+                const auto t = lex.peek();
+                if (out.empty() && t) lex.fail(*t, name + ": squares expected, found");
+                lex.fail(*tok, "wrong number of squares after");
+            }
+            return out;
+        };
+        switch (opt) {
+            case Opt::Defence: o.defence = read_number(lex, *tok); break;
+            case Opt::Threat: o.threat = read_number(lex, *tok); break;
+            case Opt::MaxSolutions: o.max_solutions = read_number(lex, *tok); break;
+            case Opt::SetPlay: o.set_play = true; break;
+            case Opt::WhiteToPlay: o.white_to_play = true; break;
+            case Opt::Variations: o.variation = true; break;
+            case Opt::NoWk: o.no_white_king = true; break;
+            case Opt::NoBk: o.no_black_king = true; break;
+            case Opt::Duplex: o.duplex = true; break;
+            case Opt::HalfDuplex: o.half_duplex = true; break;
+            case Opt::NoThreat: o.no_threat = true; break;
+            case Opt::Try: o.try_play = true; break;
+            case Opt::NoBoard: o.no_board = true; break;
+            case Opt::NoShortVariations: o.no_short_variations = true; break;
+            case Opt::StopOnShortSolutions: o.stop_on_short_solutions = true; break;
+            case Opt::Intelligent: {
+                o.intelligent = true;
+                const auto t = lex.peek();
+                if (t && all_digits(t->text)) o.other.push_back("Intelligent " + lex.next()->text);
+                break;
+            }
+            case Opt::EnPassant: o.en_passant = squares_after(3, 4); break;
+            case Opt::NoCastling: {
+                const std::vector<Square> sq = squares_after(1, 64);
+                o.no_castling.insert(o.no_castling.end(), sq.begin(), sq.end());
+                break;
+            }
+            case Opt::StartMoveNumber:
+            case Opt::MaxFlightsquares:
+            case Opt::MaxTime:
+                o.other.push_back(name + " " + std::to_string(read_number(lex, *tok)));
+                break;
+            case Opt::NonTrivial: {
+                const int a = read_number(lex, *tok);
+                const int b = read_number(lex, *tok);
+                o.other.push_back(name + " " + std::to_string(a) + " " + std::to_string(b));
+                break;
+            }
+            case Opt::Beep: {
+                const auto t = lex.peek();
+                o.other.push_back(t && all_digits(t->text) ? name + " " + lex.next()->text : name);
+                break;
+            }
+            case Opt::CastlingMutuallyExclusive: {
+                const auto t = lex.next();
+                if (!t || square_list(t->text).size() != 2)
+                    lex.fail(t ? *t : *tok, "two squares (like a1h8) expected for");
+                o.other.push_back(name + " " + t->text);
+                break;
+            }
+            default: o.other.push_back(name); break;
+        }
+    }
+}
+
+// Why a token that is no command was rejected, given the command before it.
+std::string unknown_reason(std::optional<Command> previous) {
+    if (!previous) return "unknown keyword";
+    switch (*previous) {
+        case Command::Condition: return "unknown condition or keyword";
+        case Command::Option: return "unknown option or keyword";
+        case Command::Pieces: return "unknown colour, attribute, unit or keyword";
+        case Command::Twin:
+        case Command::ZeroPosition: return "unknown twinning operation or keyword";
+        default: return "unknown keyword";
+    }
+}
+
+// Reads one problem's commands up to EndProblem / NextProblem (returned).
+Command parse_problem(Lexer& lex, Problem& p) {
+    const Language lang = p.language;
+    std::optional<Command> previous;
+    while (true) {
+        const auto tok = lex.next();
+        if (!tok) throw InputError(lex.file(), lex.last_line(), command_word(Command::End, lang), "missing");
+        const Match m = match_keyword(tok->text, command_words(lang));
+        if (m.ambiguous) lex.fail(*tok, "ambiguous keyword");
+        if (!m.found()) lex.fail(*tok, unknown_reason(previous));
+        const Command cmd = static_cast<Command>(m.index);
+        previous = cmd;
+        switch (cmd) {
+            case Command::End:
+            case Command::Next: return cmd;
+            case Command::Begin: lex.fail(*tok, "problem not ended before");
+            case Command::Remark: p.remarks.push_back(lex.rest_of_line()); break;
+            case Command::Author: p.authors.push_back(trim_right(lex.rest_of_line())); break;
+            case Command::Origin:
+            case Command::Title:
+            case Command::Award: {
+                std::string& field = cmd == Command::Origin ? p.origin : cmd == Command::Title ? p.title : p.award;
+                if (!field.empty()) field += "\n";
+                field += trim_right(lex.rest_of_line());
+                break;
+            }
+            case Command::Protocol:
+                p.options.other.push_back("Protocol " + trim_right(lex.rest_of_line()) + " (ignored)");
+                break;
+            case Command::Pieces:
+                parse_piece_list(lex, lang, [&](Square sq, Piece piece) {
+                    if (!p.setup.board[sq].empty()) p.underworld.push_back({sq, p.setup.board[sq]});
+                    p.setup.board[sq] = piece;
+                });
+                break;
+            case Command::Forsyth: {
+                const auto t = lex.next();
+                if (!t) lex.fail(*tok, "board expected after");
+                p.setup.board = parse_forsyth(t->text, lex.file(), t->line);
+                break;
+            }
+            case Command::Stipulation: {
+                const auto t = lex.next();
+                if (!t) lex.fail(*tok, "stipulation expected after");
+                p.stipulation = parse_stipulation(lex, *t);
+                if (p.stipulation.play == Stipulation::Play::AToB) {
+                    // The units given so far are position a; those that follow are b.
+                    p.start_board = p.setup.board;
+                    p.setup.board = {};
+                }
+                break;
+            }
+            case Command::Condition: {
+                std::vector<Condition> more = parse_conditions(lex, lang);
+                p.conditions.insert(p.conditions.end(), more.begin(), more.end());
+                break;
+            }
+            case Command::Option: parse_options(lex, lang, p.options); break;
+            case Command::Twin:
+            case Command::ZeroPosition: {
+                if (cmd == Command::ZeroPosition && !p.twins.empty())
+                    lex.fail(*tok, "ZeroPosition must come before the first twin:");
+                Twin twin;
+                twin.where = {lex.file(), tok->line};
+                twin.zero_position = cmd == Command::ZeroPosition;
+                parse_twin(lex, lang, twin);
+                if (twin.zero_position && twin.continued) lex.fail(*tok, "ZeroPosition cannot be continued:");
+                p.twins.push_back(std::move(twin));
+                break;
+            }
+            case Command::SStipulation:
+                lex.fail(*tok, "SStipulation (structured stipulation) is not supported by rebirth:");
+            case Command::LaTeX:
+            case Command::LaTeXPieces:
+            case Command::InitialGameArray: lex.fail(*tok, "command not supported by rebirth:");
+            case Command::Count: break;
+        }
+    }
+}
+
+// Checks a parsed problem, derives its setup and fills in the twins' printed texts.
+void finish_problem(Lexer& lex, Problem& p, int end_line) {
+    if (p.stipulation.empty())
+        throw InputError(lex.file(), end_line, command_word(Command::Stipulation, p.language), "missing");
+    if (p.stipulation.play == Stipulation::Play::AToB && !p.start_board)
+        throw InputError(lex.file(), end_line, p.stipulation.text, "a=>b needs position b after the stipulation:");
+    finalize_setup(p);
+    // Apply every twin once (on copies) to check it and fill in its printed texts.
+    Problem previous = p;
+    for (Twin& twin : p.twins) {
+        Problem cur = twin.continued ? previous : p;
+        for (TwinOp& op : twin.ops) apply_op(cur, op, twin.where);
+        previous = cur;
+    }
+}
+
+}  // namespace
+
+std::vector<Problem> parse_popeye(std::string_view text, const std::string& file_name) {
+    Lexer lex(text, file_name);
+    const auto first = lex.next();
+    if (!first) throw InputError(file_name, lex.line(), "BeginProblem", "empty input: missing");
+    Language lang = Language::English;
+    bool found = false;
+    for (Language l : {Language::English, Language::French, Language::German}) {
+        const Match m = match_keyword(first->text, command_words(l));
+        if (m.index == static_cast<int>(Command::Begin)) {
+            lang = l;
+            found = true;
+            break;
+        }
+    }
+    if (!found) lex.fail(*first, "BeginProblem (DebutProbleme, AnfangProblem) expected, found");
+
+    std::vector<Problem> problems;
+    int start_line = first->line;
+    while (true) {
+        Problem p;
+        p.language = lang;
+        p.where = {file_name, start_line};
+        const Command end = parse_problem(lex, p);
+        finish_problem(lex, p, lex.last_line());
+        problems.push_back(std::move(p));
+        if (end == Command::End) break;
+        const auto next = lex.peek();
+        if (!next) throw InputError(file_name, lex.last_line(), command_word(Command::End, lang), "missing");
+        start_line = next->line;
+    }
+    return problems;
+}
+
+std::vector<Problem> parse_popeye_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path, 0, "", "cannot open file");
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    return parse_popeye(buf.str(), path);
+}
+
+Problem apply_twin(const Problem& problem, size_t index) {
+    if (index == 0) return problem;
+    if (index > problem.twins.size())
+        throw std::out_of_range("apply_twin: problem has " + std::to_string(problem.twins.size()) + " twins");
+    Problem p = problem.twins[index - 1].continued ? apply_twin(problem, index - 1) : problem;
+    Twin twin = problem.twins[index - 1];
+    for (TwinOp& op : twin.ops) apply_op(p, op, twin.where);
+    p.notes.clear();
+    finalize_setup(p);
+    return p;
+}
+
+}  // namespace rebirth

@@ -1,0 +1,288 @@
+// Engine tests: perft against published counts, do/undo consistency, parallel perft,
+// fairy walks of RULES.md section 1, and position checks of RULES.md section 2.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "rebirth/error.h"
+#include "rebirth/movegen.h"
+#include "rebirth/notation.h"
+#include "rebirth/perft.h"
+#include "rebirth/position.h"
+#include "rebirth/setup.h"
+
+using namespace rebirth;
+
+namespace {
+
+const char* kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const char* kKiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+const char* kPos3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+const char* kPos4 = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
+const char* kPos4Mirrored = "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1";
+const char* kPos5 = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8";
+const char* kPos6 = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
+
+Position from_fen(const char* fen) { return Position(parse_fen(fen)); }
+
+// Builds a diagram from words like "wKe1", "bGd4" (English Popeye codes, S = knight).
+Setup diagram(std::initializer_list<const char*> units, Color side = WHITE) {
+    Setup s;
+    for (const char* u : units) {
+        std::string w(u);
+        Color c = w[0] == 'w' ? WHITE : BLACK;
+        Walk walk = NO_WALK;
+        switch (w[1]) {
+            case 'K': walk = KING; break;
+            case 'Q': walk = QUEEN; break;
+            case 'R': walk = ROOK; break;
+            case 'B': walk = BISHOP; break;
+            case 'S': walk = KNIGHT; break;
+            case 'P': walk = PAWN; break;
+            case 'G': walk = GRASSHOPPER; break;
+            case 'N': walk = NIGHTRIDER; break;
+        }
+        s.board[parse_square(w.substr(2))] = make_piece(c, walk);
+    }
+    s.side_to_move = side;
+    return s;
+}
+
+std::vector<std::string> move_strings(const Position& pos) {
+    MoveList list;
+    generate_legal(pos, list);
+    std::vector<std::string> out;
+    for (const Move& m : list) out.push_back(move_to_popeye(pos, m));
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::vector<std::string> sorted(std::vector<std::string> v) {
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+}  // namespace
+
+// Published perft counts (chessprogramming.org "Perft Results"); depth 6 of the initial
+// position and depth 5 of the larger ones run in the benchmark.
+TEST(Perft, InitialPosition) {
+    Position pos = from_fen(kStart);
+    const std::uint64_t expected[] = {1, 20, 400, 8902, 197281, 4865609};
+    for (int d = 0; d <= 5; ++d) EXPECT_EQ(perft(pos, d), expected[d]) << "depth " << d;
+}
+
+TEST(Perft, Kiwipete) {
+    Position pos = from_fen(kKiwipete);
+    const std::uint64_t expected[] = {1, 48, 2039, 97862, 4085603};
+    for (int d = 1; d <= 4; ++d) EXPECT_EQ(perft(pos, d), expected[d]) << "depth " << d;
+}
+
+TEST(Perft, Position3) {
+    Position pos = from_fen(kPos3);
+    const std::uint64_t expected[] = {1, 14, 191, 2812, 43238, 674624};
+    for (int d = 1; d <= 5; ++d) EXPECT_EQ(perft(pos, d), expected[d]) << "depth " << d;
+}
+
+TEST(Perft, Position4BothColours) {
+    const std::uint64_t expected[] = {1, 6, 264, 9467, 422333};
+    for (const char* fen : {kPos4, kPos4Mirrored}) {
+        Position pos = from_fen(fen);
+        for (int d = 1; d <= 4; ++d) EXPECT_EQ(perft(pos, d), expected[d]) << fen << " depth " << d;
+    }
+}
+
+TEST(Perft, Position5) {
+    Position pos = from_fen(kPos5);
+    const std::uint64_t expected[] = {1, 44, 1486, 62379, 2103487};
+    for (int d = 1; d <= 4; ++d) EXPECT_EQ(perft(pos, d), expected[d]) << "depth " << d;
+}
+
+TEST(Perft, Position6) {
+    Position pos = from_fen(kPos6);
+    const std::uint64_t expected[] = {1, 46, 2079, 89890, 3894594};
+    for (int d = 1; d <= 4; ++d) EXPECT_EQ(perft(pos, d), expected[d]) << "depth " << d;
+}
+
+// The consistency check runs after every do and undo of these trees.
+TEST(Perft, ConsistentAfterEveryDoUndo) {
+    for (const char* fen : {kStart, kKiwipete, kPos3, kPos4, kPos5, kPos6}) {
+        Position pos = from_fen(fen);
+        Position ref = pos;
+        std::uint64_t plain = perft(ref, 3);
+        EXPECT_EQ(perft_checked(pos, 3), plain) << fen;
+        EXPECT_EQ(pos.key(), ref.key());
+        EXPECT_TRUE(pos.is_consistent());
+    }
+}
+
+TEST(Perft, ParallelEqualsSingleThread) {
+    for (const char* fen : {kKiwipete, kPos4, kPos5}) {
+        Position pos = from_fen(fen);
+        std::uint64_t single = perft(pos, 4);
+        EXPECT_EQ(parallel_perft(pos, 4, 1), single) << fen;
+        EXPECT_EQ(parallel_perft(pos, 4, 2), single) << fen;
+        EXPECT_EQ(parallel_perft(pos, 5, 1), parallel_perft(pos, 5, 2)) << fen;
+    }
+}
+
+TEST(Perft, DivideSumsToPerft) {
+    Position pos = from_fen(kKiwipete);
+    auto div1 = perft_divide(pos, 3, 1);
+    auto div2 = perft_divide(pos, 3, 2);
+    ASSERT_EQ(div1.size(), 48u);
+    EXPECT_EQ(div1, div2);
+    std::uint64_t sum = 0;
+    for (auto& [move, n] : div1) sum += n;
+    EXPECT_EQ(sum, 97862u);
+}
+
+// Transpositions reach the same key; the key is the recomputed one.
+TEST(Position, KeyIsPathIndependent) {
+    Position a = from_fen(kStart), b = from_fen(kStart);
+    auto play = [](Position& p, Square from, Square to) {
+        Move m;
+        m.from = from;
+        m.to = to;
+        UndoInfo u;
+        ASSERT_TRUE(is_legal(p, m));
+        p.do_move(m, u);
+    };
+    play(a, SQ_G1, SQ_F3);
+    play(a, SQ_G8, SQ_F6);
+    play(a, SQ_B1, SQ_C3);
+    play(b, SQ_B1, SQ_C3);
+    play(b, SQ_G8, SQ_F6);
+    play(b, SQ_G1, SQ_F3);
+    EXPECT_EQ(a.key(), b.key());
+    EXPECT_EQ(a.key(), a.compute_key());
+    EXPECT_NE(a.key(), from_fen(kStart).key());
+}
+
+// Popeye notation of RULES.md section 1, checks marked " +" as in move lists.
+TEST(Notation, PopeyeStrings) {
+    Position ep = from_fen("rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 1");
+    auto moves = move_strings(ep);
+    EXPECT_NE(std::find(moves.begin(), moves.end(), "e5*d6 ep."), moves.end());
+    EXPECT_NE(std::find(moves.begin(), moves.end(), "Sb1-c3"), moves.end());
+    EXPECT_NE(std::find(moves.begin(), moves.end(), "e5*f6"), moves.end());
+
+    Position castle = from_fen(kKiwipete);
+    moves = move_strings(castle);
+    EXPECT_NE(std::find(moves.begin(), moves.end(), "0-0"), moves.end());
+    EXPECT_NE(std::find(moves.begin(), moves.end(), "0-0-0"), moves.end());
+
+    Position promo = from_fen("1n2k3/P1P5/8/8/8/8/1p4p1/R3K1N1 w Q - 0 1");
+    MoveList list;
+    generate_legal(promo, list);
+    std::vector<std::string> checked;
+    for (const Move& m : list) checked.push_back(move_to_popeye(promo, m, true));
+    for (const char* s : {"a7*b8=Q +", "a7*b8=S", "c7-c8=R +", "c7-c8=B"})
+        EXPECT_NE(std::find(checked.begin(), checked.end(), s), checked.end()) << s;
+}
+
+// RULES.md section 1: the grasshopper hops over one unit of any colour along a queen line to
+// the square just beyond. Wd4 hops over bPd6 to d7 and over wPb6 to a7; on the other lines
+// there is no hurdle, or (h8) no square beyond.
+TEST(FairyWalks, GrasshopperHops) {
+    Position pos(diagram({"wKh1", "wGd4", "wPb6", "bKh8", "bPd6"}));
+    EXPECT_TRUE(pos.has_fairy());
+    EXPECT_EQ(move_strings(pos),
+              sorted({"Kh1-g1", "Kh1-g2", "Kh1-h2", "b6-b7", "Gd4-d7", "Gd4-a7"}));
+}
+
+// A grasshopper captures by landing on an enemy unit and checks through a hurdle.
+TEST(FairyWalks, GrasshopperCapturesAndChecks) {
+    Position pos(diagram({"wKa1", "wGb2", "bPg7", "bKh8"}, BLACK));
+    EXPECT_TRUE(pos.in_check(BLACK));  // b2 -> over g7 -> h8
+    Position cap(diagram({"wKa1", "wGb2", "wPe5", "bRf6", "bKh8"}));
+    auto moves = move_strings(cap);
+    EXPECT_NE(std::find(moves.begin(), moves.end(), "Gb2*f6"), moves.end());
+}
+
+// RULES.md section 1: the nightrider repeats knight steps until blocked.
+TEST(FairyWalks, NightriderRides) {
+    Position pos(diagram({"wKh1", "wNa1", "bKh8"}));
+    auto moves = move_strings(pos);
+    std::vector<std::string> rider;
+    for (auto& m : moves)
+        if (m[0] == 'N') rider.push_back(m);
+    EXPECT_EQ(rider, sorted({"Na1-b3", "Na1-c5", "Na1-d7", "Na1-c2", "Na1-e3", "Na1-g4"}));
+
+    Position blocked(diagram({"wKh1", "wNa1", "bKh8", "bSc5", "wPe3"}));
+    moves = move_strings(blocked);
+    rider.clear();
+    for (auto& m : moves)
+        if (m[0] == 'N') rider.push_back(m);
+    EXPECT_EQ(rider, sorted({"Na1-b3", "Na1*c5", "Na1-c2"}));
+}
+
+// RULES.md section 2: promotion to every fairy walk present in the diagram.
+TEST(FairyWalks, PromotionIncludesDiagramWalks) {
+    Position pos(diagram({"wKh1", "wPb7", "wGd4", "bKh8"}));
+    auto moves = move_strings(pos);
+    for (const char* s : {"b7-b8=Q", "b7-b8=R", "b7-b8=B", "b7-b8=S", "b7-b8=G"})
+        EXPECT_NE(std::find(moves.begin(), moves.end(), s), moves.end()) << s;
+    EXPECT_EQ(std::find(moves.begin(), moves.end(), "b7-b8=N"), moves.end());
+}
+
+// Fairy positions: do/undo stays consistent and the generic generator matches itself in
+// parallel.
+TEST(FairyWalks, PerftConsistent) {
+    Position pos(diagram({"wKe1", "wRa1", "wRh1", "wGd4", "wNb1", "wPc2", "wPf6", "bKe8", "bNd8", "bGh5",
+                          "bPd5", "bPg2"}));
+    Position ref = pos;
+    std::uint64_t n = perft(ref, 3);
+    EXPECT_EQ(perft_checked(pos, 3), n);
+    EXPECT_EQ(parallel_perft(pos, 4, 2), parallel_perft(pos, 4, 1));
+}
+
+// RULES.md section 2: a pawn on its own first rank has no moves and gives no check.
+TEST(Position, PawnOnFirstRankIsInert) {
+    Position pos(diagram({"wKh1", "wPc1", "bKd2"}, BLACK));
+    EXPECT_FALSE(pos.in_check(BLACK));
+    Position white(diagram({"wKh1", "wPc1", "bKa8"}));
+    for (const auto& m : move_strings(white)) EXPECT_EQ(m[0], 'K') << m;
+}
+
+TEST(PositionErrors, MissingKing) {
+    EXPECT_THROW(Position(diagram({"wKe1"})), InputError);
+    SetupRules kingless;
+    kingless.require_black_king = false;
+    EXPECT_NO_THROW(Position(diagram({"wKe1"}), kingless));
+    try {
+        Position(diagram({"bKe8"}), {}, "problem.inp");
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("problem.inp"), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find("white king"), std::string::npos);
+    }
+}
+
+TEST(PositionErrors, TwoKingsOfAColour) {
+    EXPECT_THROW(Position(diagram({"wKe1", "wKe3", "bKe8"})), InputError);
+}
+
+TEST(PositionErrors, SideNotToMoveInCheck) {
+    EXPECT_THROW(Position(diagram({"wKe1", "wRe4", "bKe8"})), InputError);
+    EXPECT_NO_THROW(Position(diagram({"wKe1", "wRe4", "bKe8"}, BLACK)));
+}
+
+TEST(PositionErrors, CastlingAndEnPassantMustFitTheBoard) {
+    EXPECT_THROW(from_fen("4k3/8/8/8/8/8/8/4K3 w K - 0 1"), InputError);
+    EXPECT_THROW(from_fen("4k3/8/8/8/8/8/8/4K3 w - e6 0 1"), InputError);
+}
+
+// Kingless positions (Option NoWk / NoBk): no check for the side without a king.
+TEST(Position, KinglessSideHasNoChecks) {
+    SetupRules rules;
+    rules.require_white_king = false;
+    rules.require_black_king = false;
+    Position pos(diagram({"wRa1", "bRa8", "wPb2"}), rules);
+    EXPECT_FALSE(pos.in_check(WHITE));
+    // Ra1-a2..a7 (6), Ra1*a8, Ra1-b1..h1 (7), b2-b3, b2-b4.
+    EXPECT_EQ(count_legal(pos), 6 + 1 + 7 + 2);
+}
