@@ -37,15 +37,15 @@ int run_solve(const SolveArgs& args) {
             std::cout << "rebirth: " << p.where.file << ":" << p.where.line << ": stipulation "
                       << (p.stipulation.text.empty() ? std::string("(none)") : p.stipulation.text)
                       << " is not supported yet: the problem was not solved\n\n";
-            std::cerr << "rebirth: " << p.where.file << ":" << p.where.line << ": stipulation "
-                      << p.stipulation.text << " is not supported yet\n";
         } catch (const InputError& e) {
             std::cout << "rebirth: " << e.what() << "\n\n";
-            std::cerr << "rebirth: " << e.what() << "\n";
         }
         ++unsolved;
     }
     std::cout.flush();
+    if (unsolved)
+        std::cerr << "rebirth: " << unsolved << " of " << problems.size() << " problem(s) of " << args.file
+                  << " not solved (see the messages above)\n";
     return unsolved ? kExitBadInput : kExitOk;
 }
 

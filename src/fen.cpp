@@ -250,7 +250,8 @@ std::string to_fen(const Setup& setup) {
     return out;
 }
 
-std::array<Piece, SQUARE_NB> parse_forsyth(std::string_view text, const std::string& source, int line) {
+std::array<Piece, SQUARE_NB> parse_forsyth(std::string_view text, const std::string& source, int line,
+                                          Language lang) {
     std::array<Piece, SQUARE_NB> board{};
     const std::string_view s = trim(text);
     if (s.empty()) throw InputError(source, line, "", "empty Forsyth board");
@@ -318,7 +319,7 @@ std::array<Piece, SQUARE_NB> parse_forsyth(std::string_view text, const std::str
                                      "Forsyth piece code starting with a digit needs a colour sign + or -");
                 colour = is_lower(code[0]) ? BLACK : WHITE;
             }
-            const Walk w = walk_from_code(code, Language::English);
+            const Walk w = walk_from_code(code, lang);
             if (w == NO_WALK) throw InputError(source, line, fragment, "unknown or unsupported piece in Forsyth");
             if (idx >= SQUARE_NB) throw InputError(source, line, fragment, "too many squares in Forsyth");
             board[reading_square(idx)] = make_piece(Color(colour), w);
@@ -331,7 +332,7 @@ std::array<Piece, SQUARE_NB> parse_forsyth(std::string_view text, const std::str
     return board;
 }
 
-std::string to_forsyth(const std::array<Piece, SQUARE_NB>& board) {
+std::string to_forsyth(const std::array<Piece, SQUARE_NB>& board, Language lang) {
     std::string out;
     for (int rank = 7; rank >= 0; --rank) {
         int empty = 0;
@@ -341,7 +342,7 @@ std::string to_forsyth(const std::array<Piece, SQUARE_NB>& board) {
                 ++empty;
                 continue;
             }
-            const std::string_view code = walk_code(p.walk, Language::English);
+            const std::string_view code = walk_code(p.walk, lang);
             if (code.empty() || code.size() > 2)
                 throw std::invalid_argument("to_forsyth: walk " + std::to_string(p.walk) + " on " +
                                             square_name(make_square(file, rank)) + " has no Forsyth code");

@@ -559,7 +559,7 @@ Command parse_problem(Lexer& lex, Problem& p) {
             case Command::Forsyth: {
                 const auto t = lex.next();
                 if (!t) lex.fail(*tok, "board expected after");
-                p.setup.board = parse_forsyth(t->text, lex.file(), t->line);
+                p.setup.board = parse_forsyth(t->text, lex.file(), t->line, p.language);
                 break;
             }
             case Command::Stipulation: {

@@ -544,4 +544,23 @@ TEST(WalkCodes, ManualCodes) {
 }
 
 }  // namespace
+
+// Forsyth letters follow the input language (py-deut.txt: B = Bauer, L = Laeufer, D = Dame,
+// T = Turm; py-fran.txt: C = cavalier, F = fou, P = pion, R = roi).
+TEST(Forsyth, LettersOfTheInputLanguage) {
+    const auto de = parse_forsyth("4k3/8/8/8/8/8/4BL2/3DK2T", "de.inp", 3, Language::German);
+    EXPECT_EQ(de[SQ_E2], make_piece(WHITE, PAWN));
+    EXPECT_EQ(de[SQ_F2], make_piece(WHITE, BISHOP));
+    EXPECT_EQ(de[SQ_D1], make_piece(WHITE, QUEEN));
+    EXPECT_EQ(de[SQ_H1], make_piece(WHITE, ROOK));
+    EXPECT_EQ(de[SQ_E8], make_piece(BLACK, KING));
+    const auto fr = parse_forsyth("4r3/8/8/8/8/8/4PF2/2C1R3", "fr.inp", 3, Language::French);
+    EXPECT_EQ(fr[SQ_E8], make_piece(BLACK, KING));
+    EXPECT_EQ(fr[SQ_E2], make_piece(WHITE, PAWN));
+    EXPECT_EQ(fr[SQ_F2], make_piece(WHITE, BISHOP));
+    EXPECT_EQ(fr[SQ_C1], make_piece(WHITE, KNIGHT));
+    EXPECT_EQ(to_forsyth(de, Language::German), "4k3/8/8/8/8/8/4BL2/3DK2T");
+    EXPECT_THROW(parse_forsyth("4k3/8/8/8/8/8/4BN2/3QK3", "de.inp", 3, Language::German), InputError);
+}
+
 }  // namespace rebirth

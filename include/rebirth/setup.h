@@ -27,11 +27,12 @@ struct Setup {
 Setup parse_fen(std::string_view fen, const std::string& source = "<fen>");
 std::string to_fen(const Setup& setup);
 
-// Popeye Forsyth board notation: ranks 8..1 separated by '/', S = knight, N = nightrider,
-// Popeye piece codes of two letters prefixed by '.', digit runs may exceed 8 and span ranks.
-// Fills only the board. Throws InputError(source, line, offending word, reason).
+// Popeye Forsyth board notation: ranks 8..1 separated by '/', piece codes of the input
+// language (English S = knight, N = nightrider; German B = pawn, ...), two-letter codes
+// prefixed by '.', digit runs may exceed 8 and span ranks. Fills only the board.
+// Throws InputError(source, line, offending word, reason).
 std::array<Piece, SQUARE_NB> parse_forsyth(std::string_view text, const std::string& source = "<forsyth>",
-                                          int line = 0);
-std::string to_forsyth(const std::array<Piece, SQUARE_NB>& board);
+                                          int line = 0, Language lang = Language::English);
+std::string to_forsyth(const std::array<Piece, SQUARE_NB>& board, Language lang = Language::English);
 
 }  // namespace rebirth
