@@ -397,7 +397,7 @@ void parse_twin(Lexer& lex, Language lang, Twin& twin) {
                 op.kind = TwinOp::Kind::Mirror;
                 const auto t = lex.next();
                 if (!t) lex.fail(*tok, "axis (a1<-->h1, a1<-->a8, a1<-->h8, a8<-->h1) expected after");
-                const std::string axis = lower(t->text);
+                const std::string axis = to_lower(t->text);
                 if (axis != "a1<-->h1" && axis != "a1<-->a8" && axis != "a1<-->h8" && axis != "a8<-->h1")
                     lex.fail(*t, "unknown mirror axis");
                 op.axis = axis;

@@ -93,20 +93,6 @@ Words pick(Language lang, const std::array<std::string_view, N>& en, const std::
 
 }  // namespace
 
-bool iequals(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (size_t i = 0; i < a.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-            return false;
-    return true;
-}
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 Match match_keyword(std::string_view word, std::span<const std::string_view> keywords) {
     Match m;
     if (word.empty()) return m;

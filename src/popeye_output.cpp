@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rebirth/text.h"
 #include "rebirth/walk.h"
 
 namespace rebirth {
@@ -18,20 +19,6 @@ constexpr int kFileWidth = 4;
 constexpr int kBoardWidth = kFileWidth * 8 + 5;
 // The piece count is right-aligned so that it ends in this column.
 constexpr int kCountEnd = kFileWidth * 8 + 3;
-
-bool iequals(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (size_t i = 0; i < a.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-            return false;
-    return true;
-}
-
-std::string upper(std::string_view text) {
-    std::string result(text);
-    for (char& c : result) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return result;
-}
 
 // `text` right-aligned in `width` columns; unpadded when it does not fit (Popeye's fprintf_r).
 std::string right_aligned(std::string_view text, int width) {
@@ -55,7 +42,7 @@ std::string centre_lines(std::string_view text) {
 }
 
 // The walk's letters as Popeye prints them in diagrams and condition lines.
-std::string walk_letters(Walk walk, Language language) { return upper(walk_code(walk, language)); }
+std::string walk_letters(Walk walk, Language language) { return to_upper(walk_code(walk, language)); }
 
 // Position of a walk in Popeye's own walk enumeration (K P Q S R B ... G N), which fixes
 // the order of walk lists and chameleon cycles in condition lines.

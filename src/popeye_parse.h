@@ -11,6 +11,7 @@
 
 #include "rebirth/error.h"
 #include "rebirth/problem.h"
+#include "rebirth/text.h"
 
 namespace rebirth::popeye {
 
@@ -58,8 +59,6 @@ struct Match {
     bool found() const { return index >= 0; }
 };
 
-bool iequals(std::string_view a, std::string_view b);
-std::string lower(std::string_view s);
 // Looks `word` up case-insensitively: an exact match wins, otherwise the only keyword
 // that `word` is a prefix of.
 Match match_keyword(std::string_view word, std::span<const std::string_view> keywords);

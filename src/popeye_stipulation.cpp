@@ -37,7 +37,7 @@ std::string moves_text(int whole, bool half) { return std::to_string(whole) + (h
 }  // namespace
 
 Stipulation parse_stipulation(const Lexer& lex, const Token& token) {
-    const std::string full = lower(token.text);
+    const std::string full = to_lower(token.text);
     std::string_view s = full;
     Stipulation st;
     std::string text;

@@ -1,6 +1,6 @@
 #include "rebirth/walk.h"
 
-#include <cctype>
+#include "rebirth/text.h"
 
 namespace rebirth {
 
@@ -24,15 +24,6 @@ const std::array<WalkInfo, 9> kWalks{{
     {"G", "S", "G", "Grasshopper", WalkKind::Hopper, 8, kKingVecs},
     {"N", "N", "N", "Nightrider", WalkKind::Rider, 8, kKnightVecs},
 }};
-
-bool iequals(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (size_t i = 0; i < a.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(a[i])) !=
-            std::tolower(static_cast<unsigned char>(b[i])))
-            return false;
-    return true;
-}
 
 }  // namespace
 
