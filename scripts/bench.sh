@@ -9,7 +9,5 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 build_dir=${BUILD_DIR:-build}
 
-bash scripts/deps.sh
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DREBIRTH_BUILD_BENCH=ON
-cmake --build "$build_dir" --parallel "$(nproc)" --target bench
+bash scripts/build.sh bench
 "$build_dir/bench" "$@"

@@ -8,9 +8,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 build_dir=${BUILD_DIR:-build}
 
-bash scripts/deps.sh
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release
-cmake --build "$build_dir" --parallel "$(nproc)" --target rebirth
+bash scripts/build.sh rebirth
 
 start_fen="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 expected=4865609  # perft(5) of the initial position (Chess Programming Wiki, "Perft Results")

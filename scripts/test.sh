@@ -8,9 +8,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 build_dir=${BUILD_DIR:-build}
 
-bash scripts/deps.sh
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release
-cmake --build "$build_dir" --parallel "$(nproc)"
+bash scripts/build.sh
 status=0
 ctest --test-dir "$build_dir" --output-on-failure -j2 || status=$?
 exit "$status"
