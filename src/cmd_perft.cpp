@@ -8,6 +8,7 @@
 #include "rebirth/perft.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/position.h"
+#include "rebirth/rules.h"
 #include "rebirth/setup.h"
 
 namespace rebirth::cli {
@@ -23,47 +24,44 @@ std::vector<Condition> read_condition_option(const std::string& words) {
     return conditions;
 }
 
-std::string describe(const Condition& c) {
-    std::string s = c.name;
-    for (const std::string& a : c.args) s.append(" ").append(a);
-    return s;
-}
-
 }  // namespace
 
 int run_perft(const PerftArgs& args) {
-    Position pos;
+    Setup setup;
+    SetupRules setup_rules;
     std::vector<Condition> conditions;
     std::string file = args.fen.empty() ? args.file : "<fen>";
     int line = 0;
-    try {
-        if (!args.fen.empty()) {
-            pos.set(parse_fen(args.fen, "<fen>"), {}, "<fen>");
-        } else {
-            std::vector<Problem> problems = parse_popeye_file(args.file);
-            if (args.problem > int(problems.size()))
-                throw InputError(args.file, 0, std::to_string(args.problem),
-                                 "the file holds " + std::to_string(problems.size()) + " problem(s); no problem");
-            const Problem& p = problems[args.problem - 1];
-            line = p.where.line;
-            conditions = p.conditions;
-            SetupRules rules;
-            rules.require_white_king = !p.options.no_white_king;
-            rules.require_black_king = !p.options.no_black_king;
-            pos.set(p.setup, rules, args.file);
-        }
-    } catch (const InputError& e) {
-        if (e.line() != 0 || args.fen.size()) throw;
-        throw InputError(file, line, e.word(), e.reason());
+    if (!args.fen.empty()) {
+        setup = parse_fen(args.fen, "<fen>");
+    } else {
+        std::vector<Problem> problems = parse_popeye_file(args.file);
+        if (args.problem > int(problems.size()))
+            throw InputError(args.file, 0, std::to_string(args.problem),
+                             "the file holds " + std::to_string(problems.size()) + " problem(s); no problem");
+        const Problem& p = problems[args.problem - 1];
+        line = p.where.line;
+        conditions = p.conditions;
+        setup = p.setup;
+        setup_rules.require_white_king = !p.options.no_white_king;
+        setup_rules.require_black_king = !p.options.no_black_king;
     }
+    RuleSet rules;
     if (!args.condition.empty()) {
         std::vector<Condition> extra = read_condition_option(args.condition);
         conditions.insert(conditions.end(), extra.begin(), extra.end());
+        rules = resolve_rules(conditions, "--condition", 0);
+    } else {
+        rules = resolve_rules(conditions, file, line);
     }
-    if (!conditions.empty())
-        throw InputError(args.condition.empty() ? file : "--condition", args.condition.empty() ? line : 0,
-                         describe(conditions.front()),
-                         "perft under a condition is not supported yet (the Circe rules are not built); condition");
+    setup_rules.rules = &rules;
+    Position pos;
+    try {
+        pos.set(setup, setup_rules, file);
+    } catch (const InputError& e) {
+        if (e.line() != 0 || !args.fen.empty()) throw;
+        throw InputError(file, line, e.word(), e.reason());
+    }
 
     if (args.divide) {
         std::uint64_t total = 0;

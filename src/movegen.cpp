@@ -1,6 +1,7 @@
 #include "rebirth/movegen.h"
 
 #include "rebirth/bitboard.h"
+#include "movegen_rules.h"
 #include "walk_attacks.h"
 
 namespace rebirth {
@@ -252,7 +253,9 @@ void gen_generic(const Position& pos, MoveList& list) {
 
 void generate_legal(const Position& pos, MoveList& list) {
     list.clear();
-    if (pos.has_fairy())
+    if (pos.has_rules())
+        generate_rules_legal(pos, list);
+    else if (pos.has_fairy())
         gen_generic(pos, list);
     else if (pos.side_to_move() == WHITE)
         gen_orthodox<WHITE>(pos, list);

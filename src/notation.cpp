@@ -1,38 +1,88 @@
 #include "rebirth/notation.h"
 
-#include <cctype>
-
+#include "rebirth/rules.h"
+#include "rebirth/text.h"
 #include "rebirth/walk.h"
 
 namespace rebirth {
 
+namespace {
+
+char colour_letter(Color c) { return c == WHITE ? 'w' : 'b'; }
+
+std::string walk_letters(Walk w, Language lang) { return to_upper(walk_code(w, lang)); }
+
+// One effect in Popeye's bracket notation.
+std::string effect_text(const Effect& e, Language lang) {
+    std::string s = "[";
+    switch (e.kind) {
+        case Effect::Kind::Rebirth:
+        case Effect::Kind::Eruption:
+        case Effect::Kind::Landing:
+            s += '+';
+            s += colour_letter(e.piece.color);
+            if (e.walk_before != NO_WALK) {
+                s += walk_letters(e.walk_before, lang) + square_name(e.to) + "=" + walk_letters(e.piece.walk, lang);
+            } else {
+                s += walk_letters(e.piece.walk, lang) + square_name(e.to);
+            }
+            break;
+        case Effect::Kind::Transfer:
+            s += colour_letter(e.piece.color);
+            s += walk_letters(e.piece.walk, lang) + square_name(e.from) + "->" + square_name(e.to);
+            break;
+        case Effect::Kind::Burial:
+            if (e.from != SQ_NONE) {
+                s += colour_letter(e.piece.color);
+                s += walk_letters(e.piece.walk, lang) + square_name(e.from) + "->" + square_name(e.to) + "->v";
+            } else {
+                s += '+';
+                s += colour_letter(e.piece.color);
+                s += walk_letters(e.piece.walk, lang) + square_name(e.to) + "->v";
+            }
+            break;
+        case Effect::Kind::Removal:
+        case Effect::Kind::Lift:
+            s += '-';
+            s += colour_letter(e.piece.color);
+            s += walk_letters(e.piece.walk, lang) + square_name(e.from);
+            break;
+    }
+    return s + "]";
+}
+
+// Whether Popeye prints this effect (it leaves out the unit an assassin rebirth removes and
+// the capturer a kamikaze capture removes).
+bool printed(const Effect& e, const RuleSet* rules) {
+    if (e.kind != Effect::Kind::Removal || !rules) return true;
+    return rules->occupied != Occupied::Assassin && rules->occupied != Occupied::Ultra && !rules->kamikaze;
+}
+
+}  // namespace
+
 std::string move_to_popeye(const Position& pos, const Move& m, bool with_check, Language lang) {
     std::string s;
+    const RuleSet* rules = pos.has_rules() ? pos.rules() : nullptr;
     if (m.kind == MoveKind::Castling) {
         s = m.to > m.from ? "0-0" : "0-0-0";
     } else {
         Piece mover = pos.piece_on(m.from);
-        if (mover.walk != PAWN) {
-            std::string_view code = walk_code(mover.walk, lang);
-            for (char c : code) s += char(std::toupper(static_cast<unsigned char>(c)));
-        }
-        bool capture = m.kind == MoveKind::EnPassant || !pos.empty(m.to);
+        if (mover.walk != PAWN) s += walk_letters(mover.walk, lang);
+        const bool capture = m.kind == MoveKind::EnPassant || !pos.empty(m.to);
         s += square_name(m.from);
+        if (rules && (rules->mars || rules->antimars) && m.extra != SQ_NONE) s += "-" + square_name(m.extra);
         s += capture ? '*' : '-';
         s += square_name(m.to);
-        if (m.kind == MoveKind::Promotion) {
-            s += '=';
-            std::string_view code = walk_code(m.promotion, lang);
-            for (char c : code) s += char(std::toupper(static_cast<unsigned char>(c)));
-        }
+        if (m.kind == MoveKind::Promotion) s += "=" + walk_letters(m.promotion, lang);
         if (m.kind == MoveKind::EnPassant) s += " ep.";
     }
-    if (with_check) {
-        Position after = pos;
-        UndoInfo u;
-        after.do_move(m, u);
-        if (after.in_check()) s += " +";
-    }
+    if (!rules && !with_check) return s;
+    Position after = pos;
+    UndoInfo u;
+    after.do_move(m, u);
+    for (int i = 0; i < u.effect_count; ++i)
+        if (printed(u.effects[i], rules)) s += effect_text(u.effects[i], lang);
+    if (with_check && after.in_check()) s += " +";
     return s;
 }
 

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "rebirth/error.h"
+#include "rebirth/rules.h"
 #include "rebirth/walk.h"
 #include "walk_attacks.h"
 
@@ -17,6 +18,9 @@ struct ZobristTables {
     Key castling[SQUARE_NB];
     Key ep[SQUARE_NB];
     Key side;
+    Key buried[COLOR_NB][WALK_NB][SQUARE_NB];
+    Key parrain[COLOR_NB][WALK_NB][SQUARE_NB];
+    Key origin[SQUARE_NB][SQUARE_NB];
 
     ZobristTables() {
         std::uint64_t s = 0x2545F4914F6CDD1DULL;
@@ -34,6 +38,14 @@ struct ZobristTables {
         for (auto& k : castling) k = next();
         for (auto& k : ep) k = next();
         side = next();
+        for (auto& c : buried)
+            for (auto& w : c)
+                for (auto& k : w) k = next();
+        for (auto& c : parrain)
+            for (auto& w : c)
+                for (auto& k : w) k = next();
+        for (auto& o : origin)
+            for (auto& k : o) k = next();
     }
 };
 
@@ -58,6 +70,9 @@ Key piece_key(Piece p, Square s) {
 Key castling_key(Square s) { return tables().castling[s]; }
 Key ep_key(Square s) { return tables().ep[s]; }
 Key side_key() { return tables().side; }
+Key buried_key(Piece p, Square s) { return tables().buried[p.color][p.walk][s] ^ (p.flags ? tables().flag[7][s] : 0); }
+Key parrain_key(Piece p, Square s) { return tables().parrain[p.color][p.walk][s]; }
+Key origin_key(Square origin, Square s) { return tables().origin[origin][s]; }
 }  // namespace zobrist
 
 Position::Position() {
@@ -84,6 +99,12 @@ void Position::clear() {
     halfmove_clock_ = 0;
     fullmove_start_ = 1;
     fairy_ = false;
+    circe_ = false;
+    rules_ = nullptr;
+    origin_.fill(SQ_NONE);
+    buried_count_ = 0;
+    parrain_piece_ = Piece{};
+    parrain_square_ = SQ_NONE;
 }
 
 void Position::put_piece(Piece p, Square s) {
@@ -122,6 +143,13 @@ void Position::set(const Setup& setup, const SetupRules& rules, const std::strin
             throw InputError(source, 0, square_name(s), "invalid unit on square");
         if (p.walk == KING) ++kings[p.color];
         put_piece(p, s);
+        origin_[s] = s;
+    }
+    rules_ = rules.rules;
+    circe_ = rules_ && !rules_->orthodox();
+    if (circe_ && rules_->last_capture_square != SQ_NONE) {
+        parrain_piece_ = rules_->last_capture_piece;
+        parrain_square_ = rules_->last_capture_square;
     }
     const char* names[COLOR_NB] = {"white", "black"};
     for (Color c : {WHITE, BLACK}) {
@@ -177,7 +205,9 @@ void Position::set(const Setup& setup, const SetupRules& rules, const std::strin
     key_ = compute_key();
 
     if (in_check(~side_))
-        throw InputError(source, 0, names[~side_], "illegal position: the side not to move is in check:");
+        throw InputError(source, 0, names[~side_],
+                         circe_ ? "illegal position: the side to play can capture the king of"
+                                : "illegal position: the side not to move is in check:");
 }
 
 Setup Position::to_setup() const {
@@ -198,6 +228,11 @@ Key Position::compute_key() const {
     for (Bitboard b = castling_; b;) k ^= zobrist::castling_key(pop_lsb(b));
     if (ep_square_ != SQ_NONE) k ^= zobrist::ep_key(ep_square_);
     if (side_ == BLACK) k ^= zobrist::side_key();
+    for (int i = 0; i < buried_count_; ++i) k ^= zobrist::buried_key(buried_[i].piece, buried_[i].square);
+    if (parrain_square_ != SQ_NONE) k ^= zobrist::parrain_key(parrain_piece_, parrain_square_);
+    if (circe_ && rules_->square == SquareRule::Diagram)
+        for (int si = 0; si < SQUARE_NB; ++si)
+            if (!board_[si].empty() && origin_[si] != SQ_NONE) k ^= zobrist::origin_key(origin_[si], Square(si));
     return k;
 }
 
@@ -224,10 +259,16 @@ Bitboard Position::attackers_to(Square s, Color by, Bitboard occ) const {
 
 bool Position::in_check(Color c) const {
     Square k = king_sq_[c];
-    return k != SQ_NONE && attackers_to(k, ~c) != 0;
+    if (k == SQ_NONE) return false;
+    if (circe_) return rules_in_check(c);
+    return attackers_to(k, ~c) != 0;
 }
 
 void Position::do_move(const Move& m, UndoInfo& u) {
+    if (circe_) {
+        if (!do_rules_move(m, u)) throw std::logic_error("do_move: move forbidden by the rules");
+        return;
+    }
     u.key = key_;
     u.castling = castling_;
     u.ep_square = ep_square_;
@@ -299,6 +340,10 @@ void Position::do_move(const Move& m, UndoInfo& u) {
 }
 
 void Position::undo_move(const Move& m, const UndoInfo& u) {
+    if (circe_) {
+        undo_rules_move(m, u);
+        return;
+    }
     side_ = ~side_;
     --ply_;
     if (m.kind == MoveKind::Castling) {
@@ -357,6 +402,9 @@ bool Position::is_consistent(std::string* why) const {
             return fail("castling right on " + square_name(s) + " without its unit");
     }
     if (ep_square_ != SQ_NONE && !board_[ep_square_].empty()) return fail("en passant square occupied");
+    if (circe_)
+        for (int si = 0; si < SQUARE_NB; ++si)
+            if (board_[si].empty() && origin_[si] != SQ_NONE) return fail("diagram square kept on an empty square");
     if (compute_key() != key_) {
         std::ostringstream os;
         os << "incremental key " << std::hex << key_ << " differs from recomputed " << compute_key();

@@ -10,7 +10,38 @@
 
 namespace rebirth {
 
-// What do_move changes and undo_move restores: a small per-ply record.
+struct RuleSet;
+
+// A unit below a square: buried (Volcanic) or lifted (Parachute), waiting for the square
+// to empty.
+struct Buried {
+    Square square = SQ_NONE;
+    Piece piece{};
+    friend bool operator==(const Buried&, const Buried&) = default;
+};
+inline constexpr int MAX_BURIED = 32;
+
+// A visible side effect of a move under a Circe rule, in the order it happened; the notation
+// prints them in brackets after the move.
+struct Effect {
+    enum class Kind : std::uint8_t {
+        Rebirth,        // [+bBc8], with promotion [+wPc8=S]: `piece` is the unit as reborn, `walk_before` its walk before
+        Transfer,       // Anti-Circe capturer to its rebirth square: [wQd5->d1]
+        Removal,        // a unit leaves the board: [-wQd1]
+        Burial,         // Volcanic: [+bPd7->v]; Anti-Circe Volcanic: [wPe6->e2->v]
+        Eruption,       // a buried unit reappears: [+bPd7]
+        Lift,           // Parachute: the occupant is lifted
+        Landing,        // Parachute: a lifted unit lands
+    };
+    Kind kind = Kind::Rebirth;
+    Square from = SQ_NONE;  // Transfer/Burial(anti): square left; Removal/Lift: square
+    Square to = SQ_NONE;    // Rebirth/Transfer/Burial/Eruption/Landing: square reached
+    Piece piece{};
+    Walk walk_before = NO_WALK;  // a reborn pawn that promotes on rebirth: PAWN
+};
+
+// What do_move changes and undo_move restores: a small per-ply record. Moves under Circe
+// rules also log each square they change (undone in reverse) and their visible effects.
 struct UndoInfo {
     Key key = 0;
     Bitboard castling = 0;
@@ -19,12 +50,31 @@ struct UndoInfo {
     Piece captured{};
     Piece moved{};  // the mover as it stood before the move (undoes promotions)
     int halfmove_clock = 0;
+
+    struct Change {
+        Square square;
+        Piece before;
+        Square origin_before;
+    };
+    std::array<Change, 40> changes;
+    int change_count = 0;
+    std::array<Effect, 16> effects;
+    int effect_count = 0;
+    // Rule state before the move (restored by undo).
+    Piece parrain_piece{};
+    Square parrain_square = SQ_NONE;
+    int buried_count = 0;
+    std::array<Buried, MAX_BURIED> buried;
+    bool buried_saved = false;
 };
 
-// How strictly Position::set checks a diagram.
+// How strictly Position::set checks a diagram, and which rules apply.
 struct SetupRules {
     bool require_white_king = true;  // false with Popeye's Option NoWk
     bool require_black_king = true;  // false with Option NoBk
+    // The condition's rules; null (or orthodox rules) = orthodox chess. Must outlive the
+    // position and its copies.
+    const RuleSet* rules = nullptr;
 };
 
 // A playable position: mailbox plus bitboards by colour and walk, side to move, castling
@@ -60,16 +110,34 @@ public:
     const std::array<Walk, WALK_NB>& promotion_walks() const { return promo_walks_; }
     int promotion_walk_count() const { return promo_count_; }
 
+    // The rules in force (null in orthodox chess) and whether they change anything.
+    const RuleSet* rules() const { return rules_; }
+    bool has_rules() const { return circe_; }
+    // Square the unit on s stood on in the diagram (SQ_NONE for units born later).
+    Square origin(Square s) const { return origin_[s]; }
+    // Units buried (Volcanic) or lifted (Parachute), in the order they went there.
+    int buried_count() const { return buried_count_; }
+    const Buried& buried(int i) const { return buried_[i]; }
+    // Circe Parrain: the unit captured by the last move, waiting for its rebirth.
+    Piece parrain_piece() const { return parrain_piece_; }
+    Square parrain_square() const { return parrain_square_; }
+
     // Units of colour `by` that attack square s (orthodox and fairy walks alike).
     Bitboard attackers_to(Square s, Color by) const;
     Bitboard attackers_to(Square s, Color by, Bitboard occupied) const;
     bool attacked(Square s, Color by) const { return attackers_to(s, by) != 0; }
     // c's king is attacked (false when c has no king).
+    // c's king can be captured by the opponent under the rules in force (orthodox: attacked);
+    // false when c has no king.
     bool in_check(Color c) const;
     bool in_check() const { return in_check(side_); }
 
     void do_move(const Move& m, UndoInfo& undo);
     void undo_move(const Move& m, const UndoInfo& undo);
+    // A move under the rules in force; false (with the position unchanged) when the rules
+    // forbid it outright (e.g. Strict Circe on an occupied rebirth square). Self-check is
+    // not tested here.
+    bool do_rules_move(const Move& m, UndoInfo& undo);
 
     // Full consistency check of the redundant state (bitboards vs mailbox, king squares, key).
     // Returns false and fills *why on the first inconsistency. Runs after every do/undo in
@@ -79,6 +147,11 @@ public:
     Key compute_key() const;
 
 private:
+    friend class RulesMover;
+    bool rules_in_check(Color c) const;
+    void undo_rules_move(const Move& m, const UndoInfo& undo);
+    // Rules path primitives: change one square (logged in u, key updated).
+    void set_square(Square s, Piece p, Square origin, UndoInfo& u);
     void clear();
     void put_piece(Piece p, Square s);
     void remove_piece(Square s);
@@ -99,6 +172,13 @@ private:
     int halfmove_clock_ = 0;
     int fullmove_start_ = 1;
     bool fairy_ = false;
+    bool circe_ = false;
+    const RuleSet* rules_ = nullptr;
+    std::array<Square, SQUARE_NB> origin_{};
+    std::array<Buried, MAX_BURIED> buried_{};
+    int buried_count_ = 0;
+    Piece parrain_piece_{};
+    Square parrain_square_ = SQ_NONE;
 };
 
 namespace zobrist {
@@ -106,6 +186,9 @@ Key piece_key(Piece p, Square s);
 Key castling_key(Square s);
 Key ep_key(Square s);
 Key side_key();
+Key buried_key(Piece p, Square s);
+Key parrain_key(Piece p, Square s);
+Key origin_key(Square origin, Square s);
 }  // namespace zobrist
 
 }  // namespace rebirth

@@ -1,0 +1,343 @@
+// Moves under Circe rules: do/undo with a square change log, rebirth effects, and the
+// check rule of each family. The move generator (movegen_rules.cpp) decides every choice a
+// move makes (rebirth square and walk, Mars departure); do_rules_move applies it.
+#include <stdexcept>
+
+#include "rebirth/bitboard.h"
+#include "rebirth/movegen.h"
+#include "rebirth/position.h"
+#include "rebirth/rules.h"
+#include "movegen_rules.h"
+#include "rebirth_square.h"
+
+namespace rebirth {
+
+namespace {
+
+constexpr Bitboard kRookHomes = square_bb(SQ_A1) | square_bb(SQ_H1) | square_bb(SQ_A8) | square_bb(SQ_H8);
+
+// The castling right a unit regains by standing on `s` (a reborn rook on its corner, a
+// reborn king on e1/e8), or 0.
+Bitboard regained_right(Piece p, Square s) {
+    const int home_rank = p.color == WHITE ? 0 : 7;
+    if (rank_of(s) != home_rank) return 0;
+    if (p.walk == ROOK && (kRookHomes & square_bb(s))) return square_bb(s);
+    if (p.walk == KING && file_of(s) == 4) return square_bb(s);
+    return 0;
+}
+
+void add_effect(UndoInfo& u, Effect::Kind kind, Square from, Square to, Piece piece, Walk walk_before = NO_WALK) {
+    if (u.effect_count >= int(u.effects.size())) throw std::logic_error("too many effects in one move");
+    Effect& e = u.effects[u.effect_count++];
+    e.kind = kind;
+    e.from = from;
+    e.to = to;
+    e.piece = piece;
+    e.walk_before = walk_before;
+}
+
+}  // namespace
+
+void Position::set_square(Square s, Piece p, Square origin, UndoInfo& u) {
+    if (u.change_count >= int(u.changes.size())) throw std::logic_error("too many square changes in one move");
+    u.changes[u.change_count++] = UndoInfo::Change{s, board_[s], origin_[s]};
+    const bool diagram = rules_->square == SquareRule::Diagram;
+    const Piece old = board_[s];
+    if (!old.empty()) {
+        key_ ^= zobrist::piece_key(old, s);
+        if (diagram && origin_[s] != SQ_NONE) key_ ^= zobrist::origin_key(origin_[s], s);
+        remove_piece(s);
+    }
+    origin_[s] = SQ_NONE;
+    if (!p.empty()) {
+        put_piece(p, s);
+        key_ ^= zobrist::piece_key(p, s);
+        origin_[s] = origin;
+        if (diagram && origin != SQ_NONE) key_ ^= zobrist::origin_key(origin, s);
+    }
+}
+
+bool Position::do_rules_move(const Move& m, UndoInfo& u) {
+    const RuleSet& R = *rules_;
+    u.key = key_;
+    u.castling = castling_;
+    u.ep_square = ep_square_;
+    u.halfmove_clock = halfmove_clock_;
+    u.change_count = 0;
+    u.effect_count = 0;
+    u.parrain_piece = parrain_piece_;
+    u.parrain_square = parrain_square_;
+    u.buried_saved = false;
+    auto save_buried = [&] {
+        if (u.buried_saved) return;
+        u.buried_saved = true;
+        u.buried_count = buried_count_;
+        u.buried = buried_;
+    };
+
+    const Color us = side_;
+    const Piece mover = board_[m.from];
+    const Square mover_origin = origin_[m.from];
+    u.moved = mover;
+    key_ ^= zobrist::side_key();
+    if (ep_square_ != SQ_NONE) key_ ^= zobrist::ep_key(ep_square_);
+    ep_square_ = SQ_NONE;
+    Bitboard touched = square_bb(m.from) | square_bb(m.to);
+
+    Piece captured{};
+    Square cap_sq = SQ_NONE;
+    Square captured_origin = SQ_NONE;
+    if (m.kind == MoveKind::Castling) {
+        const bool king_side = m.to > m.from;
+        const Square rook_from = make_square(king_side ? 7 : 0, rank_of(m.from));
+        const Square rook_to = make_square(king_side ? 5 : 3, rank_of(m.from));
+        const Piece rook = board_[rook_from];
+        const Square rook_origin = origin_[rook_from];
+        touched |= square_bb(rook_from);
+        set_square(m.from, Piece{}, SQ_NONE, u);
+        set_square(rook_from, Piece{}, SQ_NONE, u);
+        set_square(m.to, mover, mover_origin, u);
+        set_square(rook_to, rook, rook_origin, u);
+    } else {
+        cap_sq = m.kind == MoveKind::EnPassant ? Square(us == WHITE ? m.to - 8 : m.to + 8) : m.to;
+        captured = board_[cap_sq];
+        captured_origin = origin_[cap_sq];
+        touched |= square_bb(cap_sq);
+        if (!captured.empty() && cap_sq != m.to) set_square(cap_sq, Piece{}, SQ_NONE, u);
+        Piece arrived = mover;
+        if (m.kind == MoveKind::Promotion)
+            arrived = make_piece(us, m.promotion, std::uint8_t(mover.flags | PF_PROMOTED));
+        set_square(m.from, Piece{}, SQ_NONE, u);
+        set_square(m.to, arrived, mover_origin, u);
+    }
+    u.captured = captured;
+    u.capture_square = captured.empty() ? SQ_NONE : cap_sq;
+    Bitboard regained = 0;
+
+    // Puts `unit` on `s` by rebirth under the occupied-square rule; returns false when the
+    // rules forbid the move.
+    auto reborn_onto = [&](Piece unit, Square s, Square origin, Walk walk_before) {
+        const Piece occupant = board_[s];
+        if (occupant.empty()) {
+            set_square(s, unit, origin, u);
+            add_effect(u, Effect::Kind::Rebirth, SQ_NONE, s, unit, walk_before);
+            regained |= regained_right(unit, s);
+            return true;
+        }
+        switch (R.occupied) {
+            case Occupied::Relaxed: return true;  // the unit is lost
+            case Occupied::Strict: return false;
+            case Occupied::Assassin:
+            case Occupied::Ultra:
+                if (occupant.walk == KING) return false;  // no king is ever removed
+                add_effect(u, Effect::Kind::Removal, s, SQ_NONE, occupant);
+                set_square(s, unit, origin, u);
+                add_effect(u, Effect::Kind::Rebirth, SQ_NONE, s, unit, walk_before);
+                regained |= regained_right(unit, s);
+                return true;
+            case Occupied::Volcanic:
+                save_buried();
+                if (buried_count_ >= MAX_BURIED) throw std::logic_error("too many buried units");
+                buried_[buried_count_++] = Buried{s, unit};
+                key_ ^= zobrist::buried_key(unit, s);
+                add_effect(u, Effect::Kind::Burial, SQ_NONE, s, unit, walk_before);
+                return true;
+            case Occupied::Parachute:
+                save_buried();
+                if (buried_count_ >= MAX_BURIED) throw std::logic_error("too many lifted units");
+                buried_[buried_count_++] = Buried{s, occupant};
+                key_ ^= zobrist::buried_key(occupant, s);
+                add_effect(u, Effect::Kind::Lift, s, SQ_NONE, occupant);
+                set_square(s, unit, origin, u);
+                add_effect(u, Effect::Kind::Rebirth, SQ_NONE, s, unit, walk_before);
+                regained |= regained_right(unit, s);
+                return true;
+        }
+        return true;
+    };
+
+    bool ok = true;
+    const bool capture = !captured.empty();
+    if (capture && parrain_like(R)) {
+        // The rebirth waits for the next move.
+        parrain_piece_ = captured;
+        parrain_square_ = cap_sq;
+    }
+    if (capture && !R.mars && !parrain_like(R)) {
+        if (R.reborn == Reborn::Captured || R.reborn == Reborn::Both) {
+            if (m.rebirth != SQ_NONE) {
+                Piece unit = captured;
+                Walk before = NO_WALK;
+                if (m.rebirth_walk != NO_WALK && m.rebirth_walk != unit.walk) {
+                    if (unit.walk == PAWN && last_rank(unit.color, m.rebirth)) {
+                        before = PAWN;
+                        unit.flags |= PF_PROMOTED;
+                    }
+                    unit.walk = m.rebirth_walk;
+                }
+                if (R.kamikaze && !board_[m.to].empty()) {
+                    // The capturer vanishes first.
+                    add_effect(u, Effect::Kind::Removal, m.to, SQ_NONE, board_[m.to]);
+                    set_square(m.to, Piece{}, SQ_NONE, u);
+                }
+                ok = reborn_onto(unit, m.rebirth, captured_origin, before);
+                if (ok && R.hydra) {
+                    const Square twin = make_square(7 - file_of(m.rebirth), rank_of(m.rebirth));
+                    if (twin != m.rebirth && board_[twin].empty()) {
+                        set_square(twin, unit, SQ_NONE, u);
+                        add_effect(u, Effect::Kind::Rebirth, SQ_NONE, twin, unit, before);
+                        regained |= regained_right(unit, twin);
+                    }
+                }
+            } else if (R.kamikaze && !board_[m.to].empty()) {
+                add_effect(u, Effect::Kind::Removal, m.to, SQ_NONE, board_[m.to]);
+                set_square(m.to, Piece{}, SQ_NONE, u);
+            }
+        }
+        if (ok && (R.reborn == Reborn::Capturer || R.reborn == Reborn::Both) && m.extra != SQ_NONE) {
+            // Anti-Circe: the capturer (as promoted) goes to its rebirth square m.extra.
+            const Piece capturer = board_[m.to];
+            if (m.extra != m.to) {
+                const Piece occupant = board_[m.extra];
+                set_square(m.to, Piece{}, SQ_NONE, u);
+                if (occupant.empty()) {
+                    set_square(m.extra, capturer, mover_origin, u);
+                    add_effect(u, Effect::Kind::Transfer, m.to, m.extra, capturer);
+                    regained |= regained_right(capturer, m.extra);
+                } else if (R.occupied == Occupied::Volcanic) {
+                    save_buried();
+                    buried_[buried_count_++] = Buried{m.extra, capturer};
+                    key_ ^= zobrist::buried_key(capturer, m.extra);
+                    add_effect(u, Effect::Kind::Burial, m.to, m.extra, capturer);
+                } else {
+                    ok = false;
+                }
+            } else {
+                regained |= regained_right(capturer, m.to);
+            }
+        }
+    }
+
+    // Parrain: the unit captured by the previous move is reborn now, shifted by this move.
+    if (ok && parrain_like(R) && u.parrain_square != SQ_NONE) {
+        int df = file_of(m.to) - file_of(m.from), dr = rank_of(m.to) - rank_of(m.from);
+        if (m.kind == MoveKind::Castling) df += (m.to > m.from) ? -2 : 3;  // king vector + rook vector
+        if (R.square == SquareRule::ContraParrain) {
+            df = -df;
+            dr = -dr;
+        }
+        const int f = file_of(u.parrain_square) + df, r = rank_of(u.parrain_square) + dr;
+        if (on_board(f, r) && board_[make_square(f, r)].empty()) {
+            Piece unit = u.parrain_piece;
+            Walk before = NO_WALK;
+            const Square s = make_square(f, r);
+            if (unit.walk == PAWN && m.rebirth_walk != NO_WALK) {
+                before = PAWN;
+                unit.walk = m.rebirth_walk;
+                unit.flags |= PF_PROMOTED;
+            }
+            set_square(s, unit, SQ_NONE, u);
+            add_effect(u, Effect::Kind::Rebirth, SQ_NONE, s, unit, before);
+            regained |= regained_right(unit, s);
+        }
+        if (!capture) {
+            parrain_piece_ = Piece{};
+            parrain_square_ = SQ_NONE;
+        }
+    }
+    if (ok && parrain_like(R)) {
+        if (u.parrain_square != SQ_NONE) key_ ^= zobrist::parrain_key(u.parrain_piece, u.parrain_square);
+        if (!capture) {
+            parrain_piece_ = Piece{};
+            parrain_square_ = SQ_NONE;
+        }
+        if (parrain_square_ != SQ_NONE) key_ ^= zobrist::parrain_key(parrain_piece_, parrain_square_);
+    }
+
+    // Buried or lifted units whose square is empty now come back.
+    if (ok && buried_count_) {
+        for (int i = 0; i < buried_count_;) {
+            const Buried b = buried_[i];
+            if (board_[b.square].empty()) {
+                save_buried();
+                key_ ^= zobrist::buried_key(b.piece, b.square);
+                for (int j = i + 1; j < buried_count_; ++j) buried_[j - 1] = buried_[j];
+                --buried_count_;
+                set_square(b.square, b.piece, SQ_NONE, u);
+                add_effect(u, R.occupied == Occupied::Parachute ? Effect::Kind::Landing : Effect::Kind::Eruption,
+                           SQ_NONE, b.square, b.piece);
+                regained |= regained_right(b.piece, b.square);
+            } else {
+                ++i;
+            }
+        }
+    }
+
+    // Castling rights: lost by every unit that moved or was taken, regained by rebirth.
+    Bitboard new_rights = (castling_ & ~touched) | regained;
+    for (Bitboard b = new_rights; b;) {
+        const Square s = pop_lsb(b);
+        const Piece p = board_[s];
+        if (p.walk != (file_of(s) == 4 ? KING : ROOK) || p.color != (rank_of(s) == 0 ? WHITE : BLACK))
+            new_rights &= ~square_bb(s);
+    }
+    for (Bitboard b = castling_ ^ new_rights; b;) key_ ^= zobrist::castling_key(pop_lsb(b));
+    castling_ = new_rights;
+
+    if (mover.walk == PAWN && m.kind == MoveKind::Normal && (m.to - m.from == 16 || m.from - m.to == 16) &&
+        board_[m.to] == mover) {
+        ep_square_ = Square((m.from + m.to) / 2);
+        key_ ^= zobrist::ep_key(ep_square_);
+    }
+    halfmove_clock_ = (mover.walk == PAWN || capture) ? 0 : halfmove_clock_ + 1;
+    side_ = ~us;
+    ++ply_;
+    if (!ok) {
+        undo_rules_move(m, u);
+        return false;
+    }
+#ifdef REBIRTH_CHECKED
+    std::string why;
+    if (!is_consistent(&why)) throw std::logic_error("do_rules_move: " + why);
+#endif
+    return true;
+}
+
+void Position::undo_rules_move(const Move&, const UndoInfo& u) {
+    for (int i = u.change_count - 1; i >= 0; --i) {
+        const UndoInfo::Change& c = u.changes[i];
+        if (!board_[c.square].empty()) remove_piece(c.square);
+        if (!c.before.empty()) put_piece(c.before, c.square);
+        origin_[c.square] = c.origin_before;
+    }
+    if (u.buried_saved) {
+        buried_ = u.buried;
+        buried_count_ = u.buried_count;
+    }
+    parrain_piece_ = u.parrain_piece;
+    parrain_square_ = u.parrain_square;
+    side_ = ~side_;
+    --ply_;
+    castling_ = u.castling;
+    ep_square_ = u.ep_square;
+    halfmove_clock_ = u.halfmove_clock;
+    key_ = u.key;
+#ifdef REBIRTH_CHECKED
+    std::string why;
+    if (!is_consistent(&why)) throw std::logic_error("undo_rules_move: " + why);
+#endif
+}
+
+bool Position::rules_in_check(Color c) const {
+    const Square k = king_sq_[c];
+    if (k == SQ_NONE) return false;
+    const RuleSet& R = *rules_;
+    // Fast path: rebirth rules whose king captures are orthodox (Circe rex exclusive, any
+    // square rule, no Mars/Anti-Circe/Assassin check).
+    if (!R.mars && R.reborn == Reborn::Captured && R.rex == Rex::Exclusive && R.occupied != Occupied::Assassin &&
+        R.occupied != Occupied::Ultra)
+        return attackers_to(k, ~c) != 0;
+    return king_capturable(*this, c);
+}
+
+}  // namespace rebirth

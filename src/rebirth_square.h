@@ -1,0 +1,39 @@
+#pragma once
+
+#include "rebirth/rules.h"
+#include "rebirth/types.h"
+
+namespace rebirth {
+
+// Home square of a unit of colour c and walk w for a capture on t (RULES.md section 3):
+// pawns the 2nd rank of t's file, Q d1/d8, K e1/e8, R B S the home square of t's square
+// colour, fairy walks (and promoted units under Frisch-auf) the promotion square of t's file.
+Square classic_rebirth_square(Walk w, Color c, Square t, bool as_promoted = false);
+
+// Parrain and ContraParrain: the rebirth waits for the next move.
+inline bool parrain_like(const RuleSet& r) {
+    return r.square == SquareRule::Parrain || r.square == SquareRule::ContraParrain;
+}
+// Whether s is on the last rank for colour c (a pawn reborn there promotes).
+inline bool last_rank(Color c, Square s) { return rank_of(s) == (c == WHITE ? 7 : 0); }
+inline bool first_rank(Color c, Square s) { return rank_of(s) == (c == WHITE ? 0 : 7); }
+
+// What a capture looks like to a rebirth-square function.
+struct CaptureFacts {
+    Piece unit;                   // the unit to be reborn (walk before any adapter)
+    Square capture = SQ_NONE;     // where it was captured
+    Square from = SQ_NONE;        // the capturer's departure square
+    Square to = SQ_NONE;          // the capturer's arrival square
+    Piece capturer;               // the capturing unit (after promotion)
+    Square origin = SQ_NONE;      // the unit's diagram square (Diagram Circe)
+};
+
+// The walk the reborn unit has (Clone, Chameleon adapters).
+Walk reborn_walk(const RuleSet& rules, const CaptureFacts& f);
+
+// The rebirth square of `f.unit` (with walk `walk`) under the single-square rules (every
+// SquareRule except Super, Cage, TakeMake, Parrain, ContraParrain), mirror adapters
+// included; SQ_NONE when the rule gives no square (off the board, no diagram square).
+Square rebirth_square(const RuleSet& rules, const CaptureFacts& f, Walk walk);
+
+}  // namespace rebirth

@@ -1,0 +1,395 @@
+// Tests of resolve_rules: Popeye condition words -> one RuleSet. Expected values cite
+// /work/shared/RULES.md (section 4 axes, section 5 catalogue, by line) or Popeye 4.104's
+// manual py-engl.txt and its condition parser (input/plaintext/condition.c).
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "../src/popeye_parse.h"
+#include "rebirth/error.h"
+#include "rebirth/popeye_input.h"
+#include "rebirth/rules.h"
+#include "rebirth/walk.h"
+
+namespace fs = std::filesystem;
+using namespace rebirth;
+
+namespace {
+
+const fs::path kReference = fs::path(REBIRTH_SHARED_DIR) / "reference";
+
+// Parses Popeye condition words (English) the way the input parser does.
+std::vector<Condition> parse(const std::string& words) {
+    popeye::Lexer lex(words, "t.inp");
+    auto conds = popeye::parse_conditions(lex, Language::English);
+    EXPECT_FALSE(lex.next().has_value()) << "words left over in: " << words;
+    return conds;
+}
+
+RuleSet resolve(const std::string& words) { return resolve_rules(parse(words), "t.inp", 7); }
+
+// Expects resolving `words` to throw an InputError naming `word` at t.inp:7.
+void expect_error(const std::string& words, const std::string& word) {
+    try {
+        const RuleSet r = resolve(words);
+        ADD_FAILURE() << "'" << words << "' resolved to " << r.describe();
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.word(), word) << words << ": " << e.what();
+        EXPECT_EQ(e.file(), "t.inp");
+        EXPECT_EQ(e.line(), 7);
+    }
+}
+
+// Base values of the families (RULES.md section 4 line 63 "rex", section 5):
+RuleSet circe() {  // line 71: "Circe: section 3. Rex exclusive, relaxed."
+    RuleSet r;
+    r.reborn = Reborn::Captured;
+    r.occupied = Occupied::Relaxed;
+    r.rex = Rex::Exclusive;
+    return r;
+}
+RuleSet anticirce() {  // line 74: capturer reborn, kings included, occupied square -> illegal
+    RuleSet r;
+    r.reborn = Reborn::Capturer;
+    r.occupied = Occupied::Strict;
+    r.rex = Rex::Inclusive;
+    return r;
+}
+RuleSet mars() {  // line 79: square must be empty, captured unit disappears, kings included
+    RuleSet r;
+    r.mars = true;
+    r.occupied = Occupied::Strict;
+    r.rex = Rex::Inclusive;
+    return r;
+}
+RuleSet with(RuleSet r, const std::function<void(RuleSet&)>& f) {
+    f(r);
+    return r;
+}
+
+std::array<Walk, WALK_NB> cycle(std::initializer_list<std::pair<Walk, Walk>> steps) {
+    std::array<Walk, WALK_NB> c{};
+    for (auto [from, to] : steps) c[from] = to;
+    return c;
+}
+
+// Every condition of reference/movelists.jsonl with the values it must resolve to.
+const std::map<std::string, RuleSet>& movelist_expectations() {
+    static const std::map<std::string, RuleSet> m = {
+        {"", RuleSet{}},  // orthodox
+        {"Circe", circe()},
+        {"AntiCirce", anticirce()},  // line 74: AntiCirce = AntiCirce Calvet
+        {"AntiCirce Cheylan", with(anticirce(), [](RuleSet& r) { r.cheylan = true; })},  // line 75
+        {"AntiCirce Volcanic",  // line 85
+         with(anticirce(), [](RuleSet& r) { r.occupied = Occupied::Volcanic; })},
+        {"AntiMarsCirce",  // line 80
+         with(mars(), [](RuleSet& r) { r.mars = false, r.antimars = true; })},
+        {"MarsCirce", mars()},  // line 79
+        {"Circe Antipodes", with(circe(), [](RuleSet& r) { r.square = SquareRule::Antipodes; })},  // line 86
+        {"Circe Assassin", with(circe(), [](RuleSet& r) { r.occupied = Occupied::Assassin; })},  // line 76
+        {"Circe Cage", with(circe(), [](RuleSet& r) { r.square = SquareRule::Cage; })},  // line 94, manual
+        {"Circe Chameleon",  // line 61: S->B->R->Q->S
+         with(circe(), [](RuleSet& r) {
+             r.chameleon = true;
+             r.chameleon_cycle = cycle({{KNIGHT, BISHOP}, {BISHOP, ROOK}, {ROOK, QUEEN}, {QUEEN, KNIGHT}});
+         })},
+        {"Circe Clone", with(circe(), [](RuleSet& r) { r.clone = true; })},                       // line 89
+        {"Circe Couscous", with(circe(), [](RuleSet& r) { r.square = SquareRule::Couscous; })},   // line 88
+        {"Circe Diagram", with(circe(), [](RuleSet& r) { r.square = SquareRule::Diagram; })},     // line 94
+        {"Circe Diametral", with(circe(), [](RuleSet& r) { r.square = SquareRule::Diametral; })}, // line 94
+        {"Circe Equipollents",  // line 82
+         with(circe(), [](RuleSet& r) { r.square = SquareRule::Equipollents; })},
+        {"Circe File", with(circe(), [](RuleSet& r) { r.square = SquareRule::File; })},  // line 94
+        {"Circe Frischauf", with(circe(), [](RuleSet& r) { r.frischauf = true; })},      // line 78
+        {"Circe Mirror", with(circe(), [](RuleSet& r) { r.mirror = true; })},            // line 94
+        {"Circe PWC", with(circe(), [](RuleSet& r) { r.square = SquareRule::PWC; })},     // line 83
+        {"Circe Parachute", with(circe(), [](RuleSet& r) { r.occupied = Occupied::Parachute; })},  // line 62
+        {"Circe Parrain", with(circe(), [](RuleSet& r) { r.square = SquareRule::Parrain; })},      // line 81
+        {"Circe RexInclusive", with(circe(), [](RuleSet& r) { r.rex = Rex::Inclusive; })},         // line 72
+        {"Circe Strict", with(circe(), [](RuleSet& r) { r.occupied = Occupied::Strict; })},        // line 73
+        {"Circe Super", with(circe(), [](RuleSet& r) { r.square = SquareRule::Super; })},          // line 94
+        {"Circe Symmetry", with(circe(), [](RuleSet& r) { r.square = SquareRule::Symmetry; })},    // line 93
+        {"Circe Take&Make", with(circe(), [](RuleSet& r) { r.square = SquareRule::TakeMake; })},   // line 94
+        {"Circe Volcanic", with(circe(), [](RuleSet& r) { r.occupied = Occupied::Volcanic; })},    // line 84
+    };
+    return m;
+}
+
+TEST(Rules, EveryMovelistConditionResolvesToItsAxes) {
+    std::ifstream in(kReference / "movelists.jsonl");
+    ASSERT_TRUE(in) << "cannot read movelists.jsonl";
+    std::set<std::string> seen;
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty()) continue;
+        const std::string cond = nlohmann::json::parse(line).at("condition").get<std::string>();
+        if (!seen.insert(cond).second) continue;
+        const auto it = movelist_expectations().find(cond);
+        ASSERT_NE(it, movelist_expectations().end()) << "no expectation written for condition '" << cond << "'";
+        const RuleSet r = resolve(cond);
+        EXPECT_TRUE(r == it->second) << "'" << cond << "' resolved to " << r.describe() << ", expected "
+                                     << it->second.describe();
+        EXPECT_EQ(r.orthodox(), cond.empty()) << cond;
+    }
+    EXPECT_EQ(seen.size(), movelist_expectations().size());
+}
+
+// What each reference problem (and twin) resolves to: describe(), or "error: <word>".
+// Derived from the problem's Popeye output header (which prints its conditions) and RULES.md.
+const std::map<std::string, std::vector<std::string>>& problem_expectations() {
+    static const std::map<std::string, std::vector<std::string>> m = {
+        {"BEISPIEL-assass-01", {"Circe Assassin"}},
+        {"BEISPIEL-assass-02", {"Circe Assassin"}},
+        {"BEISPIEL-assass-03", {"Circe Assassin"}},
+        {"BEISPIEL-assass-04", {"Circe Assassin"}},
+        {"BEISPIEL-assass-05", {"Circe Assassin"}},
+        // zwilling bedingung chamaeleoncirce s l t d s / circeclone / chamaeleoncirce s d t l s;
+        // German S L T D = S B R Q: b) is the default cycle (Popeye prints it as given,
+        // "D->S->L->T->D"; describe() prints only a non-default cycle), d) "D->T->L->S->D".
+        {"BEISPIEL-cirpiece-01",
+         {"Circe", "Circe Chameleon", "Circe Clone", "Circe Chameleon Q->R->B->S->Q"}},
+        {"BEISPIEL-cirpiece-03", {"Circe Chameleon", "Circe Chameleon"}},
+        {"BEISPIEL-cirpiece-04", {"Circe Chameleon"}},
+        {"BEISPIEL-cirpiece-05", {"Circe Clone"}},
+        {"BEISPIEL-cirpiece-06", {"Circe Clone"}},
+        {"BEISPIEL-cirpiece-07", {"Circe Clone"}},
+        {"BEISPIEL-cirpiece-08", {"Circe Clone", "Circe Clone"}},
+        {"BEISPIEL-cirpiece-09", {"Circe Clone"}},
+        {"BEISPIEL-parrain-01", {"Circe Parrain"}},
+        {"BEISPIEL-parrain-02", {"Circe Parrain"}},
+        {"BEISPIEL-parrain-03", {"Circe Parrain"}},
+        {"BEISPIEL-parrain-04", {"Circe Parrain"}},
+        {"BEISPIEL-parrain-05", {"Circe Parrain"}},
+        {"BEISPIEL-parrain-06", {"Circe Parrain"}},
+        {"BEISPIEL-parrain-07", {"Circe Parrain"}},
+        {"BEISPIEL-parrain-08", {"Circe Parrain"}},
+        {"BEISPIEL-parrain-09", {"Circe Parrain"}},
+        {"EXAMPLES-anticircesymm-01", {"AntiCirce Symmetry", "AntiCirce VerticalSymmetry"}},
+        {"EXAMPLES-antimars-01", {"AntiMarsCirce"}},
+        {"EXAMPLES-antimars-02", {"AntiMarsCirce"}},
+        {"EXAMPLES-antimars-03", {"AntiMarsCirce"}},
+        {"EXAMPLES-antisup-01", {"AntiCirce Super", "AntiCirce Super"}},
+        {"EXAMPLES-antisup-02", {"AntiCirce Super"}},
+        {"EXAMPLES-antisup-03", {"Circe, AntiCirce Super"}},  // Popeye prints "Circe" / "AntiCirce Super"
+        {"EXAMPLES-antisup-05", {"AntiCirce Super", "AntiCirce Super"}},
+        {"EXAMPLES-antisup-06", {"AntiCirce Super", "AntiCirce Super Cheylan"}},
+        {"EXAMPLES-lastcap-01", {"Circe Parrain LastCapture White Bg4"}},
+        {"EXAMPLES-lastcap-02", {"Circe Parrain LastCapture White Rg4"}},
+        {"EXAMPLES-lastcap-03", {"Circe Parrain LastCapture White Sg4"}},
+        {"REGRESSIONS-4_47_to_4_49-01", {"orthodox"}},
+        {"REGRESSIONS-4_47_to_4_49-06", {"orthodox"}},
+        {"REGRESSIONS-4_47_to_4_49-09", {"orthodox"}},
+        {"REGRESSIONS-4_47_to_4_49-10", {"orthodox"}},
+        {"REGRESSIONS-4_47_to_4_49-13", {"orthodox"}},
+        {"REGRESSIONS-4_47_to_4_49-15", {"orthodox"}},
+        {"REGRESSIONS-4_47_to_4_49-16", {"Circe PWC"}},
+        {"REGRESSIONS-4_65_to_4_67-13", {"orthodox"}},
+        {"REGRESSIONS-4_81_to_4_83-06", {"orthodox", "orthodox"}},
+        {"TESTS-anticirce-08", {"AntiCirce Couscous"}},
+        {"TESTS-anticirce-09", {"AntiCirce Diametral"}},
+        {"TESTS-anticirce-12", {"AntiCirce Chameleon"}},
+        {"TESTS-anticirce-14", {"AntiCirce Super Relaxed"}},
+        {"TESTS-anticirce-18", {"AntiCirce Frischauf"}},
+        {"TESTS-anticirce-19", {"AntiCirce Frischauf"}},
+        {"TESTS-anticirce-20", {"AntiCirce RexExclusive"}},
+        {"TESTS-circe-01", {"Circe File", "Circe File Mirror"}},
+        {"TESTS-circe-02", {"AntiCirce Diagram"}},
+        {"TESTS-circe-03", {"AntiCirce Mirror"}},
+        {"TESTS-circe-04", {"AntiCirce File"}},
+        {"TESTS-circe-05", {"AntiCirce Symmetry"}},
+        {"TESTS-circe-06", {"AntiCirce File Mirror"}},
+        {"TESTS-circe-07", {"AntiCirce Antipodes"}},
+        {"TESTS-circe-08", {"AntiCirce Equipollents"}},
+        {"TESTS-circe-10", {"Circe Mirror Assassin"}},
+        {"TESTS-circe-11", {"AntiCirce Assassin"}},
+        {"TESTS-circe-12", {"AntiCirce Assassin"}},
+        {"TESTS-circe-20", {"Circe Cage", "Circe Cage Strict"}},
+        {"TESTS-circe-21", {"Circe VerticalMirror RexInclusive"}},
+        {"TESTS-circe-22", {"Circe Chameleon", "Circe Chameleon Q->R->B->S->Q"}},
+        {"TESTS-circe-23", {"Circe Volcanic", "Circe Parachute"}},
+        // Popeye: "Circe Chameleon Q->R->B->S->Q" / "AntiCirce Chameleon Q->B->S->R->Q"
+        {"TESTS-circe-25", {"Circe Chameleon Q->R->B->S->Q, AntiCirce Chameleon Q->B->S->R->Q"}},
+    };
+    return m;
+}
+
+TEST(Rules, EveryReferenceProblemResolves) {
+    std::set<std::string> seen;
+    for (const auto& entry : fs::directory_iterator(kReference / "problems")) {
+        if (entry.path().extension() != ".inp") continue;
+        const std::string name = entry.path().stem().string();
+        seen.insert(name);
+        const auto problems = parse_popeye_file(entry.path().string());
+        ASSERT_EQ(problems.size(), 1u) << name;
+        const Problem& p = problems[0];
+        std::vector<std::string> got;
+        for (size_t t = 0; t <= p.twins.size(); ++t) {
+            const Problem twin = apply_twin(p, t);
+            try {
+                got.push_back(resolve_rules(twin.conditions, twin.where.file, twin.where.line).describe());
+            } catch (const InputError& e) {
+                got.push_back("error: " + e.word());
+            }
+        }
+        const auto it = problem_expectations().find(name);
+        ASSERT_NE(it, problem_expectations().end()) << "no expectation for " << name;
+        EXPECT_EQ(got, it->second) << name;
+    }
+    EXPECT_EQ(seen.size(), problem_expectations().size());
+}
+
+TEST(Rules, OrthodoxAndDescribe) {
+    EXPECT_TRUE(resolve_rules({}).orthodox());
+    EXPECT_EQ(resolve_rules({}).describe(), "orthodox");
+    EXPECT_FALSE(resolve("Circe").orthodox());
+    EXPECT_FALSE(resolve("MarsCirce").orthodox());
+    EXPECT_EQ(resolve("Circe Strict").describe(), "Circe Strict");
+    EXPECT_EQ(resolve("AntiCirce Cheylan").describe(), "AntiCirce Cheylan");
+    EXPECT_EQ(resolve("AntiCirce Calvet").describe(), "AntiCirce");
+    EXPECT_EQ(resolve("MarsCirce").describe(), "MarsCirce");
+    EXPECT_EQ(resolve("Circe Kamikaze").describe(), "Circe Kamikaze");
+    EXPECT_EQ(resolve("Circe Ultra").describe(), "Circe Ultra");
+}
+
+// Traditional names are aliases (RULES.md section 4 line 57; the parser splits them).
+TEST(Rules, TraditionalNames) {
+    EXPECT_TRUE(resolve("CirceAssassin") == resolve("Circe Assassin"));
+    EXPECT_TRUE(resolve("MirrorCirce") == resolve("Circe Mirror"));
+    EXPECT_TRUE(resolve("PWC") == resolve("Circe PWC"));
+    EXPECT_TRUE(resolve("SuperCirce") == resolve("Circe Super"));
+    EXPECT_TRUE(resolve("AntiSuperCirce") == resolve("AntiCirce Super"));
+    EXPECT_TRUE(resolve("MarsMirrorCirce") == resolve("MarsCirce Mirror"));
+    EXPECT_TRUE(resolve("AntiMarsAntipodeanCirce") == resolve("AntiMarsCirce Antipodes"));
+    EXPECT_TRUE(resolve("MirrorCouscousCirce") == resolve("Circe Couscous Mirror"));
+    EXPECT_TRUE(resolve("ContraParrain").square == SquareRule::ContraParrain);
+    // Repeating a family word merges the qualifiers (Popeye parses both into one variant).
+    EXPECT_TRUE(resolve("Circe MirrorCirce") == resolve("Circe Mirror"));
+}
+
+TEST(Rules, QualifierValues) {
+    // Mirror is an adapter, File the square rule (Popeye: AntiCirce File Mirror, TESTS-circe-06).
+    const RuleSet fm = resolve("AntiCirce File Mirror");
+    EXPECT_EQ(fm.square, SquareRule::File);
+    EXPECT_TRUE(fm.mirror);
+    EXPECT_EQ(resolve("Circe VerticalMirror").vertical_mirror, true);
+    EXPECT_EQ(resolve("Circe Rank").square, SquareRule::Rank);
+    EXPECT_EQ(resolve("Circe VerticalSymmetry").square, SquareRule::VerticalSymmetry);
+    EXPECT_EQ(resolve("Circe HorizontalSymmetry").square, SquareRule::HorizontalSymmetry);
+    EXPECT_EQ(resolve("Circe Ultra").occupied, Occupied::Ultra);
+    EXPECT_TRUE(resolve("Circe Hydra").hydra);
+    EXPECT_TRUE(resolve("Circe Atom").atom);
+    EXPECT_TRUE(resolve("Circe Alsatian").alsatian);
+    EXPECT_TRUE(resolve("Circe Kamikaze Strict").kamikaze);
+    EXPECT_EQ(resolve("AntiCirce RexExclusive").rex, Rex::Exclusive);
+    EXPECT_EQ(resolve("MarsCirce RexExclusive").rex, Rex::Exclusive);
+    EXPECT_EQ(resolve("AntiCirce Relaxed").occupied, Occupied::Relaxed);
+    EXPECT_EQ(resolve("Circe Symmetry Assassin").occupied, Occupied::Assassin);  // seed 004 Diagram E
+    EXPECT_EQ(resolve("Circe Strict Strict").occupied, Occupied::Strict);        // a repeat is no conflict
+}
+
+// Chameleon cycles: Popeye reads walk after walk and closes an unclosed cycle.
+TEST(Rules, ChameleonCycles) {
+    const RuleSet a = resolve("Circe Chameleon S Q R B S");  // TESTS-circe-25: Q->R->B->S->Q
+    EXPECT_TRUE(a.chameleon_cycle == cycle({{KNIGHT, QUEEN}, {QUEEN, ROOK}, {ROOK, BISHOP}, {BISHOP, KNIGHT}}));
+    const RuleSet b = resolve("Circe Chameleon S B");
+    EXPECT_TRUE(b.chameleon_cycle == cycle({{KNIGHT, BISHOP}, {BISHOP, KNIGHT}}));
+    const RuleSet c = resolve("Circe Chameleon Q G");  // fairy walks too
+    EXPECT_TRUE(c.chameleon_cycle == cycle({{QUEEN, GRASSHOPPER}, {GRASSHOPPER, QUEEN}}));
+    const RuleSet d = resolve("ChameleonCirce Strict");
+    EXPECT_TRUE(d.chameleon_cycle == default_chameleon_cycle());
+    EXPECT_EQ(d.occupied, Occupied::Strict);
+    EXPECT_EQ(resolve("AntiCirce Chameleon").reborn, Reborn::Capturer);
+}
+
+TEST(Rules, LastCapture) {
+    const RuleSet r = resolve("parr lastcap wh bg4");  // EXAMPLES-lastcap-01
+    EXPECT_EQ(r.square, SquareRule::Parrain);
+    EXPECT_EQ(r.last_capture_piece, make_piece(WHITE, BISHOP));
+    EXPECT_EQ(r.last_capture_square, parse_square("g4"));
+    const RuleSet c = resolve("ContraParrain LastCapture Black Pe5");
+    EXPECT_EQ(c.square, SquareRule::ContraParrain);
+    EXPECT_EQ(c.last_capture_piece, make_piece(BLACK, PAWN));
+    // LastCapture as its own condition before the Circe word.
+    const RuleSet d = resolve("LastCapture White Rg4 Circe Parrain");
+    EXPECT_EQ(d.last_capture_piece, make_piece(WHITE, ROOK));
+    EXPECT_EQ(d.square, SquareRule::Parrain);
+    EXPECT_EQ(resolve("Circe Parrain").last_capture_square, SQ_NONE);
+}
+
+// Circe + AntiCirce (Popeye: both units reborn, the capturer first; EXAMPLES-antisup-03
+// `cond antisup circe`, output `b6*a7[wPa7->a6][+bPa7]`).
+TEST(Rules, CirceAndAntiCirce) {
+    const RuleSet r = resolve("antisup circe");
+    EXPECT_EQ(r.reborn, Reborn::Both);
+    EXPECT_EQ(r.square, SquareRule::Classic);
+    EXPECT_EQ(r.occupied, Occupied::Relaxed);
+    EXPECT_EQ(r.rex, Rex::Exclusive);
+    EXPECT_EQ(r.both_capturer.square, SquareRule::Super);
+    EXPECT_EQ(r.both_capturer.occupied, Occupied::Strict);
+    EXPECT_EQ(r.both_capturer.rex, Rex::Inclusive);
+    const RuleSet c = resolve("Circe AntiCirce Cheylan");
+    EXPECT_TRUE(c.cheylan);
+    EXPECT_EQ(c.describe(), "Circe, AntiCirce Cheylan");
+}
+
+TEST(Rules, ErrorsNameTheWord) {
+    // Non-Circe conditions (the parser already refuses Popeye's; other callers may not).
+    try {
+        resolve_rules({Condition{"Madrasi", {}}}, "x.inp", 3);
+        ADD_FAILURE() << "Madrasi accepted";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.word(), "Madrasi");
+        EXPECT_EQ(e.line(), 3);
+        EXPECT_NE(std::string(e.what()).find("condition not supported"), std::string::npos) << e.what();
+    }
+    // One value per axis: the second word is named.
+    expect_error("Circe Strict Assassin", "Assassin");
+    expect_error("Circe Assassin Ultra", "Ultra");
+    expect_error("Circe RexInclusive RexExclusive", "RexExclusive");
+    expect_error("Circe File Symmetry", "Symmetry");  // Popeye: NonsenseCombination
+    expect_error("Circe PWC Super", "Super");
+    expect_error("Circe Clone Chameleon", "Chameleon");
+    expect_error("Circe Couscous File", "File");  // Popeye combines them, we do not yet
+    expect_error("AntiCirce Calvet Cheylan", "Cheylan");
+    // Popeye's adapter slots.
+    expect_error("Circe ContraParrain Mirror", "Mirror");
+    expect_error("Circe Diametral VerticalMirror", "VerticalMirror");
+    expect_error("Circe Frischauf VerticalMirror", "VerticalMirror");
+    expect_error("Circe Rank Frischauf", "Frischauf");
+    expect_error("Circe Mirror Super", "Super");
+    // Words that do not belong to the family, or have no axis value yet.
+    expect_error("Circe Cheylan", "Cheylan");
+    expect_error("Circe Turncoats", "Turncoats");
+    expect_error("CirceDoubleAgents", "Turncoats");
+    expect_error("AntiCirce Kamikaze", "Kamikaze");
+    expect_error("AntiCirce Parrain", "Parrain");
+    expect_error("MarsCirce PWC", "PWC");
+    expect_error("MarsCirce Clone", "Clone");
+    expect_error("MarsCirce Assassin", "Assassin");
+    expect_error("AntiMarsCirce Super", "Super");
+    // Our own qualifiers are defined with the section 3 square only.
+    expect_error("Circe Kamikaze Hydra", "Hydra");
+    expect_error("Circe Hydra File", "File");
+    expect_error("Circe File Atom", "Atom");
+    expect_error("Circe Atom Strict", "Strict");
+    expect_error("Circe Ultra Mirror", "Mirror");
+    // Family combinations other than Circe + AntiCirce.
+    expect_error("MarsCirce Circe", "Circe");
+    expect_error("Circe AntiMarsCirce", "AntiMarsCirce");
+    expect_error("Circe Parrain AntiCirce", "AntiCirce");
+    // LastCapture without Parrain, twice, malformed.
+    expect_error("Circe LastCapture White Bg4", "LastCapture");
+    expect_error("LastCapture White Bg4", "LastCapture");
+    expect_error("Circe Parrain LastCapture White Bg4 LastCapture Black Sb8", "LastCapture");
+    // Chameleon cycles need two walks.
+    expect_error("Circe Chameleon S", "S");
+}
+
+}  // namespace
