@@ -88,12 +88,18 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
     Square cap_sq = SQ_NONE;
     Square captured_origin = SQ_NONE;
     if (m.kind == MoveKind::Castling) {
-        const bool king_side = m.to > m.from;
-        const Square rook_from = make_square(king_side ? 7 : 0, rank_of(m.from));
-        const Square rook_to = make_square(king_side ? 5 : 3, rank_of(m.from));
+        // Anti-Mars may bring the king (from m.from) and a rook (from m.extra) home first.
+        const bool king_side = file_of(m.to) == 6;
+        const int r = rank_of(m.to);
+        const Square home = make_square(4, r);
+        const Square corner = make_square(king_side ? 7 : 0, r);
+        const Square rook_from = m.extra != SQ_NONE ? m.extra : corner;
+        const Square rook_to = make_square(king_side ? 5 : 3, r);
         const Piece rook = board_[rook_from];
         const Square rook_origin = origin_[rook_from];
-        touched |= square_bb(rook_from);
+        touched |= square_bb(rook_from) | square_bb(home) | square_bb(corner);
+        if (m.from != home) add_effect(u, Effect::Kind::Transfer, m.from, home, mover);
+        if (rook_from != corner) add_effect(u, Effect::Kind::Transfer, rook_from, corner, rook);
         set_square(m.from, Piece{}, SQ_NONE, u);
         set_square(rook_from, Piece{}, SQ_NONE, u);
         set_square(m.to, mover, mover_origin, u);
@@ -143,9 +149,12 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
                 add_effect(u, Effect::Kind::Burial, SQ_NONE, s, unit, walk_before);
                 return true;
             case Occupied::Parachute:
+                // The occupant is lifted (silently) and lands first when the square empties.
                 save_buried();
                 if (buried_count_ >= MAX_BURIED) throw std::logic_error("too many lifted units");
-                buried_[buried_count_++] = Buried{s, occupant};
+                for (int j = buried_count_; j > 0; --j) buried_[j] = buried_[j - 1];
+                ++buried_count_;
+                buried_[0] = Buried{s, occupant};
                 key_ ^= zobrist::buried_key(occupant, s);
                 add_effect(u, Effect::Kind::Lift, s, SQ_NONE, occupant);
                 set_square(s, unit, origin, u);
@@ -221,7 +230,7 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
     // Parrain: the unit captured by the previous move is reborn now, shifted by this move.
     if (ok && parrain_like(R) && u.parrain_square != SQ_NONE) {
         int df = file_of(m.to) - file_of(m.from), dr = rank_of(m.to) - rank_of(m.from);
-        if (m.kind == MoveKind::Castling) df += (m.to > m.from) ? -2 : 3;  // king vector + rook vector
+        if (m.kind == MoveKind::Castling) df += file_of(m.to) == 6 ? -2 : 3;  // king vector + rook vector
         if (R.square == SquareRule::ContraParrain) {
             df = -df;
             dr = -dr;
@@ -284,9 +293,11 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
     for (Bitboard b = castling_ ^ new_rights; b;) key_ ^= zobrist::castling_key(pop_lsb(b));
     castling_ = new_rights;
 
-    if (mover.walk == PAWN && m.kind == MoveKind::Normal && (m.to - m.from == 16 || m.from - m.to == 16) &&
+    // A double step (Anti-Mars: from the rebirth square m.extra) gives the en passant right.
+    const Square step_from = (R.antimars && m.extra != SQ_NONE) ? m.extra : m.from;
+    if (mover.walk == PAWN && m.kind == MoveKind::Normal && (m.to - step_from == 16 || step_from - m.to == 16) &&
         board_[m.to] == mover) {
-        ep_square_ = Square((m.from + m.to) / 2);
+        ep_square_ = Square((step_from + m.to) / 2);
         key_ ^= zobrist::ep_key(ep_square_);
     }
     halfmove_clock_ = (mover.walk == PAWN || capture) ? 0 : halfmove_clock_ + 1;

@@ -47,15 +47,34 @@ public:
                 if (quiet) {
                     if (home == q)
                         unit_moves(p, q, q, occ_, 0, true);
-                    else if (home != SQ_NONE && pos_.empty(home))
+                    else if (home != SQ_NONE && pos_.empty(home)) {
+                        // Popeye 4.104 drops a move back onto the unit's own square, except a
+                        // pawn's double step (d4-d2-d4 exists).
+                        const int before = list_.size();
                         unit_moves(p, q, home, (occ_ ^ square_bb(q)) | square_bb(home), 0, true);
+                        int kept = before;
+                        for (int i = before; i < list_.size(); ++i) {
+                            const Move& mv = list_[i];
+                            const bool double_step = p.walk == PAWN && (mv.to - home == 16 || home - mv.to == 16);
+                            if (mv.to != q || double_step) list_[kept++] = mv;
+                        }
+                        list_.truncate(kept);
+                    }
                 }
             } else {
                 unit_moves(p, q, q, occ_, targets, quiet);
             }
         }
         if (quiet && side_ == pos_.side_to_move()) {
-            castling();
+            if (R_.antimars) {
+                // Castling from the king's rebirth square (king flag forced), also with a rook
+                // sent to its rebirth square, and once more on the capture path.
+                antimars_castling();
+                castling(false);
+            } else {
+                castling(false);
+                if (R_.mars) castling(true);  // the king's second path, from its rebirth square
+            }
             en_passant(targets);
         }
     }
@@ -76,15 +95,15 @@ private:
         const Square via = d == q ? SQ_NONE : d;
         if (p.walk == PAWN) {
             const int rr = relative_rank(side_, rank_of(d));
-            if (rr == 0 || rr == 7) return;
+            if (rr == 7 || (rr == 0 && !first_rank_pawns_move(R_))) return;
             const int up = side_ == WHITE ? 8 : -8;
             const bool promo = rr == 6;
             if (quiet) {
                 const Square one = Square(d + up);
-                if (!(occ & square_bb(one))) {
+                if (!(occ & square_bb(one)) || one == q) {
                     push(q, one, via, promo);
                     const Square two = Square(one + up);
-                    if (rr == 1 && !(occ & square_bb(two))) push(q, two, via, false);
+                    if (rr == 1 && (!(occ & square_bb(two)) || two == q)) push(q, two, via, false);
                 }
             }
             for (Bitboard t = pawn_attacks(side_, d) & enemies; t;) push(q, pop_lsb(t), via, promo);
@@ -124,11 +143,10 @@ private:
         const Square cap = m.kind == MoveKind::EnPassant ? Square(side_ == WHITE ? m.to - 8 : m.to + 8) : m.to;
         const Piece captured = pos_.piece_on(cap);
         if (captured.empty() || R_.mars || parrain_like(R_)) {
-            if (!captured.empty() || !parrain_like(R_) || pos_.parrain_square() == SQ_NONE) {
+            if (!parrain_like(R_) || pos_.parrain_square() == SQ_NONE)
                 list_.push(m);
-                return;
-            }
-            parrain_choices(m);
+            else
+                parrain_choices(m);
             return;
         }
         const Piece mover = pos_.piece_on(m.from);
@@ -141,6 +159,10 @@ private:
             anti_circe(m, capturer);
             return;
         }
+        if (R_.reborn == Reborn::None) {
+            list_.push(m);
+            return;
+        }
         if (captured.walk == KING && R_.rex == Rex::Exclusive) {
             list_.push(m);  // kings are never reborn
             return;
@@ -151,14 +173,18 @@ private:
         f.from = m.from;
         f.to = m.to;
         f.capturer = capturer;
+        f.capturer_walk_before = mover.walk;
         f.origin = pos_.origin(cap);
         const Walk walk = reborn_walk(R_, f);
-        if (R_.square == SquareRule::Super) {
-            m.rebirth = SQ_NONE;
-            list_.push(m);
-            for (int s = 0; s < SQUARE_NB; ++s)
-                if (empty_after(Square(s), m.from, m.to, cap)) rebirth_on(m, Square(s), walk, captured.color);
-            return;
+        switch (R_.square) {
+            case SquareRule::Super:
+                if (R_.occupied != Occupied::Strict) list_.push(m);  // no rebirth is a choice too
+                for (int s = 0; s < SQUARE_NB; ++s)
+                    if (empty_after(Square(s), m.from, m.to, cap)) rebirth_on(m, Square(s), walk, captured.color);
+                return;
+            case SquareRule::TakeMake: take_and_make(m, cap, captured, walk); return;
+            case SquareRule::Cage: cage(m, cap, captured, walk); return;
+            default: break;
         }
         const Square r = rebirth_square(R_, f, walk);
         if (r == SQ_NONE) {
@@ -179,7 +205,7 @@ private:
     // a pawn is reborn on its last rank).
     void rebirth_on(Move m, Square r, Walk walk, Color c) {
         m.rebirth = r;
-        if (walk == PAWN && last_rank(c, r)) {
+        if (walk == PAWN && last_rank(c, r) && rebirth_promotes(R_)) {
             for (int i = 0; i < pos_.promotion_walk_count(); ++i) {
                 m.rebirth_walk = pos_.promotion_walks()[i];
                 list_.push(m);
@@ -217,13 +243,17 @@ private:
     void parrain_choices(Move m) {
         const Piece unit = pos_.parrain_piece();
         int df = file_of(m.to) - file_of(m.from), dr = rank_of(m.to) - rank_of(m.from);
-        if (m.kind == MoveKind::Castling) df += (m.to > m.from) ? -2 : 3;
+        if (m.kind == MoveKind::Castling) df += file_of(m.to) == 6 ? -2 : 3;
         if (R_.square == SquareRule::ContraParrain) {
             df = -df;
             dr = -dr;
         }
         const int f = file_of(pos_.parrain_square()) + df, r = rank_of(pos_.parrain_square()) + dr;
-        if (unit.walk == PAWN && on_board(f, r) && last_rank(unit.color, make_square(f, r))) {
+        const Square s = on_board(f, r) ? make_square(f, r) : SQ_NONE;
+        // The target must be empty after the move (the mover's departure square is).
+        const bool empty = s != SQ_NONE && s != m.to && (s == m.from || pos_.empty(s)) &&
+                           (m.kind != MoveKind::Castling || s != make_square(file_of(m.to) == 6 ? 5 : 3, rank_of(m.to)));
+        if (unit.walk == PAWN && empty && last_rank(unit.color, s)) {
             for (int i = 0; i < pos_.promotion_walk_count(); ++i) {
                 m.rebirth_walk = pos_.promotion_walks()[i];
                 list_.push(m);
@@ -233,10 +263,13 @@ private:
         list_.push(m);
     }
 
-    void castling() {
+    // Castling with the king on its home square; `force_king` ignores the king's own right
+    // (Mars Circe's second path, from the king's rebirth square).
+    void castling(bool force_king) {
         const Color us = side_;
         const Square k = us == WHITE ? SQ_E1 : SQ_E8;
-        if (pos_.king_square(us) != k || !(pos_.castling_rights() & square_bb(k))) return;
+        if (pos_.king_square(us) != k) return;
+        if (!force_king && !(pos_.castling_rights() & square_bb(k))) return;
         if (pos_.in_check(us)) return;
         const int r = rank_of(k);
         for (bool king_side : {true, false}) {
@@ -260,6 +293,105 @@ private:
             m.to = dest;
             m.kind = MoveKind::Castling;
             expand(m);
+        }
+    }
+
+    // Take&Make: the captured unit, standing on its capture square instead of the capturer,
+    // makes a non-capturing move of its walk; each arrival is a rebirth choice. Without such a
+    // move the capture is illegal.
+    void take_and_make(Move m, Square cap, Piece captured, Walk walk) {
+        Bitboard occ = occ_ ^ square_bb(m.from);
+        if (cap != m.to) occ |= square_bb(m.to);  // en passant: the capturer stands behind
+        Bitboard arrivals = 0;
+        if (walk == PAWN) {
+            const int rr = relative_rank(captured.color, rank_of(cap));
+            const int up = captured.color == WHITE ? 8 : -8;
+            if (rr != 0 && rr != 7) {
+                const Square one = Square(cap + up);
+                if (!(occ & square_bb(one))) {
+                    arrivals |= square_bb(one);
+                    const Square two = Square(one + up);
+                    if (rr == 1 && !(occ & square_bb(two))) arrivals |= square_bb(two);
+                }
+            }
+        } else {
+            arrivals = walk_targets(walk, cap, occ) & ~occ;
+        }
+        for (Bitboard b = arrivals; b;) rebirth_on(m, pop_lsb(b), walk, captured.color);
+    }
+
+    // Cage: rebirth on an empty square where the reborn unit then has no legal non-capturing
+    // move; without any such square the capture is played without rebirth (not under Strict).
+    void cage(Move m, Square cap, Piece captured, Walk walk) {
+        MoveList options;
+        RuleGen sub(pos_, side_, options);
+        for (int s = 0; s < SQUARE_NB; ++s)
+            if (empty_after(Square(s), m.from, m.to, cap)) sub.rebirth_on(m, Square(s), walk, captured.color);
+        bool any = false;
+        Position scratch = pos_;
+        for (const Move& o : options) {
+            UndoInfo u;
+            if (!scratch.do_rules_move(o, u)) continue;
+            const bool caged = !has_legal_quiet_move(scratch, o.rebirth);
+            scratch.undo_move(o, u);
+            if (caged) {
+                list_.push(o);
+                any = true;
+            }
+        }
+        if (!any && R_.occupied != Occupied::Strict) list_.push(m);
+    }
+
+    // Whether the unit on s (of the side to move in pos) has a legal non-capturing move.
+    static bool has_legal_quiet_move(Position& pos, Square s) {
+        MoveList quiet;
+        const Color side = pos.side_to_move();
+        generate_rule_moves(pos, side, 0, true, quiet);
+        for (const Move& q : quiet) {
+            if (q.from != s || q.kind == MoveKind::Castling) continue;
+            UndoInfo u;
+            if (!pos.do_rules_move(q, u)) continue;
+            const bool legal = !pos.in_check(side);
+            pos.undo_move(q, u);
+            if (legal) return true;
+        }
+        return false;
+    }
+
+    // Anti-Mars castling: the king castles from its rebirth square e1/e8 (its own right is not
+    // needed), with a rook that has its right or, for a rook elsewhere, from that rook's
+    // rebirth square; the units brought home are written before the castling sign.
+    void antimars_castling() {
+        const Color us = side_;
+        const Square kq = pos_.king_square(us);
+        if (kq == SQ_NONE) return;
+        const Square e = us == WHITE ? SQ_E1 : SQ_E8;
+        if (kq != e && !pos_.empty(e)) return;
+        const int r = rank_of(e);
+        for (bool king_side : {true, false}) {
+            const Square corner = make_square(king_side ? 7 : 0, r);
+            // (a) the rook on its corner with its right; (b) any other rook whose rebirth
+            // square is this (empty) corner.
+            Bitboard rooks = 0;
+            if (pos_.castling_rights() & square_bb(corner)) rooks |= square_bb(corner);
+            if (pos_.empty(corner))
+                for (Bitboard b = pos_.pieces(us, ROOK); b;) {
+                    const Square rq = pop_lsb(b);
+                    if (classic_rebirth_square(ROOK, us, rq) == corner) rooks |= square_bb(rq);
+                }
+            for (Bitboard b = rooks; b;) {
+                const Square rq = pop_lsb(b);
+                const Bitboard occ = (occ_ ^ square_bb(kq) ^ square_bb(rq)) | square_bb(e) | square_bb(corner);
+                if (between_bb(e, corner) & occ) continue;
+                const Square pass = make_square(king_side ? 5 : 3, r);
+                if (pos_.attackers_to(e, ~us, occ) || pos_.attackers_to(pass, ~us, occ)) continue;
+                Move m;
+                m.from = kq;
+                m.to = make_square(king_side ? 6 : 2, r);
+                m.kind = MoveKind::Castling;
+                m.extra = rq == corner ? SQ_NONE : rq;
+                list_.push(m);
+            }
         }
     }
 

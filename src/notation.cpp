@@ -54,6 +54,7 @@ std::string effect_text(const Effect& e, Language lang) {
 // Whether Popeye prints this effect (it leaves out the unit an assassin rebirth removes and
 // the capturer a kamikaze capture removes).
 bool printed(const Effect& e, const RuleSet* rules) {
+    if (e.kind == Effect::Kind::Lift) return false;
     if (e.kind != Effect::Kind::Removal || !rules) return true;
     return rules->occupied != Occupied::Assassin && rules->occupied != Occupied::Ultra && !rules->kamikaze;
 }
@@ -64,11 +65,11 @@ std::string move_to_popeye(const Position& pos, const Move& m, bool with_check, 
     std::string s;
     const RuleSet* rules = pos.has_rules() ? pos.rules() : nullptr;
     if (m.kind == MoveKind::Castling) {
-        s = m.to > m.from ? "0-0" : "0-0-0";
+        s = file_of(m.to) == 6 ? "0-0" : "0-0-0";
     } else {
         Piece mover = pos.piece_on(m.from);
         if (mover.walk != PAWN) s += walk_letters(mover.walk, lang);
-        const bool capture = m.kind == MoveKind::EnPassant || !pos.empty(m.to);
+        const bool capture = m.kind == MoveKind::EnPassant || (m.to != m.from && !pos.empty(m.to));
         s += square_name(m.from);
         if (rules && (rules->mars || rules->antimars) && m.extra != SQ_NONE) s += "-" + square_name(m.extra);
         s += capture ? '*' : '-';
@@ -80,8 +81,11 @@ std::string move_to_popeye(const Position& pos, const Move& m, bool with_check, 
     Position after = pos;
     UndoInfo u;
     after.do_move(m, u);
+    std::string brackets;
     for (int i = 0; i < u.effect_count; ++i)
-        if (printed(u.effects[i], rules)) s += effect_text(u.effects[i], lang);
+        if (printed(u.effects[i], rules)) brackets += effect_text(u.effects[i], lang);
+    // Anti-Mars castling writes the units brought home before the castling sign.
+    s = m.kind == MoveKind::Castling ? brackets + s : s + brackets;
     if (with_check && after.in_check()) s += " +";
     return s;
 }

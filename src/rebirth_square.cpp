@@ -19,7 +19,7 @@ Square classic_rebirth_square(Walk w, Color c, Square t, bool as_promoted) {
 
 Walk reborn_walk(const RuleSet& rules, const CaptureFacts& f) {
     Walk w = f.unit.walk;
-    if (rules.clone && f.capturer.walk != KING && f.capturer.walk != NO_WALK) w = f.capturer.walk;
+    if (rules.clone && f.capturer.walk != KING && f.capturer_walk_before != NO_WALK) w = f.capturer_walk_before;
     if (rules.chameleon && w < rules.chameleon_cycle.size() && rules.chameleon_cycle[w] != NO_WALK)
         w = rules.chameleon_cycle[w];
     return w;

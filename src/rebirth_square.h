@@ -14,6 +14,29 @@ Square classic_rebirth_square(Walk w, Color c, Square t, bool as_promoted = fals
 inline bool parrain_like(const RuleSet& r) {
     return r.square == SquareRule::Parrain || r.square == SquareRule::ContraParrain;
 }
+// Whether a pawn reborn on its last rank promotes under this square rule (Popeye's
+// is_promotion_possible); otherwise it stays an immobile pawn there.
+inline bool rebirth_promotes(const RuleSet& r) {
+    switch (r.square) {
+        case SquareRule::Couscous:
+        case SquareRule::Equipollents:
+        case SquareRule::Parrain:
+        case SquareRule::ContraParrain:
+        case SquareRule::Cage:
+        case SquareRule::Symmetry:
+        case SquareRule::VerticalSymmetry:
+        case SquareRule::PWC:
+        case SquareRule::Antipodes:
+        case SquareRule::Super:
+        case SquareRule::TakeMake: return true;
+        default: return false;
+    }
+}
+// Whether a pawn on its own first rank may step (and capture) one square (Parrain,
+// ContraParrain, Cage); elsewhere it is immobile. It never gives check.
+inline bool first_rank_pawns_move(const RuleSet& r) {
+    return r.square == SquareRule::Parrain || r.square == SquareRule::ContraParrain || r.square == SquareRule::Cage;
+}
 // Whether s is on the last rank for colour c (a pawn reborn there promotes).
 inline bool last_rank(Color c, Square s) { return rank_of(s) == (c == WHITE ? 7 : 0); }
 inline bool first_rank(Color c, Square s) { return rank_of(s) == (c == WHITE ? 0 : 7); }
@@ -25,6 +48,7 @@ struct CaptureFacts {
     Square from = SQ_NONE;        // the capturer's departure square
     Square to = SQ_NONE;          // the capturer's arrival square
     Piece capturer;               // the capturing unit (after promotion)
+    Walk capturer_walk_before = NO_WALK;  // its walk before the move (Clone copies this one)
     Square origin = SQ_NONE;      // the unit's diagram square (Diagram Circe)
 };
 

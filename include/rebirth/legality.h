@@ -1,0 +1,47 @@
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "rebirth/types.h"
+
+namespace rebirth {
+
+// The analyzer's answer. `illegal` is a proof that no orthodox game from the initial position
+// reaches the diagram; false means "not proved illegal", never "legal". `reason` names the
+// first rule that failed, e.g. "white pawn on h1"; it is empty when nothing was proved.
+struct LegalityVerdict {
+    bool illegal = false;
+    std::string reason;
+};
+
+// Static orthodox legality analysis of a diagram (RULES.md section 5, Alsatian Circe; later
+// reused by retro analysis). Only sound rules: each says illegal only when no legal game can
+// reach the position with `side_to_move` to move, the castling rights `castling_rights`
+// (squares e1 a1 h1 e8 a8 h8 whose king or rook never moved; other bits are ignored) and
+// `ep_square` (the square skipped by the last move's double step, or SQ_NONE = unknown).
+// Rights are taken as a claim that those units never moved (they become walls below); Popeye
+// grants rights by convention and Circe rebirths restore them, so a caller judging only the
+// board passes 0 (the default).
+// Rules, in the order they are tried:
+//  - kings: exactly one per side (a kingless diagram is reported illegal);
+//  - pawns on the first or last rank;
+//  - material: at most 16 units and 8 pawns per side;
+//  - castling rights need the king / rook on its game-array square;
+//  - the en passant square needs a possible double step of the side that just moved;
+//  - the side not to move is not in check (fairy units included);
+//  - the checks on the side to move come from one possible last move: at most two checkers,
+//    each double check produced by one move (direct + discovered, promotion, en passant),
+//    each check by a unit that could have moved there (skipped when fairy units stand);
+//  - units reach their squares: pawns on their own second rank never moved and are
+//    permanent walls (so are castling kings/rooks); each K Q R B S is an original unit that
+//    can walk from its game-array square past the walls, or a promoted unit walking from a
+//    reachable promotion square; fairy units are promoted units;
+//  - promoted units needed <= missing pawns;
+//  - pawns and promoted units are traced to distinct starting pawns; the file changes this
+//    needs (one capture each) must not exceed the number of missing opposing units.
+// Allocation-free unless a violation is found (the reason string).
+LegalityVerdict analyze_orthodox_legality(const std::array<Piece, SQUARE_NB>& board, Color side_to_move,
+                                          Bitboard castling_rights = 0, Square ep_square = SQ_NONE);
+
+}  // namespace rebirth

@@ -1,0 +1,534 @@
+#include "rebirth/legality.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <utility>
+
+#include "rebirth/bitboard.h"
+#include "rebirth/walk.h"
+#include "walk_attacks.h"
+
+namespace rebirth {
+
+namespace {
+
+using Board = std::array<Piece, SQUARE_NB>;
+
+constexpr Bitboard NOT_A = ~FILE_A_BB;
+constexpr Bitboard NOT_H = ~file_bb(7);
+constexpr Bitboard NOT_AB = ~(FILE_A_BB | file_bb(1));
+constexpr Bitboard NOT_GH = ~(file_bb(6) | file_bb(7));
+constexpr Bitboard CASTLING_SQUARES = square_bb(SQ_E1) | square_bb(SQ_A1) | square_bb(SQ_H1) |
+                                      square_bb(SQ_E8) | square_bb(SQ_A8) | square_bb(SQ_H8);
+constexpr int INF = 1000;
+
+// The diagram as bitboards.
+struct Scan {
+    Bitboard color[COLOR_NB]{};
+    Bitboard walk[WALK_NB]{};
+    Bitboard fairy = 0;  // units of non-orthodox walks, both colours
+    Bitboard occ = 0;
+    Bitboard of(Color c, Walk w) const { return color[c] & walk[w]; }
+};
+
+Scan scan_board(const Board& board) {
+    Scan s;
+    for (int i = 0; i < SQUARE_NB; ++i) {  // branch-free: empty squares land in walk[NO_WALK]
+        const Piece p = board[i];
+        const Bitboard bit = square_bb(Square(i));
+        s.walk[p.walk % WALK_NB] |= bit;
+        s.color[p.color & 1] |= p.walk != NO_WALK ? bit : 0;
+        s.fairy |= p.walk > PAWN ? bit : 0;
+    }
+    s.walk[NO_WALK] = 0;
+    s.occ = s.color[WHITE] | s.color[BLACK];
+    return s;
+}
+
+constexpr Bitboard forward(Color c, Bitboard b) { return c == WHITE ? b << 8 : b >> 8; }
+constexpr Bitboard backward(Color c, Bitboard b) { return c == WHITE ? b >> 8 : b << 8; }
+constexpr Bitboard sideways(Bitboard b) { return ((b << 1) & NOT_A) | ((b >> 1) & NOT_H); }
+constexpr Bitboard relative_rank_bb(Color c, int r) { return rank_bb(c == WHITE ? r : 7 - r); }
+
+enum class Steps : std::uint8_t { Orth, Diag, King, Knight };
+
+// Squares one step of kind k away from the squares of b.
+constexpr Bitboard steps(Steps k, Bitboard b) {
+    const Bitboard side = sideways(b);
+    switch (k) {
+        case Steps::Orth: return (b << 8) | (b >> 8) | side;
+        case Steps::Diag: return (side << 8) | (side >> 8);
+        case Steps::King: return (b << 8) | (b >> 8) | side | (side << 8) | (side >> 8);
+        case Steps::Knight: {
+            const Bitboard two = ((b << 2) & NOT_AB) | ((b >> 2) & NOT_GH);
+            return (side << 16) | (side >> 16) | (two << 8) | (two >> 8);
+        }
+    }
+    return 0;
+}
+
+// Squares a unit moving by steps of kind k can visit from `seed` without entering `walls`
+// (squares occupied during the whole game). A seed square that is a wall holds the unit
+// that never moved there: it reaches only that square. Exact on `targets`: the fill stops
+// once all of them are reached, so only `result & targets` is meaningful.
+Bitboard reach(Bitboard seed, Bitboard walls, Steps k, Bitboard targets) {
+    Bitboard r = seed & ~walls;
+    for (;;) {
+        if ((r & targets) == targets) break;
+        const Bitboard n = (r | steps(k, r)) & ~walls;
+        if (n == r) break;
+        r = n;
+    }
+    return r | (seed & walls);
+}
+
+// Squares a pawn of colour c starting on `homes` can stand on (forward steps, straight or
+// diagonal) within `steps` moves, without entering walls.
+constexpr Bitboard pawn_reach(Color c, Bitboard homes, Bitboard walls, int steps = 6) {
+    Bitboard r = homes;
+    for (int i = 0; i < steps; ++i) {
+        const Bitboard f = forward(c, r);
+        r |= (f | sideways(f)) & ~walls;
+    }
+    return r;
+}
+
+// The wall-free reach of the pawn starting on each file (its forward cone).
+constexpr auto kPawnCones = [] {
+    std::array<std::array<Bitboard, 8>, COLOR_NB> cones{};
+    for (int f = 0; f < 8; ++f) {
+        cones[WHITE][f] = pawn_reach(WHITE, square_bb(make_square(f, 1)), 0);
+        cones[BLACK][f] = pawn_reach(BLACK, square_bb(make_square(f, 6)), 0);
+    }
+    return cones;
+}();
+
+std::string color_name(Color c) { return c == WHITE ? "white" : "black"; }
+
+std::string walk_name(Walk w) {
+    switch (w) {
+        case KING: return "king";
+        case QUEEN: return "queen";
+        case ROOK: return "rook";
+        case BISHOP: return "bishop";
+        case KNIGHT: return "knight";
+        case PAWN: return "pawn";
+        default: return std::string(walk_info(w).name);
+    }
+}
+
+std::string unit_on(const Board& board, Square s) {
+    return color_name(board[s].color) + " " + walk_name(board[s].walk) + " on " + square_name(s);
+}
+
+LegalityVerdict illegal(std::string reason) { return LegalityVerdict{true, std::move(reason)}; }
+
+// Orthodox units of colour `by` attacking square sq.
+Bitboard orthodox_attackers(const Scan& s, Square sq, Color by) {
+    const Bitboard diag = s.of(by, BISHOP) | s.of(by, QUEEN);
+    const Bitboard orth = s.of(by, ROOK) | s.of(by, QUEEN);
+    return (pawn_attacks(~by, sq) & s.of(by, PAWN)) | (knight_attacks(sq) & s.of(by, KNIGHT)) |
+           (king_attacks(sq) & s.of(by, KING)) | (bishop_attacks(sq, s.occ) & diag) |
+           (rook_attacks(sq, s.occ) & orth);
+}
+
+// Units of colour `by` attacking sq, fairy walks included.
+Bitboard all_attackers(const Scan& s, const Board& board, Square sq, Color by) {
+    Bitboard a = orthodox_attackers(s, sq, by);
+    for (Bitboard f = s.fairy & s.color[by]; f;) {
+        const Square from = pop_lsb(f);
+        if (walk_attacks_square(board[from].walk, from, sq, s.occ)) a |= square_bb(from);
+    }
+    return a;
+}
+
+// Contract: the checkers in `others` (zero or one unit of colour x checking the king on k) are
+// all explained as discovered checks by a move that emptied one square of `vacated`.
+bool discovered_by(const Scan& s, Color x, Square k, Bitboard others, Bitboard vacated) {
+    const Bitboard sliders = s.of(x, BISHOP) | s.of(x, ROOK) | s.of(x, QUEEN);
+    for (Bitboard b = others; b;) {
+        const Square sq = pop_lsb(b);
+        if (!(sliders & square_bb(sq)) || !(between_bb(sq, k) & vacated)) return false;
+    }
+    return true;
+}
+
+// Contract: the unit of colour x on t (a checker) arrived there by x's last move, and that
+// move also produced the checks `others` (at most one unit) by discovery. True when some
+// orthodox move allows this: a plain move, a double step, a promotion (with or without
+// capture), castling (rook) or an en passant capture (which empties two squares). Every
+// departure square is empty now, and the squares a move passed over still are.
+bool direct_check_explained(const Scan& s, Color x, Square k, Square t, Bitboard others) {
+    const Bitboard tb = square_bb(t);
+    const Bitboard empty = ~s.occ;
+    const int rr = relative_rank(x, rank_of(t));
+    // One departure square per move: the checks in `others` need it on their line.
+    auto plain = [&](Bitboard departures) {
+        for (Bitboard d = departures & empty; d;) {
+            const Square from = pop_lsb(d);
+            if (discovered_by(s, x, k, others, square_bb(from))) return true;
+        }
+        return false;
+    };
+    const Walk w = s.walk[PAWN] & tb     ? PAWN
+                   : s.walk[KNIGHT] & tb ? KNIGHT
+                   : s.walk[BISHOP] & tb ? BISHOP
+                   : s.walk[ROOK] & tb   ? ROOK
+                   : s.walk[QUEEN] & tb  ? QUEEN
+                                         : NO_WALK;
+    if (w == PAWN) {
+        if (rr < 2) return false;  // no pawn ever moves to its second rank
+        const Bitboard behind = backward(x, tb);
+        if (plain(behind | sideways(behind))) return true;
+        if (rr == 3 && (behind & empty) && plain(backward(x, behind))) return true;
+        // En passant: the victim stood behind t after a double step from in front of t.
+        if (rr == 5 && (behind & empty) && (forward(x, tb) & empty)) {
+            for (Bitboard d = sideways(behind) & empty; d;) {
+                const Square from = pop_lsb(d);
+                if (discovered_by(s, x, k, others, square_bb(from) | behind)) return true;
+            }
+        }
+        return false;
+    }
+    if (w == NO_WALK) return false;
+    const Bitboard moves = w == KNIGHT ? knight_attacks(t)
+                           : w == BISHOP ? bishop_attacks(t, s.occ)
+                           : w == ROOK   ? rook_attacks(t, s.occ)
+                                         : queen_attacks(t, s.occ);
+    if (plain(moves)) return true;
+    if (rr == 7) {  // promotion from the seventh rank, straight or capturing
+        const Bitboard behind = backward(x, tb);
+        if (plain(behind | sideways(behind))) return true;
+    }
+    if (w == ROOK) {  // castling: the king passed the rook; king and rook squares emptied
+        const int base = x == WHITE ? 0 : 56;
+        const Square king_from = Square(base + 4);
+        const Bitboard king = s.of(x, KING);
+        Bitboard vacated = 0;
+        if (t == Square(base + 5) && (king & square_bb(Square(base + 6))))
+            vacated = square_bb(king_from) | square_bb(Square(base + 7));
+        if (t == Square(base + 3) && (king & square_bb(Square(base + 2))) && (empty & square_bb(Square(base + 1))))
+            vacated = square_bb(king_from) | square_bb(Square(base));
+        if (vacated && (vacated & empty) == vacated && discovered_by(s, x, k, others, vacated)) return true;
+    }
+    return false;
+}
+
+// Contract: `checkers` (one or two units of colour x, orthodox units only on the board) give
+// check to the king on k, and x made the last move. Returns false only when no single
+// orthodox move of x can have produced exactly these checks. With ep_square known, the last
+// move is that double step.
+bool checks_explained(const Scan& s, Color x, Square k, Bitboard checkers, Square ep_square) {
+    const Bitboard empty = ~s.occ;
+    if (ep_square != SQ_NONE) {
+        const Bitboard ep = square_bb(ep_square);
+        // The pawn's own check is direct; any other is discovered through its departure.
+        return discovered_by(s, x, k, checkers & ~forward(x, ep), backward(x, ep));
+    }
+    // The moved unit checks directly; the other check (if any) is discovered.
+    for (Bitboard b = checkers; b;) {
+        const Square t = pop_lsb(b);
+        if (direct_check_explained(s, x, k, t, checkers & ~square_bb(t))) return true;
+    }
+    // Only discovered checks: one emptied square opens one line ...
+    if (!more_than_one(checkers)) return discovered_by(s, x, k, checkers, between_bb(lsb(checkers), k));
+    // ... an en passant capture opens two (departure and victim squares).
+    for (Bitboard p = s.of(x, PAWN) & relative_rank_bb(x, 5); p;) {
+        const Bitboard tb = square_bb(pop_lsb(p));
+        const Bitboard victim = backward(x, tb);
+        if (!(victim & empty) || !(forward(x, tb) & empty)) continue;
+        for (Bitboard d = sideways(victim) & empty; d;) {
+            const Bitboard from = square_bb(pop_lsb(d));
+            if (discovered_by(s, x, k, checkers, from | victim)) return true;
+        }
+    }
+    return false;
+}
+
+// Rules on the checks of both kings (RULES.md section 2; sections 5 Alsatian).
+LegalityVerdict check_rules(const Scan& s, const Board& board, Color stm, Square ep_square) {
+    const Color x = ~stm;  // moved last
+    const Square kx = lsb(s.of(x, KING));
+    const Square ky = lsb(s.of(stm, KING));
+    // Contract: after x's move, x's king is not attacked (by orthodox or fairy units).
+    if (const Bitboard a = all_attackers(s, board, kx, stm))
+        return illegal(color_name(x) + " king on " + square_name(kx) + " is in check from the " + unit_on(board, lsb(a)) +
+                       " with " + color_name(stm) + " to move");
+    // Contract (orthodox units only): every check on the side to move was made by x's last move.
+    if (s.fairy) return {};
+    const Bitboard checkers = orthodox_attackers(s, ky, x);
+    if (!checkers) return {};
+    if (popcount(checkers) > 2)
+        return illegal(std::to_string(popcount(checkers)) + " units check the " + color_name(stm) +
+                       " king; one move gives at most two checks");
+    if (!checks_explained(s, x, ky, checkers, ep_square)) {
+        Bitboard b = checkers;
+        std::string who = unit_on(board, pop_lsb(b));
+        if (b) who += " and the " + unit_on(board, lsb(b));
+        return illegal("no last move of " + color_name(x) + " gives the check" + (more_than_one(checkers) ? "s" : "") +
+                       " by the " + who);
+    }
+    return {};
+}
+
+struct HomeSet {
+    Walk walk;
+    Steps steps;
+    Square home[2];  // white game-array squares; SQ_NONE when only one
+};
+
+constexpr HomeSet kHomes[] = {
+    {KING, Steps::King, {SQ_E1, SQ_NONE}},    {QUEEN, Steps::King, {SQ_D1, SQ_NONE}},
+    {ROOK, Steps::Orth, {SQ_A1, SQ_H1}},      {BISHOP, Steps::Diag, {SQ_C1, SQ_F1}},
+    {KNIGHT, Steps::Knight, {SQ_B1, SQ_G1}},
+};
+
+constexpr Square relative_square(Color c, Square s) { return c == WHITE ? s : Square(s ^ 56); }
+
+// Full reach (see reach()) of home i of kHomes[set] for colour c past `walls`. Cached per
+// thread for the last wall set: consecutive calls (one solving line) mostly share walls.
+Bitboard home_reach(Color c, int set, int i, Bitboard walls) {
+    struct Cache {
+        Bitboard walls = ~Bitboard(0);  // no real wall set covers the whole board
+        std::uint32_t known = 0;        // bit c * 10 + set * 2 + i
+        Bitboard reach[COLOR_NB][5][2]{};
+    };
+    thread_local Cache cache;
+    if (cache.walls != walls) {
+        cache.walls = walls;
+        cache.known = 0;
+    }
+    const std::uint32_t bit = 1u << (c * 10 + set * 2 + i);
+    if (!(cache.known & bit)) {
+        cache.known |= bit;
+        const HomeSet& hs = kHomes[set];
+        cache.reach[c][set][i] = reach(square_bb(relative_square(c, hs.home[i])), walls, hs.steps, ~Bitboard(0));
+    }
+    return cache.reach[c][set][i];
+}
+
+// Contract: the largest number of units of `units` that can be distinct original units, one
+// per home, the unit of home i standing in reach[i]; units of `must` (not reachable by a
+// promoted unit) must all be among them. -1 when `must` cannot be covered.
+int max_originals(Bitboard units, const Bitboard reach_of[2], Bitboard must) {
+    int best = -1;
+    Bitboard rest0 = units & reach_of[0];
+    for (Bitboard pick0 = 0;;) {  // home 0 takes nothing, then each candidate in turn
+        Bitboard rest1 = units & reach_of[1];
+        for (Bitboard pick1 = 0;;) {
+            if (!(pick0 & pick1) && (must & ~(pick0 | pick1)) == 0)
+                best = std::max(best, popcount(pick0 | pick1));
+            if (!rest1) break;
+            pick1 = square_bb(pop_lsb(rest1));
+        }
+        if (!rest0) break;
+        pick0 = square_bb(pop_lsb(rest0));
+    }
+    return best;
+}
+
+// Rules on where the units of colour c stand and how many promotions and captures they need.
+LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitboard walls) {
+    const Bitboard pawns = s.of(c, PAWN);
+    const Bitboard home_rank = relative_rank_bb(c, 1);
+    const Bitboard last_rank = relative_rank_bb(c, 7);
+    const Bitboard free_homes = home_rank & ~pawns;  // homes whose pawn has left
+    Bitboard promotion_squares = 0;
+    bool promotion_squares_known = false;
+
+    // Contract: each K Q R B S is an original unit (distinct per game-array square, walked
+    // there from it past the walls) or a promoted one (walked from a promotion square).
+    int promoted = popcount(s.color[c] & s.fairy);  // fairy units are promoted units
+    for (int set = 0; set < 5; ++set) {
+        const HomeSet& hs = kHomes[set];
+        const Bitboard units = s.of(c, hs.walk);
+        if (!units) continue;
+        Bitboard reach_of[2] = {0, 0};
+        for (int i = 0; i < 2; ++i)
+            if (hs.home[i] != SQ_NONE) reach_of[i] = home_reach(c, set, i, walls);
+        int originals = !more_than_one(units) ? ((units & (reach_of[0] | reach_of[1])) ? 1 : 0)
+                                              : max_originals(units, reach_of, 0);
+        if (originals < popcount(units)) {
+            if (!promotion_squares_known) {
+                promotion_squares = pawn_reach(c, free_homes, walls) & last_rank;
+                promotion_squares_known = true;
+            }
+            const Bitboard promo_reach = hs.walk == KING ? 0 : reach(promotion_squares, walls, hs.steps, units);
+            const Bitboard lost = units & ~promo_reach & ~(reach_of[0] | reach_of[1]);
+            if (lost) return illegal(unit_on(board, lsb(lost)) + " cannot have reached its square");
+            originals = max_originals(units, reach_of, units & ~promo_reach);
+            if (originals < 0)
+                return illegal(color_name(c) + " " + walk_name(hs.walk) + "s cannot all have reached their squares");
+        }
+        promoted += popcount(units) - originals;
+    }
+    // Contract: every promoted unit used up a pawn.
+    if (promoted + popcount(pawns) > 8)
+        return illegal(color_name(c) + " needs " + std::to_string(promoted) + " promoted units but only " +
+                       std::to_string(8 - popcount(pawns)) + " pawns are missing");
+
+    // Contract: pawns off their second rank and promoted units come from distinct homes whose
+    // pawn can have walked there past the walls; every file change is a capture, and there are
+    // no more captures than missing opposing units.
+    const Bitboard moved = pawns & ~home_rank;
+    const int items = popcount(moved) + promoted;
+    if (items == 0) return {};
+    // Reaches are needed up to the last rank only for promotions.
+    int top = 7;
+    if (promoted == 0)
+        top = relative_rank(c, rank_of(c == WHITE ? Square(63 - std::countl_zero(moved)) : lsb(moved)));
+    Bitboard upto = 0;
+    for (int r = 1; r <= top; ++r) upto |= relative_rank_bb(c, r);
+    Bitboard home_reach[8]{};  // filled on demand for free homes
+    unsigned known = 0;
+    auto reach_from = [&](int f) {
+        if (!(known & (1u << f))) {
+            known |= 1u << f;
+            const Bitboard h = home_rank & file_bb(f) & free_homes;
+            const Bitboard cone = kPawnCones[c][f] & upto;
+            home_reach[f] = !h ? 0 : (cone & walls) ? pawn_reach(c, h, walls, top - 1) : cone;
+        }
+        return home_reach[f];
+    };
+    // Fast path: every moved pawn from its own file's home and every promotion straight up
+    // a file needs no capture at all.
+    unsigned used = 0;
+    bool straight = true;
+    for (Bitboard m = moved; m && straight;) {
+        const Square p = pop_lsb(m);
+        const int f = file_of(p);
+        straight = !(used & (1u << f)) && (reach_from(f) & square_bb(p));
+        used |= 1u << f;
+    }
+    if (straight && promoted == 0) return {};
+    if (straight) {
+        int straight_promotions = 0;
+        for (int f = 0; f < 8; ++f)
+            if (!(used & (1u << f)) && (reach_from(f) & last_rank & file_bb(f))) ++straight_promotions;
+        if (straight_promotions >= promoted) return {};
+    }
+    // General case: minimum-cost assignment of items (moved pawns, then promotions) to homes,
+    // by dynamic programming over the set of homes used.
+    std::uint8_t allowed[8]{};
+    int cost[8][8]{};
+    int promo_cost[8]{};
+    unsigned promo_allowed = 0;
+    unsigned free_mask = 0;
+    for (int f = 0; f < 8; ++f) {
+        promo_cost[f] = INF;
+        if (!(free_homes & file_bb(f))) continue;
+        free_mask |= 1u << f;
+        for (Bitboard q = reach_from(f) & last_rank; q;) {
+            promo_cost[f] = std::min(promo_cost[f], std::abs(file_of(pop_lsb(q)) - f));
+            promo_allowed |= 1u << f;
+        }
+    }
+    int n = 0;
+    for (Bitboard m = moved; m; ++n) {
+        const Square p = pop_lsb(m);
+        for (int f = 0; f < 8; ++f) {
+            cost[n][f] = std::abs(file_of(p) - f);
+            if (home_reach[f] & square_bb(p)) allowed[n] |= std::uint8_t(1u << f);
+        }
+    }
+    const int missing = 16 - popcount(s.color[~c]);
+    // Fast path: a greedy assignment (each item takes its cheapest free home) within budget.
+    {
+        unsigned taken = 0;
+        int total = 0;
+        for (int i = 0; i < items && total <= missing; ++i) {
+            int pick = -1;
+            for (int f = 0; f < 8; ++f)
+                if (((i < n ? allowed[i] : promo_allowed) & ~taken & (1u << f)) &&
+                    (pick < 0 || (i < n ? cost[i][f] < cost[i][pick] : promo_cost[f] < promo_cost[pick])))
+                    pick = f;
+            if (pick < 0) {
+                total = INF;
+                break;
+            }
+            taken |= 1u << pick;
+            total += i < n ? cost[i][pick] : promo_cost[pick];
+        }
+        if (total <= missing) return {};
+    }
+    int dp[256];
+    std::fill(std::begin(dp), std::end(dp), INF);
+    dp[0] = 0;
+    int best = INF;
+    for (unsigned mask = 0;; mask = (mask - free_mask) & free_mask) {  // subsets, increasing
+        if (dp[mask] < INF) {
+            const int i = popcount(Bitboard(mask));
+            if (i == items) {
+                best = std::min(best, dp[mask]);
+            } else {
+                const unsigned choices = (i < n ? allowed[i] : promo_allowed) & ~mask;
+                for (int f = 0; f < 8; ++f)
+                    if (choices & (1u << f)) {
+                        const int next = dp[mask] + (i < n ? cost[i][f] : promo_cost[f]);
+                        dp[mask | (1u << f)] = std::min(dp[mask | (1u << f)], next);
+                    }
+            }
+        }
+        if (mask == free_mask) break;
+    }
+    if (best >= INF)
+        return illegal(color_name(c) + " pawns and promoted units cannot come from distinct " + color_name(c) + " pawns");
+    if (best > missing)
+        return illegal(color_name(c) + " pawns need " + std::to_string(best) + " captures but only " +
+                       std::to_string(missing) + " " + color_name(~c) + " units are missing");
+    return {};
+}
+
+}  // namespace
+
+LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move, Bitboard castling_rights,
+                                          Square ep_square) {
+    init_bitboards();
+    const Scan s = scan_board(board);
+
+    // Kings: exactly one per side (kingless problems are not orthodox).
+    for (Color c : {WHITE, BLACK}) {
+        const int kings = popcount(s.of(c, KING));
+        if (kings != 1) return illegal(color_name(c) + " has " + std::to_string(kings) + " kings");
+    }
+    // Pawns never stand on the first or last rank.
+    if (const Bitboard p = s.walk[PAWN] & (rank_bb(0) | rank_bb(7))) return illegal(unit_on(board, lsb(p)));
+    // Material: 16 units and 8 pawns per side at most.
+    for (Color c : {WHITE, BLACK}) {
+        if (popcount(s.color[c]) > 16)
+            return illegal(color_name(c) + " has " + std::to_string(popcount(s.color[c])) + " units");
+        if (popcount(s.of(c, PAWN)) > 8)
+            return illegal(color_name(c) + " has " + std::to_string(popcount(s.of(c, PAWN))) + " pawns");
+    }
+    // Castling rights: the king or rook never moved, so it stands on its game-array square.
+    const Bitboard rights = castling_rights & CASTLING_SQUARES;
+    for (Bitboard r = rights; r;) {
+        const Square sq = pop_lsb(r);
+        const Color c = rank_of(sq) == 0 ? WHITE : BLACK;
+        const Walk w = file_of(sq) == 4 ? KING : ROOK;
+        if (board[sq].walk != w || board[sq].color != c)
+            return illegal("castling right on " + square_name(sq) + " without the " + color_name(c) + " " +
+                           walk_name(w) + " there");
+    }
+    // En passant: the side that moved last just made a double step over ep_square.
+    if (is_ok(ep_square)) {
+        const Color x = ~side_to_move;
+        const Bitboard ep = square_bb(ep_square);
+        if (!(ep & relative_rank_bb(x, 2)) || (ep & s.occ) || (backward(x, ep) & s.occ) ||
+            !(forward(x, ep) & s.of(x, PAWN)))
+            return illegal("en passant square " + square_name(ep_square) + " does not follow a double step of a " +
+                           color_name(x) + " pawn");
+    }
+    if (LegalityVerdict v = check_rules(s, board, side_to_move, is_ok(ep_square) ? ep_square : SQ_NONE); v.illegal)
+        return v;
+    // Units that stood still all game: pawns on their own second rank, castling kings/rooks.
+    const Bitboard walls = (s.of(WHITE, PAWN) & rank_bb(1)) | (s.of(BLACK, PAWN) & rank_bb(6)) | rights;
+    for (Color c : {WHITE, BLACK})
+        if (LegalityVerdict v = material_rules(s, board, c, walls); v.illegal) return v;
+    return {};
+}
+
+}  // namespace rebirth

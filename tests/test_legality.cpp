@@ -1,0 +1,439 @@
+// Orthodox legality analyzer (RULES.md section 5, Alsatian Circe: a capture is illegal if the
+// position after it is illegal in orthodox chess; section 6: retro analysis reuses it).
+// Every expected verdict is argued from the rules of chess in the comment above it (a proof
+// sketch for "illegal", a way to reach the position for "not proved illegal"), never taken
+// from the analyzer's output. Positions are given as FEN or as unit lists ("wBa1", S = knight).
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <random>
+#include <string>
+#include <string_view>
+
+#include "rebirth/legality.h"
+#include "rebirth/movegen.h"
+#include "rebirth/position.h"
+#include "rebirth/setup.h"
+
+using namespace rebirth;
+
+namespace {
+
+LegalityVerdict analyze(const Setup& s) {
+    return analyze_orthodox_legality(s.board, s.side_to_move, s.castling, s.ep_square);
+}
+
+LegalityVerdict analyze_fen(const char* fen) { return analyze(parse_fen(fen)); }
+
+// A diagram from unit words "wKe1", "bSg8", "wGd4" (English codes, S = knight, G = grasshopper).
+Setup diagram(std::initializer_list<const char*> units, Color side) {
+    Setup s;
+    for (const char* u : units) {
+        const std::string w(u);
+        Walk walk = NO_WALK;
+        switch (w[1]) {
+            case 'K': walk = KING; break;
+            case 'Q': walk = QUEEN; break;
+            case 'R': walk = ROOK; break;
+            case 'B': walk = BISHOP; break;
+            case 'S': walk = KNIGHT; break;
+            case 'P': walk = PAWN; break;
+            case 'G': walk = GRASSHOPPER; break;
+        }
+        s.board[parse_square(w.substr(2))] = make_piece(w[0] == 'w' ? WHITE : BLACK, walk);
+    }
+    s.side_to_move = side;
+    return s;
+}
+
+testing::AssertionResult not_proved_illegal(const LegalityVerdict& v) {
+    if (!v.illegal) return testing::AssertionSuccess();
+    return testing::AssertionFailure() << "reported illegal: " << v.reason;
+}
+
+// Illegal, and the reason mentions `fragment` (so the intended rule fired).
+testing::AssertionResult illegal_with(const LegalityVerdict& v, std::string_view fragment) {
+    if (!v.illegal) return testing::AssertionFailure() << "not reported illegal";
+    if (v.reason.find(fragment) == std::string::npos)
+        return testing::AssertionFailure() << "reason \"" << v.reason << "\" lacks \"" << fragment << "\"";
+    return testing::AssertionSuccess();
+}
+
+}  // namespace
+
+// Positions from real games and the standard perft positions.
+
+// The game array is where every game starts.
+TEST(LegalityGames, InitialPosition) {
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")));
+}
+
+// 1.e4: the FEN's en passant square e3 follows the double step just played.
+TEST(LegalityGames, AfterOneEFour) {
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")));
+}
+
+// 1.e4 Nf6 2.e5 Nd5 3.Nc3 Nxc3 4.dxc3: a pawn changed file by capturing the knight on c3.
+TEST(LegalityGames, AfterPawnRecapture) {
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("rnbqkb1r/pppppppp/8/4P3/8/2P5/PPP2PPP/R1BQKBNR b KQkq - 0 4")));
+}
+
+// Scholar's mate 1.e4 e5 2.Bc4 Nc6 3.Qh5 Nf6 4.Qxf7#: Black to move in check from Qf7, which
+// came from h5 over the empty g6.
+TEST(LegalityGames, ScholarsMate) {
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4")));
+}
+
+// Kiwipete (perft position 2): all 32 units are on the board and every pawn stands on its own
+// file (White d5 e4, Black b4 e6 g6 h3 advanced straight, no pawn passed another), so the
+// position needs no capture; the pieces reach their squares through the opened lines
+// (Bc8-b7-a6, Bf8-g7, Bc1-d2, Bf1-e2, Qd1-e2-f3, Qd8-e7 ...). Reachable.
+TEST(LegalityGames, Kiwipete) {
+    EXPECT_TRUE(not_proved_illegal(
+        analyze_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")));
+}
+
+// Position 3: every pawn on its own file (Black's c7 unmoved, d6 from d7, f4 from f7; White's
+// e2 g2 unmoved, b5 from b2), most units captured by pieces: reachable.
+TEST(LegalityGames, PerftPosition3) {
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1")));
+}
+
+// Position 5: White's d-pawn went straight to d7 (its file), Black's c-pawn to c6; the
+// knight f2 and bishop e7 stand where their own moves lead; two units per side are missing.
+TEST(LegalityGames, PerftPosition5) {
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8")));
+}
+
+// Position 6: a symmetrical Italian-game position after 9 moves each; all 16 units per side
+// remain and every pawn is on its own file.
+TEST(LegalityGames, PerftPosition6) {
+    EXPECT_TRUE(not_proved_illegal(
+        analyze_fen("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10")));
+}
+
+// Position 4 is a constructed test position and cannot arise in a game. Black's pawns b7 c7
+// d7 f7 g7 h7 stand on their initial squares, so they never moved; the black pawn on b2 is
+// therefore the a- or e-pawn and changed file, which takes a capture, yet all 16 white units
+// are on the board (White: 8 pawns, K Q 2R 2B 2S). (White also fails: pawns a2 d2 g2 h2 never
+// moved, so a7 b5 c4 e4 come from b2 c2 e2 f2 and need at least 1+1+2+1 = 5 captures, but
+// Black has lost a single unit.) The mirrored version is the same position colour-reversed.
+TEST(LegalityGames, PerftPosition4IsIllegal) {
+    EXPECT_TRUE(illegal_with(
+        analyze_fen("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"), "captures"));
+    EXPECT_TRUE(illegal_with(
+        analyze_fen("r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1"), "captures"));
+}
+
+// RULES.md section 5: Zeller, feenschach 1980, h#2 1.Kb7 Ba1 2.Ka8 b7#.
+// A board consistent with the solution: White Kh3 Sc6 Bf6 Pb6, Black Kc8, Black to move
+// (help-play starts with Black). Sc6 guards a7 and b8, so after 2...b7# only 3.Kxb7 could
+// escape; under Alsatian Circe it would reborn the pawn on b2 next to the bishop on a1.
+// Each position along the solution is reachable: White has lost 12 units and Black 15,
+// the b-pawn advanced straight up its file, the bishop is the original c1 bishop.
+TEST(LegalityZeller, SolutionPositionsAreNotProvedIllegal) {
+    EXPECT_TRUE(not_proved_illegal(analyze(diagram({"wKh3", "wSc6", "wBf6", "wPb6", "bKc8"}, BLACK))));
+    EXPECT_TRUE(not_proved_illegal(analyze(diagram({"wKh3", "wSc6", "wBf6", "wPb6", "bKb7"}, WHITE))));  // 1.Kb7
+    EXPECT_TRUE(not_proved_illegal(analyze(diagram({"wKh3", "wSc6", "wBa1", "wPb6", "bKb7"}, BLACK))));  // 1...Ba1
+    EXPECT_TRUE(not_proved_illegal(analyze(diagram({"wKh3", "wSc6", "wBa1", "wPb6", "bKa8"}, WHITE))));  // 2.Ka8
+    // 2...b7#: Black is in check from the pawn that just stepped from b6.
+    EXPECT_TRUE(not_proved_illegal(analyze(diagram({"wKh3", "wSc6", "wBa1", "wPb7", "bKa8"}, BLACK))));
+    // 3.Kxb7 in orthodox chess (no rebirth) is an ordinary capture.
+    EXPECT_TRUE(not_proved_illegal(analyze(diagram({"wKh3", "wSc6", "wBa1", "bKb7"}, WHITE))));
+}
+
+// After 3.Kxb7[+wPb2]: a white pawn on b2 never moved (pawns only advance and start on the
+// second rank), so b2 was occupied the whole game; a bishop reaches a1 only through b2 (a1's
+// only diagonal neighbour), and no bishop starts on a1: the position is illegal.
+TEST(LegalityZeller, RebirthOnB2BehindBishopA1IsIllegal) {
+    EXPECT_TRUE(illegal_with(analyze(diagram({"wKh3", "wSc6", "wBa1", "wPb2", "bKb7"}, WHITE)), "bishop on a1"));
+}
+
+// Rule 1: pawns on the first or last rank.
+
+// Pawns start on the second rank, move only forward and promote on reaching the last rank.
+TEST(LegalityPawnRanks, PawnOnFirstOrLastRank) {
+    EXPECT_TRUE(illegal_with(analyze(diagram({"wKe1", "bKe8", "wPh1"}, WHITE)), "white pawn on h1"));
+    EXPECT_TRUE(illegal_with(analyze(diagram({"wKe1", "bKe8", "wPa8"}, WHITE)), "white pawn on a8"));
+    EXPECT_TRUE(illegal_with(analyze(diagram({"wKe1", "bKe8", "bPc1"}, WHITE)), "black pawn on c1"));
+    EXPECT_TRUE(illegal_with(analyze(diagram({"wKe1", "bKe8", "bPd8"}, WHITE)), "black pawn on d8"));
+}
+
+// Rule 2: kings and checks.
+
+// Each side has exactly one king in every game position (kings are never captured).
+TEST(LegalityKings, KingCount) {
+    EXPECT_TRUE(illegal_with(analyze(diagram({"wKe1"}, WHITE)), "black has 0 kings"));
+    EXPECT_TRUE(illegal_with(analyze(diagram({"wKe1", "wKe3", "bKe8"}, WHITE)), "white has 2 kings"));
+}
+
+// The side that just moved may not leave its king in check.
+TEST(LegalityKings, SideNotToMoveInCheck) {
+    EXPECT_TRUE(illegal_with(analyze(diagram({"wKg1", "wRe1", "bKe8"}, WHITE)), "black king on e8 is in check"));
+    // Adjacent kings attack each other, so the side not to move is in check.
+    EXPECT_TRUE(illegal_with(analyze(diagram({"wKe4", "bKe5"}, BLACK)), "in check"));
+    // The same rook check with Black to move: White's Re1 (from e.g. d1) just gave it.
+    EXPECT_TRUE(not_proved_illegal(analyze(diagram({"wKg1", "wRe1", "bKe8"}, BLACK))));
+}
+
+// A fairy unit's attack counts too: the black grasshopper on e4 hops over e2 to e1.
+TEST(LegalityKings, SideNotToMoveInCheckFromFairy) {
+    EXPECT_TRUE(illegal_with(analyze(diagram({"wKe1", "wPe2", "bKe8", "bGe4"}, BLACK)), "white king on e1"));
+}
+
+// One move adds at most one checking unit directly (the moved or promoted unit) and opens at
+// most two lines (en passant empties two squares, but no three checks arise): never 3 checks.
+TEST(LegalityChecks, ThreeCheckers) {
+    EXPECT_TRUE(illegal_with(analyze(diagram({"wKg1", "wRe1", "wRa5", "wSd3", "bKe5"}, BLACK)), "3 units check"));
+}
+
+// A check by a unit that did not move is a discovered check along a line, so only bishops,
+// rooks and queens give it. Knights and pawns check only when they just moved (or were just
+// promoted), and one move moves one unit: two knights, two pawns, or pawn + knight never check
+// together.
+TEST(LegalityChecks, TwoKnights) {
+    EXPECT_TRUE(illegal_with(analyze(diagram({"wKg1", "wSd6", "wSf6", "bKe8"}, BLACK)), "no last move"));
+}
+
+TEST(LegalityChecks, TwoPawns) {
+    EXPECT_TRUE(illegal_with(analyze(diagram({"wKg1", "wPd4", "wPf4", "bKe5"}, BLACK)), "no last move"));
+}
+
+TEST(LegalityChecks, PawnAndKnight) {
+    EXPECT_TRUE(illegal_with(analyze(diagram({"wKg1", "wPd4", "wSc6", "bKe5"}, BLACK)), "no last move"));
+}
+
+// Bc3 and Bg3 both check e5. One was discovered through the departure square of the other,
+// which moved along a diagonal from one diagonal through e5 onto the other: two diagonals
+// through e5 meet only at e5, so that is impossible. Neither stands on the 8th rank, so
+// neither was just promoted. (White's second dark bishop is a promotion: no white pawn is left.)
+TEST(LegalityChecks, TwoBishops) {
+    EXPECT_TRUE(illegal_with(analyze(diagram({"wKg1", "wBc3", "wBg3", "bKe5"}, BLACK)), "no last move"));
+}
+
+// Re1 and Ra5 both check e5. The rook that moved left a square of the other's line (rank 5
+// between a5 and e5, or the e-file between e1 and e5) along its own rank or file: from rank 5
+// to e1, or from the e-file to a5, is not a rook move. No promotion (no rook on the 8th rank),
+// no castling (a castled rook stands on f1/d1).
+TEST(LegalityChecks, TwoRooksWithoutPromotion) {
+    EXPECT_TRUE(illegal_with(analyze(diagram({"wKg1", "wRe1", "wRa5", "bKe5"}, BLACK)), "no last move"));
+}
+
+// Same idea with one rook on the 8th rank but out of reach: Re8 and Ra5 check e5; a promotion
+// on e8 came from d7, e7 or f7, none of them on rank 5 between a5 and e5; Ra5 came along the
+// a-file or rank 5, never from the e-file.
+TEST(LegalityChecks, TwoRooksPromotionSquareOffLine) {
+    EXPECT_TRUE(illegal_with(analyze(diagram({"wKg1", "wRe8", "wRa5", "bKe5"}, BLACK)), "no last move"));
+}
+
+// Legal double check with two rooks: 1.exd8=R++ (pawn e7 captured on d8 and promoted to a rook
+// checking along rank 8, and the e-file from Re1 opened).
+TEST(LegalityChecks, TwoRooksByCapturePromotion) {
+    EXPECT_TRUE(not_proved_illegal(analyze(diagram({"wKg1", "wRe1", "wRd8", "bKe8"}, BLACK))));
+}
+
+// Legal double check pawn + rook: e4xd5+ checks e6 with the pawn and opens the e-file for Re1.
+TEST(LegalityChecks, PawnCaptureDiscoversRook) {
+    EXPECT_TRUE(not_proved_illegal(analyze(diagram({"wKg1", "wRe1", "wPd5", "bKe6"}, BLACK))));
+}
+
+// Legal double check by discovery only: Black Kd6 in check from Bh2 played ...e7-e5 (blocking),
+// then d5xe6 e.p. emptied d5 (opening Rd1) and e5 (opening Bh2). e7 is empty as it must be.
+TEST(LegalityChecks, EnPassantOpensTwoLines) {
+    EXPECT_TRUE(not_proved_illegal(analyze(diagram({"wKa1", "wRd1", "wBh2", "wPe6", "bKd6"}, BLACK))));
+}
+
+// Legal double check knight + bishop: Sd7-f6+ checks e8 and opens the diagonal a4-e8.
+TEST(LegalityChecks, KnightDiscoversBishop) {
+    EXPECT_TRUE(not_proved_illegal(analyze(diagram({"wKg1", "wBa4", "wSf6", "bKe8"}, BLACK))));
+}
+
+// A pawn check is given only by the pawn that just moved; a white pawn on e2 never moved.
+TEST(LegalityChecks, PawnCheckFromSecondRank) {
+    EXPECT_TRUE(illegal_with(analyze(diagram({"wKh1", "wPe2", "bKd3"}, BLACK)), "no last move"));
+}
+
+// Sd6 checks e8, so it just moved (or was promoted, impossible off the 8th rank); it came from
+// one of its jump squares b5 b7 c4 c8 e4 f5 f7, which would now be empty, but all are occupied.
+// (Other units consistent: Bc8, b7, f7 unmoved; white pawns b5 c4 e4 f5 advanced on their files.)
+TEST(LegalityChecks, KnightWithNoDepartureSquare) {
+    EXPECT_TRUE(illegal_with(analyze(diagram({"wKg1", "wSd6", "wPb5", "wPc4", "wPe4", "wPf5", "bKe8", "bBc8",
+                                              "bPb7", "bPf7"},
+                                             BLACK)),
+                             "no last move"));
+}
+
+// Qg7 touches Kh8, so its check cannot be discovered: the queen just moved to g7 from an
+// adjacent square on a line (or further along one, passing an adjacent square), all of which
+// are occupied (f6 g6 h6 f7 h7 f8 g8); g7 is no promotion square.
+TEST(LegalityChecks, ContactCheckWithNoDepartureSquare) {
+    EXPECT_TRUE(illegal_with(analyze(diagram({"wKb1", "wQg7", "wPf6", "wBh6", "bKh8", "bRf8", "bSg8", "bPf7",
+                                              "bPg6", "bPh7"},
+                                             BLACK)),
+                             "no last move"));
+}
+
+// The en passant square e3 says the last move was e2-e4: that can give the pawn's own check
+// (Kd5) but cannot open rank 8 for Ra8.
+TEST(LegalityChecks, CheckAfterKnownDoubleStep) {
+    rebirth::Setup pawn_check = diagram({"wKg1", "wPe4", "bKd5"}, BLACK);
+    pawn_check.ep_square = SQ_E3;
+    EXPECT_TRUE(not_proved_illegal(analyze(pawn_check)));
+    rebirth::Setup rook_check = diagram({"wKg1", "wRa8", "wPe4", "bKe8"}, BLACK);
+    rook_check.ep_square = SQ_E3;
+    EXPECT_TRUE(illegal_with(analyze(rook_check), "no last move"));
+    // Without the en passant information the rook may just have arrived from a1.
+    rook_check.ep_square = SQ_NONE;
+    EXPECT_TRUE(not_proved_illegal(analyze(rook_check)));
+}
+
+// Rule 3: material.
+
+// Each side starts with 16 units and 8 pawns and never gains units.
+TEST(LegalityMaterial, TooManyUnitsOrPawns) {
+    EXPECT_TRUE(illegal_with(analyze_fen("rnbqkbnr/pppppppp/8/8/4N3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+                             "white has 17 units"));
+    EXPECT_TRUE(illegal_with(analyze_fen("4k3/8/8/8/4P3/8/PPPPPPPP/4K3 w - - 0 1"), "white has 9 pawns"));
+}
+
+// Three queens: one may be original, the other two are promoted pawns, but only the h-pawn
+// is missing.
+TEST(LegalityMaterial, ThreeQueensSevenPawns) {
+    EXPECT_TRUE(illegal_with(analyze(diagram({"wKe1", "wQd1", "wQd4", "wQd5", "wPa2", "wPb2", "wPc2", "wPd2",
+                                              "wPe2", "wPf2", "wPg2", "bKe8"},
+                                             WHITE)),
+                             "promoted"));
+}
+
+// Two light-squared bishops (f1, d3): the second is promoted, but all 8 pawns are present.
+// With the h-pawn missing it is reachable: h7xg8=B (g8 is light), Black having lost 15 units.
+TEST(LegalityMaterial, SecondLightBishop) {
+    EXPECT_TRUE(illegal_with(analyze(diagram({"wKe1", "wBf1", "wBd3", "wPa3", "wPb3", "wPc3", "wPd4", "wPe4",
+                                              "wPf3", "wPg3", "wPh3", "bKe8"},
+                                             WHITE)),
+                             "promoted"));
+    EXPECT_TRUE(not_proved_illegal(analyze(diagram({"wKe1", "wBf1", "wBd3", "wPa3", "wPb3", "wPc3", "wPd4",
+                                                    "wPe4", "wPf3", "wPg3", "bKe8"},
+                                                   WHITE))));
+}
+
+// A fairy unit can only be a promoted pawn: impossible with 8 pawns, fine with 7.
+TEST(LegalityMaterial, FairyUnitIsPromoted) {
+    EXPECT_TRUE(illegal_with(analyze(diagram({"wKe1", "wGd5", "wPa3", "wPb3", "wPc3", "wPd4", "wPe4", "wPf3",
+                                              "wPg3", "wPh3", "bKe8"},
+                                             WHITE)),
+                             "promoted"));
+    EXPECT_TRUE(not_proved_illegal(analyze(
+        diagram({"wKe1", "wGd5", "wPa3", "wPb3", "wPc3", "wPd4", "wPe4", "wPf3", "wPg3", "bKe8"}, WHITE))));
+}
+
+// Rule 4: pawn structure against missing opposing units.
+
+// White pawns a2 b2 c2 d2 f2 g2 h2 never moved, so the pawn on d3 is the e-pawn, which
+// changed file by a capture; but all 16 black units are on the board.
+TEST(LegalityPawnStructure, FileChangeWithoutCapture) {
+    EXPECT_TRUE(illegal_with(analyze_fen("rnbqkbnr/pppppppp/8/8/8/3P4/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
+                             "captures"));
+}
+
+// a2 d2 e2 f2 g2 h2 never moved; the a3 and a4 pawns are the b- and c-pawns. a3 is one rank
+// from the second rank, so it came from b2 (1 capture); a4 then came from c2 (2 captures):
+// 3 captures, but Black (14 units) lost only 2. With ...e7-e6 played and Bf8 also gone
+// (13 units) it is reachable: Bf8-a3 is captured by b2xa3, the knights by c2xb3 and b3xa4.
+TEST(LegalityPawnStructure, TripledPawnsNeedCaptures) {
+    EXPECT_TRUE(illegal_with(analyze_fen("r1bqkb1r/pppppppp/8/8/P7/P7/P2PPPPP/RNBQKBNR w KQkq - 0 1"), "captures"));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("r1bqk2r/pppp1ppp/4p3/8/P7/P7/P2PPPPP/RNBQKBNR w KQkq - 0 1")));
+}
+
+// A pawn on a3 made one move from a2 or b2, but both still hold pawns that never moved.
+TEST(LegalityPawnStructure, PawnWithNoOrigin) {
+    EXPECT_TRUE(illegal_with(analyze_fen("4k3/8/8/8/8/P7/PP6/4K3 w - - 0 1"), "distinct"));
+}
+
+// Rule 5: units that cannot have reached their squares.
+
+// A white bishop on a1 is reachable only through b2 (see the Zeller test); without the pawn
+// on b2 (it stands on b3) the bishop came along the long diagonal.
+TEST(LegalityReach, BishopBehindPawn) {
+    EXPECT_TRUE(illegal_with(analyze_fen("4k3/8/8/8/8/8/1P6/B3K3 w - - 0 1"), "white bishop on a1"));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("4k3/8/8/8/8/1P6/8/B3K3 w - - 0 1")));
+    // Black: h8 is entered only through g7, where Black's g-pawn never moved.
+    EXPECT_TRUE(illegal_with(analyze_fen("4k2b/6p1/8/8/8/8/8/4K3 w - - 0 1"), "black bishop on h8"));
+}
+
+// Pawns b2 and d2 never moved, so the c1 bishop never left c1. The dark bishop on e3 is then
+// a promoted one; with all 8 pawns present that is impossible. With the h-pawn missing it
+// is reachable: h2-h8=B (dark square) and the bishop walks to e3.
+TEST(LegalityReach, TrappedQueensideBishop) {
+    EXPECT_TRUE(illegal_with(analyze_fen("4k3/8/8/8/4P3/4B3/PPPP1PPP/4K3 w - - 0 1"), "promoted"));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("4k3/8/8/8/4P3/4B3/PPPP1PP1/4K3 w - - 0 1")));
+}
+
+// The castling right says Ke1 (and Ra1) never moved; f2 g2 h2 never moved either. So f1 g1 h1
+// were closed off all game and only the h1 rook started there: two rooks on g1 and h1 are
+// impossible (a promoted rook could not enter either). Without the castling right the king
+// may have stepped away and let a rook (original a1 or promoted) in.
+TEST(LegalityReach, RooksBehindUnmovedKingAndPawns) {
+    EXPECT_TRUE(illegal_with(analyze_fen("4k3/8/8/8/8/8/5PPP/R3K1RR w Q - 0 1"), "rooks"));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("4k3/8/8/8/8/8/5PPP/R3K1RR w - - 0 1")));
+}
+
+// Rh1 with Kg1 and unmoved g2 h2: the king walked e1-f1-g1, the rook never moved. Reachable.
+TEST(LegalityReach, RookInCornerWithKing) {
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("4k3/8/8/8/8/8/6PP/6KR w - - 0 1")));
+}
+
+// A castling right means the king and that rook never moved, so they stand on e1 and a1/h1.
+TEST(LegalityCastling, RightsNeedUnitsOnHomeSquares) {
+    rebirth::Setup no_rook = parse_fen("rnbqkbnr/pppppppp/8/8/8/7P/PPPPPPP1/RNBQKBN1 w Qkq - 0 1");
+    no_rook.castling |= square_bb(SQ_H1);  // claims the h1 rook's right
+    EXPECT_TRUE(illegal_with(analyze(no_rook), "castling right on h1"));
+    rebirth::Setup moved_king = diagram({"wKe2", "wRa1", "bKe8"}, WHITE);
+    moved_king.castling = square_bb(SQ_E1) | square_bb(SQ_A1);
+    EXPECT_TRUE(illegal_with(analyze(moved_king), "castling right on e1"));
+    // 1.h4 Nf6 2.Rh2 Ng8 3.Rh3: the h1 rook moved, the queenside right remains.
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("rnbqkbnr/pppppppp/8/8/7P/7R/PPPPPPP1/RNBQKBN1 b Qkq - 0 2")));
+}
+
+// An en passant square is the square skipped by the last move, a double step of the side not
+// to move: its pawn stands in front of it and the square behind it (the pawn's start) is empty.
+TEST(LegalityEnPassant, SquareMustFollowDoubleStep) {
+    const char* after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    rebirth::Setup no_pawn = parse_fen(after_e4);
+    no_pawn.ep_square = SQ_D3;  // no white pawn on d4; d2 is occupied
+    EXPECT_TRUE(illegal_with(analyze(no_pawn), "en passant square d3"));
+    rebirth::Setup wrong_side = parse_fen(after_e4);
+    wrong_side.side_to_move = WHITE;  // then Black moved last, and e3 is no black double step
+    wrong_side.ep_square = SQ_E3;
+    EXPECT_TRUE(illegal_with(analyze(wrong_side), "en passant square e3"));
+    rebirth::Setup start_occupied = diagram({"wKg1", "wPe2", "wPe4", "bKe8"}, BLACK);
+    start_occupied.ep_square = SQ_E3;  // e2 is not empty: the e4 pawn did not start there
+    EXPECT_TRUE(illegal_with(analyze(start_occupied), "en passant square e3"));
+}
+
+// Soundness on real games.
+
+// Every position reached by legal moves from the game array is legal by definition, so none
+// may be proved illegal. Random games (fixed seed) produce captures, promotions, castling,
+// en passant and checks of every kind; each position is analysed with its castling rights
+// and en passant square as the engine keeps them.
+TEST(LegalitySoundness, RandomGamesAreNeverProvedIllegal) {
+    std::mt19937 rng(20240611);
+    MoveList list;
+    int positions = 0;
+    for (int game = 0; game < 400; ++game) {
+        Position pos(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+        for (int ply = 0; ply < 300; ++ply) {
+            generate_legal(pos, list);
+            if (list.size() == 0) break;
+            const Move m = list[std::uniform_int_distribution<int>(0, int(list.size()) - 1)(rng)];
+            UndoInfo undo;
+            pos.do_move(m, undo);
+            const rebirth::Setup s = pos.to_setup();
+            const LegalityVerdict v = analyze(s);
+            ++positions;
+            ASSERT_FALSE(v.illegal) << v.reason << " in " << to_fen(s) << " (game " << game << ", ply " << ply << ")";
+        }
+    }
+    EXPECT_GT(positions, 10000);
+}
