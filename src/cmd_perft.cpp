@@ -32,6 +32,7 @@ int run_perft(const PerftArgs& args) {
     std::vector<Condition> conditions;
     std::string file = args.fen.empty() ? args.file : "<fen>";
     int line = 0;
+    int condition_line = 0;
     if (!args.fen.empty()) {
         setup = parse_fen(args.fen, "<fen>");
     } else {
@@ -42,6 +43,7 @@ int run_perft(const PerftArgs& args) {
         const Problem& p = problems[args.problem - 1];
         line = p.where.line;
         conditions = p.conditions;
+        condition_line = p.condition_line ? p.condition_line : p.where.line;
         setup = p.setup;
         setup_rules.require_white_king = !p.options.no_white_king;
         setup_rules.require_black_king = !p.options.no_black_king;
@@ -52,7 +54,7 @@ int run_perft(const PerftArgs& args) {
         conditions.insert(conditions.end(), extra.begin(), extra.end());
         rules = resolve_rules(conditions, "--condition", 0);
     } else {
-        rules = resolve_rules(conditions, file, line);
+        rules = resolve_rules(conditions, file, condition_line);
     }
     setup_rules.rules = &rules;
     Position pos;

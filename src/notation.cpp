@@ -71,10 +71,10 @@ std::string move_to_popeye(const Position& pos, const Move& m, bool with_check, 
         if (mover.walk != PAWN) s += walk_letters(mover.walk, lang);
         const bool capture = m.kind == MoveKind::EnPassant || (m.to != m.from && !pos.empty(m.to));
         s += square_name(m.from);
-        if (rules && (rules->mars || rules->antimars) && m.extra != SQ_NONE) s += "-" + square_name(m.extra);
+        if (rules && (rules->mars || rules->antimars) && m.extra != SQ_NONE) s.append("-").append(square_name(m.extra));
         s += capture ? '*' : '-';
         s += square_name(m.to);
-        if (m.kind == MoveKind::Promotion) s += "=" + walk_letters(m.promotion, lang);
+        if (m.kind == MoveKind::Promotion) s.append("=").append(walk_letters(m.promotion, lang));
         if (m.kind == MoveKind::EnPassant) s += " ep.";
     }
     if (!rules && !with_check) return s;

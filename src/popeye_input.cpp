@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -574,6 +575,7 @@ Command parse_problem(Lexer& lex, Problem& p) {
                 break;
             }
             case Command::Condition: {
+                if (p.conditions.empty()) p.condition_line = tok->line;
                 std::vector<Condition> more = parse_conditions(lex, lang);
                 p.conditions.insert(p.conditions.end(), more.begin(), more.end());
                 break;
@@ -653,6 +655,8 @@ std::vector<Problem> parse_popeye(std::string_view text, const std::string& file
 }
 
 std::vector<Problem> parse_popeye_file(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw InputError(path, 0, "", "is a directory, not a problem file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(path, 0, "", "cannot open file");
     std::ostringstream buf;

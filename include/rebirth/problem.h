@@ -107,6 +107,7 @@ struct Problem {
     Setup setup;
     Stipulation stipulation;
     std::vector<Condition> conditions;
+    int condition_line = 0;               // line of the first Condition command (for messages)
     Options options;
     std::vector<Twin> twins;
 
