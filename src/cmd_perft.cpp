@@ -3,7 +3,6 @@
 #include <vector>
 
 #include "cli.h"
-#include "popeye_parse.h"
 #include "rebirth/error.h"
 #include "rebirth/perft.h"
 #include "rebirth/popeye_input.h"
@@ -13,18 +12,6 @@
 
 namespace rebirth::cli {
 
-namespace {
-
-// Condition words given on the command line, read like a Popeye `Condition` command.
-std::vector<Condition> read_condition_option(const std::string& words) {
-    const std::string source = "--condition";
-    popeye::Lexer lex(words, source);
-    std::vector<Condition> conditions = popeye::parse_conditions(lex, Language::English);
-    if (auto rest = lex.next()) lex.fail(*rest, "unknown condition word");
-    return conditions;
-}
-
-}  // namespace
 
 int run_perft(const PerftArgs& args) {
     Setup setup;
@@ -50,7 +37,7 @@ int run_perft(const PerftArgs& args) {
     }
     RuleSet rules;
     if (!args.condition.empty()) {
-        std::vector<Condition> extra = read_condition_option(args.condition);
+        std::vector<Condition> extra = parse_condition_words(args.condition, "--condition");
         conditions.insert(conditions.end(), extra.begin(), extra.end());
         rules = resolve_rules(conditions, "--condition", 0);
     } else {

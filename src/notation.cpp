@@ -51,13 +51,6 @@ std::string effect_text(const Effect& e, Language lang) {
     return s + "]";
 }
 
-// Whether Popeye prints this effect (it leaves out the unit an assassin rebirth removes and
-// the capturer a kamikaze capture removes).
-bool printed(const Effect& e, const RuleSet* rules) {
-    if (e.kind == Effect::Kind::Lift) return false;
-    if (e.kind != Effect::Kind::Removal || !rules) return true;
-    return rules->occupied != Occupied::Assassin && rules->occupied != Occupied::Ultra && !rules->kamikaze;
-}
 
 }  // namespace
 
@@ -83,7 +76,7 @@ std::string move_to_popeye(const Position& pos, const Move& m, bool with_check, 
     after.do_move(m, u);
     std::string brackets;
     for (int i = 0; i < u.effect_count; ++i)
-        if (printed(u.effects[i], rules)) brackets += effect_text(u.effects[i], lang);
+        if (!u.effects[i].silent) brackets += effect_text(u.effects[i], lang);
     // Anti-Mars castling writes the units brought home before the castling sign.
     s = m.kind == MoveKind::Castling ? brackets + s : s + brackets;
     if (with_check && after.in_check()) s += " +";

@@ -654,6 +654,13 @@ std::vector<Problem> parse_popeye(std::string_view text, const std::string& file
     return problems;
 }
 
+std::vector<Condition> parse_condition_words(std::string_view words, const std::string& source) {
+    popeye::Lexer lex(words, source);
+    std::vector<Condition> conditions = popeye::parse_conditions(lex, Language::English);
+    if (auto rest = lex.next()) lex.fail(*rest, "unknown condition word");
+    return conditions;
+}
+
 std::vector<Problem> parse_popeye_file(const std::string& path) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) throw InputError(path, 0, "", "is a directory, not a problem file");

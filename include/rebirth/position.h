@@ -38,6 +38,7 @@ struct Effect {
     Square to = SQ_NONE;    // Rebirth/Transfer/Burial/Eruption/Landing: square reached
     Piece piece{};
     Walk walk_before = NO_WALK;  // a reborn pawn that promotes on rebirth: PAWN
+    bool silent = false;         // Popeye does not print it (assassinated or lifted occupant)
 };
 
 // What do_move changes and undo_move restores: a small per-ply record. Moves under Circe
