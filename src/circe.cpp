@@ -26,7 +26,8 @@ Bitboard regained_right(Piece p, Square s) {
     return 0;
 }
 
-void add_effect(UndoInfo& u, Effect::Kind kind, Square from, Square to, Piece piece, Walk walk_before = NO_WALK) {
+void add_effect(UndoInfo& u, Effect::Kind kind, Square from, Square to, Piece piece, Walk walk_before = NO_WALK,
+                bool silent = false) {
     if (u.effect_count >= int(u.effects.size())) throw std::logic_error("too many effects in one move");
     Effect& e = u.effects[u.effect_count++];
     e.kind = kind;
@@ -34,6 +35,7 @@ void add_effect(UndoInfo& u, Effect::Kind kind, Square from, Square to, Piece pi
     e.to = to;
     e.piece = piece;
     e.walk_before = walk_before;
+    e.silent = silent;
 }
 
 }  // namespace
@@ -72,7 +74,7 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
         if (u.buried_saved) return;
         u.buried_saved = true;
         u.buried_count = buried_count_;
-        u.buried = buried_;
+        for (int i = 0; i < buried_count_; ++i) u.buried[i] = buried_[i];
     };
 
     const Color us = side_;
@@ -98,7 +100,8 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
         const Piece rook = board_[rook_from];
         const Square rook_origin = origin_[rook_from];
         touched |= square_bb(rook_from) | square_bb(home) | square_bb(corner);
-        if (m.from != home) add_effect(u, Effect::Kind::Transfer, m.from, home, mover);
+        // Mars: the king's phantom movement to e1/e8 is not written (plain 0-0).
+        if (m.from != home) add_effect(u, Effect::Kind::Transfer, m.from, home, mover, NO_WALK, R.mars);
         if (rook_from != corner) add_effect(u, Effect::Kind::Transfer, rook_from, corner, rook);
         set_square(m.from, Piece{}, SQ_NONE, u);
         set_square(rook_from, Piece{}, SQ_NONE, u);
@@ -134,13 +137,35 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
             case Occupied::Relaxed: return true;  // the unit is lost
             case Occupied::Strict: return false;
             case Occupied::Assassin:
-            case Occupied::Ultra:
-                if (occupant.walk == KING) return false;  // no king is ever removed
-                add_effect(u, Effect::Kind::Removal, s, SQ_NONE, occupant);
-                set_square(s, unit, origin, u);
-                add_effect(u, Effect::Kind::Rebirth, SQ_NONE, s, unit, walk_before);
-                regained |= regained_right(unit, s);
+            case Occupied::Ultra: {
+                // The occupant is removed (silently); under Ultra it is reborn in turn from
+                // where it was removed, and so on. Reaching a king's square is illegal.
+                Piece removed = occupant;
+                Piece placing = unit;
+                Walk before = walk_before;
+                for (int guard = 0; guard < 64; ++guard) {
+                    if (removed.walk == KING) return false;
+                    add_effect(u, Effect::Kind::Removal, s, SQ_NONE, removed, NO_WALK, true);
+                    set_square(s, placing, origin, u);
+                    add_effect(u, Effect::Kind::Rebirth, SQ_NONE, s, placing, before);
+                    regained |= regained_right(placing, s);
+                    if (R.occupied != Occupied::Ultra) return true;
+                    const Square next = classic_rebirth_square(removed.walk, removed.color, s);
+                    if (next == s) return true;  // removed from its own rebirth square: gone
+                    placing = removed;
+                    before = NO_WALK;
+                    origin = SQ_NONE;
+                    s = next;
+                    removed = board_[s];
+                    if (removed.empty()) {
+                        set_square(s, placing, SQ_NONE, u);
+                        add_effect(u, Effect::Kind::Rebirth, SQ_NONE, s, placing);
+                        regained |= regained_right(placing, s);
+                        return true;
+                    }
+                }
                 return true;
+            }
             case Occupied::Volcanic:
                 save_buried();
                 if (buried_count_ >= MAX_BURIED) throw std::logic_error("too many buried units");
@@ -156,7 +181,7 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
                 ++buried_count_;
                 buried_[0] = Buried{s, occupant};
                 key_ ^= zobrist::buried_key(occupant, s);
-                add_effect(u, Effect::Kind::Lift, s, SQ_NONE, occupant);
+                add_effect(u, Effect::Kind::Lift, s, SQ_NONE, occupant, NO_WALK, true);
                 set_square(s, unit, origin, u);
                 add_effect(u, Effect::Kind::Rebirth, SQ_NONE, s, unit, walk_before);
                 regained |= regained_right(unit, s);
@@ -184,21 +209,43 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
                     }
                     unit.walk = m.rebirth_walk;
                 }
-                if (R.kamikaze && !board_[m.to].empty()) {
-                    // The capturer vanishes first.
+                // Atom: the units next to the capture square at the time of the capture.
+                const Bitboard blast = R.atom ? king_attacks(cap_sq) & pieces() & ~pieces(KING) : 0;
+                if (R.kamikaze) {
+                    // The capturer vanishes for good, before the rebirth.
                     add_effect(u, Effect::Kind::Removal, m.to, SQ_NONE, board_[m.to]);
                     set_square(m.to, Piece{}, SQ_NONE, u);
                 }
-                ok = reborn_onto(unit, m.rebirth, captured_origin, before);
-                if (ok && R.hydra) {
-                    const Square twin = make_square(7 - file_of(m.rebirth), rank_of(m.rebirth));
-                    if (twin != m.rebirth && board_[twin].empty()) {
-                        set_square(twin, unit, SQ_NONE, u);
-                        add_effect(u, Effect::Kind::Rebirth, SQ_NONE, twin, unit, before);
-                        regained |= regained_right(unit, twin);
+                if (R.hydra) {
+                    // Hydra: reborn on the square and on its mirror across the d/e line, each
+                    // only where empty.
+                    for (const Square s : {m.rebirth, make_square(7 - file_of(m.rebirth), rank_of(m.rebirth))})
+                        if (board_[s].empty()) {
+                            set_square(s, unit, s == m.rebirth ? captured_origin : SQ_NONE, u);
+                            add_effect(u, Effect::Kind::Rebirth, SQ_NONE, s, unit, before);
+                            regained |= regained_right(unit, s);
+                        }
+                } else {
+                    ok = reborn_onto(unit, m.rebirth, captured_origin, before);
+                }
+                // Atom: each unit of the blast, in square order, goes to its own rebirth
+                // square if empty, else is lost (also when already standing on it).
+                for (Bitboard b = blast; ok && b;) {
+                    const Square s = pop_lsb(b);
+                    const Piece unit_s = board_[s];
+                    if (unit_s.empty()) continue;
+                    const Square home = classic_rebirth_square(unit_s.walk, unit_s.color, s,
+                                                               R.frischauf && (unit_s.flags & PF_PROMOTED));
+                    set_square(s, Piece{}, SQ_NONE, u);
+                    if (home != s && board_[home].empty()) {
+                        set_square(home, unit_s, SQ_NONE, u);
+                        add_effect(u, Effect::Kind::Transfer, s, home, unit_s);
+                        regained |= regained_right(unit_s, home);
+                    } else {
+                        add_effect(u, Effect::Kind::Removal, s, SQ_NONE, unit_s);
                     }
                 }
-            } else if (R.kamikaze && !board_[m.to].empty()) {
+            } else if (R.kamikaze) {
                 add_effect(u, Effect::Kind::Removal, m.to, SQ_NONE, board_[m.to]);
                 set_square(m.to, Piece{}, SQ_NONE, u);
             }
@@ -322,7 +369,7 @@ void Position::undo_rules_move(const Move&, const UndoInfo& u) {
         origin_[c.square] = c.origin_before;
     }
     if (u.buried_saved) {
-        buried_ = u.buried;
+        for (int i = 0; i < u.buried_count; ++i) buried_[i] = u.buried[i];
         buried_count_ = u.buried_count;
     }
     parrain_piece_ = u.parrain_piece;

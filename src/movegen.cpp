@@ -57,22 +57,23 @@ void gen_castling(const Position& pos, MoveList& list, Color us, Attacked&& atta
         add(list, k, make_square(2, r), MoveKind::Castling);
 }
 
-// Fully legal generation for orthodox units only, using check and pin masks.
-template <Color Us>
+// Fully legal generation for orthodox units only, using check and pin masks. With
+// QuietOnly, only non-captures (Circe rules add the captures themselves).
+template <Color Us, bool QuietOnly = false>
 void gen_orthodox(const Position& pos, MoveList& list) {
     constexpr Color Them = Color(Us ^ 1);
     const Bitboard occ = pos.pieces();
     const Bitboard ours = pos.pieces(Us);
-    const Bitboard theirs = pos.pieces(Them);
+    const Bitboard theirs = QuietOnly ? 0 : pos.pieces(Them);
     const Square ksq = pos.king_square(Us);
 
     Bitboard checkers = 0, pinned = 0;
-    Bitboard mask = ~ours;
+    Bitboard mask = QuietOnly ? ~pos.pieces() : ~ours;
     if (ksq != SQ_NONE) {
         checkers = pos.attackers_to(ksq, Them);
         Bitboard snipers = ((rook_attacks(ksq, 0) & (pos.pieces(ROOK) | pos.pieces(QUEEN))) |
                             (bishop_attacks(ksq, 0) & (pos.pieces(BISHOP) | pos.pieces(QUEEN)))) &
-                           theirs;
+                           pos.pieces(Them);
         while (snipers) {
             Square sn = pop_lsb(snipers);
             Bitboard b = between_bb(ksq, sn) & occ;
@@ -80,14 +81,14 @@ void gen_orthodox(const Position& pos, MoveList& list) {
         }
         // King steps.
         const Bitboard occ_no_king = occ ^ square_bb(ksq);
-        for (Bitboard t = king_attacks(ksq) & ~ours; t;) {
+        for (Bitboard t = king_attacks(ksq) & mask; t;) {
             Square to = pop_lsb(t);
             if (!pos.attackers_to(to, Them, occ_no_king)) add(list, ksq, to);
         }
         if (more_than_one(checkers)) return;
         if (checkers) {
             Square c = lsb(checkers);
-            mask = between_bb(ksq, c) | checkers;
+            mask &= between_bb(ksq, c) | checkers;
         } else {
             gen_castling(pos, list, Us, [&](Square s) { return pos.attackers_to(s, Them) != 0; });
         }
@@ -169,7 +170,7 @@ void gen_orthodox(const Position& pos, MoveList& list) {
             if (legal_for_pin(from, to)) add_promotions(pos, list, from, to);
         }
     }
-    if (const Square ep = pos.ep_square(); ep != SQ_NONE) {
+    if (const Square ep = pos.ep_square(); !QuietOnly && ep != SQ_NONE) {
         const Square cap = Square(ep - up);
         for (Bitboard b = pawn_attacks(Them, ep) & pawns; b;) {
             Square from = pop_lsb(b);
@@ -253,7 +254,15 @@ void gen_generic(const Position& pos, MoveList& list) {
 
 void generate_legal(const Position& pos, MoveList& list) {
     list.clear();
-    if (pos.has_rules())
+    if (pos.has_rules() && quiet_moves_orthodox(pos)) {
+        // Non-captures are orthodox here: legal ones from the fast generator, then the
+        // captures with their rebirths.
+        if (pos.side_to_move() == WHITE)
+            gen_orthodox<WHITE, true>(pos, list);
+        else
+            gen_orthodox<BLACK, true>(pos, list);
+        append_rules_captures(pos, list);
+    } else if (pos.has_rules())
         generate_rules_legal(pos, list);
     else if (pos.has_fairy())
         gen_generic(pos, list);

@@ -1,6 +1,7 @@
 #include "movegen_rules.h"
 
 #include "rebirth/bitboard.h"
+#include "rebirth/legality.h"
 #include "rebirth/rules.h"
 #include "rebirth_square.h"
 #include "walk_attacks.h"
@@ -29,6 +30,12 @@ class RuleGen {
 public:
     RuleGen(const Position& pos, Color side, MoveList& list)
         : pos_(pos), R_(*pos.rules()), side_(side), list_(list), occ_(pos.pieces()) {}
+
+    // Every pseudo-legal capture of side_ (en passant included).
+    void captures_only() {
+        run(pos_.pieces(~side_), false);
+        en_passant(pos_.pieces(~side_));
+    }
 
     // Every pseudo-legal move of side_ (see generate_rule_moves).
     void run(Bitboard targets, bool quiet) {
@@ -163,6 +170,7 @@ private:
             list_.push(m);
             return;
         }
+        if (R_.kamikaze && mover.walk == KING) return;  // the king may not vanish
         if (captured.walk == KING && R_.rex == Rex::Exclusive) {
             list_.push(m);  // kings are never reborn
             return;
@@ -191,7 +199,7 @@ private:
             list_.push(m);
             return;
         }
-        if (!empty_after(r, m.from, m.to, cap)) {
+        if (!empty_after(r, m.from, m.to, cap) && !R_.hydra) {  // Hydra may still use the mirror square
             switch (R_.occupied) {
                 case Occupied::Relaxed: list_.push(m); return;
                 case Occupied::Strict: return;
@@ -263,33 +271,51 @@ private:
         list_.push(m);
     }
 
-    // Castling with the king on its home square; `force_king` ignores the king's own right
-    // (Mars Circe's second path, from the king's rebirth square).
+    // Castling from the king's home square. Without `force_king` the king must stand there
+    // with its right; with it (Mars Circe's second path) the king is lifted onto its empty
+    // rebirth square e1/e8 and castles from there without its own right.
     void castling(bool force_king) {
         const Color us = side_;
         const Square k = us == WHITE ? SQ_E1 : SQ_E8;
-        if (pos_.king_square(us) != k) return;
-        if (!force_king && !(pos_.castling_rights() & square_bb(k))) return;
-        if (pos_.in_check(us)) return;
+        const Square kq = pos_.king_square(us);
+        if (kq == SQ_NONE) return;
+        if (force_king ? (kq != k && !pos_.empty(k)) : (kq != k || !(pos_.castling_rights() & square_bb(k))))
+            return;
+        Position home = pos_;
+        if (kq != k) {
+            Move lift;
+            lift.from = kq;
+            lift.to = k;
+            UndoInfo lu;
+            if (!home.do_rules_move(lift, lu)) return;
+        }
+        if (home.in_check(us)) return;
+        const Bitboard occ = (occ_ ^ square_bb(kq)) | square_bb(k);
         const int r = rank_of(k);
         for (bool king_side : {true, false}) {
             const Square rook = make_square(king_side ? 7 : 0, r);
             if (!(pos_.castling_rights() & square_bb(rook))) continue;
-            if (between_bb(k, rook) & occ_) continue;
+            if (between_bb(k, rook) & occ) continue;
             const Square pass = make_square(king_side ? 5 : 3, r);
             const Square dest = make_square(king_side ? 6 : 2, r);
-            // The king may not pass through check: play the one-step king move and test.
-            Move step;
-            step.from = k;
-            step.to = pass;
-            Position scratch = pos_;
-            UndoInfo u;
-            if (!scratch.do_rules_move(step, u)) continue;
-            const bool attacked = scratch.in_check(us);
-            scratch.undo_move(step, u);
-            if (attacked) continue;
+            // The king may not pass through check: play the one-step king move and test. Popeye
+            // only moves the king there, so a pending Parrain rebirth (which the step would
+            // trigger) plays no part; Parrain's check is orthodox.
+            if (parrain_like(R_) && pos_.parrain_square() != SQ_NONE) {
+                if (pos_.attackers_to(pass, ~us, (occ ^ square_bb(k)) | square_bb(pass))) continue;
+            } else {
+                Move step;
+                step.from = k;
+                step.to = pass;
+                Position scratch = home;
+                UndoInfo u;
+                if (!scratch.do_rules_move(step, u)) continue;
+                const bool attacked = scratch.in_check(us);
+                scratch.undo_move(step, u);
+                if (attacked) continue;
+            }
             Move m;
-            m.from = k;
+            m.from = kq;
             m.to = dest;
             m.kind = MoveKind::Castling;
             expand(m);
@@ -359,8 +385,10 @@ private:
     }
 
     // Anti-Mars castling: the king castles from its rebirth square e1/e8 (its own right is not
-    // needed), with a rook that has its right or, for a rook elsewhere, from that rook's
-    // rebirth square; the units brought home are written before the castling sign.
+    // needed). One round uses the real rook rights; then each rook off its rebirth square
+    // a1/h1/a8/h8 (if empty) is put there with that corner's right set, and a further round
+    // castles to either side the rights then allow (Popeye's castling generator sees every
+    // right; only the castling with the moved rook writes it before the castling sign).
     void antimars_castling() {
         const Color us = side_;
         const Square kq = pos_.king_square(us);
@@ -368,30 +396,30 @@ private:
         const Square e = us == WHITE ? SQ_E1 : SQ_E8;
         if (kq != e && !pos_.empty(e)) return;
         const int r = rank_of(e);
-        for (bool king_side : {true, false}) {
-            const Square corner = make_square(king_side ? 7 : 0, r);
-            // (a) the rook on its corner with its right; (b) any other rook whose rebirth
-            // square is this (empty) corner.
-            Bitboard rooks = 0;
-            if (pos_.castling_rights() & square_bb(corner)) rooks |= square_bb(corner);
-            if (pos_.empty(corner))
-                for (Bitboard b = pos_.pieces(us, ROOK); b;) {
-                    const Square rq = pop_lsb(b);
-                    if (classic_rebirth_square(ROOK, us, rq) == corner) rooks |= square_bb(rq);
-                }
-            for (Bitboard b = rooks; b;) {
-                const Square rq = pop_lsb(b);
-                const Bitboard occ = (occ_ ^ square_bb(kq) ^ square_bb(rq)) | square_bb(e) | square_bb(corner);
-                if (between_bb(e, corner) & occ) continue;
+        const Bitboard corners = square_bb(make_square(0, r)) | square_bb(make_square(7, r));
+        auto round = [&](Bitboard rights, Square rq, Square corner) {
+            Bitboard occ = (occ_ ^ square_bb(kq)) | square_bb(e);
+            if (rq != SQ_NONE) occ = (occ ^ square_bb(rq)) | square_bb(corner);
+            for (bool king_side : {true, false}) {
+                const Square c = make_square(king_side ? 7 : 0, r);
+                if (!(rights & square_bb(c)) || (between_bb(e, c) & occ)) continue;
                 const Square pass = make_square(king_side ? 5 : 3, r);
                 if (pos_.attackers_to(e, ~us, occ) || pos_.attackers_to(pass, ~us, occ)) continue;
                 Move m;
                 m.from = kq;
                 m.to = make_square(king_side ? 6 : 2, r);
                 m.kind = MoveKind::Castling;
-                m.extra = rq == corner ? SQ_NONE : rq;
+                m.extra = c == corner ? rq : SQ_NONE;
                 list_.push(m);
             }
+        };
+        const Bitboard rights = pos_.castling_rights() & corners;
+        round(rights, SQ_NONE, SQ_NONE);
+        for (Bitboard b = pos_.pieces(us, ROOK); b;) {
+            const Square rq = pop_lsb(b);
+            const Square corner = classic_rebirth_square(ROOK, us, rq);
+            if (corner != rq && (corners & square_bb(corner)) && pos_.empty(corner))
+                round(rights | square_bb(corner), rq, corner);
         }
     }
 
@@ -422,6 +450,35 @@ void generate_rule_moves(const Position& pos, Color side, Bitboard targets, bool
     RuleGen(pos, side, list).run(targets, quiet);
 }
 
+// Ultra-Circe: whether the chain of removals and rebirths that capture m starts reaches
+// square k (a king's square) before ending or hitting another king.
+static bool ultra_chain_reaches(const Position& pos, const Move& m, Square k) {
+    std::array<Piece, SQUARE_NB> b;
+    for (int s = 0; s < SQUARE_NB; ++s) b[s] = pos.piece_on(Square(s));
+    if (m.rebirth == SQ_NONE) return false;
+    const Square cap = m.kind == MoveKind::EnPassant ? Square(m.to + (m.to > m.from ? -8 : 8)) : m.to;
+    Piece placing = b[cap];
+    placing.walk = m.rebirth_walk != NO_WALK ? m.rebirth_walk : placing.walk;
+    Piece mover = b[m.from];
+    if (m.kind == MoveKind::Promotion) mover.walk = m.promotion;
+    b[cap] = Piece{};
+    b[m.from] = Piece{};
+    b[m.to] = mover;
+    Square s = m.rebirth;
+    for (int guard = 0; guard < 64; ++guard) {
+        const Piece occupant = b[s];
+        if (occupant.empty()) return false;
+        if (s == k) return true;
+        if (occupant.walk == KING) return false;
+        b[s] = placing;
+        const Square next = classic_rebirth_square(occupant.walk, occupant.color, s);
+        if (next == s) return false;
+        placing = occupant;
+        s = next;
+    }
+    return false;
+}
+
 bool king_capturable(const Position& pos, Color c) {
     const Square k = pos.king_square(c);
     if (k == SQ_NONE) return false;
@@ -437,9 +494,202 @@ bool king_capturable(const Position& pos, Color c) {
         caps.clear();
         generate_rule_moves(pos, ~c, pos.pieces(c) & ~square_bb(k), false, caps);
         for (const Move& m : caps)
-            if (m.rebirth == k) return true;
+            if (m.rebirth == k || (R.occupied == Occupied::Ultra && ultra_chain_reaches(pos, m, k))) return true;
     }
     return false;
+}
+
+bool quiet_moves_orthodox(const Position& pos) {
+    const RuleSet& R = *pos.rules();
+    return !pos.has_fairy() && R.reborn == Reborn::Captured && R.rex == Rex::Exclusive && !R.mars && !R.antimars &&
+           !parrain_like(R) && R.occupied != Occupied::Assassin && R.occupied != Occupied::Ultra &&
+           pos.buried_count() == 0;
+}
+
+// Whether a unit of walk w and colour c on s attacks t with occupancy occ (orthodox walks).
+static bool unit_attacks(Walk w, Color c, Square s, Square t, Bitboard occ) {
+    switch (w) {
+        case PAWN: return relative_rank(c, rank_of(s)) != 0 && (pawn_attacks(c, s) & square_bb(t));
+        case KNIGHT: return knight_attacks(s) & square_bb(t);
+        case KING: return king_attacks(s) & square_bb(t);
+        case BISHOP: return bishop_attacks(s, occ) & square_bb(t);
+        case ROOK: return rook_attacks(s, occ) & square_bb(t);
+        case QUEEN: return queen_attacks(s, occ) & square_bb(t);
+        default: return walk_attacks_square(w, s, t, occ);
+    }
+}
+
+// Legality of a capture whose only effects are the capture itself and the rebirth of the
+// captured unit on m.rebirth (Relaxed/Strict Circe types, orthodox check): the mover's king
+// must not be attacked in the resulting position, computed without playing the move.
+static bool simple_capture_legal(const Position& pos, const Move& m) {
+    const Color us = pos.side_to_move(), them = ~us;
+    const Square cap = m.kind == MoveKind::EnPassant ? Square(us == WHITE ? m.to - 8 : m.to + 8) : m.to;
+    const Piece mover = pos.piece_on(m.from);
+    const Square k = mover.walk == KING ? m.to : pos.king_square(us);
+    if (k == SQ_NONE) return true;
+    Bitboard occ = (pos.pieces() ^ square_bb(m.from) ^ square_bb(cap)) | square_bb(m.to);
+    if (m.rebirth != SQ_NONE) occ |= square_bb(m.rebirth);
+    if (pos.attackers_to(k, them, occ) & ~square_bb(cap)) return false;
+    return m.rebirth == SQ_NONE || !unit_attacks(m.rebirth_walk, them, m.rebirth, k, occ);
+}
+
+// Classic Circe rebirth squares by colour, walk and capture square (RULES.md section 3).
+struct ClassicTable {
+    Square sq[COLOR_NB][WALK_NB][SQUARE_NB];
+    ClassicTable() {
+        for (Color c : {WHITE, BLACK})
+            for (int w = 0; w < WALK_NB; ++w)
+                for (int s = 0; s < SQUARE_NB; ++s)
+                    sq[c][w][s] = w == NO_WALK ? SQ_NONE : classic_rebirth_square(Walk(w), c, Square(s));
+    }
+};
+const ClassicTable& classic_table() {
+    static const ClassicTable t;
+    return t;
+}
+
+// Whether the captures of pos can take the classic-Circe fast path: the captured unit is
+// reborn on its §3 square (Frisch-auf allowed), Relaxed or Strict, no extra effect.
+static bool classic_captures(const RuleSet& R) {
+    return R.square == SquareRule::Classic && !R.mirror && !R.vertical_mirror && !R.clone && !R.chameleon &&
+           (R.occupied == Occupied::Relaxed || R.occupied == Occupied::Strict) && !R.alsatian && !R.atom &&
+           !R.kamikaze && !R.hydra;
+}
+
+// Legal captures under classic-square Circe, generated on bitboards: the rebirth square
+// comes from a table, legality from the orthodox pin/check state plus the reborn unit.
+static void classic_circe_captures(const Position& pos, MoveList& list) {
+    const RuleSet& R = *pos.rules();
+    const ClassicTable& table = classic_table();
+    const Color us = pos.side_to_move(), them = ~us;
+    const Bitboard occ = pos.pieces(), theirs = pos.pieces(them);
+    const Square ksq = pos.king_square(us);
+    Bitboard checkers = 0, pinned = 0;
+    if (ksq != SQ_NONE) {
+        checkers = pos.attackers_to(ksq, them);
+        Bitboard snipers = ((rook_attacks(ksq, 0) & (pos.pieces(ROOK) | pos.pieces(QUEEN))) |
+                            (bishop_attacks(ksq, 0) & (pos.pieces(BISHOP) | pos.pieces(QUEEN)))) &
+                           theirs;
+        while (snipers) {
+            const Bitboard b = between_bb(ksq, pop_lsb(snipers)) & occ;
+            if (b && !more_than_one(b) && (b & pos.pieces(us))) pinned |= b;
+        }
+    }
+    // One capture from `from` to `to` (promotion walk `promo`, en passant when ep).
+    auto emit = [&](Square from, Square to, MoveKind kind, Walk promo) {
+        const Square cap = kind == MoveKind::EnPassant ? Square(us == WHITE ? to - 8 : to + 8) : to;
+        const Piece captured = pos.piece_on(cap);
+        Move m;
+        m.from = from;
+        m.to = to;
+        m.kind = kind;
+        m.promotion = promo;
+        if (captured.walk != KING) {
+            const bool promoted = R.frischauf && (captured.flags & PF_PROMOTED);
+            Square r = promoted ? make_square(file_of(cap), them == WHITE ? 7 : 0) : table.sq[them][captured.walk][cap];
+            const bool empty = r != to && (r == from || r == cap || pos.empty(r));
+            if (!empty) {
+                if (R.occupied == Occupied::Strict) return;
+                r = SQ_NONE;
+            }
+            m.rebirth = r;
+            m.rebirth_walk = r == SQ_NONE ? NO_WALK : captured.walk;
+        }
+        bool legal;
+        if (ksq == SQ_NONE)
+            legal = true;
+        else if (checkers || from == ksq || kind == MoveKind::EnPassant ||
+                 ((pinned & square_bb(from)) && !aligned(ksq, from, to)))
+            legal = simple_capture_legal(pos, m);
+        else
+            legal = m.rebirth == SQ_NONE ||
+                    !unit_attacks(m.rebirth_walk, them, m.rebirth, ksq,
+                                  (occ ^ square_bb(from)) | square_bb(to) | square_bb(m.rebirth));
+        if (legal) list.push(m);
+    };
+    for (Bitboard b = pos.pieces(us) & ~pos.pieces(PAWN); b;) {
+        const Square from = pop_lsb(b);
+        Bitboard att;
+        switch (pos.piece_on(from).walk) {
+            case KING: att = king_attacks(from); break;
+            case KNIGHT: att = knight_attacks(from); break;
+            case BISHOP: att = bishop_attacks(from, occ); break;
+            case ROOK: att = rook_attacks(from, occ); break;
+            default: att = queen_attacks(from, occ); break;
+        }
+        for (att &= theirs; att;) emit(from, pop_lsb(att), MoveKind::Normal, NO_WALK);
+    }
+    const Bitboard first = rank_bb(us == WHITE ? 0 : 7), seventh = rank_bb(us == WHITE ? 6 : 1);
+    for (Bitboard b = pos.pieces(us, PAWN) & ~first; b;) {
+        const Square from = pop_lsb(b);
+        for (Bitboard att = pawn_attacks(us, from) & theirs; att;) {
+            const Square to = pop_lsb(att);
+            if (seventh & square_bb(from))
+                for (int i = 0; i < pos.promotion_walk_count(); ++i)
+                    emit(from, to, MoveKind::Promotion, pos.promotion_walks()[i]);
+            else
+                emit(from, to, MoveKind::Normal, NO_WALK);
+        }
+        if (pos.ep_square() != SQ_NONE && (pawn_attacks(us, from) & square_bb(pos.ep_square())))
+            emit(from, pos.ep_square(), MoveKind::EnPassant, NO_WALK);
+    }
+}
+
+void append_rules_captures(const Position& pos, MoveList& list) {
+    if (classic_captures(*pos.rules())) {
+        classic_circe_captures(pos, list);
+        return;
+    }
+    MoveList caps;
+    const Color us = pos.side_to_move();
+    RuleGen gen(pos, us, caps);
+    gen.captures_only();
+    const RuleSet& R = *pos.rules();
+    if (!R.alsatian && !R.atom && !R.kamikaze && !R.hydra &&
+        (R.occupied == Occupied::Relaxed || R.occupied == Occupied::Strict)) {
+        // A capture that is legal in orthodox chess (king not in check, mover not pinned off
+        // its line) stays legal unless the reborn unit attacks the king; the others get the
+        // full test.
+        const Color them = ~us;
+        const Square ksq = pos.king_square(us);
+        Bitboard checkers = 0, pinned = 0;
+        if (ksq != SQ_NONE) {
+            checkers = pos.attackers_to(ksq, them);
+            Bitboard snipers = ((rook_attacks(ksq, 0) & (pos.pieces(ROOK) | pos.pieces(QUEEN))) |
+                                (bishop_attacks(ksq, 0) & (pos.pieces(BISHOP) | pos.pieces(QUEEN)))) &
+                               pos.pieces(them);
+            while (snipers) {
+                const Bitboard b = between_bb(ksq, pop_lsb(snipers)) & pos.pieces();
+                if (b && !more_than_one(b) && (b & pos.pieces(us))) pinned |= b;
+            }
+        }
+        for (const Move& m : caps) {
+            bool legal;
+            if (ksq == SQ_NONE)
+                legal = true;
+            else if (checkers || m.from == ksq || m.kind == MoveKind::EnPassant ||
+                     ((pinned & square_bb(m.from)) && !aligned(ksq, m.from, m.to)))
+                legal = simple_capture_legal(pos, m);
+            else
+                legal = m.rebirth == SQ_NONE ||
+                        !unit_attacks(m.rebirth_walk, them, m.rebirth, ksq,
+                                      (pos.pieces() ^ square_bb(m.from)) | square_bb(m.to) | square_bb(m.rebirth));
+            if (legal) list.push(m);
+        }
+        return;
+    }
+    Position scratch = pos;
+    UndoInfo u;
+    const bool alsatian = R.alsatian;
+    for (const Move& m : caps) {
+        if (!scratch.do_rules_move(m, u)) continue;
+        bool ok = !scratch.in_check(us);
+        if (ok && alsatian)
+            ok = !analyze_orthodox_legality(scratch.to_setup().board, scratch.side_to_move()).illegal;
+        scratch.undo_move(m, u);
+        if (ok) list.push(m);
+    }
 }
 
 void generate_rules_legal(const Position& pos, MoveList& list) {
@@ -448,10 +698,14 @@ void generate_rules_legal(const Position& pos, MoveList& list) {
     generate_rule_moves(pos, us, pos.pieces(~us), true, pseudo);
     Position scratch = pos;
     list.clear();
+    const bool alsatian = pos.rules()->alsatian;
     for (const Move& m : pseudo) {
         UndoInfo u;
         if (!scratch.do_rules_move(m, u)) continue;
-        const bool ok = !scratch.in_check(us);
+        bool ok = !scratch.in_check(us);
+        // Alsatian Circe: a capture may not lead to a position illegal in orthodox chess.
+        if (ok && alsatian && u.capture_square != SQ_NONE)
+            ok = !analyze_orthodox_legality(scratch.to_setup().board, scratch.side_to_move()).illegal;
         scratch.undo_move(m, u);
         if (ok) list.push(m);
     }

@@ -17,4 +17,12 @@ bool king_capturable(const Position& pos, Color c);
 // Legal moves of the side to move under the position's rules.
 void generate_rules_legal(const Position& pos, MoveList& list);
 
+// Whether the non-captures of the side to move are exactly the orthodox ones, with orthodox
+// legality: rebirth-type rules with orthodox check, no Mars/Anti-Mars departures, no pending
+// Parrain rebirth, nothing buried that could erupt, no fairy walks.
+bool quiet_moves_orthodox(const Position& pos);
+
+// Appends the legal captures (with every rebirth choice) of the side to move.
+void append_rules_captures(const Position& pos, MoveList& list);
+
 }  // namespace rebirth

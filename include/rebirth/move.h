@@ -35,20 +35,25 @@ inline constexpr int MAX_MOVES = 1024;
 // A fixed-capacity list of moves, meant to live on the stack.
 class MoveList {
 public:
-    void push(const Move& m) { moves_[size_++] = m; }
+    void push(const Move& m) { storage_.moves[size_++] = m; }
     void clear() { size_ = 0; }
     int size() const { return size_; }
     bool empty() const { return size_ == 0; }
-    const Move& operator[](int i) const { return moves_[i]; }
-    Move& operator[](int i) { return moves_[i]; }
-    const Move* begin() const { return moves_.data(); }
-    const Move* end() const { return moves_.data() + size_; }
-    Move* begin() { return moves_.data(); }
-    Move* end() { return moves_.data() + size_; }
+    const Move& operator[](int i) const { return storage_.moves[i]; }
+    Move& operator[](int i) { return storage_.moves[i]; }
+    const Move* begin() const { return storage_.moves; }
+    const Move* end() const { return storage_.moves + size_; }
+    Move* begin() { return storage_.moves; }
+    Move* end() { return storage_.moves + size_; }
     void truncate(int n) { size_ = n; }
 
 private:
-    std::array<Move, MAX_MOVES> moves_;
+    // Left uninitialised: only the first size_ entries are ever read.
+    union Storage {
+        Storage() {}
+        Move moves[MAX_MOVES];
+    };
+    Storage storage_;
     int size_ = 0;
 };
 

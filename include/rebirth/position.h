@@ -41,6 +41,19 @@ struct Effect {
     bool silent = false;         // Popeye does not print it (assassinated or lifted occupant)
 };
 
+// A fixed-capacity array left uninitialised (per-ply records are built on every move; only
+// the entries a move writes are ever read).
+template <typename T, int N>
+struct RawArray {
+    RawArray() {}
+    union {
+        T data[N];
+    };
+    T& operator[](int i) { return data[i]; }
+    const T& operator[](int i) const { return data[i]; }
+    static constexpr int size() { return N; }
+};
+
 // What do_move changes and undo_move restores: a small per-ply record. Moves under Circe
 // rules also log each square they change (undone in reverse) and their visible effects.
 struct UndoInfo {
@@ -57,15 +70,15 @@ struct UndoInfo {
         Piece before;
         Square origin_before;
     };
-    std::array<Change, 40> changes;
+    RawArray<Change, 40> changes;
     int change_count = 0;
-    std::array<Effect, 16> effects;
+    RawArray<Effect, 16> effects;
     int effect_count = 0;
     // Rule state before the move (restored by undo).
     Piece parrain_piece{};
     Square parrain_square = SQ_NONE;
     int buried_count = 0;
-    std::array<Buried, MAX_BURIED> buried;
+    RawArray<Buried, MAX_BURIED> buried;  // the first buried_count entries, when buried_saved
     bool buried_saved = false;
 };
 
