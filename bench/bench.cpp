@@ -25,6 +25,8 @@
 #include <vector>
 
 #include "rebirth/perft.h"
+#include "rebirth/popeye_input.h"
+#include "rebirth/rules.h"
 #include "rebirth/position.h"
 #include "rebirth/setup.h"
 
@@ -73,7 +75,13 @@ struct Summary {
     std::string stockfish_banner;
     std::map<std::string, Measurement> checks;  // by case name
     std::map<int, Measurement> parallel;        // by thread count
+    std::map<std::string, Measurement> conditions;  // Kiwipete perft under a condition, by words
 };
+
+// (d) Kiwipete perft under Circe conditions, as ratios to orthodox perft in the same run. The
+// counts are checked by the tests at depth 3 against Popeye; here depth 4 is timed.
+constexpr int condition_depth = 4;
+const char* const condition_words[] = {"", "Circe", "AntiCirce", "Circe Assassin", "MarsCirce"};
 
 Summary& summary() {
     static Summary s;
@@ -257,6 +265,28 @@ void bm_parallel(benchmark::State& state, int threads) {
     });
 }
 
+void bm_condition(benchmark::State& state, const char* words) {
+    Measurement m;
+    try {
+        const RuleSet rules = resolve_rules(parse_condition_words(words, "<bench>"), "<bench>");
+        SetupRules setup_rules;
+        setup_rules.rules = &rules;
+        const Position root(parse_fen(kiwipete_fen, "<bench>"), setup_rules);
+        for (auto _ : state) {
+            Position pos = root;
+            const auto start = Clock::now();
+            m.nodes = perft(pos, condition_depth);
+            m.seconds = seconds_since(start);
+            benchmark::DoNotOptimize(m.nodes);
+        }
+        m.expected = m.nodes;  // speed only: the counts are the tests' business
+    } catch (const std::exception& e) {
+        m.error = std::string("exception: ") + e.what();
+    }
+    report(state, words, m);
+    summary().conditions[words] = m;
+}
+
 void register_benchmarks() {
     benchmark::RegisterBenchmark("perft_start_d6/rebirth", bm_rebirth_start)
         ->Iterations(1)
@@ -269,6 +299,11 @@ void register_benchmarks() {
     for (const PerftCase& c : deep_cases) {
         const std::string name = std::string("perft_check/") + c.name + "/depth:" + std::to_string(c.depth);
         benchmark::RegisterBenchmark(name.c_str(), bm_check, c)->Iterations(1)->UseRealTime()->Unit(
+            benchmark::kMillisecond);
+    }
+    for (const char* words : condition_words) {
+        const std::string name = std::string("condition_perft/kiwipete/depth:4/") + (*words ? words : "orthodox");
+        benchmark::RegisterBenchmark(name.c_str(), bm_condition, words)->Iterations(1)->UseRealTime()->Unit(
             benchmark::kMillisecond);
     }
     for (int threads : {1, 2}) {
@@ -344,6 +379,19 @@ int print_summary() {
         std::printf("  speed-up 2 threads over 1: %.2f\n", one->second.seconds / two->second.seconds);
     } else {
         std::printf("  speed-up 2 threads over 1: n/a\n");
+    }
+
+    std::printf("perft under conditions, kiwipete depth %d, 1 thread (ratio to orthodox)\n", condition_depth);
+    const auto orthodox = s.conditions.find("");
+    for (const char* words : condition_words) {
+        const auto it = s.conditions.find(words);
+        const std::optional<Measurement> m =
+            it == s.conditions.end() ? std::nullopt : std::optional<Measurement>(it->second);
+        print_measurement(*words ? words : "orthodox", m);
+        count(m);
+        if (*words && m && m->ok() && orthodox != s.conditions.end() && orthodox->second.ok())
+            std::printf("  %-22s ratio to orthodox: %.3f\n", "",
+                        m->nodes_per_second() / orthodox->second.nodes_per_second());
     }
 
     if (failures == 0) {

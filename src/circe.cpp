@@ -251,24 +251,30 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
             }
         }
         if (ok && (R.reborn == Reborn::Capturer || R.reborn == Reborn::Both) && m.extra != SQ_NONE) {
-            // Anti-Circe: the capturer (as promoted) goes to its rebirth square m.extra.
-            const Piece capturer = board_[m.to];
+            // Anti-Circe: the capturer (as promoted) goes to its rebirth square m.extra,
+            // with its new walk under Chameleon (m.rebirth_walk).
+            const Piece arrived = board_[m.to];
+            Piece capturer = arrived;
+            if (m.rebirth_walk != NO_WALK) capturer.walk = m.rebirth_walk;
             if (m.extra != m.to) {
                 const Piece occupant = board_[m.extra];
                 set_square(m.to, Piece{}, SQ_NONE, u);
                 if (occupant.empty()) {
                     set_square(m.extra, capturer, mover_origin, u);
-                    add_effect(u, Effect::Kind::Transfer, m.to, m.extra, capturer);
+                    add_effect(u, Effect::Kind::Transfer, m.to, m.extra, capturer, arrived.walk);
                     regained |= regained_right(capturer, m.extra);
                 } else if (R.occupied == Occupied::Volcanic) {
                     save_buried();
                     buried_[buried_count_++] = Buried{m.extra, capturer};
                     key_ ^= zobrist::buried_key(capturer, m.extra);
-                    add_effect(u, Effect::Kind::Burial, m.to, m.extra, capturer);
+                    add_effect(u, Effect::Kind::Burial, m.to, m.extra, capturer, arrived.walk);
                 } else {
                     ok = false;
                 }
             } else {
+                // Calvet: reborn on the capture square itself ([wKc6->c6]).
+                if (capturer.walk != arrived.walk) set_square(m.to, capturer, mover_origin, u);
+                add_effect(u, Effect::Kind::Transfer, m.to, m.to, capturer, arrived.walk);
                 regained |= regained_right(capturer, m.to);
             }
         }

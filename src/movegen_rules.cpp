@@ -8,7 +8,35 @@
 
 namespace rebirth {
 
+static bool unit_attacks(Walk w, Color c, Square s, Square t, Bitboard occ);
+
 namespace {
+
+// Anti-Circe: the square the capturer (walk after promotion, `capturer`) goes to after
+// capturing on `to` from `from`, and the walk it has there (Chameleon). False when the rules
+// forbid the capture (occupied square under Strict, own square under Cheylan); r = SQ_NONE
+// when it stays on `to` without rebirth (Relaxed).
+bool anticirce_square(const Position& pos, const RuleSet& R, Piece capturer, Square from, Square to, Square& r,
+                      Walk& walk) {
+    CaptureFacts f;
+    f.unit = capturer;
+    f.capture = to;
+    f.from = from;
+    f.to = to;
+    f.capturer = capturer;
+    f.capturer_walk_before = capturer.walk;
+    f.origin = pos.origin(from);
+    walk = reborn_walk(R, f);
+    r = rebirth_square(R, f, walk);
+    if (r == to) return !R.cheylan;
+    if (r != SQ_NONE && (r == from || pos.empty(r))) return true;
+    if (r != SQ_NONE && R.occupied == Occupied::Volcanic) return true;
+    if (R.occupied == Occupied::Relaxed) {
+        r = SQ_NONE;
+        return true;
+    }
+    return false;
+}
 
 // Targets of a non-pawn unit of walk w on `from` with occupancy `occ` (colour not filtered).
 Bitboard walk_targets(Walk w, Square from, Bitboard occ) {
@@ -228,21 +256,11 @@ private:
     // empty (its departure counts as empty); on its own rebirth square it stays (Calvet) or
     // may not capture (Cheylan).
     void anti_circe(Move m, Piece capturer) {
-        CaptureFacts f;
-        f.unit = capturer;
-        f.capture = m.to;
-        f.from = m.from;
-        f.to = m.to;
-        f.capturer = capturer;
-        f.origin = pos_.origin(m.from);
-        const Square r = rebirth_square(R_, f, capturer.walk);
-        if (r == SQ_NONE) return;
-        if (r == m.to) {
-            if (R_.cheylan) return;
-        } else if (r != m.from && !pos_.empty(r) && R_.occupied != Occupied::Volcanic) {
-            return;
-        }
+        Square r;
+        Walk walk;
+        if (!anticirce_square(pos_, R_, capturer, m.from, m.to, r, walk)) return;
         m.extra = r;
+        m.rebirth_walk = walk != capturer.walk ? walk : NO_WALK;
         list_.push(m);
     }
 
@@ -479,10 +497,115 @@ static bool ultra_chain_reaches(const Position& pos, const Move& m, Square k) {
     return false;
 }
 
+// Whether the rebirth square of a captured unit depends on the capturer or a choice.
+static bool capturer_dependent(const RuleSet& R) {
+    switch (R.square) {
+        case SquareRule::PWC:
+        case SquareRule::Couscous:
+        case SquareRule::Equipollents:
+        case SquareRule::Super:
+        case SquareRule::Cage:
+        case SquareRule::TakeMake:
+        case SquareRule::Parrain:
+        case SquareRule::ContraParrain: return true;
+        default: return R.clone;
+    }
+}
+
+// The check rule computed directly for the common families; false in `decided` when the
+// general test (generating the opponent's captures) must run.
+static bool direct_king_capturable(const Position& pos, Color c, bool& decided) {
+    const RuleSet& R = *pos.rules();
+    const Square k = pos.king_square(c);
+    const Color them = ~c;
+    const Bitboard occ = pos.pieces();
+    decided = true;
+    if (R.mars && !R.antimars && R.reborn == Reborn::None) {
+        // Mars: every enemy unit attacks from its rebirth square (if empty or its own).
+        for (Bitboard b = pos.pieces(them); b;) {
+            const Square q = pop_lsb(b);
+            const Piece p = pos.piece_on(q);
+            const Square home = classic_rebirth_square(p.walk, R.mirror ? c : them, q,
+                                                       R.frischauf && (p.flags & PF_PROMOTED));
+            if (home == q) {
+                if (unit_attacks(p.walk, them, q, k, occ)) return true;
+            } else if (home != SQ_NONE && pos.empty(home)) {
+                if (unit_attacks(p.walk, them, home, k, (occ ^ square_bb(q)) | square_bb(home))) return true;
+            }
+        }
+        return false;
+    }
+    if (R.mars || R.antimars || R.square == SquareRule::Super || R.square == SquareRule::Cage ||
+        R.square == SquareRule::TakeMake || parrain_like(R)) {
+        decided = false;
+        return false;
+    }
+    if (R.reborn == Reborn::Capturer) {
+        // Anti-Circe: an attacker checks if its capture of the king would be allowed.
+        for (Bitboard att = pos.attackers_to(k, them); att;) {
+            const Square a = pop_lsb(att);
+            Piece p = pos.piece_on(a);
+            const bool promotes = p.walk == PAWN && last_rank(them, k);
+            const int n = promotes ? pos.promotion_walk_count() : 1;
+            for (int i = 0; i < n; ++i) {
+                if (promotes) {
+                    p.walk = pos.promotion_walks()[i];
+                    p.flags |= PF_PROMOTED;
+                }
+                Square r;
+                Walk w;
+                if (anticirce_square(pos, R, p, a, k, r, w)) return true;
+            }
+        }
+        return false;
+    }
+    if (R.reborn != Reborn::Captured || capturer_dependent(R) || R.occupied == Occupied::Ultra) {
+        decided = false;
+        return false;
+    }
+    if (R.rex == Rex::Inclusive) {
+        // The king is in check when a capture of it leaves it without rebirth.
+        if (R.occupied != Occupied::Relaxed) {
+            decided = false;
+            return false;
+        }
+        for (Bitboard att = pos.attackers_to(k, them); att;) {
+            const Square a = pop_lsb(att);
+            CaptureFacts f;
+            f.unit = pos.piece_on(k);
+            f.capture = k;
+            f.from = a;
+            f.to = k;
+            f.capturer = pos.piece_on(a);
+            f.origin = pos.origin(k);
+            const Square r = rebirth_square(R, f, reborn_walk(R, f));
+            if (r == SQ_NONE || r == k || (r != a && !pos.empty(r))) return true;
+        }
+        return false;
+    }
+    if (pos.attackers_to(k, them)) return true;
+    if (R.occupied == Occupied::Assassin) {
+        // Assassin: a capture of one of c's units whose rebirth lands on the king.
+        for (Bitboard b = pos.pieces(c) & ~square_bb(k); b;) {
+            const Square s = pop_lsb(b);
+            CaptureFacts f;
+            f.unit = pos.piece_on(s);
+            f.capture = s;
+            f.to = s;
+            f.origin = pos.origin(s);
+            if (rebirth_square(R, f, reborn_walk(R, f)) == k && pos.attackers_to(s, them)) return true;
+        }
+    }
+    return false;
+}
+
 bool king_capturable(const Position& pos, Color c) {
     const Square k = pos.king_square(c);
     if (k == SQ_NONE) return false;
     const RuleSet& R = *pos.rules();
+    bool decided;
+    const bool direct = direct_king_capturable(pos, c, decided);
+    if (decided) return direct;
     MoveList caps;
     generate_rule_moves(pos, ~c, square_bb(k), false, caps);
     for (const Move& m : caps) {

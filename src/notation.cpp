@@ -28,8 +28,13 @@ std::string effect_text(const Effect& e, Language lang) {
             }
             break;
         case Effect::Kind::Transfer:
+            // A walk change (Anti-Circe Chameleon) writes the new walk after the arrow.
             s += colour_letter(e.piece.color);
-            s += walk_letters(e.piece.walk, lang) + square_name(e.from) + "->" + square_name(e.to);
+            if (e.walk_before != NO_WALK && e.walk_before != e.piece.walk)
+                s += walk_letters(e.walk_before, lang) + square_name(e.from) + "->" + walk_letters(e.piece.walk, lang) +
+                     square_name(e.to);
+            else
+                s += walk_letters(e.piece.walk, lang) + square_name(e.from) + "->" + square_name(e.to);
             break;
         case Effect::Kind::Burial:
             if (e.from != SQ_NONE) {
