@@ -197,8 +197,8 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
         parrain_piece_ = captured;
         parrain_square_ = cap_sq;
     }
-    if (capture && !R.mars && !parrain_like(R)) {
-        if (R.reborn == Reborn::Captured || R.reborn == Reborn::Both) {
+    // The captured unit's rebirth (Circe types).
+    auto captured_part = [&] {
             if (m.rebirth != SQ_NONE) {
                 Piece unit = captured;
                 Walk before = NO_WALK;
@@ -249,13 +249,15 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
                 add_effect(u, Effect::Kind::Removal, m.to, SQ_NONE, board_[m.to]);
                 set_square(m.to, Piece{}, SQ_NONE, u);
             }
-        }
-        if (ok && (R.reborn == Reborn::Capturer || R.reborn == Reborn::Both) && m.extra != SQ_NONE) {
+    };
+    // The capturer's rebirth (Anti-Circe types) to m.extra, with walk m.spare if it changes.
+    auto capturer_part = [&] {
+        if (m.extra == SQ_NONE) return;  // Relaxed: it stays without rebirth
             // Anti-Circe: the capturer (as promoted) goes to its rebirth square m.extra,
             // with its new walk under Chameleon (m.rebirth_walk).
             const Piece arrived = board_[m.to];
             Piece capturer = arrived;
-            if (m.rebirth_walk != NO_WALK) capturer.walk = m.rebirth_walk;
+            if (m.spare != NO_WALK) capturer.walk = m.spare;
             if (m.extra != m.to) {
                 const Piece occupant = board_[m.extra];
                 set_square(m.to, Piece{}, SQ_NONE, u);
@@ -277,7 +279,11 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
                 add_effect(u, Effect::Kind::Transfer, m.to, m.to, capturer, arrived.walk);
                 regained |= regained_right(capturer, m.to);
             }
-        }
+    };
+    if (capture && !R.mars && !parrain_like(R)) {
+        // Circe + Anti-Circe: the capturer first, then the captured unit.
+        if (R.reborn == Reborn::Capturer || R.reborn == Reborn::Both) capturer_part();
+        if (ok && (R.reborn == Reborn::Captured || R.reborn == Reborn::Both)) captured_part();
     }
 
     // Parrain: the unit captured by the previous move is reborn now, shifted by this move.

@@ -57,7 +57,22 @@ Bitboard walk_targets(Walk w, Square from, Bitboard occ) {
 class RuleGen {
 public:
     RuleGen(const Position& pos, Color side, MoveList& list)
-        : pos_(pos), R_(*pos.rules()), side_(side), list_(list), occ_(pos.pieces()) {}
+        : pos_(pos), R_(*pos.rules()), side_(side), list_(list), occ_(pos.pieces()) {
+        if (R_.reborn == Reborn::Both) {
+            // The Anti-Circe half's rules for the capturer.
+            anti_ = R_;
+            anti_.reborn = Reborn::Capturer;
+            anti_.square = R_.both_capturer.square;
+            anti_.occupied = R_.both_capturer.occupied;
+            anti_.rex = R_.both_capturer.rex;
+            anti_.mirror = R_.both_capturer.mirror;
+            anti_.vertical_mirror = R_.both_capturer.vertical_mirror;
+            anti_.frischauf = R_.both_capturer.frischauf;
+            anti_.clone = R_.both_capturer.clone;
+            anti_.chameleon = R_.both_capturer.chameleon;
+            anti_.chameleon_cycle = R_.both_capturer.chameleon_cycle;
+        }
+    }
 
     // Every pseudo-legal capture of side_ (en passant included).
     void captures_only() {
@@ -167,8 +182,13 @@ private:
         }
     }
 
-    // Whether square s is empty after the capture from `from` to `to` (capturing on cap).
+    // Whether square s is empty after the capture from `from` to `to` (capturing on cap), and
+    // after the capturer went to capturer_square_ (Circe + Anti-Circe).
     bool empty_after(Square s, Square from, Square to, Square cap) const {
+        if (capturer_square_ != SQ_NONE) {
+            if (s == capturer_square_) return false;
+            if (s == to) return true;
+        }
         if (s == to) return R_.kamikaze;
         if (s == from || s == cap) return true;
         return pos_.empty(s);
@@ -190,8 +210,8 @@ private:
             capturer.walk = m.promotion;
             capturer.flags |= PF_PROMOTED;
         }
-        if (R_.reborn == Reborn::Capturer) {
-            anti_circe(m, capturer);
+        if (R_.reborn == Reborn::Capturer || R_.reborn == Reborn::Both) {
+            anti_circe(m, capturer, cap, captured, mover);
             return;
         }
         if (R_.reborn == Reborn::None) {
@@ -199,6 +219,11 @@ private:
             return;
         }
         if (R_.kamikaze && mover.walk == KING) return;  // the king may not vanish
+        captured_choices(m, cap, captured, capturer, mover);
+    }
+
+    // The choices of the captured unit's rebirth (Circe types) for capture m.
+    void captured_choices(Move m, Square cap, Piece captured, Piece capturer, Piece mover) {
         if (captured.walk == KING && R_.rex == Rex::Exclusive) {
             list_.push(m);  // kings are never reborn
             return;
@@ -255,13 +280,46 @@ private:
     // Anti-Circe: the capturer (as promoted) goes to its rebirth square, which must be
     // empty (its departure counts as empty); on its own rebirth square it stays (Calvet) or
     // may not capture (Cheylan).
-    void anti_circe(Move m, Piece capturer) {
+    void anti_circe(Move m, Piece capturer, Square cap, Piece captured, Piece mover) {
+        const RuleSet& A = R_.reborn == Reborn::Both ? anti_ : R_;
+        // Passes one capturer choice on (Circe + Anti-Circe: to the captured unit's choices).
+        auto next = [&](Move mm) {
+            if (R_.reborn != Reborn::Both) {
+                list_.push(mm);
+                return;
+            }
+            capturer_square_ = mm.extra == SQ_NONE ? m.to : mm.extra;
+            captured_choices(mm, cap, captured, capturer, mover);
+            capturer_square_ = SQ_NONE;
+        };
+        if (A.square == SquareRule::Super) {
+            // Any square empty after the capture, the capture square itself unless Cheylan;
+            // no rebirth only when Relaxed.
+            if (A.occupied == Occupied::Relaxed) next(m);
+            CaptureFacts f;
+            f.unit = capturer;
+            f.capture = m.to;
+            f.from = m.from;
+            f.to = m.to;
+            f.capturer = capturer;
+            f.capturer_walk_before = capturer.walk;
+            const Walk walk = reborn_walk(A, f);
+            for (int s = 0; s < SQUARE_NB; ++s) {
+                const Square sq = Square(s);
+                if (sq == m.to ? A.cheylan : !(sq == m.from || sq == cap || pos_.empty(sq))) continue;
+                Move mm = m;
+                mm.extra = sq;
+                mm.spare = walk != capturer.walk ? walk : NO_WALK;
+                next(mm);
+            }
+            return;
+        }
         Square r;
         Walk walk;
-        if (!anticirce_square(pos_, R_, capturer, m.from, m.to, r, walk)) return;
+        if (!anticirce_square(pos_, A, capturer, m.from, m.to, r, walk)) return;
         m.extra = r;
-        m.rebirth_walk = walk != capturer.walk ? walk : NO_WALK;
-        list_.push(m);
+        m.spare = walk != capturer.walk ? walk : NO_WALK;
+        next(m);
     }
 
     // Parrain: a non-capture that also places the unit captured by the previous move; a
@@ -460,6 +518,8 @@ private:
     const Color side_;
     MoveList& list_;
     const Bitboard occ_;
+    RuleSet anti_;                          // Circe + Anti-Circe: the capturer's rules
+    Square capturer_square_ = SQ_NONE;      // where the capturer went (Circe + Anti-Circe)
 };
 
 }  // namespace
