@@ -141,6 +141,10 @@ void Position::set(const Setup& setup, const SetupRules& rules, const std::strin
         if (p.empty()) continue;
         if (p.walk >= walk_count() || p.color > BLACK)
             throw InputError(source, 0, square_name(s), "invalid unit on square");
+        if (p.flags & PF_KAMIKAZE)
+            throw InputError(source, 0, square_name(s), "the Kamikaze attribute is not supported yet; unit on");
+        if ((p.flags & PF_ROYAL) && p.walk != KING)
+            throw InputError(source, 0, square_name(s), "royal units other than kings are not supported yet; unit on");
         if (p.walk == KING) ++kings[p.color];
         put_piece(p, s);
         origin_[s] = s;

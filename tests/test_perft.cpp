@@ -286,3 +286,14 @@ TEST(Position, KinglessSideHasNoChecks) {
     // Ra1-a2..a7 (6), Ra1*a8, Ra1-b1..h1 (7), b2-b3, b2-b4.
     EXPECT_EQ(count_legal(pos), 6 + 1 + 7 + 2);
 }
+
+// Attributes the engine does not implement yet are refused, never silently ignored.
+TEST(PositionErrors, UnsupportedAttributesAreRefused) {
+    Setup s = diagram({"wKe1", "wQd1", "bKe8"});
+    s.board[SQ_D1].flags = PF_KAMIKAZE;
+    EXPECT_THROW(Position{s}, InputError);
+    s.board[SQ_D1].flags = PF_ROYAL;
+    EXPECT_THROW(Position{s}, InputError);
+    s.board[SQ_D1].flags = PF_PROMOTED;
+    EXPECT_NO_THROW(Position{s});
+}
