@@ -289,7 +289,7 @@ TEST(Position, KinglessSideHasNoChecks) {
 
 // Attributes the engine does not implement yet are refused, never silently ignored.
 TEST(PositionErrors, UnsupportedAttributesAreRefused) {
-    Setup s = diagram({"wKe1", "wQd1", "bKe8"});
+    rebirth::Setup s = diagram({"wKe1", "wQd1", "bKe8"});
     s.board[SQ_D1].flags = PF_KAMIKAZE;
     EXPECT_THROW(Position{s}, InputError);
     s.board[SQ_D1].flags = PF_ROYAL;

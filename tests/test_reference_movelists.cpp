@@ -1,16 +1,21 @@
 // Compares rebirth with Popeye 4.104 on ../shared/reference/movelists.jsonl (read in place):
-// the depth-1 move list as a multiset of Popeye strings, and the depth-2 and depth-3 counts.
-// Orthodox cases (empty condition) for now; conditions join with the rules issue.
+// for every case (16 positions x 28 conditions) the depth-1 move list as a multiset of
+// Popeye strings (rebirth brackets and check marks included) and the perft counts Popeye
+// gives; where Popeye refuses the position (`popeye_error`), rebirth must refuse it too.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 #include <vector>
 
+#include "rebirth/error.h"
 #include "rebirth/perft.h"
+#include "rebirth/popeye_input.h"
 #include "rebirth/position.h"
+#include "rebirth/rules.h"
 #include "rebirth/setup.h"
 
 using namespace rebirth;
@@ -20,24 +25,29 @@ namespace {
 struct Case {
     std::string id;
     std::string fen;
+    std::string condition;
     std::vector<std::string> moves;
-    std::uint64_t perft2 = 0, perft3 = 0;
+    std::vector<std::pair<int, std::uint64_t>> perft;  // (depth, count)
+    std::string popeye_error;
 };
 
-std::vector<Case> load_orthodox_cases() {
+std::vector<Case> load_cases() {
     std::vector<Case> cases;
     std::ifstream in(REBIRTH_SHARED_DIR "/reference/movelists.jsonl");
     std::string line;
     while (std::getline(in, line)) {
         if (line.empty()) continue;
         auto j = nlohmann::json::parse(line);
-        if (!j.value("condition", std::string()).empty()) continue;
         Case c;
         c.id = j.at("id").get<std::string>();
         c.fen = j.at("fen").get<std::string>();
-        c.moves = j.at("moves").get<std::vector<std::string>>();
-        c.perft2 = j.at("perft").at("2").get<std::uint64_t>();
-        c.perft3 = j.at("perft").at("3").get<std::uint64_t>();
+        c.condition = j.value("condition", std::string());
+        c.popeye_error = j.value("popeye_error", std::string());
+        if (j.contains("moves")) c.moves = j.at("moves").get<std::vector<std::string>>();
+        if (j.contains("perft"))
+            for (auto& [depth, count] : j.at("perft").items())
+                c.perft.emplace_back(std::stoi(depth), count.get<std::uint64_t>());
+        std::sort(c.perft.begin(), c.perft.end());
         cases.push_back(std::move(c));
     }
     return cases;
@@ -46,8 +56,6 @@ std::vector<Case> load_orthodox_cases() {
 // gtest prints a parameter by its id.
 void PrintTo(const Case& c, std::ostream* os) { *os << c.id; }
 
-class ReferenceMoveList : public ::testing::TestWithParam<Case> {};
-
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
     std::string n = info.param.id;
     for (char& ch : n)
@@ -55,27 +63,39 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) {
     return n;
 }
 
+class ReferenceMoveList : public ::testing::TestWithParam<Case> {};
+
 }  // namespace
 
-TEST(ReferenceFile, HasTheOrthodoxCases) {
-    EXPECT_EQ(load_orthodox_cases().size(), 16u);
+TEST(ReferenceFile, HoldsSixteenPositionsTimesTwentyEightConditions) {
+    auto cases = load_cases();
+    EXPECT_EQ(cases.size(), 16u * 28u);
+    EXPECT_EQ(std::count_if(cases.begin(), cases.end(), [](const Case& c) { return c.condition.empty(); }), 16);
 }
 
-TEST_P(ReferenceMoveList, DivideAndCountsMatchPopeye) {
+TEST_P(ReferenceMoveList, MatchesPopeye) {
     const Case& c = GetParam();
-    Position pos(parse_fen(c.fen));
-    auto divide = perft_divide(pos, 1, 1);
-    std::vector<std::string> ours;
-    for (auto& [move, n] : divide) {
-        ours.push_back(move);
-        EXPECT_EQ(n, 1u);
+    const RuleSet rules = resolve_rules(parse_condition_words(c.condition, "movelists.jsonl"), "movelists.jsonl");
+    SetupRules setup_rules;
+    setup_rules.rules = &rules;
+    if (!c.popeye_error.empty()) {
+        EXPECT_THROW(Position(parse_fen(c.fen), setup_rules), InputError) << "Popeye: " << c.popeye_error;
+        return;
     }
+    Position pos(parse_fen(c.fen), setup_rules);
+    std::vector<std::string> ours;
+    for (auto& [move, n] : perft_divide(pos, 1, 1)) ours.push_back(move);
     std::vector<std::string> theirs = c.moves;
     std::sort(ours.begin(), ours.end());
     std::sort(theirs.begin(), theirs.end());
     EXPECT_EQ(ours, theirs);
-    EXPECT_EQ(perft(pos, 2), c.perft2);
-    EXPECT_EQ(perft(pos, 3), c.perft3);
+    for (auto [depth, count] : c.perft) {
+        if (depth == 1) {
+            EXPECT_EQ(ours.size(), count);
+            continue;
+        }
+        EXPECT_EQ(perft(pos, depth), count) << "depth " << depth;
+    }
 }
 
-INSTANTIATE_TEST_SUITE_P(Orthodox, ReferenceMoveList, ::testing::ValuesIn(load_orthodox_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(Popeye, ReferenceMoveList, ::testing::ValuesIn(load_cases()), case_name);
