@@ -377,6 +377,14 @@ void Position::undo_move(const Move& m, const UndoInfo& u) {
 #endif
 }
 
+void Position::set_side_to_move_for_analysis(Color c) {
+    if (c == side_) return;
+    if (ep_square_ != SQ_NONE) key_ ^= zobrist::ep_key(ep_square_);
+    ep_square_ = SQ_NONE;
+    side_ = c;
+    key_ ^= zobrist::side_key();
+}
+
 bool Position::is_consistent(std::string* why) const {
     auto fail = [why](const std::string& msg) {
         if (why) *why = msg;

@@ -153,6 +153,10 @@ public:
     // not tested here.
     bool do_rules_move(const Move& m, UndoInfo& undo);
 
+    // Hands the move to colour c without a move (analysis only: double-stalemate goals,
+    // set play); clears the en passant right.
+    void set_side_to_move_for_analysis(Color c);
+
     // Full consistency check of the redundant state (bitboards vs mailbox, king squares, key).
     // Returns false and fills *why on the first inconsistency. Runs after every do/undo in
     // builds with REBIRTH_CHECKED (debug builds) and in the tests.

@@ -1,0 +1,23 @@
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "rebirth/position.h"
+
+namespace rebirth {
+
+// What the last move of a play must achieve (Popeye's goals).
+enum class Goal : std::uint8_t { Mate, Stalemate, DoubleStalemate, Capture, Check, Any, Unsupported };
+
+// The goal of a stipulation's goal text: "#", "=", "==", "x", "+", "~"; Unsupported otherwise.
+Goal goal_from_text(std::string_view text);
+
+// Whether the side to move of `pos` has a legal move.
+bool has_legal_move(const Position& pos);
+
+// Whether the move just played (its undo record `u`) reached goal g; `after` is the position
+// after it (the mover's opponent to move).
+bool goal_reached(const Position& after, const UndoInfo& u, Goal g);
+
+}  // namespace rebirth

@@ -1,0 +1,41 @@
+#include "rebirth/goal.h"
+
+#include "rebirth/movegen.h"
+
+namespace rebirth {
+
+Goal goal_from_text(std::string_view text) {
+    if (text == "#") return Goal::Mate;
+    if (text == "=") return Goal::Stalemate;
+    if (text == "==") return Goal::DoubleStalemate;
+    if (text == "x") return Goal::Capture;
+    if (text == "+") return Goal::Check;
+    if (text == "~") return Goal::Any;
+    return Goal::Unsupported;
+}
+
+bool has_legal_move(const Position& pos) {
+    MoveList list;
+    generate_legal(pos, list);
+    return !list.empty();
+}
+
+bool goal_reached(const Position& after, const UndoInfo& u, Goal g) {
+    switch (g) {
+        case Goal::Mate: return after.in_check() && !has_legal_move(after);
+        case Goal::Stalemate: return !after.in_check() && !has_legal_move(after);
+        case Goal::DoubleStalemate: {
+            if (after.in_check() || has_legal_move(after)) return false;
+            // The mover, were it to move, would be stalemated too.
+            Position other = after;
+            other.set_side_to_move_for_analysis(~after.side_to_move());
+            return !other.in_check() && !has_legal_move(other);
+        }
+        case Goal::Capture: return u.capture_square != SQ_NONE;
+        case Goal::Check: return after.in_check();
+        case Goal::Any: return true;
+        default: return false;
+    }
+}
+
+}  // namespace rebirth
