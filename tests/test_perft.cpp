@@ -11,6 +11,8 @@
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
 #include "rebirth/perft.h"
+#include "rebirth/popeye_input.h"
+#include "rebirth/rules.h"
 #include "rebirth/position.h"
 #include "rebirth/setup.h"
 
@@ -296,4 +298,19 @@ TEST(PositionErrors, UnsupportedAttributesAreRefused) {
     EXPECT_THROW(Position{s}, InputError);
     s.board[SQ_D1].flags = PF_PROMOTED;
     EXPECT_NO_THROW(Position{s});
+}
+
+// Threads share the immutable rule set: parallel perft under conditions equals single-thread
+// perft (RULES.md section 4 rules; positions from the reference move lists).
+TEST(Perft, ParallelEqualsSingleThreadUnderConditions) {
+    for (const char* words : {"Circe", "AntiCirce", "Circe Assassin", "MarsCirce", "Circe Volcanic", "Circe Parrain"}) {
+        const RuleSet rules = resolve_rules(parse_condition_words(words, "test"), "test");
+        SetupRules setup_rules;
+        setup_rules.rules = &rules;
+        Position pos(parse_fen(kKiwipete), setup_rules);
+        Position copy = pos;
+        const std::uint64_t single = perft(copy, 3);
+        EXPECT_EQ(parallel_perft(pos, 3, 2), single) << words;
+        EXPECT_EQ(parallel_perft(pos, 4, 1), parallel_perft(pos, 4, 2)) << words;
+    }
 }
