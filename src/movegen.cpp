@@ -71,14 +71,7 @@ void gen_orthodox(const Position& pos, MoveList& list) {
     Bitboard mask = QuietOnly ? ~pos.pieces() : ~ours;
     if (ksq != SQ_NONE) {
         checkers = pos.attackers_to(ksq, Them);
-        Bitboard snipers = ((rook_attacks(ksq, 0) & (pos.pieces(ROOK) | pos.pieces(QUEEN))) |
-                            (bishop_attacks(ksq, 0) & (pos.pieces(BISHOP) | pos.pieces(QUEEN)))) &
-                           pos.pieces(Them);
-        while (snipers) {
-            Square sn = pop_lsb(snipers);
-            Bitboard b = between_bb(ksq, sn) & occ;
-            if (b && !more_than_one(b) && (b & ours)) pinned |= b;
-        }
+        pinned = pos.pinned(Us);
         // King steps.
         const Bitboard occ_no_king = occ ^ square_bb(ksq);
         for (Bitboard t = king_attacks(ksq) & mask; t;) {

@@ -751,13 +751,7 @@ static void classic_circe_captures(const Position& pos, MoveList& list) {
     Bitboard checkers = 0, pinned = 0;
     if (ksq != SQ_NONE) {
         checkers = pos.attackers_to(ksq, them);
-        Bitboard snipers = ((rook_attacks(ksq, 0) & (pos.pieces(ROOK) | pos.pieces(QUEEN))) |
-                            (bishop_attacks(ksq, 0) & (pos.pieces(BISHOP) | pos.pieces(QUEEN)))) &
-                           theirs;
-        while (snipers) {
-            const Bitboard b = between_bb(ksq, pop_lsb(snipers)) & occ;
-            if (b && !more_than_one(b) && (b & pos.pieces(us))) pinned |= b;
-        }
+        pinned = pos.pinned(us);
     }
     // One capture from `from` to `to` (promotion walk `promo`, en passant when ep).
     auto emit = [&](Square from, Square to, MoveKind kind, Walk promo) {
@@ -839,13 +833,7 @@ void append_rules_captures(const Position& pos, MoveList& list) {
         Bitboard checkers = 0, pinned = 0;
         if (ksq != SQ_NONE) {
             checkers = pos.attackers_to(ksq, them);
-            Bitboard snipers = ((rook_attacks(ksq, 0) & (pos.pieces(ROOK) | pos.pieces(QUEEN))) |
-                                (bishop_attacks(ksq, 0) & (pos.pieces(BISHOP) | pos.pieces(QUEEN)))) &
-                               pos.pieces(them);
-            while (snipers) {
-                const Bitboard b = between_bb(ksq, pop_lsb(snipers)) & pos.pieces();
-                if (b && !more_than_one(b) && (b & pos.pieces(us))) pinned |= b;
-            }
+            pinned = pos.pinned(us);
         }
         for (const Move& m : caps) {
             bool legal;

@@ -261,6 +261,20 @@ Bitboard Position::attackers_to(Square s, Color by, Bitboard occ) const {
     return att;
 }
 
+Bitboard Position::pinned(Color c) const {
+    const Square k = king_sq_[c];
+    if (k == SQ_NONE) return 0;
+    Bitboard snipers = ((rook_attacks(k, 0) & (by_walk_[ROOK] | by_walk_[QUEEN])) |
+                        (bishop_attacks(k, 0) & (by_walk_[BISHOP] | by_walk_[QUEEN]))) &
+                       by_color_[~c];
+    Bitboard result = 0;
+    while (snipers) {
+        const Bitboard b = between_bb(k, pop_lsb(snipers)) & pieces();
+        if (b && !more_than_one(b) && (b & by_color_[c])) result |= b;
+    }
+    return result;
+}
+
 bool Position::in_check(Color c) const {
     Square k = king_sq_[c];
     if (k == SQ_NONE) return false;

@@ -141,6 +141,10 @@ public:
     Bitboard attackers_to(Square s, Color by, Bitboard occupied) const;
     bool attacked(Square s, Color by) const { return attackers_to(s, by) != 0; }
     // c's king is attacked (false when c has no king).
+    // Units of colour c that alone stand between c's king and an enemy rook, bishop or queen
+    // line (orthodox pins); 0 when c has no king.
+    Bitboard pinned(Color c) const;
+
     // c's king can be captured by the opponent under the rules in force (orthodox: attacked);
     // false when c has no king.
     bool in_check(Color c) const;
