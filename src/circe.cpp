@@ -253,19 +253,32 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
     // The capturer's rebirth (Anti-Circe types) to m.extra, with walk m.spare if it changes.
     auto capturer_part = [&] {
         if (m.extra == SQ_NONE) return;  // Relaxed: it stays without rebirth
+        const Occupied anti_occ = R.reborn == Reborn::Both ? R.both_capturer.occupied : R.occupied;
             // Anti-Circe: the capturer (as promoted) goes to its rebirth square m.extra,
             // with its new walk under Chameleon (m.rebirth_walk).
             const Piece arrived = board_[m.to];
             Piece capturer = arrived;
-            if (m.spare != NO_WALK) capturer.walk = m.spare;
+            if (m.spare != NO_WALK) {
+                if (capturer.walk == PAWN) capturer.flags |= PF_PROMOTED;  // promoted on rebirth
+                capturer.walk = m.spare;
+            }
             if (m.extra != m.to) {
                 const Piece occupant = board_[m.extra];
                 set_square(m.to, Piece{}, SQ_NONE, u);
-                if (occupant.empty()) {
+                if (!occupant.empty() && (anti_occ == Occupied::Assassin || anti_occ == Occupied::Ultra)) {
+                    // Anti-Circe Assassin: the occupant is removed; never a king.
+                    if (occupant.walk == KING) {
+                        ok = false;
+                        return;
+                    }
+                    add_effect(u, Effect::Kind::Removal, m.extra, SQ_NONE, occupant, NO_WALK, true);
+                    set_square(m.extra, Piece{}, SQ_NONE, u);
+                }
+                if (board_[m.extra].empty()) {
                     set_square(m.extra, capturer, mover_origin, u);
                     add_effect(u, Effect::Kind::Transfer, m.to, m.extra, capturer, arrived.walk);
                     regained |= regained_right(capturer, m.extra);
-                } else if (R.occupied == Occupied::Volcanic) {
+                } else if (anti_occ == Occupied::Volcanic) {
                     save_buried();
                     buried_[buried_count_++] = Buried{m.extra, capturer};
                     key_ ^= zobrist::buried_key(capturer, m.extra);

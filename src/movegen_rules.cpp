@@ -23,14 +23,22 @@ bool anticirce_square(const Position& pos, const RuleSet& R, Piece capturer, Squ
     f.capture = to;
     f.from = from;
     f.to = to;
-    f.capturer = capturer;
+    // Couscous turned around: the square of the other unit of the capture (the captured one).
+    const Piece other = pos.piece_on(to);
+    f.capturer = other.empty() ? capturer : other;
     f.capturer_walk_before = capturer.walk;
     f.origin = pos.origin(from);
     walk = reborn_walk(R, f);
+    if (capturer.walk == KING && R.rex == Rex::Exclusive) {
+        r = SQ_NONE;  // kings are not reborn
+        return true;
+    }
     r = rebirth_square(R, f, walk);
     if (r == to) return !R.cheylan;
     if (r != SQ_NONE && (r == from || pos.empty(r))) return true;
-    if (r != SQ_NONE && R.occupied == Occupied::Volcanic) return true;
+    if (r != SQ_NONE && (R.occupied == Occupied::Volcanic || R.occupied == Occupied::Assassin ||
+                         R.occupied == Occupied::Ultra))
+        return true;  // buried, or the occupant is removed (a king: the move fails when played)
     if (R.occupied == Occupied::Relaxed) {
         r = SQ_NONE;
         return true;
@@ -283,7 +291,7 @@ private:
     void anti_circe(Move m, Piece capturer, Square cap, Piece captured, Piece mover) {
         const RuleSet& A = R_.reborn == Reborn::Both ? anti_ : R_;
         // Passes one capturer choice on (Circe + Anti-Circe: to the captured unit's choices).
-        auto next = [&](Move mm) {
+        auto pass_on = [&](Move mm) {
             if (R_.reborn != Reborn::Both) {
                 list_.push(mm);
                 return;
@@ -291,6 +299,18 @@ private:
             capturer_square_ = mm.extra == SQ_NONE ? m.to : mm.extra;
             captured_choices(mm, cap, captured, capturer, mover);
             capturer_square_ = SQ_NONE;
+        };
+        // A pawn reborn on its last rank promotes where the square rule allows it.
+        auto next = [&](Move mm) {
+            const Walk w = mm.spare != NO_WALK ? mm.spare : capturer.walk;
+            if (w == PAWN && mm.extra != SQ_NONE && last_rank(capturer.color, mm.extra) && rebirth_promotes(A)) {
+                for (int i = 0; i < pos_.promotion_walk_count(); ++i) {
+                    mm.spare = pos_.promotion_walks()[i];
+                    pass_on(mm);
+                }
+                return;
+            }
+            pass_on(mm);
         };
         if (A.square == SquareRule::Super) {
             // Any square empty after the capture, the capture square itself unless Cheylan;
@@ -615,6 +635,18 @@ static bool direct_king_capturable(const Position& pos, Color c, bool& decided) 
                 Square r;
                 Walk w;
                 if (anticirce_square(pos, R, p, a, k, r, w)) return true;
+            }
+        }
+        if (R.occupied == Occupied::Assassin) {
+            // Anti-Circe Assassin: a capture anywhere whose capturer is reborn on the king.
+            for (Bitboard b = pos.pieces(c) & ~square_bb(k); b;) {
+                const Square s = pop_lsb(b);
+                for (Bitboard att = pos.attackers_to(s, them); att;) {
+                    const Square a = pop_lsb(att);
+                    Square r;
+                    Walk w;
+                    if (anticirce_square(pos, R, pos.piece_on(a), a, s, r, w) && r == k) return true;
+                }
             }
         }
         return false;

@@ -8,54 +8,69 @@ namespace rebirth {
 
 namespace {
 
-char colour_letter(Color c) { return c == WHITE ? 'w' : 'b'; }
+// Popeye's colour letter in rebirth brackets: English w/b, German w/s (schwarz), French b/n.
+char colour_letter(Color c, Language lang) {
+    switch (lang) {
+        case Language::German: return c == WHITE ? 'w' : 's';
+        case Language::French: return c == WHITE ? 'b' : 'n';
+        default: return c == WHITE ? 'w' : 'b';
+    }
+}
 
 std::string walk_letters(Walk w, Language lang) { return to_upper(walk_code(w, lang)); }
 
+// Walk letters of a unit, with Popeye's `f` mark for a promoted unit under Frisch-auf Circe.
+std::string unit_letters(Piece p, Walk w, Language lang, bool frischauf) {
+    std::string s = frischauf && (p.flags & PF_PROMOTED) ? "f" : "";
+    s += walk_letters(w, lang);
+    return s;
+}
+
 // One effect in Popeye's bracket notation.
-std::string effect_text(const Effect& e, Language lang) {
+std::string effect_text(const Effect& e, Language lang, bool frischauf) {
     std::string s = "[";
+    const char colour = colour_letter(e.piece.color, lang);
+    const std::string unit = unit_letters(e.piece, e.piece.walk, lang, frischauf);
     switch (e.kind) {
         case Effect::Kind::Rebirth:
         case Effect::Kind::Eruption:
         case Effect::Kind::Landing:
             s += '+';
-            s += colour_letter(e.piece.color);
-            if (e.walk_before != NO_WALK) {
+            s += colour;
+            if (e.walk_before != NO_WALK)  // a pawn promoted on its rebirth: [+wPc8=S]
                 s += walk_letters(e.walk_before, lang) + square_name(e.to) + "=" + walk_letters(e.piece.walk, lang);
-            } else {
-                s += walk_letters(e.piece.walk, lang) + square_name(e.to);
-            }
+            else
+                s += unit + square_name(e.to);
             break;
         case Effect::Kind::Transfer:
-            // A walk change (Anti-Circe Chameleon) writes the new walk after the arrow.
-            s += colour_letter(e.piece.color);
-            if (e.walk_before != NO_WALK && e.walk_before != e.piece.walk)
-                s += walk_letters(e.walk_before, lang) + square_name(e.from) + "->" + walk_letters(e.piece.walk, lang) +
-                     square_name(e.to);
+            s += colour;
+            if (e.walk_before == PAWN && e.piece.walk != PAWN)  // promoted on its rebirth: [wPa7->d8=Q]
+                s += walk_letters(PAWN, lang) + square_name(e.from) + "->" + square_name(e.to) + "=" +
+                     walk_letters(e.piece.walk, lang);
+            else if (e.walk_before != NO_WALK && e.walk_before != e.piece.walk)  // Chameleon: [wSc5->Bc1]
+                s += walk_letters(e.walk_before, lang) + square_name(e.from) + "->" + unit + square_name(e.to);
             else
-                s += walk_letters(e.piece.walk, lang) + square_name(e.from) + "->" + square_name(e.to);
+                s += unit + square_name(e.from) + "->" + square_name(e.to);
             break;
         case Effect::Kind::Burial:
             if (e.from != SQ_NONE) {
-                s += colour_letter(e.piece.color);
-                s += walk_letters(e.piece.walk, lang) + square_name(e.from) + "->" + square_name(e.to) + "->v";
+                s += colour;
+                s += unit + square_name(e.from) + "->" + square_name(e.to) + "->v";
             } else {
                 s += '+';
-                s += colour_letter(e.piece.color);
-                s += walk_letters(e.piece.walk, lang) + square_name(e.to) + "->v";
+                s += colour;
+                s += unit + square_name(e.to) + "->v";
             }
             break;
         case Effect::Kind::Removal:
         case Effect::Kind::Lift:
             s += '-';
-            s += colour_letter(e.piece.color);
-            s += walk_letters(e.piece.walk, lang) + square_name(e.from);
+            s += colour;
+            s += unit + square_name(e.from);
             break;
     }
     return s + "]";
 }
-
 
 }  // namespace
 
@@ -66,7 +81,7 @@ std::string move_to_popeye(const Position& pos, const Move& m, bool with_check, 
         s = file_of(m.to) == 6 ? "0-0" : "0-0-0";
     } else {
         Piece mover = pos.piece_on(m.from);
-        if (mover.walk != PAWN) s += walk_letters(mover.walk, lang);
+        if (mover.walk != PAWN) s += unit_letters(mover, mover.walk, lang, rules && rules->frischauf);
         const bool capture = m.kind == MoveKind::EnPassant || (m.to != m.from && !pos.empty(m.to));
         s += square_name(m.from);
         if (rules && (rules->mars || rules->antimars) && m.extra != SQ_NONE) s.append("-").append(square_name(m.extra));
@@ -81,7 +96,7 @@ std::string move_to_popeye(const Position& pos, const Move& m, bool with_check, 
     after.do_move(m, u);
     std::string brackets;
     for (int i = 0; i < u.effect_count; ++i)
-        if (!u.effects[i].silent) brackets += effect_text(u.effects[i], lang);
+        if (!u.effects[i].silent) brackets += effect_text(u.effects[i], lang, rules && rules->frischauf);
     // Anti-Mars castling writes the units brought home before the castling sign.
     s = m.kind == MoveKind::Castling ? brackets + s : s + brackets;
     if (with_check && after.in_check()) s += " +";

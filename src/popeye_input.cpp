@@ -553,7 +553,10 @@ Command parse_problem(Lexer& lex, Problem& p) {
                 break;
             case Command::Pieces:
                 parse_piece_list(lex, lang, [&](Square sq, Piece piece) {
-                    if (!p.setup.board[sq].empty()) p.underworld.push_back({sq, p.setup.board[sq]});
+                    if (!p.setup.board[sq].empty()) {
+                        p.underworld.push_back({sq, p.setup.board[sq]});
+                        p.setup.underworld.emplace_back(sq, p.setup.board[sq]);
+                    }
                     p.setup.board[sq] = piece;
                 });
                 break;

@@ -151,6 +151,13 @@ void Position::set(const Setup& setup, const SetupRules& rules, const std::strin
     }
     rules_ = rules.rules;
     circe_ = rules_ && !rules_->orthodox();
+    for (const auto& [sq, unit] : setup.underworld) {
+        if (!circe_ || (rules_->occupied != Occupied::Volcanic && rules_->occupied != Occupied::Parachute))
+            throw InputError(source, 0, square_name(sq),
+                             "two units on one square need Circe Volcanic or Parachute; square");
+        if (buried_count_ >= MAX_BURIED) throw InputError(source, 0, square_name(sq), "too many buried units at");
+        buried_[buried_count_++] = Buried{sq, unit};
+    }
     if (circe_ && rules_->last_capture_square != SQ_NONE) {
         parrain_piece_ = rules_->last_capture_piece;
         parrain_square_ = rules_->last_capture_square;
@@ -221,6 +228,7 @@ Setup Position::to_setup() const {
     s.castling = castling_;
     s.ep_square = ep_square_;
     s.halfmove_clock = halfmove_clock_;
+    for (int i = 0; i < buried_count_; ++i) s.underworld.emplace_back(buried_[i].square, buried_[i].piece);
     s.fullmove_number = fullmove_start_ + (ply_ + (fullmove_start_ ? 0 : 0)) / 2;
     return s;
 }

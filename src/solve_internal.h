@@ -19,6 +19,10 @@ struct SolveContext {
     const Position& initial;     // the diagram, side to move from the stipulation
     Goal goal;                   // the stipulation's goal
     int threads = 0;             // 0 = all cores
+    // Set to true by a solver when MaxSolutions or StopOnShortSolutions cut its search; its
+    // output then ends without the closing blank line of the last phase, and the front end
+    // prints "Partial solution" instead of "solution finished.". May be null.
+    bool* partial = nullptr;
 };
 
 // Each writes Popeye's solution lines for the problem into `out` (exactly as Popeye prints

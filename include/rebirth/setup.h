@@ -3,6 +3,8 @@
 #include <array>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "rebirth/types.h"
 
@@ -19,6 +21,9 @@ struct Setup {
     Square ep_square = SQ_NONE;
     int halfmove_clock = 0;
     int fullmove_number = 1;
+    // Units under a square (a diagram with two units on one square: the earlier one waits
+    // below, as Volcanic/Parachute Circe bury and lift units), in input order.
+    std::vector<std::pair<Square, Piece>> underworld;
 
     friend bool operator==(const Setup&, const Setup&) = default;
 };

@@ -1,0 +1,92 @@
+#include "rebirth/popeye_order.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <numeric>
+
+#include "rebirth/movegen.h"
+#include "rebirth/rules.h"
+
+namespace rebirth {
+
+namespace {
+
+// Rank of a promotion walk in Popeye's promotion sequence (Q, S, R, B, then fairy walks).
+int promotion_rank(Walk w) {
+    switch (w) {
+        case NO_WALK: return 0;
+        case QUEEN: return 1;
+        case KNIGHT: return 2;
+        case ROOK: return 3;
+        case BISHOP: return 4;
+        default: return 5 + w;
+    }
+}
+
+int sign(int v) { return (v > 0) - (v < 0); }
+
+// Index of a step direction (df, dr) in Popeye's generation order: the eight queen lines, then
+// the eight knight leaps (this knight order is fitted to the reference outputs); -1 for other
+// steps.
+int direction_index(int df, int dr) {
+    static constexpr std::array<std::array<int, 2>, 16> dirs{{{1, 0}, {0, 1}, {-1, 0}, {0, -1},
+                                                              {-1, 1}, {1, 1}, {1, -1}, {-1, -1},
+                                                              {1, 2}, {2, 1}, {2, -1}, {1, -2},
+                                                              {-1, -2}, {-1, 2}, {-2, 1}, {-2, -1}}};
+    for (int i = 0; i < 16; ++i)
+        if (dirs[i][0] == df && dirs[i][1] == dr) return i;
+    return -1;
+}
+
+// Where Popeye generates move m among the moves of its unit (higher = generated later, so
+// tried earlier: Popeye plays the moves of a ply from the top of its move stack).
+int generation_rank(const Position& pos, const Move& m) {
+    if (m.kind == MoveKind::Castling) return 10000 + (file_of(m.to) == 2 ? 1 : 0);
+    const Piece mover = pos.piece_on(m.from);
+    // Mars/Anti-Mars moves start from the rebirth square (m.extra). Anti-Mars generates the
+    // moves from the rebirth square first.
+    const RuleSet* rules = pos.has_rules() ? pos.rules() : nullptr;
+    const bool mars = rules && (rules->mars || rules->antimars) && m.extra != SQ_NONE;
+    const Square from = mars ? m.extra : m.from;
+    const int base = rules && rules->antimars && !mars ? 1000 : 0;
+    const int df = file_of(m.to) - file_of(from);
+    const int dr = rank_of(m.to) - rank_of(from);
+    if (mover.walk == PAWN) {
+        if (df < 0) return base;
+        if (df > 0) return base + 1;
+        return base + 2 + std::abs(dr);
+    }
+    int dir = -1;
+    int steps = 1;
+    if (df == 0 || dr == 0 || std::abs(df) == std::abs(dr)) {
+        dir = direction_index(sign(df), sign(dr));
+        steps = std::max(std::abs(df), std::abs(dr));
+    } else {
+        const int g = std::gcd(std::abs(df), std::abs(dr));
+        dir = direction_index(df / g, dr / g);
+        steps = g;
+    }
+    return base + (dir < 0 ? 20 : dir) * 16 + steps;
+}
+
+}  // namespace
+
+// The legal moves of `pos` in the order Popeye tries them: units from a1 to h8, each unit's
+// moves in reverse generation order, promotions Q S R B.
+void popeye_ordered_moves(const Position& pos, MoveList& list) {
+    generate_legal(pos, list);
+    std::stable_sort(list.begin(), list.end(), [&pos](const Move& a, const Move& b) {
+        if (a.from != b.from) return a.from < b.from;
+        const int ga = generation_rank(pos, a), gb = generation_rank(pos, b);
+        if (ga != gb) return ga > gb;
+        const int pa = promotion_rank(a.promotion), pb = promotion_rank(b.promotion);
+        if (pa != pb) return pa < pb;
+        const int ra = promotion_rank(a.rebirth_walk), rb = promotion_rank(b.rebirth_walk);
+        if (ra != rb) return ra < rb;
+        return a.rebirth < b.rebirth;
+    });
+}
+
+
+}  // namespace rebirth

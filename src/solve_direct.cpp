@@ -1,0 +1,469 @@
+// Battle play: direct (#n, =n, ==n, xn, +n, ~n), self (s#n, s=n) and reflex (r#n) stipulations,
+// written the way Popeye's tree output writes them (key, threat, variations, tries, set play).
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "rebirth/movegen.h"
+#include "rebirth/popeye_order.h"
+#include "rebirth/notation.h"
+#include "solve_internal.h"
+
+namespace rebirth {
+
+namespace {
+
+enum class Mode { Direct, Self, Reflex };
+
+struct Texts {
+    const char* threat;
+    const char* zugzwang;
+    const char* but;
+};
+
+// Popeye's words for threat, zugzwang and the try separator in `lang`.
+Texts texts_for(Language lang) {
+    switch (lang) {
+        case Language::German: return {"Drohung:", "Zugzwang.", "Aber"};
+        case Language::French: return {"menace:", "blocus.", "mais"};
+        default: return {"threat:", "zugzwang.", "but"};
+    }
+}
+
+// The mark Popeye writes after a move that reaches goal g (with its leading blank).
+std::string goal_mark(Goal g) {
+    switch (g) {
+        case Goal::Mate: return " #";
+        case Goal::Stalemate: return " =";
+        case Goal::DoubleStalemate: return " ==";
+        case Goal::Capture: return " x";
+        case Goal::Check: return " +";
+        default: return "";
+    }
+}
+
+// Columns before the move of half-move `h` of a tree (0 = the key).
+std::string indent(int h) { return std::string(h == 0 ? 3 : 4 * h + 2, ' '); }
+
+// Move number prefix of half-move h: "1." for attacks, "1..." for defences.
+std::string move_number(int h) {
+    return std::to_string(h / 2 + 1) + (h % 2 == 0 ? "." : "...");
+}
+
+// The start of a key or try block: an empty line, then the first move with its marks and
+// `suffix` (" !", " ?").
+std::string root_line(const std::string& move, const char* suffix) {
+    std::string line(1, '\n');
+    line += indent(0);
+    line += move_number(0);
+    line += move;
+    line += suffix;
+    return line;
+}
+
+// Solves and writes the battle play of one problem on one thread's own Position copies.
+class BattleSolver {
+public:
+    BattleSolver(const SolveContext& ctx, Mode mode) : ctx_(ctx), mode_(mode), texts_(texts_for(ctx.problem.language)) {}
+
+    // Whether the side to move of `pos` can reach the goal with one move.
+    bool can_reach_goal(Position& pos) const {
+        MoveList list;
+        popeye_ordered_moves(pos, list);
+        for (const Move& m : list) {
+            UndoInfo u;
+            pos.do_move(m, u);
+            const bool reached = goal_reached(pos, u, ctx_.goal);
+            pos.undo_move(m, u);
+            if (reached) return true;
+        }
+        return false;
+    }
+
+    // Whether the side to move of `pos` has moves and every one of them reaches the goal.
+    bool forced_goal(Position& pos) const {
+        MoveList list;
+        popeye_ordered_moves(pos, list);
+        if (list.empty()) return false;
+        for (const Move& m : list) {
+            UndoInfo u;
+            pos.do_move(m, u);
+            const bool reached = goal_reached(pos, u, ctx_.goal);
+            pos.undo_move(m, u);
+            if (!reached) return false;
+        }
+        return true;
+    }
+
+    // The defender's play is over in the attacker's favour right now: self play forces the
+    // defender to reach the goal; reflex play obliges it to when it can.
+    bool defender_finished(Position& pos) const {
+        if (mode_ == Mode::Self) return forced_goal(pos);
+        if (mode_ == Mode::Reflex) return can_reach_goal(pos);
+        return false;
+    }
+
+    // Defender to move, j attacker moves left: whether every defence loses.
+    bool defender_loses(Position& pos, int j) const {
+        const CacheKey ck{pos.key(), j, 0};
+        auto& cache = cache_.local();
+        if (auto it = cache.find(ck); it != cache.end()) return it->second;
+        const bool result = defender_loses_uncached(pos, j);
+        cache.emplace(ck, result);
+        return result;
+    }
+
+    // defender_loses without the transposition table.
+    bool defender_loses_uncached(Position& pos, int j) const {
+        if (defender_finished(pos)) return true;
+        if (j == 0) return false;
+        MoveList list;
+        popeye_ordered_moves(pos, list);
+        if (list.empty()) return false;
+        for (const Move& d : list) {
+            UndoInfo u;
+            pos.do_move(d, u);
+            const bool lost = attacker_wins(pos, j);
+            pos.undo_move(d, u);
+            if (!lost) return false;
+        }
+        return true;
+    }
+
+    // Whether move m of the attacker (played in pos, undo record u) solves in j moves.
+    bool attack_solves(Position& pos, const UndoInfo& u, int j) const {
+        if (mode_ == Mode::Direct && goal_reached(pos, u, ctx_.goal)) return true;
+        return defender_loses(pos, j - 1);
+    }
+
+    // Attacker to move: whether it forces the stipulation within j >= 1 moves.
+    bool attacker_wins(Position& pos, int j) const {
+        const CacheKey ck{pos.key(), j, 1};
+        auto& cache = cache_.local();
+        if (auto it = cache.find(ck); it != cache.end()) return it->second;
+        const bool result = attacker_wins_uncached(pos, j);
+        cache.emplace(ck, result);
+        return result;
+    }
+
+    // attacker_wins without the transposition table.
+    bool attacker_wins_uncached(Position& pos, int j) const {
+        if (mode_ == Mode::Reflex && can_reach_goal(pos)) return false;
+        MoveList list;
+        popeye_ordered_moves(pos, list);
+        for (const Move& m : list) {
+            UndoInfo u;
+            pos.do_move(m, u);
+            const bool solves = attack_solves(pos, u, j);
+            pos.undo_move(m, u);
+            if (solves) return true;
+        }
+        return false;
+    }
+
+    // Shortest j in 1..k with which the attacker to move wins; 0 when none.
+    int attacker_min(Position& pos, int k) const {
+        for (int j = 1; j <= k; ++j)
+            if (attacker_wins(pos, j)) return j;
+        return 0;
+    }
+
+    // " +" when the move just played gives check, or the goal mark when it is a goal move.
+    std::string mark(const Position& after, bool goal_move) const {
+        if (goal_move) return goal_mark(ctx_.goal);
+        return after.in_check() ? " +" : "";
+    }
+
+    // Attacker to move: writes every move solving in exactly j (the shortest length) at
+    // half-move h, each with the play that follows.
+    void write_attacks(Position& pos, int j, int h, std::string& out) const {
+        if (mode_ == Mode::Reflex && can_reach_goal(pos)) return;
+        MoveList list;
+        popeye_ordered_moves(pos, list);
+        for (const Move& m : list) {
+            const std::string text = move_to_popeye(pos, m, false, ctx_.problem.language);
+            UndoInfo u;
+            pos.do_move(m, u);
+            if (mode_ == Mode::Direct && goal_reached(pos, u, ctx_.goal)) {
+                out += indent(h) + move_number(h) + text + mark(pos, true) + "\n";
+            } else if (defender_loses(pos, j - 1)) {
+                out += indent(h) + move_number(h) + text + mark(pos, false);
+                write_defences(pos, j - 1, h + 1, false, out, nullptr);
+            }
+            pos.undo_move(m, u);
+        }
+    }
+
+    // Defender to move (after an attacker's move whose line is written up to its marks),
+    // j attacker moves left, defences at half-move h: ends the attacker's line (with the
+    // threat or zugzwang text) and writes the variations. Refutations go to `refutations`
+    // when given. `set_play`: no threat, unanswered defences are left out.
+    void write_defences(Position& pos, int j, int h, bool set_play, std::string& out,
+                        std::vector<std::string>* refutations) const {
+        if (defender_finished(pos)) {
+            out += "\n";
+            write_goal_defences(pos, h, out);
+            return;
+        }
+        if (j == 0) {
+            out += "\n";
+            return;
+        }
+        // Threats: the attacker's shortest plays after a null move of the defender.
+        int threat_len = 0;
+        std::vector<Move> threats;
+        if (!set_play && !ctx_.problem.options.no_threat && !pos.in_check()) {
+            Position null = pos;
+            null.set_side_to_move_for_analysis(~pos.side_to_move());
+            threat_len = attacker_min(null, j);
+            if (threat_len) {
+                out += std::string(" ") + texts_.threat + "\n";
+                write_attacks(null, threat_len, h + 1, out);
+                threats = solving_moves(null, threat_len);
+            } else {
+                out += std::string(" ") + texts_.zugzwang + "\n";
+            }
+        } else {
+            out += "\n";
+        }
+        MoveList list;
+        popeye_ordered_moves(pos, list);
+        for (const Move& d : list) {
+            const std::string text = move_to_popeye(pos, d, false, ctx_.problem.language);
+            UndoInfo u;
+            pos.do_move(d, u);
+            const int len = attacker_min(pos, j);
+            if (len == 0) {
+                if (refutations) refutations->push_back(indent(h) + move_number(h) + text + mark(pos, false) + " !\n");
+            } else if (shows_variation(pos, len, j, threat_len, threats)) {
+                out += indent(h) + move_number(h) + text + mark(pos, false) + "\n";
+                write_attacks(pos, len, h + 1, out);
+            }
+            pos.undo_move(d, u);
+        }
+    }
+
+    // Defender to move and obliged to reach the goal: writes its goal moves at half-move h.
+    void write_goal_defences(Position& pos, int h, std::string& out) const {
+        MoveList list;
+        popeye_ordered_moves(pos, list);
+        for (const Move& d : list) {
+            const std::string text = move_to_popeye(pos, d, false, ctx_.problem.language);
+            UndoInfo u;
+            pos.do_move(d, u);
+            if (goal_reached(pos, u, ctx_.goal)) out += indent(h) + move_number(h) + text + mark(pos, true) + "\n";
+            pos.undo_move(d, u);
+        }
+    }
+
+    // Attacker to move: its moves that solve in j.
+    std::vector<Move> solving_moves(Position& pos, int j) const {
+        std::vector<Move> result;
+        MoveList list;
+        popeye_ordered_moves(pos, list);
+        for (const Move& m : list) {
+            UndoInfo u;
+            pos.do_move(m, u);
+            if (attack_solves(pos, u, j)) result.push_back(m);
+            pos.undo_move(m, u);
+        }
+        return result;
+    }
+
+    // Popeye's variation filter after a defence (attacker to move in pos, shortest win len of
+    // at most j): variations shorter than the threat, or after which every threat still
+    // works, are not written.
+    bool shows_variation(Position& pos, int len, int j, int threat_len, const std::vector<Move>& threats) const {
+        if (ctx_.problem.options.no_short_variations && len < j) return false;
+        if (threat_len == 0) return true;
+        if (len < threat_len) return false;
+        if (len > threat_len) return true;
+        for (const Move& t : threats) {
+            if (!is_legal(pos, t)) return true;
+            UndoInfo u;
+            pos.do_move(t, u);
+            const bool works = attack_solves(pos, u, threat_len);
+            pos.undo_move(t, u);
+            if (!works) return true;
+        }
+        return false;
+    }
+
+    // The block Popeye writes for root move m of `pos` (attacker to move, n moves), or ""
+    // when m is neither a solution nor a try to be shown. `is_key` tells which it was.
+    std::string root_block(Position& pos, const Move& m, int n, bool& is_key) const {
+        is_key = false;
+        const Options& opt = ctx_.problem.options;
+        const std::string text = move_to_popeye(pos, m, false, ctx_.problem.language);
+        std::string block;
+        UndoInfo u;
+        pos.do_move(m, u);
+        if (mode_ == Mode::Direct && goal_reached(pos, u, ctx_.goal)) {
+            is_key = true;
+            block = root_line(text + mark(pos, true), " !\n");
+        } else if (passes_threat_limit(pos, n)) {
+            const bool key = defender_loses(pos, n - 1);
+            const int max_refutations = opt.defence.value_or(1);
+            const bool tries = opt.try_play || opt.defence.has_value();
+            std::vector<std::string> refutations;
+            if (key) {
+                is_key = true;
+                block = root_line(text + mark(pos, false), " !");
+                if (opt.variation)
+                    write_defences(pos, n - 1, 1, false, block, nullptr);
+                else
+                    block += "\n";
+            } else if (tries && count_refutations(pos, n - 1, max_refutations + 1, refutations) <= max_refutations &&
+                       !refutations.empty()) {
+                block = root_line(text + mark(pos, false), " ?");
+                if (opt.variation)
+                    write_defences(pos, n - 1, 1, false, block, nullptr);
+                else
+                    block += "\n";
+                block += std::string("    ") + texts_.but + "\n";
+                for (const std::string& r : refutations) block += r;
+            }
+        }
+        pos.undo_move(m, u);
+        return block;
+    }
+
+    // Option Threat n: the attacker's move (just played) checks, or threatens to win within n.
+    bool passes_threat_limit(Position& pos, int n) const {
+        const std::optional<int>& limit = ctx_.problem.options.threat;
+        if (!limit || n <= 1 || pos.in_check()) return true;
+        Position null = pos;
+        null.set_side_to_move_for_analysis(~pos.side_to_move());
+        return attacker_min(null, std::min(*limit, n - 1)) != 0;
+    }
+
+    // Defender to move after a root move that does not solve: collects the refutation lines
+    // (the defences after which the attacker cannot win within j), at most `limit` of them;
+    // returns their number (limit when there are more). A defender without moves counts as
+    // limit (the move fails without being refuted).
+    int count_refutations(Position& pos, int j, int limit, std::vector<std::string>& lines) const {
+        MoveList list;
+        popeye_ordered_moves(pos, list);
+        if (list.empty()) return limit;
+        int count = 0;
+        for (const Move& d : list) {
+            const std::string text = move_to_popeye(pos, d, false, ctx_.problem.language);
+            UndoInfo u;
+            pos.do_move(d, u);
+            const bool answered = j > 0 && attacker_wins(pos, j);
+            const std::string line = indent(1) + move_number(1) + text + mark(pos, false) + " !\n";
+            pos.undo_move(d, u);
+            if (!answered) {
+                lines.push_back(line);
+                if (++count >= limit) return limit;
+            }
+        }
+        return count;
+    }
+
+    // Set play: the defender moves first; the answered defences with their play.
+    std::string set_play_block(const Position& initial, int n) const {
+        Position pos = initial;
+        pos.set_side_to_move_for_analysis(~initial.side_to_move());
+        if (pos.in_check(~pos.side_to_move())) return "";
+        std::string lines;
+        // Starts with the line end written for the (absent) move before the defences.
+        write_defences(pos, n - 1, 1, true, lines, nullptr);
+        return lines;
+    }
+
+private:
+    // Transposition table entry: the position's key, the attacker moves left and which
+    // side's question (0 = defender_loses, 1 = attacker_wins).
+    struct CacheKey {
+        Key key;
+        int moves;
+        int kind;
+        friend bool operator==(const CacheKey&, const CacheKey&) = default;
+    };
+    struct CacheHash {
+        size_t operator()(const CacheKey& k) const {
+            return static_cast<size_t>(k.key ^ (static_cast<Key>(k.moves * 2 + k.kind) * 0x9E3779B97F4A7C15ull));
+        }
+    };
+    using Cache = std::unordered_map<CacheKey, bool, CacheHash>;
+
+    const SolveContext& ctx_;
+    Mode mode_;
+    Texts texts_;
+    // One table per thread (the positions differ only by the moves each thread tries).
+    mutable tbb::enumerable_thread_specific<Cache> cache_;
+};
+
+}  // namespace
+
+bool solve_direct(const SolveContext& ctx, std::string& out) {
+    const Stipulation& stip = ctx.problem.stipulation;
+    Mode mode;
+    switch (stip.play) {
+        case Stipulation::Play::Direct: mode = Mode::Direct; break;
+        case Stipulation::Play::Self: mode = Mode::Self; break;
+        case Stipulation::Play::Reflex: mode = Mode::Reflex; break;
+        default: return false;
+    }
+    // exact- play (no short solutions or variations) is not handled.
+    if (stip.series || stip.exact || stip.intro != 0 || ctx.goal == Goal::Unsupported) return false;
+    const int n = static_cast<int>(stip.moves);
+    if (n < 1 || static_cast<double>(n) != stip.moves) return false;
+
+    const BattleSolver solver(ctx, mode);
+    // Each block (set play, each key or try) starts with an empty line; one more ends the
+    // play (the front end adds the last one before "solution finished.").
+    std::string result;
+    if (ctx.problem.options.set_play && n >= 2) result += solver.set_play_block(ctx.initial, n);
+
+    Position root = ctx.initial;
+    MoveList list;
+    popeye_ordered_moves(root, list);
+    std::vector<Move> moves(list.begin(), list.end());
+    std::vector<std::string> blocks(moves.size());
+    std::vector<char> keys(moves.size(), 0);
+    Position probe = root;
+    const bool reflex_blocked = mode == Mode::Reflex && solver.can_reach_goal(probe);
+    if (!reflex_blocked) {
+        auto body = [&] {
+            tbb::parallel_for(tbb::blocked_range<size_t>(0, moves.size()), [&](const tbb::blocked_range<size_t>& r) {
+                Position pos = root;
+                for (size_t i = r.begin(); i != r.end(); ++i) {
+                    bool key = false;
+                    blocks[i] = solver.root_block(pos, moves[i], n, key);
+                    keys[i] = key;
+                }
+            });
+        };
+        if (ctx.threads > 0) {
+            tbb::task_arena arena(ctx.threads);
+            arena.execute(body);
+        } else {
+            body();
+        }
+    }
+    // MaxSolutions: the search stops at the n-th key; the output then ends there.
+    const std::optional<int>& max_solutions = ctx.problem.options.max_solutions;
+    int solutions = 0;
+    for (size_t i = 0; i < moves.size(); ++i) {
+        result += blocks[i];
+        if (keys[i] && max_solutions && ++solutions >= *max_solutions && i + 1 < moves.size()) {
+            if (ctx.partial) *ctx.partial = true;
+            out += result;
+            return true;
+        }
+    }
+    out += result + "\n";
+    return true;
+}
+
+}  // namespace rebirth
