@@ -22,6 +22,10 @@ struct PerftArgs {
 struct SolveArgs {
     std::string file;
     int threads = 0;
+    bool regression = false;  // no solving times, as Popeye's -regression
+    bool json = false;        // one JSON summary line per problem after its output
+    double max_seconds = 0;   // time limit per problem (0: none)
+    bool quiet = false;       // no progress heartbeat on stderr
 };
 
 // Each command prints its results on stdout and its errors on stderr; returns the exit code.

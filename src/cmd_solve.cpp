@@ -1,6 +1,16 @@
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <iomanip>
 #include <iostream>
+#include <mutex>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
+
+#include <tbb/global_control.h>
+#include <tbb/info.h>
 
 #include "cli.h"
 #include "rebirth/error.h"
@@ -10,22 +20,82 @@
 
 namespace rebirth::cli {
 
+namespace {
+
+// Prints a progress line on stderr every two seconds while a problem is being solved.
+class Heartbeat {
+public:
+    Heartbeat(std::string what, const std::atomic<std::uint64_t>& nodes, bool enabled)
+        : what_(std::move(what)), nodes_(nodes) {
+        if (enabled) thread_ = std::thread([this] { run(); });
+    }
+    ~Heartbeat() {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            done_ = true;
+        }
+        cv_.notify_all();
+        if (thread_.joinable()) thread_.join();
+    }
+
+private:
+    void run() {
+        const auto start = std::chrono::steady_clock::now();
+        std::unique_lock<std::mutex> lock(mutex_);
+        while (!cv_.wait_for(lock, std::chrono::seconds(2), [this] { return done_; })) {
+            const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            const std::uint64_t n = nodes_.load(std::memory_order_relaxed);
+            std::cerr << "rebirth: " << what_ << ": " << n << " nodes, " << std::fixed << std::setprecision(0)
+                      << (elapsed > 0 ? double(n) / elapsed : 0) << " nodes/s, " << std::setprecision(1) << elapsed
+                      << " s" << std::endl;
+        }
+    }
+
+    std::string what_;
+    const std::atomic<std::uint64_t>& nodes_;
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    bool done_ = false;
+    std::thread thread_;
+};
+
+}  // namespace
+
 int run_solve(const SolveArgs& args) {
     std::vector<Problem> problems = parse_popeye_file(args.file);
+    const int threads = args.threads > 0 ? args.threads : tbb::info::default_concurrency();
+    SolveLimits limits;
+    limits.max_seconds = args.max_seconds;
+    limits.show_time = !args.regression;
     int unsolved = 0;
-    for (const Problem& p : problems) {
+    for (size_t index = 0; index < problems.size(); ++index) {
+        const Problem& p = problems[index];
+        const std::string id = p.where.file + ":" + std::to_string(p.where.line);
         std::cout << format_header(p);
+        nlohmann::json summary{{"id", id}, {"stipulation", p.stipulation.text}, {"threads", threads}};
         try {
-            bool supported = true;
-            std::cout << solve_problem(p, args.threads, &supported);
-            if (!supported) ++unsolved;
+            std::atomic<std::uint64_t> nodes{0};
+            SolveReport report;
+            {
+                Heartbeat heartbeat(id, nodes, !args.quiet);
+                report = solve_problem_report(p, args.threads, limits, &nodes);
+            }
+            std::cout << report.text;
+            if (!report.supported) ++unsolved;
+            summary["status"] = report.status();
+            summary["solutions"] = report.solutions;
+            summary["nodes"] = report.nodes;
+            summary["seconds"] = report.seconds;
         } catch (const InputError& e) {
             // Bad conditions or diagram: say so for this problem and go on with the next one.
             std::cout << "rebirth: " << e.what() << "\n\n";
             std::cout.flush();
             std::cerr << "rebirth: " << e.what() << "\n";
+            summary["status"] = "bad-input";
+            summary["error"] = e.what();
             ++unsolved;
         }
+        if (args.json) std::cout << summary.dump() << "\n";
         std::cout.flush();
     }
     if (unsolved)

@@ -34,6 +34,13 @@ int main(int argc, char** argv) {
     solve_cmd->add_option("file", solve.file, "Popeye problem file (.inp)")->required();
     solve_cmd->add_option("--threads", solve.threads, "Worker threads (default: all cores)")
         ->check(CLI::NonNegativeNumber);
+    solve_cmd->add_flag("--regression", solve.regression, "Leave out solving times (as Popeye's -regression)");
+    solve_cmd->add_flag("--json", solve.json,
+                        "After each problem print one JSON line: id, stipulation, solutions, status, nodes, "
+                        "seconds, threads");
+    solve_cmd->add_option("--maxtime", solve.max_seconds, "Time limit per problem in seconds (reported as timeout)")
+        ->check(CLI::PositiveNumber);
+    solve_cmd->add_flag("--quiet", solve.quiet, "No progress heartbeat on stderr");
 
     try {
         app.parse(argc, argv);

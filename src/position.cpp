@@ -399,6 +399,36 @@ void Position::undo_move(const Move& m, const UndoInfo& u) {
 #endif
 }
 
+std::string Position::exact_key() const {
+    std::string k;
+    k.reserve(96);
+    const Bitboard occ = pieces();
+    k.append(reinterpret_cast<const char*>(&occ), sizeof occ);
+    const Bitboard castling = castling_;
+    k.append(reinterpret_cast<const char*>(&castling), sizeof castling);
+    k += static_cast<char>(side_);
+    k += static_cast<char>(ep_square_);
+    k += static_cast<char>(parrain_square_);
+    k += static_cast<char>(parrain_piece_.walk);
+    k += static_cast<char>(parrain_piece_.color);
+    k += static_cast<char>(parrain_piece_.flags);
+    for (Bitboard b = occ; b; b &= b - 1) {
+        const Square s = Square(__builtin_ctzll(b));
+        const Piece p = board_[s];
+        k += static_cast<char>(p.walk);
+        k += static_cast<char>(p.color | (p.flags << 1));
+        k += static_cast<char>(origin_[s]);
+    }
+    k += static_cast<char>(buried_count_);
+    for (int i = 0; i < buried_count_; ++i) {
+        const Buried& u = buried_[i];
+        k += static_cast<char>(u.square);
+        k += static_cast<char>(u.piece.walk);
+        k += static_cast<char>(u.piece.color | (u.piece.flags << 1));
+    }
+    return k;
+}
+
 void Position::set_side_to_move_for_analysis(Color c) {
     if (c == side_) return;
     if (ep_square_ != SQ_NONE) key_ ^= zobrist::ep_key(ep_square_);

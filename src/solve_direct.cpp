@@ -113,7 +113,7 @@ public:
 
     // Defender to move, j attacker moves left: whether every defence loses.
     bool defender_loses(Position& pos, int j) const {
-        const CacheKey ck{pos.key(), j, 0};
+        const CacheKey ck{pos.exact_key(), j, 0};
         auto& cache = cache_.local();
         if (auto it = cache.find(ck); it != cache.end()) return it->second;
         const bool result = defender_loses_uncached(pos, j);
@@ -123,6 +123,7 @@ public:
 
     // defender_loses without the transposition table.
     bool defender_loses_uncached(Position& pos, int j) const {
+        ctx_.visit();
         if (defender_finished(pos)) return true;
         if (j == 0) return false;
         MoveList list;
@@ -146,7 +147,7 @@ public:
 
     // Attacker to move: whether it forces the stipulation within j >= 1 moves.
     bool attacker_wins(Position& pos, int j) const {
-        const CacheKey ck{pos.key(), j, 1};
+        const CacheKey ck{pos.exact_key(), j, 1};
         auto& cache = cache_.local();
         if (auto it = cache.find(ck); it != cache.end()) return it->second;
         const bool result = attacker_wins_uncached(pos, j);
@@ -156,6 +157,7 @@ public:
 
     // attacker_wins without the transposition table.
     bool attacker_wins_uncached(Position& pos, int j) const {
+        ctx_.visit();
         if (mode_ == Mode::Reflex && can_reach_goal(pos)) return false;
         MoveList list;
         popeye_ordered_moves(pos, list);
@@ -384,14 +386,14 @@ private:
     // Transposition table entry: the position's key, the attacker moves left and which
     // side's question (0 = defender_loses, 1 = attacker_wins).
     struct CacheKey {
-        Key key;
+        std::string key;  // Position::exact_key(): no collision can drop a solution
         int moves;
         int kind;
         friend bool operator==(const CacheKey&, const CacheKey&) = default;
     };
     struct CacheHash {
         size_t operator()(const CacheKey& k) const {
-            return static_cast<size_t>(k.key ^ (static_cast<Key>(k.moves * 2 + k.kind) * 0x9E3779B97F4A7C15ull));
+            return std::hash<std::string>()(k.key) ^ (static_cast<size_t>(k.moves * 2 + k.kind) * 0x9E3779B97F4A7C15ull);
         }
     };
     using Cache = std::unordered_map<CacheKey, bool, CacheHash>;

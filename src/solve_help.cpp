@@ -35,38 +35,6 @@ bool marker_replaces_check(Goal g) {
     return g == Goal::Mate || g == Goal::Check || g == Goal::Stalemate || g == Goal::DoubleStalemate;
 }
 
-// An exact (collision-free) encoding of everything that decides the legal play from `pos`:
-// side to move, castling, en passant, rule state and every unit with its diagram origin.
-std::string exact_key(const Position& pos) {
-    std::string k;
-    k.reserve(96);
-    const Bitboard occ = pos.pieces();
-    k.append(reinterpret_cast<const char*>(&occ), sizeof occ);
-    const Bitboard castling = pos.castling_rights();
-    k.append(reinterpret_cast<const char*>(&castling), sizeof castling);
-    k += static_cast<char>(pos.side_to_move());
-    k += static_cast<char>(pos.ep_square());
-    k += static_cast<char>(pos.parrain_square());
-    k += static_cast<char>(pos.parrain_piece().walk);
-    k += static_cast<char>(pos.parrain_piece().color);
-    k += static_cast<char>(pos.parrain_piece().flags);
-    for (Bitboard b = occ; b; b &= b - 1) {
-        const Square s = Square(__builtin_ctzll(b));
-        const Piece p = pos.piece_on(s);
-        k += static_cast<char>(p.walk);
-        k += static_cast<char>(p.color | (p.flags << 1));
-        k += static_cast<char>(pos.origin(s));
-    }
-    k += static_cast<char>(pos.buried_count());
-    for (int i = 0; i < pos.buried_count(); ++i) {
-        const Buried& u = pos.buried(i);
-        k += static_cast<char>(u.square);
-        k += static_cast<char>(u.piece.walk);
-        k += static_cast<char>(u.piece.color | (u.piece.flags << 1));
-    }
-    return k;
-}
-
 // What follows the series side's moves in series play.
 enum class Tail { None, Help, Self };
 
@@ -114,6 +82,7 @@ private:
 
     // Help play: `remaining` half-moves, the last one reaching the goal.
     bool help(Position& pos, int remaining) {
+        ctx_.visit();
         if (remaining > 1 && failed(pos, remaining)) return false;
         MoveList list;
         popeye_ordered_moves(pos, list);
@@ -142,6 +111,7 @@ private:
 
     // Series play: `remaining` moves of the series side, then the tail.
     bool series(Position& pos, int remaining) {
+        ctx_.visit();
         if (failed(pos, remaining)) return false;
         MoveList list;
         popeye_ordered_moves(pos, list);
@@ -207,11 +177,11 @@ private:
     }
 
     bool failed(const Position& pos, int remaining) const {
-        return remaining < static_cast<int>(failures_.size()) && failures_[remaining].count(exact_key(pos));
+        return remaining < static_cast<int>(failures_.size()) && failures_[remaining].count(pos.exact_key());
     }
     void remember_failure(const Position& pos, int remaining) {
         if (remaining >= static_cast<int>(failures_.size())) failures_.resize(remaining + 1);
-        failures_[remaining].insert(exact_key(pos));
+        failures_[remaining].insert(pos.exact_key());
     }
 
     // Writes the line on the stack (null moves are the opponent's passes in series play).

@@ -3,6 +3,9 @@
 // Internal interface between the problem solver front end (solve.cpp) and the solvers of
 // each family of stipulations. Not a public header.
 
+#include <atomic>
+#include <cstdint>
+#include <chrono>
 #include <string>
 
 #include "rebirth/goal.h"
@@ -11,6 +14,26 @@
 #include "rebirth/rules.h"
 
 namespace rebirth {
+
+// Thrown by SearchControl::visit when the time limit has passed; the front end reports the
+// problem as timed out.
+struct SearchStopped {};
+
+// Node counting and the time limit of one problem, shared by the threads of its search.
+struct SearchControl {
+    std::atomic<std::uint64_t>* nodes = nullptr;  // progress counter (read by a heartbeat)
+    std::chrono::steady_clock::time_point deadline{};
+    bool has_deadline = false;
+    std::atomic<bool> stopped{false};
+
+    // Counts one node; throws SearchStopped once the deadline has passed.
+    void visit() {
+        const std::uint64_t n = nodes ? nodes->fetch_add(1, std::memory_order_relaxed) : 0;
+        if (has_deadline && (n & 1023) == 0 && std::chrono::steady_clock::now() > deadline)
+            stopped.store(true, std::memory_order_relaxed);
+        if (stopped.load(std::memory_order_relaxed)) throw SearchStopped{};
+    }
+};
 
 // One problem (one twin) ready to solve: its resolved rules and its playable diagram.
 struct SolveContext {
@@ -23,6 +46,12 @@ struct SolveContext {
     // output then ends without the closing blank line of the last phase, and the front end
     // prints "Partial solution" instead of "solution finished.". May be null.
     bool* partial = nullptr;
+    // Node counting and time limit; may be null.
+    SearchControl* control = nullptr;
+
+    void visit() const {
+        if (control) control->visit();
+    }
 };
 
 // Each writes Popeye's solution lines for the problem into `out` (exactly as Popeye prints
@@ -30,5 +59,10 @@ struct SolveContext {
 // false without writing when it does not handle the stipulation.
 bool solve_help_or_series(const SolveContext& ctx, std::string& out);  // h..., ser-...
 bool solve_direct(const SolveContext& ctx, std::string& out);          // #n, =n, s#n, r#n, ...
+// Proof games (src/solve_proof.cpp): dian, dian.5 from the game array and a=>bn from position
+// a, to the diagram's units (Problem::setup.board); ctx.initial must be the position play
+// starts from, proof_start_setup(problem), loaded with the problem's rules.
+bool solve_proof_game(const SolveContext& ctx, std::string& out);  // dia..., a=>b...
+Setup proof_start_setup(const Problem& problem);
 
 }  // namespace rebirth

@@ -497,7 +497,7 @@ TEST_F(Cli, SolvePrintsPopeyesOutput) {
         "EXAMPLES-lastcap-03",       "REGRESSIONS-4_47_to_4_49-01", "TESTS-circe-22",
         "BEISPIEL-cirpiece-09"};
     std::vector<std::vector<std::string>> args;
-    for (const std::string& n : names) args.push_back({"solve", (kProblems / (n + ".inp")).string()});
+    for (const std::string& n : names) args.push_back({"solve", "--regression", "--quiet", (kProblems / (n + ".inp")).string()});
     const std::vector<RunResult> r = run_all(args);
     for (size_t i = 0; i < names.size(); ++i) {
         SCOPED_TRACE(names[i]);
@@ -518,11 +518,39 @@ TEST_F(Cli, SolveTwoProblemsGivesBothOutputs) {
     const std::string head = first.substr(0, end) + "NextProblem\n";
     const std::string tail = second.substr(second.find('\n', begin) + 1);
     const std::string file = write("two.inp", head + tail);
-    const RunResult r = run({"solve", file});
+    const RunResult r = run({"solve", "--regression", "--quiet", file});
     expect_clean_exit(r, 0);
     EXPECT_EQ(r.out, read_file(kProblems / "REGRESSIONS-4_47_to_4_49-01.out") +
                          read_file(kProblems / "EXAMPLES-antimars-01.out"))
         << r;
+}
+
+// --json adds one summary line per problem (README "Command line"): the key 1.a3-a4 of
+// REGRESSIONS-4_47_to_4_49-01.out is its only solution.
+TEST_F(Cli, SolveJsonSummary) {
+    const RunResult r =
+        run({"solve", "--regression", "--quiet", "--json", (kProblems / "REGRESSIONS-4_47_to_4_49-01.inp").string()});
+    expect_clean_exit(r, 0);
+    const std::vector<std::string> lines = split_lines(r.out);
+    ASSERT_FALSE(lines.empty());
+    const auto j = nlohmann::json::parse(lines.back());
+    EXPECT_EQ(j.at("status"), "solved");
+    EXPECT_EQ(j.at("solutions"), 1);
+    EXPECT_EQ(j.at("stipulation"), "r#2");
+    EXPECT_GT(j.at("nodes").get<std::uint64_t>(), 0u);
+    EXPECT_GE(j.at("threads").get<int>(), 1);
+}
+
+// --maxtime ends a long search cleanly, says so in the output and reports a timeout. The
+// problem: a help mate in 4 with many units, far beyond 0.05 s of search.
+TEST_F(Cli, SolveMaxTimeStopsCleanly) {
+    const std::string file = write("long.inp",
+                                   "BeginProblem\npieces white ke1 qd1 ra1h1 bc1f1 sb1g1 pa2b2c2d2e2f2g2h2\n"
+                                   "black ke8 qd8 ra8h8 bc8f8 sb8g8 pa7b7c7d7e7f7g7h7\nstip h#4\ncond circe\nEndProblem\n");
+    const RunResult r = run({"solve", "--regression", "--quiet", "--json", "--maxtime", "0.05", file});
+    expect_clean_exit(r, 0);
+    EXPECT_TRUE(contains(r.out, "time limit")) << r;
+    EXPECT_TRUE(contains(r.out, "\"status\":\"timeout\"")) << r;
 }
 
 // A stipulation rebirth cannot solve yet (intro moves) gets Popeye's header and one clear
@@ -531,7 +559,7 @@ TEST_F(Cli, UnsupportedStipulationIsReportedAndTheFileGoesOn) {
     const std::string second = read_file(kProblems / "REGRESSIONS-4_47_to_4_49-01.inp");
     const std::string file = write("intro.inp", "BeginProblem\npieces white ka1 qc2 black kh8\nstip 1->ser-#2\nNextProblem\n" +
                                                     second.substr(second.find('\n') + 1));
-    const RunResult r = run({"solve", file});
+    const RunResult r = run({"solve", "--regression", "--quiet", file});
     expect_clean_exit(r, 2);
     EXPECT_TRUE(contains(r.out, "not supported yet")) << r;
     EXPECT_TRUE(contains(r.out, file + ":1:")) << r;

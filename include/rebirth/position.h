@@ -157,6 +157,11 @@ public:
     // not tested here.
     bool do_rules_move(const Move& m, UndoInfo& undo);
 
+    // An exact (collision-free) encoding of everything that decides the legal play from here:
+    // side to move, castling, en passant, rule state and every unit with its diagram square.
+    // Transposition tables key on it (the Zobrist key may collide).
+    std::string exact_key() const;
+
     // Hands the move to colour c without a move (analysis only: double-stalemate goals,
     // set play); clears the en passant right.
     void set_side_to_move_for_analysis(Color c);

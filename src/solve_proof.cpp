@@ -1,0 +1,354 @@
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "rebirth/movegen.h"
+#include "rebirth/notation.h"
+#include "rebirth/popeye_order.h"
+#include "rebirth/rules.h"
+#include "solve_internal.h"
+
+namespace rebirth {
+
+namespace {
+
+using Board = std::array<Piece, SQUARE_NB>;
+
+// Whether two squares hold the same unit as Popeye's proof-game comparison sees it: walk,
+// colour and declared attributes (the "promoted" mark is play history, not part of a unit).
+bool same_unit(Piece a, Piece b) {
+    if (a.walk != b.walk) return false;
+    if (a.walk == NO_WALK) return true;
+    return a.color == b.color && (a.flags & ~PF_PROMOTED) == (b.flags & ~PF_PROMOTED);
+}
+
+bool board_matches(const Position& pos, const Board& target) {
+    for (int s = 0; s < SQUARE_NB; ++s)
+        if (!same_unit(pos.piece_on(Square(s)), target[s])) return false;
+    return true;
+}
+
+// The orthodox game array: the start of every dia stipulation.
+Board game_array() {
+    Board b{};
+    const Walk officers[8] = {ROOK, KNIGHT, BISHOP, QUEEN, KING, BISHOP, KNIGHT, ROOK};
+    for (int f = 0; f < 8; ++f) {
+        b[make_square(f, 0)] = make_piece(WHITE, officers[f]);
+        b[make_square(f, 1)] = make_piece(WHITE, PAWN);
+        b[make_square(f, 6)] = make_piece(BLACK, PAWN);
+        b[make_square(f, 7)] = make_piece(BLACK, officers[f]);
+    }
+    return b;
+}
+
+// How far `pos` is from `target`: the squares whose contents differ, and per side the
+// squares where the target holds one of its units and the board does not.
+struct Distance {
+    int squares = 0;
+    std::array<int, COLOR_NB> missing{0, 0};
+    std::array<int, COLOR_NB> excess{0, 0};  // units on the board minus units in the target
+};
+
+Distance distance(const Position& pos, const Board& target) {
+    Distance d;
+    for (int s = 0; s < SQUARE_NB; ++s) {
+        const Piece want = target[s], have = pos.piece_on(Square(s));
+        if (have.walk != NO_WALK) ++d.excess[have.color];
+        if (want.walk != NO_WALK) --d.excess[want.color];
+        if (same_unit(have, want)) continue;
+        ++d.squares;
+        if (want.walk != NO_WALK) ++d.missing[want.color];
+    }
+    return d;
+}
+
+// The least number of moves each side still needs, valid only without rebirth rules: a unit
+// reaches a square only by a move of its own side, one square per move, except that one
+// castling per side places two units; and each surplus enemy unit needs one capture.
+std::array<int, COLOR_NB> moves_needed(const Position& pos, const Distance& d) {
+    std::array<int, COLOR_NB> need = d.missing;
+    const Bitboard rights = pos.castling_rights();
+    for (Color c : {WHITE, BLACK}) {
+        const Bitboard king = square_bb(c == WHITE ? SQ_E1 : SQ_E8);
+        const Bitboard rooks = c == WHITE ? square_bb(SQ_A1) | square_bb(SQ_H1) : square_bb(SQ_A8) | square_bb(SQ_H8);
+        if ((rights & king) && (rights & rooks) && need[c] >= 2) --need[c];
+    }
+    for (Color c : {WHITE, BLACK}) need[c] = std::max(need[c], d.excess[~c]);
+    return need;
+}
+
+// The most squares one half-move can change under the rules of `pos`, or 0 when no safe
+// bound is known. Orthodox: castling changes 4 (en passant 3). Rebirth rules that place at
+// most the mover and one captured unit (capturer and captured under Circe + AntiCirce)
+// change at most departure, arrival, en passant victim and two rebirth squares; delayed,
+// chained, buried or lifted rebirths and the extra effects are left unbounded.
+int max_squares_per_move(const Position& pos) {
+    if (!pos.has_rules()) return 4;
+    const RuleSet& r = *pos.rules();
+    if (r.atom || r.kamikaze || r.alsatian || r.hydra) return 0;
+    if (r.occupied == Occupied::Volcanic || r.occupied == Occupied::Parachute || r.occupied == Occupied::Ultra)
+        return 0;
+    if (r.square == SquareRule::Parrain || r.square == SquareRule::ContraParrain) return 0;
+    if (r.reborn == Reborn::Both && (r.both_capturer.occupied == Occupied::Volcanic ||
+                                     r.both_capturer.occupied == Occupied::Parachute ||
+                                     r.both_capturer.occupied == Occupied::Ultra))
+        return 0;
+    return 5;
+}
+
+// An exact, collision-free encoding of everything that decides the play from `pos`: units
+// with their attributes, side to move, castling, en passant and, under rebirth rules, the
+// diagram origins and the waiting (Parrain, buried) units.
+std::string position_code(const Position& pos) {
+    std::string k;
+    k.reserve(pos.has_rules() ? 120 : 80);
+    for (int s = 0; s < SQUARE_NB; ++s) {
+        const Piece p = pos.piece_on(Square(s));
+        k += static_cast<char>(p.walk | (p.color << 4) | (p.flags << 5));
+    }
+    k += static_cast<char>(pos.side_to_move());
+    k += static_cast<char>(pos.ep_square());
+    const Bitboard rights = pos.castling_rights();
+    k.append(reinterpret_cast<const char*>(&rights), sizeof rights);
+    if (pos.has_rules()) {
+        for (Bitboard b = pos.pieces(); b; b &= b - 1) k += static_cast<char>(pos.origin(Square(__builtin_ctzll(b))));
+        const Piece parrain = pos.parrain_piece();
+        k += static_cast<char>(pos.parrain_square());
+        k += static_cast<char>(parrain.walk | (parrain.color << 4) | (parrain.flags << 5));
+        k += static_cast<char>(pos.buried_count());
+        for (int i = 0; i < pos.buried_count(); ++i) {
+            const Buried& u = pos.buried(i);
+            k += static_cast<char>(u.square);
+            k += static_cast<char>(u.piece.walk | (u.piece.color << 4) | (u.piece.flags << 5));
+        }
+    }
+    return k;
+}
+
+// What one run (the play, or the other side's play of a duplex) searches for.
+struct Run {
+    const SolveContext* ctx = nullptr;
+    const Board* target = nullptr;
+    const char* mark = "";   // " dia" or " a=>b"
+    Color first = WHITE;     // the side that plays the first half-move (and carries the numbers)
+    bool bound = false;      // moves_needed applies
+    int max_change = 0;      // max_squares_per_move (0: no bound)
+};
+
+// Depth-first search of one length from one position, collecting Popeye's solution lines
+// in move order. Each instance owns its failure tables; instances never share state.
+class Searcher {
+public:
+    Searcher(const Run& run, const Position& root, const std::vector<Move>& prefix)
+        : run_(run), root_(root), stack_(prefix) {}
+
+    // Solutions in exactly `remaining` half-moves from `pos` (reached from the root by the
+    // prefix); the last mover is `goal_side`. Stops early once `limit` lines were written
+    // (0 = no limit).
+    void solve(Position& pos, int remaining, Color goal_side, long limit) {
+        goal_side_ = goal_side;
+        limit_ = limit;
+        search(pos, remaining);
+    }
+
+    const std::string& text() const { return text_; }
+    long found() const { return found_; }
+    bool stopped() const { return stop_; }
+
+private:
+    // Whether `remaining` half-moves from `pos` can still reach the target (sound bound).
+    bool hopeless(const Position& pos, int remaining) const {
+        if (run_.max_change == 0) return false;
+        const Distance d = distance(pos, *run_.target);
+        if (d.squares > run_.max_change * remaining) return true;
+        if (!run_.bound) return false;
+        const std::array<int, COLOR_NB> need = moves_needed(pos, d);
+        const Color stm = pos.side_to_move();
+        const int own = (remaining + 1) / 2, other = remaining / 2;
+        return need[stm] > own || need[~stm] > other;
+    }
+
+    bool search(Position& pos, int remaining) {
+        run_.ctx->visit();
+        if (hopeless(pos, remaining)) return false;
+        const bool memo = remaining > 1;
+        std::string code;
+        if (memo) {
+            code = position_code(pos);
+            if (remaining < static_cast<int>(failures_.size()) && failures_[remaining].count(code)) return false;
+        }
+        MoveList list;
+        popeye_ordered_moves(pos, list);
+        const Color mover = pos.side_to_move();
+        bool found = false;
+        for (const Move& m : list) {
+            if (stop_) break;
+            UndoInfo u;
+            pos.do_move(m, u);
+            stack_.push_back(m);
+            const bool at_target = mover == goal_side_ && board_matches(pos, *run_.target);
+            if (remaining == 1) {
+                if (at_target) {
+                    emit();
+                    found = true;
+                }
+            } else if (!at_target && search(pos, remaining - 1)) {
+                // Reaching the target before the last move ends the play there (as in help play).
+                found = true;
+            }
+            stack_.pop_back();
+            pos.undo_move(m, u);
+        }
+        if (memo && !found && !stop_) {
+            if (remaining >= static_cast<int>(failures_.size())) failures_.resize(remaining + 1);
+            failures_[remaining].insert(std::move(code));
+        }
+        return found;
+    }
+
+    // Appends the line on the stack: "  1.e2-e4 e7-e5   2.Sg1-f3 dia".
+    void emit() {
+        std::string line = "\n";
+        Position pos = root_;
+        const Language lang = run_.ctx->problem.language;
+        int number = 1;
+        for (size_t i = 0; i < stack_.size(); ++i) {
+            const Move& m = stack_[i];
+            if (pos.side_to_move() == run_.first) {
+                char buf[16];
+                std::snprintf(buf, sizeof buf, "%3d.", number++);
+                line += buf;
+            }
+            line += move_to_popeye(pos, m, false, lang);
+            UndoInfo u;
+            pos.do_move(m, u);
+            if (pos.in_check()) line += " +";
+            line += i + 1 == stack_.size() ? run_.mark : " ";
+        }
+        text_ += line;
+        ++found_;
+        if (limit_ > 0 && found_ >= limit_) stop_ = true;
+    }
+
+    const Run& run_;
+    const Position& root_;
+    std::vector<Move> stack_;
+    std::vector<std::unordered_set<std::string>> failures_;
+    std::string text_;
+    Color goal_side_ = WHITE;
+    long limit_ = 0;
+    long found_ = 0;
+    bool stop_ = false;
+};
+
+// Every solution of one length, in Popeye's order. With no solution limit the root moves are
+// searched in parallel (each on its own position copy), their lines joined in root order.
+std::string solve_length(const Run& run, const Position& root, int length, long& limit_left, bool& stopped) {
+    const Color goal_side = length % 2 ? run.first : ~run.first;
+    const long limit = limit_left;
+    const int threads = run.ctx->threads;
+    MoveList roots;
+    popeye_ordered_moves(root, roots);
+    if (limit > 0 || threads == 1 || length < 3 || roots.size() < 2) {
+        Position pos = root;
+        Searcher s(run, root, {});
+        s.solve(pos, length, goal_side, limit);
+        if (limit > 0) {
+            limit_left -= s.found();
+            stopped = s.stopped();
+        }
+        return s.text();
+    }
+    std::vector<std::string> texts(roots.size());
+    auto body = [&](int i) {
+        Position pos = root;
+        UndoInfo u;
+        pos.do_move(roots[i], u);
+        const bool at_target = root.side_to_move() == goal_side && board_matches(pos, *run.target);
+        if (at_target) return;  // the play would end after its first move
+        Searcher s(run, root, {roots[i]});
+        s.solve(pos, length - 1, goal_side, 0);
+        texts[i] = s.text();
+    };
+    tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
+    arena.execute([&] { tbb::parallel_for(0, roots.size(), body); });
+    std::string text;
+    for (const std::string& t : texts) text += t;
+    return text;
+}
+
+}  // namespace
+
+// The position play starts from: the game array for dia (all castling rights), position a
+// for a=>b (castling rights of kings and rooks on their home squares, minus NoCastling).
+Setup proof_start_setup(const Problem& p) {
+    Setup s;
+    const bool atob = p.stipulation.play == Stipulation::Play::AToB && p.start_board;
+    s.board = atob ? *p.start_board : game_array();
+    s.side_to_move = atob ? p.setup.side_to_move : WHITE;
+    const struct {
+        Square sq;
+        Color color;
+        Walk walk;
+    } homes[] = {{SQ_E1, WHITE, KING}, {SQ_A1, WHITE, ROOK}, {SQ_H1, WHITE, ROOK},
+                 {SQ_E8, BLACK, KING}, {SQ_A8, BLACK, ROOK}, {SQ_H8, BLACK, ROOK}};
+    const auto& excluded = p.options.no_castling;
+    for (const auto& h : homes) {
+        const Piece on = s.board[h.sq];
+        if (on.walk != h.walk || on.color != h.color) continue;
+        if (atob && std::find(excluded.begin(), excluded.end(), h.sq) != excluded.end()) continue;
+        s.castling |= square_bb(h.sq);
+    }
+    return s;
+}
+
+
+bool solve_proof_game(const SolveContext& ctx, std::string& out) {
+    const Stipulation& st = ctx.problem.stipulation;
+    const Options& opt = ctx.problem.options;
+    const bool dia = st.play == Stipulation::Play::ProofGame;
+    if ((!dia && st.play != Stipulation::Play::AToB) || st.series || st.intro > 0 || st.half_moves < 1) return false;
+    if (!dia && !ctx.problem.start_board) return false;
+
+    const Board target = ctx.problem.setup.board;
+    const Color first = ctx.initial.side_to_move();
+    std::vector<Color> starters;
+    if (!opt.half_duplex) starters.push_back(first);
+    if (opt.duplex || opt.half_duplex) starters.push_back(~first);
+
+    std::string text;
+    for (size_t r = 0; r < starters.size(); ++r) {
+        Run run;
+        run.ctx = &ctx;
+        run.target = &target;
+        run.mark = dia ? " dia" : " a=>b";
+        run.first = starters[r];
+        run.bound = !ctx.initial.has_rules();
+        run.max_change = max_squares_per_move(ctx.initial);
+        Position root = ctx.initial;
+        if (root.side_to_move() != run.first) root.set_side_to_move_for_analysis(run.first);
+        if (root.in_check(~run.first)) {
+            text += "\n";
+            continue;
+        }
+        // As in help play: every length of the same parity from the shortest (exact-: n only);
+        // MaxSolutions counts the solutions of each run (phase) separately.
+        const int min_length = st.exact ? st.half_moves : (st.half_moves % 2 ? 1 : 2);
+        long limit_left = opt.max_solutions ? std::max(*opt.max_solutions, 1) : 0;
+        bool stopped = false;
+        for (int len = min_length; len <= st.half_moves && !stopped; len += 2)
+            text += solve_length(run, root, len, limit_left, stopped);
+        if (stopped && ctx.partial) *ctx.partial = true;
+        if (!stopped || r + 1 != starters.size()) text += "\n";
+    }
+    out += text;
+    return true;
+}
+
+}  // namespace rebirth

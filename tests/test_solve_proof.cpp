@@ -1,0 +1,138 @@
+// Proof games (src/solve_proof.cpp, dispatched from src/solve.cpp): dian, dian.5 and a=>bn.
+//
+// The reference problems of group `proofgame` (index.jsonl) must reproduce Popeye 4.104's
+// output exactly. The hand-made cases have expected answers derived by reasoning, explained
+// above each.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "rebirth/popeye_input.h"
+#include "rebirth/popeye_output.h"
+#include "rebirth/solve.h"
+
+namespace rebirth {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kProblems = fs::path(REBIRTH_SHARED_DIR) / "reference" / "problems";
+
+std::string read_text(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream out;
+    out << in.rdbuf();
+    return out.str();
+}
+
+std::string solve_file(const fs::path& inp, int threads) {
+    std::string out;
+    for (const Problem& p : parse_popeye_file(inp.string())) out += format_header(p) + solve_problem(p, threads);
+    return out;
+}
+
+// Only the solution part of a problem's output: what follows the header (the text after the
+// stipulation's caption lines is compared in full by the reference test).
+std::string solutions(const std::string& input) {
+    std::string out;
+    for (const Problem& p : parse_popeye(input, "<test>")) out += solve_problem(p, 1);
+    return out;
+}
+
+std::vector<std::string> proofgame_cases() {
+    std::vector<std::string> names;
+    std::ifstream in(kProblems / "index.jsonl");
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty()) continue;
+        const auto j = nlohmann::json::parse(line);
+        if (j.at("group") == "proofgame") names.push_back(j.at("name"));
+    }
+    return names;
+}
+
+TEST(SolveProof, ReferenceProblems) {
+    const std::vector<std::string> names = proofgame_cases();
+    ASSERT_EQ(names.size(), 4u) << "expected the 4 proofgame problems of " << kProblems / "index.jsonl";
+    for (const std::string& name : names) {
+        for (int threads : {1, 0}) {
+            const auto t0 = std::chrono::steady_clock::now();
+            const std::string got = solve_file(kProblems / (name + ".inp"), threads);
+            const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            EXPECT_EQ(got, read_text(kProblems / (name + ".out"))) << name << " (threads " << threads << ")";
+            std::printf("%s threads=%d: %.3f s\n", name.c_str(), threads, secs);
+        }
+    }
+}
+
+// After 1.e2-e4 the only white change is the pawn e2 -> e4: one half-move, one way.
+TEST(SolveProof, HalfMoveAfterE4) {
+    EXPECT_EQ(solutions("beginproblem stip dia0.5 fors rsbqkbsr/pppppppp/8/8/4P3/8/PPPP1PPP/RSBQKBSR endproblem"),
+              "\n  1.e2-e4 dia\n\nsolution finished.\n\n\n");
+}
+
+// After 1.Sg1-f3 only the knight g1 moved; no other single white move puts a knight on f3.
+TEST(SolveProof, HalfMoveAfterSf3) {
+    EXPECT_EQ(solutions("beginproblem stip dia0.5 fors rsbqkbsr/pppppppp/8/8/8/5S2/PPPPPPPP/RSBQKB1R endproblem"),
+              "\n  1.Sg1-f3 dia\n\nsolution finished.\n\n\n");
+}
+
+// dia1 after 1.e2-e4 e7-e5: each side has exactly one move and one way to use it.
+TEST(SolveProof, OneMoveAfterE4E5) {
+    EXPECT_EQ(solutions("beginproblem stip dia1 fors rsbqkbsr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RSBQKBSR endproblem"),
+              "\n  1.e2-e4 e7-e5 dia\n\nsolution finished.\n\n\n");
+}
+
+// dia1 after 1.Sg1-f3 Sb8-c6: likewise a single solution.
+TEST(SolveProof, OneMoveAfterSf3Sc6) {
+    EXPECT_EQ(solutions("beginproblem stip dia1 fors r1bqkbsr/pppppppp/2s5/8/8/5S2/PPPPPPPP/RSBQKB1R endproblem"),
+              "\n  1.Sg1-f3 Sb8-c6 dia\n\nsolution finished.\n\n\n");
+}
+
+// After 1.e2-e4 e7-e5 2.Sg1-f3 Sb8-c6 each side needs its two moves: in 1.5 moves Black has
+// only one, so there is no solution. In 2 moves each side may play its two independent moves
+// in either order: 4 solutions, in Popeye's order (units from a1 to h8: Sg1 before e2, e7
+// before Sb8).
+TEST(SolveProof, TwoMovesButNotOneAndAHalf) {
+    const char* board = "r1bqkbsr/pppp1ppp/2s5/4p3/4P3/5S2/PPPP1PPP/RSBQKB1R";
+    EXPECT_EQ(solutions(std::string("beginproblem stip dia1.5 fors ") + board + " endproblem"),
+              "\n\nsolution finished.\n\n\n");
+    EXPECT_EQ(solutions(std::string("beginproblem stip dia2 fors ") + board + " endproblem"),
+              "\n  1.Sg1-f3 e7-e5   2.e2-e4 Sb8-c6 dia"
+              "\n  1.Sg1-f3 Sb8-c6   2.e2-e4 e7-e5 dia"
+              "\n  1.e2-e4 e7-e5   2.Sg1-f3 Sb8-c6 dia"
+              "\n  1.e2-e4 Sb8-c6   2.Sg1-f3 e7-e5 dia"
+              "\n\nsolution finished.\n\n\n");
+}
+
+// 1.e2-e4 d7-d5 2.e4*d5: the white pawn on d5 can only come from e4 by capturing the black d
+// pawn, which must have reached d5 first.
+TEST(SolveProof, Capture) {
+    EXPECT_EQ(solutions("beginproblem stip dia1.5 fors rsbqkbsr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RSBQKBSR endproblem"),
+              "\n  1.e2-e4 d7-d5   2.e4*d5 dia\n\nsolution finished.\n\n\n");
+}
+
+// 1.e2-e4 f7-f6 2.Qd1-h5+: the target has Black (to move) in check, which must not stop the
+// problem from being solved; the checking move carries Popeye's check mark before the goal.
+TEST(SolveProof, TargetInCheck) {
+    EXPECT_EQ(solutions("beginproblem stip dia1.5 fors rsbqkbsr/ppppp1pp/5p2/7Q/4P3/8/PPPP1PPP/RSB1KBSR endproblem"),
+              "\n  1.e2-e4 f7-f6   2.Qd1-h5 + dia\n\nsolution finished.\n\n\n");
+}
+
+// a=>b0.5 (Black plays, as the header says "=> (Black ->)"): position a has bRa8, the rook
+// reaches a1 by capturing the white rook; with Duplex White's Ra1*a8 leads to a different
+// position, so the second phase is empty.
+TEST(SolveProof, AToBDuplexOneSided) {
+    EXPECT_EQ(solutions("beginproblem pieces white ra1 black ra8 stip a=>b0.5 pieces black ra1 "
+                        "option duplex nowk nobk endproblem"),
+              "\n  1.Ra8*a1 a=>b\n\n\nsolution finished.\n\n\n");
+}
+
+}  // namespace
+}  // namespace rebirth
