@@ -195,6 +195,13 @@ Color initial_side(Problem& p) {
 void finalize_setup(Problem& p) {
     Setup& s = p.setup;
     s.side_to_move = initial_side(p);
+    // WhiteToPlay in help play of whole moves: White starts and the play is one half-move
+    // shorter (h#3 is played as 1...W 2.B W 3.B W#, like h#2.5). Options may come after the
+    // stipulation, so the length is fixed here, from the number of moves as written.
+    Stipulation& st = p.stipulation;
+    const bool whole = st.moves == static_cast<int>(st.moves);
+    if (!st.series && st.intro == 0 && st.play == Stipulation::Play::Help && whole && st.moves >= 1)
+        st.half_moves = 2 * static_cast<int>(st.moves) - (p.options.white_to_play ? 1 : 0);
     s.castling = 0;
     const struct {
         Square sq;

@@ -82,8 +82,9 @@ int count_solutions(const std::string& text) {
         size_t end = text.find('\n', start);
         if (end == std::string::npos) end = text.size();
         const std::string_view line(text.data() + start, end - start);
+        // "   1.Sa8-b6 !", possibly followed by " threat:" or " zugzwang."
         const bool key = line.size() > 5 && line.substr(0, 3) == "   " && line[3] >= '1' && line[3] <= '9' &&
-                         line.substr(line.size() - 2) == " !";
+                         line.find(" !") != std::string_view::npos;
         const bool play_line = line.rfind("  1.", 0) == 0;
         if (key || play_line) ++n;
         start = end + 1;

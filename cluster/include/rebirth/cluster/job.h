@@ -1,0 +1,47 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rebirth::cluster {
+
+// Per-problem limits of a job (the "limits" object of a job file).
+struct Limits {
+    int threads = 0;            // TBB threads per worker rank (0 = all cores of the rank)
+    double item_seconds = 5.0;  // a worker hands back the rest of an item's children after this
+    int items_per_rank = 16;    // initial split: about this many items per worker rank
+    friend bool operator==(const Limits&, const Limits&) = default;
+};
+
+// One problem of a job: problem `index` (1-based) of a Popeye file. `error` is set when
+// the file could not be read or parsed; such a problem is reported, never searched.
+struct JobProblem {
+    std::string id;     // file stem, "-K" appended when the file holds several problems
+    std::string file;   // path as resolved against the job file's directory
+    int index = 1;
+    int depth = 0;
+    Limits limits;
+    std::string error;
+};
+
+struct Job {
+    std::string source;  // the job file
+    std::string kind;    // "perft"
+    std::vector<JobProblem> problems;
+    std::string output_dir;
+    std::string journal;
+};
+
+// Parses a job file's text. Relative paths (globs, output_dir, journal) are resolved
+// against `base_dir`. Throws InputError(file, line, key, reason) on syntax errors, unknown
+// keys, wrong types or values, globs that match nothing and duplicate problem ids.
+Job parse_job(std::string_view text, const std::string& file_name, const std::string& base_dir);
+
+// Reads and parses a job file (relative paths resolved against its directory).
+Job load_job(const std::string& path);
+
+// 1-based line of byte `offset` in `text`.
+int line_of_offset(std::string_view text, std::size_t offset);
+
+}  // namespace rebirth::cluster

@@ -1,0 +1,84 @@
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <list>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rebirth::cluster {
+
+// The state of one problem's search: the items still to search (in dispatch order) and
+// the leaf counts found so far, summed per first move. Paths are path_key strings.
+// Every update checks that it fits (a count for an item that is not pending is an error),
+// so a journal that does not match the plan is refused instead of giving a wrong count.
+class ProblemProgress {
+public:
+    // Sets the items of a fresh search. Throws std::logic_error when already planned.
+    void plan(const std::vector<std::string>& items);
+    // Item `path` is searched: `nodes` leaves.
+    void done(const std::string& path, std::uint64_t nodes);
+    // Item `path` is replaced by finished children `done` and children `pending`, which
+    // take its place in the dispatch order.
+    void split(const std::string& path, const std::vector<std::pair<std::string, std::uint64_t>>& done,
+               const std::vector<std::string>& pending);
+
+    bool planned() const { return planned_; }
+    bool finished() const { return planned_ && pending_.empty(); }
+    bool is_pending(const std::string& path) const { return where_.count(path) != 0; }
+    std::vector<std::string> pending() const { return {pending_.begin(), pending_.end()}; }
+    // Sum of the counts found below first move `token` (0 when none).
+    std::uint64_t first_move_total(const std::string& token) const;
+    std::uint64_t total() const;
+
+private:
+    void take(const std::string& path);
+    bool planned_ = false;
+    std::list<std::string> pending_;
+    std::map<std::string, std::list<std::string>::iterator> where_;
+    std::map<std::string, std::uint64_t> by_first_;
+};
+
+// What a journal holds: the fingerprint of the job it belongs to, each problem's progress
+// and the problems already written out. `valid_bytes` is the length of its complete lines
+// (a line cut short by a kill is dropped; a bad line elsewhere is an error).
+struct JournalState {
+    std::string fingerprint;
+    std::map<std::string, ProblemProgress> problems;
+    std::size_t valid_bytes = 0;
+    int runs = 0;
+};
+
+// Reads a journal (a missing or empty file gives an empty state). Throws InputError
+// naming the journal and line of a malformed line or of an update that does not fit.
+JournalState read_journal(const std::string& path);
+// Applies one journal line (without its newline) to `state`.
+void apply_journal_line(JournalState& state, const std::string& line, const std::string& file, int line_no);
+
+// Appends JSON lines to the journal, each written out and flushed to the disk at once.
+class JournalWriter {
+public:
+    // Opens `path` for appending after cutting it to `keep_bytes` (drops a torn last line).
+    JournalWriter(const std::string& path, std::size_t keep_bytes);
+    ~JournalWriter();
+    JournalWriter(const JournalWriter&) = delete;
+    JournalWriter& operator=(const JournalWriter&) = delete;
+    void append(const std::string& json_line);
+
+private:
+    std::string path_;
+    std::FILE* file_ = nullptr;
+};
+
+// Journal line texts.
+std::string journal_start(const std::string& fingerprint, long pid, const std::string& host, int ranks);
+std::string journal_plan(const std::string& problem, const std::vector<std::string>& items);
+std::string journal_done(const std::string& problem, const std::string& path, std::uint64_t nodes);
+std::string journal_split(const std::string& problem, const std::string& path,
+                          const std::vector<std::pair<std::string, std::uint64_t>>& done,
+                          const std::vector<std::string>& pending);
+std::string journal_finished(const std::string& problem, std::uint64_t nodes);
+
+}  // namespace rebirth::cluster

@@ -1,0 +1,84 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rebirth/cluster/job.h"
+#include "rebirth/cluster/journal.h"
+#include "rebirth/cluster/messages.h"
+#include "rebirth/cluster/search.h"
+
+namespace rebirth::cluster {
+
+struct MasterOptions {
+    bool resume = false;
+    int worker_ranks = 1;             // ranks that search (sizes the initial split)
+    std::ostream* progress = nullptr; // progress lines (stderr); null = quiet
+    std::ostream* summary = nullptr;  // one JSON line per problem (stdout); null = none
+    // Testing aid: stop taking results after this many (simulates a killed master).
+    std::optional<int> stop_after_results;
+};
+
+// The master's bookkeeping, free of MPI: hands out work items, takes results, journals
+// them and writes each problem's output when its last item is in. Results are merged per
+// first move and printed in generation order, so the output does not depend on how the
+// tree was split or in which order items finished.
+class Master {
+public:
+    // Loads the problems, reads the journal with --resume (a missing journal starts a
+    // fresh run), plans the problems not planned yet and writes the outputs of finished
+    // ones. Throws InputError for a journal of another job or a journal that exists
+    // without --resume.
+    Master(Job job, MasterOptions options);
+    ~Master();
+
+    // The next item to search, or nothing when none is waiting right now.
+    std::optional<WorkItem> next_item();
+    // Takes a worker's result; throws ProtocolError for a result that matches no item
+    // in flight.
+    void on_result(const Result& result);
+    // Every problem is written (or failed) and nothing is in flight.
+    bool finished() const;
+    bool stopped() const { return stopped_; }
+    // 0 when every problem succeeded, 2 when one failed on its input.
+    int exit_code() const;
+    const std::string& fingerprint() const { return fingerprint_; }
+
+private:
+    struct ProblemRun;
+    struct Pending {
+        std::uint32_t problem;
+        std::string path;
+    };
+    void plan_problem(ProblemRun& run);
+    void maybe_finish(ProblemRun& run);
+    void fail(ProblemRun& run, const std::string& message);
+    void emit_summaries();
+    void report_progress(bool force);
+
+    Job job_;
+    MasterOptions options_;
+    std::string fingerprint_;
+    std::vector<std::unique_ptr<ProblemRun>> runs_;
+    std::unique_ptr<JournalWriter> journal_;
+    std::deque<Pending> queue_;
+    std::map<std::uint64_t, Pending> in_flight_;
+    std::uint64_t next_id_ = 1;
+    std::size_t summaries_done_ = 0;
+    int results_taken_ = 0;
+    bool stopped_ = false;
+    std::chrono::steady_clock::time_point start_;
+    std::chrono::steady_clock::time_point last_report_;
+};
+
+// The text `rebirth perft --divide` prints for these first moves and totals.
+std::string divide_text(const std::vector<std::pair<std::string, std::uint64_t>>& counts);
+
+}  // namespace rebirth::cluster

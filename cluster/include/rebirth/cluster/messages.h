@@ -1,0 +1,90 @@
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rebirth/move.h"
+
+namespace rebirth::cluster {
+
+// Version of the wire format; frames and messages of another version are refused.
+inline constexpr std::uint16_t kProtocolVersion = 1;
+
+// A message that is malformed, truncated, corrupted or of another protocol version.
+class ProtocolError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+using Path = std::vector<Move>;
+
+enum class SearchKind : std::uint8_t { Perft = 1 };
+
+// A share of a search: the subtree below `path` (moves from the problem's diagram).
+struct WorkItem {
+    std::uint16_t protocol = kProtocolVersion;
+    std::uint64_t item_id = 0;
+    std::uint32_t problem = 0;   // index into the job's problem list
+    std::string file;            // Popeye file and 1-based problem index in it
+    std::int32_t problem_index = 1;
+    std::uint64_t file_hash = 0; // checksum of the file's bytes as the master read them
+    SearchKind kind = SearchKind::Perft;
+    Path path;
+    std::int32_t depth = 0;      // plies left below the path
+    double budget_seconds = 0;   // 0 = never hand children back
+    std::int32_t threads = 0;
+    friend bool operator==(const WorkItem&, const WorkItem&) = default;
+};
+
+struct ChildCount {
+    Path path;
+    std::uint64_t nodes = 0;
+    friend bool operator==(const ChildCount&, const ChildCount&) = default;
+};
+
+// A worker's answer: the item's count (Done), or the counts of the children it finished
+// and the children it hands back (Split), or why it could not search (Error).
+struct Result {
+    enum class Status : std::uint8_t { Done = 1, Split = 2, Error = 3 };
+    std::uint16_t protocol = kProtocolVersion;
+    std::uint64_t item_id = 0;
+    std::uint32_t problem = 0;
+    Status status = Status::Done;
+    std::uint64_t nodes = 0;
+    std::vector<ChildCount> done;
+    std::vector<Path> pending;
+    std::string error;
+    std::int32_t threads = 0;
+    double seconds = 0;
+    friend bool operator==(const Result&, const Result&) = default;
+};
+
+enum class MsgType : std::uint16_t { Ready = 1, Work = 2, Result = 3, Stop = 4 };
+
+struct Frame {
+    MsgType type = MsgType::Ready;
+    std::string payload;
+};
+
+// Size of the frame header: magic, version, type, payload length, payload checksum.
+inline constexpr std::size_t kFrameHeaderSize = 24;
+
+// FNV-1a 64-bit checksum.
+std::uint64_t checksum(std::string_view bytes);
+
+// A frame: header (little-endian) followed by the payload.
+std::string encode_frame(MsgType type, std::string_view payload);
+// Checks magic, version, type, length and checksum; throws ProtocolError naming the fault.
+Frame decode_frame(std::string_view bytes);
+
+// Boost.Serialization of the messages. The decoders throw ProtocolError on malformed
+// input, trailing bytes or a protocol version other than kProtocolVersion.
+std::string serialize(const WorkItem& item);
+std::string serialize(const Result& result);
+WorkItem deserialize_work_item(std::string_view bytes);
+Result deserialize_result(std::string_view bytes);
+
+}  // namespace rebirth::cluster

@@ -1,0 +1,68 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "rebirth/cluster/messages.h"
+#include "rebirth/position.h"
+#include "rebirth/rules.h"
+
+namespace rebirth::cluster {
+
+// Compact text of a move's fields: "e2e4", with ":k<kind>", ":p<walk>", ":r<square>",
+// ":w<walk>", ":x<square>", ":s<n>" for fields that differ from their defaults.
+std::string move_token(const Move& m);
+// Inverse of move_token; throws std::invalid_argument on a malformed token.
+Move parse_move_token(std::string_view token);
+// Tokens joined by single spaces ("" for the root) and back.
+std::string path_key(const Path& path);
+Path parse_path_key(std::string_view key);
+
+// A problem's diagram ready to play: the rule set lives here, so keep the value in place
+// (positions point at the rules).
+struct LoadedProblem {
+    std::unique_ptr<RuleSet> rules;
+    Position root;
+    std::uint64_t file_hash = 0;
+};
+
+// Builds the diagram of problem `index` (1-based) of a Popeye file under its conditions,
+// exactly as `rebirth perft FILE --problem K` does. Throws InputError on bad input.
+LoadedProblem load_problem(const std::string& file, int index);
+
+// Reads a whole file; throws InputError naming it when it cannot be read.
+std::string read_file_bytes(const std::string& path);
+
+// Plays `path` from `pos`, checking each move is legal there. Throws std::runtime_error
+// naming the first move that is not.
+void replay(Position& pos, const Path& path);
+
+// The legal first moves in generation order with their Popeye names (as perft --divide).
+std::vector<std::pair<Path, std::string>> root_moves(const Position& root);
+
+// Splits the perft tree of `root` to `depth` into items (paths, each with at least one
+// move): every first move, then the item with the largest estimated subtree expanded into
+// its children, until there are `target` items or nothing with more than `min_left` plies
+// left. Items come out largest estimate first. Deterministic.
+std::vector<Path> initial_split(const Position& root, int depth, int target, int min_left = 3);
+
+// Parsed problems of a worker, by file and index; checks the file hash of each item.
+class ProblemCache {
+public:
+    const LoadedProblem& get(const WorkItem& item);
+
+private:
+    std::map<std::pair<std::string, int>, LoadedProblem> loaded_;
+};
+
+// Searches one item (the worker's job). Items with more than kSplitFloor plies left and a
+// budget go child by child and hand back the children left once the budget is spent.
+// Errors (bad file, illegal path) come back as Result::Status::Error.
+Result run_item(const WorkItem& item, ProblemCache& cache);
+inline constexpr int kSplitFloor = 4;
+
+}  // namespace rebirth::cluster

@@ -1,0 +1,250 @@
+#include "rebirth/cluster/job.h"
+
+#include <glob.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "rebirth/cluster/search.h"
+#include "rebirth/error.h"
+#include "rebirth/popeye_input.h"
+
+namespace rebirth::cluster {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Byte offsets of the members and elements of a JSON text nlohmann has accepted, by
+// dotted key path ("limits.threads", "problems[1].files"): where an error should point.
+class Offsets {
+public:
+    explicit Offsets(std::string_view text) : text_(text) { value(""); }
+    std::size_t at(const std::string& key) const {
+        auto it = map_.find(key);
+        return it == map_.end() ? 0 : it->second;
+    }
+
+private:
+    void skip_ws() {
+        while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
+            ++pos_;
+    }
+    std::string string() {
+        std::string out;
+        ++pos_;
+        while (pos_ < text_.size() && text_[pos_] != '"') {
+            if (text_[pos_] == '\\') ++pos_;
+            out += text_[pos_++];
+        }
+        ++pos_;
+        return out;
+    }
+    void value(const std::string& key) {
+        skip_ws();
+        if (pos_ >= text_.size()) return;
+        char c = text_[pos_];
+        if (c == '{') {
+            ++pos_;
+            skip_ws();
+            while (pos_ < text_.size() && text_[pos_] != '}') {
+                std::size_t at = pos_;
+                std::string name = string();
+                std::string sub = key.empty() ? name : key + "." + name;
+                map_.emplace(sub, at);
+                skip_ws();
+                ++pos_;  // ':'
+                value(sub);
+                skip_ws();
+                if (pos_ < text_.size() && text_[pos_] == ',') ++pos_;
+                skip_ws();
+            }
+            ++pos_;
+        } else if (c == '[') {
+            ++pos_;
+            skip_ws();
+            for (int i = 0; pos_ < text_.size() && text_[pos_] != ']'; ++i) {
+                std::string sub = key + "[" + std::to_string(i) + "]";
+                skip_ws();
+                map_.emplace(sub, pos_);
+                value(sub);
+                skip_ws();
+                if (pos_ < text_.size() && text_[pos_] == ',') ++pos_;
+                skip_ws();
+            }
+            ++pos_;
+        } else if (c == '"') {
+            string();
+        } else {
+            while (pos_ < text_.size() && std::string_view(",]} \t\r\n").find(text_[pos_]) == std::string_view::npos) ++pos_;
+        }
+    }
+    std::string_view text_;
+    std::size_t pos_ = 0;
+    std::map<std::string, std::size_t> map_;
+};
+
+class Reader {
+public:
+    Reader(std::string_view text, std::string file) : text_(text), file_(std::move(file)), offsets_(text) {}
+
+    [[noreturn]] void fail(const std::string& key, const std::string& reason) const {
+        throw InputError(file_, line_of_offset(text_, offsets_.at(key)), key, reason);
+    }
+    // Refuses keys of `obj` outside `allowed`.
+    void only(const json& obj, const std::string& key, const std::set<std::string>& allowed) const {
+        for (const auto& [name, v] : obj.items()) {
+            if (!allowed.count(name)) {
+                std::string list;
+                for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
+                fail(key.empty() ? name : key + "." + name, "unknown key (expected one of: " + list + ")");
+            }
+        }
+    }
+    int integer(const json& v, const std::string& key, int min, int max) const {
+        if (!v.is_number_integer()) fail(key, "expected an integer");
+        long long n = v.get<long long>();
+        if (n < min || n > max) fail(key, "expected an integer from " + std::to_string(min) + " to " + std::to_string(max));
+        return int(n);
+    }
+    double positive(const json& v, const std::string& key) const {
+        if (!v.is_number() || v.get<double>() <= 0) fail(key, "expected a positive number");
+        return v.get<double>();
+    }
+    std::string string(const json& v, const std::string& key) const {
+        if (!v.is_string() || v.get<std::string>().empty()) fail(key, "expected a non-empty string");
+        return v.get<std::string>();
+    }
+    Limits limits(const json& v, const std::string& key, Limits base) const {
+        if (!v.is_object()) fail(key, "expected an object");
+        only(v, key, {"threads", "item_seconds", "items_per_rank"});
+        if (v.contains("threads")) base.threads = integer(v["threads"], key + ".threads", 0, 4096);
+        if (v.contains("item_seconds")) base.item_seconds = positive(v["item_seconds"], key + ".item_seconds");
+        if (v.contains("items_per_rank")) base.items_per_rank = integer(v["items_per_rank"], key + ".items_per_rank", 1, 100000);
+        return base;
+    }
+
+private:
+    std::string_view text_;
+    std::string file_;
+    Offsets offsets_;
+};
+
+std::string resolve(const std::string& base_dir, const std::string& p) {
+    if (p.empty() || p[0] == '/' || base_dir.empty()) return p;
+    return (fs::path(base_dir) / p).lexically_normal().string();
+}
+
+std::vector<std::string> expand_glob(const std::string& pattern) {
+    glob_t g{};
+    std::vector<std::string> out;
+    if (::glob(pattern.c_str(), 0, nullptr, &g) == 0)
+        for (std::size_t i = 0; i < g.gl_pathc; ++i) out.emplace_back(g.gl_pathv[i]);
+    ::globfree(&g);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+}  // namespace
+
+int line_of_offset(std::string_view text, std::size_t offset) {
+    offset = std::min(offset, text.size());
+    return 1 + int(std::count(text.begin(), text.begin() + offset, '\n'));
+}
+
+Job parse_job(std::string_view text, const std::string& file_name, const std::string& base_dir) {
+    json root;
+    try {
+        root = json::parse(text);
+    } catch (const json::parse_error& e) {
+        std::size_t at = e.byte > 0 ? e.byte - 1 : 0;
+        std::size_t end = std::min(text.size(), at + 20);
+        std::string near(text.substr(std::min(at, text.size()), end - std::min(at, text.size())));
+        near = near.substr(0, near.find('\n'));
+        std::string reason = e.what();
+        if (auto p = reason.find("syntax error"); p != std::string::npos) reason = reason.substr(p);
+        throw InputError(file_name, line_of_offset(text, at), near, "not valid JSON: " + reason);
+    }
+    Reader r(text, file_name);
+    if (!root.is_object()) r.fail("", "a job file is a JSON object");
+    r.only(root, "", {"kind", "depth", "limits", "problems", "output_dir", "journal"});
+    Job job;
+    job.source = file_name;
+    if (!root.contains("kind")) r.fail("", "missing key 'kind'");
+    job.kind = r.string(root["kind"], "kind");
+    if (job.kind != "perft") r.fail("kind", "unknown search kind '" + job.kind + "' (implemented: perft)");
+    int depth = 0;
+    if (root.contains("depth")) depth = r.integer(root["depth"], "depth", 1, 64);
+    Limits limits;
+    if (root.contains("limits")) limits = r.limits(root["limits"], "limits", limits);
+    if (!root.contains("output_dir")) r.fail("", "missing key 'output_dir'");
+    job.output_dir = resolve(base_dir, r.string(root["output_dir"], "output_dir"));
+    job.journal = root.contains("journal") ? resolve(base_dir, r.string(root["journal"], "journal"))
+                                           : (fs::path(job.output_dir) / "journal.jsonl").string();
+    if (!root.contains("problems")) r.fail("", "missing key 'problems'");
+    const json& problems = root["problems"];
+    if (!problems.is_array() || problems.empty()) r.fail("problems", "expected a non-empty array of globs or objects");
+    std::map<std::string, std::string> ids;
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+        const std::string key = "problems[" + std::to_string(i) + "]";
+        const json& entry = problems[i];
+        std::string pattern;
+        int only_index = 0;
+        int entry_depth = depth;
+        Limits entry_limits = limits;
+        std::string files_key = key;
+        if (entry.is_string()) {
+            pattern = r.string(entry, key);
+        } else if (entry.is_object()) {
+            r.only(entry, key, {"files", "problem", "depth", "limits"});
+            files_key = key + ".files";
+            if (!entry.contains("files")) r.fail(key, "missing key 'files'");
+            pattern = r.string(entry["files"], files_key);
+            if (entry.contains("problem")) only_index = r.integer(entry["problem"], key + ".problem", 1, 100000);
+            if (entry.contains("depth")) entry_depth = r.integer(entry["depth"], key + ".depth", 1, 64);
+            if (entry.contains("limits")) entry_limits = r.limits(entry["limits"], key + ".limits", entry_limits);
+        } else {
+            r.fail(key, "expected a glob string or an object with 'files'");
+        }
+        if (entry_depth == 0) r.fail(key, "no depth: give 'depth' here or at the top level");
+        std::vector<std::string> files = expand_glob(resolve(base_dir, pattern));
+        if (files.empty()) r.fail(files_key, "'" + pattern + "' matches no file");
+        for (const std::string& file : files) {
+            std::string stem = fs::path(file).stem().string();
+            int count = 1;
+            std::string error;
+            try {
+                count = int(parse_popeye(read_file_bytes(file), file).size());
+            } catch (const InputError& e) {
+                error = e.what();
+            }
+            if (only_index > count && error.empty()) r.fail(key + ".problem", file + " holds " + std::to_string(count) + " problem(s)");
+            for (int k = 1; k <= count; ++k) {
+                if (only_index && k != only_index) continue;
+                JobProblem p;
+                p.id = count > 1 ? stem + "-" + std::to_string(k) : stem;
+                p.file = file;
+                p.index = k;
+                p.depth = entry_depth;
+                p.limits = entry_limits;
+                p.error = error;
+                auto [it, fresh] = ids.emplace(p.id, file);
+                if (!fresh) r.fail(files_key, "problem id '" + p.id + "' of " + file + " repeats that of " + it->second);
+                job.problems.push_back(std::move(p));
+            }
+        }
+    }
+    return job;
+}
+
+Job load_job(const std::string& path) {
+    std::string text = read_file_bytes(path);
+    return parse_job(text, path, fs::path(path).parent_path().string());
+}
+
+}  // namespace rebirth::cluster

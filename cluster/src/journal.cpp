@@ -1,0 +1,176 @@
+#include "rebirth/cluster/journal.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include "rebirth/error.h"
+
+namespace rebirth::cluster {
+
+using nlohmann::json;
+
+namespace {
+
+std::string first_token(const std::string& path) { return path.substr(0, path.find(' ')); }
+
+}  // namespace
+
+void ProblemProgress::plan(const std::vector<std::string>& items) {
+    if (planned_) throw std::logic_error("problem planned twice");
+    planned_ = true;
+    for (const std::string& p : items) {
+        if (p.empty() || where_.count(p)) throw std::logic_error("bad or repeated item '" + p + "' in plan");
+        where_[p] = pending_.insert(pending_.end(), p);
+    }
+}
+
+void ProblemProgress::take(const std::string& path) {
+    auto it = where_.find(path);
+    if (it == where_.end()) throw std::logic_error("item '" + path + "' is not pending");
+    pending_.erase(it->second);
+    where_.erase(it);
+}
+
+void ProblemProgress::done(const std::string& path, std::uint64_t nodes) {
+    take(path);
+    by_first_[first_token(path)] += nodes;
+}
+
+void ProblemProgress::split(const std::string& path, const std::vector<std::pair<std::string, std::uint64_t>>& done,
+                            const std::vector<std::string>& pending) {
+    auto it = where_.find(path);
+    if (it == where_.end()) throw std::logic_error("item '" + path + "' is not pending");
+    auto below = [&](const std::string& child) {
+        return child.size() > path.size() + 1 && child.compare(0, path.size(), path) == 0 && child[path.size()] == ' ' &&
+               child.find(' ', path.size() + 1) == std::string::npos;
+    };
+    for (const auto& [child, n] : done)
+        if (!below(child)) throw std::logic_error("'" + child + "' is not a child of '" + path + "'");
+    for (const std::string& child : pending)
+        if (!below(child) || where_.count(child)) throw std::logic_error("'" + child + "' is not a new child of '" + path + "'");
+    auto next = std::next(it->second);
+    pending_.erase(it->second);
+    where_.erase(it);
+    for (const auto& [child, n] : done) by_first_[first_token(child)] += n;
+    for (const std::string& child : pending) where_[child] = pending_.insert(next, child);
+}
+
+std::uint64_t ProblemProgress::first_move_total(const std::string& token) const {
+    auto it = by_first_.find(token);
+    return it == by_first_.end() ? 0 : it->second;
+}
+
+std::uint64_t ProblemProgress::total() const {
+    std::uint64_t sum = 0;
+    for (const auto& [token, n] : by_first_) sum += n;
+    return sum;
+}
+
+void apply_journal_line(JournalState& state, const std::string& line, const std::string& file, int line_no) {
+    try {
+        json j = json::parse(line);
+        const std::string type = j.at("t").get<std::string>();
+        if (type == "start") {
+            std::string fp = j.at("fingerprint").get<std::string>();
+            if (j.at("version").get<int>() != 1) throw std::runtime_error("journal of another format version");
+            if (!state.fingerprint.empty() && fp != state.fingerprint)
+                throw std::runtime_error("journal mixes runs of different jobs");
+            state.fingerprint = fp;
+            ++state.runs;
+        } else if (type == "plan") {
+            state.problems[j.at("problem").get<std::string>()].plan(j.at("items").get<std::vector<std::string>>());
+        } else if (type == "done") {
+            state.problems.at(j.at("problem").get<std::string>())
+                .done(j.at("path").get<std::string>(), j.at("nodes").get<std::uint64_t>());
+        } else if (type == "split") {
+            std::vector<std::pair<std::string, std::uint64_t>> done;
+            for (const json& d : j.at("done")) done.push_back({d.at(0).get<std::string>(), d.at(1).get<std::uint64_t>()});
+            state.problems.at(j.at("problem").get<std::string>())
+                .split(j.at("path").get<std::string>(), done, j.at("pending").get<std::vector<std::string>>());
+        } else if (type == "finished") {
+            const ProblemProgress& p = state.problems.at(j.at("problem").get<std::string>());
+            if (!p.finished() || p.total() != j.at("nodes").get<std::uint64_t>())
+                throw std::runtime_error("'finished' line does not match the items before it");
+        } else {
+            throw std::runtime_error("unknown line type '" + type + "'");
+        }
+        if (state.fingerprint.empty()) throw std::runtime_error("journal does not begin with a start line");
+    } catch (const InputError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw InputError(file, line_no, line.substr(0, 60), std::string("bad journal line: ") + e.what());
+    }
+}
+
+JournalState read_journal(const std::string& path) {
+    JournalState state;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return state;
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    const std::string text = std::move(ss).str();
+    std::size_t pos = 0;
+    int line_no = 0;
+    while (pos < text.size()) {
+        std::size_t nl = text.find('\n', pos);
+        ++line_no;
+        if (nl == std::string::npos) break;  // cut short by a kill: dropped, searched again
+        apply_journal_line(state, text.substr(pos, nl - pos), path, line_no);
+        pos = nl + 1;
+        state.valid_bytes = pos;
+    }
+    return state;
+}
+
+JournalWriter::JournalWriter(const std::string& path, std::size_t keep_bytes) : path_(path) {
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec) && std::filesystem::file_size(path, ec) != keep_bytes)
+        std::filesystem::resize_file(path, keep_bytes, ec);
+    if (ec) throw InputError(path, 0, path, "cannot trim the journal: " + ec.message());
+    file_ = std::fopen(path.c_str(), "ab");
+    if (!file_) throw InputError(path, 0, path, "cannot open the journal for appending");
+}
+
+JournalWriter::~JournalWriter() {
+    if (file_) std::fclose(file_);
+}
+
+void JournalWriter::append(const std::string& json_line) {
+    std::string line = json_line + "\n";
+    if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0 ||
+        ::fdatasync(::fileno(file_)) != 0)
+        throw std::runtime_error("cannot write the journal " + path_);
+}
+
+std::string journal_start(const std::string& fingerprint, long pid, const std::string& host, int ranks) {
+    return json{{"t", "start"}, {"version", 1}, {"fingerprint", fingerprint}, {"pid", pid}, {"host", host},
+                {"ranks", ranks}}
+        .dump();
+}
+
+std::string journal_plan(const std::string& problem, const std::vector<std::string>& items) {
+    return json{{"t", "plan"}, {"problem", problem}, {"items", items}}.dump();
+}
+
+std::string journal_done(const std::string& problem, const std::string& path, std::uint64_t nodes) {
+    return json{{"t", "done"}, {"problem", problem}, {"path", path}, {"nodes", nodes}}.dump();
+}
+
+std::string journal_split(const std::string& problem, const std::string& path,
+                          const std::vector<std::pair<std::string, std::uint64_t>>& done,
+                          const std::vector<std::string>& pending) {
+    json d = json::array();
+    for (const auto& [p, n] : done) d.push_back(json::array({p, n}));
+    return json{{"t", "split"}, {"problem", problem}, {"path", path}, {"done", d}, {"pending", pending}}.dump();
+}
+
+std::string journal_finished(const std::string& problem, std::uint64_t nodes) {
+    return json{{"t", "finished"}, {"problem", problem}, {"nodes", nodes}}.dump();
+}
+
+}  // namespace rebirth::cluster

@@ -1,0 +1,251 @@
+#include "rebirth/cluster/master.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "rebirth/error.h"
+
+namespace rebirth::cluster {
+
+namespace fs = std::filesystem;
+using clock_type = std::chrono::steady_clock;
+
+struct Master::ProblemRun {
+    const JobProblem* spec = nullptr;
+    std::uint32_t index = 0;
+    std::unique_ptr<LoadedProblem> loaded;
+    std::vector<std::pair<std::string, std::string>> first_moves;  // token, Popeye name
+    ProblemProgress progress;
+    std::string error;
+    int in_flight = 0;
+    bool written = false;
+    int threads = 0;
+    std::optional<clock_type::time_point> started;
+    double seconds = 0;
+};
+
+std::string divide_text(const std::vector<std::pair<std::string, std::uint64_t>>& counts) {
+    std::ostringstream out;
+    std::uint64_t total = 0;
+    for (const auto& [move, n] : counts) {
+        out << move << ": " << n << "\n";
+        total += n;
+    }
+    out << total << "\n";
+    return out.str();
+}
+
+Master::Master(Job job, MasterOptions options) : job_(std::move(job)), options_(options) {
+    start_ = last_report_ = clock_type::now();
+    std::ostringstream fp;
+    fp << "kind=" << job_.kind;
+    for (std::uint32_t i = 0; i < job_.problems.size(); ++i) {
+        auto run = std::make_unique<ProblemRun>();
+        run->spec = &job_.problems[i];
+        run->index = i;
+        run->error = run->spec->error;
+        if (run->error.empty()) {
+            try {
+                run->loaded = std::make_unique<LoadedProblem>(load_problem(run->spec->file, run->spec->index));
+                for (auto& [path, name] : root_moves(run->loaded->root)) run->first_moves.push_back({path_key(path), name});
+            } catch (const InputError& e) {
+                run->error = e.what();
+            }
+        }
+        fp << ";" << run->spec->id << ":" << run->spec->depth << ":"
+           << (run->loaded ? std::to_string(run->loaded->file_hash) : std::string("error"));
+        runs_.push_back(std::move(run));
+    }
+    std::ostringstream hex;
+    hex << std::hex << std::setw(16) << std::setfill('0') << checksum(fp.str());
+    fingerprint_ = hex.str();
+
+    std::error_code ec;
+    fs::create_directories(job_.output_dir, ec);
+    if (ec) throw InputError(job_.source, 0, job_.output_dir, "cannot create the output directory: " + ec.message());
+    if (fs::path(job_.journal).has_parent_path()) fs::create_directories(fs::path(job_.journal).parent_path(), ec);
+    JournalState state;
+    if (options_.resume) {
+        state = read_journal(job_.journal);
+        if (!state.fingerprint.empty() && state.fingerprint != fingerprint_)
+            throw InputError(job_.journal, 1, state.fingerprint,
+                             "the journal belongs to another job (or the problem files changed); fingerprint " +
+                                 fingerprint_ + " expected");
+    } else if (fs::exists(job_.journal) && fs::file_size(job_.journal) > 0) {
+        throw InputError(job_.journal, 0, job_.journal, "the journal exists: continue it with --resume or remove it");
+    }
+    journal_ = std::make_unique<JournalWriter>(job_.journal, state.valid_bytes);
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    journal_->append(journal_start(fingerprint_, long(::getpid()), host, options_.worker_ranks));
+    if (options_.progress && state.runs > 0)
+        *options_.progress << "rebirth-cluster: resuming " << job_.journal << " (run " << state.runs + 1 << ")\n";
+
+    for (auto& run : runs_) {
+        if (!run->error.empty()) continue;
+        auto it = state.problems.find(run->spec->id);
+        if (it != state.problems.end()) {
+            run->progress = std::move(it->second);
+        } else {
+            plan_problem(*run);
+        }
+        for (const std::string& p : run->progress.pending()) queue_.push_back({run->index, p});
+        maybe_finish(*run);
+    }
+    emit_summaries();
+}
+
+Master::~Master() = default;
+
+void Master::plan_problem(ProblemRun& run) {
+    const int target = std::max(1, run.spec->limits.items_per_rank * std::max(1, options_.worker_ranks));
+    std::vector<std::string> items;
+    for (const Path& p : initial_split(run.loaded->root, run.spec->depth, target)) items.push_back(path_key(p));
+    run.progress.plan(items);
+    journal_->append(journal_plan(run.spec->id, items));
+}
+
+std::optional<WorkItem> Master::next_item() {
+    if (stopped_) return std::nullopt;
+    while (!queue_.empty()) {
+        Pending p = std::move(queue_.front());
+        queue_.pop_front();
+        ProblemRun& run = *runs_[p.problem];
+        if (!run.error.empty()) continue;
+        WorkItem item;
+        item.item_id = next_id_++;
+        item.problem = p.problem;
+        item.file = run.spec->file;
+        item.problem_index = run.spec->index;
+        item.file_hash = run.loaded->file_hash;
+        item.kind = SearchKind::Perft;
+        item.path = parse_path_key(p.path);
+        item.depth = run.spec->depth - int(item.path.size());
+        item.budget_seconds = run.spec->limits.item_seconds;
+        item.threads = run.spec->limits.threads;
+        if (!run.started) run.started = clock_type::now();
+        ++run.in_flight;
+        in_flight_.emplace(item.item_id, std::move(p));
+        return item;
+    }
+    return std::nullopt;
+}
+
+void Master::on_result(const Result& result) {
+    if (stopped_) return;
+    auto it = in_flight_.find(result.item_id);
+    if (it == in_flight_.end() || it->second.problem != result.problem)
+        throw ProtocolError("result for item " + std::to_string(result.item_id) + ", which is not in flight");
+    Pending p = std::move(it->second);
+    in_flight_.erase(it);
+    ProblemRun& run = *runs_[p.problem];
+    --run.in_flight;
+    run.threads = std::max(run.threads, int(result.threads));
+    if (!run.error.empty()) return;
+    try {
+        switch (result.status) {
+            case Result::Status::Done:
+                run.progress.done(p.path, result.nodes);
+                journal_->append(journal_done(run.spec->id, p.path, result.nodes));
+                break;
+            case Result::Status::Split: {
+                std::vector<std::pair<std::string, std::uint64_t>> done;
+                std::vector<std::string> pending;
+                for (const ChildCount& c : result.done) done.push_back({path_key(c.path), c.nodes});
+                for (const Path& c : result.pending) pending.push_back(path_key(c));
+                run.progress.split(p.path, done, pending);
+                journal_->append(journal_split(run.spec->id, p.path, done, pending));
+                for (auto c = pending.rbegin(); c != pending.rend(); ++c) queue_.push_front({p.problem, *c});
+                break;
+            }
+            case Result::Status::Error:
+                fail(run, "worker failed on item '" + p.path + "': " + result.error);
+                break;
+        }
+    } catch (const std::logic_error& e) {
+        throw ProtocolError("result for item '" + p.path + "' does not fit: " + e.what());
+    }
+    ++results_taken_;
+    maybe_finish(run);
+    emit_summaries();
+    report_progress(false);
+    if (options_.stop_after_results && results_taken_ >= *options_.stop_after_results) stopped_ = true;
+}
+
+void Master::fail(ProblemRun& run, const std::string& message) {
+    run.error = message;
+    if (options_.progress) *options_.progress << "rebirth-cluster: " << run.spec->id << ": " << message << "\n";
+}
+
+void Master::maybe_finish(ProblemRun& run) {
+    if (run.written || !run.error.empty() || !run.progress.finished() || run.in_flight > 0) return;
+    std::vector<std::pair<std::string, std::uint64_t>> counts;
+    for (const auto& [token, name] : run.first_moves) counts.push_back({name, run.progress.first_move_total(token)});
+    const fs::path out = fs::path(job_.output_dir) / (run.spec->id + ".perft");
+    const fs::path tmp = out.string() + ".tmp";
+    {
+        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        f << divide_text(counts);
+        if (!f.flush()) throw std::runtime_error("cannot write " + tmp.string());
+    }
+    fs::rename(tmp, out);
+    journal_->append(journal_finished(run.spec->id, run.progress.total()));
+    run.written = true;
+    if (run.started) run.seconds = std::chrono::duration<double>(clock_type::now() - *run.started).count();
+    if (options_.progress) *options_.progress << "rebirth-cluster: " << run.spec->id << " done: " << run.progress.total() << " leaves\n";
+}
+
+void Master::emit_summaries() {
+    while (summaries_done_ < runs_.size()) {
+        ProblemRun& run = *runs_[summaries_done_];
+        if (!run.written && run.error.empty()) break;
+        if (options_.summary) {
+            nlohmann::ordered_json j;
+            j["id"] = run.spec->id;
+            j["status"] = run.error.empty() ? "ok" : "error";
+            j["nodes"] = run.error.empty() ? run.progress.total() : 0;
+            j["seconds"] = std::round(run.seconds * 1000) / 1000;
+            j["ranks"] = options_.worker_ranks;
+            j["threads"] = run.threads ? run.threads : run.spec->limits.threads;
+            if (!run.error.empty()) j["error"] = run.error;
+            *options_.summary << j.dump() << std::endl;
+        }
+        ++summaries_done_;
+    }
+}
+
+void Master::report_progress(bool force) {
+    if (!options_.progress) return;
+    auto now = clock_type::now();
+    if (!force && now - last_report_ < std::chrono::seconds(2)) return;
+    last_report_ = now;
+    std::size_t written = 0;
+    for (const auto& run : runs_) written += run->written || !run->error.empty();
+    *options_.progress << "rebirth-cluster: " << written << "/" << runs_.size() << " problems, " << queue_.size()
+                       << " items queued, " << in_flight_.size() << " in flight, "
+                       << std::fixed << std::setprecision(1)
+                       << std::chrono::duration<double>(now - start_).count() << " s\n";
+}
+
+bool Master::finished() const {
+    if (!in_flight_.empty()) return false;
+    for (const auto& run : runs_)
+        if (!run->written && run->error.empty()) return false;
+    return true;
+}
+
+int Master::exit_code() const {
+    for (const auto& run : runs_)
+        if (!run->error.empty()) return 2;
+    return 0;
+}
+
+}  // namespace rebirth::cluster

@@ -1,0 +1,153 @@
+#include "rebirth/cluster/messages.h"
+
+#include <sstream>
+
+#include <boost/archive/archive_exception.hpp>
+#include <boost/archive/binary_iarchive.hpp>
+#include <boost/archive/binary_oarchive.hpp>
+#include <boost/serialization/string.hpp>
+#include <boost/serialization/vector.hpp>
+
+namespace boost::serialization {
+
+template <class Archive>
+void serialize(Archive& ar, rebirth::Move& m, const unsigned int) {
+    std::uint8_t from = m.from, to = m.to, kind = std::uint8_t(m.kind), promotion = m.promotion,
+                 rebirth = m.rebirth, rebirth_walk = m.rebirth_walk, extra = m.extra, spare = m.spare;
+    ar& from& to& kind& promotion& rebirth& rebirth_walk& extra& spare;
+    m.from = rebirth::Square(from);
+    m.to = rebirth::Square(to);
+    m.kind = rebirth::MoveKind(kind);
+    m.promotion = promotion;
+    m.rebirth = rebirth::Square(rebirth);
+    m.rebirth_walk = rebirth_walk;
+    m.extra = rebirth::Square(extra);
+    m.spare = spare;
+}
+
+template <class Archive>
+void serialize(Archive& ar, rebirth::cluster::WorkItem& w, const unsigned int) {
+    std::uint8_t kind = std::uint8_t(w.kind);
+    ar& w.protocol& w.item_id& w.problem& w.file& w.problem_index& w.file_hash& kind& w.path& w.depth&
+        w.budget_seconds& w.threads;
+    w.kind = rebirth::cluster::SearchKind(kind);
+}
+
+template <class Archive>
+void serialize(Archive& ar, rebirth::cluster::ChildCount& c, const unsigned int) {
+    ar& c.path& c.nodes;
+}
+
+template <class Archive>
+void serialize(Archive& ar, rebirth::cluster::Result& r, const unsigned int) {
+    std::uint8_t status = std::uint8_t(r.status);
+    ar& r.protocol& r.item_id& r.problem& status& r.nodes& r.done& r.pending& r.error& r.threads& r.seconds;
+    r.status = rebirth::cluster::Result::Status(status);
+}
+
+}  // namespace boost::serialization
+
+namespace rebirth::cluster {
+
+namespace {
+
+constexpr char kMagic[4] = {'R', 'B', 'C', 'L'};
+
+void put_le(std::string& out, std::uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) out.push_back(char((v >> (8 * i)) & 0xff));
+}
+
+std::uint64_t get_le(std::string_view in, std::size_t at, int bytes) {
+    std::uint64_t v = 0;
+    for (int i = 0; i < bytes; ++i) v |= std::uint64_t(std::uint8_t(in[at + i])) << (8 * i);
+    return v;
+}
+
+template <typename T>
+std::string to_bytes(const T& value) {
+    std::ostringstream out(std::ios::binary);
+    {
+        boost::archive::binary_oarchive ar(out);
+        ar << value;
+    }
+    return std::move(out).str();
+}
+
+// Decodes a whole buffer into `value`; any failure or leftover byte is a ProtocolError.
+template <typename T>
+T from_bytes(std::string_view bytes, const char* what) {
+    T value{};
+    std::istringstream in(std::string(bytes), std::ios::binary);
+    try {
+        boost::archive::binary_iarchive ar(in);
+        ar >> value;
+    } catch (const std::exception& e) {
+        throw ProtocolError(std::string("malformed ") + what + ": " + e.what());
+    }
+    if (in.peek() != std::char_traits<char>::eof())
+        throw ProtocolError(std::string("malformed ") + what + ": trailing bytes");
+    if (value.protocol != kProtocolVersion)
+        throw ProtocolError(std::string(what) + " of protocol version " + std::to_string(value.protocol) +
+                            ", expected " + std::to_string(kProtocolVersion));
+    return value;
+}
+
+}  // namespace
+
+std::uint64_t checksum(std::string_view bytes) {
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    for (unsigned char c : bytes) {
+        h ^= c;
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+std::string encode_frame(MsgType type, std::string_view payload) {
+    std::string out(kMagic, 4);
+    put_le(out, kProtocolVersion, 2);
+    put_le(out, std::uint16_t(type), 2);
+    put_le(out, payload.size(), 8);
+    put_le(out, checksum(payload), 8);
+    out.append(payload);
+    return out;
+}
+
+Frame decode_frame(std::string_view bytes) {
+    if (bytes.size() < kFrameHeaderSize)
+        throw ProtocolError("truncated message: " + std::to_string(bytes.size()) + " bytes, header needs " +
+                            std::to_string(kFrameHeaderSize));
+    if (bytes.substr(0, 4) != std::string_view(kMagic, 4)) throw ProtocolError("not a rebirth-cluster message (bad magic)");
+    std::uint64_t version = get_le(bytes, 4, 2);
+    if (version != kProtocolVersion)
+        throw ProtocolError("message of protocol version " + std::to_string(version) + ", expected " +
+                            std::to_string(kProtocolVersion));
+    std::uint64_t type = get_le(bytes, 6, 2);
+    if (type < std::uint16_t(MsgType::Ready) || type > std::uint16_t(MsgType::Stop))
+        throw ProtocolError("unknown message type " + std::to_string(type));
+    std::uint64_t length = get_le(bytes, 8, 8);
+    if (length != bytes.size() - kFrameHeaderSize)
+        throw ProtocolError("truncated message: header announces " + std::to_string(length) + " payload bytes, got " +
+                            std::to_string(bytes.size() - kFrameHeaderSize));
+    std::string_view payload = bytes.substr(kFrameHeaderSize);
+    if (checksum(payload) != get_le(bytes, 16, 8)) throw ProtocolError("corrupted message: checksum mismatch");
+    return Frame{MsgType(type), std::string(payload)};
+}
+
+std::string serialize(const WorkItem& item) { return to_bytes(item); }
+std::string serialize(const Result& result) { return to_bytes(result); }
+
+WorkItem deserialize_work_item(std::string_view bytes) {
+    WorkItem item = from_bytes<WorkItem>(bytes, "work item");
+    if (item.kind != SearchKind::Perft) throw ProtocolError("work item of unknown search kind");
+    return item;
+}
+
+Result deserialize_result(std::string_view bytes) {
+    Result r = from_bytes<Result>(bytes, "result");
+    if (r.status < Result::Status::Done || r.status > Result::Status::Error)
+        throw ProtocolError("result of unknown status");
+    return r;
+}
+
+}  // namespace rebirth::cluster

@@ -1,0 +1,266 @@
+#include "rebirth/cluster/search.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <tbb/task_arena.h>
+
+#include "rebirth/error.h"
+#include "rebirth/movegen.h"
+#include "rebirth/notation.h"
+#include "rebirth/perft.h"
+#include "rebirth/popeye_input.h"
+
+namespace rebirth::cluster {
+
+namespace {
+
+int parse_int(std::string_view s, std::string_view token) {
+    if (s.empty() || s.size() > 3) throw std::invalid_argument("bad move token '" + std::string(token) + "'");
+    int v = 0;
+    for (char c : s) {
+        if (c < '0' || c > '9') throw std::invalid_argument("bad move token '" + std::string(token) + "'");
+        v = v * 10 + (c - '0');
+    }
+    if (v > 255) throw std::invalid_argument("bad move token '" + std::string(token) + "'");
+    return v;
+}
+
+Square parse_sq(std::string_view s, std::string_view token) {
+    Square sq = s.size() == 2 ? parse_square(s) : SQ_NONE;
+    if (sq == SQ_NONE) throw std::invalid_argument("bad square in move token '" + std::string(token) + "'");
+    return sq;
+}
+
+// The position's legal moves, as a vector (MoveList is too big to keep many of).
+std::vector<Move> legal_moves(const Position& pos) {
+    MoveList list;
+    generate_legal(pos, list);
+    return {list.begin(), list.end()};
+}
+
+}  // namespace
+
+std::string move_token(const Move& m) {
+    std::string t = square_name(m.from) + square_name(m.to);
+    if (m.kind != MoveKind::Normal) t += ":k" + std::to_string(int(m.kind));
+    if (m.promotion != NO_WALK) t += ":p" + std::to_string(int(m.promotion));
+    if (m.rebirth != SQ_NONE) t += ":r" + square_name(m.rebirth);
+    if (m.rebirth_walk != NO_WALK) t += ":w" + std::to_string(int(m.rebirth_walk));
+    if (m.extra != SQ_NONE) t += ":x" + square_name(m.extra);
+    if (m.spare != 0) t += ":s" + std::to_string(int(m.spare));
+    return t;
+}
+
+Move parse_move_token(std::string_view token) {
+    if (token.size() < 4) throw std::invalid_argument("bad move token '" + std::string(token) + "'");
+    Move m;
+    m.from = parse_sq(token.substr(0, 2), token);
+    m.to = parse_sq(token.substr(2, 2), token);
+    std::string_view rest = token.substr(4);
+    while (!rest.empty()) {
+        if (rest.size() < 3 || rest[0] != ':') throw std::invalid_argument("bad move token '" + std::string(token) + "'");
+        std::size_t end = rest.find(':', 1);
+        std::string_view field = rest.substr(1, end == std::string_view::npos ? std::string_view::npos : end - 1);
+        rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end);
+        std::string_view value = field.substr(1);
+        switch (field[0]) {
+            case 'k': {
+                int k = parse_int(value, token);
+                if (k > int(MoveKind::Castling)) throw std::invalid_argument("bad move kind in '" + std::string(token) + "'");
+                m.kind = MoveKind(k);
+                break;
+            }
+            case 'p': m.promotion = Walk(parse_int(value, token)); break;
+            case 'r': m.rebirth = parse_sq(value, token); break;
+            case 'w': m.rebirth_walk = Walk(parse_int(value, token)); break;
+            case 'x': m.extra = parse_sq(value, token); break;
+            case 's': m.spare = std::uint8_t(parse_int(value, token)); break;
+            default: throw std::invalid_argument("bad field in move token '" + std::string(token) + "'");
+        }
+    }
+    return m;
+}
+
+std::string path_key(const Path& path) {
+    std::string key;
+    for (const Move& m : path) {
+        if (!key.empty()) key += ' ';
+        key += move_token(m);
+    }
+    return key;
+}
+
+Path parse_path_key(std::string_view key) {
+    Path path;
+    while (!key.empty()) {
+        std::size_t sp = key.find(' ');
+        path.push_back(parse_move_token(key.substr(0, sp)));
+        key = sp == std::string_view::npos ? std::string_view{} : key.substr(sp + 1);
+    }
+    return path;
+}
+
+std::string read_file_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path, 0, path, "cannot read the file");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return std::move(ss).str();
+}
+
+LoadedProblem load_problem(const std::string& file, int index) {
+    LoadedProblem out;
+    std::string text = read_file_bytes(file);
+    out.file_hash = checksum(text);
+    std::vector<Problem> problems = parse_popeye(text, file);
+    if (index < 1 || index > int(problems.size()))
+        throw InputError(file, 0, std::to_string(index),
+                         "the file holds " + std::to_string(problems.size()) + " problem(s); no problem");
+    const Problem& p = problems[index - 1];
+    int condition_line = p.condition_line ? p.condition_line : p.where.line;
+    out.rules = std::make_unique<RuleSet>(resolve_rules(p.conditions, file, condition_line));
+    SetupRules setup_rules;
+    setup_rules.require_white_king = !p.options.no_white_king;
+    setup_rules.require_black_king = !p.options.no_black_king;
+    setup_rules.rules = out.rules.get();
+    try {
+        out.root.set(p.setup, setup_rules, file);
+    } catch (const InputError& e) {
+        if (e.line() != 0) throw;
+        throw InputError(file, p.where.line, e.word(), e.reason());
+    }
+    return out;
+}
+
+void replay(Position& pos, const Path& path) {
+    static thread_local UndoInfo scratch;
+    for (std::size_t i = 0; i < path.size(); ++i) {
+        std::vector<Move> moves = legal_moves(pos);
+        if (std::find(moves.begin(), moves.end(), path[i]) == moves.end())
+            throw std::runtime_error("move " + std::to_string(i + 1) + " of path '" + path_key(path) +
+                                     "' is not legal in its position");
+        pos.do_move(path[i], scratch);  // never undone: the record is not needed again
+    }
+}
+
+std::vector<std::pair<Path, std::string>> root_moves(const Position& root) {
+    std::vector<std::pair<Path, std::string>> out;
+    for (const Move& m : legal_moves(root)) out.push_back({Path{m}, move_to_popeye(root, m, true)});
+    return out;
+}
+
+std::vector<Path> initial_split(const Position& root, int depth, int target, int min_left) {
+    struct Node {
+        double estimate;
+        std::size_t seq;
+        Path path;
+    };
+    const double branching = std::max<double>(1.0, double(legal_moves(root).size()));
+    std::size_t seq = 0;
+    // Estimated leaves below a node with `left` plies to go: exact to two plies, then
+    // the root's branching factor per further ply.
+    auto estimate = [&](const Path& path) {
+        int left = depth - int(path.size());
+        Position pos = root;
+        replay(pos, path);
+        int exact = std::min(left, 2);
+        return double(perft(pos, exact)) * std::pow(branching, left - exact);
+    };
+    std::vector<Node> items;
+    for (const Move& m : legal_moves(root)) {
+        Path p{m};
+        items.push_back({estimate(p), seq++, p});
+    }
+    auto larger = [](const Node& a, const Node& b) {
+        return a.estimate != b.estimate ? a.estimate > b.estimate : a.seq < b.seq;
+    };
+    while (int(items.size()) < target) {
+        auto it = std::min_element(items.begin(), items.end(), [&](const Node& a, const Node& b) {
+            bool ea = depth - int(a.path.size()) > min_left, eb = depth - int(b.path.size()) > min_left;
+            if (ea != eb) return ea;
+            return larger(a, b);
+        });
+        if (it == items.end() || depth - int(it->path.size()) <= min_left) break;
+        Node node = std::move(*it);
+        items.erase(it);
+        Position pos = root;
+        replay(pos, node.path);
+        for (const Move& m : legal_moves(pos)) {
+            Path p = node.path;
+            p.push_back(m);
+            items.push_back({estimate(p), seq++, p});
+        }
+    }
+    std::sort(items.begin(), items.end(), larger);
+    std::vector<Path> out;
+    for (Node& n : items) out.push_back(std::move(n.path));
+    return out;
+}
+
+const LoadedProblem& ProblemCache::get(const WorkItem& item) {
+    auto key = std::make_pair(item.file, int(item.problem_index));
+    auto it = loaded_.find(key);
+    if (it == loaded_.end()) it = loaded_.emplace(key, load_problem(item.file, item.problem_index)).first;
+    if (it->second.file_hash != item.file_hash)
+        throw std::runtime_error(item.file + " differs from the master's copy (checksum mismatch)");
+    return it->second;
+}
+
+Result run_item(const WorkItem& item, ProblemCache& cache) {
+    using clock = std::chrono::steady_clock;
+    const auto start = clock::now();
+    Result r;
+    r.item_id = item.item_id;
+    r.problem = item.problem;
+    r.threads = item.threads > 0 ? item.threads : tbb::this_task_arena::max_concurrency();
+    try {
+        Position pos = cache.get(item).root;
+        replay(pos, item.path);
+        if (item.depth <= kSplitFloor || item.budget_seconds <= 0) {
+            r.status = Result::Status::Done;
+            r.nodes = parallel_perft(pos, item.depth, item.threads);
+        } else {
+            std::vector<Move> children = legal_moves(pos);
+            std::uint64_t sum = 0;
+            UndoInfo u;
+            for (std::size_t i = 0; i < children.size(); ++i) {
+                pos.do_move(children[i], u);
+                std::uint64_t n = parallel_perft(pos, item.depth - 1, item.threads);
+                pos.undo_move(children[i], u);
+                sum += n;
+                Path p = item.path;
+                p.push_back(children[i]);
+                r.done.push_back({p, n});
+                double spent = std::chrono::duration<double>(clock::now() - start).count();
+                if (spent > item.budget_seconds && i + 1 < children.size()) {
+                    r.status = Result::Status::Split;
+                    for (std::size_t j = i + 1; j < children.size(); ++j) {
+                        Path q = item.path;
+                        q.push_back(children[j]);
+                        r.pending.push_back(std::move(q));
+                    }
+                    break;
+                }
+            }
+            if (r.status != Result::Status::Split) {
+                r.done.clear();
+                r.status = Result::Status::Done;
+                r.nodes = sum;
+            }
+        }
+    } catch (const std::exception& e) {
+        r = Result{};
+        r.item_id = item.item_id;
+        r.problem = item.problem;
+        r.status = Result::Status::Error;
+        r.error = e.what();
+    }
+    r.seconds = std::chrono::duration<double>(clock::now() - start).count();
+    return r;
+}
+
+}  // namespace rebirth::cluster

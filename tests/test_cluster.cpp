@@ -1,0 +1,350 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "rebirth/cluster/job.h"
+#include "rebirth/cluster/journal.h"
+#include "rebirth/cluster/master.h"
+#include "rebirth/cluster/messages.h"
+#include "rebirth/cluster/search.h"
+#include "rebirth/error.h"
+#include "rebirth/perft.h"
+
+using namespace rebirth;
+using namespace rebirth::cluster;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kSource = REBIRTH_SOURCE_DIR;
+const std::string kKiwipete = kSource + "/cluster/tests/data/kiwipete.inp";
+
+fs::path fresh_dir(const std::string& name) {
+    fs::path dir = fs::temp_directory_path() / ("rebirth-test-cluster-" + name);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// The InputError a job text raises (fails the test when none).
+InputError job_error(const std::string& text) {
+    try {
+        parse_job(text, "job.json", kSource);
+    } catch (const InputError& e) {
+        return e;
+    }
+    ADD_FAILURE() << "no error for: " << text;
+    return InputError("", 0, "", "");
+}
+
+WorkItem sample_item() {
+    WorkItem w;
+    w.item_id = 42;
+    w.problem = 3;
+    w.file = "some/file.inp";
+    w.problem_index = 2;
+    w.file_hash = 0x1234567890abcdefULL;
+    Move a;
+    a.from = SQ_E2;
+    a.to = SQ_E4;
+    Move b;
+    b.from = SQ_D7;
+    b.to = SQ_D8;
+    b.kind = MoveKind::Promotion;
+    b.promotion = QUEEN;
+    b.rebirth = SQ_A8;
+    b.rebirth_walk = ROOK;
+    b.extra = SQ_H1;
+    b.spare = 7;
+    w.path = {a, b};
+    w.depth = 5;
+    w.budget_seconds = 2.5;
+    w.threads = 4;
+    return w;
+}
+
+}  // namespace
+
+TEST(ClusterJob, ParsesGlobsDefaultsAndOverrides) {
+    Job job = parse_job(R"({
+      "kind": "perft", "depth": 3, "limits": {"threads": 2},
+      "problems": ["data/examples/*.inp",
+                   {"files": "cluster/tests/data/kiwipete.inp", "depth": 5, "limits": {"item_seconds": 0.5}}],
+      "output_dir": "out"})",
+                        "job.json", kSource);
+    ASSERT_EQ(job.problems.size(), 3u);
+    EXPECT_EQ(job.problems[0].id, "antimars_lindenthal_h2");
+    EXPECT_EQ(job.problems[1].id, "circe_linss_mate2");
+    EXPECT_EQ(job.problems[0].depth, 3);
+    EXPECT_EQ(job.problems[0].limits.threads, 2);
+    EXPECT_EQ(job.problems[2].id, "kiwipete");
+    EXPECT_EQ(job.problems[2].depth, 5);
+    EXPECT_EQ(job.problems[2].limits.threads, 2);
+    EXPECT_DOUBLE_EQ(job.problems[2].limits.item_seconds, 0.5);
+    EXPECT_EQ(job.output_dir, kSource + "/out");
+    EXPECT_EQ(job.journal, kSource + "/out/journal.jsonl");
+}
+
+TEST(ClusterJob, ErrorsNameLineAndKey) {
+    InputError e = job_error("{\n  \"kind\": \"perft\",\n  \"depht\": 3\n}");
+    EXPECT_EQ(e.file(), "job.json");
+    EXPECT_EQ(e.line(), 3);
+    EXPECT_EQ(e.word(), "depht");
+    EXPECT_NE(e.reason().find("unknown key"), std::string::npos);
+
+    e = job_error("{\"kind\": \"perft\", \"depth\": 2, \"output_dir\": \"o\",\n\"limits\": {\n \"threads\": 1,\n \"budget\": 3}}");
+    EXPECT_EQ(e.line(), 4);
+    EXPECT_EQ(e.word(), "limits.budget");
+
+    e = job_error("{\"kind\": \"perft\", \"depth\": 1, \"output_dir\": \"o\",\n \"problems\": [\"data/examples/*.inp\",\n {\"files\": \"nothing/*.inp\"}]}");
+    EXPECT_EQ(e.line(), 3);
+    EXPECT_EQ(e.word(), "problems[1].files");
+    EXPECT_NE(e.reason().find("matches no file"), std::string::npos);
+
+    e = job_error("{\"kind\": \"perft\", \"output_dir\": \"o\", \"problems\": [\"data/examples/*.inp\"]}");
+    EXPECT_EQ(e.word(), "problems[0]");
+    EXPECT_NE(e.reason().find("no depth"), std::string::npos);
+
+    e = job_error("{\"kind\": \"perft\",\n \"depth\": \"4\"}");
+    EXPECT_EQ(e.line(), 2);
+    EXPECT_EQ(e.word(), "depth");
+
+    e = job_error("{\"kind\": \"solve\"}");
+    EXPECT_EQ(e.word(), "kind");
+
+    e = job_error("{\n\"kind\": \"perft\",\n\"depth\": 3,,\n}");
+    EXPECT_EQ(e.line(), 3);
+    EXPECT_NE(e.reason().find("not valid JSON"), std::string::npos);
+
+    e = job_error("{\"kind\": \"perft\", \"depth\": 2, \"output_dir\": \"o\", \"problems\": [\"data/examples/*.inp\",\n"
+                  " \"data/examples/circe_*.inp\"]}");
+    EXPECT_EQ(e.line(), 2);
+    EXPECT_NE(e.reason().find("repeats"), std::string::npos);
+}
+
+TEST(ClusterJob, ShippedExampleParses) {
+    Job job = load_job(kSource + "/jobs/perft-example.json");
+    EXPECT_EQ(job.kind, "perft");
+    EXPECT_EQ(job.problems.size(), 3u);
+}
+
+TEST(ClusterMessages, RoundTrip) {
+    WorkItem w = sample_item();
+    Frame f = decode_frame(encode_frame(MsgType::Work, serialize(w)));
+    EXPECT_EQ(f.type, MsgType::Work);
+    EXPECT_EQ(deserialize_work_item(f.payload), w);
+
+    Result r;
+    r.item_id = 9;
+    r.problem = 1;
+    r.status = Result::Status::Split;
+    r.done = {{w.path, 123456789012ULL}};
+    r.pending = {w.path, {}};
+    r.threads = 8;
+    r.seconds = 1.5;
+    r.error = "none";
+    EXPECT_EQ(deserialize_result(decode_frame(encode_frame(MsgType::Result, serialize(r))).payload), r);
+
+    Frame empty = decode_frame(encode_frame(MsgType::Stop, ""));
+    EXPECT_EQ(empty.type, MsgType::Stop);
+    EXPECT_TRUE(empty.payload.empty());
+}
+
+TEST(ClusterMessages, TruncatedFramesAreRefused) {
+    std::string frame = encode_frame(MsgType::Work, serialize(sample_item()));
+    for (std::size_t n = 0; n < frame.size(); ++n)
+        EXPECT_THROW(decode_frame(std::string_view(frame).substr(0, n)), ProtocolError) << "length " << n;
+    EXPECT_THROW(decode_frame(frame + "x"), ProtocolError);
+}
+
+TEST(ClusterMessages, CorruptedFramesAreRefused) {
+    std::string frame = encode_frame(MsgType::Work, serialize(sample_item()));
+    for (std::size_t i = 0; i < frame.size(); ++i) {
+        std::string bad = frame;
+        bad[i] = char(bad[i] ^ 0x20);
+        EXPECT_THROW(decode_frame(bad), ProtocolError) << "byte " << i;
+    }
+    std::string other_version = frame;
+    other_version[4] = 2;
+    try {
+        decode_frame(other_version);
+        FAIL();
+    } catch (const ProtocolError& e) {
+        EXPECT_NE(std::string(e.what()).find("protocol version 2"), std::string::npos);
+    }
+}
+
+TEST(ClusterMessages, MalformedPayloadsAreRefused) {
+    WorkItem w = sample_item();
+    w.protocol = kProtocolVersion + 1;
+    EXPECT_THROW(deserialize_work_item(serialize(w)), ProtocolError);
+    std::string bytes = serialize(sample_item());
+    for (std::size_t n = 0; n < bytes.size(); ++n)
+        EXPECT_THROW(deserialize_work_item(bytes.substr(0, n)), ProtocolError) << "length " << n;
+    EXPECT_THROW(deserialize_work_item(bytes + "\x01"), ProtocolError);
+    EXPECT_THROW(deserialize_result(std::string(64, '\xff')), ProtocolError);
+    EXPECT_THROW(deserialize_result(bytes), ProtocolError);
+}
+
+TEST(ClusterSearch, MoveTokensRoundTrip) {
+    for (const Move& m : sample_item().path) EXPECT_EQ(parse_move_token(move_token(m)), m);
+    EXPECT_EQ(move_token(sample_item().path[0]), "e2e4");
+    Path p = sample_item().path;
+    EXPECT_EQ(parse_path_key(path_key(p)), p);
+    EXPECT_THROW(parse_move_token("e2"), std::invalid_argument);
+    EXPECT_THROW(parse_move_token("e2e4:q1"), std::invalid_argument);
+    EXPECT_THROW(parse_move_token("e2e4:k9"), std::invalid_argument);
+    EXPECT_THROW(parse_move_token("i2e4"), std::invalid_argument);
+}
+
+TEST(ClusterSearch, SplitCoversTheTree) {
+    LoadedProblem lp = load_problem(kKiwipete, 1);
+    std::vector<Path> items = initial_split(lp.root, 4, 200, 1);
+    EXPECT_GE(items.size(), 200u);
+    ProblemCache cache;
+    std::uint64_t sum = 0;
+    for (const Path& p : items) {
+        WorkItem w;
+        w.file = kKiwipete;
+        w.file_hash = lp.file_hash;
+        w.path = p;
+        w.depth = 4 - int(p.size());
+        w.threads = 1;
+        Result r = run_item(w, cache);
+        ASSERT_EQ(r.status, Result::Status::Done) << r.error;
+        sum += r.nodes;
+    }
+    EXPECT_EQ(sum, 4085603u);
+}
+
+TEST(ClusterSearch, BudgetHandsBackChildren) {
+    LoadedProblem lp = load_problem(kKiwipete, 1);
+    ProblemCache cache;
+    WorkItem w;
+    w.file = kKiwipete;
+    w.file_hash = lp.file_hash;
+    w.depth = 5;
+    w.budget_seconds = 1e-9;
+    w.threads = 1;
+    Result r = run_item(w, cache);
+    ASSERT_EQ(r.status, Result::Status::Split) << r.error;
+    EXPECT_EQ(r.done.size(), 1u);
+    EXPECT_EQ(r.pending.size(), 47u);
+
+    w.file_hash ^= 1;
+    EXPECT_EQ(run_item(w, cache).status, Result::Status::Error);
+    w.file_hash ^= 1;
+    w.path = {parse_move_token("e1e2")};  // not legal: the king's own bishop stands there
+    r = run_item(w, cache);
+    EXPECT_EQ(r.status, Result::Status::Error);
+    EXPECT_NE(r.error.find("not legal"), std::string::npos);
+}
+
+TEST(ClusterJournal, ProgressChecksEveryUpdate) {
+    ProblemProgress p;
+    p.plan({"e2e4", "d2d4", "g1f3"});
+    p.split("d2d4", {{"d2d4 d7d5", 10}}, {"d2d4 g8f6", "d2d4 e7e6"});
+    EXPECT_EQ(p.pending(), (std::vector<std::string>{"e2e4", "d2d4 g8f6", "d2d4 e7e6", "g1f3"}));
+    EXPECT_THROW(p.done("d2d4", 1), std::logic_error);
+    EXPECT_THROW(p.split("e2e4", {{"d2d4 c7c5", 1}}, {}), std::logic_error);
+    p.done("d2d4 g8f6", 5);
+    p.done("d2d4 e7e6", 6);
+    p.done("e2e4", 100);
+    EXPECT_FALSE(p.finished());
+    p.done("g1f3", 1);
+    EXPECT_TRUE(p.finished());
+    EXPECT_EQ(p.first_move_total("d2d4"), 21u);
+    EXPECT_EQ(p.total(), 122u);
+}
+
+TEST(ClusterJournal, TornLastLineIsDroppedBadLineIsAnError) {
+    fs::path dir = fresh_dir("journal");
+    std::string good = journal_start("abc", 1, "h", 2) + "\n" + journal_plan("p", {"e2e4", "d2d4"}) + "\n" +
+                       journal_done("p", "e2e4", 7) + "\n";
+    {
+        std::ofstream(dir / "j.jsonl", std::ios::binary) << good << R"({"t":"done","problem":"p","pa)";
+    }
+    JournalState s = read_journal((dir / "j.jsonl").string());
+    EXPECT_EQ(s.fingerprint, "abc");
+    EXPECT_EQ(s.valid_bytes, good.size());
+    EXPECT_EQ(s.problems.at("p").pending(), std::vector<std::string>{"d2d4"});
+    {
+        JournalWriter w((dir / "j.jsonl").string(), s.valid_bytes);
+        w.append(journal_done("p", "d2d4", 3));
+    }
+    s = read_journal((dir / "j.jsonl").string());
+    EXPECT_TRUE(s.problems.at("p").finished());
+    EXPECT_EQ(s.problems.at("p").total(), 10u);
+
+    {
+        std::ofstream(dir / "bad.jsonl", std::ios::binary) << good << journal_done("p", "e2e4", 7) << "\n";
+    }
+    try {
+        read_journal((dir / "bad.jsonl").string());
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.line(), 4);
+    }
+    EXPECT_TRUE(read_journal((dir / "missing.jsonl").string()).fingerprint.empty());
+}
+
+TEST(ClusterMaster, StoppedRunResumesToTheSameOutput) {
+    fs::path dir = fresh_dir("master");
+    Job job;
+    job.source = "test";
+    job.kind = "perft";
+    job.output_dir = (dir / "out").string();
+    job.journal = (dir / "out" / "journal.jsonl").string();
+    JobProblem p;
+    p.id = "kiwipete";
+    p.file = kKiwipete;
+    p.depth = 4;
+    p.limits.threads = 1;
+    p.limits.items_per_rank = 100;
+    job.problems.push_back(p);
+
+    LoadedProblem lp = load_problem(kKiwipete, 1);
+    std::string expected = divide_text(perft_divide(lp.root, 4, 1));
+
+    MasterOptions options;
+    options.stop_after_results = 20;
+    ProblemCache cache;
+    {
+        Master m(job, options);
+        while (auto item = m.next_item()) m.on_result(run_item(*item, cache));
+        EXPECT_TRUE(m.stopped());
+        EXPECT_FALSE(m.finished());
+    }
+    EXPECT_FALSE(fs::exists(dir / "out" / "kiwipete.perft"));
+    EXPECT_THROW(Master(job, MasterOptions{}), InputError);  // a journal exists, no --resume
+
+    MasterOptions resume;
+    resume.resume = true;
+    std::ostringstream summary;
+    resume.summary = &summary;
+    int searched = 0;
+    {
+        Master m(job, resume);
+        while (auto item = m.next_item()) {
+            ++searched;
+            m.on_result(run_item(*item, cache));
+        }
+        EXPECT_TRUE(m.finished());
+        EXPECT_EQ(m.exit_code(), 0);
+    }
+    EXPECT_GT(searched, 0);
+    EXPECT_EQ(slurp(dir / "out" / "kiwipete.perft"), expected);
+    EXPECT_NE(summary.str().find(R"("id":"kiwipete","status":"ok","nodes":4085603)"), std::string::npos);
+
+    job.problems[0].depth = 3;  // another job: the journal does not fit
+    EXPECT_THROW(Master(job, resume), InputError);
+}
