@@ -10,7 +10,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <filesystem>
 #include <chrono>
 #include <csignal>
 #include <cstdint>
@@ -27,6 +29,7 @@
 #include "rebirth/perft.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/rules.h"
+#include "rebirth/solve.h"
 #include "rebirth/position.h"
 #include "rebirth/setup.h"
 
@@ -76,7 +79,21 @@ struct Summary {
     std::map<std::string, Measurement> checks;  // by case name
     std::map<int, Measurement> parallel;        // by thread count
     std::map<std::string, Measurement> conditions;  // Kiwipete perft under a condition, by words
+    std::map<int, double> solve_seconds;             // the problem set solved with 1 and 2 threads
+    std::map<int, std::string> solve_output;         // their outputs (must be identical)
+    int solve_problems = 0;
+    std::string solve_error;
 };
+
+// (e) The published problems of data/problems/ solved with 1 and with 2 threads: the time of
+// each run, the speed-up, and a check that both print exactly the same.
+std::vector<std::string> solve_files() {
+    std::vector<std::string> files;
+    for (const auto& e : std::filesystem::directory_iterator(REBIRTH_SOURCE_DIR "/data/problems"))
+        if (e.path().extension() == ".inp") files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+    return files;
+}
 
 // (d) Kiwipete perft under Circe conditions, as ratios to orthodox perft in the same run. The
 // counts are checked by the tests at depth 3 against Popeye; here depth 4 is timed.
@@ -287,6 +304,27 @@ void bm_condition(benchmark::State& state, const char* words) {
     summary().conditions[words] = m;
 }
 
+void bm_solve(benchmark::State& state, int threads) {
+    Summary& s = summary();
+    try {
+        std::vector<Problem> problems;
+        for (const std::string& f : solve_files())
+            for (Problem& p : parse_popeye_file(f)) problems.push_back(std::move(p));
+        s.solve_problems = static_cast<int>(problems.size());
+        for (auto _ : state) {
+            std::string out;
+            const auto start = Clock::now();
+            for (const Problem& p : problems) out += solve_problem(p, threads);
+            s.solve_seconds[threads] = seconds_since(start);
+            s.solve_output[threads] = std::move(out);
+        }
+        state.counters["problems"] = benchmark::Counter(static_cast<double>(s.solve_problems));
+    } catch (const std::exception& e) {
+        s.solve_error = e.what();
+        state.SkipWithError(e.what());
+    }
+}
+
 void register_benchmarks() {
     benchmark::RegisterBenchmark("perft_start_d6/rebirth", bm_rebirth_start)
         ->Iterations(1)
@@ -304,6 +342,11 @@ void register_benchmarks() {
     for (const char* words : condition_words) {
         const std::string name = std::string("condition_perft/kiwipete/depth:4/") + (*words ? words : "orthodox");
         benchmark::RegisterBenchmark(name.c_str(), bm_condition, words)->Iterations(1)->UseRealTime()->Unit(
+            benchmark::kMillisecond);
+    }
+    for (int threads : {1, 2}) {
+        const std::string name = "solve/data_problems/threads:" + std::to_string(threads);
+        benchmark::RegisterBenchmark(name.c_str(), bm_solve, threads)->Iterations(1)->UseRealTime()->Unit(
             benchmark::kMillisecond);
     }
     for (int threads : {1, 2}) {
@@ -392,6 +435,21 @@ int print_summary() {
         if (*words && m && m->ok() && orthodox != s.conditions.end() && orthodox->second.ok())
             std::printf("  %-22s ratio to orthodox: %.3f\n", "",
                         m->nodes_per_second() / orthodox->second.nodes_per_second());
+    }
+
+    std::printf("solving the %d published problems of data/problems\n", s.solve_problems);
+    if (!s.solve_error.empty()) {
+        std::printf("  FAILED: %s\n", s.solve_error.c_str());
+        ++failures;
+    }
+    for (int threads : {1, 2})
+        if (auto it = s.solve_seconds.find(threads); it != s.solve_seconds.end())
+            std::printf("  %d thread%s %9.3f s\n", threads, threads == 1 ? " " : "s", it->second);
+    if (s.solve_seconds.count(1) && s.solve_seconds.count(2)) {
+        std::printf("  speed-up 2 threads over 1: %.2f\n", s.solve_seconds.at(1) / s.solve_seconds.at(2));
+        const bool same = s.solve_output.at(1) == s.solve_output.at(2);
+        std::printf("  outputs with 1 and 2 threads identical: %s\n", same ? "yes" : "NO");
+        if (!same) ++failures;
     }
 
     if (failures == 0) {

@@ -4,7 +4,13 @@
 #include <cstdlib>
 #include <numeric>
 #include <string>
+#include <array>
+#include <memory>
 #include <unordered_set>
+
+#include <tbb/concurrent_unordered_set.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 #include <vector>
 
 #include "rebirth/movegen.h"
@@ -60,11 +66,17 @@ public:
     std::string run(bool& interrupted) {
         const Options& opt = ctx_.problem.options;
         const int step = phase_.series ? 1 : 2;
+        // MaxSolutions needs the search order of one thread; otherwise the root moves are
+        // searched in parallel and their lines joined in root order.
+        const bool parallel = !opt.max_solutions && ctx_.threads != 1;
+        if (!failures_) failures_ = std::make_shared<Failures>();
         for (int len = phase_.min_length; len <= phase_.length && !stop_; len += step) {
             const int before = found_;
             Position pos = root_;
             stack_.clear();
-            if (phase_.series)
+            if (parallel)
+                parallel_root(len);
+            else if (phase_.series)
                 series(pos, len);
             else
                 help(pos, len);
@@ -75,6 +87,36 @@ public:
     }
 
 private:
+    // Searches each root move of a play of `len` in its own solver, in parallel, and joins
+    // their lines in root-move order (the order one thread would print).
+    void parallel_root(int len) {
+        MoveList list;
+        popeye_ordered_moves(root_, list);
+        std::vector<std::string> texts(list.size());
+        std::vector<int> found(list.size(), 0);
+        const int threads = ctx_.threads > 0 ? ctx_.threads : tbb::this_task_arena::max_concurrency();
+        tbb::task_arena arena(threads);
+        arena.execute([&] {
+            tbb::parallel_for(0, list.size(), [&](int i) {
+                int local_solutions = 0;
+                PhaseSolver sub(ctx_, phase_, root_, local_solutions);
+                sub.failures_ = failures_;  // failures are facts about positions: shared
+                Position pos = root_;
+                if (phase_.series)
+                    sub.series_move(pos, list[i], len, pos.side_to_move());
+                else
+                    sub.help_move(pos, list[i], len, pos.side_to_move());
+                texts[i] = std::move(sub.text_);
+                found[i] = sub.found_;
+            });
+        });
+        for (int i = 0; i < list.size(); ++i) {
+            text_ += texts[i];
+            found_ += found[i];
+            solutions_ += found[i];
+        }
+    }
+
     bool limit_reached() const {
         const auto& max = ctx_.problem.options.max_solutions;
         return max && solutions_ >= *max;
@@ -90,22 +132,29 @@ private:
         bool found = false;
         for (const Move& m : list) {
             if (stop_) break;
-            UndoInfo u;
-            pos.do_move(m, u);
-            stack_.push_back(m);
-            if (remaining == 1) {
-                if (mover == phase_.goal_side && goal_reached(pos, u, ctx_.goal)) {
-                    emit();
-                    found = true;
-                }
-            } else if (!(mover == phase_.goal_side && goal_reached(pos, u, ctx_.goal))) {
-                // A move of the goal side that reaches the goal early ends the play there.
-                if (help(pos, remaining - 1)) found = true;
-            }
-            stack_.pop_back();
-            pos.undo_move(m, u);
+            if (help_move(pos, m, remaining, mover)) found = true;
         }
         if (!found && remaining > 1 && !stop_) remember_failure(pos, remaining);
+        return found;
+    }
+
+    // Help play after move m of `mover` (played and taken back here).
+    bool help_move(Position& pos, const Move& m, int remaining, Color mover) {
+        bool found = false;
+        UndoInfo u;
+        pos.do_move(m, u);
+        stack_.push_back(m);
+        if (remaining == 1) {
+            if (mover == phase_.goal_side && goal_reached(pos, u, ctx_.goal)) {
+                emit();
+                found = true;
+            }
+        } else if (!(mover == phase_.goal_side && goal_reached(pos, u, ctx_.goal))) {
+            // A move of the goal side that reaches the goal early ends the play there.
+            found = help(pos, remaining - 1);
+        }
+        stack_.pop_back();
+        pos.undo_move(m, u);
         return found;
     }
 
@@ -119,24 +168,30 @@ private:
         bool found = false;
         for (const Move& m : list) {
             if (stop_) break;
-            UndoInfo u;
-            pos.do_move(m, u);
-            stack_.push_back(m);
-            if (remaining == 1) {
-                if (finish_series(pos, u)) found = true;
-            } else if (!pos.in_check() &&
-                       !(phase_.tail == Tail::None && goal_reached(pos, u, ctx_.goal))) {
-                // The opponent passes: it may not be left in check.
-                Position next = pos;
-                next.set_side_to_move_for_analysis(side);
-                stack_.push_back(Move{});
-                if (series(next, remaining - 1)) found = true;
-                stack_.pop_back();
-            }
-            stack_.pop_back();
-            pos.undo_move(m, u);
+            if (series_move(pos, m, remaining, side)) found = true;
         }
         if (!found && !stop_) remember_failure(pos, remaining);
+        return found;
+    }
+
+    // Series play after move m of the series side (played and taken back here).
+    bool series_move(Position& pos, const Move& m, int remaining, Color side) {
+        bool found = false;
+        UndoInfo u;
+        pos.do_move(m, u);
+        stack_.push_back(m);
+        if (remaining == 1) {
+            found = finish_series(pos, u);
+        } else if (!pos.in_check() && !(phase_.tail == Tail::None && goal_reached(pos, u, ctx_.goal))) {
+            // The opponent passes: it may not be left in check.
+            Position next = pos;
+            next.set_side_to_move_for_analysis(side);
+            stack_.push_back(Move{});
+            found = series(next, remaining - 1);
+            stack_.pop_back();
+        }
+        stack_.pop_back();
+        pos.undo_move(m, u);
         return found;
     }
 
@@ -177,11 +232,10 @@ private:
     }
 
     bool failed(const Position& pos, int remaining) const {
-        return remaining < static_cast<int>(failures_.size()) && failures_[remaining].count(pos.exact_key());
+        return remaining < kMaxDepth && failures_->by_depth[remaining].count(pos.exact_key());
     }
     void remember_failure(const Position& pos, int remaining) {
-        if (remaining >= static_cast<int>(failures_.size())) failures_.resize(remaining + 1);
-        failures_[remaining].insert(pos.exact_key());
+        if (remaining < kMaxDepth) failures_->by_depth[remaining].insert(pos.exact_key());
     }
 
     // Writes the line on the stack (null moves are the opponent's passes in series play).
@@ -229,7 +283,13 @@ private:
     int found_ = 0;
     bool stop_ = false;
     std::vector<Move> stack_;
-    std::vector<std::unordered_set<std::string>> failures_;
+    // Positions (exact keys) known to have no solution, by moves remaining; shared by the
+    // threads of one phase.
+    static constexpr int kMaxDepth = 64;
+    struct Failures {
+        std::array<tbb::concurrent_unordered_set<std::string>, kMaxDepth> by_depth;
+    };
+    std::shared_ptr<Failures> failures_;
     std::string text_;
 };
 
