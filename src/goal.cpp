@@ -14,11 +14,7 @@ Goal goal_from_text(std::string_view text) {
     return Goal::Unsupported;
 }
 
-bool has_legal_move(const Position& pos) {
-    MoveList list;
-    generate_legal(pos, list);
-    return !list.empty();
-}
+bool has_legal_move(const Position& pos) { return has_any_legal_move(pos); }
 
 bool goal_reached(const Position& after, const UndoInfo& u, Goal g) {
     switch (g) {

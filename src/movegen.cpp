@@ -271,6 +271,13 @@ int count_legal(const Position& pos) {
     return list.size();
 }
 
+bool has_any_legal_move(const Position& pos) {
+    if (pos.has_rules()) return rules_has_legal_move(pos);
+    MoveList list;
+    generate_legal(pos, list);
+    return !list.empty();
+}
+
 bool is_legal(const Position& pos, const Move& m) {
     MoveList list;
     generate_legal(pos, list);

@@ -2,6 +2,7 @@
 
 #include "rebirth/bitboard.h"
 #include "rebirth/legality.h"
+#include "rebirth/movegen.h"
 #include "rebirth/rules.h"
 #include "rebirth_square.h"
 #include "walk_attacks.h"
@@ -721,6 +722,8 @@ bool quiet_moves_orthodox(const Position& pos) {
            pos.buried_count() == 0;
 }
 
+static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* list);
+
 // Whether a unit of walk w and colour c on s attacks t with occupancy occ (orthodox walks).
 static bool unit_attacks(Walk w, Color c, Square s, Square t, Bitboard occ) {
     switch (w) {
@@ -882,36 +885,51 @@ void append_rules_captures(const Position& pos, MoveList& list) {
         }
         return;
     }
+    append_legal(pos, caps, &list);
+}
+
+// Appends to *list the moves of `pseudo` that are legal in pos (each played on a scratch
+// copy: the rules allow it, the mover's king is not capturable, and under Alsatian Circe a
+// capture leaves an orthodox-legal position). With a null list, stops at the first legal
+// move. Returns whether a legal move was found.
+static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* list) {
+    const Color us = pos.side_to_move();
+    const bool alsatian = pos.rules()->alsatian;
     Position scratch = pos;
     UndoInfo u;
-    const bool alsatian = R.alsatian;
-    for (const Move& m : caps) {
+    bool any = false;
+    for (const Move& m : pseudo) {
         if (!scratch.do_rules_move(m, u)) continue;
         bool ok = !scratch.in_check(us);
-        if (ok && alsatian)
+        if (ok && alsatian && u.capture_square != SQ_NONE)
             ok = !analyze_orthodox_legality(scratch.to_setup().board, scratch.side_to_move()).illegal;
         scratch.undo_move(m, u);
-        if (ok) list.push(m);
+        if (!ok) continue;
+        any = true;
+        if (!list) return true;
+        list->push(m);
     }
+    return any;
 }
 
 void generate_rules_legal(const Position& pos, MoveList& list) {
     MoveList pseudo;
     const Color us = pos.side_to_move();
     generate_rule_moves(pos, us, pos.pieces(~us), true, pseudo);
-    Position scratch = pos;
     list.clear();
-    const bool alsatian = pos.rules()->alsatian;
-    for (const Move& m : pseudo) {
-        UndoInfo u;
-        if (!scratch.do_rules_move(m, u)) continue;
-        bool ok = !scratch.in_check(us);
-        // Alsatian Circe: a capture may not lead to a position illegal in orthodox chess.
-        if (ok && alsatian && u.capture_square != SQ_NONE)
-            ok = !analyze_orthodox_legality(scratch.to_setup().board, scratch.side_to_move()).illegal;
-        scratch.undo_move(m, u);
-        if (ok) list.push(m);
+    append_legal(pos, pseudo, &list);
+}
+
+bool rules_has_legal_move(const Position& pos) {
+    if (quiet_moves_orthodox(pos)) {
+        MoveList list;
+        generate_legal(pos, list);
+        return !list.empty();
     }
+    MoveList pseudo;
+    const Color us = pos.side_to_move();
+    generate_rule_moves(pos, us, pos.pieces(~us), true, pseudo);
+    return append_legal(pos, pseudo, nullptr);
 }
 
 }  // namespace rebirth

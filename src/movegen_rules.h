@@ -17,6 +17,9 @@ bool king_capturable(const Position& pos, Color c);
 // Legal moves of the side to move under the position's rules.
 void generate_rules_legal(const Position& pos, MoveList& list);
 
+// Whether the side to move has a legal move under the position's rules (stops at the first).
+bool rules_has_legal_move(const Position& pos);
+
 // Whether the non-captures of the side to move are exactly the orthodox ones, with orthodox
 // legality: rebirth-type rules with orthodox check, no Mars/Anti-Mars departures, no pending
 // Parrain rebirth, nothing buried that could erupt, no fairy walks.

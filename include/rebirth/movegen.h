@@ -12,6 +12,9 @@ void generate_legal(const Position& pos, MoveList& list);
 // Number of legal moves, without materialising them where a faster count exists.
 int count_legal(const Position& pos);
 
+// Whether the side to move has a legal move (stops at the first one under Circe rules).
+bool has_any_legal_move(const Position& pos);
+
 // Whether `m` is among the legal moves of `pos`.
 bool is_legal(const Position& pos, const Move& m);
 
