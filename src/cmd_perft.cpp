@@ -23,11 +23,13 @@ int run_perft(const PerftArgs& args) {
     if (!args.fen.empty()) {
         setup = parse_fen(args.fen, "<fen>");
     } else {
-        std::vector<Problem> problems = parse_popeye_file(args.file);
+        // Bad input in another problem of the file does not matter; in this one it does.
+        std::vector<Problem> problems = parse_popeye_file(args.file, ParseMode::Recover);
         if (args.problem > int(problems.size()))
             throw InputError(args.file, 0, std::to_string(args.problem),
                              "the file holds " + std::to_string(problems.size()) + " problem(s); no problem");
         const Problem& p = problems[args.problem - 1];
+        if (p.error) throw *p.error;
         line = p.where.line;
         conditions = p.conditions;
         condition_line = p.condition_line ? p.condition_line : p.where.line;

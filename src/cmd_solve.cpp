@@ -59,10 +59,24 @@ private:
     std::thread thread_;
 };
 
+// Reports `e` for the problem being worked on: on stdout in place of its solution, on
+// stderr, and in its JSON summary (status "bad-input").
+void report_bad_input(const InputError& e, nlohmann::json& summary) {
+    std::cout << "rebirth: " << e.what() << "\n\n";
+    std::cout.flush();
+    std::cerr << "rebirth: " << e.what() << "\n";
+    summary["status"] = "bad-input";
+    summary["error"] = e.what();
+}
+
 }  // namespace
 
+// Bad input inside a problem (found by the parser, or by the solver in the conditions or the
+// diagram) is reported for that problem and the file goes on; the exit code is then 2. For a
+// parse error nothing but the error line is printed for the problem: its header would show a
+// half-read diagram and stipulation, which is not what Popeye prints either.
 int run_solve(const SolveArgs& args) {
-    std::vector<Problem> problems = parse_popeye_file(args.file);
+    std::vector<Problem> problems = parse_popeye_file(args.file, ParseMode::Recover);
     const int threads = args.threads > 0 ? args.threads : tbb::info::default_concurrency();
     SolveLimits limits;
     limits.max_seconds = args.max_seconds;
@@ -71,29 +85,30 @@ int run_solve(const SolveArgs& args) {
     for (size_t index = 0; index < problems.size(); ++index) {
         const Problem& p = problems[index];
         const std::string id = p.where.file + ":" + std::to_string(p.where.line);
-        std::cout << format_header(p);
         nlohmann::json summary{{"id", id}, {"stipulation", p.stipulation.text}, {"threads", threads}};
-        try {
-            std::atomic<std::uint64_t> nodes{0};
-            SolveReport report;
-            {
-                Heartbeat heartbeat(id, nodes, !args.quiet);
-                report = solve_problem_report(p, args.threads, limits, &nodes);
-            }
-            std::cout << report.text;
-            if (!report.supported) ++unsolved;
-            summary["status"] = report.status();
-            summary["solutions"] = report.solutions;
-            summary["nodes"] = report.nodes;
-            summary["seconds"] = report.seconds;
-        } catch (const InputError& e) {
-            // Bad conditions or diagram: say so for this problem and go on with the next one.
-            std::cout << "rebirth: " << e.what() << "\n\n";
-            std::cout.flush();
-            std::cerr << "rebirth: " << e.what() << "\n";
-            summary["status"] = "bad-input";
-            summary["error"] = e.what();
+        if (p.error) {
+            report_bad_input(*p.error, summary);
             ++unsolved;
+        } else {
+            std::cout << format_header(p);
+            try {
+                std::atomic<std::uint64_t> nodes{0};
+                SolveReport report;
+                {
+                    Heartbeat heartbeat(id, nodes, !args.quiet);
+                    report = solve_problem_report(p, args.threads, limits, &nodes);
+                }
+                std::cout << report.text;
+                if (!report.supported) ++unsolved;
+                summary["status"] = report.status();
+                summary["solutions"] = report.solutions;
+                summary["nodes"] = report.nodes;
+                summary["seconds"] = report.seconds;
+            } catch (const InputError& e) {
+                // Bad conditions or diagram: say so for this problem and go on with the next one.
+                report_bad_input(e, summary);
+                ++unsolved;
+            }
         }
         if (args.json) std::cout << summary.dump() << "\n";
         std::cout.flush();

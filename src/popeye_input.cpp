@@ -19,6 +19,7 @@ std::optional<Token> Lexer::next() {
     if (pending_) {
         std::optional<Token> t = std::move(pending_);
         pending_.reset();
+        last_token_ = t;
         return t;
     }
     while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) {
@@ -29,7 +30,8 @@ std::optional<Token> Lexer::next() {
     const size_t start = pos_;
     while (pos_ < text_.size() && !std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
     last_line_ = line_;
-    return Token{std::string(text_.substr(start, pos_ - start)), line_};
+    last_token_ = Token{std::string(text_.substr(start, pos_ - start)), line_};
+    return last_token_;
 }
 
 std::optional<Token> Lexer::peek() {
@@ -629,9 +631,45 @@ void finish_problem(Lexer& lex, Problem& p, int end_line) {
     }
 }
 
+// The command `word` names in `lang` if it ends a problem (NextProblem or EndProblem).
+std::optional<Command> problem_end(std::string_view word, Language lang) {
+    const Match m = match_keyword(word, command_words(lang));
+    if (m.index == static_cast<int>(Command::Next) || m.index == static_cast<int>(Command::End))
+        return static_cast<Command>(m.index);
+    return std::nullopt;
+}
+
+// After an error inside a problem: skips the rest of it and returns the NextProblem /
+// EndProblem that ends it. The token the error was raised on counts when it is itself that
+// keyword (e.g. "stipulation NextProblem"). The lines of Remark, Author, Origin, Title,
+// Award and Protocol are skipped whole, so their words are never taken for keywords.
+// Throws InputError ("missing EndProblem") at the end of the input.
+Command skip_rest_of_problem(Lexer& lex, Language lang) {
+    if (!lex.has_pending() && lex.last_token())
+        if (const auto end = problem_end(lex.last_token()->text, lang)) return *end;
+    while (const auto tok = lex.next()) {
+        if (const auto end = problem_end(tok->text, lang)) return *end;
+        const Match m = match_keyword(tok->text, command_words(lang));
+        switch (m.found() ? static_cast<Command>(m.index) : Command::Count) {
+            case Command::Remark:
+            case Command::Author:
+            case Command::Origin:
+            case Command::Title:
+            case Command::Award:
+            case Command::Protocol: lex.rest_of_line(); break;
+            default: break;
+        }
+    }
+    throw InputError(lex.file(), lex.last_line(), command_word(Command::End, lang), "missing");
+}
+
 }  // namespace
 
 std::vector<Problem> parse_popeye(std::string_view text, const std::string& file_name) {
+    return parse_popeye(text, file_name, ParseMode::Strict);
+}
+
+std::vector<Problem> parse_popeye(std::string_view text, const std::string& file_name, ParseMode mode) {
     Lexer lex(text, file_name);
     const auto first = lex.next();
     if (!first) throw InputError(file_name, lex.line(), "BeginProblem", "empty input: missing");
@@ -653,8 +691,15 @@ std::vector<Problem> parse_popeye(std::string_view text, const std::string& file
         Problem p;
         p.language = lang;
         p.where = {file_name, start_line};
-        const Command end = parse_problem(lex, p);
-        finish_problem(lex, p, lex.last_line());
+        Command end = Command::Count;  // until parse_problem has read the problem's end
+        try {
+            end = parse_problem(lex, p);
+            finish_problem(lex, p, lex.last_line());
+        } catch (const InputError& e) {
+            if (mode == ParseMode::Strict) throw;
+            p.error = e;
+            if (end == Command::Count) end = skip_rest_of_problem(lex, lang);
+        }
         problems.push_back(std::move(p));
         if (end == Command::End) break;
         const auto next = lex.peek();
@@ -672,13 +717,17 @@ std::vector<Condition> parse_condition_words(std::string_view words, const std::
 }
 
 std::vector<Problem> parse_popeye_file(const std::string& path) {
+    return parse_popeye_file(path, ParseMode::Strict);
+}
+
+std::vector<Problem> parse_popeye_file(const std::string& path, ParseMode mode) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) throw InputError(path, 0, "", "is a directory, not a problem file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(path, 0, "", "cannot open file");
     std::ostringstream buf;
     buf << in.rdbuf();
-    return parse_popeye(buf.str(), path);
+    return parse_popeye(buf.str(), path, mode);
 }
 
 Problem apply_twin(const Problem& problem, size_t index) {

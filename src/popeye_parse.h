@@ -37,6 +37,9 @@ public:
     int line() const { return line_; }
     // Line of the last token read (1 before any): where "missing ..." errors point.
     int last_line() const { return last_line_; }
+    // The token next() returned last (nullopt before any), and whether one is pushed back.
+    const std::optional<Token>& last_token() const { return last_token_; }
+    bool has_pending() const { return pending_.has_value(); }
     const std::string& file() const { return file_; }
 
     [[noreturn]] void fail(const Token& token, const std::string& reason) const {
@@ -50,6 +53,7 @@ private:
     int line_ = 1;
     int last_line_ = 1;
     std::optional<Token> pending_;
+    std::optional<Token> last_token_;
 };
 
 // Result of looking a word up in a keyword list.

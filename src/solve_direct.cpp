@@ -1,5 +1,6 @@
 // Battle play: direct (#n, =n, ==n, xn, +n, ~n), self (s#n, s=n) and reflex (r#n) stipulations,
-// written the way Popeye's tree output writes them (key, threat, variations, tries, set play).
+// also exact- and with Duplex/HalfDuplex, written the way Popeye's tree output writes them
+// (key, threat, variations, tries, set play).
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -72,7 +73,10 @@ std::string root_line(const std::string& move, const char* suffix) {
 // Solves and writes the battle play of one problem on one thread's own Position copies.
 class BattleSolver {
 public:
-    BattleSolver(const SolveContext& ctx, Mode mode) : ctx_(ctx), mode_(mode), texts_(texts_for(ctx.problem.language)) {}
+    // `exact`: exact- play, where the goal counts only on the attacker's last move (or, in
+    // self and reflex play, on the defender's move after it).
+    BattleSolver(const SolveContext& ctx, Mode mode, bool exact)
+        : ctx_(ctx), mode_(mode), exact_(exact), texts_(texts_for(ctx.problem.language)) {}
 
     // Whether the side to move of `pos` can reach the goal with one move.
     bool can_reach_goal(Position& pos) const {
@@ -103,12 +107,26 @@ public:
         return true;
     }
 
-    // The defender's play is over in the attacker's favour right now: self play forces the
-    // defender to reach the goal; reflex play obliges it to when it can.
-    bool defender_finished(Position& pos) const {
+    // The defender's play is over in the attacker's favour right now, j attacker moves
+    // before the end: self play forces the defender to reach the goal; reflex play obliges
+    // it to when it can. In exact- play only at the end (j == 0).
+    bool defender_finished(Position& pos, int j) const {
+        if (exact_ && j > 0) return false;
         if (mode_ == Mode::Self) return forced_goal(pos);
         if (mode_ == Mode::Reflex) return can_reach_goal(pos);
         return false;
+    }
+
+    // Exact- reflex play: the defender, obliged to reach the goal before the end, ends the
+    // play too early; the attacker has failed.
+    bool defender_ends_early(Position& pos, int j) const {
+        return exact_ && j > 0 && mode_ == Mode::Reflex && can_reach_goal(pos);
+    }
+
+    // Whether the attacker's move just played (undo record u), with j moves of its play
+    // left including it, solves by reaching the goal (direct play; exact-: only the last).
+    bool goal_move(const Position& after, const UndoInfo& u, int j) const {
+        return mode_ == Mode::Direct && (!exact_ || j == 1) && goal_reached(after, u, ctx_.goal);
     }
 
     // Defender to move, j attacker moves left: whether every defence loses.
@@ -124,8 +142,8 @@ public:
     // defender_loses without the transposition table.
     bool defender_loses_uncached(Position& pos, int j) const {
         ctx_.visit();
-        if (defender_finished(pos)) return true;
-        if (j == 0) return false;
+        if (defender_finished(pos, j)) return true;
+        if (j == 0 || defender_ends_early(pos, j)) return false;
         MoveList list;
         popeye_ordered_moves(pos, list);
         if (list.empty()) return false;
@@ -141,7 +159,7 @@ public:
 
     // Whether move m of the attacker (played in pos, undo record u) solves in j moves.
     bool attack_solves(Position& pos, const UndoInfo& u, int j) const {
-        if (mode_ == Mode::Direct && goal_reached(pos, u, ctx_.goal)) return true;
+        if (goal_move(pos, u, j)) return true;
         return defender_loses(pos, j - 1);
     }
 
@@ -171,9 +189,10 @@ public:
         return false;
     }
 
-    // Shortest j in 1..k with which the attacker to move wins; 0 when none.
+    // Shortest j in 1..k with which the attacker to move wins; 0 when none. In exact- play
+    // only k itself counts.
     int attacker_min(Position& pos, int k) const {
-        for (int j = 1; j <= k; ++j)
+        for (int j = exact_ ? k : 1; j <= k; ++j)
             if (attacker_wins(pos, j)) return j;
         return 0;
     }
@@ -194,7 +213,7 @@ public:
             const std::string text = move_to_popeye(pos, m, false, ctx_.problem.language);
             UndoInfo u;
             pos.do_move(m, u);
-            if (mode_ == Mode::Direct && goal_reached(pos, u, ctx_.goal)) {
+            if (goal_move(pos, u, j)) {
                 out += indent(h) + move_number(h) + text + mark(pos, true) + "\n";
             } else if (defender_loses(pos, j - 1)) {
                 out += indent(h) + move_number(h) + text + mark(pos, false);
@@ -210,7 +229,7 @@ public:
     // when given. `set_play`: no threat, unanswered defences are left out.
     void write_defences(Position& pos, int j, int h, bool set_play, std::string& out,
                         std::vector<std::string>* refutations) const {
-        if (defender_finished(pos)) {
+        if (defender_finished(pos, j)) {
             out += "\n";
             write_goal_defences(pos, h, out);
             return;
@@ -308,7 +327,7 @@ public:
         std::string block;
         UndoInfo u;
         pos.do_move(m, u);
-        if (mode_ == Mode::Direct && goal_reached(pos, u, ctx_.goal)) {
+        if (goal_move(pos, u, n)) {
             is_key = true;
             block = root_line(text + mark(pos, true), " !\n");
         } else if (passes_threat_limit(pos, n)) {
@@ -400,6 +419,7 @@ private:
 
     const SolveContext& ctx_;
     Mode mode_;
+    bool exact_;
     Texts texts_;
     // One table per thread (the positions differ only by the moves each thread tries).
     mutable tbb::enumerable_thread_specific<Cache> cache_;
@@ -407,27 +427,23 @@ private:
 
 }  // namespace
 
-bool solve_direct(const SolveContext& ctx, std::string& out) {
-    const Stipulation& stip = ctx.problem.stipulation;
-    Mode mode;
-    switch (stip.play) {
-        case Stipulation::Play::Direct: mode = Mode::Direct; break;
-        case Stipulation::Play::Self: mode = Mode::Self; break;
-        case Stipulation::Play::Reflex: mode = Mode::Reflex; break;
-        default: return false;
-    }
-    // exact- play (no short solutions or variations) is not handled.
-    if (stip.series || stip.exact || stip.intro != 0 || ctx.goal == Goal::Unsupported) return false;
-    const int n = static_cast<int>(stip.moves);
-    if (n < 1 || static_cast<double>(n) != stip.moves) return false;
+namespace {
 
-    const BattleSolver solver(ctx, mode);
+// Writes one phase of battle play (set play if asked, then keys and tries) with `root`'s side
+// to move as the attacker, ending with the phase's closing empty line unless MaxSolutions cut
+// it; returns true when it was cut.
+bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode, const Position& root, int n,
+                 std::string& out) {
+    std::string result;
+    // A diagram where the attacker's opponent is in check has no play (Duplex halves).
+    if (root.in_check(~root.side_to_move())) {
+        out += "\n";
+        return false;
+    }
     // Each block (set play, each key or try) starts with an empty line; one more ends the
     // play (the front end adds the last one before "solution finished.").
-    std::string result;
-    if (ctx.problem.options.set_play && n >= 2) result += solver.set_play_block(ctx.initial, n);
+    if (ctx.problem.options.set_play && n >= 2) result += solver.set_play_block(root, n);
 
-    Position root = ctx.initial;
     MoveList list;
     popeye_ordered_moves(root, list);
     std::vector<Move> moves(list.begin(), list.end());
@@ -465,6 +481,40 @@ bool solve_direct(const SolveContext& ctx, std::string& out) {
         }
     }
     out += result + "\n";
+    return false;
+}
+
+}  // namespace
+
+bool solve_direct(const SolveContext& ctx, std::string& out) {
+    const Stipulation& stip = ctx.problem.stipulation;
+    Mode mode;
+    switch (stip.play) {
+        case Stipulation::Play::Direct: mode = Mode::Direct; break;
+        case Stipulation::Play::Self: mode = Mode::Self; break;
+        case Stipulation::Play::Reflex: mode = Mode::Reflex; break;
+        default: return false;
+    }
+    if (stip.series || stip.intro != 0 || ctx.goal == Goal::Unsupported) return false;
+    const int n = static_cast<int>(stip.moves);
+    if (n < 1 || static_cast<double>(n) != stip.moves) return false;
+
+    const BattleSolver solver(ctx, mode, stip.exact);
+    // Duplex: the play, then the same play with the other side as the attacker; HalfDuplex:
+    // only the latter. Each phase ends with its own empty line.
+    const Options& opt = ctx.problem.options;
+    std::vector<Color> attackers;
+    if (!opt.half_duplex) attackers.push_back(ctx.initial.side_to_move());
+    if (opt.duplex || opt.half_duplex) attackers.push_back(~ctx.initial.side_to_move());
+    std::string result;
+    for (size_t k = 0; k < attackers.size(); ++k) {
+        Position root = ctx.initial;
+        if (root.side_to_move() != attackers[k]) root.set_side_to_move_for_analysis(attackers[k]);
+        const bool cut = solve_phase(ctx, solver, mode, root, n, result);
+        // A cut phase lacks its closing line; a later phase still starts on a line of its own.
+        if (cut && k + 1 < attackers.size()) result += "\n";
+    }
+    out += result;
     return true;
 }
 

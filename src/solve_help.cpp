@@ -41,8 +41,9 @@ bool marker_replaces_check(Goal g) {
     return g == Goal::Mate || g == Goal::Check || g == Goal::Stalemate || g == Goal::DoubleStalemate;
 }
 
-// What follows the series side's moves in series play.
-enum class Tail { None, Help, Self };
+// What follows the series side's moves in series play (None, Help, Self), or the help moves
+// in help-self and help-reflex play (Self: hs, Reflex: hr).
+enum class Tail { None, Help, Self, Reflex };
 
 // One solving phase (set play, actual play, each half of a duplex).
 struct Phase {
@@ -53,6 +54,10 @@ struct Phase {
     Color numbered = WHITE;  // the side whose moves carry move numbers
     Color goal_side = WHITE; // the side whose move reaches the goal
     bool intro = false;      // the line starts with "1..."
+    // Introductory moves (n->): up to `intro_moves` series moves of `intro_side` before the
+    // main play, whose numbering restarts at 1 after them.
+    int intro_moves = 0;
+    Color intro_side = WHITE;
 };
 
 // Exhaustive search of one phase, writing Popeye's lines in its search order.
@@ -65,22 +70,25 @@ public:
     // when MaxSolutions or StopOnShortSolutions stopped the search.
     std::string run(bool& interrupted) {
         const Options& opt = ctx_.problem.options;
-        const int step = phase_.series ? 1 : 2;
+        // With intro moves the root lengths are those of the intro (1..n moves); the main
+        // play's lengths are tried after each intro.
+        const bool intro = phase_.intro_moves > 0;
+        const int step = phase_.series || intro ? 1 : 2;
+        const int first = intro ? 1 : phase_.min_length;
+        const int last = intro ? phase_.intro_moves : phase_.length;
         // MaxSolutions needs the search order of one thread; otherwise the root moves are
         // searched in parallel and their lines joined in root order.
         const bool parallel = !opt.max_solutions && ctx_.threads != 1;
         if (!failures_) failures_ = std::make_shared<Failures>();
-        for (int len = phase_.min_length; len <= phase_.length && !stop_; len += step) {
+        for (int len = first; len <= last && !stop_; len += step) {
             const int before = found_;
             Position pos = root_;
             stack_.clear();
-            if (parallel)
+            if (parallel && len > 0)
                 parallel_root(len);
-            else if (phase_.series)
-                series(pos, len);
             else
-                help(pos, len);
-            if (!stop_ && opt.stop_on_short_solutions && found_ > before && len < phase_.length) stop_ = true;
+                start(pos, len);
+            if (!stop_ && opt.stop_on_short_solutions && found_ > before && len < last) stop_ = true;
         }
         interrupted = stop_;
         return text_;
@@ -102,10 +110,7 @@ private:
                 PhaseSolver sub(ctx_, phase_, root_, local_solutions);
                 sub.failures_ = failures_;  // failures are facts about positions: shared
                 Position pos = root_;
-                if (phase_.series)
-                    sub.series_move(pos, list[i], len, pos.side_to_move());
-                else
-                    sub.help_move(pos, list[i], len, pos.side_to_move());
+                sub.root_move(pos, list[i], len);
                 texts[i] = std::move(sub.text_);
                 found[i] = sub.found_;
             });
@@ -115,6 +120,165 @@ private:
             found_ += found[i];
             solutions_ += found[i];
         }
+    }
+
+    // The play of length `len` (intro moves with an intro) from pos.
+    bool start(Position& pos, int len) {
+        if (phase_.intro_moves > 0) return intro(pos, len);
+        if (phase_.series) return series(pos, len);
+        if (phase_.tail != Tail::None) return help_end(pos, len);
+        return help(pos, len);
+    }
+
+    // The play of length `len` after root move m, as start() would play it.
+    bool root_move(Position& pos, const Move& m, int len) {
+        const Color mover = pos.side_to_move();
+        if (phase_.intro_moves > 0) return intro_move(pos, m, len);
+        if (phase_.series) return series_move(pos, m, len, mover);
+        if (phase_.tail != Tail::None) {
+            ctx_.visit();
+            if (end_blocks(pos)) return false;
+            return help_end_move(pos, m, len);
+        }
+        return help_move(pos, m, len, mover);
+    }
+
+    // Intro: `remaining` more series moves of the intro side, then the main play.
+    bool intro(Position& pos, int remaining) {
+        ctx_.visit();
+        MoveList list;
+        popeye_ordered_moves(pos, list);
+        bool found = false;
+        for (const Move& m : list) {
+            if (stop_) break;
+            if (intro_move(pos, m, remaining)) found = true;
+        }
+        return found;
+    }
+
+    // Intro after move m of the intro side (played and taken back here).
+    bool intro_move(Position& pos, const Move& m, int remaining) {
+        bool found = false;
+        UndoInfo u;
+        pos.do_move(m, u);
+        stack_.push_back(m);
+        if (remaining == 1) {
+            found = main_after_intro(pos);
+        } else if (!pos.in_check()) {
+            // The main side passes: it may not be left in check.
+            Position next = pos;
+            next.set_side_to_move_for_analysis(phase_.intro_side);
+            stack_.push_back(Move{});
+            found = intro(next, remaining - 1);
+            stack_.pop_back();
+        }
+        stack_.pop_back();
+        pos.undo_move(m, u);
+        return found;
+    }
+
+    // The main play after the intro moves on the stack, every length from the shortest.
+    bool main_after_intro(Position& pos) {
+        const int saved = intro_end_;
+        intro_end_ = static_cast<int>(stack_.size());
+        bool found = false;
+        const int step = phase_.series ? 1 : 2;
+        for (int len = phase_.min_length; len <= phase_.length && !stop_; len += step) {
+            Position p = pos;
+            if (phase_.series ? series(p, len) : help(p, len)) found = true;
+        }
+        intro_end_ = saved;
+        return found;
+    }
+
+    // Help-self / help-reflex play: `remaining` help half-moves, then the end: the side to
+    // move must reach the goal (self: every move of it does; reflex: one does, and all such
+    // moves are written).
+    bool help_end(Position& pos, int remaining) {
+        ctx_.visit();
+        if (remaining == 0) return finish_end(pos);
+        if (end_blocks(pos)) return false;
+        if (remaining > 1 && failed(pos, remaining)) return false;
+        MoveList list;
+        popeye_ordered_moves(pos, list);
+        bool found = false;
+        for (const Move& m : list) {
+            if (stop_) break;
+            if (help_end_move(pos, m, remaining)) found = true;
+        }
+        if (!found && remaining > 1 && !stop_) remember_failure(pos, remaining);
+        return found;
+    }
+
+    // help_end after help move m (played and taken back here).
+    bool help_end_move(Position& pos, const Move& m, int remaining) {
+        UndoInfo u;
+        pos.do_move(m, u);
+        stack_.push_back(m);
+        const bool found = help_end(pos, remaining - 1);
+        stack_.pop_back();
+        pos.undo_move(m, u);
+        return found;
+    }
+
+    // Before a help move in help-self/help-reflex play: the play may not go on. Self: the
+    // goal side, forced to reach the goal, must do so now (a shorter play). Reflex: a side
+    // able to reach the goal is obliged to, which ends (goal side) or spoils (other side)
+    // the play.
+    bool end_blocks(Position& pos) const {
+        if (phase_.tail == Tail::Self) return pos.side_to_move() == phase_.goal_side && forced_goal(pos);
+        return can_reach_goal(pos);
+    }
+
+    // The end of help-self/help-reflex play: writes the goal moves of the side to move when
+    // it is forced (self) or able (reflex) to reach the goal.
+    bool finish_end(Position& pos) {
+        if (phase_.tail == Tail::Self && !forced_goal(pos)) return false;
+        MoveList replies;
+        popeye_ordered_moves(pos, replies);
+        bool found = false;
+        for (const Move& r : replies) {
+            if (stop_) break;
+            UndoInfo ru;
+            pos.do_move(r, ru);
+            if (goal_reached(pos, ru, ctx_.goal)) {
+                stack_.push_back(r);
+                emit();
+                stack_.pop_back();
+                found = true;
+            }
+            pos.undo_move(r, ru);
+        }
+        return found;
+    }
+
+    // Whether the side to move has moves and every one of them reaches the goal.
+    bool forced_goal(Position& pos) const {
+        MoveList list;
+        popeye_ordered_moves(pos, list);
+        if (list.empty()) return false;
+        for (const Move& m : list) {
+            UndoInfo u;
+            pos.do_move(m, u);
+            const bool ok = goal_reached(pos, u, ctx_.goal);
+            pos.undo_move(m, u);
+            if (!ok) return false;
+        }
+        return true;
+    }
+
+    // Whether the side to move can reach the goal with one move.
+    bool can_reach_goal(Position& pos) const {
+        MoveList list;
+        popeye_ordered_moves(pos, list);
+        for (const Move& m : list) {
+            UndoInfo u;
+            pos.do_move(m, u);
+            const bool ok = goal_reached(pos, u, ctx_.goal);
+            pos.undo_move(m, u);
+            if (ok) return true;
+        }
+        return false;
     }
 
     bool limit_reached() const {
@@ -242,7 +406,8 @@ private:
     void emit() {
         std::string line = "\n";
         int number = 1;
-        if (phase_.intro) {
+        Color numbered = phase_.intro_moves > 0 ? phase_.intro_side : phase_.numbered;
+        if (phase_.intro && phase_.intro_moves == 0) {
             line += "  1...";
             number = 2;
         }
@@ -250,12 +415,17 @@ private:
         const Language lang = ctx_.problem.language;
         for (size_t i = 0; i < stack_.size(); ++i) {
             const Move& m = stack_[i];
+            if (phase_.intro_moves > 0 && static_cast<int>(i) == intro_end_) {
+                // Popeye restarts the numbering with the main play's first mover.
+                number = 1;
+                numbered = phase_.numbered;
+            }
             if (m.is_null()) {
                 pos.set_side_to_move_for_analysis(~pos.side_to_move());
                 continue;
             }
             const bool last = i + 1 == stack_.size();
-            if (pos.side_to_move() == phase_.numbered) {
+            if (pos.side_to_move() == numbered) {
                 char buf[16];
                 std::snprintf(buf, sizeof buf, "%3d.", number++);
                 line += buf;
@@ -283,6 +453,7 @@ private:
     int found_ = 0;
     bool stop_ = false;
     std::vector<Move> stack_;
+    int intro_end_ = -1;  // stack index of the main play's first move (intro play)
     // Positions (exact keys) known to have no solution, by moves remaining; shared by the
     // threads of one phase.
     static constexpr int kMaxDepth = 64;
@@ -293,8 +464,17 @@ private:
     std::string text_;
 };
 
-// The phase description of a stipulation played with `first` moving first.
+// The phase description of a stipulation played with `first` moving first (with intro
+// moves: `first` plays them, then the main play of half_moves - intro half-moves starts).
 Phase make_phase(const Stipulation& st, Color first, int half_moves) {
+    if (st.intro > 0) {
+        Stipulation main = st;
+        main.intro = 0;
+        Phase ph = make_phase(main, ~first, half_moves - st.intro);
+        ph.intro_moves = st.intro;
+        ph.intro_side = first;
+        return ph;
+    }
     Phase ph;
     ph.series = st.series;
     if (st.series) {
@@ -306,6 +486,15 @@ Phase make_phase(const Stipulation& st, Color first, int half_moves) {
         ph.numbered = first;
         ph.goal_side = ph.tail == Tail::None ? first : ~first;
         ph.intro = false;
+    } else if (st.play == Stipulation::Play::HelpSelf || st.play == Stipulation::Play::HelpReflex) {
+        // hs/hr: half_moves - 1 help moves, then the end (the goal side's forced or
+        // obligatory goal move); numbered like help play of half_moves.
+        ph.tail = st.play == Stipulation::Play::HelpSelf ? Tail::Self : Tail::Reflex;
+        ph.length = half_moves - 1;
+        ph.min_length = st.exact ? half_moves - 1 : (half_moves % 2 ? 0 : 1);
+        ph.goal_side = half_moves % 2 ? first : ~first;
+        ph.numbered = ~ph.goal_side;
+        ph.intro = first != ph.numbered;
     } else {
         ph.length = half_moves;
         ph.min_length = st.exact ? half_moves : (half_moves % 2 ? 1 : 2);
@@ -321,15 +510,16 @@ Phase make_phase(const Stipulation& st, Color first, int half_moves) {
 bool solve_help_or_series(const SolveContext& ctx, std::string& out) {
     const Stipulation& st = ctx.problem.stipulation;
     const Options& opt = ctx.problem.options;
-    if (ctx.goal == Goal::Unsupported || st.intro > 0) return false;
+    using P = Stipulation::Play;
+    if (ctx.goal == Goal::Unsupported) return false;
     if (st.series) {
-        if (st.play != Stipulation::Play::Direct && st.play != Stipulation::Play::Help &&
-            st.play != Stipulation::Play::Self)
-            return false;
-    } else if (st.play != Stipulation::Play::Help) {
-        return false;
+        if (st.play != P::Direct && st.play != P::Help && st.play != P::Self) return false;
+    } else if (st.intro > 0 || (st.play != P::Help && st.play != P::HelpSelf && st.play != P::HelpReflex)) {
+        return false;  // intro moves only before series play
     }
-    const Color first = ctx.initial.side_to_move();
+    // With intro moves the side making them is the opponent of the main play's first mover
+    // (ser-h: Black, so White makes the intro moves; ser-# and ser-s: Black makes them).
+    const Color first = st.intro > 0 ? (st.play == P::Help ? WHITE : BLACK) : ctx.initial.side_to_move();
 
     struct Run {
         Color first;
@@ -337,7 +527,7 @@ bool solve_help_or_series(const SolveContext& ctx, std::string& out) {
         bool set_play;
     };
     std::vector<Run> runs;
-    if (opt.set_play && !st.series && st.half_moves > 1) runs.push_back({~first, st.half_moves - 1, true});
+    if (opt.set_play && !st.series && st.intro == 0 && st.half_moves > 1) runs.push_back({~first, st.half_moves - 1, true});
     if (!opt.half_duplex) runs.push_back({first, st.half_moves, false});
     if (opt.duplex || opt.half_duplex) runs.push_back({~first, st.half_moves, false});
 

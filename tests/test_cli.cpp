@@ -86,12 +86,6 @@ std::vector<std::string> split_lines(const std::string& text) {
     return lines;
 }
 
-std::string join_lines(const std::vector<std::string>& lines) {
-    std::string s;
-    for (const std::string& l : lines) s += l + "\n";
-    return s;
-}
-
 bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
 
 // Runs REBIRTH_BINARY with `args` (stdin /dev/null, stdout and stderr into files named
@@ -236,49 +230,6 @@ std::vector<std::pair<std::string, std::uint64_t>> parse_divide(const std::strin
         moves.emplace_back(move, std::stoull(count));
     }
     return moves;
-}
-
-// Popeye's header in a .out file: every line up to the first empty line after the bottom
-// border of the (last) board; for a=>b the first board's caption is followed by empty
-// lines, the "=> (... ->)" starter and the second board, which the header goes on to. With
-// NoBoard Popeye prints no board: the header is the lines before the first empty line.
-std::vector<std::string> popeye_header(const std::vector<std::string>& lines, bool no_board) {
-    std::vector<std::string> header;
-    if (no_board) {
-        for (const std::string& l : lines) {
-            if (l.empty()) break;
-            header.push_back(l);
-        }
-        return header;
-    }
-    int borders = 0;
-    for (size_t i = 0; i < lines.size(); ++i) {
-        const std::string& l = lines[i];
-        if (l.rfind("+---a---b", 0) == 0) ++borders;
-        if (l.empty() && borders > 0 && borders % 2 == 0) {
-            size_t j = i + 1;
-            while (j < lines.size() && lines[j].empty()) ++j;
-            const bool more_board =
-                j < lines.size() && (contains(lines[j], "=> (") || lines[j].rfind("+---a---b", 0) == 0);
-            if (!more_board) break;
-        }
-        header.push_back(l);
-    }
-    return header;
-}
-
-// Names from problems/index.jsonl whose `options` list holds NoBoard.
-std::vector<std::string> no_board_problems() {
-    std::vector<std::string> names;
-    std::ifstream in(kProblems / "index.jsonl");
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.empty()) continue;
-        const auto j = nlohmann::json::parse(line);
-        for (const auto& o : j.at("options"))
-            if (o.get<std::string>() == "NoBoard") names.push_back(j.at("name").get<std::string>());
-    }
-    return names;
 }
 
 // The case with id `id` in reference/movelists.jsonl.
@@ -553,11 +504,11 @@ TEST_F(Cli, SolveMaxTimeStopsCleanly) {
     EXPECT_TRUE(contains(r.out, "\"status\":\"timeout\"")) << r;
 }
 
-// A stipulation rebirth cannot solve yet (intro moves) gets Popeye's header and one clear
+// A stipulation rebirth cannot solve yet (series reflex play) gets Popeye's header and one clear
 // "not supported yet" line naming the file and line, exit 2; the next problem is solved.
 TEST_F(Cli, UnsupportedStipulationIsReportedAndTheFileGoesOn) {
     const std::string second = read_file(kProblems / "REGRESSIONS-4_47_to_4_49-01.inp");
-    const std::string file = write("intro.inp", "BeginProblem\npieces white ka1 qc2 black kh8\nstip 1->ser-#2\nNextProblem\n" +
+    const std::string file = write("intro.inp", "BeginProblem\npieces white ka1 qc2 black kh8\nstip ser-r#2\nNextProblem\n" +
                                                     second.substr(second.find('\n') + 1));
     const RunResult r = run({"solve", "--regression", "--quiet", file});
     expect_clean_exit(r, 2);
@@ -759,6 +710,85 @@ TEST_F(Cli, TruncatedReferenceFilesNeverCrash) {
             EXPECT_TRUE(contains(r[i].err, args[i][1])) << r[i];
         }
     }
+}
+
+}  // namespace
+
+namespace {
+
+// ---------------------------------------------------------------------------------------
+// issue 4: bad input inside a problem is reported for that problem and the file goes on.
+// Problems 1 and 3 are mates in one with a single key, found by hand: Kg6 covers g7 and h7,
+// so 1.Ra1-a8 # (Rh1+ fails: Kg8); Kb6 covers a7 and b7, so 1.Rh2-h8 # (Ra2+ fails: Kb8).
+TEST_F(Cli, BadInputInsideAProblemIsReportedAndTheFileGoesOn) {
+    struct Case {
+        std::string middle;  // problem 2, lines 5 to 7
+        int line;            // where its error is
+        std::string word;
+    };
+    const std::vector<Case> cases{
+        {"Stipulation #2\nPieces White Ka1 Black Kc3\nOption Frobnicate\n", 7, "Frobnicate"},  // unknown option
+        {"Stipulation #2.5\nPieces White Ka1 Black Kc3\nAuthor X\n", 5, "#2.5"},             // impossible stip
+        {"Stipulation #2\nPieces White Ka1 Qz9 Black Kc3\nAuthor X\n", 6, "Qz9"},            // bad square
+    };
+    std::vector<std::string> files;
+    std::vector<std::vector<std::string>> args;
+    for (size_t i = 0; i < cases.size(); ++i) {
+        files.push_back(write("three" + std::to_string(i) + ".inp",
+                              "BeginProblem\nStipulation #1\nPieces White Kg6 Ra1 Black Kh8\nNextProblem\n" +
+                                  cases[i].middle +
+                                  "NextProblem\nStipulation #1\nPieces White Kb6 Rh2 Black Ka8\nEndProblem\n"));
+        args.push_back({"solve", "--regression", "--quiet", files.back()});
+        args.push_back({"solve", "--regression", "--quiet", "--json", files.back()});
+    }
+    const std::vector<RunResult> r = run_all(args);
+    for (size_t i = 0; i < cases.size(); ++i) {
+        SCOPED_TRACE(cases[i].word);
+        const RunResult& text = r[2 * i];
+        const RunResult& json = r[2 * i + 1];
+        const std::string where = files[i] + ":" + std::to_string(cases[i].line) + ": ";  // then reason, 'word'
+        expect_bad_input(text, files[i], cases[i].line, cases[i].word);
+        // stdout: problem 1's solution, the error line of problem 2, problem 3's solution.
+        const size_t first = text.out.find("   1.Ra1-a8 # !\n");
+        const size_t bad = text.out.find("rebirth: " + where);
+        const size_t third = text.out.find("   1.Rh2-h8 # !\n");
+        ASSERT_NE(first, std::string::npos) << text;
+        ASSERT_NE(bad, std::string::npos) << text;
+        ASSERT_NE(third, std::string::npos) << text;
+        EXPECT_LT(first, bad) << text;
+        EXPECT_LT(bad, third) << text;
+        const std::string bad_line = text.out.substr(bad, text.out.find('\n', bad) - bad);
+        EXPECT_TRUE(contains(bad_line, "'" + cases[i].word + "'")) << text;
+        EXPECT_TRUE(contains(text.err, bad_line)) << text;
+        // Nothing of problem 2 but its error: two boards and two solutions, those of 1 and 3.
+        size_t boards = 0, finished = 0;
+        for (const std::string& l : split_lines(text.out)) {
+            boards += l.rfind("+---a---b", 0) == 0;
+            finished += l == "solution finished.";
+        }
+        EXPECT_EQ(boards, 4u) << text;
+        EXPECT_EQ(finished, 2u) << text;
+
+        expect_clean_exit(json, 2);
+        std::vector<nlohmann::json> summaries;
+        for (const std::string& l : split_lines(json.out))
+            if (!l.empty() && l.front() == '{') summaries.push_back(nlohmann::json::parse(l));
+        ASSERT_EQ(summaries.size(), 3u) << json;
+        EXPECT_EQ(summaries[0].at("status"), "solved");
+        EXPECT_EQ(summaries[0].at("solutions"), 1);
+        EXPECT_EQ(summaries[1].at("status"), "bad-input");
+        EXPECT_EQ(summaries[1].at("id"), files[i] + ":5");
+        EXPECT_EQ(summaries[1].at("error"), bad_line.substr(std::string("rebirth: ").size()));
+        EXPECT_EQ(summaries[2].at("status"), "solved");
+        EXPECT_EQ(summaries[2].at("solutions"), 1);
+    }
+    // perft reads the problem it is asked for: 3 counts (Kb6: 6 moves, Rh2: 14), 2 fails.
+    const std::vector<RunResult> perft = run_all({{"perft", files[0], "--problem", "3", "--depth", "1"},
+                                                  {"perft", files[0], "--problem", "2", "--depth", "1"}});
+    expect_clean_exit(perft[0], 0);
+    EXPECT_EQ(last_line_count(perft[0].out), 20u) << perft[0];
+    expect_bad_input(perft[1], files[0], 7, "Frobnicate");
+    EXPECT_EQ(perft[1].out, "") << perft[1];
 }
 
 }  // namespace

@@ -637,3 +637,197 @@ TEST(PopeyeInputErrors, TruncatedInputsNeverCrash) {
     }
     EXPECT_GT(errors, 0);
 }
+
+// ---------------------------------------------------------------------------------------
+// Recovery (ParseMode::Recover): bad input inside one problem is recorded for it and the
+// parser goes on after that problem's NextProblem / EndProblem.
+
+namespace {
+
+// Problems 1 and 3 of the recovery files, as they parse on their own.
+const std::string kFirstBody = "Stipulation #1\nPieces White Kg6 Ra1 Black Kh8\n";
+const std::string kThirdBody = "Stipulation #1\nPieces White Kb6 Rh2 Black Ka8\nOption NoBoard\n";
+
+// Expects `got` to be the problem `body` parses to on its own (an English file), untouched
+// by a broken problem before or after it, and starting at `line`.
+void expect_intact(const Problem& got, const std::string& body, int line) {
+    const Problem alone = parse_one("BeginProblem\n" + body + "EndProblem\n");
+    EXPECT_FALSE(got.error) << got.error->what();
+    EXPECT_EQ(got.where.line, line);
+    EXPECT_EQ(got.setup, alone.setup);
+    EXPECT_EQ(got.stipulation.text, alone.stipulation.text);
+    EXPECT_EQ(got.stipulation.half_moves, alone.stipulation.half_moves);
+    EXPECT_EQ(got.conditions, alone.conditions);
+    EXPECT_EQ(got.options.no_board, alone.options.no_board);
+    EXPECT_EQ(got.twins.size(), alone.twins.size());
+}
+
+// The three-problem file with `middle` as problem 2 (its first line is line 5).
+std::string three_problems(const std::string& middle) {
+    return "BeginProblem\n" + kFirstBody + "NextProblem\n" + middle + "NextProblem\n" + kThirdBody + "EndProblem\n";
+}
+
+// Line of the NextProblem that ends problem 2 in three_problems(middle); problem 3 starts
+// (Problem::where) on the line after it.
+int second_end(const std::string& middle) {
+    return 5 + static_cast<int>(std::count(middle.begin(), middle.end(), '\n'));
+}
+
+}  // namespace
+
+TEST(PopeyeInputRecovery, MiddleProblemErrorIsRecordedAndTheOthersAreIntact) {
+    struct Case {
+        const char* what;
+        std::string middle;  // problem 2, from line 5
+        int line;            // line and word of its error
+        std::string word;
+    };
+    const std::vector<Case> cases{
+        {"unknown keyword", "stip #2\npieces white ka1 black kc3\nfrobnicate\n", 7, "frobnicate"},
+        {"bad square", "stip #2\npieces white ka1 qa9 black kc3\n", 6, "qa9"},
+        {"unknown walk", "stip #2\npieces white ka1\n  black kc3 xd4\n", 7, "xd4"},
+        {"impossible stipulation", "stip #2.5\npieces white ka1 black kc3\n", 5, "#2.5"},
+        {"unknown goal", "pieces white ka1 black kc3\nstip q2\n", 6, "q2"},
+        {"unsupported stipulation", "stip semi-r#2\npieces white ka1 black kc3\n", 5, "semi-r#2"},
+        {"unknown option", "stip #2\npieces white ka1 black kc3\noption frobnicate\n", 7, "frobnicate"},
+        {"malformed option number", "stip #2\noption maxsol x3\npieces white ka1 black kc3\n", 6, "x3"},
+        {"unsupported condition", "stip #2\ncondition madrasi\npieces white ka1 black kc3\n", 6, "madrasi"},
+        {"unsupported command", "sstip white 5s[#]\npieces white ka1 black kc3\n", 5, "sstip"},
+        {"neutral unit", "stip #2\npieces neutral ka1\n", 6, "neutral"},
+        {"twin onto an empty square", "stip #2\npieces white ka1 black kc3\ntwin move c4 c5\n", 7, "c4"},
+        {"missing stipulation", "pieces white ka1 black kc3\n", 6, "Stipulation"},
+        {"BeginProblem inside", "stip #2\nBeginProblem\npieces white ka1 black kc3\n", 6, "BeginProblem"},
+        // Problem words after the error are skipped, not read as keywords.
+        {"remark after the error", "stip #2\nfrob\nremark Next End\nauthor E. Nd\npieces white ka1\n", 6, "frob"},
+        {"stipulation and pieces after the error", "frob\nstip #2\npieces white ka1 black kc3\n", 5, "frob"},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.what);
+        const std::string text = three_problems(c.middle);
+        std::vector<Problem> problems;
+        ASSERT_NO_THROW(problems = parse_popeye(text, "t.inp", ParseMode::Recover));
+        ASSERT_EQ(problems.size(), 3u);
+        expect_intact(problems[0], kFirstBody, 1);
+        expect_intact(problems[2], kThirdBody, second_end(c.middle) + 1);
+        const Problem& bad = problems[1];
+        EXPECT_EQ(bad.where.line, 5);
+        ASSERT_TRUE(bad.error);
+        EXPECT_EQ(bad.error->file(), "t.inp");
+        EXPECT_EQ(bad.error->line(), c.line) << bad.error->what();
+        EXPECT_EQ(bad.error->word(), c.word) << bad.error->what();
+        // The strict parse stops at the same error.
+        expect_error(text, c.line, c.word);
+    }
+}
+
+// The end of the broken problem can be the word its error names ("stip NextProblem"): it
+// still ends that problem, and the next problem is read.
+TEST(PopeyeInputRecovery, ProblemEndTakenAsAnArgumentStillEndsTheProblem) {
+    for (const std::string& middle : {std::string("pieces white ka1 black kc3\nstip\n"),
+                                      std::string("stip #2\npieces white ka1 black kc3\noption threat\n"),
+                                      std::string("stip #2\npieces white ka1 black kc3\ntwin\n")}) {
+        SCOPED_TRACE(middle);
+        const auto problems = parse_popeye(three_problems(middle), "t.inp", ParseMode::Recover);
+        ASSERT_EQ(problems.size(), 3u);
+        ASSERT_TRUE(problems[1].error);
+        EXPECT_EQ(problems[1].error->word(), "NextProblem");
+        EXPECT_EQ(problems[1].error->line(), second_end(middle));
+        expect_intact(problems[0], kFirstBody, 1);
+        expect_intact(problems[2], kThirdBody, second_end(middle) + 1);
+    }
+}
+
+// The last problem broken: the problems before it are intact, EndProblem ends the file.
+TEST(PopeyeInputRecovery, LastProblemBroken) {
+    const auto problems = parse_popeye(
+        "BeginProblem\n" + kFirstBody + "NextProblem\nstip #2\npieces white ka1 zz9\nEndProblem\n", "t.inp",
+        ParseMode::Recover);
+    ASSERT_EQ(problems.size(), 2u);
+    expect_intact(problems[0], kFirstBody, 1);
+    ASSERT_TRUE(problems[1].error);
+    EXPECT_EQ(problems[1].error->line(), 6);
+    EXPECT_EQ(problems[1].error->word(), "zz9");
+}
+
+// German and French files: the broken problem ends at WeiteresProblem / ASuivre, the file at
+// EndeProblem / FinProbleme; English keywords in them are errors.
+TEST(PopeyeInputRecovery, GermanAndFrenchKeywordsEndTheBrokenProblem) {
+    const auto de = parse_popeye(
+        "AnfangProblem\nForderung #1\nSteine Weiss Kg6 Ta1 Schwarz Kh8\nWeiteresProblem\n"
+        "Forderung #2\nPieces White Ka1\nWeiteresProblem\n"
+        "Forderung #1\nSteine Weiss Kb6 Th2 Schwarz Ka8\nEndeProblem\n",
+        "t.inp", ParseMode::Recover);
+    ASSERT_EQ(de.size(), 3u);
+    EXPECT_FALSE(de[0].error);
+    ASSERT_TRUE(de[1].error);
+    EXPECT_EQ(de[1].error->line(), 6);
+    EXPECT_EQ(de[1].error->word(), "Pieces");
+    EXPECT_FALSE(de[2].error);
+    EXPECT_EQ(de[2].where.line, 8);
+    EXPECT_EQ(at(de[2], "h2"), unit(WHITE, ROOK));
+    EXPECT_EQ(de[2].stipulation.text, "#1");
+
+    const auto fr = parse_popeye(
+        "DebutProbleme\nEnonce #1\nPieces Blanc Rg6 Ta1 Noir Rh8\nASuivre\n"
+        "Enonce #2\nPieces Blanc Ra1 Xb2\nASuivre\n"
+        "Enonce #1\nPieces Blanc Rb6 Th2 Noir Ra8\nFinProbleme\n",
+        "t.inp", ParseMode::Recover);
+    ASSERT_EQ(fr.size(), 3u);
+    EXPECT_FALSE(fr[0].error);
+    ASSERT_TRUE(fr[1].error);
+    EXPECT_EQ(fr[1].error->line(), 6);
+    EXPECT_EQ(fr[1].error->word(), "Xb2");
+    EXPECT_FALSE(fr[2].error);
+    EXPECT_EQ(at(fr[2], "a8"), unit(BLACK, KING));
+}
+
+// Errors that make the file unusable still throw in recovering mode.
+TEST(PopeyeInputRecovery, FileErrorsStillThrow) {
+    auto expect_throw = [](const std::string& text, int line, const std::string& word) {
+        try {
+            parse_popeye(text, "t.inp", ParseMode::Recover);
+            ADD_FAILURE() << "no error for:\n" << text;
+        } catch (const InputError& e) {
+            EXPECT_EQ(e.line(), line) << e.what();
+            EXPECT_EQ(e.word(), word) << e.what();
+        }
+    };
+    expect_throw("", 1, "BeginProblem");                                          // empty input
+    expect_throw("author x\nBeginProblem\n", 1, "author");                        // no BeginProblem
+    expect_throw("BeginProblem\n" + kFirstBody, 3, "EndProblem");                 // no EndProblem
+    expect_throw("BeginProblem\n" + kFirstBody + "NextProblem\n", 4, "EndProblem");
+    // The broken last problem runs to the end of the file without EndProblem.
+    expect_throw("BeginProblem\n" + kFirstBody + "NextProblem\nstip #2\nfrob\npieces white ka1\n", 7,
+                 "EndProblem");
+    EXPECT_THROW(parse_popeye_file("/nonexistent/rebirth/x.inp", ParseMode::Recover), InputError);
+}
+
+// Robustness of recovery: every reference input cut after each character, with a good
+// problem after it, either parses (a problem without error has checked twins) or throws
+// InputError; nothing else escapes and nothing crashes.
+TEST(PopeyeInputRecovery, TruncatedInputsNeverCrash) {
+    int recovered = 0;
+    for (const auto& entry : fs::directory_iterator(kProblems)) {
+        if (entry.path().extension() != ".inp") continue;
+        const std::string text = read_text(entry.path());
+        const std::string tail = "\nNextProblem\n" + kThirdBody + "EndProblem\n";
+        for (size_t cut = 0; cut < text.size(); cut += 3) {
+            try {
+                const auto problems = parse_popeye(text.substr(0, cut) + tail, "cut.inp", ParseMode::Recover);
+                for (const Problem& p : problems) {
+                    if (p.error) {
+                        ++recovered;
+                        EXPECT_EQ(p.error->file(), "cut.inp");
+                        EXPECT_GE(p.error->line(), 1);
+                        continue;
+                    }
+                    for (size_t t = 1; t <= p.twins.size(); ++t) (void)apply_twin(p, t);
+                }
+            } catch (const InputError& e) {
+                EXPECT_EQ(e.file(), "cut.inp");
+                EXPECT_GE(e.line(), 1);
+            }
+        }
+    }
+    EXPECT_GT(recovered, 0);
+}

@@ -120,3 +120,74 @@ TEST(SolveHelp, ReferenceProblems) {
 
 }  // namespace
 }  // namespace rebirth
+
+namespace rebirth {
+namespace {
+
+// The solution lines ("  1." ...) of the only problem of Popeye input `text`, sorted (their
+// order follows Popeye's move generation order, which these tests do not fix).
+std::vector<std::string> solution_lines(const std::string& text, int threads) {
+    const std::vector<Problem> problems = parse_popeye(text, "inline.inp");
+    EXPECT_EQ(problems.size(), 1u);
+    std::vector<std::string> lines;
+    for (const std::string& l : split_lines(solve_problem(problems.at(0), threads)))
+        if (is_solution_line(l)) lines.push_back(l);
+    std::sort(lines.begin(), lines.end());
+    return lines;
+}
+
+// White Kh8 Bg8 Ph7 Ph5 Pd2, Black Ba1 Kb2 Pd3. The black king on b2 screens the bishop a1
+// from the white king h8, which cannot move (g8, h7 own units, g7 on the bishop's line once
+// it opens). Black's king may go to a3, b1, c1, c2 (a2 and b3 are guarded by Bg8, c3 by
+// Pd2); each of these opens the diagonal, and White can neither capture a1 nor interpose
+// (Bg8 runs on light squares, Pd2 is blocked by Pd3): every black move mates. Black's other
+// units cannot move (Ba1 is shut in, Pd3 is blocked).
+const char* const kForcedMateSetup = "pieces white kh8 bg8 ph7h5 pd2 black ba1 kb2 pd3\n";
+
+// hs#1: White plays, then Black must be forced to mate. White's moves: Kg7 (Black's king
+// moves are then checks with flights f8, f7, g6, h6), a bishop move (g8 opens as a flight,
+// and Bb3/Ba2 can be taken), or h5-h6, which changes nothing: the only key. Every black
+// reply mates, and each is a line of its own.
+TEST(SolveHelp, HelpSelfMateForcesEveryReplyToMate) {
+    const std::string input = std::string("BeginProblem\n") + kForcedMateSetup + "stip hs#1\noption noboard\nEndProblem\n";
+    const std::vector<std::string> want = {"  1.h5-h6 Kb2-a3 #", "  1.h5-h6 Kb2-b1 #", "  1.h5-h6 Kb2-c1 #",
+                                           "  1.h5-h6 Kb2-c2 #"};
+    EXPECT_EQ(solution_lines(input, 1), want);
+    EXPECT_EQ(solution_lines(input, 4), want);
+}
+
+// hr#1 of the same position: White may not be able to mate first (it has no check at all:
+// Bg8 runs on light squares, b2 is dark); after 1.h5-h6 Black can mate and must, with each
+// of its four mates. After any other white move Black has no mate (see above), so that
+// move does not solve.
+TEST(SolveHelp, HelpReflexMateWritesEachObligatoryMate) {
+    const std::string input = std::string("BeginProblem\n") + kForcedMateSetup + "stip hr#1\noption noboard\nEndProblem\n";
+    const std::vector<std::string> want = {"  1.h5-h6 Kb2-a3 #", "  1.h5-h6 Kb2-b1 #", "  1.h5-h6 Kb2-c1 #",
+                                           "  1.h5-h6 Kb2-c2 #"};
+    EXPECT_EQ(solution_lines(input, 1), want);
+}
+
+// A help-self play with no key: in the same position without Ph5, White has no waiting move
+// (Kg7 and every bishop move spoil the mates, see above; Pd2 and Ph7 are blocked).
+TEST(SolveHelp, HelpSelfMateWithoutWaitingMoveHasNoSolution) {
+    const std::string input =
+        "BeginProblem\npieces white kh8 bg8 ph7 pd2 black ba1 kb2 pd3\nstip hs#1\noption noboard\nEndProblem\n";
+    EXPECT_TRUE(solution_lines(input, 1).empty());
+}
+
+// 1->ser-#1: the intro move is made by the side that does not start the main play (Black,
+// since White plays the ser-#); then White mates in one. White Kf7 Rg1 Ph6, Black Kh8 Ph7
+// Pa7: Black's only moves are a7-a6 and a7-a5 (Kh8 has no flight, Ph7 is blocked), and
+// after either White mates with Rg1-g8 (g8 guarded by Kf7, h7 own pawn, g7 guarded); no
+// other white move checks. The numbering restarts at 1 for the main play, as Popeye's line
+// writer does after an intro series.
+TEST(SolveHelp, IntroMoveThenSeriesMate) {
+    const std::string input =
+        "BeginProblem\npieces white kf7 rg1 ph6 black kh8 ph7 pa7\nstip 1->ser-#1\noption noboard\nEndProblem\n";
+    const std::vector<std::string> want = {"  1.a7-a5   1.Rg1-g8 #", "  1.a7-a6   1.Rg1-g8 #"};
+    EXPECT_EQ(solution_lines(input, 1), want);
+    EXPECT_EQ(solution_lines(input, 4), want);
+}
+
+}  // namespace
+}  // namespace rebirth

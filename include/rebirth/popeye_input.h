@@ -8,10 +8,24 @@
 
 namespace rebirth {
 
+// What the parser does with bad input inside a problem.
+enum class ParseMode {
+    // Throw InputError at the first bad word of the file.
+    Strict,
+    // Record the error in that problem's Problem::error, skip to its NextProblem /
+    // EndProblem (in the file's language) and go on with the next problem. Errors that make
+    // the whole file unusable still throw: empty input, no BeginProblem first, a file that
+    // cannot be read, a missing EndProblem at the end.
+    Recover,
+};
+
 // Parses Popeye input (English, French or German keywords, case-insensitive, unique prefixes)
-// holding one or more problems. Throws InputError naming file, line and word on bad input.
+// holding one or more problems. Throws InputError naming file, line and word on bad input;
+// the two-argument forms are ParseMode::Strict.
 std::vector<Problem> parse_popeye(std::string_view text, const std::string& file_name);
+std::vector<Problem> parse_popeye(std::string_view text, const std::string& file_name, ParseMode mode);
 std::vector<Problem> parse_popeye_file(const std::string& path);
+std::vector<Problem> parse_popeye_file(const std::string& path, ParseMode mode);
 
 // Condition words as on a Popeye `Condition` line in English ("Circe Strict", "MarsCirce").
 // Throws InputError naming `source` and the word that is not a condition.

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "rebirth/error.h"
 #include "rebirth/setup.h"
 #include "rebirth/types.h"
 
@@ -123,6 +124,13 @@ struct Problem {
     std::vector<Buried> underworld;
     // Messages Popeye prints before the problem, e.g. "WhiteToPlay not applicable - ignored".
     std::vector<std::string> notes;
+
+    // Set only by a recovering parse (ParseMode::Recover, popeye_input.h): the first bad
+    // input of this problem (file, line and word, e.g. an unknown keyword, a bad square, an
+    // impossible stipulation or an unsupported option). The parser skipped the rest of the
+    // problem up to its NextProblem / EndProblem, so the fields above hold only what was read
+    // before the error (setup not finalized, twins unchecked): report it, never solve it.
+    std::optional<InputError> error;
 };
 
 }  // namespace rebirth
