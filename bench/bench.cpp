@@ -12,13 +12,13 @@
 
 #include <algorithm>
 #include <array>
-#include <filesystem>
 #include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -28,10 +28,10 @@
 
 #include "rebirth/perft.h"
 #include "rebirth/popeye_input.h"
-#include "rebirth/rules.h"
-#include "rebirth/solve.h"
 #include "rebirth/position.h"
+#include "rebirth/rules.h"
 #include "rebirth/setup.h"
+#include "rebirth/solve.h"
 
 extern char** environ;
 
@@ -76,11 +76,11 @@ struct Summary {
     std::optional<Measurement> rebirth_speed;
     std::optional<Measurement> stockfish_speed;
     std::string stockfish_banner;
-    std::map<std::string, Measurement> checks;  // by case name
-    std::map<int, Measurement> parallel;        // by thread count
+    std::map<std::string, Measurement> checks;      // by case name
+    std::map<int, Measurement> parallel;            // by thread count
     std::map<std::string, Measurement> conditions;  // Kiwipete perft under a condition, by words
-    std::map<int, double> solve_seconds;             // the problem set solved with 1 and 2 threads
-    std::map<int, std::string> solve_output;         // their outputs (must be identical)
+    std::map<int, double> solve_seconds;            // the problem set solved with 1 and 2 threads
+    std::map<int, std::string> solve_output;        // their outputs (must be identical)
     int solve_problems = 0;
     std::string solve_error;
 };
@@ -105,9 +105,7 @@ Summary& summary() {
     return s;
 }
 
-double seconds_since(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // Sets the Google Benchmark counters of a finished one-iteration run, or marks it failed.
 void report(benchmark::State& state, const std::string& what, const Measurement& m) {
@@ -118,9 +116,8 @@ void report(benchmark::State& state, const std::string& what, const Measurement&
     state.counters["nodes"] = benchmark::Counter(static_cast<double>(m.nodes));
     state.counters["nodes/s"] = benchmark::Counter(static_cast<double>(m.nodes), benchmark::Counter::kIsRate);
     if (m.nodes != m.expected) {
-        std::fprintf(stderr, "\n*** PERFT MISMATCH in %s: %llu leaves, expected %llu ***\n\n",
-                     what.c_str(), static_cast<unsigned long long>(m.nodes),
-                     static_cast<unsigned long long>(m.expected));
+        std::fprintf(stderr, "\n*** PERFT MISMATCH in %s: %llu leaves, expected %llu ***\n\n", what.c_str(),
+                     static_cast<unsigned long long>(m.nodes), static_cast<unsigned long long>(m.expected));
         state.SkipWithError("perft count mismatch");
     }
 }
@@ -149,7 +146,7 @@ Measurement timed_perft(benchmark::State& state, const std::string& what, const 
 
 // A child Stockfish process with pipes to its standard input and from its standard output.
 class Engine {
-public:
+  public:
     explicit Engine(const std::string& path) {
         int in[2];
         int out[2];
@@ -209,7 +206,7 @@ public:
         return c != EOF || !line.empty();
     }
 
-private:
+  private:
     pid_t pid_ = -1;
     int to_ = -1;
     FILE* from_ = nullptr;
@@ -277,9 +274,9 @@ void bm_check(benchmark::State& state, const PerftCase& c) {
 
 // (c) parallel_perft of Kiwipete at depth 5 with a given thread count.
 void bm_parallel(benchmark::State& state, int threads) {
-    summary().parallel[threads] = timed_perft(state, "parallel_perft kiwipete", kiwipete_fen, kiwipete_d5, [threads](Position& pos) {
-        return parallel_perft(pos, parallel_depth, threads);
-    });
+    summary().parallel[threads] =
+        timed_perft(state, "parallel_perft kiwipete", kiwipete_fen, kiwipete_d5,
+                    [threads](Position& pos) { return parallel_perft(pos, parallel_depth, threads); });
 }
 
 void bm_condition(benchmark::State& state, const char* words) {
@@ -336,18 +333,24 @@ void register_benchmarks() {
         ->Unit(benchmark::kMillisecond);
     for (const PerftCase& c : deep_cases) {
         const std::string name = std::string("perft_check/") + c.name + "/depth:" + std::to_string(c.depth);
-        benchmark::RegisterBenchmark(name.c_str(), bm_check, c)->Iterations(1)->UseRealTime()->Unit(
-            benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(name.c_str(), bm_check, c)
+            ->Iterations(1)
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
     }
     for (const char* words : condition_words) {
         const std::string name = std::string("condition_perft/kiwipete/depth:4/") + (*words ? words : "orthodox");
-        benchmark::RegisterBenchmark(name.c_str(), bm_condition, words)->Iterations(1)->UseRealTime()->Unit(
-            benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(name.c_str(), bm_condition, words)
+            ->Iterations(1)
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
     }
     for (int threads : {1, 2}) {
         const std::string name = "solve/data_problems/threads:" + std::to_string(threads);
-        benchmark::RegisterBenchmark(name.c_str(), bm_solve, threads)->Iterations(1)->UseRealTime()->Unit(
-            benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(name.c_str(), bm_solve, threads)
+            ->Iterations(1)
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
     }
     for (int threads : {1, 2}) {
         const std::string name = "parallel_perft/kiwipete/depth:5/threads:" + std::to_string(threads);

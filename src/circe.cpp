@@ -3,11 +3,11 @@
 // move makes (rebirth square and walk, Mars departure); do_rules_move applies it.
 #include <stdexcept>
 
+#include "movegen_rules.h"
 #include "rebirth/bitboard.h"
 #include "rebirth/movegen.h"
 #include "rebirth/position.h"
 #include "rebirth/rules.h"
-#include "movegen_rules.h"
 #include "rebirth_square.h"
 
 namespace rebirth {
@@ -134,8 +134,10 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
             return true;
         }
         switch (R.occupied) {
-            case Occupied::Relaxed: return true;  // the unit is lost
-            case Occupied::Strict: return false;
+            case Occupied::Relaxed:
+                return true;  // the unit is lost
+            case Occupied::Strict:
+                return false;
             case Occupied::Assassin:
             case Occupied::Ultra: {
                 // The occupant is removed (silently); under Ultra it is reborn in turn from
@@ -199,99 +201,99 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
     }
     // The captured unit's rebirth (Circe types).
     auto captured_part = [&] {
-            if (m.rebirth != SQ_NONE) {
-                Piece unit = captured;
-                Walk before = NO_WALK;
-                if (m.rebirth_walk != NO_WALK && m.rebirth_walk != unit.walk) {
-                    if (unit.walk == PAWN && last_rank(unit.color, m.rebirth)) {
-                        before = PAWN;
-                        unit.flags |= PF_PROMOTED;
-                    }
-                    unit.walk = m.rebirth_walk;
+        if (m.rebirth != SQ_NONE) {
+            Piece unit = captured;
+            Walk before = NO_WALK;
+            if (m.rebirth_walk != NO_WALK && m.rebirth_walk != unit.walk) {
+                if (unit.walk == PAWN && last_rank(unit.color, m.rebirth)) {
+                    before = PAWN;
+                    unit.flags |= PF_PROMOTED;
                 }
-                // Atom: the units next to the capture square at the time of the capture.
-                const Bitboard blast = R.atom ? king_attacks(cap_sq) & pieces() & ~pieces(KING) : 0;
-                if (R.kamikaze) {
-                    // The capturer vanishes for good, before the rebirth.
-                    add_effect(u, Effect::Kind::Removal, m.to, SQ_NONE, board_[m.to]);
-                    set_square(m.to, Piece{}, SQ_NONE, u);
-                }
-                if (R.hydra) {
-                    // Hydra: reborn on the square and on its mirror across the d/e line, each
-                    // only where empty.
-                    for (const Square s : {m.rebirth, make_square(7 - file_of(m.rebirth), rank_of(m.rebirth))})
-                        if (board_[s].empty()) {
-                            set_square(s, unit, s == m.rebirth ? captured_origin : SQ_NONE, u);
-                            add_effect(u, Effect::Kind::Rebirth, SQ_NONE, s, unit, before);
-                            regained |= regained_right(unit, s);
-                        }
-                } else {
-                    ok = reborn_onto(unit, m.rebirth, captured_origin, before);
-                }
-                // Atom: each unit of the blast, in square order, goes to its own rebirth
-                // square if empty, else is lost (also when already standing on it).
-                for (Bitboard b = blast; ok && b;) {
-                    const Square s = pop_lsb(b);
-                    const Piece unit_s = board_[s];
-                    if (unit_s.empty()) continue;
-                    const Square home = classic_rebirth_square(unit_s.walk, unit_s.color, s,
-                                                               R.frischauf && (unit_s.flags & PF_PROMOTED));
-                    set_square(s, Piece{}, SQ_NONE, u);
-                    if (home != s && board_[home].empty()) {
-                        set_square(home, unit_s, SQ_NONE, u);
-                        add_effect(u, Effect::Kind::Transfer, s, home, unit_s);
-                        regained |= regained_right(unit_s, home);
-                    } else {
-                        add_effect(u, Effect::Kind::Removal, s, SQ_NONE, unit_s);
-                    }
-                }
-            } else if (R.kamikaze) {
+                unit.walk = m.rebirth_walk;
+            }
+            // Atom: the units next to the capture square at the time of the capture.
+            const Bitboard blast = R.atom ? king_attacks(cap_sq) & pieces() & ~pieces(KING) : 0;
+            if (R.kamikaze) {
+                // The capturer vanishes for good, before the rebirth.
                 add_effect(u, Effect::Kind::Removal, m.to, SQ_NONE, board_[m.to]);
                 set_square(m.to, Piece{}, SQ_NONE, u);
             }
+            if (R.hydra) {
+                // Hydra: reborn on the square and on its mirror across the d/e line, each
+                // only where empty.
+                for (const Square s : {m.rebirth, make_square(7 - file_of(m.rebirth), rank_of(m.rebirth))})
+                    if (board_[s].empty()) {
+                        set_square(s, unit, s == m.rebirth ? captured_origin : SQ_NONE, u);
+                        add_effect(u, Effect::Kind::Rebirth, SQ_NONE, s, unit, before);
+                        regained |= regained_right(unit, s);
+                    }
+            } else {
+                ok = reborn_onto(unit, m.rebirth, captured_origin, before);
+            }
+            // Atom: each unit of the blast, in square order, goes to its own rebirth
+            // square if empty, else is lost (also when already standing on it).
+            for (Bitboard b = blast; ok && b;) {
+                const Square s = pop_lsb(b);
+                const Piece unit_s = board_[s];
+                if (unit_s.empty()) continue;
+                const Square home =
+                    classic_rebirth_square(unit_s.walk, unit_s.color, s, R.frischauf && (unit_s.flags & PF_PROMOTED));
+                set_square(s, Piece{}, SQ_NONE, u);
+                if (home != s && board_[home].empty()) {
+                    set_square(home, unit_s, SQ_NONE, u);
+                    add_effect(u, Effect::Kind::Transfer, s, home, unit_s);
+                    regained |= regained_right(unit_s, home);
+                } else {
+                    add_effect(u, Effect::Kind::Removal, s, SQ_NONE, unit_s);
+                }
+            }
+        } else if (R.kamikaze) {
+            add_effect(u, Effect::Kind::Removal, m.to, SQ_NONE, board_[m.to]);
+            set_square(m.to, Piece{}, SQ_NONE, u);
+        }
     };
     // The capturer's rebirth (Anti-Circe types) to m.extra, with walk m.spare if it changes.
     auto capturer_part = [&] {
         if (m.extra == SQ_NONE) return;  // Relaxed: it stays without rebirth
         const Occupied anti_occ = R.reborn == Reborn::Both ? R.both_capturer.occupied : R.occupied;
-            // Anti-Circe: the capturer (as promoted) goes to its rebirth square m.extra,
-            // with its new walk under Chameleon (m.rebirth_walk).
-            const Piece arrived = board_[m.to];
-            Piece capturer = arrived;
-            if (m.spare != NO_WALK) {
-                if (capturer.walk == PAWN) capturer.flags |= PF_PROMOTED;  // promoted on rebirth
-                capturer.walk = m.spare;
-            }
-            if (m.extra != m.to) {
-                const Piece occupant = board_[m.extra];
-                set_square(m.to, Piece{}, SQ_NONE, u);
-                if (!occupant.empty() && (anti_occ == Occupied::Assassin || anti_occ == Occupied::Ultra)) {
-                    // Anti-Circe Assassin: the occupant is removed; never a king.
-                    if (occupant.walk == KING) {
-                        ok = false;
-                        return;
-                    }
-                    add_effect(u, Effect::Kind::Removal, m.extra, SQ_NONE, occupant, NO_WALK, true);
-                    set_square(m.extra, Piece{}, SQ_NONE, u);
-                }
-                if (board_[m.extra].empty()) {
-                    set_square(m.extra, capturer, mover_origin, u);
-                    add_effect(u, Effect::Kind::Transfer, m.to, m.extra, capturer, arrived.walk);
-                    regained |= regained_right(capturer, m.extra);
-                } else if (anti_occ == Occupied::Volcanic) {
-                    save_buried();
-                    buried_[buried_count_++] = Buried{m.extra, capturer};
-                    key_ ^= zobrist::buried_key(capturer, m.extra);
-                    add_effect(u, Effect::Kind::Burial, m.to, m.extra, capturer, arrived.walk);
-                } else {
+        // Anti-Circe: the capturer (as promoted) goes to its rebirth square m.extra,
+        // with its new walk under Chameleon (m.rebirth_walk).
+        const Piece arrived = board_[m.to];
+        Piece capturer = arrived;
+        if (m.spare != NO_WALK) {
+            if (capturer.walk == PAWN) capturer.flags |= PF_PROMOTED;  // promoted on rebirth
+            capturer.walk = m.spare;
+        }
+        if (m.extra != m.to) {
+            const Piece occupant = board_[m.extra];
+            set_square(m.to, Piece{}, SQ_NONE, u);
+            if (!occupant.empty() && (anti_occ == Occupied::Assassin || anti_occ == Occupied::Ultra)) {
+                // Anti-Circe Assassin: the occupant is removed; never a king.
+                if (occupant.walk == KING) {
                     ok = false;
+                    return;
                 }
-            } else {
-                // Calvet: reborn on the capture square itself ([wKc6->c6]).
-                if (capturer.walk != arrived.walk) set_square(m.to, capturer, mover_origin, u);
-                add_effect(u, Effect::Kind::Transfer, m.to, m.to, capturer, arrived.walk);
-                regained |= regained_right(capturer, m.to);
+                add_effect(u, Effect::Kind::Removal, m.extra, SQ_NONE, occupant, NO_WALK, true);
+                set_square(m.extra, Piece{}, SQ_NONE, u);
             }
+            if (board_[m.extra].empty()) {
+                set_square(m.extra, capturer, mover_origin, u);
+                add_effect(u, Effect::Kind::Transfer, m.to, m.extra, capturer, arrived.walk);
+                regained |= regained_right(capturer, m.extra);
+            } else if (anti_occ == Occupied::Volcanic) {
+                save_buried();
+                buried_[buried_count_++] = Buried{m.extra, capturer};
+                key_ ^= zobrist::buried_key(capturer, m.extra);
+                add_effect(u, Effect::Kind::Burial, m.to, m.extra, capturer, arrived.walk);
+            } else {
+                ok = false;
+            }
+        } else {
+            // Calvet: reborn on the capture square itself ([wKc6->c6]).
+            if (capturer.walk != arrived.walk) set_square(m.to, capturer, mover_origin, u);
+            add_effect(u, Effect::Kind::Transfer, m.to, m.to, capturer, arrived.walk);
+            regained |= regained_right(capturer, m.to);
+        }
     };
     if (capture && !R.mars && !parrain_like(R)) {
         // Circe + Anti-Circe: the capturer first, then the captured unit.

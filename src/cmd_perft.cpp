@@ -12,7 +12,6 @@
 
 namespace rebirth::cli {
 
-
 int run_perft(const PerftArgs& args) {
     Setup setup;
     SetupRules setup_rules;

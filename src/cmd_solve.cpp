@@ -24,7 +24,7 @@ namespace {
 
 // Prints a progress line on stderr every two seconds while a problem is being solved.
 class Heartbeat {
-public:
+  public:
     Heartbeat(std::string what, const std::atomic<std::uint64_t>& nodes, bool enabled)
         : what_(std::move(what)), nodes_(nodes) {
         if (enabled) thread_ = std::thread([this] { run(); });
@@ -38,7 +38,7 @@ public:
         if (thread_.joinable()) thread_.join();
     }
 
-private:
+  private:
     void run() {
         const auto start = std::chrono::steady_clock::now();
         std::unique_lock<std::mutex> lock(mutex_);

@@ -4,8 +4,7 @@ namespace rebirth {
 
 namespace {
 
-std::string format_message(const std::string& file, int line, const std::string& word,
-                           const std::string& reason) {
+std::string format_message(const std::string& file, int line, const std::string& word, const std::string& reason) {
     std::string msg = file.empty() ? std::string("<input>") : file;
     if (line > 0) msg.append(":").append(std::to_string(line));
     msg.append(": ").append(reason);

@@ -61,25 +61,39 @@ Square reading_square(int idx) { return make_square(idx % 8, 7 - idx / 8); }
 // FEN letter (uppercase) of an orthodox walk; '\0' for walks FEN cannot express.
 char fen_letter(Walk w) {
     switch (w) {
-        case KING: return 'K';
-        case QUEEN: return 'Q';
-        case ROOK: return 'R';
-        case BISHOP: return 'B';
-        case KNIGHT: return 'N';
-        case PAWN: return 'P';
-        default: return '\0';
+        case KING:
+            return 'K';
+        case QUEEN:
+            return 'Q';
+        case ROOK:
+            return 'R';
+        case BISHOP:
+            return 'B';
+        case KNIGHT:
+            return 'N';
+        case PAWN:
+            return 'P';
+        default:
+            return '\0';
     }
 }
 
 Walk walk_from_fen_letter(char upper) {
     switch (upper) {
-        case 'K': return KING;
-        case 'Q': return QUEEN;
-        case 'R': return ROOK;
-        case 'B': return BISHOP;
-        case 'N': return KNIGHT;
-        case 'P': return PAWN;
-        default: return NO_WALK;
+        case 'K':
+            return KING;
+        case 'Q':
+            return QUEEN;
+        case 'R':
+            return ROOK;
+        case 'B':
+            return BISHOP;
+        case 'N':
+            return KNIGHT;
+        case 'P':
+            return PAWN;
+        default:
+            return NO_WALK;
     }
 }
 
@@ -98,9 +112,9 @@ int parse_count(std::string_view s) {
 void parse_fen_board(std::string_view field, const std::string& source, Setup& setup) {
     const std::vector<std::string_view> ranks = split_on(field, '/');
     if (ranks.size() != 8)
-        throw InputError(source, 0, std::string(field),
-                         "FEN board does not have 8 ranks separated by '/' (found " +
-                             std::to_string(ranks.size()) + ")");
+        throw InputError(
+            source, 0, std::string(field),
+            "FEN board does not have 8 ranks separated by '/' (found " + std::to_string(ranks.size()) + ")");
     for (int i = 0; i < 8; ++i) {
         const std::string_view rank_text = ranks[i];
         const int rank = 7 - i;
@@ -121,8 +135,7 @@ void parse_fen_board(std::string_view field, const std::string& source, Setup& s
                 ++file;
                 last_digit = false;
             }
-            if (file > 8)
-                throw InputError(source, 0, std::string(rank_text), rank_label + " has more than 8 squares");
+            if (file > 8) throw InputError(source, 0, std::string(rank_text), rank_label + " has more than 8 squares");
         }
         if (file != 8)
             throw InputError(source, 0, rank_text.empty() ? std::string(field) : std::string(rank_text),
@@ -152,8 +165,7 @@ Bitboard parse_castling(std::string_view field, const std::string& source) {
         }
         const Color col = is_lower(c) ? BLACK : WHITE;
         const int side = rook_file == 7 ? 1 : 0;
-        if (seen[col][side])
-            throw InputError(source, 0, std::string(1, c), "repeated FEN castling right");
+        if (seen[col][side]) throw InputError(source, 0, std::string(1, c), "repeated FEN castling right");
         seen[col][side] = true;
         const int rank = col == WHITE ? 0 : 7;
         rights |= square_bb(make_square(4, rank)) | square_bb(make_square(rook_file, rank));
@@ -169,8 +181,7 @@ Setup parse_fen(std::string_view fen, const std::string& source) {
         throw InputError(source, 0, std::string(trim(fen)),
                          "too few FEN fields (board, side, castling and en passant are required; found " +
                              std::to_string(fields.size()) + ")");
-    if (fields.size() > 6)
-        throw InputError(source, 0, std::string(fields[6]), "too many FEN fields (at most 6)");
+    if (fields.size() > 6) throw InputError(source, 0, std::string(fields[6]), "too many FEN fields (at most 6)");
 
     Setup setup;
     parse_fen_board(fields[0], source, setup);
@@ -187,7 +198,8 @@ Setup parse_fen(std::string_view fen, const std::string& source) {
     const std::string_view ep = fields[3];
     if (ep != "-") {
         if (ep.size() != 2 || ep[0] < 'a' || ep[0] > 'h' || (ep[1] != '3' && ep[1] != '6'))
-            throw InputError(source, 0, std::string(ep), "bad FEN en passant square (expected - or a square on rank 3 or 6)");
+            throw InputError(source, 0, std::string(ep),
+                             "bad FEN en passant square (expected - or a square on rank 3 or 6)");
         const char wanted = setup.side_to_move == WHITE ? '6' : '3';
         if (ep[1] != wanted)
             throw InputError(source, 0, std::string(ep),
@@ -250,8 +262,7 @@ std::string to_fen(const Setup& setup) {
     return out;
 }
 
-std::array<Piece, SQUARE_NB> parse_forsyth(std::string_view text, const std::string& source, int line,
-                                          Language lang) {
+std::array<Piece, SQUARE_NB> parse_forsyth(std::string_view text, const std::string& source, int line, Language lang) {
     std::array<Piece, SQUARE_NB> board{};
     const std::string_view s = trim(text);
     if (s.empty()) throw InputError(source, line, "", "empty Forsyth board");
@@ -275,8 +286,8 @@ std::array<Piece, SQUARE_NB> parse_forsyth(std::string_view text, const std::str
                 throw InputError(source, line, std::string(run), "bad count of empty squares in Forsyth");
             if (n > SQUARE_NB - idx)
                 throw InputError(source, line, std::string(run),
-                                 "Forsyth empty-square count runs past h1 (" +
-                                     std::to_string(SQUARE_NB - idx) + " squares left from " + at(idx) + ")");
+                                 "Forsyth empty-square count runs past h1 (" + std::to_string(SQUARE_NB - idx) +
+                                     " squares left from " + at(idx) + ")");
             idx += n;
             i = j;
             after_slash = false;
@@ -305,8 +316,8 @@ std::array<Piece, SQUARE_NB> parse_forsyth(std::string_view text, const std::str
             std::string_view code = s.substr(i, std::min(code_len, s.size() - i));
             bool well_formed = code.size() == code_len;
             for (char k : code)
-                well_formed = well_formed && (code_len == 2 ? std::isalnum(static_cast<unsigned char>(k)) != 0
-                                                            : is_alpha(k));
+                well_formed =
+                    well_formed && (code_len == 2 ? std::isalnum(static_cast<unsigned char>(k)) != 0 : is_alpha(k));
             i += code.size();
             const std::string fragment(s.substr(start, i - start));
             if (!well_formed)

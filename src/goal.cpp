@@ -18,8 +18,10 @@ bool has_legal_move(const Position& pos) { return has_any_legal_move(pos); }
 
 bool goal_reached(const Position& after, const UndoInfo& u, Goal g) {
     switch (g) {
-        case Goal::Mate: return after.in_check() && !has_legal_move(after);
-        case Goal::Stalemate: return !after.in_check() && !has_legal_move(after);
+        case Goal::Mate:
+            return after.in_check() && !has_legal_move(after);
+        case Goal::Stalemate:
+            return !after.in_check() && !has_legal_move(after);
         case Goal::DoubleStalemate: {
             if (after.in_check() || has_legal_move(after)) return false;
             // The mover, were it to move, would be stalemated too.
@@ -27,10 +29,14 @@ bool goal_reached(const Position& after, const UndoInfo& u, Goal g) {
             other.set_side_to_move_for_analysis(~after.side_to_move());
             return !other.in_check() && !has_legal_move(other);
         }
-        case Goal::Capture: return u.capture_square != SQ_NONE;
-        case Goal::Check: return after.in_check();
-        case Goal::Any: return true;
-        default: return false;
+        case Goal::Capture:
+            return u.capture_square != SQ_NONE;
+        case Goal::Check:
+            return after.in_check();
+        case Goal::Any:
+            return true;
+        default:
+            return false;
     }
 }
 

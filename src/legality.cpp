@@ -21,8 +21,8 @@ constexpr Bitboard NOT_A = ~FILE_A_BB;
 constexpr Bitboard NOT_H = ~file_bb(7);
 constexpr Bitboard NOT_AB = ~(FILE_A_BB | file_bb(1));
 constexpr Bitboard NOT_GH = ~(file_bb(6) | file_bb(7));
-constexpr Bitboard CASTLING_SQUARES = square_bb(SQ_E1) | square_bb(SQ_A1) | square_bb(SQ_H1) |
-                                      square_bb(SQ_E8) | square_bb(SQ_A8) | square_bb(SQ_H8);
+constexpr Bitboard CASTLING_SQUARES =
+    square_bb(SQ_E1) | square_bb(SQ_A1) | square_bb(SQ_H1) | square_bb(SQ_E8) | square_bb(SQ_A8) | square_bb(SQ_H8);
 constexpr int INF = 1000;
 
 // The diagram as bitboards.
@@ -59,9 +59,12 @@ enum class Steps : std::uint8_t { Orth, Diag, King, Knight };
 constexpr Bitboard steps(Steps k, Bitboard b) {
     const Bitboard side = sideways(b);
     switch (k) {
-        case Steps::Orth: return (b << 8) | (b >> 8) | side;
-        case Steps::Diag: return (side << 8) | (side >> 8);
-        case Steps::King: return (b << 8) | (b >> 8) | side | (side << 8) | (side >> 8);
+        case Steps::Orth:
+            return (b << 8) | (b >> 8) | side;
+        case Steps::Diag:
+            return (side << 8) | (side >> 8);
+        case Steps::King:
+            return (b << 8) | (b >> 8) | side | (side << 8) | (side >> 8);
         case Steps::Knight: {
             const Bitboard two = ((b << 2) & NOT_AB) | ((b >> 2) & NOT_GH);
             return (side << 16) | (side >> 16) | (two << 8) | (two >> 8);
@@ -110,13 +113,20 @@ std::string color_name(Color c) { return c == WHITE ? "white" : "black"; }
 
 std::string walk_name(Walk w) {
     switch (w) {
-        case KING: return "king";
-        case QUEEN: return "queen";
-        case ROOK: return "rook";
-        case BISHOP: return "bishop";
-        case KNIGHT: return "knight";
-        case PAWN: return "pawn";
-        default: return std::string(walk_info(w).name);
+        case KING:
+            return "king";
+        case QUEEN:
+            return "queen";
+        case ROOK:
+            return "rook";
+        case BISHOP:
+            return "bishop";
+        case KNIGHT:
+            return "knight";
+        case PAWN:
+            return "pawn";
+        default:
+            return std::string(walk_info(w).name);
     }
 }
 
@@ -131,8 +141,7 @@ Bitboard orthodox_attackers(const Scan& s, Square sq, Color by) {
     const Bitboard diag = s.of(by, BISHOP) | s.of(by, QUEEN);
     const Bitboard orth = s.of(by, ROOK) | s.of(by, QUEEN);
     return (pawn_attacks(~by, sq) & s.of(by, PAWN)) | (knight_attacks(sq) & s.of(by, KNIGHT)) |
-           (king_attacks(sq) & s.of(by, KING)) | (bishop_attacks(sq, s.occ) & diag) |
-           (rook_attacks(sq, s.occ) & orth);
+           (king_attacks(sq) & s.of(by, KING)) | (bishop_attacks(sq, s.occ) & diag) | (rook_attacks(sq, s.occ) & orth);
 }
 
 // Units of colour `by` attacking sq, fairy walks included.
@@ -194,7 +203,7 @@ bool direct_check_explained(const Scan& s, Color x, Square k, Square t, Bitboard
         return false;
     }
     if (w == NO_WALK) return false;
-    const Bitboard moves = w == KNIGHT ? knight_attacks(t)
+    const Bitboard moves = w == KNIGHT   ? knight_attacks(t)
                            : w == BISHOP ? bishop_attacks(t, s.occ)
                            : w == ROOK   ? rook_attacks(t, s.occ)
                                          : queen_attacks(t, s.occ);
@@ -255,8 +264,8 @@ LegalityVerdict check_rules(const Scan& s, const Board& board, Color stm, Square
     const Square ky = lsb(s.of(stm, KING));
     // Contract: after x's move, x's king is not attacked (by orthodox or fairy units).
     if (const Bitboard a = all_attackers(s, board, kx, stm))
-        return illegal(color_name(x) + " king on " + square_name(kx) + " is in check from the " + unit_on(board, lsb(a)) +
-                       " with " + color_name(stm) + " to move");
+        return illegal(color_name(x) + " king on " + square_name(kx) + " is in check from the " +
+                       unit_on(board, lsb(a)) + " with " + color_name(stm) + " to move");
     // Contract (orthodox units only): every check on the side to move was made by x's last move.
     if (s.fairy) return {};
     const Bitboard checkers = orthodox_attackers(s, ky, x);
@@ -281,9 +290,8 @@ struct HomeSet {
 };
 
 constexpr HomeSet kHomes[] = {
-    {KING, Steps::King, {SQ_E1, SQ_NONE}},    {QUEEN, Steps::King, {SQ_D1, SQ_NONE}},
-    {ROOK, Steps::Orth, {SQ_A1, SQ_H1}},      {BISHOP, Steps::Diag, {SQ_C1, SQ_F1}},
-    {KNIGHT, Steps::Knight, {SQ_B1, SQ_G1}},
+    {KING, Steps::King, {SQ_E1, SQ_NONE}}, {QUEEN, Steps::King, {SQ_D1, SQ_NONE}},  {ROOK, Steps::Orth, {SQ_A1, SQ_H1}},
+    {BISHOP, Steps::Diag, {SQ_C1, SQ_F1}}, {KNIGHT, Steps::Knight, {SQ_B1, SQ_G1}},
 };
 
 constexpr Square relative_square(Color c, Square s) { return c == WHITE ? s : Square(s ^ 56); }
@@ -319,8 +327,7 @@ int max_originals(Bitboard units, const Bitboard reach_of[2], Bitboard must) {
     for (Bitboard pick0 = 0;;) {  // home 0 takes nothing, then each candidate in turn
         Bitboard rest1 = units & reach_of[1];
         for (Bitboard pick1 = 0;;) {
-            if (!(pick0 & pick1) && (must & ~(pick0 | pick1)) == 0)
-                best = std::max(best, popcount(pick0 | pick1));
+            if (!(pick0 & pick1) && (must & ~(pick0 | pick1)) == 0) best = std::max(best, popcount(pick0 | pick1));
             if (!rest1) break;
             pick1 = square_bb(pop_lsb(rest1));
         }
@@ -349,8 +356,8 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
         Bitboard reach_of[2] = {0, 0};
         for (int i = 0; i < 2; ++i)
             if (hs.home[i] != SQ_NONE) reach_of[i] = home_reach(c, set, i, walls);
-        int originals = !more_than_one(units) ? ((units & (reach_of[0] | reach_of[1])) ? 1 : 0)
-                                              : max_originals(units, reach_of, 0);
+        int originals =
+            !more_than_one(units) ? ((units & (reach_of[0] | reach_of[1])) ? 1 : 0) : max_originals(units, reach_of, 0);
         if (originals < popcount(units)) {
             if (!promotion_squares_known) {
                 promotion_squares = pawn_reach(c, free_homes, walls) & last_rank;
@@ -378,8 +385,7 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
     if (items == 0) return {};
     // Reaches are needed up to the last rank only for promotions.
     int top = 7;
-    if (promoted == 0)
-        top = relative_rank(c, rank_of(c == WHITE ? Square(63 - std::countl_zero(moved)) : lsb(moved)));
+    if (promoted == 0) top = relative_rank(c, rank_of(c == WHITE ? Square(63 - std::countl_zero(moved)) : lsb(moved)));
     Bitboard upto = 0;
     for (int r = 1; r <= top; ++r) upto |= relative_rank_bb(c, r);
     Bitboard home_reach[8]{};  // filled on demand for free homes
@@ -475,7 +481,8 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
         if (mask == free_mask) break;
     }
     if (best >= INF)
-        return illegal(color_name(c) + " pawns and promoted units cannot come from distinct " + color_name(c) + " pawns");
+        return illegal(color_name(c) + " pawns and promoted units cannot come from distinct " + color_name(c) +
+                       " pawns");
     if (best > missing)
         return illegal(color_name(c) + " pawns need " + std::to_string(best) + " captures but only " +
                        std::to_string(missing) + " " + color_name(~c) + " units are missing");

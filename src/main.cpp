@@ -14,8 +14,8 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", "rebirth 0.1.0");
 
     cli::PerftArgs perft;
-    CLI::App* perft_cmd = app.add_subcommand(
-        "perft", "Count the leaves of the legal move tree (last line of output: the count)");
+    CLI::App* perft_cmd =
+        app.add_subcommand("perft", "Count the leaves of the legal move tree (last line of output: the count)");
     auto* fen_opt = perft_cmd->add_option("--fen", perft.fen, "Position as a standard FEN (N = knight)");
     auto* file_opt = perft_cmd->add_option("file", perft.file, "Popeye problem file (.inp)");
     fen_opt->excludes(file_opt);

@@ -1,7 +1,7 @@
 #include "rebirth/movegen.h"
 
-#include "rebirth/bitboard.h"
 #include "movegen_rules.h"
+#include "rebirth/bitboard.h"
 #include "walk_attacks.h"
 
 namespace rebirth {
@@ -113,9 +113,7 @@ void gen_orthodox(const Position& pos, MoveList& list) {
     constexpr Bitboard third = Us == WHITE ? rank_bb(2) : rank_bb(5);
     const Bitboard pawns = pos.pieces(Us, PAWN) & ~first;
     const Bitboard empty = ~occ;
-    auto legal_for_pin = [&](Square from, Square to) {
-        return !(pinned & square_bb(from)) || aligned(ksq, from, to);
-    };
+    auto legal_for_pin = [&](Square from, Square to) { return !(pinned & square_bb(from)) || aligned(ksq, from, to); };
     {
         const Bitboard normal = pawns & ~seventh;
         Bitboard push1 = shift_up<Us>(normal) & empty;
@@ -214,12 +212,24 @@ void gen_pseudo(const Position& pos, MoveList& list) {
         }
         Bitboard targets = 0;
         switch (w) {
-            case KING: targets = king_attacks(from); break;
-            case KNIGHT: targets = knight_attacks(from); break;
-            case BISHOP: targets = bishop_attacks(from, occ); break;
-            case ROOK: targets = rook_attacks(from, occ); break;
-            case QUEEN: targets = queen_attacks(from, occ); break;
-            default: for_each_walk_target(w, from, occ, [&](Square t) { targets |= square_bb(t); }); break;
+            case KING:
+                targets = king_attacks(from);
+                break;
+            case KNIGHT:
+                targets = knight_attacks(from);
+                break;
+            case BISHOP:
+                targets = bishop_attacks(from, occ);
+                break;
+            case ROOK:
+                targets = rook_attacks(from, occ);
+                break;
+            case QUEEN:
+                targets = queen_attacks(from, occ);
+                break;
+            default:
+                for_each_walk_target(w, from, occ, [&](Square t) { targets |= square_bb(t); });
+                break;
         }
         for (targets &= ~ours; targets;) add(list, from, pop_lsb(targets));
     }

@@ -37,8 +37,8 @@ bool anticirce_square(const Position& pos, const RuleSet& R, Piece capturer, Squ
     r = rebirth_square(R, f, walk);
     if (r == to) return !R.cheylan;
     if (r != SQ_NONE && (r == from || pos.empty(r))) return true;
-    if (r != SQ_NONE && (R.occupied == Occupied::Volcanic || R.occupied == Occupied::Assassin ||
-                         R.occupied == Occupied::Ultra))
+    if (r != SQ_NONE &&
+        (R.occupied == Occupied::Volcanic || R.occupied == Occupied::Assassin || R.occupied == Occupied::Ultra))
         return true;  // buried, or the occupant is removed (a king: the move fails when played)
     if (R.occupied == Occupied::Relaxed) {
         r = SQ_NONE;
@@ -50,11 +50,16 @@ bool anticirce_square(const Position& pos, const RuleSet& R, Piece capturer, Squ
 // Targets of a non-pawn unit of walk w on `from` with occupancy `occ` (colour not filtered).
 Bitboard walk_targets(Walk w, Square from, Bitboard occ) {
     switch (w) {
-        case KING: return king_attacks(from);
-        case KNIGHT: return knight_attacks(from);
-        case BISHOP: return bishop_attacks(from, occ);
-        case ROOK: return rook_attacks(from, occ);
-        case QUEEN: return queen_attacks(from, occ);
+        case KING:
+            return king_attacks(from);
+        case KNIGHT:
+            return knight_attacks(from);
+        case BISHOP:
+            return bishop_attacks(from, occ);
+        case ROOK:
+            return rook_attacks(from, occ);
+        case QUEEN:
+            return queen_attacks(from, occ);
         default: {
             Bitboard t = 0;
             for_each_walk_target(w, from, occ, [&](Square s) { t |= square_bb(s); });
@@ -64,7 +69,7 @@ Bitboard walk_targets(Walk w, Square from, Bitboard occ) {
 }
 
 class RuleGen {
-public:
+  public:
     RuleGen(const Position& pos, Color side, MoveList& list)
         : pos_(pos), R_(*pos.rules()), side_(side), list_(list), occ_(pos.pieces()) {
         if (R_.reborn == Reborn::Both) {
@@ -138,7 +143,7 @@ public:
         }
     }
 
-private:
+  private:
     // Mars / Anti-Mars departure square of unit p standing on q (its classic rebirth
     // square computed from q).
     Square mars_square(Piece p, Square q) const {
@@ -252,9 +257,14 @@ private:
                 for (int s = 0; s < SQUARE_NB; ++s)
                     if (empty_after(Square(s), m.from, m.to, cap)) rebirth_on(m, Square(s), walk, captured.color);
                 return;
-            case SquareRule::TakeMake: take_and_make(m, cap, captured, walk); return;
-            case SquareRule::Cage: cage(m, cap, captured, walk); return;
-            default: break;
+            case SquareRule::TakeMake:
+                take_and_make(m, cap, captured, walk);
+                return;
+            case SquareRule::Cage:
+                cage(m, cap, captured, walk);
+                return;
+            default:
+                break;
         }
         const Square r = rebirth_square(R_, f, walk);
         if (r == SQ_NONE) {
@@ -263,9 +273,13 @@ private:
         }
         if (!empty_after(r, m.from, m.to, cap) && !R_.hydra) {  // Hydra may still use the mirror square
             switch (R_.occupied) {
-                case Occupied::Relaxed: list_.push(m); return;
-                case Occupied::Strict: return;
-                default: break;
+                case Occupied::Relaxed:
+                    list_.push(m);
+                    return;
+                case Occupied::Strict:
+                    return;
+                default:
+                    break;
             }
         }
         rebirth_on(m, r, walk, captured.color);
@@ -356,8 +370,9 @@ private:
         const int f = file_of(pos_.parrain_square()) + df, r = rank_of(pos_.parrain_square()) + dr;
         const Square s = on_board(f, r) ? make_square(f, r) : SQ_NONE;
         // The target must be empty after the move (the mover's departure square is).
-        const bool empty = s != SQ_NONE && s != m.to && (s == m.from || pos_.empty(s)) &&
-                           (m.kind != MoveKind::Castling || s != make_square(file_of(m.to) == 6 ? 5 : 3, rank_of(m.to)));
+        const bool empty =
+            s != SQ_NONE && s != m.to && (s == m.from || pos_.empty(s)) &&
+            (m.kind != MoveKind::Castling || s != make_square(file_of(m.to) == 6 ? 5 : 3, rank_of(m.to)));
         if (unit.walk == PAWN && empty && last_rank(unit.color, s)) {
             for (int i = 0; i < pos_.promotion_walk_count(); ++i) {
                 m.rebirth_walk = pos_.promotion_walks()[i];
@@ -376,8 +391,7 @@ private:
         const Square k = us == WHITE ? SQ_E1 : SQ_E8;
         const Square kq = pos_.king_square(us);
         if (kq == SQ_NONE) return;
-        if (force_king ? (kq != k && !pos_.empty(k)) : (kq != k || !(pos_.castling_rights() & square_bb(k))))
-            return;
+        if (force_king ? (kq != k && !pos_.empty(k)) : (kq != k || !(pos_.castling_rights() & square_bb(k)))) return;
         Position home = pos_;
         if (kq != k) {
             Move lift;
@@ -539,8 +553,8 @@ private:
     const Color side_;
     MoveList& list_;
     const Bitboard occ_;
-    RuleSet anti_;                          // Circe + Anti-Circe: the capturer's rules
-    Square capturer_square_ = SQ_NONE;      // where the capturer went (Circe + Anti-Circe)
+    RuleSet anti_;                      // Circe + Anti-Circe: the capturer's rules
+    Square capturer_square_ = SQ_NONE;  // where the capturer went (Circe + Anti-Circe)
 };
 
 }  // namespace
@@ -588,8 +602,10 @@ static bool capturer_dependent(const RuleSet& R) {
         case SquareRule::Cage:
         case SquareRule::TakeMake:
         case SquareRule::Parrain:
-        case SquareRule::ContraParrain: return true;
-        default: return R.clone;
+        case SquareRule::ContraParrain:
+            return true;
+        default:
+            return R.clone;
     }
 }
 
@@ -606,8 +622,8 @@ static bool direct_king_capturable(const Position& pos, Color c, bool& decided) 
         for (Bitboard b = pos.pieces(them); b;) {
             const Square q = pop_lsb(b);
             const Piece p = pos.piece_on(q);
-            const Square home = classic_rebirth_square(p.walk, R.mirror ? c : them, q,
-                                                       R.frischauf && (p.flags & PF_PROMOTED));
+            const Square home =
+                classic_rebirth_square(p.walk, R.mirror ? c : them, q, R.frischauf && (p.flags & PF_PROMOTED));
             if (home == q) {
                 if (unit_attacks(p.walk, them, q, k, occ)) return true;
             } else if (home != SQ_NONE && pos.empty(home)) {
@@ -727,13 +743,20 @@ static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* 
 // Whether a unit of walk w and colour c on s attacks t with occupancy occ (orthodox walks).
 static bool unit_attacks(Walk w, Color c, Square s, Square t, Bitboard occ) {
     switch (w) {
-        case PAWN: return relative_rank(c, rank_of(s)) != 0 && (pawn_attacks(c, s) & square_bb(t));
-        case KNIGHT: return knight_attacks(s) & square_bb(t);
-        case KING: return king_attacks(s) & square_bb(t);
-        case BISHOP: return bishop_attacks(s, occ) & square_bb(t);
-        case ROOK: return rook_attacks(s, occ) & square_bb(t);
-        case QUEEN: return queen_attacks(s, occ) & square_bb(t);
-        default: return walk_attacks_square(w, s, t, occ);
+        case PAWN:
+            return relative_rank(c, rank_of(s)) != 0 && (pawn_attacks(c, s) & square_bb(t));
+        case KNIGHT:
+            return knight_attacks(s) & square_bb(t);
+        case KING:
+            return king_attacks(s) & square_bb(t);
+        case BISHOP:
+            return bishop_attacks(s, occ) & square_bb(t);
+        case ROOK:
+            return rook_attacks(s, occ) & square_bb(t);
+        case QUEEN:
+            return queen_attacks(s, occ) & square_bb(t);
+        default:
+            return walk_attacks_square(w, s, t, occ);
     }
 }
 
@@ -815,20 +838,30 @@ static void classic_circe_captures(const Position& pos, MoveList& list) {
                  ((pinned & square_bb(from)) && !aligned(ksq, from, to)))
             legal = simple_capture_legal(pos, m);
         else
-            legal = m.rebirth == SQ_NONE ||
-                    !unit_attacks(m.rebirth_walk, them, m.rebirth, ksq,
-                                  (occ ^ square_bb(from)) | square_bb(to) | square_bb(m.rebirth));
+            legal =
+                m.rebirth == SQ_NONE || !unit_attacks(m.rebirth_walk, them, m.rebirth, ksq,
+                                                      (occ ^ square_bb(from)) | square_bb(to) | square_bb(m.rebirth));
         if (legal) list.push(m);
     };
     for (Bitboard b = pos.pieces(us) & ~pos.pieces(PAWN); b;) {
         const Square from = pop_lsb(b);
         Bitboard att;
         switch (pos.piece_on(from).walk) {
-            case KING: att = king_attacks(from); break;
-            case KNIGHT: att = knight_attacks(from); break;
-            case BISHOP: att = bishop_attacks(from, occ); break;
-            case ROOK: att = rook_attacks(from, occ); break;
-            default: att = queen_attacks(from, occ); break;
+            case KING:
+                att = king_attacks(from);
+                break;
+            case KNIGHT:
+                att = knight_attacks(from);
+                break;
+            case BISHOP:
+                att = bishop_attacks(from, occ);
+                break;
+            case ROOK:
+                att = rook_attacks(from, occ);
+                break;
+            default:
+                att = queen_attacks(from, occ);
+                break;
         }
         for (att &= theirs; att;) emit(from, pop_lsb(att), MoveKind::Normal, NO_WALK);
     }

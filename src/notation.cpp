@@ -11,9 +11,12 @@ namespace {
 // Popeye's colour letter in rebirth brackets: English w/b, German w/s (schwarz), French b/n.
 char colour_letter(Color c, Language lang) {
     switch (lang) {
-        case Language::German: return c == WHITE ? 'w' : 's';
-        case Language::French: return c == WHITE ? 'b' : 'n';
-        default: return c == WHITE ? 'w' : 'b';
+        case Language::German:
+            return c == WHITE ? 'w' : 's';
+        case Language::French:
+            return c == WHITE ? 'b' : 'n';
+        default:
+            return c == WHITE ? 'w' : 'b';
     }
 }
 

@@ -40,41 +40,43 @@ constexpr CondEntry kConditions[] = {
     {"DiagramAntiCirce", "AntiCirceDiagramme", "AntiDiagrammCirce", "AntiCirce", {"Diagram"}},
     {"FileAntiCirce", "AntiFileCirce", "AntiFileCirce", "AntiCirce", {"File"}},
     {"SymmetryAntiCirce", "AntiCirceSymetrique", "AntiSymmetrieCirce", "AntiCirce", {"Symmetry"}},
-    {"MirrorFileAntiCirce", "AntiFileCirceMalefique", "AntiSpiegelFileCirce", "AntiCirce",
-     {"Mirror", "File"}},
+    {"MirrorFileAntiCirce", "AntiFileCirceMalefique", "AntiSpiegelFileCirce", "AntiCirce", {"Mirror", "File"}},
     {"AntipodeanAntiCirce", "AntiCirceAntipoden", "AntiAntipodenCirce", "AntiCirce", {"Antipodes"}},
-    {"EquipollentsAntiCirce", "AntiCirceEquipollents", "AntiEquipollentsCirce", "AntiCirce",
-     {"Equipollents"}},
+    {"EquipollentsAntiCirce", "AntiCirceEquipollents", "AntiEquipollentsCirce", "AntiCirce", {"Equipollents"}},
     {"SuperCirce", "SuperCirce", "SuperCirce", "Circe", {"Super"}},
     {"FrischAufCirce", "FrischAufCirce", "FrischAufCirce", "Circe", {"Frischauf"}},
-    {"VerticalMirrorCirce", "CirceMalefiqueVerticale", "VertikalesSpiegelCirce", "Circe",
-     {"VerticalMirror"}},
+    {"VerticalMirrorCirce", "CirceMalefiqueVerticale", "VertikalesSpiegelCirce", "Circe", {"VerticalMirror"}},
     {"DiametralCirce", "CirceDiametrale", "DiametralCirce", "Circe", {"Diametral"}},
     {"RankCirce", "RankCirce", "RankCirce", "Circe", {"Rank"}},
     {"MarsMirrorCirce", "MarsCirceMalefique", "MarsSpiegelCirce", "MarsCirce", {"Mirror"}},
-    {"MirrorCouscousCirce", "CirceCouscousMalefique", "SpiegelCouscousCirce", "Circe",
-     {"Mirror", "Couscous"}},
+    {"MirrorCouscousCirce", "CirceCouscousMalefique", "SpiegelCouscousCirce", "Circe", {"Mirror", "Couscous"}},
     {"CirceAssassin", "CirceAssassin", "AssassinCirce", "Circe", {"Assassin"}},
     {"AprilChess", "EchecsAvril", "Aprilschach", "Circe", {"Super", "April"}},
     {"CirceTurncoats", "CirceTurncoats", "TurncoatCirce", "Circe", {"Turncoats"}},
     {"CirceDoubleAgents", "CirceDoubleAgents", "DoppelAgentenCirce", "Circe", {"Turncoats", "Mirror"}},
-    {"AntiMarsMirrorCirce", "AntiMarsMalefiqueCirce", "AntiMarsMalefiqueCirce", "AntiMarsCirce",
-     {"Mirror"}},
-    {"AntiMarsAntipodeanCirce", "AntiMarsAntipodeanCirce", "AntiMarsAntipodeanCirce",
-     "AntiMarsCirce", {"Antipodes"}},
+    {"AntiMarsMirrorCirce", "AntiMarsMalefiqueCirce", "AntiMarsMalefiqueCirce", "AntiMarsCirce", {"Mirror"}},
+    {"AntiMarsAntipodeanCirce", "AntiMarsAntipodeanCirce", "AntiMarsAntipodeanCirce", "AntiMarsCirce", {"Antipodes"}},
     {"AntiSuperCirce", "AntiSuperCirce", "AntiSuperCirce", "AntiCirce", {"Super"}},
     {"CageCirce", "CirceCage", "KaefigCirce", "Circe", {"Cage"}},
     {"ContraParrain", "ContraParrain", "KontraParrain", "Circe", {"ContraParrain"}},
     {"CirceTake&Make", "CirceTake&Make", "CirceTake&Make", "Circe", {"Take&Make"}},
     {"AntiCloneCirce", "AntiCloneCirce", "AntiCloneCirce", "AntiCirce", {"Clone"}},
-    {"VerticalSymmetryCirce", "CirceSymetriqueVerticale", "VertikaleSymmetrieCirce", "Circe",
-     {"VerticalSymmetry"}},
-    {"HorizontalSymmetryCirce", "CirceSymetriqueHorizontale", "HorizontaleSymmetrieCirce", "Circe",
+    {"VerticalSymmetryCirce", "CirceSymetriqueVerticale", "VertikaleSymmetrieCirce", "Circe", {"VerticalSymmetry"}},
+    {"HorizontalSymmetryCirce",
+     "CirceSymetriqueHorizontale",
+     "HorizontaleSymmetrieCirce",
+     "Circe",
      {"HorizontalSymmetry"}},
-    {"VerticalSymmetryAntiCirce", "AntiCirceSymetriqueVerticale", "VertikaleAntiSymmetrieCirce",
-     "AntiCirce", {"VerticalSymmetry"}},
-    {"HorizontalSymmetryAntiCirce", "AntiCirceSymetriqueHorizontale", "HorizontaleAntiSymmetrieCirce",
-     "AntiCirce", {"HorizontalSymmetry"}},
+    {"VerticalSymmetryAntiCirce",
+     "AntiCirceSymetriqueVerticale",
+     "VertikaleAntiSymmetrieCirce",
+     "AntiCirce",
+     {"VerticalSymmetry"}},
+    {"HorizontalSymmetryAntiCirce",
+     "AntiCirceSymetriqueHorizontale",
+     "HorizontaleAntiSymmetrieCirce",
+     "AntiCirce",
+     {"HorizontalSymmetry"}},
     {"LastCapture", "DernierePrise", "LetzterSchlag", kLastCapture},
     // Popeye conditions outside the Circe family: known, so that they are reported as
     // unsupported rather than unknown, and so that prefixes resolve as in Popeye.
@@ -275,12 +277,12 @@ void parse_last_capture(Lexer& lex, Language lang, std::vector<std::string>& arg
 }  // namespace
 
 std::vector<Condition> parse_conditions(Lexer& lex, Language lang) {
-    static const std::vector<std::string_view> cond_names[3] = {
-        names_of(kConditions, Language::English), names_of(kConditions, Language::French),
-        names_of(kConditions, Language::German)};
-    static const std::vector<std::string_view> variant_names[3] = {
-        names_of(kVariants, Language::English), names_of(kVariants, Language::French),
-        names_of(kVariants, Language::German)};
+    static const std::vector<std::string_view> cond_names[3] = {names_of(kConditions, Language::English),
+                                                                names_of(kConditions, Language::French),
+                                                                names_of(kConditions, Language::German)};
+    static const std::vector<std::string_view> variant_names[3] = {names_of(kVariants, Language::English),
+                                                                   names_of(kVariants, Language::French),
+                                                                   names_of(kVariants, Language::German)};
     const auto& conds = cond_names[static_cast<int>(lang)];
     const auto& variants = variant_names[static_cast<int>(lang)];
 
@@ -314,8 +316,7 @@ std::vector<Condition> parse_conditions(Lexer& lex, Language lang) {
             break;
         }
         const CondEntry& e = kConditions[m.index];
-        if (e.base.empty())
-            lex.fail(*tok, "condition not supported by rebirth (only the Circe family is):");
+        if (e.base.empty()) lex.fail(*tok, "condition not supported by rebirth (only the Circe family is):");
         if (e.base == kLastCapture) {
             // A qualifier of the condition before it (Circe Parrain), else a condition.
             if (!out.empty() && out.back().name != kLastCapture)

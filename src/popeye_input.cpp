@@ -93,9 +93,7 @@ std::string unit_text(Piece p, Language lang) {
 }
 
 // The keyword for a command in the problem's language (for messages).
-std::string command_word(Command c, Language lang) {
-    return std::string(command_words(lang)[static_cast<size_t>(c)]);
-}
+std::string command_word(Command c, Language lang) { return std::string(command_words(lang)[static_cast<size_t>(c)]); }
 
 // A unit token "ka1" / "pa2a3b4": walk code (one letter if the token's length is odd, two
 // otherwise) and squares. Throws InputError naming the token.
@@ -141,10 +139,17 @@ int parse_piece_list(Lexer& lex, Language lang, const std::function<void(Square,
             const Match a = match_keyword(tok->text, attribute_words(lang));
             if (a.found()) {
                 switch (static_cast<Attribute>(a.index)) {
-                    case Attribute::Royal: flags |= PF_ROYAL; break;
-                    case Attribute::Kamikaze: flags |= PF_KAMIKAZE; break;
-                    case Attribute::Frischauf: flags |= PF_PROMOTED; break;
-                    default: lex.fail(*tok, "piece attribute not supported by rebirth:");
+                    case Attribute::Royal:
+                        flags |= PF_ROYAL;
+                        break;
+                    case Attribute::Kamikaze:
+                        flags |= PF_KAMIKAZE;
+                        break;
+                    case Attribute::Frischauf:
+                        flags |= PF_PROMOTED;
+                        break;
+                    default:
+                        lex.fail(*tok, "piece attribute not supported by rebirth:");
                 }
                 continue;
             }
@@ -169,16 +174,18 @@ Color initial_side(Problem& p) {
     const Stipulation& st = p.stipulation;
     using P = Stipulation::Play;
     const bool half = st.moves != static_cast<int>(st.moves);
-    const bool help = !st.series && st.intro == 0 && (st.play == P::Help || st.play == P::HelpSelf ||
-                                                      st.play == P::HelpReflex);
+    const bool help =
+        !st.series && st.intro == 0 && (st.play == P::Help || st.play == P::HelpSelf || st.play == P::HelpReflex);
     if (p.options.white_to_play && !(help && !half)) {
         const std::string note = "WhiteToPlay not applicable - ignored";
         if (std::find(p.notes.begin(), p.notes.end(), note) == p.notes.end()) p.notes.push_back(note);
     }
     if (st.empty() || st.intro > 0) return WHITE;
     switch (st.play) {
-        case P::ProofGame: return WHITE;
-        case P::AToB: return half ? BLACK : WHITE;
+        case P::ProofGame:
+            return WHITE;
+        case P::AToB:
+            return half ? BLACK : WHITE;
         case P::Help:
             if (st.series) return BLACK;
             if (p.options.white_to_play && !half) return WHITE;
@@ -188,7 +195,8 @@ Color initial_side(Problem& p) {
             if (st.series) return WHITE;
             if (p.options.white_to_play && !half) return BLACK;
             return half ? BLACK : WHITE;
-        default: return WHITE;
+        default:
+            return WHITE;
     }
 }
 
@@ -257,8 +265,8 @@ void apply_op(Problem& p, TwinOp& op, const SourceLoc& where) {
             board[op.to] = op.piece;
             break;
         case TwinOp::Kind::Substitute:
-            op.text = std::string(walk_code(op.old_piece.walk, lang)) + " ==> " +
-                      std::string(walk_code(op.piece.walk, lang));
+            op.text =
+                std::string(walk_code(op.old_piece.walk, lang)) + " ==> " + std::string(walk_code(op.piece.walk, lang));
             for (Piece& u : board)
                 if (!u.empty() && u.walk == op.old_piece.walk) u.walk = op.piece.walk;
             break;
@@ -283,10 +291,14 @@ void apply_op(Problem& p, TwinOp& op, const SourceLoc& where) {
             for (int sq = 0; sq < SQUARE_NB; ++sq) {
                 const int f = file_of(Square(sq)), r = rank_of(Square(sq));
                 Square to = Square(sq);
-                if (op.axis == "a1<-->h1") to = make_square(7 - f, r);
-                else if (op.axis == "a1<-->a8") to = make_square(f, 7 - r);
-                else if (op.axis == "a1<-->h8") to = make_square(7 - r, 7 - f);  // on the a8-h1 diagonal
-                else to = make_square(r, f);                                       // a8<-->h1: on a1-h8
+                if (op.axis == "a1<-->h1")
+                    to = make_square(7 - f, r);
+                else if (op.axis == "a1<-->a8")
+                    to = make_square(f, 7 - r);
+                else if (op.axis == "a1<-->h8")
+                    to = make_square(7 - r, 7 - f);  // on the a8-h1 diagonal
+                else
+                    to = make_square(r, f);  // a8<-->h1: on a1-h8
                 out[to] = board[sq];
             }
             board = out;
@@ -413,7 +425,9 @@ void parse_twin(Lexer& lex, Language lang, Twin& twin) {
                 op.axis = axis;
                 break;
             }
-            case TwinWord::PolishType: op.kind = TwinOp::Kind::PolishType; break;
+            case TwinWord::PolishType:
+                op.kind = TwinOp::Kind::PolishType;
+                break;
             case TwinWord::Stipulation: {
                 op.kind = TwinOp::Kind::Stipulation;
                 const auto t = lex.next();
@@ -429,7 +443,8 @@ void parse_twin(Lexer& lex, Language lang, Twin& twin) {
                 op.kind = TwinOp::Kind::Condition;
                 op.conditions = parse_conditions(lex, lang);
                 break;
-            case TwinWord::Count: break;
+            case TwinWord::Count:
+                break;
         }
         twin.ops.push_back(std::move(op));
     }
@@ -463,28 +478,60 @@ void parse_options(Lexer& lex, Language lang, Options& o) {
             return out;
         };
         switch (opt) {
-            case Opt::Defence: o.defence = read_number(lex, *tok); break;
-            case Opt::Threat: o.threat = read_number(lex, *tok); break;
-            case Opt::MaxSolutions: o.max_solutions = read_number(lex, *tok); break;
-            case Opt::SetPlay: o.set_play = true; break;
-            case Opt::WhiteToPlay: o.white_to_play = true; break;
-            case Opt::Variations: o.variation = true; break;
-            case Opt::NoWk: o.no_white_king = true; break;
-            case Opt::NoBk: o.no_black_king = true; break;
-            case Opt::Duplex: o.duplex = true; break;
-            case Opt::HalfDuplex: o.half_duplex = true; break;
-            case Opt::NoThreat: o.no_threat = true; break;
-            case Opt::Try: o.try_play = true; break;
-            case Opt::NoBoard: o.no_board = true; break;
-            case Opt::NoShortVariations: o.no_short_variations = true; break;
-            case Opt::StopOnShortSolutions: o.stop_on_short_solutions = true; break;
+            case Opt::Defence:
+                o.defence = read_number(lex, *tok);
+                break;
+            case Opt::Threat:
+                o.threat = read_number(lex, *tok);
+                break;
+            case Opt::MaxSolutions:
+                o.max_solutions = read_number(lex, *tok);
+                break;
+            case Opt::SetPlay:
+                o.set_play = true;
+                break;
+            case Opt::WhiteToPlay:
+                o.white_to_play = true;
+                break;
+            case Opt::Variations:
+                o.variation = true;
+                break;
+            case Opt::NoWk:
+                o.no_white_king = true;
+                break;
+            case Opt::NoBk:
+                o.no_black_king = true;
+                break;
+            case Opt::Duplex:
+                o.duplex = true;
+                break;
+            case Opt::HalfDuplex:
+                o.half_duplex = true;
+                break;
+            case Opt::NoThreat:
+                o.no_threat = true;
+                break;
+            case Opt::Try:
+                o.try_play = true;
+                break;
+            case Opt::NoBoard:
+                o.no_board = true;
+                break;
+            case Opt::NoShortVariations:
+                o.no_short_variations = true;
+                break;
+            case Opt::StopOnShortSolutions:
+                o.stop_on_short_solutions = true;
+                break;
             case Opt::Intelligent: {
                 o.intelligent = true;
                 const auto t = lex.peek();
                 if (t && all_digits(t->text)) o.other.push_back("Intelligent " + lex.next()->text);
                 break;
             }
-            case Opt::EnPassant: o.en_passant = squares_after(3, 4); break;
+            case Opt::EnPassant:
+                o.en_passant = squares_after(3, 4);
+                break;
             case Opt::NoCastling: {
                 const std::vector<Square> sq = squares_after(1, 64);
                 o.no_castling.insert(o.no_castling.end(), sq.begin(), sq.end());
@@ -513,7 +560,9 @@ void parse_options(Lexer& lex, Language lang, Options& o) {
                 o.other.push_back(name + " " + t->text);
                 break;
             }
-            default: o.other.push_back(name); break;
+            default:
+                o.other.push_back(name);
+                break;
         }
     }
 }
@@ -522,12 +571,17 @@ void parse_options(Lexer& lex, Language lang, Options& o) {
 std::string unknown_reason(std::optional<Command> previous) {
     if (!previous) return "unknown keyword";
     switch (*previous) {
-        case Command::Condition: return "unknown condition or keyword";
-        case Command::Option: return "unknown option or keyword";
-        case Command::Pieces: return "unknown colour, attribute, unit or keyword";
+        case Command::Condition:
+            return "unknown condition or keyword";
+        case Command::Option:
+            return "unknown option or keyword";
+        case Command::Pieces:
+            return "unknown colour, attribute, unit or keyword";
         case Command::Twin:
-        case Command::ZeroPosition: return "unknown twinning operation or keyword";
-        default: return "unknown keyword";
+        case Command::ZeroPosition:
+            return "unknown twinning operation or keyword";
+        default:
+            return "unknown keyword";
     }
 }
 
@@ -545,10 +599,16 @@ Command parse_problem(Lexer& lex, Problem& p) {
         previous = cmd;
         switch (cmd) {
             case Command::End:
-            case Command::Next: return cmd;
-            case Command::Begin: lex.fail(*tok, "problem not ended before");
-            case Command::Remark: p.remarks.push_back(lex.rest_of_line()); break;
-            case Command::Author: p.authors.push_back(trim_right(lex.rest_of_line())); break;
+            case Command::Next:
+                return cmd;
+            case Command::Begin:
+                lex.fail(*tok, "problem not ended before");
+            case Command::Remark:
+                p.remarks.push_back(lex.rest_of_line());
+                break;
+            case Command::Author:
+                p.authors.push_back(trim_right(lex.rest_of_line()));
+                break;
             case Command::Origin:
             case Command::Title:
             case Command::Award: {
@@ -592,7 +652,9 @@ Command parse_problem(Lexer& lex, Problem& p) {
                 p.conditions.insert(p.conditions.end(), more.begin(), more.end());
                 break;
             }
-            case Command::Option: parse_options(lex, lang, p.options); break;
+            case Command::Option:
+                parse_options(lex, lang, p.options);
+                break;
             case Command::Twin:
             case Command::ZeroPosition: {
                 if (cmd == Command::ZeroPosition && !p.twins.empty())
@@ -609,8 +671,10 @@ Command parse_problem(Lexer& lex, Problem& p) {
                 lex.fail(*tok, "SStipulation (structured stipulation) is not supported by rebirth:");
             case Command::LaTeX:
             case Command::LaTeXPieces:
-            case Command::InitialGameArray: lex.fail(*tok, "command not supported by rebirth:");
-            case Command::Count: break;
+            case Command::InitialGameArray:
+                lex.fail(*tok, "command not supported by rebirth:");
+            case Command::Count:
+                break;
         }
     }
 }
@@ -656,8 +720,11 @@ Command skip_rest_of_problem(Lexer& lex, Language lang) {
             case Command::Origin:
             case Command::Title:
             case Command::Award:
-            case Command::Protocol: lex.rest_of_line(); break;
-            default: break;
+            case Command::Protocol:
+                lex.rest_of_line();
+                break;
+            default:
+                break;
         }
     }
     throw InputError(lex.file(), lex.last_line(), command_word(Command::End, lang), "missing");
@@ -716,9 +783,7 @@ std::vector<Condition> parse_condition_words(std::string_view words, const std::
     return conditions;
 }
 
-std::vector<Problem> parse_popeye_file(const std::string& path) {
-    return parse_popeye_file(path, ParseMode::Strict);
-}
+std::vector<Problem> parse_popeye_file(const std::string& path) { return parse_popeye_file(path, ParseMode::Strict); }
 
 std::vector<Problem> parse_popeye_file(const std::string& path, ParseMode mode) {
     std::error_code ec;

@@ -16,66 +16,180 @@ constexpr size_t kAttributes = static_cast<size_t>(Attribute::Count);
 
 // Order: Command enum.
 constexpr std::array<std::string_view, kCommands> kCommandsEn{
-    "BeginProblem", "EndProblem", "NextProblem", "Remark", "SStipulation", "Author", "Origin",
-    "Pieces", "Condition", "Option", "Stipulation", "Protocol", "Title", "LaTeX", "LaTeXPieces",
-    "Award", "InitialGameArray", "Forsyth", "Twin", "ZeroPosition"};
-constexpr std::array<std::string_view, kCommands> kCommandsFr{
-    "DebutProbleme", "FinProbleme", "ASuivre", "Remarque", "SEnonce", "Auteur", "Source",
-    "Pieces", "Condition", "Option", "Enonce", "Protocol", "Titre", "LaTeX", "PiecesLaTeX",
-    "Prix", "PositionInitialePartie", "Forsyth", "Jumeau", "ZeroPosition"};
-constexpr std::array<std::string_view, kCommands> kCommandsDe{
-    "AnfangProblem", "EndeProblem", "WeiteresProblem", "Bemerkung", "SForderung", "Autor", "Quelle",
-    "Steine", "Bedingung", "Option", "Forderung", "Protokoll", "Titel", "LaTeX", "LaTeXSteine",
-    "Auszeichnung", "PartieAnfangsStellung", "Forsyth", "Zwilling", "NullStellung"};
+    "BeginProblem", "EndProblem", "NextProblem",      "Remark",      "SStipulation", "Author",      "Origin",
+    "Pieces",       "Condition",  "Option",           "Stipulation", "Protocol",     "Title",       "LaTeX",
+    "LaTeXPieces",  "Award",      "InitialGameArray", "Forsyth",     "Twin",         "ZeroPosition"};
+constexpr std::array<std::string_view, kCommands> kCommandsFr{"DebutProbleme",
+                                                              "FinProbleme",
+                                                              "ASuivre",
+                                                              "Remarque",
+                                                              "SEnonce",
+                                                              "Auteur",
+                                                              "Source",
+                                                              "Pieces",
+                                                              "Condition",
+                                                              "Option",
+                                                              "Enonce",
+                                                              "Protocol",
+                                                              "Titre",
+                                                              "LaTeX",
+                                                              "PiecesLaTeX",
+                                                              "Prix",
+                                                              "PositionInitialePartie",
+                                                              "Forsyth",
+                                                              "Jumeau",
+                                                              "ZeroPosition"};
+constexpr std::array<std::string_view, kCommands> kCommandsDe{"AnfangProblem",
+                                                              "EndeProblem",
+                                                              "WeiteresProblem",
+                                                              "Bemerkung",
+                                                              "SForderung",
+                                                              "Autor",
+                                                              "Quelle",
+                                                              "Steine",
+                                                              "Bedingung",
+                                                              "Option",
+                                                              "Forderung",
+                                                              "Protokoll",
+                                                              "Titel",
+                                                              "LaTeX",
+                                                              "LaTeXSteine",
+                                                              "Auszeichnung",
+                                                              "PartieAnfangsStellung",
+                                                              "Forsyth",
+                                                              "Zwilling",
+                                                              "NullStellung"};
 
 // Order: Opt enum.
-constexpr std::array<std::string_view, kOptions> kOptionsEn{
-    "Defence", "SetPlay", "WhiteToPlay", "Variations", "MoveNumbers", "StartMoveNumber", "NoWk",
-    "Duplex", "NoBk", "Threat", "NoThreat", "Try", "MaxSolutions", "MaxFlightsquares", "Search",
-    "MultiSolutions", "NoSymmetry", "NonTrivial", "KeepMatingPiece", "EnPassant", "NoBoard",
-    "NoShortVariations", "HalfDuplex", "PostKeyPlay", "Intelligent", "MaxTime", "NoCastling",
-    "Quodlibet", "StopOnShortSolutions", "Beep", "SuppressGrid", "WriteGrid",
-    "CastlingMutuallyExclusive", "GoalIsEnd"};
-constexpr std::array<std::string_view, kOptions> kOptionsFr{
-    "Defense", "Apparent", "ApparentSeul", "Variantes", "Trace", "Enroute", "SansRB", "Duplex",
-    "SansRN", "Menace", "SansMenace", "Essais", "MaxSolutions", "MaxCasesFuites", "Search",
-    "MultiSolutions", "NonSymetrique", "NonTrivial", "RetiensPieceMatante", "EnPassant",
-    "SansEchiquier", "SansVariantesCourtes", "DemiDuplex", "ApresCle", "Intelligent", "MaxTemps",
-    "SansRoquer", "Quodlibet", "FinApresSolutionsCourtes", "Bip", "SansGrille", "AjouteGrille",
-    "RoquesMutuellementExclusifs", "ButEstFin"};
-constexpr std::array<std::string_view, kOptions> kOptionsDe{
-    "Widerlegung", "Satzspiel", "WeissBeginnt", "Varianten", "Zugnummern", "StartZugnummer",
-    "OhneWk", "Duplex", "OhneSk", "Drohung", "OhneDrohung", "Verfuehrung", "MaxLoesungen",
-    "MaxFluchtFelder", "Suchen", "MehrereLoesungen", "KeineSymmetrie", "NichtTrivial",
-    "HalteMattsetzendenStein", "EnPassant", "OhneBrett", "OhneKurzVarianten", "HalbDuplex",
-    "NachSchluessel", "Intelligent", "MaxZeit", "KeineRochade", "Quodlibet",
-    "StopNachKurzloesungen", "Pieps", "OhneGitter", "ZeichneGitter",
-    "RochadenGegenseitigAusschliessend", "ZielIstEnde"};
+constexpr std::array<std::string_view, kOptions> kOptionsEn{"Defence",
+                                                            "SetPlay",
+                                                            "WhiteToPlay",
+                                                            "Variations",
+                                                            "MoveNumbers",
+                                                            "StartMoveNumber",
+                                                            "NoWk",
+                                                            "Duplex",
+                                                            "NoBk",
+                                                            "Threat",
+                                                            "NoThreat",
+                                                            "Try",
+                                                            "MaxSolutions",
+                                                            "MaxFlightsquares",
+                                                            "Search",
+                                                            "MultiSolutions",
+                                                            "NoSymmetry",
+                                                            "NonTrivial",
+                                                            "KeepMatingPiece",
+                                                            "EnPassant",
+                                                            "NoBoard",
+                                                            "NoShortVariations",
+                                                            "HalfDuplex",
+                                                            "PostKeyPlay",
+                                                            "Intelligent",
+                                                            "MaxTime",
+                                                            "NoCastling",
+                                                            "Quodlibet",
+                                                            "StopOnShortSolutions",
+                                                            "Beep",
+                                                            "SuppressGrid",
+                                                            "WriteGrid",
+                                                            "CastlingMutuallyExclusive",
+                                                            "GoalIsEnd"};
+constexpr std::array<std::string_view, kOptions> kOptionsFr{"Defense",
+                                                            "Apparent",
+                                                            "ApparentSeul",
+                                                            "Variantes",
+                                                            "Trace",
+                                                            "Enroute",
+                                                            "SansRB",
+                                                            "Duplex",
+                                                            "SansRN",
+                                                            "Menace",
+                                                            "SansMenace",
+                                                            "Essais",
+                                                            "MaxSolutions",
+                                                            "MaxCasesFuites",
+                                                            "Search",
+                                                            "MultiSolutions",
+                                                            "NonSymetrique",
+                                                            "NonTrivial",
+                                                            "RetiensPieceMatante",
+                                                            "EnPassant",
+                                                            "SansEchiquier",
+                                                            "SansVariantesCourtes",
+                                                            "DemiDuplex",
+                                                            "ApresCle",
+                                                            "Intelligent",
+                                                            "MaxTemps",
+                                                            "SansRoquer",
+                                                            "Quodlibet",
+                                                            "FinApresSolutionsCourtes",
+                                                            "Bip",
+                                                            "SansGrille",
+                                                            "AjouteGrille",
+                                                            "RoquesMutuellementExclusifs",
+                                                            "ButEstFin"};
+constexpr std::array<std::string_view, kOptions> kOptionsDe{"Widerlegung",
+                                                            "Satzspiel",
+                                                            "WeissBeginnt",
+                                                            "Varianten",
+                                                            "Zugnummern",
+                                                            "StartZugnummer",
+                                                            "OhneWk",
+                                                            "Duplex",
+                                                            "OhneSk",
+                                                            "Drohung",
+                                                            "OhneDrohung",
+                                                            "Verfuehrung",
+                                                            "MaxLoesungen",
+                                                            "MaxFluchtFelder",
+                                                            "Suchen",
+                                                            "MehrereLoesungen",
+                                                            "KeineSymmetrie",
+                                                            "NichtTrivial",
+                                                            "HalteMattsetzendenStein",
+                                                            "EnPassant",
+                                                            "OhneBrett",
+                                                            "OhneKurzVarianten",
+                                                            "HalbDuplex",
+                                                            "NachSchluessel",
+                                                            "Intelligent",
+                                                            "MaxZeit",
+                                                            "KeineRochade",
+                                                            "Quodlibet",
+                                                            "StopNachKurzloesungen",
+                                                            "Pieps",
+                                                            "OhneGitter",
+                                                            "ZeichneGitter",
+                                                            "RochadenGegenseitigAusschliessend",
+                                                            "ZielIstEnde"};
 
 // Order: TwinWord enum.
 constexpr std::array<std::string_view, kTwinWords> kTwinEn{
-    "Move", "Exchange", "Stipulation", "SStipulation", "Add", "Remove", "Continued", "Rotate",
-    "Condition", "PolishType", "Mirror", "Shift", "Substitute"};
+    "Move",   "Exchange",  "Stipulation", "SStipulation", "Add",   "Remove",    "Continued",
+    "Rotate", "Condition", "PolishType",  "Mirror",       "Shift", "Substitute"};
 constexpr std::array<std::string_view, kTwinWords> kTwinFr{
-    "Deplacement", "Echange", "Enonce", "SEnonce", "Ajoute", "Ote", "EnPlus", "Rotation",
-    "Condition", "CouleurEchange", "Miroir", "Translation", "Remplace"};
+    "Deplacement", "Echange",   "Enonce",         "SEnonce", "Ajoute",      "Ote",     "EnPlus",
+    "Rotation",    "Condition", "CouleurEchange", "Miroir",  "Translation", "Remplace"};
 constexpr std::array<std::string_view, kTwinWords> kTwinDe{
-    "Versetze", "Tausche", "Forderung", "SForderung", "Hinzufuegen", "Entferne", "Ferner",
-    "Drehung", "Bedingung", "Farbwechsel", "Spiegelung", "Verschiebung", "Ersetze"};
+    "Versetze", "Tausche",   "Forderung",   "SForderung", "Hinzufuegen",  "Entferne", "Ferner",
+    "Drehung",  "Bedingung", "Farbwechsel", "Spiegelung", "Verschiebung", "Ersetze"};
 
 // Order: Attribute enum.
 constexpr std::array<std::string_view, kAttributes> kAttrEn{
-    "Royal", "Kamikaze", "Paralysing", "Chameleon", "Jigger", "Volage", "Functionary",
-    "HalfNeutral", "HurdleColourChanging", "Protean", "Magic", "Uncapturable", "Patrol",
-    "Frischauf"};
-constexpr std::array<std::string_view, kAttributes> kAttrFr{
-    "Royale", "Kamikaze", "Paralysante", "Cameleon", "Jigger", "Volage", "Fonctionnaire",
-    "DemiNeutre", "CouleurEchangeantSautoir", "Protee", "Magique", "Imprenable", "Patrouille",
-    "Frischauf"};
-constexpr std::array<std::string_view, kAttributes> kAttrDe{
-    "Koeniglich", "Kamikaze", "Paralysierend", "Chamaeleon", "Jigger", "Volage", "Beamtet",
-    "HalbNeutral", "SprungbockFarbeWechselnd", "Proteisch", "Magisch", "Unschlagbar", "Patrouille",
-    "Frischauf"};
+    "Royal",       "Kamikaze",    "Paralysing",           "Chameleon", "Jigger", "Volage",
+    "Functionary", "HalfNeutral", "HurdleColourChanging", "Protean",   "Magic",  "Uncapturable",
+    "Patrol",      "Frischauf"};
+constexpr std::array<std::string_view, kAttributes> kAttrFr{"Royale",        "Kamikaze",   "Paralysante",
+                                                            "Cameleon",      "Jigger",     "Volage",
+                                                            "Fonctionnaire", "DemiNeutre", "CouleurEchangeantSautoir",
+                                                            "Protee",        "Magique",    "Imprenable",
+                                                            "Patrouille",    "Frischauf"};
+constexpr std::array<std::string_view, kAttributes> kAttrDe{"Koeniglich", "Kamikaze",    "Paralysierend",
+                                                            "Chamaeleon", "Jigger",      "Volage",
+                                                            "Beamtet",    "HalbNeutral", "SprungbockFarbeWechselnd",
+                                                            "Proteisch",  "Magisch",     "Unschlagbar",
+                                                            "Patrouille", "Frischauf"};
 
 constexpr std::array<std::string_view, 3> kColoursEn{"White", "Black", "Neutral"};
 constexpr std::array<std::string_view, 3> kColoursFr{"Blanc", "Noir", "Neutre"};
@@ -85,9 +199,12 @@ template <size_t N>
 Words pick(Language lang, const std::array<std::string_view, N>& en, const std::array<std::string_view, N>& fr,
            const std::array<std::string_view, N>& de) {
     switch (lang) {
-        case Language::French: return fr;
-        case Language::German: return de;
-        default: return en;
+        case Language::French:
+            return fr;
+        case Language::German:
+            return de;
+        default:
+            return en;
     }
 }
 
@@ -119,9 +236,12 @@ std::string_view option_name_en(Opt opt) { return kOptionsEn[static_cast<size_t>
 std::string_view colour_letter(Color c, Language lang) {
     if (c == WHITE) return lang == Language::French ? "b" : "w";
     switch (lang) {
-        case Language::French: return "n";
-        case Language::German: return "s";
-        default: return "b";
+        case Language::French:
+            return "n";
+        case Language::German:
+            return "s";
+        default:
+            return "b";
     }
 }
 

@@ -15,12 +15,18 @@ namespace {
 // Rank of a promotion walk in Popeye's promotion sequence (Q, S, R, B, then fairy walks).
 int promotion_rank(Walk w) {
     switch (w) {
-        case NO_WALK: return 0;
-        case QUEEN: return 1;
-        case KNIGHT: return 2;
-        case ROOK: return 3;
-        case BISHOP: return 4;
-        default: return 5 + w;
+        case NO_WALK:
+            return 0;
+        case QUEEN:
+            return 1;
+        case KNIGHT:
+            return 2;
+        case ROOK:
+            return 3;
+        case BISHOP:
+            return 4;
+        default:
+            return 5 + w;
     }
 }
 
@@ -30,10 +36,22 @@ int sign(int v) { return (v > 0) - (v < 0); }
 // the eight knight leaps (this knight order is fitted to the reference outputs); -1 for other
 // steps.
 int direction_index(int df, int dr) {
-    static constexpr std::array<std::array<int, 2>, 16> dirs{{{1, 0}, {0, 1}, {-1, 0}, {0, -1},
-                                                              {-1, 1}, {1, 1}, {1, -1}, {-1, -1},
-                                                              {1, 2}, {2, 1}, {2, -1}, {1, -2},
-                                                              {-1, -2}, {-1, 2}, {-2, 1}, {-2, -1}}};
+    static constexpr std::array<std::array<int, 2>, 16> dirs{{{1, 0},
+                                                              {0, 1},
+                                                              {-1, 0},
+                                                              {0, -1},
+                                                              {-1, 1},
+                                                              {1, 1},
+                                                              {1, -1},
+                                                              {-1, -1},
+                                                              {1, 2},
+                                                              {2, 1},
+                                                              {2, -1},
+                                                              {1, -2},
+                                                              {-1, -2},
+                                                              {-1, 2},
+                                                              {-2, 1},
+                                                              {-2, -1}}};
     for (int i = 0; i < 16; ++i)
         if (dirs[i][0] == df && dirs[i][1] == dr) return i;
     return -1;
@@ -87,6 +105,5 @@ void popeye_ordered_moves(const Position& pos, MoveList& list) {
         return a.rebirth < b.rebirth;
     });
 }
-
 
 }  // namespace rebirth

@@ -70,19 +70,50 @@ struct WordRow {
 
 std::string_view word_in(const WordRow& row, Language language) {
     switch (language) {
-        case Language::German: return row.de;
-        case Language::French: return row.fr;
-        default: return row.en;
+        case Language::German:
+            return row.de;
+        case Language::French:
+            return row.fr;
+        default:
+            return row.en;
     }
 }
 
 // The Circe-variant words, in the order Popeye writes them after the condition name.
 enum Variant {
-    V_PWC, V_SYMMETRY, V_VERTICAL_SYMMETRY, V_HORIZONTAL_SYMMETRY, V_DIAGRAM, V_CAGE, V_RANK,
-    V_FILE, V_COUSCOUS, V_ANTIPODES, V_TAKE_AND_MAKE, V_SUPER, V_APRIL, V_EQUIPOLLENTS,
-    V_CONTRA_PARRAIN, V_PARRAIN, V_MIRROR, V_ASSASSIN, V_STRICT, V_RELAXED, V_PARACHUTE,
-    V_VOLCANIC, V_DIAMETRAL, V_VERTICAL_MIRROR, V_CLONE, V_EINSTEIN, V_REVERSAL_EINSTEIN,
-    V_CHAMELEON, V_TURNCOATS, V_FRISCHAUF, V_CHEYLAN, V_REX_INCLUSIVE, V_REX_EXCLUSIVE,
+    V_PWC,
+    V_SYMMETRY,
+    V_VERTICAL_SYMMETRY,
+    V_HORIZONTAL_SYMMETRY,
+    V_DIAGRAM,
+    V_CAGE,
+    V_RANK,
+    V_FILE,
+    V_COUSCOUS,
+    V_ANTIPODES,
+    V_TAKE_AND_MAKE,
+    V_SUPER,
+    V_APRIL,
+    V_EQUIPOLLENTS,
+    V_CONTRA_PARRAIN,
+    V_PARRAIN,
+    V_MIRROR,
+    V_ASSASSIN,
+    V_STRICT,
+    V_RELAXED,
+    V_PARACHUTE,
+    V_VOLCANIC,
+    V_DIAMETRAL,
+    V_VERTICAL_MIRROR,
+    V_CLONE,
+    V_EINSTEIN,
+    V_REVERSAL_EINSTEIN,
+    V_CHAMELEON,
+    V_TURNCOATS,
+    V_FRISCHAUF,
+    V_CHEYLAN,
+    V_REX_INCLUSIVE,
+    V_REX_EXCLUSIVE,
     V_COUNT
 };
 
@@ -195,14 +226,15 @@ std::string chameleon_sequence(const std::vector<std::string>& letters, Language
     };
     for (size_t i = 0; i + 1 < walks.size(); ++i) {
         auto it = std::find_if(successor.begin(), successor.end(), [&](auto& p) { return p.first == walks[i]; });
-        if (it != successor.end()) it->second = walks[i + 1];
-        else successor.emplace_back(walks[i], walks[i + 1]);
+        if (it != successor.end())
+            it->second = walks[i + 1];
+        else
+            successor.emplace_back(walks[i], walks[i + 1]);
     }
     std::vector<Walk> starts;
     for (auto [from, to] : successor)
         if (from != to) starts.push_back(from);
-    std::sort(starts.begin(), starts.end(),
-              [](Walk a, Walk b) { return popeye_walk_rank(a) < popeye_walk_rank(b); });
+    std::sort(starts.begin(), starts.end(), [](Walk a, Walk b) { return popeye_walk_rank(a) < popeye_walk_rank(b); });
 
     std::string result = " ";
     std::vector<Walk> written;
@@ -224,8 +256,8 @@ std::string chameleon_sequence(const std::vector<std::string>& letters, Language
 // The words after a Circe-family condition name, in Popeye's order, each with a leading
 // blank. A LastCapture qualifier (Popeye writes it as a condition line of its own) is left
 // out and sets `last_capture`.
-std::string circe_variant_words(const ConditionInfo& info, const std::vector<std::string>& args,
-                                Language language, bool& last_capture) {
+std::string circe_variant_words(const ConditionInfo& info, const std::vector<std::string>& args, Language language,
+                                bool& last_capture) {
     // Each known word with the non-variant words that follow it (walk letters, squares...).
     std::vector<std::vector<std::string>> params(V_COUNT);
     std::vector<bool> present(V_COUNT, false);
@@ -376,8 +408,10 @@ std::string caption_lines(const Problem& problem) {
     for (const std::string& line : format_condition_lines(problem.conditions, lang)) result += centre_line(line);
 
     static constexpr WordRow kHalfDuplex{"HalfDuplex", "HalbDuplex", "DemiDuplex"};
-    if (problem.options.half_duplex) result += centre_line(word_in(kHalfDuplex, lang));
-    else if (problem.options.duplex) result += centre_line("Duplex");
+    if (problem.options.half_duplex)
+        result += centre_line(word_in(kHalfDuplex, lang));
+    else if (problem.options.duplex)
+        result += centre_line("Duplex");
     for (const std::string& other : problem.options.other)
         if (iequals(other, "Quodlibet")) result += centre_line("Quodlibet");
     return result;
@@ -437,7 +471,8 @@ constexpr WordRow kMessages[] = {
     {"SetPlay not applicable - ignored", "Satzspiel nicht anwendbar - ignoriert", "Apparent pas applicable - ignore"},
     {"PostKeyPlay not applicable - ignored", "NachSchluessel nicht anwendbar - ignoriert",
      "ApresCle pas applicable - ignore"},
-    {"Quodlibet not applicable - ignored", "Quodlibet nicht anwendbar - ignoriert", "Quodlibet pas applicable - ignore"},
+    {"Quodlibet not applicable - ignored", "Quodlibet nicht anwendbar - ignoriert",
+     "Quodlibet pas applicable - ignore"},
 };
 
 // The lines Popeye writes while reading and preparing the problem, before the header.
@@ -489,8 +524,10 @@ std::vector<std::string> format_condition_lines(const std::vector<Condition>& co
     for (const Condition& cond : conditions) {
         auto same = std::find_if(merged.begin(), merged.end(),
                                  [&cond](const Condition& m) { return iequals(m.name, cond.name); });
-        if (same == merged.end()) merged.push_back(cond);
-        else same->args.insert(same->args.end(), cond.args.begin(), cond.args.end());
+        if (same == merged.end())
+            merged.push_back(cond);
+        else
+            same->args.insert(same->args.end(), cond.args.begin(), cond.args.end());
     }
 
     std::vector<CondLine> lines;
@@ -510,7 +547,8 @@ std::vector<std::string> format_condition_lines(const std::vector<Condition>& co
             lines.push_back({info->rank, i, join_words(word_in(info->names, language), cond.args)});
         }
     }
-    if (last_capture) lines.push_back({kLastCaptureInfo.rank, 0, std::string(word_in(kLastCaptureInfo.names, language))});
+    if (last_capture)
+        lines.push_back({kLastCaptureInfo.rank, 0, std::string(word_in(kLastCaptureInfo.names, language))});
     std::stable_sort(lines.begin(), lines.end(), [](const CondLine& a, const CondLine& b) {
         return a.rank != b.rank ? a.rank < b.rank : a.input_index < b.input_index;
     });

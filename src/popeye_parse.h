@@ -23,7 +23,7 @@ struct Token {
 // Splits Popeye input into whitespace-separated tokens, tracking 1-based lines. One token
 // can be pushed back.
 class Lexer {
-public:
+  public:
     Lexer(std::string_view text, std::string file) : text_(text), file_(std::move(file)) {}
 
     // Next token, or nullopt at the end of the input.
@@ -46,7 +46,7 @@ public:
         throw InputError(file_, token.line, token.text, reason);
     }
 
-private:
+  private:
     std::string_view text_;
     std::string file_;
     size_t pos_ = 0;
@@ -68,25 +68,97 @@ struct Match {
 Match match_keyword(std::string_view word, std::span<const std::string_view> keywords);
 
 enum class Command {
-    Begin, End, Next, Remark, SStipulation, Author, Origin, Pieces, Condition, Option,
-    Stipulation, Protocol, Title, LaTeX, LaTeXPieces, Award, InitialGameArray, Forsyth,
-    Twin, ZeroPosition, Count
+    Begin,
+    End,
+    Next,
+    Remark,
+    SStipulation,
+    Author,
+    Origin,
+    Pieces,
+    Condition,
+    Option,
+    Stipulation,
+    Protocol,
+    Title,
+    LaTeX,
+    LaTeXPieces,
+    Award,
+    InitialGameArray,
+    Forsyth,
+    Twin,
+    ZeroPosition,
+    Count
 };
 enum class Opt {
-    Defence, SetPlay, WhiteToPlay, Variations, MoveNumbers, StartMoveNumber, NoWk, Duplex,
-    NoBk, Threat, NoThreat, Try, MaxSolutions, MaxFlightsquares, Search, MultiSolutions,
-    NoSymmetry, NonTrivial, KeepMatingPiece, EnPassant, NoBoard, NoShortVariations,
-    HalfDuplex, PostKeyPlay, Intelligent, MaxTime, NoCastling, Quodlibet,
-    StopOnShortSolutions, Beep, SuppressGrid, WriteGrid, CastlingMutuallyExclusive,
-    GoalIsEnd, Count
+    Defence,
+    SetPlay,
+    WhiteToPlay,
+    Variations,
+    MoveNumbers,
+    StartMoveNumber,
+    NoWk,
+    Duplex,
+    NoBk,
+    Threat,
+    NoThreat,
+    Try,
+    MaxSolutions,
+    MaxFlightsquares,
+    Search,
+    MultiSolutions,
+    NoSymmetry,
+    NonTrivial,
+    KeepMatingPiece,
+    EnPassant,
+    NoBoard,
+    NoShortVariations,
+    HalfDuplex,
+    PostKeyPlay,
+    Intelligent,
+    MaxTime,
+    NoCastling,
+    Quodlibet,
+    StopOnShortSolutions,
+    Beep,
+    SuppressGrid,
+    WriteGrid,
+    CastlingMutuallyExclusive,
+    GoalIsEnd,
+    Count
 };
 enum class TwinWord {
-    Move, Exchange, Stipulation, SStipulation, Add, Remove, Continued, Rotate, Condition,
-    PolishType, Mirror, Shift, Substitute, Count
+    Move,
+    Exchange,
+    Stipulation,
+    SStipulation,
+    Add,
+    Remove,
+    Continued,
+    Rotate,
+    Condition,
+    PolishType,
+    Mirror,
+    Shift,
+    Substitute,
+    Count
 };
 enum class Attribute {
-    Royal, Kamikaze, Paralysing, Chameleon, Jigger, Volage, Functionary, HalfNeutral,
-    HurdleColourChanging, Protean, Magic, Uncapturable, Patrol, Frischauf, Count
+    Royal,
+    Kamikaze,
+    Paralysing,
+    Chameleon,
+    Jigger,
+    Volage,
+    Functionary,
+    HalfNeutral,
+    HurdleColourChanging,
+    Protean,
+    Magic,
+    Uncapturable,
+    Patrol,
+    Frischauf,
+    Count
 };
 
 // Keyword lists of a language, in the order of the enums above.

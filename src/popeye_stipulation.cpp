@@ -10,8 +10,8 @@ namespace {
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 // Goals rebirth reads, longest first so that "##!" wins over "##" and "#".
-constexpr std::array<std::string_view, 16> kGoals{"##!", "<>r", "ctr", "c81", "##", "#=", "==", "!=",
-                                                  "00", "ep", "ct",  "<>",  "#",  "=",  "x",  "+"};
+constexpr std::array<std::string_view, 16> kGoals{
+    "##!", "<>r", "ctr", "c81", "##", "#=", "==", "!=", "00", "ep", "ct", "<>", "#", "=", "x", "+"};
 
 // Reads a move count "n" or "n.5" at the start of `s`; false if malformed.
 bool read_moves(std::string_view s, int& whole, bool& half) {
@@ -43,8 +43,7 @@ Stipulation parse_stipulation(const Lexer& lex, const Token& token) {
     std::string text;
 
     // n-> : introductory moves.
-    if (const size_t arrow = s.find("->"); arrow != std::string_view::npos && arrow > 0 &&
-                                           s.substr(0, 3) != "a=>") {
+    if (const size_t arrow = s.find("->"); arrow != std::string_view::npos && arrow > 0 && s.substr(0, 3) != "a=>") {
         int n = 0;
         bool half = false;
         if (!read_moves(s.substr(0, arrow), n, half) || half || n == 0)
@@ -91,8 +90,8 @@ Stipulation parse_stipulation(const Lexer& lex, const Token& token) {
             st.play = Stipulation::Play::Reflex;
         }
         const size_t play_len = st.play == Stipulation::Play::HelpSelf || st.play == Stipulation::Play::HelpReflex ? 2
-                                : st.play == Stipulation::Play::Direct                                          ? 0
-                                                                                                                : 1;
+                                : st.play == Stipulation::Play::Direct                                             ? 0
+                                                                                                                   : 1;
         text.append(s.data(), play_len);
         s.remove_prefix(play_len);
         for (std::string_view g : kGoals) {

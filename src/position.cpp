@@ -169,9 +169,9 @@ void Position::set(const Setup& setup, const SetupRules& rules, const std::strin
                              "more than one " + std::string(names[c]) + " king in the position:");
         bool required = c == WHITE ? rules.require_white_king : rules.require_black_king;
         if (kings[c] == 0 && required)
-            throw InputError(source, 0, std::string(names[c]) + " king",
-                             std::string("missing ") + names[c] +
-                                 " king (declare a kingless problem with Option NoWk / NoBk):");
+            throw InputError(
+                source, 0, std::string(names[c]) + " king",
+                std::string("missing ") + names[c] + " king (declare a kingless problem with Option NoWk / NoBk):");
     }
     // Promotion walks: Q R B S, then every fairy walk present in the diagram.
     for (Walk w : {QUEEN, ROOK, BISHOP, KNIGHT}) promo_walks_[promo_count_++] = w;
@@ -193,9 +193,9 @@ void Position::set(const Setup& setup, const SetupRules& rules, const std::strin
         Walk need = file_of(s) == 4 ? KING : ROOK;
         Piece p = board_[s];
         if (p.walk != need || p.color != c)
-            throw InputError(source, 0, square_name(s),
-                             std::string("castling right but no ") + names[c] + (need == KING ? " king" : " rook") +
-                                 " on");
+            throw InputError(
+                source, 0, square_name(s),
+                std::string("castling right but no ") + names[c] + (need == KING ? " king" : " rook") + " on");
     }
     castling_ = rights;
 
@@ -207,8 +207,7 @@ void Position::set(const Setup& setup, const SetupRules& rules, const std::strin
         Piece pawn = is_ok(pawn_sq) ? board_[pawn_sq] : Piece{};
         if (rank_of(ep) != want_rank || pawn.walk != PAWN || pawn.color == side_ || !board_[ep].empty() ||
             !board_[origin].empty())
-            throw InputError(source, 0, square_name(ep),
-                             "en passant square does not follow a pawn double step:");
+            throw InputError(source, 0, square_name(ep), "en passant square does not follow a pawn double step:");
         ep_square_ = ep;
     }
     halfmove_clock_ = setup.halfmove_clock;
@@ -255,8 +254,7 @@ Bitboard Position::attackers_to(Square s, Color by, Bitboard occ) const {
     // A pawn on its own first rank gives no check (RULES.md section 2).
     Bitboard pawns = by_walk_[PAWN] & ~rank_bb(by == WHITE ? 0 : 7);
     Bitboard att = (pawn_attacks(~by, s) & pawns) | (knight_attacks(s) & by_walk_[KNIGHT]) |
-                   (king_attacks(s) & by_walk_[KING]) |
-                   (rook_attacks(s, occ) & (by_walk_[ROOK] | by_walk_[QUEEN])) |
+                   (king_attacks(s) & by_walk_[KING]) | (rook_attacks(s, occ) & (by_walk_[ROOK] | by_walk_[QUEEN])) |
                    (bishop_attacks(s, occ) & (by_walk_[BISHOP] | by_walk_[QUEEN]));
     att &= them;
     if (fairy_) {

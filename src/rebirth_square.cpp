@@ -7,13 +7,20 @@ Square classic_rebirth_square(Walk w, Color c, Square t, bool as_promoted) {
     if (as_promoted || w > PAWN) return make_square(file_of(t), c == WHITE ? 7 : 0);
     const bool dark = is_dark(t);
     switch (w) {
-        case PAWN: return make_square(file_of(t), c == WHITE ? 1 : 6);
-        case QUEEN: return make_square(3, home_rank);
-        case KING: return make_square(4, home_rank);
-        case ROOK: return make_square(dark == (c == WHITE) ? 0 : 7, home_rank);
-        case BISHOP: return make_square(dark == (c == WHITE) ? 2 : 5, home_rank);
-        case KNIGHT: return make_square(dark == (c == WHITE) ? 6 : 1, home_rank);
-        default: return SQ_NONE;
+        case PAWN:
+            return make_square(file_of(t), c == WHITE ? 1 : 6);
+        case QUEEN:
+            return make_square(3, home_rank);
+        case KING:
+            return make_square(4, home_rank);
+        case ROOK:
+            return make_square(dark == (c == WHITE) ? 0 : 7, home_rank);
+        case BISHOP:
+            return make_square(dark == (c == WHITE) ? 2 : 5, home_rank);
+        case KNIGHT:
+            return make_square(dark == (c == WHITE) ? 6 : 1, home_rank);
+        default:
+            return SQ_NONE;
     }
 }
 
@@ -39,7 +46,9 @@ Square rebirth_square(const RuleSet& rules, const CaptureFacts& f, Walk walk) {
     const Square t = f.capture;
     Square r = SQ_NONE;
     switch (rules.square) {
-        case SquareRule::Classic: r = classic_rebirth_square(walk, home, t, promoted); break;
+        case SquareRule::Classic:
+            r = classic_rebirth_square(walk, home, t, promoted);
+            break;
         case SquareRule::File: {
             Square cl = classic_rebirth_square(walk, home, t, promoted);
             r = make_square(file_of(t), rank_of(cl));
@@ -50,12 +59,24 @@ Square rebirth_square(const RuleSet& rules, const CaptureFacts& f, Walk walk) {
             r = make_square(file_of(cl), rank_of(t));
             break;
         }
-        case SquareRule::Symmetry: r = make_square(7 - file_of(t), 7 - rank_of(t)); break;
-        case SquareRule::VerticalSymmetry: r = make_square(7 - file_of(t), rank_of(t)); break;
-        case SquareRule::HorizontalSymmetry: r = make_square(file_of(t), 7 - rank_of(t)); break;
-        case SquareRule::Diagram: r = f.origin; break;
-        case SquareRule::PWC: r = f.from; break;
-        case SquareRule::Antipodes: r = make_square((file_of(t) + 4) % 8, (rank_of(t) + 4) % 8); break;
+        case SquareRule::Symmetry:
+            r = make_square(7 - file_of(t), 7 - rank_of(t));
+            break;
+        case SquareRule::VerticalSymmetry:
+            r = make_square(7 - file_of(t), rank_of(t));
+            break;
+        case SquareRule::HorizontalSymmetry:
+            r = make_square(file_of(t), 7 - rank_of(t));
+            break;
+        case SquareRule::Diagram:
+            r = f.origin;
+            break;
+        case SquareRule::PWC:
+            r = f.from;
+            break;
+        case SquareRule::Antipodes:
+            r = make_square((file_of(t) + 4) % 8, (rank_of(t) + 4) % 8);
+            break;
         case SquareRule::Equipollents: {
             int df = file_of(f.to) - file_of(f.from), dr = rank_of(f.to) - rank_of(f.from);
             int nf = file_of(t) + df, nr = rank_of(t) + dr;
@@ -71,7 +92,9 @@ Square rebirth_square(const RuleSet& rules, const CaptureFacts& f, Walk walk) {
             r = make_square(7 - file_of(cl), 7 - rank_of(cl));
             break;
         }
-        default: r = SQ_NONE; break;
+        default:
+            r = SQ_NONE;
+            break;
     }
     if (r != SQ_NONE && rules.vertical_mirror) r = mirrored_file(r);
     return r;

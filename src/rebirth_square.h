@@ -28,8 +28,10 @@ inline bool rebirth_promotes(const RuleSet& r) {
         case SquareRule::PWC:
         case SquareRule::Antipodes:
         case SquareRule::Super:
-        case SquareRule::TakeMake: return true;
-        default: return false;
+        case SquareRule::TakeMake:
+            return true;
+        default:
+            return false;
     }
 }
 // Whether a pawn on its own first rank may step (and capture) one square (Parrain,
@@ -43,13 +45,13 @@ inline bool first_rank(Color c, Square s) { return rank_of(s) == (c == WHITE ? 0
 
 // What a capture looks like to a rebirth-square function.
 struct CaptureFacts {
-    Piece unit;                   // the unit to be reborn (walk before any adapter)
-    Square capture = SQ_NONE;     // where it was captured
-    Square from = SQ_NONE;        // the capturer's departure square
-    Square to = SQ_NONE;          // the capturer's arrival square
-    Piece capturer;               // the capturing unit (after promotion)
+    Piece unit;                           // the unit to be reborn (walk before any adapter)
+    Square capture = SQ_NONE;             // where it was captured
+    Square from = SQ_NONE;                // the capturer's departure square
+    Square to = SQ_NONE;                  // the capturer's arrival square
+    Piece capturer;                       // the capturing unit (after promotion)
     Walk capturer_walk_before = NO_WALK;  // its walk before the move (Clone copies this one)
-    Square origin = SQ_NONE;      // the unit's diagram square (Diagram Circe)
+    Square origin = SQ_NONE;              // the unit's diagram square (Diagram Circe)
 };
 
 // The walk the reborn unit has (Clone, Chameleon adapters).

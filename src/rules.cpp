@@ -14,10 +14,14 @@ enum class Family : std::uint8_t { Circe, Anti, Mars, AntiMars };
 
 constexpr std::string_view family_word(Family f) {
     switch (f) {
-        case Family::Circe: return "Circe";
-        case Family::Anti: return "AntiCirce";
-        case Family::Mars: return "MarsCirce";
-        case Family::AntiMars: return "AntiMarsCirce";
+        case Family::Circe:
+            return "Circe";
+        case Family::Anti:
+            return "AntiCirce";
+        case Family::Mars:
+            return "MarsCirce";
+        case Family::AntiMars:
+            return "AntiMarsCirce";
     }
     return "";
 }
@@ -58,14 +62,12 @@ struct OccupiedEntry {
 };
 
 constexpr OccupiedEntry kOccupiedWords[] = {
-    {"Relaxed", Occupied::Relaxed},     {"Strict", Occupied::Strict},
-    {"Assassin", Occupied::Assassin},   {"Volcanic", Occupied::Volcanic},
-    {"Parachute", Occupied::Parachute}, {"Ultra", Occupied::Ultra},
+    {"Relaxed", Occupied::Relaxed},   {"Strict", Occupied::Strict},       {"Assassin", Occupied::Assassin},
+    {"Volcanic", Occupied::Volcanic}, {"Parachute", Occupied::Parachute}, {"Ultra", Occupied::Ultra},
 };
 
 // Popeye qualifiers rebirth has no axis value for yet.
-constexpr std::string_view kUnsupportedWords[] = {"Turncoats", "April", "LastMove", "Einstein",
-                                                  "ReversalEinstein"};
+constexpr std::string_view kUnsupportedWords[] = {"Turncoats", "April", "LastMove", "Einstein", "ReversalEinstein"};
 
 std::string_view square_word(SquareRule r) {
     for (const SquareEntry& e : kSquareWords)
@@ -115,7 +117,7 @@ struct FamilyState {
 
 // Reports bad input at the condition's line.
 class Resolver {
-public:
+  public:
     Resolver(const std::string& file, int line) : file_(file), line_(line) {}
 
     [[noreturn]] void fail(const std::string& word, const std::string& reason) const {
@@ -129,7 +131,7 @@ public:
     // The resolved rules; throws if LastCapture or Circe + AntiCirce cannot be represented.
     RuleSet finish();
 
-private:
+  private:
     FamilyState& state_for(Family f, const std::string& word);
     void apply_word(FamilyState& s, const Condition& c, size_t& i);
     void set_square(FamilyState& s, const SquareEntry& e);
@@ -150,10 +152,9 @@ FamilyState& Resolver::state_for(Family f, const std::string& word) {
     for (FamilyState& s : families_)
         if (s.family == f) return s;
     for (const FamilyState& s : families_) {
-        const bool circe_anti = (s.family == Family::Circe && f == Family::Anti) ||
-                                (s.family == Family::Anti && f == Family::Circe);
-        if (!circe_anti)
-            fail(word, "combination " + s.first_word + " + " + word + " not supported yet:");
+        const bool circe_anti =
+            (s.family == Family::Circe && f == Family::Anti) || (s.family == Family::Anti && f == Family::Circe);
+        if (!circe_anti) fail(word, "combination " + s.first_word + " + " + word + " not supported yet:");
     }
     FamilyState s;
     s.family = f;
@@ -300,8 +301,7 @@ void Resolver::check(const FamilyState& s, const std::string& word) const {
                                 std::pair{s.frischauf, "Frischauf"}})
             if (on) not_yet(name, sq_word);
     }
-    if ((sq == SquareRule::Parrain || sq == SquareRule::ContraParrain) && s.family != Family::Circe)
-        not_yet(fam, fam);
+    if ((sq == SquareRule::Parrain || sq == SquareRule::ContraParrain) && s.family != Family::Circe) not_yet(fam, fam);
 
     // Mars and Anti-Mars: the unit moves from its rebirth square, which must be empty (Popeye's
     // marscirce_is_variant_consistent refuses walk adapters, move-dependent squares, Couscous).
@@ -372,10 +372,18 @@ RuleSet Resolver::finish() {
 
     const Family f = main->family;
     switch (f) {
-        case Family::Circe: r.reborn = anti ? Reborn::Both : Reborn::Captured; break;
-        case Family::Anti: r.reborn = Reborn::Capturer; break;
-        case Family::Mars: r.mars = true; break;
-        case Family::AntiMars: r.antimars = true; break;
+        case Family::Circe:
+            r.reborn = anti ? Reborn::Both : Reborn::Captured;
+            break;
+        case Family::Anti:
+            r.reborn = Reborn::Capturer;
+            break;
+        case Family::Mars:
+            r.mars = true;
+            break;
+        case Family::AntiMars:
+            r.antimars = true;
+            break;
     }
     // Defaults (Popeye 4.104 circe_reset_variant / anticirce_reset_variant /
     // marscirce_reset_variant): only Circe excludes the kings and ignores an occupied square.
@@ -477,9 +485,9 @@ std::string RuleSet::describe() const {
     const bool anti_main = reborn == Reborn::Capturer;
     std::string_view family = mars ? "MarsCirce" : antimars ? "AntiMarsCirce" : anti_main ? "AntiCirce" : "Circe";
     const bool circe_like = family == "Circe";
-    std::string out = describe_family({family, square, occupied, circe_like ? Occupied::Relaxed : Occupied::Strict,
-                                       rex, circe_like ? Rex::Exclusive : Rex::Inclusive, mirror, vertical_mirror,
-                                       frischauf, clone, chameleon, &chameleon_cycle});
+    std::string out = describe_family({family, square, occupied, circe_like ? Occupied::Relaxed : Occupied::Strict, rex,
+                                       circe_like ? Rex::Exclusive : Rex::Inclusive, mirror, vertical_mirror, frischauf,
+                                       clone, chameleon, &chameleon_cycle});
     if (anti_main && cheylan) out.append(" Cheylan");
     if (kamikaze) out.append(" Kamikaze");
     if (hydra) out.append(" Hydra");
@@ -492,9 +500,9 @@ std::string RuleSet::describe() const {
             .append(square_name(last_capture_square));
     if (reborn == Reborn::Both) {
         const CapturerRebirth& c = both_capturer;
-        out.append(", ").append(describe_family({"AntiCirce", c.square, c.occupied, Occupied::Strict, c.rex,
-                                                 Rex::Inclusive, c.mirror, c.vertical_mirror, c.frischauf,
-                                                 c.clone, c.chameleon, &c.chameleon_cycle}));
+        out.append(", ").append(
+            describe_family({"AntiCirce", c.square, c.occupied, Occupied::Strict, c.rex, Rex::Inclusive, c.mirror,
+                             c.vertical_mirror, c.frischauf, c.clone, c.chameleon, &c.chameleon_cycle}));
         if (cheylan) out.append(" Cheylan");
     }
     return out;
@@ -504,12 +512,18 @@ RuleSet resolve_rules(const std::vector<Condition>& conditions, const std::strin
     Resolver res(file, line);
     std::vector<const Condition*> last_captures;
     for (const Condition& c : conditions) {
-        if (c.name == "Circe") res.add_family(Family::Circe, c);
-        else if (c.name == "AntiCirce") res.add_family(Family::Anti, c);
-        else if (c.name == "MarsCirce") res.add_family(Family::Mars, c);
-        else if (c.name == "AntiMarsCirce") res.add_family(Family::AntiMars, c);
-        else if (c.name == kLastCaptureWord) res.add_last_capture(c.args, 0, c.name);
-        else res.fail(c.name, "condition not supported (rebirth implements the Circe family only):");
+        if (c.name == "Circe")
+            res.add_family(Family::Circe, c);
+        else if (c.name == "AntiCirce")
+            res.add_family(Family::Anti, c);
+        else if (c.name == "MarsCirce")
+            res.add_family(Family::Mars, c);
+        else if (c.name == "AntiMarsCirce")
+            res.add_family(Family::AntiMars, c);
+        else if (c.name == kLastCaptureWord)
+            res.add_last_capture(c.args, 0, c.name);
+        else
+            res.fail(c.name, "condition not supported (rebirth implements the Circe family only):");
     }
     return res.finish();
 }

@@ -18,18 +18,24 @@ namespace {
 
 std::string finished_text(Language lang, bool partial) {
     switch (lang) {
-        case Language::German: return partial ? "Partielle Loesung" : "Loesung beendet.";
-        case Language::French: return partial ? "Solution partielle" : "solution terminee.";
-        default: return partial ? "Partial solution" : "solution finished.";
+        case Language::German:
+            return partial ? "Partielle Loesung" : "Loesung beendet.";
+        case Language::French:
+            return partial ? "Solution partielle" : "solution terminee.";
+        default:
+            return partial ? "Partial solution" : "solution finished.";
     }
 }
 
 // Popeye's words before the solving time on the closing line.
 const char* time_word(Language lang) {
     switch (lang) {
-        case Language::German: return " Zeit = ";
-        case Language::French: return " Temps = ";
-        default: return " Time = ";
+        case Language::German:
+            return " Zeit = ";
+        case Language::French:
+            return " Temps = ";
+        default:
+            return " Time = ";
     }
 }
 
@@ -44,8 +50,8 @@ bool solve_twin(const Problem& tw, int threads, std::string& out, bool& partial,
     setup_rules.rules = &rules;
     Position pos;
     // Proof games play from the game array or position a; their diagram is only the target.
-    const bool proof = tw.stipulation.play == Stipulation::Play::ProofGame ||
-                       tw.stipulation.play == Stipulation::Play::AToB;
+    const bool proof =
+        tw.stipulation.play == Stipulation::Play::ProofGame || tw.stipulation.play == Stipulation::Play::AToB;
     try {
         pos.set(proof ? proof_start_setup(tw) : tw.setup, setup_rules, tw.where.file);
     } catch (const InputError& e) {
@@ -56,10 +62,9 @@ bool solve_twin(const Problem& tw, int threads, std::string& out, bool& partial,
     const bool help_family = tw.stipulation.series || play == Stipulation::Play::Help ||
                              play == Stipulation::Play::HelpSelf || play == Stipulation::Play::HelpReflex;
     std::string text;
-    const bool handled = !tw.stipulation.empty() &&
-                         (proof         ? solve_proof_game(ctx, text)
-                          : help_family ? solve_help_or_series(ctx, text)
-                                        : solve_direct(ctx, text));
+    const bool handled = !tw.stipulation.empty() && (proof         ? solve_proof_game(ctx, text)
+                                                     : help_family ? solve_help_or_series(ctx, text)
+                                                                   : solve_direct(ctx, text));
     if (!handled) {
         out += "\nrebirth: " + tw.where.file + ":" + std::to_string(tw.where.line) + ": stipulation " +
                (tw.stipulation.text.empty() ? std::string("(none)") : tw.stipulation.text) +
@@ -117,7 +122,7 @@ SolveReport solve_problem_report(const Problem& p, int threads, const SolveLimit
                 report.supported = solve_twin(p, threads, out, partial, &control) && report.supported;
             } else {
                 const Problem tw = apply_twin(p, zero ? i + 1 : i);
-                out += "\n" + format_twin_line(p, i) + "\n";
+                out.append("\n").append(format_twin_line(p, i)).append("\n");
                 if (!solve_twin(tw, threads, out, partial, &control)) report.supported = false;
             }
             report.twin_solutions.push_back(count_solutions(out.substr(before)));

@@ -3,8 +3,8 @@
 // (key, threat, variations, tries, set play).
 
 #include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 #include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "rebirth/movegen.h"
-#include "rebirth/popeye_order.h"
 #include "rebirth/notation.h"
+#include "rebirth/popeye_order.h"
 #include "solve_internal.h"
 
 namespace rebirth {
@@ -33,21 +33,30 @@ struct Texts {
 // Popeye's words for threat, zugzwang and the try separator in `lang`.
 Texts texts_for(Language lang) {
     switch (lang) {
-        case Language::German: return {"Drohung:", "Zugzwang.", "Aber"};
-        case Language::French: return {"menace:", "blocus.", "mais"};
-        default: return {"threat:", "zugzwang.", "but"};
+        case Language::German:
+            return {"Drohung:", "Zugzwang.", "Aber"};
+        case Language::French:
+            return {"menace:", "blocus.", "mais"};
+        default:
+            return {"threat:", "zugzwang.", "but"};
     }
 }
 
 // The mark Popeye writes after a move that reaches goal g (with its leading blank).
 std::string goal_mark(Goal g) {
     switch (g) {
-        case Goal::Mate: return " #";
-        case Goal::Stalemate: return " =";
-        case Goal::DoubleStalemate: return " ==";
-        case Goal::Capture: return " x";
-        case Goal::Check: return " +";
-        default: return "";
+        case Goal::Mate:
+            return " #";
+        case Goal::Stalemate:
+            return " =";
+        case Goal::DoubleStalemate:
+            return " ==";
+        case Goal::Capture:
+            return " x";
+        case Goal::Check:
+            return " +";
+        default:
+            return "";
     }
 }
 
@@ -55,9 +64,7 @@ std::string goal_mark(Goal g) {
 std::string indent(int h) { return std::string(h == 0 ? 3 : 4 * h + 2, ' '); }
 
 // Move number prefix of half-move h: "1." for attacks, "1..." for defences.
-std::string move_number(int h) {
-    return std::to_string(h / 2 + 1) + (h % 2 == 0 ? "." : "...");
-}
+std::string move_number(int h) { return std::to_string(h / 2 + 1) + (h % 2 == 0 ? "." : "..."); }
 
 // The start of a key or try block: an empty line, then the first move with its marks and
 // `suffix` (" !", " ?").
@@ -72,7 +79,7 @@ std::string root_line(const std::string& move, const char* suffix) {
 
 // Solves and writes the battle play of one problem on one thread's own Position copies.
 class BattleSolver {
-public:
+  public:
     // `exact`: exact- play, where the goal counts only on the attacker's last move (or, in
     // self and reflex play, on the defender's move after it).
     BattleSolver(const SolveContext& ctx, Mode mode, bool exact)
@@ -401,7 +408,7 @@ public:
         return lines;
     }
 
-private:
+  private:
     // Transposition table entry: the position's key, the attacker moves left and which
     // side's question (0 = defender_loses, 1 = attacker_wins).
     struct CacheKey {
@@ -412,7 +419,8 @@ private:
     };
     struct CacheHash {
         size_t operator()(const CacheKey& k) const {
-            return std::hash<std::string>()(k.key) ^ (static_cast<size_t>(k.moves * 2 + k.kind) * 0x9E3779B97F4A7C15ull);
+            return std::hash<std::string>()(k.key) ^
+                   (static_cast<size_t>(k.moves * 2 + k.kind) * 0x9E3779B97F4A7C15ull);
         }
     };
     using Cache = std::unordered_map<CacheKey, bool, CacheHash>;
@@ -490,10 +498,17 @@ bool solve_direct(const SolveContext& ctx, std::string& out) {
     const Stipulation& stip = ctx.problem.stipulation;
     Mode mode;
     switch (stip.play) {
-        case Stipulation::Play::Direct: mode = Mode::Direct; break;
-        case Stipulation::Play::Self: mode = Mode::Self; break;
-        case Stipulation::Play::Reflex: mode = Mode::Reflex; break;
-        default: return false;
+        case Stipulation::Play::Direct:
+            mode = Mode::Direct;
+            break;
+        case Stipulation::Play::Self:
+            mode = Mode::Self;
+            break;
+        case Stipulation::Play::Reflex:
+            mode = Mode::Reflex;
+            break;
+        default:
+            return false;
     }
     if (stip.series || stip.intro != 0 || ctx.goal == Goal::Unsupported) return false;
     const int n = static_cast<int>(stip.moves);

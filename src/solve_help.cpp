@@ -2,10 +2,9 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <numeric>
 #include <string>
-#include <array>
-#include <memory>
 #include <unordered_set>
 
 #include <tbb/concurrent_unordered_set.h>
@@ -14,8 +13,8 @@
 #include <vector>
 
 #include "rebirth/movegen.h"
-#include "rebirth/popeye_order.h"
 #include "rebirth/notation.h"
+#include "rebirth/popeye_order.h"
 #include "rebirth/rules.h"
 #include "solve_internal.h"
 
@@ -26,13 +25,20 @@ namespace {
 // Popeye's goal mark after the last move of a line.
 std::string goal_marker(Goal g) {
     switch (g) {
-        case Goal::Mate: return " #";
-        case Goal::Stalemate: return " =";
-        case Goal::DoubleStalemate: return " ==";
-        case Goal::Capture: return " x";
-        case Goal::Check: return " +";
-        case Goal::Any: return " ~";
-        default: return "";
+        case Goal::Mate:
+            return " #";
+        case Goal::Stalemate:
+            return " =";
+        case Goal::DoubleStalemate:
+            return " ==";
+        case Goal::Capture:
+            return " x";
+        case Goal::Check:
+            return " +";
+        case Goal::Any:
+            return " ~";
+        default:
+            return "";
     }
 }
 
@@ -51,9 +57,9 @@ struct Phase {
     int length = 0;      // help: half-moves; series: moves of the series side
     int min_length = 0;  // shortest length tried (short solutions)
     Tail tail = Tail::None;
-    Color numbered = WHITE;  // the side whose moves carry move numbers
-    Color goal_side = WHITE; // the side whose move reaches the goal
-    bool intro = false;      // the line starts with "1..."
+    Color numbered = WHITE;   // the side whose moves carry move numbers
+    Color goal_side = WHITE;  // the side whose move reaches the goal
+    bool intro = false;       // the line starts with "1..."
     // Introductory moves (n->): up to `intro_moves` series moves of `intro_side` before the
     // main play, whose numbering restarts at 1 after them.
     int intro_moves = 0;
@@ -62,7 +68,7 @@ struct Phase {
 
 // Exhaustive search of one phase, writing Popeye's lines in its search order.
 class PhaseSolver {
-public:
+  public:
     PhaseSolver(const SolveContext& ctx, const Phase& phase, const Position& root, int& solutions)
         : ctx_(ctx), phase_(phase), root_(root), solutions_(solutions) {}
 
@@ -94,7 +100,7 @@ public:
         return text_;
     }
 
-private:
+  private:
     // Searches each root move of a play of `len` in its own solver, in parallel, and joins
     // their lines in root-move order (the order one thread would print).
     void parallel_root(int len) {
@@ -478,7 +484,7 @@ Phase make_phase(const Stipulation& st, Color first, int half_moves) {
     Phase ph;
     ph.series = st.series;
     if (st.series) {
-        ph.tail = st.play == Stipulation::Play::Help ? Tail::Help
+        ph.tail = st.play == Stipulation::Play::Help   ? Tail::Help
                   : st.play == Stipulation::Play::Self ? Tail::Self
                                                        : Tail::None;
         ph.length = ph.tail == Tail::None ? half_moves : half_moves - 1;
@@ -527,7 +533,8 @@ bool solve_help_or_series(const SolveContext& ctx, std::string& out) {
         bool set_play;
     };
     std::vector<Run> runs;
-    if (opt.set_play && !st.series && st.intro == 0 && st.half_moves > 1) runs.push_back({~first, st.half_moves - 1, true});
+    if (opt.set_play && !st.series && st.intro == 0 && st.half_moves > 1)
+        runs.push_back({~first, st.half_moves - 1, true});
     if (!opt.half_duplex) runs.push_back({first, st.half_moves, false});
     if (opt.duplex || opt.half_duplex) runs.push_back({~first, st.half_moves, false});
 

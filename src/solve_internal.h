@@ -4,8 +4,8 @@
 // each family of stipulations. Not a public header.
 
 #include <atomic>
-#include <cstdint>
 #include <chrono>
+#include <cstdint>
 #include <string>
 
 #include "rebirth/goal.h"
@@ -37,11 +37,11 @@ struct SearchControl {
 
 // One problem (one twin) ready to solve: its resolved rules and its playable diagram.
 struct SolveContext {
-    const Problem& problem;      // the twin's problem value (stipulation, options, language)
-    const RuleSet& rules;        // resolved conditions; positions point to it
-    const Position& initial;     // the diagram, side to move from the stipulation
-    Goal goal;                   // the stipulation's goal
-    int threads = 0;             // 0 = all cores
+    const Problem& problem;   // the twin's problem value (stipulation, options, language)
+    const RuleSet& rules;     // resolved conditions; positions point to it
+    const Position& initial;  // the diagram, side to move from the stipulation
+    Goal goal;                // the stipulation's goal
+    int threads = 0;          // 0 = all cores
     // Set to true by a solver when MaxSolutions or StopOnShortSolutions cut its search; its
     // output then ends without the closing blank line of the last phase, and the front end
     // prints "Partial solution" instead of "solution finished.". May be null.

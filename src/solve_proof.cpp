@@ -95,9 +95,9 @@ int max_squares_per_move(const Position& pos) {
     if (r.occupied == Occupied::Volcanic || r.occupied == Occupied::Parachute || r.occupied == Occupied::Ultra)
         return 0;
     if (r.square == SquareRule::Parrain || r.square == SquareRule::ContraParrain) return 0;
-    if (r.reborn == Reborn::Both && (r.both_capturer.occupied == Occupied::Volcanic ||
-                                     r.both_capturer.occupied == Occupied::Parachute ||
-                                     r.both_capturer.occupied == Occupied::Ultra))
+    if (r.reborn == Reborn::Both &&
+        (r.both_capturer.occupied == Occupied::Volcanic || r.both_capturer.occupied == Occupied::Parachute ||
+         r.both_capturer.occupied == Occupied::Ultra))
         return 0;
     return 5;
 }
@@ -135,16 +135,16 @@ std::string position_code(const Position& pos) {
 struct Run {
     const SolveContext* ctx = nullptr;
     const Board* target = nullptr;
-    const char* mark = "";   // " dia" or " a=>b"
-    Color first = WHITE;     // the side that plays the first half-move (and carries the numbers)
-    bool bound = false;      // moves_needed applies
-    int max_change = 0;      // max_squares_per_move (0: no bound)
+    const char* mark = "";  // " dia" or " a=>b"
+    Color first = WHITE;    // the side that plays the first half-move (and carries the numbers)
+    bool bound = false;     // moves_needed applies
+    int max_change = 0;     // max_squares_per_move (0: no bound)
 };
 
 // Depth-first search of one length from one position, collecting Popeye's solution lines
 // in move order. Each instance owns its failure tables; instances never share state.
 class Searcher {
-public:
+  public:
     Searcher(const Run& run, const Position& root, const std::vector<Move>& prefix)
         : run_(run), root_(root), stack_(prefix) {}
 
@@ -161,7 +161,7 @@ public:
     long found() const { return found_; }
     bool stopped() const { return stop_; }
 
-private:
+  private:
     // Whether `remaining` half-moves from `pos` can still reach the target (sound bound).
     bool hopeless(const Position& pos, int remaining) const {
         if (run_.max_change == 0) return false;
@@ -307,7 +307,6 @@ Setup proof_start_setup(const Problem& p) {
     }
     return s;
 }
-
 
 bool solve_proof_game(const SolveContext& ctx, std::string& out) {
     const Stipulation& st = ctx.problem.stipulation;

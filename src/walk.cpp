@@ -9,8 +9,7 @@ namespace {
 constexpr std::array<Vec, 16> kKingVecs{{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}}};
 constexpr std::array<Vec, 16> kRookVecs{{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}};
 constexpr std::array<Vec, 16> kBishopVecs{{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}};
-constexpr std::array<Vec, 16> kKnightVecs{
-    {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}}};
+constexpr std::array<Vec, 16> kKnightVecs{{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}}};
 
 // Row order must match the Walk constants in types.h.
 const std::array<WalkInfo, 9> kWalks{{
@@ -34,9 +33,12 @@ int walk_count() { return static_cast<int>(kWalks.size()); }
 std::string_view walk_code(Walk w, Language lang) {
     const WalkInfo& info = walk_info(w);
     switch (lang) {
-        case Language::French: return info.code_fr;
-        case Language::German: return info.code_de;
-        default: return info.code_en;
+        case Language::French:
+            return info.code_fr;
+        case Language::German:
+            return info.code_de;
+        default:
+            return info.code_en;
     }
 }
 

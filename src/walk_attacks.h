@@ -42,7 +42,8 @@ void for_each_walk_target(Walk w, Square from, Bitboard occ, Visit&& visit) {
                 if (land != SQ_NONE) visit(land);
                 break;
             }
-            default: break;
+            default:
+                break;
         }
     }
 }

@@ -51,8 +51,8 @@ struct RunResult {
 };
 
 std::ostream& operator<<(std::ostream& os, const RunResult& r) {
-    os << "exited=" << r.exited << " status=" << r.status << " signal=" << r.signal
-       << " timed_out=" << r.timed_out << "\n--- stdout ---\n"
+    os << "exited=" << r.exited << " status=" << r.status << " signal=" << r.signal << " timed_out=" << r.timed_out
+       << "\n--- stdout ---\n"
        << r.out << "--- stderr ---\n"
        << r.err;
     return os;
@@ -141,7 +141,7 @@ RunResult run_rebirth(const fs::path& dir, const std::string& tag, const std::ve
 // Each test gets its own directory under /tmp (mkdtemp), removed afterwards; children's
 // output files and the small .inp files the test writes live there.
 class Cli : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         char templ[] = "/tmp/rebirth_test_cli_XXXXXX";
         ASSERT_NE(mkdtemp(templ), nullptr);
@@ -383,8 +383,8 @@ TEST_F(Cli, ProblemBeyondTheFileIsRefusedNamingTheFile) {
 // combinations src/rules.cpp still refuses (AntiCirce Kamikaze, Circe Parrain + AntiCirce)
 // must be refused with exit 2 and "not supported yet", naming where they were given.
 TEST_F(Cli, PerftWithUnsupportedConditionIsNotSupportedYet) {
-    const std::string with_cond =
-        write("cond.inp", "BeginProblem\nstip #2\npieces white ka1 black ka3\ncondition AntiCirce Kamikaze\nEndProblem\n");
+    const std::string with_cond = write(
+        "cond.inp", "BeginProblem\nstip #2\npieces white ka1 black ka3\ncondition AntiCirce Kamikaze\nEndProblem\n");
     const std::vector<RunResult> r =
         run_all({{"perft", "--fen", kInitialFen, "--depth", "1", "--condition", "AntiCirce Kamikaze"},
                  {"perft", "--fen", kInitialFen, "--depth", "1", "--condition", "Circe Parrain AntiCirce"},
@@ -442,13 +442,13 @@ TEST_F(Cli, PerftWithCircePerCommandLineMatchesPopeye) {
 // and exits with 0: header, twins, solutions and "solution finished." A selection covering
 // English and German input, twins, NoBoard, remarks, direct, help, series and self play.
 TEST_F(Cli, SolvePrintsPopeyesOutput) {
-    const std::vector<std::string> names{
-        "BEISPIEL-assass-01",        "BEISPIEL-cirpiece-01",        "BEISPIEL-parrain-07",
-        "EXAMPLES-antimars-01",      "EXAMPLES-antisup-02",         "EXAMPLES-lastcap-02",
-        "EXAMPLES-lastcap-03",       "REGRESSIONS-4_47_to_4_49-01", "TESTS-circe-22",
-        "BEISPIEL-cirpiece-09"};
+    const std::vector<std::string> names{"BEISPIEL-assass-01",   "BEISPIEL-cirpiece-01",        "BEISPIEL-parrain-07",
+                                         "EXAMPLES-antimars-01", "EXAMPLES-antisup-02",         "EXAMPLES-lastcap-02",
+                                         "EXAMPLES-lastcap-03",  "REGRESSIONS-4_47_to_4_49-01", "TESTS-circe-22",
+                                         "BEISPIEL-cirpiece-09"};
     std::vector<std::vector<std::string>> args;
-    for (const std::string& n : names) args.push_back({"solve", "--regression", "--quiet", (kProblems / (n + ".inp")).string()});
+    for (const std::string& n : names)
+        args.push_back({"solve", "--regression", "--quiet", (kProblems / (n + ".inp")).string()});
     const std::vector<RunResult> r = run_all(args);
     for (size_t i = 0; i < names.size(); ++i) {
         SCOPED_TRACE(names[i]);
@@ -495,9 +495,10 @@ TEST_F(Cli, SolveJsonSummary) {
 // --maxtime ends a long search cleanly, says so in the output and reports a timeout. The
 // problem: a help mate in 4 with many units, far beyond 0.05 s of search.
 TEST_F(Cli, SolveMaxTimeStopsCleanly) {
-    const std::string file = write("long.inp",
-                                   "BeginProblem\npieces white ke1 qd1 ra1h1 bc1f1 sb1g1 pa2b2c2d2e2f2g2h2\n"
-                                   "black ke8 qd8 ra8h8 bc8f8 sb8g8 pa7b7c7d7e7f7g7h7\nstip h#4\ncond circe\nEndProblem\n");
+    const std::string file =
+        write("long.inp",
+              "BeginProblem\npieces white ke1 qd1 ra1h1 bc1f1 sb1g1 pa2b2c2d2e2f2g2h2\n"
+              "black ke8 qd8 ra8h8 bc8f8 sb8g8 pa7b7c7d7e7f7g7h7\nstip h#4\ncond circe\nEndProblem\n");
     const RunResult r = run({"solve", "--regression", "--quiet", "--json", "--maxtime", "0.05", file});
     expect_clean_exit(r, 0);
     EXPECT_TRUE(contains(r.out, "time limit")) << r;
@@ -508,8 +509,9 @@ TEST_F(Cli, SolveMaxTimeStopsCleanly) {
 // "not supported yet" line naming the file and line, exit 2; the next problem is solved.
 TEST_F(Cli, UnsupportedStipulationIsReportedAndTheFileGoesOn) {
     const std::string second = read_file(kProblems / "REGRESSIONS-4_47_to_4_49-01.inp");
-    const std::string file = write("intro.inp", "BeginProblem\npieces white ka1 qc2 black kh8\nstip ser-r#2\nNextProblem\n" +
-                                                    second.substr(second.find('\n') + 1));
+    const std::string file =
+        write("intro.inp", "BeginProblem\npieces white ka1 qc2 black kh8\nstip ser-r#2\nNextProblem\n" +
+                               second.substr(second.find('\n') + 1));
     const RunResult r = run({"solve", "--regression", "--quiet", file});
     expect_clean_exit(r, 2);
     EXPECT_TRUE(contains(r.out, "not supported yet")) << r;
@@ -614,12 +616,12 @@ TEST_F(Cli, MalformedFenIsBadInput) {
         std::string word;
     };
     const std::vector<Case> cases{
-        {"rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "ppppppp"},       // rank 7 short
-        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPPP/RNBQKBNR w KQkq - 0 1", "PPPPPPPPP"},   // rank 2 long
-        {"rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "x"},            // bad letter
-        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "x"},            // bad side
-        {"8/8/8/8/8/8/8/K7 w - - 0 1", "black king"},                                 // no black king
-        {"k7/8/8/8/8/8/8/KK6 w - - 0 1", "white king"},                               // two white kings
+        {"rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "ppppppp"},      // rank 7 short
+        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPPP/RNBQKBNR w KQkq - 0 1", "PPPPPPPPP"},  // rank 2 long
+        {"rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "x"},           // bad letter
+        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "x"},           // bad side
+        {"8/8/8/8/8/8/8/K7 w - - 0 1", "black king"},                                // no black king
+        {"k7/8/8/8/8/8/8/KK6 w - - 0 1", "white king"},                              // two white kings
         {"k7/8/8/8/8/8/8/RK6 w - - 0 1", "black"},  // Ra1 checks ka8: side not to move in check
     };
     std::vector<std::vector<std::string>> args;
@@ -728,8 +730,8 @@ TEST_F(Cli, BadInputInsideAProblemIsReportedAndTheFileGoesOn) {
     };
     const std::vector<Case> cases{
         {"Stipulation #2\nPieces White Ka1 Black Kc3\nOption Frobnicate\n", 7, "Frobnicate"},  // unknown option
-        {"Stipulation #2.5\nPieces White Ka1 Black Kc3\nAuthor X\n", 5, "#2.5"},             // impossible stip
-        {"Stipulation #2\nPieces White Ka1 Qz9 Black Kc3\nAuthor X\n", 6, "Qz9"},            // bad square
+        {"Stipulation #2.5\nPieces White Ka1 Black Kc3\nAuthor X\n", 5, "#2.5"},               // impossible stip
+        {"Stipulation #2\nPieces White Ka1 Qz9 Black Kc3\nAuthor X\n", 6, "Qz9"},              // bad square
     };
     std::vector<std::string> files;
     std::vector<std::vector<std::string>> args;
@@ -783,8 +785,8 @@ TEST_F(Cli, BadInputInsideAProblemIsReportedAndTheFileGoesOn) {
         EXPECT_EQ(summaries[2].at("solutions"), 1);
     }
     // perft reads the problem it is asked for: 3 counts (Kb6: 6 moves, Rh2: 14), 2 fails.
-    const std::vector<RunResult> perft = run_all({{"perft", files[0], "--problem", "3", "--depth", "1"},
-                                                  {"perft", files[0], "--problem", "2", "--depth", "1"}});
+    const std::vector<RunResult> perft = run_all(
+        {{"perft", files[0], "--problem", "3", "--depth", "1"}, {"perft", files[0], "--problem", "2", "--depth", "1"}});
     expect_clean_exit(perft[0], 0);
     EXPECT_EQ(last_line_count(perft[0].out), 20u) << perft[0];
     expect_bad_input(perft[1], files[0], 7, "Frobnicate");

@@ -65,7 +65,8 @@ std::vector<std::string> solutions_of(const std::string& text) {
         const size_t bang = line.find(" !");
         const bool key = line.size() > 5 && line.compare(0, 3, "   ") == 0 &&
                          std::isdigit(static_cast<unsigned char>(line[3])) && bang != std::string::npos;
-        const bool play = line.size() > 3 && line.compare(0, 2, "  ") == 0 && std::isdigit(static_cast<unsigned char>(line[2]));
+        const bool play =
+            line.size() > 3 && line.compare(0, 2, "  ") == 0 && std::isdigit(static_cast<unsigned char>(line[2]));
         if (key)
             out.push_back(without_spaces(twin + line.substr(0, bang + 2)));
         else if (play)

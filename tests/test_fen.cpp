@@ -286,19 +286,19 @@ TEST(FenErrors, FieldCount) {
 }
 
 TEST(FenErrors, Board) {
-    expect_fen_error("8/8/8/8/8/8/8 w - - 0 1", "8/8/8/8/8/8/8");                  // 7 ranks
-    expect_fen_error("8/8/8/8/8/8/8/8/8 w - - 0 1", "8/8/8/8/8/8/8/8/8");          // 9 ranks
-    expect_fen_error("rnbqkbn/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "rnbqkbn");   // 7 squares
+    expect_fen_error("8/8/8/8/8/8/8 w - - 0 1", "8/8/8/8/8/8/8");                         // 7 ranks
+    expect_fen_error("8/8/8/8/8/8/8/8/8 w - - 0 1", "8/8/8/8/8/8/8/8/8");                 // 9 ranks
+    expect_fen_error("rnbqkbn/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "rnbqkbn");  // 7 squares
     expect_fen_error("rnbqkbnrr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "rnbqkbnrr");
-    expect_fen_error("8/8/8/4p4/8/8/8/8 w - - 0 1", "4p4");                         // 9 squares
+    expect_fen_error("8/8/8/4p4/8/8/8/8 w - - 0 1", "4p4");  // 9 squares
     expect_fen_error("8/8/8/8/8/8/8/7K1 w - - 0 1", "7K1");
-    expect_fen_error("8/8/8/44/8/8/8/8 w - - 0 1", "44");                           // adjacent digits
+    expect_fen_error("8/8/8/44/8/8/8/8 w - - 0 1", "44");  // adjacent digits
     expect_fen_error("8/8/8/8/8/8/8/9 w - - 0 1", "9");
     expect_fen_error("8/8/8/8/0k7/8/8/8 w - - 0 1", "0");
     expect_fen_error("rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "x");
     expect_fen_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RSBQKBSR w - - 0 1", "S");  // Popeye letter, not FEN
     expect_fen_error("8/8/8/8/3G4/8/8/8 w - - 0 1", "G");
-    expect_fen_error("8/8//8/8/8/8/8 w - - 0 1", "8/8//8/8/8/8/8");                   // empty rank
+    expect_fen_error("8/8//8/8/8/8/8 w - - 0 1", "8/8//8/8/8/8/8");  // empty rank
 }
 
 TEST(FenErrors, Side) {
@@ -312,9 +312,9 @@ TEST(FenErrors, Castling) {
     expect_fen_error("r3k2r/8/8/8/8/8/8/R3K2R w KQkq1 - 0 1", "1");
     expect_fen_error("r3k2r/8/8/8/8/8/8/R3K2R w -K - 0 1", "-");
     expect_fen_error("r3k2r/8/8/8/8/8/8/R3K2R w KK - 0 1", "K");
-    expect_fen_error("r3k2r/8/8/8/8/8/8/R3K2R w KH - 0 1", "H");   // same right twice
+    expect_fen_error("r3k2r/8/8/8/8/8/8/R3K2R w KH - 0 1", "H");  // same right twice
     expect_fen_error("r3k2r/8/8/8/8/8/8/R3K2R w Kqq - 0 1", "q");
-    expect_fen_error("r3k2r/8/8/8/8/8/8/1R2K2R w B - 0 1", "B");   // rook file b: unsupported
+    expect_fen_error("r3k2r/8/8/8/8/8/8/1R2K2R w B - 0 1", "B");  // rook file b: unsupported
 }
 
 TEST(FenErrors, EnPassant) {
@@ -322,7 +322,7 @@ TEST(FenErrors, EnPassant) {
     expect_fen_error("8/8/8/8/8/8/8/8 w - i6 0 1", "i6");
     expect_fen_error("8/8/8/8/8/8/8/8 w - E6 0 1", "E6");
     expect_fen_error("8/8/8/8/8/8/8/8 w - e66 0 1", "e66");
-    expect_fen_error("8/8/8/8/8/8/8/8 w - e3 0 1", "e3");   // White to move: a black pawn skipped e6
+    expect_fen_error("8/8/8/8/8/8/8/8 w - e3 0 1", "e3");  // White to move: a black pawn skipped e6
     expect_fen_error("8/8/8/8/8/8/8/8 b - e6 0 1", "e6");
 }
 
@@ -383,8 +383,7 @@ TEST(Forsyth, EveryReferenceForsythMatchesItsDiagram) {
             out.replace_extension(".out");
             if (const auto drawn = popeye_diagram(out)) {
                 ++compared;
-                for (int s = 0; s < SQUARE_NB; ++s)
-                    EXPECT_EQ(b[s], (*drawn)[s]) << "square " << square_name(Square(s));
+                for (int s = 0; s < SQUARE_NB; ++s) EXPECT_EQ(b[s], (*drawn)[s]) << "square " << square_name(Square(s));
             }
         }
     }
@@ -466,20 +465,20 @@ TEST(Forsyth, LineNumberAndSourceInErrors) {
 
 TEST(ForsythErrors, UnknownPieces) {
     expect_forsyth_error("k1K5/p7/1P6/x", "x");
-    expect_forsyth_error("Z7", "Z");            // zebra: not a walk of ours (yet)
-    expect_forsyth_error("3.gi4", ".gi");       // giraffe: two-letter code, unknown to the table
-    expect_forsyth_error("1.PA6/8", ".PA");     // pao (manual's Mach example)
-    expect_forsyth_error("+.15", "+.15");       // (1,5)-leaper
+    expect_forsyth_error("Z7", "Z");         // zebra: not a walk of ours (yet)
+    expect_forsyth_error("3.gi4", ".gi");    // giraffe: two-letter code, unknown to the table
+    expect_forsyth_error("1.PA6/8", ".PA");  // pao (manual's Mach example)
+    expect_forsyth_error("+.15", "+.15");    // (1,5)-leaper
 }
 
 TEST(ForsythErrors, MalformedPieceCodes) {
-    expect_forsyth_error("k1K5.", ".");        // '.' at the end
-    expect_forsyth_error("k1K5.g", ".g");      // '.' needs two characters
+    expect_forsyth_error("k1K5.", ".");    // '.' at the end
+    expect_forsyth_error("k1K5.g", ".g");  // '.' needs two characters
     expect_forsyth_error("k.g/7", ".g/");
-    expect_forsyth_error(".15", ".15");        // digit code without colour sign
+    expect_forsyth_error(".15", ".15");  // digit code without colour sign
     expect_forsyth_error("+", "+");
     expect_forsyth_error("k-1", "-1");
-    expect_forsyth_error("=p7", "=p");         // neutral units are not supported
+    expect_forsyth_error("=p7", "=p");  // neutral units are not supported
 }
 
 TEST(ForsythErrors, BadCharacters) {
@@ -495,15 +494,15 @@ TEST(ForsythErrors, Counts) {
     expect_forsyth_error("32/6p1/1p6/5Q2/K1k5/9", "9");
     expect_forsyth_error("0k", "0");
     expect_forsyth_error("08k", "08");
-    expect_forsyth_error("64K", "K");           // a unit after h1
+    expect_forsyth_error("64K", "K");  // a unit after h1
     expect_forsyth_error("rsbqkbsr/pppppppp/8/8/8/8/PPPPPPPP/RSBQKBSRK", "K");
 }
 
 TEST(ForsythErrors, Slashes) {
-    expect_forsyth_error("k1K/p7", "k1K/");      // rank 8 has 3 squares
+    expect_forsyth_error("k1K/p7", "k1K/");  // rank 8 has 3 squares
     expect_forsyth_error("32/6p1/1p6/5Q/K1k5", "5Q/");
-    expect_forsyth_error("/k7", "/");            // leading '/'
-    expect_forsyth_error("8//8", "/");           // empty rank
+    expect_forsyth_error("/k7", "/");   // leading '/'
+    expect_forsyth_error("8//8", "/");  // empty rank
     expect_forsyth_error("64//", "/");
 }
 
@@ -526,9 +525,8 @@ TEST(WalkCodes, ManualCodes) {
         const char *en, *fr, *de;
     };
     const Row rows[] = {
-        {KING, "K", "R", "K"},        {QUEEN, "Q", "D", "D"},        {ROOK, "R", "T", "T"},
-        {BISHOP, "B", "F", "L"},      {KNIGHT, "S", "C", "S"},       {PAWN, "P", "P", "B"},
-        {GRASSHOPPER, "G", "S", "G"}, {NIGHTRIDER, "N", "N", "N"},
+        {KING, "K", "R", "K"},   {QUEEN, "Q", "D", "D"}, {ROOK, "R", "T", "T"},        {BISHOP, "B", "F", "L"},
+        {KNIGHT, "S", "C", "S"}, {PAWN, "P", "P", "B"},  {GRASSHOPPER, "G", "S", "G"}, {NIGHTRIDER, "N", "N", "N"},
     };
     for (const Row& r : rows) {
         SCOPED_TRACE(walk_info(r.walk).name);

@@ -32,13 +32,27 @@ Setup diagram(std::initializer_list<const char*> units, Color side) {
         const std::string w(u);
         Walk walk = NO_WALK;
         switch (w[1]) {
-            case 'K': walk = KING; break;
-            case 'Q': walk = QUEEN; break;
-            case 'R': walk = ROOK; break;
-            case 'B': walk = BISHOP; break;
-            case 'S': walk = KNIGHT; break;
-            case 'P': walk = PAWN; break;
-            case 'G': walk = GRASSHOPPER; break;
+            case 'K':
+                walk = KING;
+                break;
+            case 'Q':
+                walk = QUEEN;
+                break;
+            case 'R':
+                walk = ROOK;
+                break;
+            case 'B':
+                walk = BISHOP;
+                break;
+            case 'S':
+                walk = KNIGHT;
+                break;
+            case 'P':
+                walk = PAWN;
+                break;
+            case 'G':
+                walk = GRASSHOPPER;
+                break;
         }
         s.board[parse_square(w.substr(2))] = make_piece(w[0] == 'w' ? WHITE : BLACK, walk);
     }
@@ -89,8 +103,8 @@ TEST(LegalityGames, ScholarsMate) {
 // position needs no capture; the pieces reach their squares through the opened lines
 // (Bc8-b7-a6, Bf8-g7, Bc1-d2, Bf1-e2, Qd1-e2-f3, Qd8-e7 ...). Reachable.
 TEST(LegalityGames, Kiwipete) {
-    EXPECT_TRUE(not_proved_illegal(
-        analyze_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")));
+    EXPECT_TRUE(
+        not_proved_illegal(analyze_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")));
 }
 
 // Position 3: every pawn on its own file (Black's c7 unmoved, d6 from d7, f4 from f7; White's
@@ -108,8 +122,8 @@ TEST(LegalityGames, PerftPosition5) {
 // Position 6: a symmetrical Italian-game position after 9 moves each; all 16 units per side
 // remain and every pawn is on its own file.
 TEST(LegalityGames, PerftPosition6) {
-    EXPECT_TRUE(not_proved_illegal(
-        analyze_fen("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10")));
+    EXPECT_TRUE(
+        not_proved_illegal(analyze_fen("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10")));
 }
 
 // Position 4 is a constructed test position and cannot arise in a game. Black's pawns b7 c7
@@ -119,10 +133,10 @@ TEST(LegalityGames, PerftPosition6) {
 // moved, so a7 b5 c4 e4 come from b2 c2 e2 f2 and need at least 1+1+2+1 = 5 captures, but
 // Black has lost a single unit.) The mirrored version is the same position colour-reversed.
 TEST(LegalityGames, PerftPosition4IsIllegal) {
-    EXPECT_TRUE(illegal_with(
-        analyze_fen("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"), "captures"));
-    EXPECT_TRUE(illegal_with(
-        analyze_fen("r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1"), "captures"));
+    EXPECT_TRUE(
+        illegal_with(analyze_fen("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"), "captures"));
+    EXPECT_TRUE(
+        illegal_with(analyze_fen("r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1"), "captures"));
 }
 
 // RULES.md section 5: Zeller, feenschach 1980, h#2 1.Kb7 Ba1 2.Ka8 b7#.
@@ -257,20 +271,18 @@ TEST(LegalityChecks, PawnCheckFromSecondRank) {
 // one of its jump squares b5 b7 c4 c8 e4 f5 f7, which would now be empty, but all are occupied.
 // (Other units consistent: Bc8, b7, f7 unmoved; white pawns b5 c4 e4 f5 advanced on their files.)
 TEST(LegalityChecks, KnightWithNoDepartureSquare) {
-    EXPECT_TRUE(illegal_with(analyze(diagram({"wKg1", "wSd6", "wPb5", "wPc4", "wPe4", "wPf5", "bKe8", "bBc8",
-                                              "bPb7", "bPf7"},
-                                             BLACK)),
-                             "no last move"));
+    EXPECT_TRUE(illegal_with(
+        analyze(diagram({"wKg1", "wSd6", "wPb5", "wPc4", "wPe4", "wPf5", "bKe8", "bBc8", "bPb7", "bPf7"}, BLACK)),
+        "no last move"));
 }
 
 // Qg7 touches Kh8, so its check cannot be discovered: the queen just moved to g7 from an
 // adjacent square on a line (or further along one, passing an adjacent square), all of which
 // are occupied (f6 g6 h6 f7 h7 f8 g8); g7 is no promotion square.
 TEST(LegalityChecks, ContactCheckWithNoDepartureSquare) {
-    EXPECT_TRUE(illegal_with(analyze(diagram({"wKb1", "wQg7", "wPf6", "wBh6", "bKh8", "bRf8", "bSg8", "bPf7",
-                                              "bPg6", "bPh7"},
-                                             BLACK)),
-                             "no last move"));
+    EXPECT_TRUE(illegal_with(
+        analyze(diagram({"wKb1", "wQg7", "wPf6", "wBh6", "bKh8", "bRf8", "bSg8", "bPf7", "bPg6", "bPh7"}, BLACK)),
+        "no last move"));
 }
 
 // The en passant square e3 says the last move was e2-e4: that can give the pawn's own check
@@ -291,40 +303,39 @@ TEST(LegalityChecks, CheckAfterKnownDoubleStep) {
 
 // Each side starts with 16 units and 8 pawns and never gains units.
 TEST(LegalityMaterial, TooManyUnitsOrPawns) {
-    EXPECT_TRUE(illegal_with(analyze_fen("rnbqkbnr/pppppppp/8/8/4N3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-                             "white has 17 units"));
+    EXPECT_TRUE(
+        illegal_with(analyze_fen("rnbqkbnr/pppppppp/8/8/4N3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), "white has 17 units"));
     EXPECT_TRUE(illegal_with(analyze_fen("4k3/8/8/8/4P3/8/PPPPPPPP/4K3 w - - 0 1"), "white has 9 pawns"));
 }
 
 // Three queens: one may be original, the other two are promoted pawns, but only the h-pawn
 // is missing.
 TEST(LegalityMaterial, ThreeQueensSevenPawns) {
-    EXPECT_TRUE(illegal_with(analyze(diagram({"wKe1", "wQd1", "wQd4", "wQd5", "wPa2", "wPb2", "wPc2", "wPd2",
-                                              "wPe2", "wPf2", "wPg2", "bKe8"},
-                                             WHITE)),
-                             "promoted"));
+    EXPECT_TRUE(illegal_with(
+        analyze(diagram(
+            {"wKe1", "wQd1", "wQd4", "wQd5", "wPa2", "wPb2", "wPc2", "wPd2", "wPe2", "wPf2", "wPg2", "bKe8"}, WHITE)),
+        "promoted"));
 }
 
 // Two light-squared bishops (f1, d3): the second is promoted, but all 8 pawns are present.
 // With the h-pawn missing it is reachable: h7xg8=B (g8 is light), Black having lost 15 units.
 TEST(LegalityMaterial, SecondLightBishop) {
-    EXPECT_TRUE(illegal_with(analyze(diagram({"wKe1", "wBf1", "wBd3", "wPa3", "wPb3", "wPc3", "wPd4", "wPe4",
-                                              "wPf3", "wPg3", "wPh3", "bKe8"},
-                                             WHITE)),
-                             "promoted"));
-    EXPECT_TRUE(not_proved_illegal(analyze(diagram({"wKe1", "wBf1", "wBd3", "wPa3", "wPb3", "wPc3", "wPd4",
-                                                    "wPe4", "wPf3", "wPg3", "bKe8"},
-                                                   WHITE))));
+    EXPECT_TRUE(illegal_with(
+        analyze(diagram(
+            {"wKe1", "wBf1", "wBd3", "wPa3", "wPb3", "wPc3", "wPd4", "wPe4", "wPf3", "wPg3", "wPh3", "bKe8"}, WHITE)),
+        "promoted"));
+    EXPECT_TRUE(not_proved_illegal(analyze(
+        diagram({"wKe1", "wBf1", "wBd3", "wPa3", "wPb3", "wPc3", "wPd4", "wPe4", "wPf3", "wPg3", "bKe8"}, WHITE))));
 }
 
 // A fairy unit can only be a promoted pawn: impossible with 8 pawns, fine with 7.
 TEST(LegalityMaterial, FairyUnitIsPromoted) {
-    EXPECT_TRUE(illegal_with(analyze(diagram({"wKe1", "wGd5", "wPa3", "wPb3", "wPc3", "wPd4", "wPe4", "wPf3",
-                                              "wPg3", "wPh3", "bKe8"},
-                                             WHITE)),
-                             "promoted"));
-    EXPECT_TRUE(not_proved_illegal(analyze(
-        diagram({"wKe1", "wGd5", "wPa3", "wPb3", "wPc3", "wPd4", "wPe4", "wPf3", "wPg3", "bKe8"}, WHITE))));
+    EXPECT_TRUE(illegal_with(
+        analyze(
+            diagram({"wKe1", "wGd5", "wPa3", "wPb3", "wPc3", "wPd4", "wPe4", "wPf3", "wPg3", "wPh3", "bKe8"}, WHITE)),
+        "promoted"));
+    EXPECT_TRUE(not_proved_illegal(
+        analyze(diagram({"wKe1", "wGd5", "wPa3", "wPb3", "wPc3", "wPd4", "wPe4", "wPf3", "wPg3", "bKe8"}, WHITE))));
 }
 
 // Rule 4: pawn structure against missing opposing units.
@@ -332,8 +343,7 @@ TEST(LegalityMaterial, FairyUnitIsPromoted) {
 // White pawns a2 b2 c2 d2 f2 g2 h2 never moved, so the pawn on d3 is the e-pawn, which
 // changed file by a capture; but all 16 black units are on the board.
 TEST(LegalityPawnStructure, FileChangeWithoutCapture) {
-    EXPECT_TRUE(illegal_with(analyze_fen("rnbqkbnr/pppppppp/8/8/8/3P4/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
-                             "captures"));
+    EXPECT_TRUE(illegal_with(analyze_fen("rnbqkbnr/pppppppp/8/8/8/3P4/PPPP1PPP/RNBQKBNR b KQkq - 0 1"), "captures"));
 }
 
 // a2 d2 e2 f2 g2 h2 never moved; the a3 and a4 pawns are the b- and c-pawns. a3 is one rank

@@ -12,8 +12,8 @@
 #include "rebirth/notation.h"
 #include "rebirth/perft.h"
 #include "rebirth/popeye_input.h"
-#include "rebirth/rules.h"
 #include "rebirth/position.h"
+#include "rebirth/rules.h"
 #include "rebirth/setup.h"
 
 using namespace rebirth;
@@ -38,14 +38,30 @@ Setup diagram(std::initializer_list<const char*> units, Color side = WHITE) {
         Color c = w[0] == 'w' ? WHITE : BLACK;
         Walk walk = NO_WALK;
         switch (w[1]) {
-            case 'K': walk = KING; break;
-            case 'Q': walk = QUEEN; break;
-            case 'R': walk = ROOK; break;
-            case 'B': walk = BISHOP; break;
-            case 'S': walk = KNIGHT; break;
-            case 'P': walk = PAWN; break;
-            case 'G': walk = GRASSHOPPER; break;
-            case 'N': walk = NIGHTRIDER; break;
+            case 'K':
+                walk = KING;
+                break;
+            case 'Q':
+                walk = QUEEN;
+                break;
+            case 'R':
+                walk = ROOK;
+                break;
+            case 'B':
+                walk = BISHOP;
+                break;
+            case 'S':
+                walk = KNIGHT;
+                break;
+            case 'P':
+                walk = PAWN;
+                break;
+            case 'G':
+                walk = GRASSHOPPER;
+                break;
+            case 'N':
+                walk = NIGHTRIDER;
+                break;
         }
         s.board[parse_square(w.substr(2))] = make_piece(c, walk);
     }
@@ -192,8 +208,7 @@ TEST(Notation, PopeyeStrings) {
 TEST(FairyWalks, GrasshopperHops) {
     Position pos(diagram({"wKh1", "wGd4", "wPb6", "bKh8", "bPd6"}));
     EXPECT_TRUE(pos.has_fairy());
-    EXPECT_EQ(move_strings(pos),
-              sorted({"Kh1-g1", "Kh1-g2", "Kh1-h2", "b6-b7", "Gd4-d7", "Gd4-a7"}));
+    EXPECT_EQ(move_strings(pos), sorted({"Kh1-g1", "Kh1-g2", "Kh1-h2", "b6-b7", "Gd4-d7", "Gd4-a7"}));
 }
 
 // A grasshopper captures by landing on an enemy unit and checks through a hurdle.
@@ -234,8 +249,8 @@ TEST(FairyWalks, PromotionIncludesDiagramWalks) {
 // Fairy positions: do/undo stays consistent and the generic generator matches itself in
 // parallel.
 TEST(FairyWalks, PerftConsistent) {
-    Position pos(diagram({"wKe1", "wRa1", "wRh1", "wGd4", "wNb1", "wPc2", "wPf6", "bKe8", "bNd8", "bGh5",
-                          "bPd5", "bPg2"}));
+    Position pos(
+        diagram({"wKe1", "wRa1", "wRh1", "wGd4", "wNb1", "wPc2", "wPf6", "bKe8", "bNd8", "bGh5", "bPd5", "bPg2"}));
     Position ref = pos;
     std::uint64_t n = perft(ref, 3);
     EXPECT_EQ(perft_checked(pos, 3), n);
@@ -264,9 +279,7 @@ TEST(PositionErrors, MissingKing) {
     }
 }
 
-TEST(PositionErrors, TwoKingsOfAColour) {
-    EXPECT_THROW(Position(diagram({"wKe1", "wKe3", "bKe8"})), InputError);
-}
+TEST(PositionErrors, TwoKingsOfAColour) { EXPECT_THROW(Position(diagram({"wKe1", "wKe3", "bKe8"})), InputError); }
 
 TEST(PositionErrors, SideNotToMoveInCheck) {
     EXPECT_THROW(Position(diagram({"wKe1", "wRe4", "bKe8"})), InputError);

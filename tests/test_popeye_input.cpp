@@ -135,10 +135,9 @@ TEST(PopeyeInputReference, GermanPiecesConditionTwins) {
     EXPECT_EQ(count(p.setup.board, WHITE), 7);
     EXPECT_EQ(count(p.setup.board, BLACK), 13);
     ASSERT_EQ(p.twins.size(), 3u);
-    const std::vector<std::vector<Condition>> twin_conditions{
-        {{"Circe", {"Chameleon", "S", "B", "R", "Q", "S"}}},
-        {{"Circe", {"Clone"}}},
-        {{"Circe", {"Chameleon", "S", "Q", "R", "B", "S"}}}};
+    const std::vector<std::vector<Condition>> twin_conditions{{{"Circe", {"Chameleon", "S", "B", "R", "Q", "S"}}},
+                                                              {{"Circe", {"Clone"}}},
+                                                              {{"Circe", {"Chameleon", "S", "Q", "R", "B", "S"}}}};
     for (size_t i = 0; i < 3; ++i) {
         ASSERT_EQ(p.twins[i].ops.size(), 1u);
         EXPECT_FALSE(p.twins[i].continued);
@@ -249,9 +248,9 @@ TEST(PopeyeInputReference, OptionsFromFiles) {
 }
 
 TEST(PopeyeInputReference, SideToMove) {
-    EXPECT_EQ(load("BEISPIEL-assass-01").setup.side_to_move, BLACK);  // h#2
+    EXPECT_EQ(load("BEISPIEL-assass-01").setup.side_to_move, BLACK);    // h#2
     EXPECT_EQ(load("BEISPIEL-cirpiece-09").setup.side_to_move, WHITE);  // s#2
-    EXPECT_EQ(load("EXAMPLES-antisup-02").setup.side_to_move, WHITE);  // ser-#4
+    EXPECT_EQ(load("EXAMPLES-antisup-02").setup.side_to_move, WHITE);   // ser-#4
     EXPECT_EQ(load("BEISPIEL-cirpiece-04").setup.side_to_move, BLACK);  // ser-h#4
     // h+1.5 with WhiteToPlay: Popeye prints the note and White plays 1...b4-b5 +.
     const Problem p = load("REGRESSIONS-4_47_to_4_49-06");
@@ -347,8 +346,9 @@ TEST(PopeyeInputLanguages, GermanKeywordsAbbreviated) {
 }
 
 TEST(PopeyeInputLanguages, EnglishManualExample) {
-    const Problem p = parse_one("Begi\nAuth    Unknown\nOrig    Also Unkown\nStip    #2\n"
-                                "Piec    Whit Ka3 Ra8\n\tBlac Kb1\nOpti    Move Try Set Vari\nEndp\n");
+    const Problem p = parse_one(
+        "Begi\nAuth    Unknown\nOrig    Also Unkown\nStip    #2\n"
+        "Piec    Whit Ka3 Ra8\n\tBlac Kb1\nOpti    Move Try Set Vari\nEndp\n");
     EXPECT_EQ(p.language, Language::English);
     EXPECT_EQ(p.authors, std::vector<std::string>{"Unknown"});
     EXPECT_EQ(p.origin, "Also Unkown");
@@ -359,8 +359,9 @@ TEST(PopeyeInputLanguages, EnglishManualExample) {
 TEST(PopeyeInputKeywords, PrefixesAndExactMatches) {
     // "circe" is a prefix of CirceClone etc. but equals Circe; "Variation" is a prefix of
     // Variations; "pie" of Pieces; "cond" of Condition.
-    const Problem p = parse_one("beginproblem\nstip #2\npie white ka1 black ka8\ncond circe\n"
-                                "option Variation\nendproblem\n");
+    const Problem p = parse_one(
+        "beginproblem\nstip #2\npie white ka1 black ka8\ncond circe\n"
+        "option Variation\nendproblem\n");
     EXPECT_EQ(p.conditions, (std::vector<Condition>{{"Circe", {}}}));
     EXPECT_TRUE(p.options.variation);
     // "t" names both Title and Twin.
@@ -406,8 +407,8 @@ TEST(PopeyeInputOptions, CastlingAndEnPassant) {
         "BeginProblem\nstip #2\npieces white ke1 ra1 rh1 black ke8 ra8 rh8 pd5\n"
         "option nocastling a1 h8\nEndProblem\n");
     EXPECT_EQ(p.setup.castling, bits({"e1", "h1", "e8", "a8"}));
-    const Problem e = parse_one(
-        "BeginProblem\nstip #1\npieces white ke1 pe5 black ke8 pd5\noption enpassant d7d6d5\nEndProblem\n");
+    const Problem e =
+        parse_one("BeginProblem\nstip #1\npieces white ke1 pe5 black ke8 pd5\noption enpassant d7d6d5\nEndProblem\n");
     EXPECT_EQ(e.setup.ep_square, SQ_D6);
     EXPECT_EQ(e.options.en_passant, (std::vector<Square>{SQ_D7, SQ_D6, SQ_D5}));
     const Problem e2 = parse_one(
@@ -552,11 +553,11 @@ TEST(PopeyeInputConditions, CompoundsAndOurQualifiers) {
         return parse_one("beginproblem\nstip #2\npieces white ka1\ncondition " + c + "\nendproblem\n").conditions;
     };
     EXPECT_EQ(conds("circeassassin"), (std::vector<Condition>{{"Circe", {"Assassin"}}}));
-    const Problem de = parse_one("AnfangProblem\nforderung #2\nsteine weiss ka1\nbedingung assassincirce\n"
-                                 "zwilling bedingung circe kaefig strikt rexinklusive\nEndeProblem\n");
+    const Problem de = parse_one(
+        "AnfangProblem\nforderung #2\nsteine weiss ka1\nbedingung assassincirce\n"
+        "zwilling bedingung circe kaefig strikt rexinklusive\nEndeProblem\n");
     EXPECT_EQ(de.conditions, (std::vector<Condition>{{"Circe", {"Assassin"}}}));
-    EXPECT_EQ(apply_twin(de, 1).conditions,
-              (std::vector<Condition>{{"Circe", {"Cage", "Strict", "RexInclusive"}}}));
+    EXPECT_EQ(apply_twin(de, 1).conditions, (std::vector<Condition>{{"Circe", {"Cage", "Strict", "RexInclusive"}}}));
     EXPECT_EQ(conds("circeclone"), (std::vector<Condition>{{"Circe", {"Clone"}}}));
     EXPECT_EQ(conds("antisup"), (std::vector<Condition>{{"AntiCirce", {"Super"}}}));
     EXPECT_EQ(conds("pwc"), (std::vector<Condition>{{"Circe", {"PWC"}}}));
@@ -586,32 +587,32 @@ TEST(PopeyeInputErrors, ForsythErrorsNameFileAndLine) {
 
 TEST(PopeyeInputErrors, EachKindNamesFileLineAndWord) {
     const std::string ok_head = "BeginProblem\nstip #2\n";
-    expect_error(ok_head + "pieces white ka1\nfrobnicate\nEndProblem\n", 4, "frobnicate");     // unknown keyword
-    expect_error(ok_head + "pieces white ka1 qa9\nEndProblem\n", 3, "qa9");                    // bad square
-    expect_error(ok_head + "pieces white ka1\n  black xd4\nEndProblem\n", 4, "xd4");           // unknown walk
-    expect_error(ok_head + "pieces green ka1\nEndProblem\n", 3, "green");                      // unknown colour
-    expect_error(ok_head + "pieces white ka1 ka2\n black ke8 zzz ke7\nEndProblem\n", 4, "zzz");  // attribute
-    expect_error(ok_head + "pieces ka1\nEndProblem\n", 3, "ka1");                              // colour missing
-    expect_error(ok_head + "pieces white ka1\noption maxsol x3\nEndProblem\n", 4, "x3");       // malformed number
-    expect_error(ok_head + "pieces white ka1\noption threat\n", 4, "threat");                  // number missing
-    expect_error(ok_head + "pieces white ka1\ncondition circe\n", 4, "EndProblem");            // missing end
+    expect_error(ok_head + "pieces white ka1\nfrobnicate\nEndProblem\n", 4, "frobnicate");        // unknown keyword
+    expect_error(ok_head + "pieces white ka1 qa9\nEndProblem\n", 3, "qa9");                       // bad square
+    expect_error(ok_head + "pieces white ka1\n  black xd4\nEndProblem\n", 4, "xd4");              // unknown walk
+    expect_error(ok_head + "pieces green ka1\nEndProblem\n", 3, "green");                         // unknown colour
+    expect_error(ok_head + "pieces white ka1 ka2\n black ke8 zzz ke7\nEndProblem\n", 4, "zzz");   // attribute
+    expect_error(ok_head + "pieces ka1\nEndProblem\n", 3, "ka1");                                 // colour missing
+    expect_error(ok_head + "pieces white ka1\noption maxsol x3\nEndProblem\n", 4, "x3");          // malformed number
+    expect_error(ok_head + "pieces white ka1\noption threat\n", 4, "threat");                     // number missing
+    expect_error(ok_head + "pieces white ka1\ncondition circe\n", 4, "EndProblem");               // missing end
     expect_error(ok_head + "pieces white ka1\ncondition foocirce\nEndProblem\n", 4, "foocirce");  // unknown cond
     expect_error(ok_head + "pieces white ka1\ncondition madrasi\nEndProblem\n", 4, "madrasi");    // unsupported
-    expect_error("BeginProblem\nstip #x\npieces white ka1\nEndProblem\n", 2, "#x");            // bad stipulation
-    expect_error("BeginProblem\nstip q2\npieces white ka1\nEndProblem\n", 2, "q2");            // unknown goal
-    expect_error("BeginProblem\nstip #2.5\npieces white ka1\nEndProblem\n", 2, "#2.5");        // .5 not help
-    expect_error("BeginProblem\nsstip white 5s[#]\nEndProblem\n", 2, "sstip");                 // SStipulation
-    expect_error("author x\nBeginProblem\n", 1, "author");                                     // no BeginProblem
-    expect_error(ok_head + "pieces white ka1\ntwin move a9 b2\nEndProblem\n", 4, "a9");        // twin square
-    expect_error(ok_head + "pieces white ka1\ntwin rotate 45\nEndProblem\n", 4, "45");         // rotation
-    expect_error(ok_head + "pieces white ka1\ntwin move c3 c4\nEndProblem\n", 4, "c3");        // empty square
-    expect_error(ok_head + "pieces white ka1\ntwin frob\nEndProblem\n", 4, "frob");            // twin keyword
-    expect_error(ok_head + "pieces white ka1\ntwin mirror a1-h1\nEndProblem\n", 4, "a1-h1");   // mirror axis
-    expect_error(ok_head + "pieces neutral ka1\nEndProblem\n", 3, "neutral");                  // neutral
-    expect_error(ok_head + "pieces white paralysing ka1\nEndProblem\n", 3, "paralysing");      // attribute
-    expect_error("BeginProblem\npieces white ka1\nEndProblem\n", 3, "Stipulation");            // no stipulation
+    expect_error("BeginProblem\nstip #x\npieces white ka1\nEndProblem\n", 2, "#x");               // bad stipulation
+    expect_error("BeginProblem\nstip q2\npieces white ka1\nEndProblem\n", 2, "q2");               // unknown goal
+    expect_error("BeginProblem\nstip #2.5\npieces white ka1\nEndProblem\n", 2, "#2.5");           // .5 not help
+    expect_error("BeginProblem\nsstip white 5s[#]\nEndProblem\n", 2, "sstip");                    // SStipulation
+    expect_error("author x\nBeginProblem\n", 1, "author");                                        // no BeginProblem
+    expect_error(ok_head + "pieces white ka1\ntwin move a9 b2\nEndProblem\n", 4, "a9");           // twin square
+    expect_error(ok_head + "pieces white ka1\ntwin rotate 45\nEndProblem\n", 4, "45");            // rotation
+    expect_error(ok_head + "pieces white ka1\ntwin move c3 c4\nEndProblem\n", 4, "c3");           // empty square
+    expect_error(ok_head + "pieces white ka1\ntwin frob\nEndProblem\n", 4, "frob");               // twin keyword
+    expect_error(ok_head + "pieces white ka1\ntwin mirror a1-h1\nEndProblem\n", 4, "a1-h1");      // mirror axis
+    expect_error(ok_head + "pieces neutral ka1\nEndProblem\n", 3, "neutral");                     // neutral
+    expect_error(ok_head + "pieces white paralysing ka1\nEndProblem\n", 3, "paralysing");         // attribute
+    expect_error("BeginProblem\npieces white ka1\nEndProblem\n", 3, "Stipulation");               // no stipulation
     expect_error(ok_head + "pieces white ka1\noption enpassant d7d6\nEndProblem\n", 4, "enpassant");
-    expect_error("", 1, "BeginProblem");                                                        // empty input
+    expect_error("", 1, "BeginProblem");  // empty input
     expect_error("AnfangProblem\nforderung #2\nsteine weiss ka1\nbedingung circe\nauthor x\nEndeProblem\n", 5,
                  "author");  // English keyword in a German problem
 }
@@ -739,9 +740,9 @@ TEST(PopeyeInputRecovery, ProblemEndTakenAsAnArgumentStillEndsTheProblem) {
 
 // The last problem broken: the problems before it are intact, EndProblem ends the file.
 TEST(PopeyeInputRecovery, LastProblemBroken) {
-    const auto problems = parse_popeye(
-        "BeginProblem\n" + kFirstBody + "NextProblem\nstip #2\npieces white ka1 zz9\nEndProblem\n", "t.inp",
-        ParseMode::Recover);
+    const auto problems =
+        parse_popeye("BeginProblem\n" + kFirstBody + "NextProblem\nstip #2\npieces white ka1 zz9\nEndProblem\n",
+                     "t.inp", ParseMode::Recover);
     ASSERT_EQ(problems.size(), 2u);
     expect_intact(problems[0], kFirstBody, 1);
     ASSERT_TRUE(problems[1].error);
@@ -792,13 +793,12 @@ TEST(PopeyeInputRecovery, FileErrorsStillThrow) {
             EXPECT_EQ(e.word(), word) << e.what();
         }
     };
-    expect_throw("", 1, "BeginProblem");                                          // empty input
-    expect_throw("author x\nBeginProblem\n", 1, "author");                        // no BeginProblem
-    expect_throw("BeginProblem\n" + kFirstBody, 3, "EndProblem");                 // no EndProblem
+    expect_throw("", 1, "BeginProblem");                           // empty input
+    expect_throw("author x\nBeginProblem\n", 1, "author");         // no BeginProblem
+    expect_throw("BeginProblem\n" + kFirstBody, 3, "EndProblem");  // no EndProblem
     expect_throw("BeginProblem\n" + kFirstBody + "NextProblem\n", 4, "EndProblem");
     // The broken last problem runs to the end of the file without EndProblem.
-    expect_throw("BeginProblem\n" + kFirstBody + "NextProblem\nstip #2\nfrob\npieces white ka1\n", 7,
-                 "EndProblem");
+    expect_throw("BeginProblem\n" + kFirstBody + "NextProblem\nstip #2\nfrob\npieces white ka1\n", 7, "EndProblem");
     EXPECT_THROW(parse_popeye_file("/nonexistent/rebirth/x.inp", ParseMode::Recover), InputError);
 }
 

@@ -222,8 +222,7 @@ TEST(PopeyeOutput, ConditionOrderingAndWords) {
               std::vector<std::string>{"AntiCirce Super Cheylan"});
     EXPECT_EQ(format_condition_lines({{"Circe", {"Strict", "Cage"}}}, Language::English),
               std::vector<std::string>{"Circe Cage Strict"});
-    EXPECT_EQ(format_condition_lines({{"Circe", {"PWC"}}}, Language::English),
-              std::vector<std::string>{"Circe PWC"});
+    EXPECT_EQ(format_condition_lines({{"Circe", {"PWC"}}}, Language::English), std::vector<std::string>{"Circe PWC"});
     // EXAMPLES-antimars-01.out.
     EXPECT_EQ(format_condition_lines({{"AntiMarsCirce", {}}}, Language::English),
               std::vector<std::string>{"AntiMarsCirce"});

@@ -87,29 +87,30 @@ const std::map<std::string, RuleSet>& movelist_expectations() {
         {"Circe", circe()},
         {"AntiCirce", anticirce()},  // line 74: AntiCirce = AntiCirce Calvet
         {"AntiCirce Cheylan", with(anticirce(), [](RuleSet& r) { r.cheylan = true; })},  // line 75
-        {"AntiCirce Volcanic",  // line 85
+        {"AntiCirce Volcanic",                                                           // line 85
          with(anticirce(), [](RuleSet& r) { r.occupied = Occupied::Volcanic; })},
         {"AntiMarsCirce",  // line 80
          with(mars(), [](RuleSet& r) { r.mars = false, r.antimars = true; })},
-        {"MarsCirce", mars()},  // line 79
+        {"MarsCirce", mars()},                                                                     // line 79
         {"Circe Antipodes", with(circe(), [](RuleSet& r) { r.square = SquareRule::Antipodes; })},  // line 86
-        {"Circe Assassin", with(circe(), [](RuleSet& r) { r.occupied = Occupied::Assassin; })},  // line 76
-        {"Circe Cage", with(circe(), [](RuleSet& r) { r.square = SquareRule::Cage; })},  // line 94, manual
+        {"Circe Assassin", with(circe(), [](RuleSet& r) { r.occupied = Occupied::Assassin; })},    // line 76
+        {"Circe Cage", with(circe(), [](RuleSet& r) { r.square = SquareRule::Cage; })},            // line 94, manual
         {"Circe Chameleon",  // line 61: S->B->R->Q->S
-         with(circe(), [](RuleSet& r) {
-             r.chameleon = true;
-             r.chameleon_cycle = cycle({{KNIGHT, BISHOP}, {BISHOP, ROOK}, {ROOK, QUEEN}, {QUEEN, KNIGHT}});
-         })},
-        {"Circe Clone", with(circe(), [](RuleSet& r) { r.clone = true; })},                       // line 89
-        {"Circe Couscous", with(circe(), [](RuleSet& r) { r.square = SquareRule::Couscous; })},   // line 88
-        {"Circe Diagram", with(circe(), [](RuleSet& r) { r.square = SquareRule::Diagram; })},     // line 94
-        {"Circe Diametral", with(circe(), [](RuleSet& r) { r.square = SquareRule::Diametral; })}, // line 94
-        {"Circe Equipollents",  // line 82
+         with(circe(),
+              [](RuleSet& r) {
+                  r.chameleon = true;
+                  r.chameleon_cycle = cycle({{KNIGHT, BISHOP}, {BISHOP, ROOK}, {ROOK, QUEEN}, {QUEEN, KNIGHT}});
+              })},
+        {"Circe Clone", with(circe(), [](RuleSet& r) { r.clone = true; })},                        // line 89
+        {"Circe Couscous", with(circe(), [](RuleSet& r) { r.square = SquareRule::Couscous; })},    // line 88
+        {"Circe Diagram", with(circe(), [](RuleSet& r) { r.square = SquareRule::Diagram; })},      // line 94
+        {"Circe Diametral", with(circe(), [](RuleSet& r) { r.square = SquareRule::Diametral; })},  // line 94
+        {"Circe Equipollents",                                                                     // line 82
          with(circe(), [](RuleSet& r) { r.square = SquareRule::Equipollents; })},
-        {"Circe File", with(circe(), [](RuleSet& r) { r.square = SquareRule::File; })},  // line 94
-        {"Circe Frischauf", with(circe(), [](RuleSet& r) { r.frischauf = true; })},      // line 78
-        {"Circe Mirror", with(circe(), [](RuleSet& r) { r.mirror = true; })},            // line 94
-        {"Circe PWC", with(circe(), [](RuleSet& r) { r.square = SquareRule::PWC; })},     // line 83
+        {"Circe File", with(circe(), [](RuleSet& r) { r.square = SquareRule::File; })},            // line 94
+        {"Circe Frischauf", with(circe(), [](RuleSet& r) { r.frischauf = true; })},                // line 78
+        {"Circe Mirror", with(circe(), [](RuleSet& r) { r.mirror = true; })},                      // line 94
+        {"Circe PWC", with(circe(), [](RuleSet& r) { r.square = SquareRule::PWC; })},              // line 83
         {"Circe Parachute", with(circe(), [](RuleSet& r) { r.occupied = Occupied::Parachute; })},  // line 62
         {"Circe Parrain", with(circe(), [](RuleSet& r) { r.square = SquareRule::Parrain; })},      // line 81
         {"Circe RexInclusive", with(circe(), [](RuleSet& r) { r.rex = Rex::Inclusive; })},         // line 72
@@ -153,8 +154,7 @@ const std::map<std::string, std::vector<std::string>>& problem_expectations() {
         // zwilling bedingung chamaeleoncirce s l t d s / circeclone / chamaeleoncirce s d t l s;
         // German S L T D = S B R Q: b) is the default cycle (Popeye prints it as given,
         // "D->S->L->T->D"; describe() prints only a non-default cycle), d) "D->T->L->S->D".
-        {"BEISPIEL-cirpiece-01",
-         {"Circe", "Circe Chameleon", "Circe Clone", "Circe Chameleon Q->R->B->S->Q"}},
+        {"BEISPIEL-cirpiece-01", {"Circe", "Circe Chameleon", "Circe Clone", "Circe Chameleon Q->R->B->S->Q"}},
         {"BEISPIEL-cirpiece-03", {"Circe Chameleon", "Circe Chameleon"}},
         {"BEISPIEL-cirpiece-04", {"Circe Chameleon"}},
         {"BEISPIEL-cirpiece-05", {"Circe Clone"}},

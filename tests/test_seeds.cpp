@@ -41,13 +41,27 @@ Setup diagram(std::initializer_list<const char*> units, Color side) {
         const std::string w(u);
         Walk walk = NO_WALK;
         switch (w[1]) {
-            case 'K': walk = KING; break;
-            case 'Q': walk = QUEEN; break;
-            case 'R': walk = ROOK; break;
-            case 'B': walk = BISHOP; break;
-            case 'S': walk = KNIGHT; break;
-            case 'P': walk = PAWN; break;
-            case 'G': walk = GRASSHOPPER; break;
+            case 'K':
+                walk = KING;
+                break;
+            case 'Q':
+                walk = QUEEN;
+                break;
+            case 'R':
+                walk = ROOK;
+                break;
+            case 'B':
+                walk = BISHOP;
+                break;
+            case 'S':
+                walk = KNIGHT;
+                break;
+            case 'P':
+                walk = PAWN;
+                break;
+            case 'G':
+                walk = GRASSHOPPER;
+                break;
         }
         EXPECT_NE(walk, NO_WALK) << u;
         s.board[parse_square(w.substr(2))] = make_piece(w[0] == 'w' ? WHITE : BLACK, walk);
@@ -122,8 +136,8 @@ std::vector<Move> legal_between(const Position& pos, Square from, Square to, Wal
 std::string play(Position& pos, Square from, Square to, UndoInfo& undo, Walk promo = NO_WALK) {
     const std::vector<Move> ms = legal_between(pos, from, to, promo);
     if (ms.size() != 1) {
-        ADD_FAILURE() << square_name(from) << "-" << square_name(to) << ": " << ms.size()
-                      << " legal moves match in " << units(pos);
+        ADD_FAILURE() << square_name(from) << "-" << square_name(to) << ": " << ms.size() << " legal moves match in "
+                      << units(pos);
         return "<illegal>";
     }
     const std::string text = move_to_popeye(pos, ms[0]);
@@ -144,15 +158,27 @@ std::vector<std::string> effects(const UndoInfo& u) {
         one[at] = e.piece;
         const std::string unit = units(one);
         switch (e.kind) {
-            case Effect::Kind::Rebirth: out.push_back("Rebirth " + unit); break;
-            case Effect::Kind::Burial: out.push_back("Burial " + unit); break;
-            case Effect::Kind::Eruption: out.push_back("Eruption " + unit); break;
-            case Effect::Kind::Removal: out.push_back("Removal " + unit); break;
+            case Effect::Kind::Rebirth:
+                out.push_back("Rebirth " + unit);
+                break;
+            case Effect::Kind::Burial:
+                out.push_back("Burial " + unit);
+                break;
+            case Effect::Kind::Eruption:
+                out.push_back("Eruption " + unit);
+                break;
+            case Effect::Kind::Removal:
+                out.push_back("Removal " + unit);
+                break;
             case Effect::Kind::Transfer:
                 out.push_back("Transfer " + unit.substr(0, 2) + square_name(e.from) + "->" + square_name(e.to));
                 break;
-            case Effect::Kind::Lift: out.push_back("Lift " + unit); break;
-            case Effect::Kind::Landing: out.push_back("Landing " + unit); break;
+            case Effect::Kind::Lift:
+                out.push_back("Lift " + unit);
+                break;
+            case Effect::Kind::Landing:
+                out.push_back("Landing " + unit);
+                break;
         }
     }
     return out;
@@ -297,8 +323,8 @@ TEST(Seed001Circe, RebirthSquareIsTheCaptureSquareUnitLost) {
 // square is lost" is read, as the seed's list requires, for units that stood next to d3
 // before the move, not for the pawn reborn by the capture itself.)
 TEST(Seed002Atom, LorincExample) {
-    Game g({{"Circe", {"Atom"}}}, diagram({"wKa3", "wQc3", "wPd3", "wPc2", "bKf7", "bBe2", "bSe5", "bPe4", "bPe7"},
-                                           BLACK));
+    Game g({{"Circe", {"Atom"}}},
+           diagram({"wKa3", "wQc3", "wPd3", "wPc2", "bKf7", "bBe2", "bSe5", "bPe4", "bPe7"}, BLACK));
     UndoInfo u;
     const std::string text = play(g.pos, SQ_E5, SQ_D3, u);
     EXPECT_EQ(text.rfind("Se5*d3[+wPd2]", 0), 0u) << text;
@@ -352,10 +378,9 @@ TEST(Seed002Volcanic, GameReplaysWithBurialsAndEruptions) {
     }
     // Final position: White has every unit (the knight reborn on g1, both pawns back on b2 and
     // d2, the bishop on c3); Black lost the e-pawn and has a promoted bishop on b1.
-    EXPECT_EQ(units(p), units({"wRa1", "bBb1", "wBc3", "wQd1", "wKe1", "wBf1", "wSg1", "wRh1", "wPa2", "wPb2",
-                               "wPc2", "wPd2", "wPe2", "wPf2", "wPg2", "wPh2", "wSf3", "bPa7", "bPb7", "bPc7",
-                               "bPd7", "bPf7", "bPg7", "bPh7", "bRa8", "bSb8", "bBc8", "bQd8", "bKe8", "bBf8",
-                               "bSg8", "bRh8"}));
+    EXPECT_EQ(units(p), units({"wRa1", "bBb1", "wBc3", "wQd1", "wKe1", "wBf1", "wSg1", "wRh1", "wPa2", "wPb2", "wPc2",
+                               "wPd2", "wPe2", "wPf2", "wPg2", "wPh2", "wSf3", "bPa7", "bPb7", "bPc7", "bPd7", "bPf7",
+                               "bPg7", "bPh7", "bRa8", "bSb8", "bBc8", "bQd8", "bKe8", "bBf8", "bSg8", "bRh8"}));
     EXPECT_EQ(p.buried_count(), 0);
     EXPECT_EQ(p.side_to_move(), WHITE);
     // Taking the game back restores the game array exactly (burials and eruptions undone).
@@ -512,7 +537,7 @@ TEST(Seed004Assassin, DiagramD_CheckByThreatenedRebirth) {
     EXPECT_TRUE(g.pos.in_check());
     EXPECT_TRUE(legal_between(g.pos, SQ_C5, SQ_D6).empty());
     EXPECT_EQ(legal_moves(g.pos), sorted({"Kc1-b1", "Kc1-b2", "Kc1-c2", "Kc1-d1", "Bc5-b6", "Bc5-a7", "Bc5-e7",
-                                           "Bc5-f8", "Bc5-b4", "Bc5-a3", "Bc5-d4", "Bc5-e3", "Bc5-g1"}));
+                                          "Bc5-f8", "Bc5-b4", "Bc5-a3", "Bc5-d4", "Bc5-e3", "Bc5-g1"}));
 }
 
 // Seed 004, Diagram E: Circe Symmetry with assassin rebirths: White plays Fxc4 (the symmetric
@@ -585,16 +610,14 @@ TEST(Seed004Ultra, CheckThroughAChain) {
 // "each only if empty". bPc3 -> c7 and f7; f7 is occupied here, so only c7.
 TEST(HandHydra, MirrorSquareOccupiedOnlyClassicRebirth) {
     Game g({{"Circe", {"Hydra"}}}, diagram({"wKh1", "wSb1", "bKh8", "bPc3", "bPf7"}, WHITE));
-    EXPECT_EQ(legal_moves(g.pos),
-              sorted({"Kh1-g1", "Kh1-g2", "Kh1-h2", "Sb1-a3", "Sb1-d2", "Sb1*c3[+bPc7]"}));
+    EXPECT_EQ(legal_moves(g.pos), sorted({"Kh1-g1", "Kh1-g2", "Kh1-h2", "Sb1-a3", "Sb1-d2", "Sb1*c3[+bPc7]"}));
 }
 
 // RULES.md s.5 "Hydra Circe", "each only if empty": the s.3 square c7 is occupied, the mirror
 // f7 is empty, so the pawn is still reborn on f7.
 TEST(HandHydra, ClassicSquareOccupiedMirrorRebirthOnly) {
     Game g({{"Circe", {"Hydra"}}}, diagram({"wKh1", "wSb1", "bKh8", "bPc3", "bPc7"}, WHITE));
-    EXPECT_EQ(legal_moves(g.pos),
-              sorted({"Kh1-g1", "Kh1-g2", "Kh1-h2", "Sb1-a3", "Sb1-d2", "Sb1*c3[+bPf7]"}));
+    EXPECT_EQ(legal_moves(g.pos), sorted({"Kh1-g1", "Kh1-g2", "Kh1-h2", "Sb1-a3", "Sb1-d2", "Sb1*c3[+bPf7]"}));
 }
 
 // RULES.md s.5 "Hydra Circe" with s.3 "the square the capturer just left counts as empty": the
@@ -621,9 +644,9 @@ TEST(HandHydra, QueenRebornOnD8AndE8) {
 // effects). Every other move is orthodox.
 TEST(HandKamikaze, CaptureThatUnblocksOwnKingIsIllegal) {
     const rebirth::Setup s = diagram({"wKe1", "wRe3", "bKh8", "bRe8", "bSe6"}, WHITE);
-    const std::vector<std::string> quiet = {"Ke1-d1", "Ke1-d2", "Ke1-e2", "Ke1-f1", "Ke1-f2", "Re3-e2", "Re3-e4",
-                                            "Re3-e5", "Re3-a3", "Re3-b3", "Re3-c3", "Re3-d3", "Re3-f3", "Re3-g3",
-                                            "Re3-h3"};
+    const std::vector<std::string> quiet = {"Ke1-d1", "Ke1-d2", "Ke1-e2", "Ke1-f1", "Ke1-f2",
+                                            "Re3-e2", "Re3-e4", "Re3-e5", "Re3-a3", "Re3-b3",
+                                            "Re3-c3", "Re3-d3", "Re3-f3", "Re3-g3", "Re3-h3"};
     Game kamikaze({{"Circe", {"Kamikaze"}}}, s);
     EXPECT_EQ(legal_moves(kamikaze.pos), sorted(quiet));
     // Control, RULES.md s.5 "Circe": the rook stays on e6 and still blocks the file.

@@ -140,7 +140,8 @@ const char* const kBackRanks = "pieces white kh1 ra3 pg2h2 black kh8 re5 pe6g7h7
 // Duplex #1: White's mate, then Black's with Black in White's part. Each phase ends with
 // an empty line, as the phases of help play do in Popeye's Duplex output.
 TEST(SolveDirect, DuplexSolvesForBothSides) {
-    const std::string input = std::string("BeginProblem\n") + kBackRanks + "stip #1\noption duplex noboard\nEndProblem\n";
+    const std::string input =
+        std::string("BeginProblem\n") + kBackRanks + "stip #1\noption duplex noboard\nEndProblem\n";
     EXPECT_EQ(solve_inline(input, 1), "\n   1.Ra3-a8 # !\n\n\n   1.Re5-e1 # !\n\n\nsolution finished.\n\n\n");
     EXPECT_EQ(solve_inline(input, 4), solve_inline(input, 1));
 }
@@ -159,7 +160,8 @@ TEST(SolveDirect, HalfDuplexSolvesForTheOtherSideOnly) {
 // Ra1 is refuted by Re5-a5 (closing the a-file), Re3 shuts the rook off from the eighth
 // rank. Plain #2 shows the short mate as its key.
 TEST(SolveDirect, ExactPlayRejectsShortMates) {
-    const std::string exact = std::string("BeginProblem\n") + kBackRanks + "stip exact-#2\noption noboard\nEndProblem\n";
+    const std::string exact =
+        std::string("BeginProblem\n") + kBackRanks + "stip exact-#2\noption noboard\nEndProblem\n";
     EXPECT_TRUE(key_lines(solve_inline(exact, 1)).empty());
     EXPECT_TRUE(key_lines(solve_inline(exact, 4)).empty());
     const std::string plain = std::string("BeginProblem\n") + kBackRanks + "stip #2\noption noboard\nEndProblem\n";

@@ -149,7 +149,8 @@ const char* const kForcedMateSetup = "pieces white kh8 bg8 ph7h5 pd2 black ba1 k
 // and Bb3/Ba2 can be taken), or h5-h6, which changes nothing: the only key. Every black
 // reply mates, and each is a line of its own.
 TEST(SolveHelp, HelpSelfMateForcesEveryReplyToMate) {
-    const std::string input = std::string("BeginProblem\n") + kForcedMateSetup + "stip hs#1\noption noboard\nEndProblem\n";
+    const std::string input =
+        std::string("BeginProblem\n") + kForcedMateSetup + "stip hs#1\noption noboard\nEndProblem\n";
     const std::vector<std::string> want = {"  1.h5-h6 Kb2-a3 #", "  1.h5-h6 Kb2-b1 #", "  1.h5-h6 Kb2-c1 #",
                                            "  1.h5-h6 Kb2-c2 #"};
     EXPECT_EQ(solution_lines(input, 1), want);
@@ -161,7 +162,8 @@ TEST(SolveHelp, HelpSelfMateForcesEveryReplyToMate) {
 // of its four mates. After any other white move Black has no mate (see above), so that
 // move does not solve.
 TEST(SolveHelp, HelpReflexMateWritesEachObligatoryMate) {
-    const std::string input = std::string("BeginProblem\n") + kForcedMateSetup + "stip hr#1\noption noboard\nEndProblem\n";
+    const std::string input =
+        std::string("BeginProblem\n") + kForcedMateSetup + "stip hr#1\noption noboard\nEndProblem\n";
     const std::vector<std::string> want = {"  1.h5-h6 Kb2-a3 #", "  1.h5-h6 Kb2-b1 #", "  1.h5-h6 Kb2-c1 #",
                                            "  1.h5-h6 Kb2-c2 #"};
     EXPECT_EQ(solution_lines(input, 1), want);

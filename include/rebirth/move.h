@@ -34,7 +34,7 @@ inline constexpr int MAX_MOVES = 1024;
 
 // A fixed-capacity list of moves, meant to live on the stack.
 class MoveList {
-public:
+  public:
     void push(const Move& m) { storage_.moves[size_++] = m; }
     void clear() { size_ = 0; }
     int size() const { return size_; }
@@ -47,7 +47,7 @@ public:
     Move* end() { return storage_.moves + size_; }
     void truncate(int n) { size_ = n; }
 
-private:
+  private:
     // Left uninitialised: only the first size_ entries are ever read.
     union Storage {
         Storage() {}

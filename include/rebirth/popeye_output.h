@@ -24,8 +24,7 @@ std::string format_board(const std::array<Piece, SQUARE_NB>& board, Language lan
 
 // The condition lines Popeye writes for `conditions` (not centred, no '\n'), in Popeye's
 // order, with the qualifying words in Popeye's order and in `language`.
-std::vector<std::string> format_condition_lines(const std::vector<Condition>& conditions,
-                                                Language language);
+std::vector<std::string> format_condition_lines(const std::vector<Condition>& conditions, Language language);
 
 // `line` centred the way Popeye centres header lines in its 37-column diagram, with '\n'.
 std::string centre_line(std::string_view line);

@@ -25,13 +25,13 @@ inline constexpr int MAX_BURIED = 32;
 // prints them in brackets after the move.
 struct Effect {
     enum class Kind : std::uint8_t {
-        Rebirth,        // [+bBc8], with promotion [+wPc8=S]: `piece` is the unit as reborn, `walk_before` its walk before
-        Transfer,       // Anti-Circe capturer to its rebirth square: [wQd5->d1]
-        Removal,        // a unit leaves the board: [-wQd1]
-        Burial,         // Volcanic: [+bPd7->v]; Anti-Circe Volcanic: [wPe6->e2->v]
-        Eruption,       // a buried unit reappears: [+bPd7]
-        Lift,           // Parachute: the occupant is lifted
-        Landing,        // Parachute: a lifted unit lands
+        Rebirth,   // [+bBc8], with promotion [+wPc8=S]: `piece` is the unit as reborn, `walk_before` its walk before
+        Transfer,  // Anti-Circe capturer to its rebirth square: [wQd5->d1]
+        Removal,   // a unit leaves the board: [-wQd1]
+        Burial,    // Volcanic: [+bPd7->v]; Anti-Circe Volcanic: [wPe6->e2->v]
+        Eruption,  // a buried unit reappears: [+bPd7]
+        Lift,      // Parachute: the occupant is lifted
+        Landing,   // Parachute: a lifted unit lands
     };
     Kind kind = Kind::Rebirth;
     Square from = SQ_NONE;  // Transfer/Burial(anti): square left; Removal/Lift: square
@@ -95,7 +95,7 @@ struct SetupRules {
 // rights per king/rook square, en passant, ply and an incremental Zobrist key covering
 // everything that affects legal moves. Copyable; threads each use their own copy.
 class Position {
-public:
+  public:
     Position();
     explicit Position(const Setup& setup, const SetupRules& rules = {}, const std::string& source = "<position>");
 
@@ -173,7 +173,7 @@ public:
     // The key recomputed from scratch.
     Key compute_key() const;
 
-private:
+  private:
     friend class RulesMover;
     bool rules_in_check(Color c) const;
     void undo_rules_move(const Move& m, const UndoInfo& undo);

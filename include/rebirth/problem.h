@@ -25,14 +25,14 @@ struct Stipulation {
     Play play = Play::Direct;
     bool series = false;
     bool exact = false;
-    int intro = 0;          // n of an "n->" prefix
-    std::string goal;       // "#", "=", "==", "x", "+", "~", "dia", ...
+    int intro = 0;     // n of an "n->" prefix
+    std::string goal;  // "#", "=", "==", "x", "+", "~", "dia", ...
     // Length in half-moves of the whole play, intro included: #2 = 3, s#2 = 4 (the forced
     // mate included), h#2 = 4, h#2.5 = 5, hs#2 = 4, ser-#4 = 4, ser-h#4 = ser-s#4 = 5,
     // dia2.5 = 5, a=>b0.5 = 1, 2->ser-#3 = 5. As written: Option WhiteToPlay changes only
     // Setup::side_to_move.
     int half_moves = 0;
-    double moves = 0;       // the number as written (2, 2.5, 10)
+    double moves = 0;  // the number as written (2, 2.5, 10)
     bool empty() const { return text.empty(); }
 };
 
@@ -46,8 +46,8 @@ struct Condition {
 };
 
 struct Options {
-    std::vector<Square> no_castling;   // Option NoCastling <squares>
-    std::vector<Square> en_passant;    // Option EnPassant <squares> (departure, skipped, arrival)
+    std::vector<Square> no_castling;  // Option NoCastling <squares>
+    std::vector<Square> en_passant;   // Option EnPassant <squares> (departure, skipped, arrival)
     bool white_to_play = false;
     bool half_duplex = false;
     bool duplex = false;
@@ -69,16 +69,27 @@ struct Options {
 
 // One twinning operation (Popeye `Twin` command).
 struct TwinOp {
-    enum class Kind { Move, Exchange, Remove, Add, Substitute, Rotate, Mirror, Shift, Stipulation, Condition,
-                      PolishType };
+    enum class Kind {
+        Move,
+        Exchange,
+        Remove,
+        Add,
+        Substitute,
+        Rotate,
+        Mirror,
+        Shift,
+        Stipulation,
+        Condition,
+        PolishType
+    };
     Kind kind = Kind::Move;
     Square from = SQ_NONE, to = SQ_NONE;  // Move/Exchange/Shift/Remove(from)/Add(to)
-    Piece piece{};                       // Add: the unit; Substitute: the new walk (colour unused)
-    Piece old_piece{};                   // Substitute: the walk replaced (units keep colour, flags)
-    int degrees = 0;                     // Rotate: 90/180/270
-    std::string axis;                    // Mirror: "a1<-->h1", "a1<-->a8", "a1<-->h8", "h1<-->a8"
-    Stipulation stipulation;             // Stipulation
-    std::vector<Condition> conditions;   // Condition
+    Piece piece{};                        // Add: the unit; Substitute: the new walk (colour unused)
+    Piece old_piece{};                    // Substitute: the walk replaced (units keep colour, flags)
+    int degrees = 0;                      // Rotate: 90/180/270
+    std::string axis;                     // Mirror: "a1<-->h1", "a1<-->a8", "a1<-->h8", "h1<-->a8"
+    Stipulation stipulation;              // Stipulation
+    std::vector<Condition> conditions;    // Condition
     // The operation as Popeye prints it in the twin line, in the problem's language
     // ("wSg5-->e4", "shift a1 ==> a2", "dia3"); empty for Condition (the header printer
     // formats `conditions` itself). Filled when the problem is parsed.
@@ -86,7 +97,7 @@ struct TwinOp {
 };
 
 struct Twin {
-    bool continued = false;  // applies to the previous twin instead of the original
+    bool continued = false;      // applies to the previous twin instead of the original
     bool zero_position = false;  // Popeye `ZeroPosition`: this is twin a); the diagram is not solved
     std::vector<TwinOp> ops;
     SourceLoc where;
@@ -95,8 +106,8 @@ struct Twin {
 // A problem as read from Popeye input. Parsing yields this plain value; nothing is solved.
 struct Problem {
     Language language = Language::English;
-    SourceLoc where;                      // file and line of the problem's first keyword
-    std::vector<std::string> authors;     // one per Author command
+    SourceLoc where;                   // file and line of the problem's first keyword
+    std::vector<std::string> authors;  // one per Author command
     std::string origin;
     std::string title;
     std::string award;
@@ -108,7 +119,7 @@ struct Problem {
     Setup setup;
     Stipulation stipulation;
     std::vector<Condition> conditions;
-    int condition_line = 0;               // line of the first Condition command (for messages)
+    int condition_line = 0;  // line of the first Condition command (for messages)
     Options options;
     std::vector<Twin> twins;
 

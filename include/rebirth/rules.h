@@ -18,23 +18,23 @@ enum class Reborn : std::uint8_t { None, Captured, Capturer, Both };
 
 // Where the reborn unit goes (before adapters).
 enum class SquareRule : std::uint8_t {
-    Classic,        // RULES.md section 3
-    File,           // the walk's home square on the capture file (pawn: 2nd rank; fairy: promotion rank)
-    Symmetry,       // point symmetry through the centre (c4 <-> f5)
+    Classic,             // RULES.md section 3
+    File,                // the walk's home square on the capture file (pawn: 2nd rank; fairy: promotion rank)
+    Symmetry,            // point symmetry through the centre (c4 <-> f5)
     VerticalSymmetry,    // mirrored across the d/e line, same rank
     HorizontalSymmetry,  // mirrored across the 4th/5th rank line, same file
-    Diagram,        // the unit's square in the diagram
-    PWC,            // the capturer's departure square
-    Antipodes,      // 4 files and 4 ranks away
-    Equipollents,   // capture square + capturing move's vector
-    Parrain,        // capture square + next move's vector (delayed)
-    ContraParrain,  // capture square - next move's vector (delayed)
-    Couscous,       // the capturer's classic square (captured unit keeps its walk)
-    Super,          // any empty square, the mover's choice
-    TakeMake,       // the captured unit makes a non-capturing move of its walk from the capture square
-    Cage,           // Super restricted to squares where the reborn unit cannot capture
-    Diametral,      // classic square, then point-reflected (file and rank mirrored)
-    Rank,           // the walk's home file on the capture rank
+    Diagram,             // the unit's square in the diagram
+    PWC,                 // the capturer's departure square
+    Antipodes,           // 4 files and 4 ranks away
+    Equipollents,        // capture square + capturing move's vector
+    Parrain,             // capture square + next move's vector (delayed)
+    ContraParrain,       // capture square - next move's vector (delayed)
+    Couscous,            // the capturer's classic square (captured unit keeps its walk)
+    Super,               // any empty square, the mover's choice
+    TakeMake,            // the captured unit makes a non-capturing move of its walk from the capture square
+    Cage,                // Super restricted to squares where the reborn unit cannot capture
+    Diametral,           // classic square, then point-reflected (file and rank mirrored)
+    Rank,                // the walk's home file on the capture rank
 };
 
 // What happens when the rebirth square is occupied.
@@ -84,22 +84,22 @@ struct RuleSet {
     Rex rex = Rex::Exclusive;
 
     // Square adapters.
-    bool mirror = false;          // the other colour's square (Mirror Circe)
-    bool vertical_mirror = false; // the square mirrored across the d/e line
+    bool mirror = false;           // the other colour's square (Mirror Circe)
+    bool vertical_mirror = false;  // the square mirrored across the d/e line
     // Walk adapters.
-    bool frischauf = false;       // promoted units are reborn on the promotion square of the capture file
-    bool clone = false;           // the captured unit takes the capturer's walk
-    bool chameleon = false;       // the reborn unit changes walk along `chameleon_cycle`
+    bool frischauf = false;  // promoted units are reborn on the promotion square of the capture file
+    bool clone = false;      // the captured unit takes the capturer's walk
+    bool chameleon = false;  // the reborn unit changes walk along `chameleon_cycle`
     std::array<Walk, WALK_NB> chameleon_cycle{};  // walk -> next walk (index: walk), NO_WALK = unchanged
     // Anti-Circe: a capture on the capturer's own rebirth square is illegal (Cheylan).
     bool cheylan = false;
     // Extra effects.
     bool atom = false;
-    bool kamikaze = false;        // every capturer disappears for good
+    bool kamikaze = false;  // every capturer disappears for good
     bool alsatian = false;
     bool hydra = false;
-    bool mars = false;            // captures start from the capturer's rebirth square
-    bool antimars = false;        // non-captures start from the mover's rebirth square
+    bool mars = false;      // captures start from the capturer's rebirth square
+    bool antimars = false;  // non-captures start from the mover's rebirth square
     // Parrain: a capture made before the diagram (Condition ... LastCapture colour unit-square).
     Piece last_capture_piece{};
     Square last_capture_square = SQ_NONE;
@@ -120,7 +120,6 @@ std::array<Walk, WALK_NB> default_chameleon_cycle();
 // Resolves Popeye conditions (as parsed into Condition values) into one rule set.
 // Throws InputError(file, line, word, reason) naming the condition word that is unknown,
 // unsupported or incompatible with the others.
-RuleSet resolve_rules(const std::vector<Condition>& conditions, const std::string& file = "<conditions>",
-                      int line = 0);
+RuleSet resolve_rules(const std::vector<Condition>& conditions, const std::string& file = "<conditions>", int line = 0);
 
 }  // namespace rebirth

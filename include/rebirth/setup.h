@@ -36,8 +36,8 @@ std::string to_fen(const Setup& setup);
 // language (English S = knight, N = nightrider; German B = pawn, ...), two-letter codes
 // prefixed by '.', digit runs may exceed 8 and span ranks. Fills only the board.
 // Throws InputError(source, line, offending word, reason).
-std::array<Piece, SQUARE_NB> parse_forsyth(std::string_view text, const std::string& source = "<forsyth>",
-                                          int line = 0, Language lang = Language::English);
+std::array<Piece, SQUARE_NB> parse_forsyth(std::string_view text, const std::string& source = "<forsyth>", int line = 0,
+                                           Language lang = Language::English);
 std::string to_forsyth(const std::array<Piece, SQUARE_NB>& board, Language lang = Language::English);
 
 }  // namespace rebirth

@@ -17,13 +17,13 @@ struct SolveLimits {
 
 // What solving one problem produced: Popeye's text and a summary for --json.
 struct SolveReport {
-    std::string text;         // everything after the header (as solve_problem)
-    bool supported = true;    // every twin's stipulation has a solver
-    bool partial = false;     // MaxSolutions / StopOnShortSolutions cut the search
-    bool timed_out = false;   // the time limit stopped the search
-    int solutions = 0;        // keys of direct play, lines of help/series play and proof games
+    std::string text;                 // everything after the header (as solve_problem)
+    bool supported = true;            // every twin's stipulation has a solver
+    bool partial = false;             // MaxSolutions / StopOnShortSolutions cut the search
+    bool timed_out = false;           // the time limit stopped the search
+    int solutions = 0;                // keys of direct play, lines of help/series play and proof games
     std::vector<int> twin_solutions;  // the same per twin (a), b), ...)
-    std::uint64_t nodes = 0;  // positions searched
+    std::uint64_t nodes = 0;          // positions searched
     double seconds = 0;
     // "solved", "cooked", "no-solution", "timeout", "partial" or "unsupported".
     std::string status() const;

@@ -14,6 +14,7 @@ enum Color : std::uint8_t { WHITE = 0, BLACK = 1, COLOR_NB = 2 };
 constexpr Color operator~(Color c) { return Color(c ^ 1); }
 
 // Squares a1 = 0 .. h8 = 63; White moves towards higher ranks.
+// clang-format off
 enum Square : std::uint8_t {
     SQ_A1, SQ_B1, SQ_C1, SQ_D1, SQ_E1, SQ_F1, SQ_G1, SQ_H1,
     SQ_A2, SQ_B2, SQ_C2, SQ_D2, SQ_E2, SQ_F2, SQ_G2, SQ_H2,
@@ -26,6 +27,7 @@ enum Square : std::uint8_t {
     SQ_NONE,
     SQUARE_NB = 64
 };
+// clang-format on
 
 constexpr int file_of(Square s) { return s & 7; }
 constexpr int rank_of(Square s) { return s >> 3; }
@@ -59,9 +61,9 @@ inline constexpr int WALK_NB = 16;  // capacity of per-walk tables
 
 enum PieceFlag : std::uint8_t {
     PF_NONE = 0,
-    PF_PROMOTED = 1 << 0,   // became this walk by promotion (during play or declared FrischAuf)
-    PF_KAMIKAZE = 1 << 1,   // Popeye's Kamikaze attribute
-    PF_ROYAL = 1 << 2,      // Popeye's Royal attribute
+    PF_PROMOTED = 1 << 0,  // became this walk by promotion (during play or declared FrischAuf)
+    PF_KAMIKAZE = 1 << 1,  // Popeye's Kamikaze attribute
+    PF_ROYAL = 1 << 2,     // Popeye's Royal attribute
 };
 
 // A unit: walk, colour and attribute flags. The default value is an empty square.
