@@ -23,16 +23,17 @@ namespace {
 // Byte offsets of the members and elements of a JSON text nlohmann has accepted, by
 // dotted key path ("limits.threads", "problems[1].files"): where an error should point.
 class Offsets {
-public:
+  public:
     explicit Offsets(std::string_view text) : text_(text) { value(""); }
     std::size_t at(const std::string& key) const {
         auto it = map_.find(key);
         return it == map_.end() ? 0 : it->second;
     }
 
-private:
+  private:
     void skip_ws() {
-        while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
+        while (pos_ < text_.size() &&
+               (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
             ++pos_;
     }
     std::string string() {
@@ -81,7 +82,8 @@ private:
         } else if (c == '"') {
             string();
         } else {
-            while (pos_ < text_.size() && std::string_view(",]} \t\r\n").find(text_[pos_]) == std::string_view::npos) ++pos_;
+            while (pos_ < text_.size() && std::string_view(",]} \t\r\n").find(text_[pos_]) == std::string_view::npos)
+                ++pos_;
         }
     }
     std::string_view text_;
@@ -90,7 +92,7 @@ private:
 };
 
 class Reader {
-public:
+  public:
     Reader(std::string_view text, std::string file) : text_(text), file_(std::move(file)), offsets_(text) {}
 
     [[noreturn]] void fail(const std::string& key, const std::string& reason) const {
@@ -109,7 +111,8 @@ public:
     int integer(const json& v, const std::string& key, int min, int max) const {
         if (!v.is_number_integer()) fail(key, "expected an integer");
         long long n = v.get<long long>();
-        if (n < min || n > max) fail(key, "expected an integer from " + std::to_string(min) + " to " + std::to_string(max));
+        if (n < min || n > max)
+            fail(key, "expected an integer from " + std::to_string(min) + " to " + std::to_string(max));
         return int(n);
     }
     double positive(const json& v, const std::string& key) const {
@@ -122,14 +125,26 @@ public:
     }
     Limits limits(const json& v, const std::string& key, Limits base) const {
         if (!v.is_object()) fail(key, "expected an object");
-        only(v, key, {"threads", "item_seconds", "items_per_rank"});
+        only(v, key, {"threads", "item_seconds", "items_per_rank", "max_seconds"});
         if (v.contains("threads")) base.threads = integer(v["threads"], key + ".threads", 0, 4096);
         if (v.contains("item_seconds")) base.item_seconds = positive(v["item_seconds"], key + ".item_seconds");
-        if (v.contains("items_per_rank")) base.items_per_rank = integer(v["items_per_rank"], key + ".items_per_rank", 1, 100000);
+        if (v.contains("items_per_rank"))
+            base.items_per_rank = integer(v["items_per_rank"], key + ".items_per_rank", 1, 100000);
+        if (v.contains("max_seconds")) {
+            const json& m = v["max_seconds"];
+            if (!m.is_number() || m.get<double>() < 0) fail(key + ".max_seconds", "expected a number >= 0");
+            base.max_seconds = m.get<double>();
+        }
         return base;
     }
+    std::string kind(const json& v, const std::string& key) const {
+        std::string k = string(v, key);
+        if (k != "perft" && k != "solve" && k != "noop")
+            fail(key, "unknown search kind '" + k + "' (implemented: perft, solve, noop)");
+        return k;
+    }
 
-private:
+  private:
     std::string_view text_;
     std::string file_;
     Offsets offsets_;
@@ -172,14 +187,15 @@ Job parse_job(std::string_view text, const std::string& file_name, const std::st
     }
     Reader r(text, file_name);
     if (!root.is_object()) r.fail("", "a job file is a JSON object");
-    r.only(root, "", {"kind", "depth", "limits", "problems", "output_dir", "journal"});
+    r.only(root, "", {"kind", "depth", "items", "limits", "problems", "output_dir", "journal"});
     Job job;
     job.source = file_name;
     if (!root.contains("kind")) r.fail("", "missing key 'kind'");
-    job.kind = r.string(root["kind"], "kind");
-    if (job.kind != "perft") r.fail("kind", "unknown search kind '" + job.kind + "' (implemented: perft)");
+    job.kind = r.kind(root["kind"], "kind");
     int depth = 0;
     if (root.contains("depth")) depth = r.integer(root["depth"], "depth", 1, 64);
+    int items = 1000;
+    if (root.contains("items")) items = r.integer(root["items"], "items", 1, 10000000);
     Limits limits;
     if (root.contains("limits")) limits = r.limits(root["limits"], "limits", limits);
     if (!root.contains("output_dir")) r.fail("", "missing key 'output_dir'");
@@ -196,22 +212,26 @@ Job parse_job(std::string_view text, const std::string& file_name, const std::st
         std::string pattern;
         int only_index = 0;
         int entry_depth = depth;
+        int entry_items = items;
+        std::string entry_kind = job.kind;
         Limits entry_limits = limits;
         std::string files_key = key;
         if (entry.is_string()) {
             pattern = r.string(entry, key);
         } else if (entry.is_object()) {
-            r.only(entry, key, {"files", "problem", "depth", "limits"});
+            r.only(entry, key, {"files", "problem", "kind", "depth", "items", "limits"});
             files_key = key + ".files";
             if (!entry.contains("files")) r.fail(key, "missing key 'files'");
             pattern = r.string(entry["files"], files_key);
             if (entry.contains("problem")) only_index = r.integer(entry["problem"], key + ".problem", 1, 100000);
+            if (entry.contains("kind")) entry_kind = r.kind(entry["kind"], key + ".kind");
             if (entry.contains("depth")) entry_depth = r.integer(entry["depth"], key + ".depth", 1, 64);
+            if (entry.contains("items")) entry_items = r.integer(entry["items"], key + ".items", 1, 10000000);
             if (entry.contains("limits")) entry_limits = r.limits(entry["limits"], key + ".limits", entry_limits);
         } else {
             r.fail(key, "expected a glob string or an object with 'files'");
         }
-        if (entry_depth == 0) r.fail(key, "no depth: give 'depth' here or at the top level");
+        if (entry_kind == "perft" && entry_depth == 0) r.fail(key, "no depth: give 'depth' here or at the top level");
         std::vector<std::string> files = expand_glob(resolve(base_dir, pattern));
         if (files.empty()) r.fail(files_key, "'" + pattern + "' matches no file");
         for (const std::string& file : files) {
@@ -223,18 +243,22 @@ Job parse_job(std::string_view text, const std::string& file_name, const std::st
             } catch (const InputError& e) {
                 error = e.what();
             }
-            if (only_index > count && error.empty()) r.fail(key + ".problem", file + " holds " + std::to_string(count) + " problem(s)");
+            if (only_index > count && error.empty())
+                r.fail(key + ".problem", file + " holds " + std::to_string(count) + " problem(s)");
             for (int k = 1; k <= count; ++k) {
                 if (only_index && k != only_index) continue;
                 JobProblem p;
                 p.id = count > 1 ? stem + "-" + std::to_string(k) : stem;
                 p.file = file;
                 p.index = k;
-                p.depth = entry_depth;
+                p.kind = entry_kind;
+                p.depth = entry_kind == "perft" ? entry_depth : 0;
+                p.items = entry_kind == "noop" ? entry_items : 0;
                 p.limits = entry_limits;
                 p.error = error;
                 auto [it, fresh] = ids.emplace(p.id, file);
-                if (!fresh) r.fail(files_key, "problem id '" + p.id + "' of " + file + " repeats that of " + it->second);
+                if (!fresh)
+                    r.fail(files_key, "problem id '" + p.id + "' of " + file + " repeats that of " + it->second);
                 job.problems.push_back(std::move(p));
             }
         }

@@ -5,8 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include <nlohmann/json.hpp>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include "rebirth/error.h"
 
@@ -17,6 +17,19 @@ using nlohmann::json;
 namespace {
 
 std::string first_token(const std::string& path) { return path.substr(0, path.find(' ')); }
+
+// Bytes of a lower-case hex string; throws std::runtime_error on a malformed one.
+std::string from_hex(const std::string& hex) {
+    auto nibble = [](char c) {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        throw std::runtime_error("bad hex text");
+    };
+    if (hex.size() % 2) throw std::runtime_error("bad hex text");
+    std::string out;
+    for (std::size_t i = 0; i < hex.size(); i += 2) out += char(nibble(hex[i]) * 16 + nibble(hex[i + 1]));
+    return out;
+}
 
 }  // namespace
 
@@ -46,13 +59,14 @@ void ProblemProgress::split(const std::string& path, const std::vector<std::pair
     auto it = where_.find(path);
     if (it == where_.end()) throw std::logic_error("item '" + path + "' is not pending");
     auto below = [&](const std::string& child) {
-        return child.size() > path.size() + 1 && child.compare(0, path.size(), path) == 0 && child[path.size()] == ' ' &&
-               child.find(' ', path.size() + 1) == std::string::npos;
+        return child.size() > path.size() + 1 && child.compare(0, path.size(), path) == 0 &&
+               child[path.size()] == ' ' && child.find(' ', path.size() + 1) == std::string::npos;
     };
     for (const auto& [child, n] : done)
         if (!below(child)) throw std::logic_error("'" + child + "' is not a child of '" + path + "'");
     for (const std::string& child : pending)
-        if (!below(child) || where_.count(child)) throw std::logic_error("'" + child + "' is not a new child of '" + path + "'");
+        if (!below(child) || where_.count(child))
+            throw std::logic_error("'" + child + "' is not a new child of '" + path + "'");
     auto next = std::next(it->second);
     pending_.erase(it->second);
     where_.erase(it);
@@ -89,9 +103,22 @@ void apply_journal_line(JournalState& state, const std::string& line, const std:
                 .done(j.at("path").get<std::string>(), j.at("nodes").get<std::uint64_t>());
         } else if (type == "split") {
             std::vector<std::pair<std::string, std::uint64_t>> done;
-            for (const json& d : j.at("done")) done.push_back({d.at(0).get<std::string>(), d.at(1).get<std::uint64_t>()});
+            for (const json& d : j.at("done"))
+                done.push_back({d.at(0).get<std::string>(), d.at(1).get<std::uint64_t>()});
             state.problems.at(j.at("problem").get<std::string>())
                 .split(j.at("path").get<std::string>(), done, j.at("pending").get<std::vector<std::string>>());
+        } else if (type == "solved") {
+            const std::string problem = j.at("problem").get<std::string>();
+            SolveRecord rec;
+            rec.text = j.contains("text_hex") ? from_hex(j.at("text_hex").get<std::string>())
+                                              : j.at("text").get<std::string>();
+            rec.status = j.at("status").get<std::string>();
+            rec.solutions = j.at("solutions").get<int>();
+            rec.nodes = j.at("nodes").get<std::uint64_t>();
+            rec.seconds = j.at("seconds").get<double>();
+            rec.threads = j.at("threads").get<int>();
+            state.problems.at(problem).done(j.at("path").get<std::string>(), rec.nodes);
+            state.solved[problem] = std::move(rec);
         } else if (type == "finished") {
             const ProblemProgress& p = state.problems.at(j.at("problem").get<std::string>());
             if (!p.finished() || p.total() != j.at("nodes").get<std::uint64_t>())
@@ -148,8 +175,8 @@ void JournalWriter::append(const std::string& json_line) {
 }
 
 std::string journal_start(const std::string& fingerprint, long pid, const std::string& host, int ranks) {
-    return json{{"t", "start"}, {"version", 1}, {"fingerprint", fingerprint}, {"pid", pid}, {"host", host},
-                {"ranks", ranks}}
+    return json{{"t", "start"}, {"version", 1}, {"fingerprint", fingerprint},
+                {"pid", pid},   {"host", host}, {"ranks", ranks}}
         .dump();
 }
 
@@ -171,6 +198,33 @@ std::string journal_split(const std::string& problem, const std::string& path,
 
 std::string journal_finished(const std::string& problem, std::uint64_t nodes) {
     return json{{"t", "finished"}, {"problem", problem}, {"nodes", nodes}}.dump();
+}
+
+// The line of a solved item; a text that is not valid UTF-8 (a Latin-1 file's names) is
+// kept byte for byte as "text_hex" instead of "text".
+std::string journal_solved(const std::string& problem, const std::string& path, const SolveRecord& record) {
+    json j{{"t", "solved"},
+           {"problem", problem},
+           {"path", path},
+           {"status", record.status},
+           {"solutions", record.solutions},
+           {"nodes", record.nodes},
+           {"seconds", record.seconds},
+           {"threads", record.threads},
+           {"text", record.text}};
+    try {
+        return j.dump();
+    } catch (const json::type_error&) {
+        static const char* digits = "0123456789abcdef";
+        std::string hex;
+        for (unsigned char c : record.text) {
+            hex += digits[c >> 4];
+            hex += digits[c & 15];
+        }
+        j.erase("text");
+        j["text_hex"] = hex;
+        return j.dump();
+    }
 }
 
 }  // namespace rebirth::cluster

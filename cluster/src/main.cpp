@@ -24,7 +24,25 @@ struct Args {
     bool resume = false;
     std::string output_dir;
     std::string journal;
+    int threads = -1;
+    bool list = false;
 };
+
+// The problems of a job, one line each: id, kind, file, index in the file, error if any.
+void list_problems(const Job& job, std::ostream& out) {
+    for (const JobProblem& p : job.problems) {
+        out << p.id << '\t' << p.kind << '\t' << p.file << '\t' << p.index;
+        if (!p.error.empty()) out << '\t' << p.error;
+        out << '\n';
+    }
+}
+
+// The master's dispatch figures on stderr at the end of a run (read by cluster/bench.sh).
+void report_dispatch(const Master& master) {
+    const double s = master.dispatch_seconds();
+    std::cerr << "rebirth-cluster: " << master.items_handed_out() << " items handed out in " << s << " s ("
+              << (s > 0 ? double(master.items_handed_out()) / s : 0.0) << " items/s)\n";
+}
 
 // Rank 0 with other ranks: hands out items on request until every problem is written, then
 // stops each worker. Workers with nothing to do wait until a split brings new items.
@@ -93,13 +111,27 @@ int main(int argc, char** argv) {
     Args args;
     CLI::App app{"rebirth-cluster: distributed search of chess problems over Open MPI ranks"};
     app.add_option("job", args.job, "Job file (JSON), see cluster/README.md")->required();
-    app.add_flag("--resume", args.resume, "Continue the run recorded in the job's journal (a missing journal starts afresh)");
+    app.add_flag("--resume", args.resume,
+                 "Continue the run recorded in the job's journal (a missing journal starts afresh)");
     app.add_option("--output-dir", args.output_dir, "Override the job's output_dir");
     app.add_option("--journal", args.journal, "Override the job's journal path");
+    app.add_option("--threads", args.threads, "Override every problem's limits.threads (0 = all cores of a rank)")
+        ->check(CLI::Range(0, 4096));
+    app.add_flag("--list", args.list, "Print the job's problems (id, kind, file, index) and exit");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         return app.exit(e) == 0 ? kExitOk : kExitBadInput;
+    }
+
+    if (args.list) {
+        try {
+            list_problems(load_job(args.job), std::cout);
+            return kExitOk;
+        } catch (const InputError& e) {
+            std::cerr << "rebirth-cluster: " << e.what() << "\n";
+            return kExitBadInput;
+        }
     }
 
     std::unique_ptr<Comm> comm;
@@ -119,6 +151,8 @@ int main(int argc, char** argv) {
             Job job = load_job(args.job);
             if (!args.output_dir.empty()) job.output_dir = args.output_dir;
             if (!args.journal.empty()) job.journal = args.journal;
+            if (args.threads >= 0)
+                for (JobProblem& p : job.problems) p.limits.threads = args.threads;
             MasterOptions options;
             options.resume = args.resume;
             options.worker_ranks = std::max(1, comm->size() - 1);
@@ -129,7 +163,9 @@ int main(int argc, char** argv) {
             std::cerr << "rebirth-cluster: " << e.what() << "\n";
             return stop_workers(*comm, kExitBadInput);
         }
-        return comm->size() == 1 ? run_alone(*master) : run_master(*comm, *master);
+        const int code = comm->size() == 1 ? run_alone(*master) : run_master(*comm, *master);
+        report_dispatch(*master);
+        return code;
     } catch (const ProtocolError& e) {
         std::cerr << "rebirth-cluster: rank " << comm->rank() << ": protocol error: " << e.what()
                   << "; stopping the run (the journal keeps the finished items)\n";

@@ -21,7 +21,9 @@ using clock_type = std::chrono::steady_clock;
 struct Master::ProblemRun {
     const JobProblem* spec = nullptr;
     std::uint32_t index = 0;
-    std::unique_ptr<LoadedProblem> loaded;
+    std::unique_ptr<LoadedProblem> loaded;                         // perft
+    std::uint64_t file_hash = 0;                                   // every kind
+    std::optional<SolveRecord> solved;                             // solve
     std::vector<std::pair<std::string, std::string>> first_moves;  // token, Popeye name
     ProblemProgress progress;
     std::string error;
@@ -54,14 +56,22 @@ Master::Master(Job job, MasterOptions options) : job_(std::move(job)), options_(
         run->error = run->spec->error;
         if (run->error.empty()) {
             try {
-                run->loaded = std::make_unique<LoadedProblem>(load_problem(run->spec->file, run->spec->index));
-                for (auto& [path, name] : root_moves(run->loaded->root)) run->first_moves.push_back({path_key(path), name});
+                if (run->spec->kind == "perft") {
+                    run->loaded = std::make_unique<LoadedProblem>(load_problem(run->spec->file, run->spec->index));
+                    run->file_hash = run->loaded->file_hash;
+                    for (auto& [path, name] : root_moves(run->loaded->root))
+                        run->first_moves.push_back({path_key(path), name});
+                } else {
+                    run->file_hash = checksum(read_file_bytes(run->spec->file));
+                }
             } catch (const InputError& e) {
                 run->error = e.what();
             }
         }
         fp << ";" << run->spec->id << ":" << run->spec->depth << ":"
-           << (run->loaded ? std::to_string(run->loaded->file_hash) : std::string("error"));
+           << (run->error.empty() ? std::to_string(run->file_hash) : std::string("error"));
+        if (run->spec->kind == "solve") fp << ":solve:" << run->spec->index << ":" << run->spec->limits.max_seconds;
+        if (run->spec->kind == "noop") fp << ":noop:" << run->spec->items;
         runs_.push_back(std::move(run));
     }
     std::ostringstream hex;
@@ -94,6 +104,7 @@ Master::Master(Job job, MasterOptions options) : job_(std::move(job)), options_(
         auto it = state.problems.find(run->spec->id);
         if (it != state.problems.end()) {
             run->progress = std::move(it->second);
+            if (auto rec = state.solved.find(run->spec->id); rec != state.solved.end()) run->solved = rec->second;
         } else {
             plan_problem(*run);
         }
@@ -105,10 +116,18 @@ Master::Master(Job job, MasterOptions options) : job_(std::move(job)), options_(
 
 Master::~Master() = default;
 
+// The items of a problem: a perft tree's split, the one item "*" (every twin) of a solve
+// problem, the items "#1".."#N" of a noop problem.
 void Master::plan_problem(ProblemRun& run) {
-    const int target = std::max(1, run.spec->limits.items_per_rank * std::max(1, options_.worker_ranks));
     std::vector<std::string> items;
-    for (const Path& p : initial_split(run.loaded->root, run.spec->depth, target)) items.push_back(path_key(p));
+    if (run.spec->kind == "solve") {
+        items.push_back(kSolveItem);
+    } else if (run.spec->kind == "noop") {
+        for (int i = 1; i <= run.spec->items; ++i) items.push_back("#" + std::to_string(i));
+    } else {
+        const int target = std::max(1, run.spec->limits.items_per_rank * std::max(1, options_.worker_ranks));
+        for (const Path& p : initial_split(run.loaded->root, run.spec->depth, target)) items.push_back(path_key(p));
+    }
     run.progress.plan(items);
     journal_->append(journal_plan(run.spec->id, items));
 }
@@ -125,13 +144,19 @@ std::optional<WorkItem> Master::next_item() {
         item.problem = p.problem;
         item.file = run.spec->file;
         item.problem_index = run.spec->index;
-        item.file_hash = run.loaded->file_hash;
-        item.kind = SearchKind::Perft;
-        item.path = parse_path_key(p.path);
-        item.depth = run.spec->depth - int(item.path.size());
-        item.budget_seconds = run.spec->limits.item_seconds;
+        item.file_hash = run.file_hash;
         item.threads = run.spec->limits.threads;
+        if (run.spec->kind == "perft") {
+            item.kind = SearchKind::Perft;
+            item.path = parse_path_key(p.path);
+            item.depth = run.spec->depth - int(item.path.size());
+            item.budget_seconds = run.spec->limits.item_seconds;
+        } else {
+            item.kind = run.spec->kind == "solve" ? SearchKind::Solve : SearchKind::Noop;
+            item.max_seconds = run.spec->limits.max_seconds;
+        }
         if (!run.started) run.started = clock_type::now();
+        if (!first_out_) first_out_ = clock_type::now();
         ++run.in_flight;
         in_flight_.emplace(item.item_id, std::move(p));
         return item;
@@ -146,12 +171,27 @@ void Master::on_result(const Result& result) {
         throw ProtocolError("result for item " + std::to_string(result.item_id) + ", which is not in flight");
     Pending p = std::move(it->second);
     in_flight_.erase(it);
+    last_in_ = clock_type::now();
     ProblemRun& run = *runs_[p.problem];
     --run.in_flight;
     run.threads = std::max(run.threads, int(result.threads));
     if (!run.error.empty()) return;
+    const bool solve = run.spec->kind == "solve";
+    if (result.status != Result::Status::Error && solve != (result.status == Result::Status::Solved))
+        throw ProtocolError("result of status " + std::to_string(int(result.status)) + " for a " + run.spec->kind +
+                            " item");
+    if (result.status == Result::Status::Split && run.spec->kind != "perft")
+        throw ProtocolError("split result for a " + run.spec->kind + " item");
     try {
         switch (result.status) {
+            case Result::Status::Solved: {
+                SolveRecord rec{result.text,  result.solve_status, int(result.solutions),
+                                result.nodes, result.seconds,      int(result.threads)};
+                run.progress.done(p.path, rec.nodes);
+                journal_->append(journal_solved(run.spec->id, p.path, rec));
+                run.solved = std::move(rec);
+                break;
+            }
             case Result::Status::Done:
                 run.progress.done(p.path, result.nodes);
                 journal_->append(journal_done(run.spec->id, p.path, result.nodes));
@@ -185,22 +225,45 @@ void Master::fail(ProblemRun& run, const std::string& message) {
     if (options_.progress) *options_.progress << "rebirth-cluster: " << run.spec->id << ": " << message << "\n";
 }
 
+// Writes a problem's output once its last item is in: ID.perft (the --divide text), ID.out
+// (the solve output) or ID.noop (the item count).
 void Master::maybe_finish(ProblemRun& run) {
     if (run.written || !run.error.empty() || !run.progress.finished() || run.in_flight > 0) return;
-    std::vector<std::pair<std::string, std::uint64_t>> counts;
-    for (const auto& [token, name] : run.first_moves) counts.push_back({name, run.progress.first_move_total(token)});
-    const fs::path out = fs::path(job_.output_dir) / (run.spec->id + ".perft");
+    std::string text;
+    std::string extension;
+    if (run.spec->kind == "solve") {
+        if (!run.solved) throw std::logic_error("solve problem " + run.spec->id + " finished without a record");
+        text = run.solved->text;
+        extension = ".out";
+    } else if (run.spec->kind == "noop") {
+        text = std::to_string(run.spec->items) + " items\n";
+        extension = ".noop";
+    } else {
+        std::vector<std::pair<std::string, std::uint64_t>> counts;
+        for (const auto& [token, name] : run.first_moves)
+            counts.push_back({name, run.progress.first_move_total(token)});
+        text = divide_text(counts);
+        extension = ".perft";
+    }
+    const fs::path out = fs::path(job_.output_dir) / (run.spec->id + extension);
     const fs::path tmp = out.string() + ".tmp";
     {
         std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        f << divide_text(counts);
+        f << text;
         if (!f.flush()) throw std::runtime_error("cannot write " + tmp.string());
     }
     fs::rename(tmp, out);
     journal_->append(journal_finished(run.spec->id, run.progress.total()));
     run.written = true;
     if (run.started) run.seconds = std::chrono::duration<double>(clock_type::now() - *run.started).count();
-    if (options_.progress) *options_.progress << "rebirth-cluster: " << run.spec->id << " done: " << run.progress.total() << " leaves\n";
+    if (options_.progress) {
+        *options_.progress << "rebirth-cluster: " << run.spec->id << " done: ";
+        if (run.solved)
+            *options_.progress << run.solved->status << ", " << run.solved->solutions << " solution(s), "
+                               << run.solved->nodes << " nodes\n";
+        else
+            *options_.progress << run.progress.total() << (run.spec->kind == "noop" ? " noop items\n" : " leaves\n");
+    }
 }
 
 void Master::emit_summaries() {
@@ -210,11 +273,20 @@ void Master::emit_summaries() {
         if (options_.summary) {
             nlohmann::ordered_json j;
             j["id"] = run.spec->id;
-            j["status"] = run.error.empty() ? "ok" : "error";
-            j["nodes"] = run.error.empty() ? run.progress.total() : 0;
-            j["seconds"] = std::round(run.seconds * 1000) / 1000;
-            j["ranks"] = options_.worker_ranks;
-            j["threads"] = run.threads ? run.threads : run.spec->limits.threads;
+            if (run.solved && run.error.empty()) {
+                j["status"] = run.solved->status;
+                j["solutions"] = run.solved->solutions;
+                j["nodes"] = run.solved->nodes;
+                j["seconds"] = std::round(run.solved->seconds * 1000) / 1000;
+                j["ranks"] = options_.worker_ranks;
+                j["threads"] = run.solved->threads;
+            } else {
+                j["status"] = run.error.empty() ? "ok" : "error";
+                j["nodes"] = run.error.empty() ? run.progress.total() : 0;
+                j["seconds"] = std::round(run.seconds * 1000) / 1000;
+                j["ranks"] = options_.worker_ranks;
+                j["threads"] = run.threads ? run.threads : run.spec->limits.threads;
+            }
             if (!run.error.empty()) j["error"] = run.error;
             *options_.summary << j.dump() << std::endl;
         }
@@ -230,8 +302,7 @@ void Master::report_progress(bool force) {
     std::size_t written = 0;
     for (const auto& run : runs_) written += run->written || !run->error.empty();
     *options_.progress << "rebirth-cluster: " << written << "/" << runs_.size() << " problems, " << queue_.size()
-                       << " items queued, " << in_flight_.size() << " in flight, "
-                       << std::fixed << std::setprecision(1)
+                       << " items queued, " << in_flight_.size() << " in flight, " << std::fixed << std::setprecision(1)
                        << std::chrono::duration<double>(now - start_).count() << " s\n";
 }
 
@@ -242,9 +313,15 @@ bool Master::finished() const {
     return true;
 }
 
+double Master::dispatch_seconds() const {
+    return first_out_ ? std::chrono::duration<double>(last_in_ - *first_out_).count() : 0.0;
+}
+
 int Master::exit_code() const {
-    for (const auto& run : runs_)
+    for (const auto& run : runs_) {
         if (!run->error.empty()) return 2;
+        if (run->solved && (run->solved->status == "bad-input" || run->solved->status == "unsupported")) return 2;
+    }
     return 0;
 }
 

@@ -12,8 +12,8 @@ namespace boost::serialization {
 
 template <class Archive>
 void serialize(Archive& ar, rebirth::Move& m, const unsigned int) {
-    std::uint8_t from = m.from, to = m.to, kind = std::uint8_t(m.kind), promotion = m.promotion,
-                 rebirth = m.rebirth, rebirth_walk = m.rebirth_walk, extra = m.extra, spare = m.spare;
+    std::uint8_t from = m.from, to = m.to, kind = std::uint8_t(m.kind), promotion = m.promotion, rebirth = m.rebirth,
+                 rebirth_walk = m.rebirth_walk, extra = m.extra, spare = m.spare;
     ar& from& to& kind& promotion& rebirth& rebirth_walk& extra& spare;
     m.from = rebirth::Square(from);
     m.to = rebirth::Square(to);
@@ -28,8 +28,8 @@ void serialize(Archive& ar, rebirth::Move& m, const unsigned int) {
 template <class Archive>
 void serialize(Archive& ar, rebirth::cluster::WorkItem& w, const unsigned int) {
     std::uint8_t kind = std::uint8_t(w.kind);
-    ar& w.protocol& w.item_id& w.problem& w.file& w.problem_index& w.file_hash& kind& w.path& w.depth&
-        w.budget_seconds& w.threads;
+    ar& w.protocol& w.item_id& w.problem& w.file& w.problem_index& w.file_hash& kind& w.path& w.depth& w
+        .budget_seconds& w.threads& w.max_seconds;
     w.kind = rebirth::cluster::SearchKind(kind);
 }
 
@@ -41,7 +41,8 @@ void serialize(Archive& ar, rebirth::cluster::ChildCount& c, const unsigned int)
 template <class Archive>
 void serialize(Archive& ar, rebirth::cluster::Result& r, const unsigned int) {
     std::uint8_t status = std::uint8_t(r.status);
-    ar& r.protocol& r.item_id& r.problem& status& r.nodes& r.done& r.pending& r.error& r.threads& r.seconds;
+    ar& r.protocol& r.item_id& r.problem& status& r.nodes& r.done& r.pending& r.error& r.threads& r.seconds& r.text& r
+        .solve_status& r.solutions;
     r.status = rebirth::cluster::Result::Status(status);
 }
 
@@ -117,7 +118,8 @@ Frame decode_frame(std::string_view bytes) {
     if (bytes.size() < kFrameHeaderSize)
         throw ProtocolError("truncated message: " + std::to_string(bytes.size()) + " bytes, header needs " +
                             std::to_string(kFrameHeaderSize));
-    if (bytes.substr(0, 4) != std::string_view(kMagic, 4)) throw ProtocolError("not a rebirth-cluster message (bad magic)");
+    if (bytes.substr(0, 4) != std::string_view(kMagic, 4))
+        throw ProtocolError("not a rebirth-cluster message (bad magic)");
     std::uint64_t version = get_le(bytes, 4, 2);
     if (version != kProtocolVersion)
         throw ProtocolError("message of protocol version " + std::to_string(version) + ", expected " +
@@ -139,14 +141,21 @@ std::string serialize(const Result& result) { return to_bytes(result); }
 
 WorkItem deserialize_work_item(std::string_view bytes) {
     WorkItem item = from_bytes<WorkItem>(bytes, "work item");
-    if (item.kind != SearchKind::Perft) throw ProtocolError("work item of unknown search kind");
+    if (item.kind < SearchKind::Perft || item.kind > SearchKind::Noop)
+        throw ProtocolError("work item of unknown search kind");
+    if (item.kind != SearchKind::Perft && !item.path.empty())
+        throw ProtocolError("solve or noop work item with a move path");
     return item;
 }
 
 Result deserialize_result(std::string_view bytes) {
     Result r = from_bytes<Result>(bytes, "result");
-    if (r.status < Result::Status::Done || r.status > Result::Status::Error)
+    if (r.status < Result::Status::Done || r.status > Result::Status::Solved)
         throw ProtocolError("result of unknown status");
+    if (r.status != Result::Status::Solved && (!r.text.empty() || !r.solve_status.empty()))
+        throw ProtocolError("result with a solution text but not of status solved");
+    if (r.status == Result::Status::Solved && r.solve_status.empty())
+        throw ProtocolError("solved result without a status");
     return r;
 }
 

@@ -1,18 +1,20 @@
 #include "rebirth/cluster/search.h"
 
+#include <tbb/task_arena.h>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-#include <tbb/task_arena.h>
 
 #include "rebirth/error.h"
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
 #include "rebirth/perft.h"
 #include "rebirth/popeye_input.h"
+#include "rebirth/popeye_output.h"
+#include "rebirth/solve.h"
 
 namespace rebirth::cluster {
 
@@ -62,7 +64,8 @@ Move parse_move_token(std::string_view token) {
     m.to = parse_sq(token.substr(2, 2), token);
     std::string_view rest = token.substr(4);
     while (!rest.empty()) {
-        if (rest.size() < 3 || rest[0] != ':') throw std::invalid_argument("bad move token '" + std::string(token) + "'");
+        if (rest.size() < 3 || rest[0] != ':')
+            throw std::invalid_argument("bad move token '" + std::string(token) + "'");
         std::size_t end = rest.find(':', 1);
         std::string_view field = rest.substr(1, end == std::string_view::npos ? std::string_view::npos : end - 1);
         rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end);
@@ -70,16 +73,28 @@ Move parse_move_token(std::string_view token) {
         switch (field[0]) {
             case 'k': {
                 int k = parse_int(value, token);
-                if (k > int(MoveKind::Castling)) throw std::invalid_argument("bad move kind in '" + std::string(token) + "'");
+                if (k > int(MoveKind::Castling))
+                    throw std::invalid_argument("bad move kind in '" + std::string(token) + "'");
                 m.kind = MoveKind(k);
                 break;
             }
-            case 'p': m.promotion = Walk(parse_int(value, token)); break;
-            case 'r': m.rebirth = parse_sq(value, token); break;
-            case 'w': m.rebirth_walk = Walk(parse_int(value, token)); break;
-            case 'x': m.extra = parse_sq(value, token); break;
-            case 's': m.spare = std::uint8_t(parse_int(value, token)); break;
-            default: throw std::invalid_argument("bad field in move token '" + std::string(token) + "'");
+            case 'p':
+                m.promotion = Walk(parse_int(value, token));
+                break;
+            case 'r':
+                m.rebirth = parse_sq(value, token);
+                break;
+            case 'w':
+                m.rebirth_walk = Walk(parse_int(value, token));
+                break;
+            case 'x':
+                m.extra = parse_sq(value, token);
+                break;
+            case 's':
+                m.spare = std::uint8_t(parse_int(value, token));
+                break;
+            default:
+                throw std::invalid_argument("bad field in move token '" + std::string(token) + "'");
         }
     }
     return m;
@@ -210,6 +225,46 @@ const LoadedProblem& ProblemCache::get(const WorkItem& item) {
     return it->second;
 }
 
+const Problem& ProblemCache::problem(const WorkItem& item) {
+    auto it = parsed_.find(item.file);
+    if (it == parsed_.end()) {
+        std::string text = read_file_bytes(item.file);
+        ParsedFile f;
+        f.hash = checksum(text);
+        f.problems = parse_popeye(text, item.file);
+        it = parsed_.emplace(item.file, std::move(f)).first;
+    }
+    if (it->second.hash != item.file_hash)
+        throw std::runtime_error(item.file + " differs from the master's copy (checksum mismatch)");
+    const auto& problems = it->second.problems;
+    if (item.problem_index < 1 || item.problem_index > int(problems.size()))
+        throw std::runtime_error(item.file + " holds " + std::to_string(problems.size()) + " problem(s); no problem " +
+                                 std::to_string(item.problem_index));
+    return problems[std::size_t(item.problem_index - 1)];
+}
+
+Result solve_one(const Problem& p, int threads, double max_seconds) {
+    Result r;
+    r.status = Result::Status::Solved;
+    r.text = format_header(p);
+    SolveLimits limits;
+    limits.max_seconds = max_seconds;
+    limits.show_time = false;
+    try {
+        SolveReport report = solve_problem_report(p, threads, limits);
+        r.text += report.text;
+        r.solve_status = report.status();
+        r.solutions = report.solutions;
+        r.nodes = report.nodes;
+        r.seconds = report.seconds;
+    } catch (const InputError& e) {
+        r.text += std::string("rebirth: ") + e.what() + "\n\n";
+        r.solve_status = "bad-input";
+        r.error = e.what();
+    }
+    return r;
+}
+
 Result run_item(const WorkItem& item, ProblemCache& cache) {
     using clock = std::chrono::steady_clock;
     const auto start = clock::now();
@@ -218,6 +273,19 @@ Result run_item(const WorkItem& item, ProblemCache& cache) {
     r.problem = item.problem;
     r.threads = item.threads > 0 ? item.threads : tbb::this_task_arena::max_concurrency();
     try {
+        if (item.kind == SearchKind::Noop) {
+            r.status = Result::Status::Done;
+            return r;
+        }
+        if (item.kind == SearchKind::Solve) {
+            const int threads = r.threads;
+            const Problem& p = cache.problem(item);
+            r = solve_one(p, item.threads, item.max_seconds);
+            r.item_id = item.item_id;
+            r.problem = item.problem;
+            r.threads = threads;
+            return r;
+        }
         Position pos = cache.get(item).root;
         replay(pos, item.path);
         if (item.depth <= kSplitFloor || item.budget_seconds <= 0) {

@@ -17,7 +17,7 @@ struct Received {
 // messages on MPI_COMM_WORLD with one tag. Frames are checked on receipt (decode_frame);
 // a bad frame throws ProtocolError.
 class Comm {
-public:
+  public:
     Comm(int& argc, char**& argv);
     ~Comm();
     Comm(const Comm&) = delete;
@@ -28,13 +28,14 @@ public:
     void send(int dest, MsgType type, std::string_view payload);
     // A waiting message from any rank, or nothing.
     std::optional<Received> poll();
-    // The next message from any rank (or from `source`), sleeping briefly between polls so
-    // an idle rank leaves its core to the searching threads.
+    // The next message from any rank (or from `source`): polls for 200 us, then sleeps
+    // between polls (50 us doubling to 2 ms) so an idle rank leaves its core to the
+    // searching threads.
     Received wait(int source = -1);
     // Ends every rank of the run with `code` (after a fatal error).
     [[noreturn]] void abort(int code);
 
-private:
+  private:
     std::optional<Received> poll_from(int source);
     int rank_ = 0;
     int size_ = 1;

@@ -11,23 +11,26 @@ struct Limits {
     int threads = 0;            // TBB threads per worker rank (0 = all cores of the rank)
     double item_seconds = 5.0;  // a worker hands back the rest of an item's children after this
     int items_per_rank = 16;    // initial split: about this many items per worker rank
+    double max_seconds = 0;     // solve: time limit of one problem (0 = none)
     friend bool operator==(const Limits&, const Limits&) = default;
 };
 
 // One problem of a job: problem `index` (1-based) of a Popeye file. `error` is set when
 // the file could not be read or parsed; such a problem is reported, never searched.
 struct JobProblem {
-    std::string id;     // file stem, "-K" appended when the file holds several problems
-    std::string file;   // path as resolved against the job file's directory
+    std::string id;    // file stem, "-K" appended when the file holds several problems
+    std::string file;  // path as resolved against the job file's directory
     int index = 1;
-    int depth = 0;
+    std::string kind = "perft";  // "perft", "solve" or "noop"
+    int depth = 0;               // perft only
+    int items = 0;               // noop only: number of empty items
     Limits limits;
     std::string error;
 };
 
 struct Job {
     std::string source;  // the job file
-    std::string kind;    // "perft"
+    std::string kind;    // the default kind of its problems: "perft", "solve" or "noop"
     std::vector<JobProblem> problems;
     std::string output_dir;
     std::string journal;

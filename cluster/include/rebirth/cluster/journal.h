@@ -15,7 +15,7 @@ namespace rebirth::cluster {
 // Every update checks that it fits (a count for an item that is not pending is an error),
 // so a journal that does not match the plan is refused instead of giving a wrong count.
 class ProblemProgress {
-public:
+  public:
     // Sets the items of a fresh search. Throws std::logic_error when already planned.
     void plan(const std::vector<std::string>& items);
     // Item `path` is searched: `nodes` leaves.
@@ -33,7 +33,7 @@ public:
     std::uint64_t first_move_total(const std::string& token) const;
     std::uint64_t total() const;
 
-private:
+  private:
     void take(const std::string& path);
     bool planned_ = false;
     std::list<std::string> pending_;
@@ -41,12 +41,24 @@ private:
     std::map<std::string, std::uint64_t> by_first_;
 };
 
-// What a journal holds: the fingerprint of the job it belongs to, each problem's progress
-// and the problems already written out. `valid_bytes` is the length of its complete lines
+// A solved problem as the journal keeps it: enough to write its output and summary again.
+struct SolveRecord {
+    std::string text;    // the output file's bytes
+    std::string status;  // SolveReport::status() or "bad-input"
+    int solutions = 0;
+    std::uint64_t nodes = 0;
+    double seconds = 0;
+    int threads = 0;
+    friend bool operator==(const SolveRecord&, const SolveRecord&) = default;
+};
+
+// What a journal holds: the fingerprint of the job it belongs to, each problem's progress,
+// the solve results and the problems already written out. `valid_bytes` is the length of its complete lines
 // (a line cut short by a kill is dropped; a bad line elsewhere is an error).
 struct JournalState {
     std::string fingerprint;
     std::map<std::string, ProblemProgress> problems;
+    std::map<std::string, SolveRecord> solved;
     std::size_t valid_bytes = 0;
     int runs = 0;
 };
@@ -59,7 +71,7 @@ void apply_journal_line(JournalState& state, const std::string& line, const std:
 
 // Appends JSON lines to the journal, each written out and flushed to the disk at once.
 class JournalWriter {
-public:
+  public:
     // Opens `path` for appending after cutting it to `keep_bytes` (drops a torn last line).
     JournalWriter(const std::string& path, std::size_t keep_bytes);
     ~JournalWriter();
@@ -67,7 +79,7 @@ public:
     JournalWriter& operator=(const JournalWriter&) = delete;
     void append(const std::string& json_line);
 
-private:
+  private:
     std::string path_;
     std::FILE* file_ = nullptr;
 };
@@ -80,5 +92,7 @@ std::string journal_split(const std::string& problem, const std::string& path,
                           const std::vector<std::pair<std::string, std::uint64_t>>& done,
                           const std::vector<std::string>& pending);
 std::string journal_finished(const std::string& problem, std::uint64_t nodes);
+// A solve item `path` of `problem` is done with `record` (its whole output included).
+std::string journal_solved(const std::string& problem, const std::string& path, const SolveRecord& record);
 
 }  // namespace rebirth::cluster

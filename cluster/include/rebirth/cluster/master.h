@@ -19,19 +19,20 @@ namespace rebirth::cluster {
 
 struct MasterOptions {
     bool resume = false;
-    int worker_ranks = 1;             // ranks that search (sizes the initial split)
-    std::ostream* progress = nullptr; // progress lines (stderr); null = quiet
-    std::ostream* summary = nullptr;  // one JSON line per problem (stdout); null = none
+    int worker_ranks = 1;              // ranks that search (sizes the initial split)
+    std::ostream* progress = nullptr;  // progress lines (stderr); null = quiet
+    std::ostream* summary = nullptr;   // one JSON line per problem (stdout); null = none
     // Testing aid: stop taking results after this many (simulates a killed master).
     std::optional<int> stop_after_results;
 };
 
 // The master's bookkeeping, free of MPI: hands out work items, takes results, journals
-// them and writes each problem's output when its last item is in. Results are merged per
-// first move and printed in generation order, so the output does not depend on how the
-// tree was split or in which order items finished.
+// them and writes each problem's output when its last item is in. Perft results are
+// merged per first move and printed in generation order, so the output does not depend on
+// how the tree was split or in which order items finished; a solve problem's output is
+// its worker's text.
 class Master {
-public:
+  public:
     // Loads the problems, reads the journal with --resume (a missing journal starts a
     // fresh run), plans the problems not planned yet and writes the outputs of finished
     // ones. Throws InputError for a journal of another job or a journal that exists
@@ -47,11 +48,15 @@ public:
     // Every problem is written (or failed) and nothing is in flight.
     bool finished() const;
     bool stopped() const { return stopped_; }
-    // 0 when every problem succeeded, 2 when one failed on its input.
+    // 0 when every problem succeeded, 2 when one failed on its input or (as with
+    // `rebirth solve`) a solve problem is unsupported or its conditions/diagram are bad.
     int exit_code() const;
     const std::string& fingerprint() const { return fingerprint_; }
+    // Items handed out so far, and the seconds from the first hand-out to the last result.
+    std::uint64_t items_handed_out() const { return next_id_ - 1; }
+    double dispatch_seconds() const;
 
-private:
+  private:
     struct ProblemRun;
     struct Pending {
         std::uint32_t problem;
@@ -76,7 +81,12 @@ private:
     bool stopped_ = false;
     std::chrono::steady_clock::time_point start_;
     std::chrono::steady_clock::time_point last_report_;
+    std::optional<std::chrono::steady_clock::time_point> first_out_;
+    std::chrono::steady_clock::time_point last_in_;
 };
+
+// The one item of a solve problem (all its twins).
+inline constexpr const char* kSolveItem = "*";
 
 // The text `rebirth perft --divide` prints for these first moves and totals.
 std::string divide_text(const std::vector<std::pair<std::string, std::uint64_t>>& counts);

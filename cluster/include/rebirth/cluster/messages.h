@@ -11,31 +11,36 @@
 namespace rebirth::cluster {
 
 // Version of the wire format; frames and messages of another version are refused.
-inline constexpr std::uint16_t kProtocolVersion = 1;
+// 2: solve and noop items (SearchKind), WorkItem::max_seconds, Result::Status::Solved.
+inline constexpr std::uint16_t kProtocolVersion = 2;
 
 // A message that is malformed, truncated, corrupted or of another protocol version.
 class ProtocolError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
 using Path = std::vector<Move>;
 
-enum class SearchKind : std::uint8_t { Perft = 1 };
+// Perft: leaves of the subtree below a path. Solve: every twin of one problem, as
+// `rebirth solve --regression`. Noop: nothing (measures the master's dispatch rate).
+enum class SearchKind : std::uint8_t { Perft = 1, Solve = 2, Noop = 3 };
 
-// A share of a search: the subtree below `path` (moves from the problem's diagram).
+// A share of a search: the subtree below `path` (moves from the problem's diagram), or a
+// whole problem for Solve (empty path), or nothing for Noop.
 struct WorkItem {
     std::uint16_t protocol = kProtocolVersion;
     std::uint64_t item_id = 0;
-    std::uint32_t problem = 0;   // index into the job's problem list
-    std::string file;            // Popeye file and 1-based problem index in it
+    std::uint32_t problem = 0;  // index into the job's problem list
+    std::string file;           // Popeye file and 1-based problem index in it
     std::int32_t problem_index = 1;
-    std::uint64_t file_hash = 0; // checksum of the file's bytes as the master read them
+    std::uint64_t file_hash = 0;  // checksum of the file's bytes as the master read them
     SearchKind kind = SearchKind::Perft;
     Path path;
-    std::int32_t depth = 0;      // plies left below the path
-    double budget_seconds = 0;   // 0 = never hand children back
+    std::int32_t depth = 0;     // plies left below the path
+    double budget_seconds = 0;  // 0 = never hand children back
     std::int32_t threads = 0;
+    double max_seconds = 0;  // Solve: time limit of the problem (0 = none)
     friend bool operator==(const WorkItem&, const WorkItem&) = default;
 };
 
@@ -45,10 +50,12 @@ struct ChildCount {
     friend bool operator==(const ChildCount&, const ChildCount&) = default;
 };
 
-// A worker's answer: the item's count (Done), or the counts of the children it finished
-// and the children it hands back (Split), or why it could not search (Error).
+// A worker's answer: the item's count (Done; Noop items too), or the counts of the children
+// it finished and the children it hands back (Split), or a solved problem (Solved: `text`,
+// `solve_status`, `solutions`, `nodes` = positions searched), or why it could not search
+// (Error).
 struct Result {
-    enum class Status : std::uint8_t { Done = 1, Split = 2, Error = 3 };
+    enum class Status : std::uint8_t { Done = 1, Split = 2, Error = 3, Solved = 4 };
     std::uint16_t protocol = kProtocolVersion;
     std::uint64_t item_id = 0;
     std::uint32_t problem = 0;
@@ -59,6 +66,9 @@ struct Result {
     std::string error;
     std::int32_t threads = 0;
     double seconds = 0;
+    std::string text;          // Solved: the problem's output (header and solution)
+    std::string solve_status;  // Solved: SolveReport::status() or "bad-input"
+    std::int32_t solutions = 0;
     friend bool operator==(const Result&, const Result&) = default;
 };
 

@@ -9,6 +9,7 @@
 
 #include "rebirth/cluster/messages.h"
 #include "rebirth/position.h"
+#include "rebirth/problem.h"
 #include "rebirth/rules.h"
 
 namespace rebirth::cluster {
@@ -52,15 +53,28 @@ std::vector<Path> initial_split(const Position& root, int depth, int target, int
 
 // Parsed problems of a worker, by file and index; checks the file hash of each item.
 class ProblemCache {
-public:
+  public:
     const LoadedProblem& get(const WorkItem& item);
+    // The parsed problem (twins included) of a solve item. Throws InputError on bad input.
+    const Problem& problem(const WorkItem& item);
 
-private:
+  private:
+    struct ParsedFile {
+        std::uint64_t hash = 0;
+        std::vector<Problem> problems;
+    };
     std::map<std::pair<std::string, int>, LoadedProblem> loaded_;
+    std::map<std::string, ParsedFile> parsed_;
 };
 
-// Searches one item (the worker's job). Items with more than kSplitFloor plies left and a
-// budget go child by child and hand back the children left once the budget is spent.
+// The output of `rebirth solve --regression --quiet` for problem `p` alone, with its
+// summary: header and solution text, or header and the input error as that command
+// prints it ("bad-input").
+Result solve_one(const Problem& p, int threads, double max_seconds);
+
+// Searches one item (the worker's job). Perft items with more than kSplitFloor plies left
+// and a budget go child by child and hand back the children left once the budget is
+// spent; solve items solve the whole problem (Status::Solved); noop items return at once.
 // Errors (bad file, illegal path) come back as Result::Status::Error.
 Result run_item(const WorkItem& item, ProblemCache& cache);
 inline constexpr int kSplitFloor = 4;

@@ -1,0 +1,270 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "rebirth/cluster/job.h"
+#include "rebirth/cluster/journal.h"
+#include "rebirth/cluster/master.h"
+#include "rebirth/cluster/messages.h"
+#include "rebirth/cluster/search.h"
+#include "rebirth/error.h"
+#include "rebirth/popeye_input.h"
+#include "rebirth/popeye_output.h"
+#include "rebirth/solve.h"
+
+using namespace rebirth;
+using namespace rebirth::cluster;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kSource = REBIRTH_SOURCE_DIR;
+
+fs::path fresh_dir(const std::string& name) {
+    fs::path dir = fs::temp_directory_path() / ("rebirth-test-cluster-solve-" + name);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// The InputError a job text raises (fails the test when none).
+InputError job_error(const std::string& text) {
+    try {
+        parse_job(text, "job.json", kSource);
+    } catch (const InputError& e) {
+        return e;
+    }
+    ADD_FAILURE() << "no error for: " << text;
+    return InputError("", 0, "", "");
+}
+
+// What `rebirth solve --regression --quiet` prints for problem `index` (0-based) of `file`.
+std::string cli_solve_text(const std::string& file, std::size_t index) {
+    std::vector<Problem> problems = parse_popeye_file(file);
+    SolveLimits limits;
+    return format_header(problems.at(index)) + solve_problem_report(problems.at(index), 1, limits).text;
+}
+
+// A solve job of the two examples, writing under `dir`.
+Job solve_job(const fs::path& dir) {
+    Job job = parse_job(R"({"kind": "solve", "limits": {"threads": 1, "max_seconds": 60},
+                            "problems": ["data/examples/*.inp"], "output_dir": "out"})",
+                        "job.json", kSource);
+    job.output_dir = (dir / "out").string();
+    job.journal = (dir / "out" / "journal.jsonl").string();
+    return job;
+}
+
+}  // namespace
+
+TEST(ClusterSolveJob, KindsAndLimitsPerEntry) {
+    Job job = parse_job(R"({
+      "kind": "solve", "depth": 3, "limits": {"max_seconds": 20},
+      "problems": ["data/examples/*.inp",
+                   {"files": "cluster/tests/data/kiwipete.inp", "kind": "perft", "limits": {"max_seconds": 0}},
+                   {"files": "cluster/tests/data/initial_circe.inp", "kind": "noop", "items": 7}],
+      "output_dir": "out"})",
+                        "job.json", kSource);
+    ASSERT_EQ(job.problems.size(), 4u);
+    EXPECT_EQ(job.problems[0].kind, "solve");
+    EXPECT_EQ(job.problems[0].depth, 0);
+    EXPECT_DOUBLE_EQ(job.problems[0].limits.max_seconds, 20);
+    EXPECT_EQ(job.problems[2].kind, "perft");
+    EXPECT_EQ(job.problems[2].depth, 3);
+    EXPECT_DOUBLE_EQ(job.problems[2].limits.max_seconds, 0);
+    EXPECT_EQ(job.problems[3].kind, "noop");
+    EXPECT_EQ(job.problems[3].items, 7);
+
+    InputError e = job_error(R"({"kind": "solve", "output_dir": "o",
+      "problems": [{"files": "cluster/tests/data/kiwipete.inp", "kind": "perft"}]})");
+    EXPECT_NE(e.reason().find("no depth"), std::string::npos);
+    e = job_error("{\"kind\": \"mate\"}");
+    EXPECT_EQ(e.word(), "kind");
+    EXPECT_NE(e.reason().find("implemented: perft, solve, noop"), std::string::npos);
+    e = job_error("{\"kind\": \"solve\", \"output_dir\": \"o\",\n \"limits\": {\"max_seconds\": -1}}");
+    EXPECT_EQ(e.line(), 2);
+    EXPECT_EQ(e.word(), "limits.max_seconds");
+    e = job_error(
+        "{\"kind\": \"solve\", \"output_dir\": \"o\",\n \"problems\": [{\"files\": \"data/examples/*.inp\",\n "
+        "\"kind\": \"prove\"}]}");
+    EXPECT_EQ(e.line(), 3);
+    EXPECT_EQ(e.word(), "problems[0].kind");
+}
+
+TEST(ClusterSolveJob, ShippedJobsParse) {
+    Job cook = load_job(kSource + "/jobs/cookcheck-data.json");
+    EXPECT_EQ(cook.kind, "solve");
+    EXPECT_GE(cook.problems.size(), 50u);
+    for (const JobProblem& p : cook.problems) {
+        EXPECT_EQ(p.kind, "solve") << p.id;
+        EXPECT_GT(p.limits.max_seconds, 0) << p.id;
+        EXPECT_TRUE(p.error.empty()) << p.error;
+    }
+    Job heavy = load_job(kSource + "/jobs/heavy-batch.json");
+    int perfts = 0, solves = 0;
+    for (const JobProblem& p : heavy.problems) (p.kind == "perft" ? perfts : solves) += 1;
+    EXPECT_GT(perfts, 0);
+    EXPECT_GT(solves, 0);
+    EXPECT_EQ(load_job(kSource + "/cluster/tests/data/cookcheck-quick.json").kind, "solve");
+    EXPECT_EQ(load_job(kSource + "/cluster/tests/data/bench-batch.json").kind, "perft");
+}
+
+TEST(ClusterSolveMessages, RoundTripAndChecks) {
+    WorkItem w;
+    w.item_id = 3;
+    w.kind = SearchKind::Solve;
+    w.file = "x.inp";
+    w.max_seconds = 60;
+    EXPECT_EQ(deserialize_work_item(serialize(w)), w);
+    Move m;
+    m.from = SQ_E2;
+    m.to = SQ_E4;
+    w.path = {m};  // a solve item is a whole problem
+    EXPECT_THROW(deserialize_work_item(serialize(w)), ProtocolError);
+
+    Result r;
+    r.item_id = 5;
+    r.status = Result::Status::Solved;
+    r.text = "a) header\n\n1.Qa1-h8 ! \n";
+    r.solve_status = "solved";
+    r.solutions = 1;
+    r.nodes = 777;
+    EXPECT_EQ(deserialize_result(decode_frame(encode_frame(MsgType::Result, serialize(r))).payload), r);
+    r.solve_status.clear();
+    EXPECT_THROW(deserialize_result(serialize(r)), ProtocolError);
+    r.solve_status = "solved";
+    r.status = Result::Status::Done;  // a text belongs to a solved result only
+    EXPECT_THROW(deserialize_result(serialize(r)), ProtocolError);
+
+    std::string frame = encode_frame(MsgType::Work, serialize(w));
+    frame[4] = 1;  // the perft-only wire format of the first increment
+    EXPECT_THROW(decode_frame(frame), ProtocolError);
+}
+
+TEST(ClusterSolveWorker, TextIsTheCommandsOutput) {
+    const std::string file = kSource + "/data/examples/circe_linss_mate2.inp";
+    ProblemCache cache;
+    WorkItem w;
+    w.kind = SearchKind::Solve;
+    w.file = file;
+    w.file_hash = checksum(read_file_bytes(file));
+    w.threads = 1;
+    Result r = run_item(w, cache);
+    ASSERT_EQ(r.status, Result::Status::Solved) << r.error;
+    EXPECT_EQ(r.text, cli_solve_text(file, 0));
+    EXPECT_FALSE(r.solve_status.empty());
+    EXPECT_GT(r.nodes, 0u);
+    EXPECT_EQ(r.threads, 1);
+    w.file_hash ^= 1;
+    EXPECT_EQ(run_item(w, cache).status, Result::Status::Error);
+    w.file_hash ^= 1;
+    w.problem_index = 2;
+    EXPECT_EQ(run_item(w, cache).status, Result::Status::Error);
+}
+
+TEST(ClusterSolveJournal, KeepsTextsByteForByte) {
+    fs::path dir = fresh_dir("journal");
+    SolveRecord utf8{"Caf\xc3\xa9\n", "solved", 1, 10, 0.5, 2};
+    SolveRecord latin1{"Caf\xe9\n\x01", "cooked", 2, 11, 0.25, 1};
+    std::string text = journal_start("fp", 1, "h", 1) + "\n" + journal_plan("a", {kSolveItem}) + "\n" +
+                       journal_plan("b", {kSolveItem}) + "\n" + journal_solved("a", kSolveItem, utf8) + "\n" +
+                       journal_solved("b", kSolveItem, latin1) + "\n";
+    EXPECT_NE(text.find("text_hex"), std::string::npos);
+    std::ofstream(dir / "j.jsonl", std::ios::binary) << text;
+    JournalState s = read_journal((dir / "j.jsonl").string());
+    EXPECT_EQ(s.solved.at("a"), utf8);
+    EXPECT_EQ(s.solved.at("b"), latin1);
+    EXPECT_TRUE(s.problems.at("b").finished());
+
+    std::ofstream(dir / "twice.jsonl", std::ios::binary) << text << journal_solved("a", kSolveItem, utf8) << "\n";
+    EXPECT_THROW(read_journal((dir / "twice.jsonl").string()), InputError);
+}
+
+TEST(ClusterSolveMaster, StoppedRunResumesToTheSameOutputs) {
+    fs::path dir = fresh_dir("master");
+    Job job = solve_job(dir);
+    ASSERT_EQ(job.problems.size(), 2u);
+    MasterOptions options;
+    options.stop_after_results = 1;
+    ProblemCache cache;
+    {
+        Master m(job, options);
+        while (auto item = m.next_item()) m.on_result(run_item(*item, cache));
+        EXPECT_TRUE(m.stopped());
+    }
+    MasterOptions resume;
+    resume.resume = true;
+    std::ostringstream summary;
+    resume.summary = &summary;
+    int searched = 0;
+    {
+        Master m(job, resume);
+        while (auto item = m.next_item()) {
+            ++searched;
+            EXPECT_EQ(item->kind, SearchKind::Solve);
+            EXPECT_DOUBLE_EQ(item->max_seconds, 60);
+            m.on_result(run_item(*item, cache));
+        }
+        EXPECT_TRUE(m.finished());
+        EXPECT_EQ(m.exit_code(), 0);
+    }
+    EXPECT_EQ(searched, 1);  // the problem solved before the stop is not solved again
+    for (const JobProblem& p : job.problems)
+        EXPECT_EQ(slurp(dir / "out" / (p.id + ".out")), cli_solve_text(p.file, 0)) << p.id;
+    std::istringstream lines(summary.str());
+    std::string line;
+    std::vector<nlohmann::json> rows;
+    while (std::getline(lines, line)) rows.push_back(nlohmann::json::parse(line));
+    ASSERT_EQ(rows.size(), 2u);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        EXPECT_EQ(rows[i]["id"], job.problems[i].id);
+        for (const char* key : {"status", "solutions", "nodes", "seconds", "ranks", "threads"})
+            EXPECT_TRUE(rows[i].contains(key)) << key;
+    }
+
+    job.problems[0].limits.max_seconds = 30;  // another job: the journal does not fit
+    EXPECT_THROW(Master(job, resume), InputError);
+}
+
+TEST(ClusterSolveMaster, ResultOfTheWrongKindIsAProtocolError) {
+    fs::path dir = fresh_dir("wrong");
+    Master m(solve_job(dir), MasterOptions{});
+    auto item = m.next_item();
+    ASSERT_TRUE(item);
+    Result wrong;
+    wrong.item_id = item->item_id;
+    wrong.problem = item->problem;
+    wrong.status = Result::Status::Done;
+    EXPECT_THROW(m.on_result(wrong), ProtocolError);
+}
+
+TEST(ClusterSolveMaster, NoopItemsAreCounted) {
+    fs::path dir = fresh_dir("noop");
+    Job job = parse_job(R"({"kind": "noop", "items": 50, "problems": ["data/examples/*.inp"], "output_dir": "out"})",
+                        "job.json", kSource);
+    job.output_dir = (dir / "out").string();
+    job.journal = (dir / "out" / "journal.jsonl").string();
+    ProblemCache cache;
+    Master m(job, MasterOptions{});
+    int handed = 0;
+    while (auto item = m.next_item()) {
+        ++handed;
+        EXPECT_EQ(item->kind, SearchKind::Noop);
+        m.on_result(run_item(*item, cache));
+    }
+    EXPECT_EQ(handed, 100);
+    EXPECT_EQ(m.items_handed_out(), 100u);
+    EXPECT_TRUE(m.finished());
+    EXPECT_EQ(slurp(dir / "out" / (job.problems[0].id + ".noop")), "50 items\n");
+}
