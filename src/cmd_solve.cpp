@@ -25,8 +25,9 @@ namespace {
 // Prints a progress line on stderr every two seconds while a problem is being solved.
 class Heartbeat {
   public:
-    Heartbeat(std::string what, const std::atomic<std::uint64_t>& nodes, bool enabled)
-        : what_(std::move(what)), nodes_(nodes) {
+    Heartbeat(std::string what, const std::atomic<std::uint64_t>& nodes, const std::atomic<int>& root_done,
+              const std::atomic<int>& root_total, bool enabled)
+        : what_(std::move(what)), nodes_(nodes), root_done_(root_done), root_total_(root_total) {
         if (enabled) thread_ = std::thread([this] { run(); });
     }
     ~Heartbeat() {
@@ -45,14 +46,17 @@ class Heartbeat {
         while (!cv_.wait_for(lock, std::chrono::seconds(2), [this] { return done_; })) {
             const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             const std::uint64_t n = nodes_.load(std::memory_order_relaxed);
-            std::cerr << "rebirth: " << what_ << ": " << n << " nodes, " << std::fixed << std::setprecision(0)
-                      << (elapsed > 0 ? double(n) / elapsed : 0) << " nodes/s, " << std::setprecision(1) << elapsed
-                      << " s" << std::endl;
+            std::cerr << "rebirth: " << what_ << ": root moves " << root_done_.load(std::memory_order_relaxed) << "/"
+                      << root_total_.load(std::memory_order_relaxed) << ", " << n << " nodes, " << std::fixed
+                      << std::setprecision(0) << (elapsed > 0 ? double(n) / elapsed : 0) << " nodes/s, "
+                      << std::setprecision(1) << elapsed << " s" << std::endl;
         }
     }
 
     std::string what_;
     const std::atomic<std::uint64_t>& nodes_;
+    const std::atomic<int>& root_done_;
+    const std::atomic<int>& root_total_;
     std::mutex mutex_;
     std::condition_variable cv_;
     bool done_ = false;
@@ -93,10 +97,11 @@ int run_solve(const SolveArgs& args) {
             std::cout << format_header(p);
             try {
                 std::atomic<std::uint64_t> nodes{0};
+                std::atomic<int> root_done{0}, root_total{0};
                 SolveReport report;
                 {
-                    Heartbeat heartbeat(id, nodes, !args.quiet);
-                    report = solve_problem_report(p, args.threads, limits, &nodes);
+                    Heartbeat heartbeat(id, nodes, root_done, root_total, !args.quiet);
+                    report = solve_problem_report(p, args.threads, limits, &nodes, &root_done, &root_total);
                 }
                 std::cout << report.text;
                 if (!report.supported) ++unsolved;

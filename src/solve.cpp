@@ -98,11 +98,14 @@ int count_solutions(const std::string& text) {
 }
 
 SolveReport solve_problem_report(const Problem& p, int threads, const SolveLimits& limits,
-                                 std::atomic<std::uint64_t>* nodes) {
+                                 std::atomic<std::uint64_t>* nodes, std::atomic<int>* root_done,
+                                 std::atomic<int>* root_total) {
     SolveReport report;
     std::atomic<std::uint64_t> local_nodes{0};
     SearchControl control;
     control.nodes = nodes ? nodes : &local_nodes;
+    control.root_done = root_done;
+    control.root_total = root_total;
     const std::uint64_t nodes_before = control.nodes->load();
     const auto start = std::chrono::steady_clock::now();
     if (limits.max_seconds > 0) {

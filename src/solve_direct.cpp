@@ -460,6 +460,7 @@ bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode,
     Position probe = root;
     const bool reflex_blocked = mode == Mode::Reflex && solver.can_reach_goal(probe);
     if (!reflex_blocked) {
+        if (ctx.control) ctx.control->start_root(static_cast<int>(moves.size()));
         auto body = [&] {
             tbb::parallel_for(tbb::blocked_range<size_t>(0, moves.size()), [&](const tbb::blocked_range<size_t>& r) {
                 Position pos = root;
@@ -467,6 +468,7 @@ bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode,
                     bool key = false;
                     blocks[i] = solver.root_block(pos, moves[i], n, key);
                     keys[i] = key;
+                    if (ctx.control) ctx.control->root_move_done();
                 }
             });
         };

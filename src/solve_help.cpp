@@ -84,7 +84,7 @@ class PhaseSolver {
         const int last = intro ? phase_.intro_moves : phase_.length;
         // MaxSolutions needs the search order of one thread; otherwise the root moves are
         // searched in parallel and their lines joined in root order.
-        const bool parallel = !opt.max_solutions && ctx_.threads != 1;
+        const bool parallel = !opt.max_solutions;
         if (!failures_) failures_ = std::make_shared<Failures>();
         for (int len = first; len <= last && !stop_; len += step) {
             const int before = found_;
@@ -108,6 +108,7 @@ class PhaseSolver {
         popeye_ordered_moves(root_, list);
         std::vector<std::string> texts(list.size());
         std::vector<int> found(list.size(), 0);
+        if (ctx_.control) ctx_.control->start_root(list.size());
         const int threads = ctx_.threads > 0 ? ctx_.threads : tbb::this_task_arena::max_concurrency();
         tbb::task_arena arena(threads);
         arena.execute([&] {
@@ -119,6 +120,7 @@ class PhaseSolver {
                 sub.root_move(pos, list[i], len);
                 texts[i] = std::move(sub.text_);
                 found[i] = sub.found_;
+                if (ctx_.control) ctx_.control->root_move_done();
             });
         });
         for (int i = 0; i < list.size(); ++i) {

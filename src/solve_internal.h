@@ -25,6 +25,19 @@ struct SearchControl {
     std::chrono::steady_clock::time_point deadline{};
     bool has_deadline = false;
     std::atomic<bool> stopped{false};
+    // Root moves of the current play finished / in all (progress display); may be null.
+    std::atomic<int>* root_done = nullptr;
+    std::atomic<int>* root_total = nullptr;
+
+    // A play with `total` root moves starts.
+    void start_root(int total) {
+        if (root_total) root_total->store(total, std::memory_order_relaxed);
+        if (root_done) root_done->store(0, std::memory_order_relaxed);
+    }
+    // One more root move has been searched.
+    void root_move_done() {
+        if (root_done) root_done->fetch_add(1, std::memory_order_relaxed);
+    }
 
     // Counts one node; throws SearchStopped once the deadline has passed.
     void visit() {

@@ -31,8 +31,11 @@ struct SolveReport {
 
 // Solves every twin of `p` (see solve_problem) within `limits`; `nodes` (when given) counts
 // the positions searched as the search goes, for a progress display.
+// `root_done` / `root_total` (when given) show how many root moves of the current play are
+// searched.
 SolveReport solve_problem_report(const Problem& p, int threads, const SolveLimits& limits,
-                                 std::atomic<std::uint64_t>* nodes = nullptr);
+                                 std::atomic<std::uint64_t>* nodes = nullptr, std::atomic<int>* root_done = nullptr,
+                                 std::atomic<int>* root_total = nullptr);
 
 // Everything Popeye prints after the header (format_header) for one problem: for each twin
 // its twin line, the solution lines with Popeye's blank lines, then "solution finished."
