@@ -403,14 +403,7 @@ void Position::undo_rules_move(const Move&, const UndoInfo& u) {
     parrain_square_ = u.parrain_square;
     side_ = ~side_;
     --ply_;
-    castling_ = u.castling;
-    ep_square_ = u.ep_square;
-    halfmove_clock_ = u.halfmove_clock;
-    key_ = u.key;
-#ifdef REBIRTH_CHECKED
-    std::string why;
-    if (!is_consistent(&why)) throw std::logic_error("undo_rules_move: " + why);
-#endif
+    restore_state(u, "undo_rules_move");
 }
 
 bool Position::rules_in_check(Color c) const {

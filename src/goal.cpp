@@ -16,6 +16,58 @@ Goal goal_from_text(std::string_view text) {
 
 bool has_legal_move(const Position& pos) { return has_any_legal_move(pos); }
 
+bool goal_reachable_in_one(const Position& pos, Goal g) {
+    MoveList list;
+    generate_legal(pos, list);
+    Position scratch = pos;
+    UndoInfo u;
+    for (const Move& m : list) {
+        scratch.do_move(m, u);
+        const bool reached = goal_reached(scratch, u, g);
+        scratch.undo_move(m, u);
+        if (reached) return true;
+    }
+    return false;
+}
+
+bool goal_forced_in_one(const Position& pos, Goal g) {
+    MoveList list;
+    generate_legal(pos, list);
+    if (list.empty()) return false;
+    Position scratch = pos;
+    UndoInfo u;
+    for (const Move& m : list) {
+        scratch.do_move(m, u);
+        const bool reached = goal_reached(scratch, u, g);
+        scratch.undo_move(m, u);
+        if (!reached) return false;
+    }
+    return true;
+}
+
+std::string_view goal_mark(Goal g) {
+    switch (g) {
+        case Goal::Mate:
+            return " #";
+        case Goal::Stalemate:
+            return " =";
+        case Goal::DoubleStalemate:
+            return " ==";
+        case Goal::Capture:
+            return " x";
+        case Goal::Check:
+            return " +";
+        case Goal::Any:
+            return " ~";
+        default:
+            return "";
+    }
+}
+
+bool goal_mark_replaces_check(Goal g) {
+    return g == Goal::Mate || g == Goal::Check || g == Goal::Stalemate || g == Goal::DoubleStalemate;
+}
+
 bool goal_reached(const Position& after, const UndoInfo& u, Goal g) {
     switch (g) {
         case Goal::Mate:

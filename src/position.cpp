@@ -387,13 +387,19 @@ void Position::undo_move(const Move& m, const UndoInfo& u) {
         }
         if (!u.captured.empty()) put_piece(u.captured, u.capture_square);
     }
+    restore_state(u, "undo_move");
+}
+
+void Position::restore_state(const UndoInfo& u, const char* caller) {
     castling_ = u.castling;
     ep_square_ = u.ep_square;
     halfmove_clock_ = u.halfmove_clock;
     key_ = u.key;
 #ifdef REBIRTH_CHECKED
     std::string why;
-    if (!is_consistent(&why)) throw std::logic_error("undo_move: " + why);
+    if (!is_consistent(&why)) throw std::logic_error(std::string(caller) + ": " + why);
+#else
+    (void)caller;
 #endif
 }
 

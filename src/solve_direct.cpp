@@ -42,23 +42,8 @@ Texts texts_for(Language lang) {
     }
 }
 
-// The mark Popeye writes after a move that reaches goal g (with its leading blank).
-std::string goal_mark(Goal g) {
-    switch (g) {
-        case Goal::Mate:
-            return " #";
-        case Goal::Stalemate:
-            return " =";
-        case Goal::DoubleStalemate:
-            return " ==";
-        case Goal::Capture:
-            return " x";
-        case Goal::Check:
-            return " +";
-        default:
-            return "";
-    }
-}
+// The goal mark of battle play: as in help play, but "~" goals are not marked.
+std::string battle_goal_mark(Goal g) { return g == Goal::Any ? std::string() : std::string(goal_mark(g)); }
 
 // Columns before the move of half-move `h` of a tree (0 = the key).
 std::string indent(int h) { return std::string(h == 0 ? 3 : 4 * h + 2, ' '); }
@@ -85,49 +70,20 @@ class BattleSolver {
     BattleSolver(const SolveContext& ctx, Mode mode, bool exact)
         : ctx_(ctx), mode_(mode), exact_(exact), texts_(texts_for(ctx.problem.language)) {}
 
-    // Whether the side to move of `pos` can reach the goal with one move.
-    bool can_reach_goal(Position& pos) const {
-        MoveList list;
-        popeye_ordered_moves(pos, list);
-        for (const Move& m : list) {
-            UndoInfo u;
-            pos.do_move(m, u);
-            const bool reached = goal_reached(pos, u, ctx_.goal);
-            pos.undo_move(m, u);
-            if (reached) return true;
-        }
-        return false;
-    }
-
-    // Whether the side to move of `pos` has moves and every one of them reaches the goal.
-    bool forced_goal(Position& pos) const {
-        MoveList list;
-        popeye_ordered_moves(pos, list);
-        if (list.empty()) return false;
-        for (const Move& m : list) {
-            UndoInfo u;
-            pos.do_move(m, u);
-            const bool reached = goal_reached(pos, u, ctx_.goal);
-            pos.undo_move(m, u);
-            if (!reached) return false;
-        }
-        return true;
-    }
-
     // The defender's play is over in the attacker's favour right now, j attacker moves
     // before the end: self play forces the defender to reach the goal; reflex play obliges
     // it to when it can. In exact- play only at the end (j == 0).
     bool defender_finished(Position& pos, int j) const {
         if (exact_ && j > 0) return false;
-        if (mode_ == Mode::Self) return forced_goal(pos);
-        if (mode_ == Mode::Reflex) return can_reach_goal(pos);
+        if (mode_ == Mode::Self) return goal_forced_in_one(pos, ctx_.goal);
+        if (mode_ == Mode::Reflex) return goal_reachable_in_one(pos, ctx_.goal);
         return false;
     }
 
     // Exact- reflex play: the defender, obliged to reach the goal before the end, ends the
     // play too early; the attacker has failed.
     bool defender_ends_early(Position& pos, int j) const {
-        return exact_ && j > 0 && mode_ == Mode::Reflex && can_reach_goal(pos);
+        return exact_ && j > 0 && mode_ == Mode::Reflex && goal_reachable_in_one(pos, ctx_.goal);
     }
 
     // Whether the attacker's move just played (undo record u), with j moves of its play
@@ -183,7 +139,7 @@ class BattleSolver {
     // attacker_wins without the transposition table.
     bool attacker_wins_uncached(Position& pos, int j) const {
         ctx_.visit();
-        if (mode_ == Mode::Reflex && can_reach_goal(pos)) return false;
+        if (mode_ == Mode::Reflex && goal_reachable_in_one(pos, ctx_.goal)) return false;
         MoveList list;
         popeye_ordered_moves(pos, list);
         for (const Move& m : list) {
@@ -206,14 +162,14 @@ class BattleSolver {
 
     // " +" when the move just played gives check, or the goal mark when it is a goal move.
     std::string mark(const Position& after, bool goal_move) const {
-        if (goal_move) return goal_mark(ctx_.goal);
+        if (goal_move) return battle_goal_mark(ctx_.goal);
         return after.in_check() ? " +" : "";
     }
 
     // Attacker to move: writes every move solving in exactly j (the shortest length) at
     // half-move h, each with the play that follows.
     void write_attacks(Position& pos, int j, int h, std::string& out) const {
-        if (mode_ == Mode::Reflex && can_reach_goal(pos)) return;
+        if (mode_ == Mode::Reflex && goal_reachable_in_one(pos, ctx_.goal)) return;
         MoveList list;
         popeye_ordered_moves(pos, list);
         for (const Move& m : list) {
@@ -458,7 +414,7 @@ bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode,
     std::vector<std::string> blocks(moves.size());
     std::vector<char> keys(moves.size(), 0);
     Position probe = root;
-    const bool reflex_blocked = mode == Mode::Reflex && solver.can_reach_goal(probe);
+    const bool reflex_blocked = mode == Mode::Reflex && goal_reachable_in_one(probe, ctx.goal);
     if (!reflex_blocked) {
         if (ctx.control) ctx.control->start_root(static_cast<int>(moves.size()));
         auto body = [&] {

@@ -22,31 +22,6 @@ namespace rebirth {
 
 namespace {
 
-// Popeye's goal mark after the last move of a line.
-std::string goal_marker(Goal g) {
-    switch (g) {
-        case Goal::Mate:
-            return " #";
-        case Goal::Stalemate:
-            return " =";
-        case Goal::DoubleStalemate:
-            return " ==";
-        case Goal::Capture:
-            return " x";
-        case Goal::Check:
-            return " +";
-        case Goal::Any:
-            return " ~";
-        default:
-            return "";
-    }
-}
-
-// Goals whose mark stands for (or excludes) the check mark on the last move.
-bool marker_replaces_check(Goal g) {
-    return g == Goal::Mate || g == Goal::Check || g == Goal::Stalemate || g == Goal::DoubleStalemate;
-}
-
 // What follows the series side's moves in series play (None, Help, Self), or the help moves
 // in help-self and help-reflex play (Self: hs, Reflex: hr).
 enum class Tail { None, Help, Self, Reflex };
@@ -234,14 +209,15 @@ class PhaseSolver {
     // able to reach the goal is obliged to, which ends (goal side) or spoils (other side)
     // the play.
     bool end_blocks(Position& pos) const {
-        if (phase_.tail == Tail::Self) return pos.side_to_move() == phase_.goal_side && forced_goal(pos);
-        return can_reach_goal(pos);
+        if (phase_.tail == Tail::Self)
+            return pos.side_to_move() == phase_.goal_side && goal_forced_in_one(pos, ctx_.goal);
+        return goal_reachable_in_one(pos, ctx_.goal);
     }
 
     // The end of help-self/help-reflex play: writes the goal moves of the side to move when
     // it is forced (self) or able (reflex) to reach the goal.
     bool finish_end(Position& pos) {
-        if (phase_.tail == Tail::Self && !forced_goal(pos)) return false;
+        if (phase_.tail == Tail::Self && !goal_forced_in_one(pos, ctx_.goal)) return false;
         MoveList replies;
         popeye_ordered_moves(pos, replies);
         bool found = false;
@@ -258,35 +234,6 @@ class PhaseSolver {
             pos.undo_move(r, ru);
         }
         return found;
-    }
-
-    // Whether the side to move has moves and every one of them reaches the goal.
-    bool forced_goal(Position& pos) const {
-        MoveList list;
-        popeye_ordered_moves(pos, list);
-        if (list.empty()) return false;
-        for (const Move& m : list) {
-            UndoInfo u;
-            pos.do_move(m, u);
-            const bool ok = goal_reached(pos, u, ctx_.goal);
-            pos.undo_move(m, u);
-            if (!ok) return false;
-        }
-        return true;
-    }
-
-    // Whether the side to move can reach the goal with one move.
-    bool can_reach_goal(Position& pos) const {
-        MoveList list;
-        popeye_ordered_moves(pos, list);
-        for (const Move& m : list) {
-            UndoInfo u;
-            pos.do_move(m, u);
-            const bool ok = goal_reached(pos, u, ctx_.goal);
-            pos.undo_move(m, u);
-            if (ok) return true;
-        }
-        return false;
     }
 
     bool limit_reached() const {
@@ -441,10 +388,10 @@ class PhaseSolver {
             line += move_to_popeye(pos, m, false, lang);
             UndoInfo u;
             pos.do_move(m, u);
-            if (!last || !marker_replaces_check(ctx_.goal))
+            if (!last || !goal_mark_replaces_check(ctx_.goal))
                 if (pos.in_check()) line += " +";
             if (last)
-                line += goal_marker(ctx_.goal);
+                line += goal_mark(ctx_.goal);
             else
                 line += ' ';
         }

@@ -177,6 +177,9 @@ class Position {
     friend class RulesMover;
     bool rules_in_check(Color c) const;
     void undo_rules_move(const Move& m, const UndoInfo& undo);
+    // The last step of every undo: state fields back from the record, then (checked builds)
+    // the consistency check, naming `caller` on failure.
+    void restore_state(const UndoInfo& u, const char* caller);
     // Rules path primitives: change one square (logged in u, key updated).
     void set_square(Square s, Piece p, Square origin, UndoInfo& u);
     void clear();
