@@ -2,6 +2,8 @@
 // and en passant fields of a FEN).
 #include <gtest/gtest.h>
 
+#include "test_util.h"
+
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -21,6 +23,8 @@
 
 namespace rebirth {
 namespace {
+
+using rebirth::test::read_text;
 
 namespace fs = std::filesystem;
 using Board = std::array<Piece, SQUARE_NB>;
@@ -57,13 +61,6 @@ int count_pieces(const Board& board) {
     int n = 0;
     for (const Piece& p : board) n += !p.empty();
     return n;
-}
-
-std::string read_text(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
 }
 
 // Distinct FEN strings of reference/movelists.jsonl, with one record (side, options) each.

@@ -5,6 +5,8 @@
 // from the analyzer's output. Positions are given as FEN or as unit lists ("wBa1", S = knight).
 #include <gtest/gtest.h>
 
+#include "test_util.h"
+
 #include <initializer_list>
 #include <random>
 #include <string>
@@ -19,46 +21,13 @@ using namespace rebirth;
 
 namespace {
 
+using rebirth::test::diagram;
+
 LegalityVerdict analyze(const Setup& s) {
     return analyze_orthodox_legality(s.board, s.side_to_move, s.castling, s.ep_square);
 }
 
 LegalityVerdict analyze_fen(const char* fen) { return analyze(parse_fen(fen)); }
-
-// A diagram from unit words "wKe1", "bSg8", "wGd4" (English codes, S = knight, G = grasshopper).
-Setup diagram(std::initializer_list<const char*> units, Color side) {
-    Setup s;
-    for (const char* u : units) {
-        const std::string w(u);
-        Walk walk = NO_WALK;
-        switch (w[1]) {
-            case 'K':
-                walk = KING;
-                break;
-            case 'Q':
-                walk = QUEEN;
-                break;
-            case 'R':
-                walk = ROOK;
-                break;
-            case 'B':
-                walk = BISHOP;
-                break;
-            case 'S':
-                walk = KNIGHT;
-                break;
-            case 'P':
-                walk = PAWN;
-                break;
-            case 'G':
-                walk = GRASSHOPPER;
-                break;
-        }
-        s.board[parse_square(w.substr(2))] = make_piece(w[0] == 'w' ? WHITE : BLACK, walk);
-    }
-    s.side_to_move = side;
-    return s;
-}
 
 testing::AssertionResult not_proved_illegal(const LegalityVerdict& v) {
     if (!v.illegal) return testing::AssertionSuccess();

@@ -2,6 +2,8 @@
 // fairy walks of RULES.md section 1, and position checks of RULES.md section 2.
 #include <gtest/gtest.h>
 
+#include "test_util.h"
+
 #include <algorithm>
 #include <initializer_list>
 #include <string>
@@ -20,6 +22,8 @@ using namespace rebirth;
 
 namespace {
 
+using rebirth::test::diagram;
+
 const char* kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const char* kKiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 const char* kPos3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
@@ -29,45 +33,6 @@ const char* kPos5 = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8";
 const char* kPos6 = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
 
 Position from_fen(const char* fen) { return Position(parse_fen(fen)); }
-
-// Builds a diagram from words like "wKe1", "bGd4" (English Popeye codes, S = knight).
-Setup diagram(std::initializer_list<const char*> units, Color side = WHITE) {
-    Setup s;
-    for (const char* u : units) {
-        std::string w(u);
-        Color c = w[0] == 'w' ? WHITE : BLACK;
-        Walk walk = NO_WALK;
-        switch (w[1]) {
-            case 'K':
-                walk = KING;
-                break;
-            case 'Q':
-                walk = QUEEN;
-                break;
-            case 'R':
-                walk = ROOK;
-                break;
-            case 'B':
-                walk = BISHOP;
-                break;
-            case 'S':
-                walk = KNIGHT;
-                break;
-            case 'P':
-                walk = PAWN;
-                break;
-            case 'G':
-                walk = GRASSHOPPER;
-                break;
-            case 'N':
-                walk = NIGHTRIDER;
-                break;
-        }
-        s.board[parse_square(w.substr(2))] = make_piece(c, walk);
-    }
-    s.side_to_move = side;
-    return s;
-}
 
 std::vector<std::string> move_strings(const Position& pos) {
     MoveList list;

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_util.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -20,14 +22,9 @@ using namespace rebirth;
 
 namespace {
 
-const fs::path kProblems = fs::path(REBIRTH_SHARED_DIR) / "reference" / "problems";
+using rebirth::test::read_text;
 
-std::string read_text(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+const fs::path kProblems = fs::path(REBIRTH_SHARED_DIR) / "reference" / "problems";
 
 Problem load(const std::string& name) {
     const auto problems = parse_popeye_file((kProblems / (name + ".inp")).string());

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_util.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -26,16 +28,11 @@
 namespace rebirth {
 namespace {
 
+using rebirth::test::read_text;
+
 namespace fs = std::filesystem;
 
 const fs::path kProblems = fs::path(REBIRTH_SHARED_DIR) / "reference" / "problems";
-
-std::string read_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-}
 
 // The header prefix of a Popeye output, by the rule in the comment at the top of this file.
 std::string header_prefix(const std::string& out) {

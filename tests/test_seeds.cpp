@@ -10,6 +10,8 @@
 // (b4, c3, c5, d2, b8 dark; c2, c4, d1, d5, e2, e6, b1 light).
 #include <gtest/gtest.h>
 
+#include "test_util.h"
+
 #include <algorithm>
 #include <initializer_list>
 #include <memory>
@@ -27,48 +29,13 @@ using namespace rebirth;
 
 namespace {
 
+using rebirth::test::diagram;
+
 // Seed files, cited by the tests.
 // 001_f3b282311f7f6aaf.txt  classic Circe rebirth squares (French), diagrams A-F
 // 002_04201f16d0671404.txt  Circe family overview (English): Atom, Vulcan, Hydra, Kamikaze
 // 003_0ecf36203a9014ef.txt  Anti-Circe Calvet / Cheylan (French), diagrams A-D
 // 004_172c158213e89352.txt  Circe Assassin (French), diagrams A-F
-
-// A diagram from unit words "wKe1", "bSc2", "wGa3" (English Popeye codes, S = knight,
-// G = grasshopper); no castling rights, no en passant.
-Setup diagram(std::initializer_list<const char*> units, Color side) {
-    Setup s;
-    for (const char* u : units) {
-        const std::string w(u);
-        Walk walk = NO_WALK;
-        switch (w[1]) {
-            case 'K':
-                walk = KING;
-                break;
-            case 'Q':
-                walk = QUEEN;
-                break;
-            case 'R':
-                walk = ROOK;
-                break;
-            case 'B':
-                walk = BISHOP;
-                break;
-            case 'S':
-                walk = KNIGHT;
-                break;
-            case 'P':
-                walk = PAWN;
-                break;
-            case 'G':
-                walk = GRASSHOPPER;
-                break;
-        }
-        EXPECT_NE(walk, NO_WALK) << u;
-        s.board[parse_square(w.substr(2))] = make_piece(w[0] == 'w' ? WHITE : BLACK, walk);
-    }
-    s.side_to_move = side;
-    return s;
-}
 
 // The units of a board in square order a1..h8 as "wKe1 bSc2 ..." (attribute flags ignored).
 std::string units(const std::array<Piece, SQUARE_NB>& board) {

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_util.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -24,23 +26,12 @@
 namespace rebirth {
 namespace {
 
+using rebirth::test::read_text;
+using rebirth::test::split_lines;
+
 namespace fs = std::filesystem;
 
 const fs::path kProblems = fs::path(REBIRTH_SHARED_DIR) / "reference" / "problems";
-
-std::string read_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-}
-
-std::vector<std::string> split_lines(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
 
 // A solution line starts with a move number ("  1.", " 10.").
 bool is_solution_line(const std::string& line) {

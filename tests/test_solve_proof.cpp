@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_util.h"
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -21,16 +23,11 @@
 namespace rebirth {
 namespace {
 
+using rebirth::test::read_text;
+
 namespace fs = std::filesystem;
 
 const fs::path kProblems = fs::path(REBIRTH_SHARED_DIR) / "reference" / "problems";
-
-std::string read_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-}
 
 std::string solve_file(const fs::path& inp, int threads) {
     std::string out;

@@ -1,0 +1,53 @@
+#pragma once
+
+// Helpers shared by the test suites.
+
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "rebirth/setup.h"
+#include "rebirth/types.h"
+#include "rebirth/walk.h"
+
+namespace rebirth::test {
+
+// A diagram from unit words "wKe1", "bSc2", "wGd4" (colour w/b, an English Popeye code: S =
+// knight, G = grasshopper, N = nightrider, then the square); no castling rights, no en
+// passant. An unknown code or square throws std::invalid_argument.
+inline Setup diagram(std::initializer_list<const char*> units, Color side = WHITE) {
+    Setup s;
+    for (const char* u : units) {
+        const std::string w(u);
+        const Walk walk = w.size() == 4 ? walk_from_code(w.substr(1, 1), Language::English) : NO_WALK;
+        const Square sq = w.size() == 4 ? parse_square(w.substr(2)) : SQ_NONE;
+        if (walk == NO_WALK || sq == SQ_NONE || (w[0] != 'w' && w[0] != 'b'))
+            throw std::invalid_argument("bad unit word " + w);
+        s.board[sq] = make_piece(w[0] == 'w' ? WHITE : BLACK, walk);
+    }
+    s.side_to_move = side;
+    return s;
+}
+
+// The whole content of a file ("" when it cannot be read).
+inline std::string read_text(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream out;
+    out << in.rdbuf();
+    return out.str();
+}
+
+// The lines of a text, without their line ends.
+inline std::vector<std::string> split_lines(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) lines.push_back(line);
+    return lines;
+}
+
+}  // namespace rebirth::test
