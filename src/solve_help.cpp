@@ -88,13 +88,19 @@ class PhaseSolver {
         tbb::task_arena arena(threads);
         arena.execute([&] {
             tbb::parallel_for(0, list.size(), [&](int i) {
-                int local_solutions = 0;
-                PhaseSolver sub(ctx_, phase_, root_, local_solutions);
-                sub.failures_ = failures_;  // failures are facts about positions: shared
-                Position pos = root_;
-                sub.root_move(pos, list[i], len);
-                texts[i] = std::move(sub.text_);
-                found[i] = sub.found_;
+                const bool plain_help =
+                    !phase_.series && phase_.intro_moves == 0 && phase_.tail == Tail::None && len >= 3;
+                if (plain_help) {
+                    second_ply(list[i], len, texts[i], found[i]);
+                } else {
+                    int local_solutions = 0;
+                    PhaseSolver sub(ctx_, phase_, root_, local_solutions);
+                    sub.failures_ = failures_;  // failures are facts about positions: shared
+                    Position pos = root_;
+                    sub.root_move(pos, list[i], len);
+                    texts[i] = std::move(sub.text_);
+                    found[i] = sub.found_;
+                }
                 if (ctx_.control) ctx_.control->root_move_done();
             });
         });
@@ -102,6 +108,37 @@ class PhaseSolver {
             text_ += texts[i];
             found_ += found[i];
             solutions_ += found[i];
+        }
+    }
+
+    // Help play of length `len` after root move m1, split once more: each reply is searched
+    // in its own task (nested in the root's), the lines joined in reply order into `text`.
+    void second_ply(const Move& m1, int len, std::string& text, int& found) {
+        Position pos = root_;
+        const Color mover = pos.side_to_move();
+        UndoInfo u;
+        pos.do_move(m1, u);
+        ctx_.visit();
+        // As help_move: a move of the goal side that reaches the goal early ends the play.
+        if (mover == phase_.goal_side && goal_reached(pos, u, ctx_.goal)) return;
+        MoveList replies;
+        popeye_ordered_moves(pos, replies);
+        std::vector<std::string> texts(replies.size());
+        std::vector<int> counts(replies.size(), 0);
+        const Color replier = pos.side_to_move();
+        tbb::parallel_for(0, replies.size(), [&](int j) {
+            int local_solutions = 0;
+            PhaseSolver sub(ctx_, phase_, root_, local_solutions);
+            sub.failures_ = failures_;
+            sub.stack_.push_back(m1);
+            Position p = pos;
+            sub.help_move(p, replies[j], len - 1, replier);
+            texts[j] = std::move(sub.text_);
+            counts[j] = sub.found_;
+        });
+        for (int j = 0; j < replies.size(); ++j) {
+            text += texts[j];
+            found += counts[j];
         }
     }
 

@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "rebirth/cluster/job.h"
@@ -20,6 +22,7 @@ namespace {
 
 const std::string kSource = REBIRTH_SOURCE_DIR;
 const std::string kKiwipete = kSource + "/cluster/tests/data/kiwipete.inp";
+const std::string kKiwipeteMars = kSource + "/cluster/tests/data/kiwipete_marscirce.inp";
 
 fs::path fresh_dir(const std::string& name) {
     fs::path dir = fs::temp_directory_path() / ("rebirth-test-cluster-" + name);
@@ -65,7 +68,7 @@ WorkItem sample_item() {
     b.rebirth_walk = ROOK;
     b.extra = SQ_H1;
     b.spare = 7;
-    w.path = {a, b};
+    w.path = {{a, 0}, {b, 2}};
     w.depth = 5;
     w.budget_seconds = 2.5;
     w.threads = 4;
@@ -202,14 +205,94 @@ TEST(ClusterMessages, MalformedPayloadsAreRefused) {
 }
 
 TEST(ClusterSearch, MoveTokensRoundTrip) {
-    for (const Move& m : sample_item().path) EXPECT_EQ(parse_move_token(move_token(m)), m);
+    for (const PathMove& m : sample_item().path) EXPECT_EQ(parse_move_token(move_token(m)), m);
     EXPECT_EQ(move_token(sample_item().path[0]), "e2e4");
+    EXPECT_EQ(move_token(sample_item().path[1]), "d7d8:k1:p2:ra8:w3:xh1:s7:o2");
     Path p = sample_item().path;
     EXPECT_EQ(parse_path_key(path_key(p)), p);
     EXPECT_THROW(parse_move_token("e2"), std::invalid_argument);
     EXPECT_THROW(parse_move_token("e2e4:q1"), std::invalid_argument);
     EXPECT_THROW(parse_move_token("e2e4:k9"), std::invalid_argument);
     EXPECT_THROW(parse_move_token("i2e4"), std::invalid_argument);
+    EXPECT_THROW(parse_move_token("e1g1:k3:o0"), std::invalid_argument);  // not canonical: "e1g1:k3"
+    EXPECT_THROW(parse_move_token("e1g1:o1:k3"), std::invalid_argument);  // fields out of order
+    EXPECT_THROW(parse_move_token("e1g1:k3:o256"), std::invalid_argument);
+}
+
+// Kiwipete under MarsCirce lists each castling twice (as Popeye does): the two copies are
+// distinct items, keys and messages, and the split still covers the tree exactly.
+TEST(ClusterSearch, RepeatedMovesAreDistinctItems) {
+    LoadedProblem lp = load_problem(kKiwipeteMars, 1);
+    std::vector<PathMove> moves = legal_path_moves(lp.root);
+    PathMove castling = parse_move_token("e1g1:k3");
+    PathMove second = parse_move_token("e1g1:k3:o1");
+    EXPECT_EQ(second.move, castling.move);
+    EXPECT_EQ(second.occurrence, 1);
+    EXPECT_EQ(std::count(moves.begin(), moves.end(), castling), 1);
+    EXPECT_EQ(std::count(moves.begin(), moves.end(), second), 1);
+    EXPECT_EQ(std::count_if(moves.begin(), moves.end(), [](const PathMove& m) { return m.occurrence > 0; }), 2);
+
+    std::vector<std::pair<Path, std::string>> roots = root_moves(lp.root);
+    std::vector<std::string> tokens;
+    for (const auto& [path, name] : roots) tokens.push_back(path_key(path));
+    EXPECT_EQ(std::set<std::string>(tokens.begin(), tokens.end()).size(), tokens.size());
+    EXPECT_EQ(std::count_if(roots.begin(), roots.end(), [](const auto& r) { return r.second == "0-0"; }), 2);
+
+    std::vector<Path> items = initial_split(lp.root, 3, 500, 1);
+    std::vector<std::string> keys;
+    for (const Path& p : items) {
+        keys.push_back(path_key(p));
+        EXPECT_EQ(parse_path_key(keys.back()), p);
+    }
+    EXPECT_GT(std::count_if(keys.begin(), keys.end(),
+                            [](const std::string& k) { return k.find(":o1") != std::string::npos; }),
+              0);
+    ProblemProgress progress;
+    progress.plan(keys);  // throws on a repeated key
+
+    WorkItem w;
+    w.file = kKiwipeteMars;
+    w.file_hash = lp.file_hash;
+    w.path = {second};
+    w.depth = 2;
+    w.threads = 1;
+    EXPECT_EQ(deserialize_work_item(decode_frame(encode_frame(MsgType::Work, serialize(w))).payload), w);
+
+    ProblemCache cache;
+    std::uint64_t sum = 0;
+    for (const Path& p : items) {
+        WorkItem item = w;
+        item.path = p;
+        item.depth = 3 - int(p.size());
+        Result r = run_item(item, cache);
+        ASSERT_EQ(r.status, Result::Status::Done) << r.error;
+        progress.done(path_key(p), r.nodes);
+        sum += r.nodes;
+    }
+    EXPECT_TRUE(progress.finished());
+    EXPECT_EQ(sum, perft(lp.root, 3));
+    std::vector<std::pair<std::string, std::uint64_t>> counts;
+    for (std::size_t i = 0; i < roots.size(); ++i)
+        counts.push_back({roots[i].second, progress.first_move_total(tokens[i])});
+    EXPECT_EQ(divide_text(counts), divide_text(perft_divide(lp.root, 3, 1)));
+
+    WorkItem root = w;  // a budget split hands back both copies as children of their own
+    root.path = {};
+    root.depth = 5;
+    root.budget_seconds = 1e-9;
+    Result split = run_item(root, cache);
+    ASSERT_EQ(split.status, Result::Status::Split) << split.error;
+    std::vector<std::string> pending;
+    for (const Path& p : split.pending) pending.push_back(path_key(p));
+    EXPECT_EQ(split.done.size() + pending.size(), moves.size());
+    EXPECT_EQ(std::count(pending.begin(), pending.end(), "e1g1:k3:o1"), 1);
+    EXPECT_EQ(std::count(pending.begin(), pending.end(), "e1c1:k3:o1"), 1);
+    EXPECT_EQ(deserialize_result(serialize(split)), split);
+
+    w.path = {parse_move_token("e1g1:k3:o2")};  // a third copy does not exist
+    Result r = run_item(w, cache);
+    EXPECT_EQ(r.status, Result::Status::Error);
+    EXPECT_NE(r.error.find("holds it 2 time(s)"), std::string::npos) << r.error;
 }
 
 TEST(ClusterSearch, SplitCoversTheTree) {
@@ -299,6 +382,27 @@ TEST(ClusterJournal, TornLastLineIsDroppedBadLineIsAnError) {
     EXPECT_TRUE(read_journal((dir / "missing.jsonl").string()).fingerprint.empty());
 }
 
+TEST(ClusterJournal, OlderFormatIsRefused) {
+    fs::path dir = fresh_dir("journal-v1");
+    {
+        std::ofstream(dir / "j.jsonl", std::ios::binary)
+            << R"({"t":"start","version":1,"fingerprint":"abc","pid":1,"host":"h","ranks":2})"
+            << "\n"
+            << journal_plan("p", {"e1g1:k3"}) << "\n";
+    }
+    try {
+        read_journal((dir / "j.jsonl").string());
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.line(), 1);
+        EXPECT_NE(std::string(e.what()).find("journal of format version 1, this rebirth-cluster reads version " +
+                                             std::to_string(kJournalVersion)),
+                  std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("remove the journal"), std::string::npos) << e.what();
+    }
+}
+
 TEST(ClusterMaster, StoppedRunResumesToTheSameOutput) {
     fs::path dir = fresh_dir("master");
     Job job;
@@ -349,4 +453,41 @@ TEST(ClusterMaster, StoppedRunResumesToTheSameOutput) {
 
     job.problems[0].depth = 3;  // another job: the journal does not fit
     EXPECT_THROW(Master(job, resume), InputError);
+}
+
+TEST(ClusterMaster, RepeatedMovesResumeToTheSameOutput) {
+    fs::path dir = fresh_dir("master-mars");
+    Job job;
+    job.source = "test";
+    job.kind = "perft";
+    job.output_dir = (dir / "out").string();
+    job.journal = (dir / "out" / "journal.jsonl").string();
+    JobProblem p;
+    p.id = "mars";
+    p.file = kKiwipeteMars;
+    p.depth = 3;
+    p.limits.threads = 1;
+    p.limits.items_per_rank = 100;
+    job.problems.push_back(p);
+
+    LoadedProblem lp = load_problem(kKiwipeteMars, 1);
+    std::string expected = divide_text(perft_divide(lp.root, 3, 1));
+
+    MasterOptions options;
+    options.stop_after_results = 10;
+    ProblemCache cache;
+    {
+        Master m(job, options);
+        while (auto item = m.next_item()) m.on_result(run_item(*item, cache));
+        EXPECT_TRUE(m.stopped());
+    }
+    EXPECT_NE(slurp(job.journal).find(":o1"), std::string::npos);
+    MasterOptions resume;
+    resume.resume = true;
+    {
+        Master m(job, resume);
+        while (auto item = m.next_item()) m.on_result(run_item(*item, cache));
+        EXPECT_TRUE(m.finished());
+    }
+    EXPECT_EQ(slurp(dir / "out" / "mars.perft"), expected);
 }

@@ -130,7 +130,7 @@ TEST(ClusterSolveMessages, RoundTripAndChecks) {
     Move m;
     m.from = SQ_E2;
     m.to = SQ_E4;
-    w.path = {m};  // a solve item is a whole problem
+    w.path = {PathMove{m}};  // a solve item is a whole problem
     EXPECT_THROW(deserialize_work_item(serialize(w)), ProtocolError);
 
     Result r;

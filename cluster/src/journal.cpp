@@ -91,7 +91,14 @@ void apply_journal_line(JournalState& state, const std::string& line, const std:
         const std::string type = j.at("t").get<std::string>();
         if (type == "start") {
             std::string fp = j.at("fingerprint").get<std::string>();
-            if (j.at("version").get<int>() != 1) throw std::runtime_error("journal of another format version");
+            const int version = j.at("version").get<int>();
+            if (version != kJournalVersion) {
+                std::string why = version < kJournalVersion ? " (older journals name repeated moves alike)" : "";
+                throw InputError(file, line_no, "version " + std::to_string(version),
+                                 "journal of format version " + std::to_string(version) +
+                                     ", this rebirth-cluster reads version " + std::to_string(kJournalVersion) + why +
+                                     "; finish the run with the build that wrote it or remove the journal");
+            }
             if (!state.fingerprint.empty() && fp != state.fingerprint)
                 throw std::runtime_error("journal mixes runs of different jobs");
             state.fingerprint = fp;
@@ -175,8 +182,9 @@ void JournalWriter::append(const std::string& json_line) {
 }
 
 std::string journal_start(const std::string& fingerprint, long pid, const std::string& host, int ranks) {
-    return json{{"t", "start"}, {"version", 1}, {"fingerprint", fingerprint},
-                {"pid", pid},   {"host", host}, {"ranks", ranks}}
+    return json{
+        {"t", "start"},  {"version", kJournalVersion}, {"fingerprint", fingerprint}, {"pid", pid}, {"host", host},
+        {"ranks", ranks}}
         .dump();
 }
 

@@ -26,6 +26,11 @@ void serialize(Archive& ar, rebirth::Move& m, const unsigned int) {
 }
 
 template <class Archive>
+void serialize(Archive& ar, rebirth::cluster::PathMove& m, const unsigned int) {
+    ar& m.move& m.occurrence;
+}
+
+template <class Archive>
 void serialize(Archive& ar, rebirth::cluster::WorkItem& w, const unsigned int) {
     std::uint8_t kind = std::uint8_t(w.kind);
     ar& w.protocol& w.item_id& w.problem& w.file& w.problem_index& w.file_hash& kind& w.path& w.depth& w

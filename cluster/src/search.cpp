@@ -46,7 +46,8 @@ std::vector<Move> legal_moves(const Position& pos) {
 
 }  // namespace
 
-std::string move_token(const Move& m) {
+std::string move_token(const PathMove& pm) {
+    const Move& m = pm.move;
     std::string t = square_name(m.from) + square_name(m.to);
     if (m.kind != MoveKind::Normal) t += ":k" + std::to_string(int(m.kind));
     if (m.promotion != NO_WALK) t += ":p" + std::to_string(int(m.promotion));
@@ -54,12 +55,14 @@ std::string move_token(const Move& m) {
     if (m.rebirth_walk != NO_WALK) t += ":w" + std::to_string(int(m.rebirth_walk));
     if (m.extra != SQ_NONE) t += ":x" + square_name(m.extra);
     if (m.spare != 0) t += ":s" + std::to_string(int(m.spare));
+    if (pm.occurrence != 0) t += ":o" + std::to_string(int(pm.occurrence));
     return t;
 }
 
-Move parse_move_token(std::string_view token) {
+PathMove parse_move_token(std::string_view token) {
     if (token.size() < 4) throw std::invalid_argument("bad move token '" + std::string(token) + "'");
-    Move m;
+    PathMove pm;
+    Move& m = pm.move;
     m.from = parse_sq(token.substr(0, 2), token);
     m.to = parse_sq(token.substr(2, 2), token);
     std::string_view rest = token.substr(4);
@@ -93,16 +96,20 @@ Move parse_move_token(std::string_view token) {
             case 's':
                 m.spare = std::uint8_t(parse_int(value, token));
                 break;
+            case 'o':
+                pm.occurrence = std::uint8_t(parse_int(value, token));
+                break;
             default:
                 throw std::invalid_argument("bad field in move token '" + std::string(token) + "'");
         }
     }
-    return m;
+    if (move_token(pm) != token) throw std::invalid_argument("non-canonical move token '" + std::string(token) + "'");
+    return pm;
 }
 
 std::string path_key(const Path& path) {
     std::string key;
-    for (const Move& m : path) {
+    for (const PathMove& m : path) {
         if (!key.empty()) key += ' ';
         key += move_token(m);
     }
@@ -151,20 +158,35 @@ LoadedProblem load_problem(const std::string& file, int index) {
     return out;
 }
 
+std::vector<PathMove> legal_path_moves(const Position& pos) {
+    std::vector<PathMove> out;
+    for (const Move& m : legal_moves(pos)) {
+        auto before = std::count_if(out.begin(), out.end(), [&](const PathMove& o) { return o.move == m; });
+        if (before > 255) throw std::runtime_error("more than 256 identical moves in one position");
+        out.push_back({m, std::uint8_t(before)});
+    }
+    return out;
+}
+
 void replay(Position& pos, const Path& path) {
     static thread_local UndoInfo scratch;
     for (std::size_t i = 0; i < path.size(); ++i) {
-        std::vector<Move> moves = legal_moves(pos);
-        if (std::find(moves.begin(), moves.end(), path[i]) == moves.end())
-            throw std::runtime_error("move " + std::to_string(i + 1) + " of path '" + path_key(path) +
-                                     "' is not legal in its position");
-        pos.do_move(path[i], scratch);  // never undone: the record is not needed again
+        std::vector<PathMove> moves = legal_path_moves(pos);
+        if (std::find(moves.begin(), moves.end(), path[i]) == moves.end()) {
+            auto copies =
+                std::count_if(moves.begin(), moves.end(), [&](const PathMove& m) { return m.move == path[i].move; });
+            std::string where = "move " + std::to_string(i + 1) + " of path '" + path_key(path) + "'";
+            if (copies == 0) throw std::runtime_error(where + " is not legal in its position");
+            throw std::runtime_error(where + " has no such occurrence: its position's legal move list holds it " +
+                                     std::to_string(copies) + " time(s)");
+        }
+        pos.do_move(path[i].move, scratch);  // never undone: the record is not needed again
     }
 }
 
 std::vector<std::pair<Path, std::string>> root_moves(const Position& root) {
     std::vector<std::pair<Path, std::string>> out;
-    for (const Move& m : legal_moves(root)) out.push_back({Path{m}, move_to_popeye(root, m, true)});
+    for (const PathMove& m : legal_path_moves(root)) out.push_back({Path{m}, move_to_popeye(root, m.move, true)});
     return out;
 }
 
@@ -186,7 +208,7 @@ std::vector<Path> initial_split(const Position& root, int depth, int target, int
         return double(perft(pos, exact)) * std::pow(branching, left - exact);
     };
     std::vector<Node> items;
-    for (const Move& m : legal_moves(root)) {
+    for (const PathMove& m : legal_path_moves(root)) {
         Path p{m};
         items.push_back({estimate(p), seq++, p});
     }
@@ -204,7 +226,7 @@ std::vector<Path> initial_split(const Position& root, int depth, int target, int
         items.erase(it);
         Position pos = root;
         replay(pos, node.path);
-        for (const Move& m : legal_moves(pos)) {
+        for (const PathMove& m : legal_path_moves(pos)) {
             Path p = node.path;
             p.push_back(m);
             items.push_back({estimate(p), seq++, p});
@@ -292,13 +314,13 @@ Result run_item(const WorkItem& item, ProblemCache& cache) {
             r.status = Result::Status::Done;
             r.nodes = parallel_perft(pos, item.depth, item.threads);
         } else {
-            std::vector<Move> children = legal_moves(pos);
+            std::vector<PathMove> children = legal_path_moves(pos);
             std::uint64_t sum = 0;
             UndoInfo u;
             for (std::size_t i = 0; i < children.size(); ++i) {
-                pos.do_move(children[i], u);
+                pos.do_move(children[i].move, u);
                 std::uint64_t n = parallel_perft(pos, item.depth - 1, item.threads);
-                pos.undo_move(children[i], u);
+                pos.undo_move(children[i].move, u);
                 sum += n;
                 Path p = item.path;
                 p.push_back(children[i]);

@@ -10,6 +10,10 @@
 
 namespace rebirth::cluster {
 
+// Format version of the journal, written in its start lines; a journal of another version
+// is refused. 2: path tokens carry ":o<n>" for repeated moves (protocol 3).
+inline constexpr int kJournalVersion = 2;
+
 // The state of one problem's search: the items still to search (in dispatch order) and
 // the leaf counts found so far, summed per first move. Paths are path_key strings.
 // Every update checks that it fits (a count for an item that is not pending is an error),

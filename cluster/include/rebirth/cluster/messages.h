@@ -12,7 +12,8 @@ namespace rebirth::cluster {
 
 // Version of the wire format; frames and messages of another version are refused.
 // 2: solve and noop items (SearchKind), WorkItem::max_seconds, Result::Status::Solved.
-inline constexpr std::uint16_t kProtocolVersion = 2;
+// 3: path moves carry their occurrence among identical moves (PathMove).
+inline constexpr std::uint16_t kProtocolVersion = 3;
 
 // A message that is malformed, truncated, corrupted or of another protocol version.
 class ProtocolError : public std::runtime_error {
@@ -20,7 +21,16 @@ class ProtocolError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-using Path = std::vector<Move>;
+// One move of a path: its fields and its occurrence, the number of identical moves before
+// it in its position's legal move list (Popeye lists MarsCirce castling twice; each copy
+// is a move of its own).
+struct PathMove {
+    Move move;
+    std::uint8_t occurrence = 0;
+    friend bool operator==(const PathMove&, const PathMove&) = default;
+};
+
+using Path = std::vector<PathMove>;
 
 // Perft: leaves of the subtree below a path. Solve: every twin of one problem, as
 // `rebirth solve --regression`. Noop: nothing (measures the master's dispatch rate).

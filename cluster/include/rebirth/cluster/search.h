@@ -14,11 +14,13 @@
 
 namespace rebirth::cluster {
 
-// Compact text of a move's fields: "e2e4", with ":k<kind>", ":p<walk>", ":r<square>",
-// ":w<walk>", ":x<square>", ":s<n>" for fields that differ from their defaults.
-std::string move_token(const Move& m);
-// Inverse of move_token; throws std::invalid_argument on a malformed token.
-Move parse_move_token(std::string_view token);
+// Compact text of a path move: "e2e4", with ":k<kind>", ":p<walk>", ":r<square>",
+// ":w<walk>", ":x<square>", ":s<n>" for fields that differ from their defaults and
+// ":o<n>" for the n-th repetition of an identical move ("e1g1:k3:o1" is the second copy).
+std::string move_token(const PathMove& m);
+// Inverse of move_token; throws std::invalid_argument on a malformed or non-canonical
+// token (so each path has exactly one key).
+PathMove parse_move_token(std::string_view token);
 // Tokens joined by single spaces ("" for the root) and back.
 std::string path_key(const Path& path);
 Path parse_path_key(std::string_view key);
@@ -38,8 +40,12 @@ LoadedProblem load_problem(const std::string& file, int index);
 // Reads a whole file; throws InputError naming it when it cannot be read.
 std::string read_file_bytes(const std::string& path);
 
-// Plays `path` from `pos`, checking each move is legal there. Throws std::runtime_error
-// naming the first move that is not.
+// The legal moves of `pos` in generation order, each with its occurrence among identical
+// moves (so the entries are distinct).
+std::vector<PathMove> legal_path_moves(const Position& pos);
+
+// Plays `path` from `pos`, checking each move is legal there and its occurrence exists.
+// Throws std::runtime_error naming the first move that is not.
 void replay(Position& pos, const Path& path);
 
 // The legal first moves in generation order with their Popeye names (as perft --divide).
