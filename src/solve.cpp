@@ -1,8 +1,12 @@
 #include "rebirth/solve.h"
 
+#include <algorithm>
 #include <chrono>
+#include <memory>
 #include <sstream>
+#include <stdexcept>
 #include <string_view>
+#include <utility>
 
 #include "rebirth/error.h"
 #include "rebirth/goal.h"
@@ -39,32 +43,49 @@ const char* time_word(Language lang) {
     }
 }
 
-// Solves one twin (already applied) and appends Popeye's phases to `out`; false when no
-// solver handles its stipulation (a one-line message is appended instead).
-bool solve_twin(const Problem& tw, int threads, std::string& out, bool& partial, SearchControl* control) {
+// A twin's resolved rules and playable diagram (positions point at `rules`: keep in place).
+struct TwinSetup {
+    RuleSet rules;
+    Position pos;
+};
+
+bool is_proof(const Problem& tw) {
+    return tw.stipulation.play == Stipulation::Play::ProofGame || tw.stipulation.play == Stipulation::Play::AToB;
+}
+
+bool is_help_family(const Problem& tw) {
+    const Stipulation::Play play = tw.stipulation.play;
+    return tw.stipulation.series || play == Stipulation::Play::Help || play == Stipulation::Play::HelpSelf ||
+           play == Stipulation::Play::HelpReflex;
+}
+
+// Resolves the conditions of twin `tw` (already applied) and sets up the position play
+// starts from. Throws InputError naming the twin's file and line.
+std::unique_ptr<TwinSetup> load_twin(const Problem& tw) {
     const int line = tw.condition_line ? tw.condition_line : tw.where.line;
-    const RuleSet rules = resolve_rules(tw.conditions, tw.where.file, line);
+    auto setup = std::make_unique<TwinSetup>(TwinSetup{resolve_rules(tw.conditions, tw.where.file, line), {}});
     SetupRules setup_rules;
     setup_rules.require_white_king = !tw.options.no_white_king;
     setup_rules.require_black_king = !tw.options.no_black_king;
-    setup_rules.rules = &rules;
-    Position pos;
+    setup_rules.rules = &setup->rules;
     // Proof games play from the game array or position a; their diagram is only the target.
-    const bool proof =
-        tw.stipulation.play == Stipulation::Play::ProofGame || tw.stipulation.play == Stipulation::Play::AToB;
     try {
-        pos.set(proof ? proof_start_setup(tw) : tw.setup, setup_rules, tw.where.file);
+        setup->pos.set(is_proof(tw) ? proof_start_setup(tw) : tw.setup, setup_rules, tw.where.file);
     } catch (const InputError& e) {
         throw InputError(tw.where.file, tw.where.line, e.word(), e.reason());
     }
-    SolveContext ctx{tw, rules, pos, goal_from_text(tw.stipulation.goal), threads, &partial, control};
-    const Stipulation::Play play = tw.stipulation.play;
-    const bool help_family = tw.stipulation.series || play == Stipulation::Play::Help ||
-                             play == Stipulation::Play::HelpSelf || play == Stipulation::Play::HelpReflex;
+    return setup;
+}
+
+// Solves one twin (already applied) and appends Popeye's phases to `out`; false when no
+// solver handles its stipulation (a one-line message is appended instead).
+bool solve_twin(const Problem& tw, int threads, std::string& out, bool& partial, SearchControl* control) {
+    const std::unique_ptr<TwinSetup> setup = load_twin(tw);
+    SolveContext ctx{tw, setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), threads, &partial, control};
     std::string text;
-    const bool handled = !tw.stipulation.empty() && (proof         ? solve_proof_game(ctx, text)
-                                                     : help_family ? solve_help_or_series(ctx, text)
-                                                                   : solve_direct(ctx, text));
+    const bool handled = !tw.stipulation.empty() && (is_proof(tw)         ? solve_proof_game(ctx, text)
+                                                     : is_help_family(tw) ? solve_help_or_series(ctx, text)
+                                                                          : solve_direct(ctx, text));
     if (!handled) {
         out += "\nrebirth: " + tw.where.file + ":" + std::to_string(tw.where.line) + ": stipulation " +
                (tw.stipulation.text.empty() ? std::string("(none)") : tw.stipulation.text) +
@@ -73,6 +94,45 @@ bool solve_twin(const Problem& tw, int threads, std::string& out, bool& partial,
     }
     out += text;
     return true;
+}
+
+// The twins solve_problem_report solves, in order: each applied twin with its twin line
+// ("" for a problem without twins, which is solved as it is).
+std::vector<std::pair<Problem, std::string>> twins_of(const Problem& p) {
+    std::vector<std::pair<Problem, std::string>> out;
+    if (p.twins.empty()) {
+        out.push_back({p, ""});
+        return out;
+    }
+    // With ZeroPosition the diagram itself is not solved: twin a) is the first Twin.
+    const bool zero = p.twins.front().zero_position;
+    const size_t count = zero ? p.twins.size() : p.twins.size() + 1;
+    for (size_t i = 0; i < count; ++i) out.push_back({apply_twin(p, zero ? i + 1 : i), format_twin_line(p, i)});
+    return out;
+}
+
+// Popeye's message for a search stopped by the time limit.
+std::string timeout_text(double max_seconds) {
+    std::ostringstream msg;
+    msg << "\nrebirth: time limit of " << max_seconds << " s reached: the search was stopped\n";
+    return msg.str();
+}
+
+// Sets the report's totals and text from the twins' text `out`: the closing line (with the
+// time when asked) after a supported problem.
+void finish_report(SolveReport& report, const std::string& out, bool partial, const Problem& p,
+                   const SolveLimits& limits) {
+    report.partial = partial;
+    for (int n : report.twin_solutions) report.solutions += n;
+    std::string closing = finished_text(p.language, partial);
+    if (limits.show_time) {
+        std::ostringstream t;
+        t.setf(std::ios::fixed);
+        t.precision(3);
+        t << time_word(p.language) << report.seconds << " s";
+        closing += t.str();
+    }
+    report.text = report.supported ? out + "\n" + closing + "\n\n\n" : out + "\n";
 }
 
 }  // namespace
@@ -115,41 +175,139 @@ SolveReport solve_problem_report(const Problem& p, int threads, const SolveLimit
     }
     std::string out;
     bool partial = false;
-    const bool zero = !p.twins.empty() && p.twins.front().zero_position;
-    // With ZeroPosition the diagram itself is not solved: twin a) is the first Twin.
-    const size_t count = p.twins.empty() ? 1 : (zero ? p.twins.size() : p.twins.size() + 1);
     try {
-        for (size_t i = 0; i < count; ++i) {
+        for (const auto& [tw, line] : twins_of(p)) {
             const size_t before = out.size();
-            if (p.twins.empty()) {
-                report.supported = solve_twin(p, threads, out, partial, &control) && report.supported;
-            } else {
-                const Problem tw = apply_twin(p, zero ? i + 1 : i);
-                out.append("\n").append(format_twin_line(p, i)).append("\n");
-                if (!solve_twin(tw, threads, out, partial, &control)) report.supported = false;
-            }
+            if (!p.twins.empty()) out.append("\n").append(line).append("\n");
+            if (!solve_twin(tw, threads, out, partial, &control)) report.supported = false;
             report.twin_solutions.push_back(count_solutions(out.substr(before)));
         }
     } catch (const SearchStopped&) {
         report.timed_out = true;
-        std::ostringstream msg;
-        msg << "\nrebirth: time limit of " << limits.max_seconds << " s reached: the search was stopped\n";
-        out += msg.str();
+        out += timeout_text(limits.max_seconds);
         partial = true;
     }
-    report.partial = partial;
-    for (int n : report.twin_solutions) report.solutions += n;
     report.nodes = control.nodes->load() - nodes_before;
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::string closing = finished_text(p.language, partial);
-    if (limits.show_time) {
-        std::ostringstream t;
-        t.setf(std::ios::fixed);
-        t.precision(3);
-        t << time_word(p.language) << report.seconds << " s";
-        closing += t.str();
+    finish_report(report, out, partial, p, limits);
+    return report;
+}
+
+SolvePlan plan_solve(const Problem& p) {
+    SolvePlan plan;
+    auto refuse = [&](std::string why) {
+        SolvePlan no;
+        no.reason = std::move(why);
+        return no;
+    };
+    try {
+        const auto twins = twins_of(p);
+        for (size_t t = 0; t < twins.size(); ++t) {
+            const Problem& tw = twins[t].first;
+            if (tw.stipulation.empty()) return refuse("no stipulation");
+            if (is_proof(tw)) return refuse("proof game");
+            const std::unique_ptr<TwinSetup> setup = load_twin(tw);
+            SolveContext ctx{tw, setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), 1, nullptr, nullptr};
+            std::vector<SplitPhase> phases;
+            if (!(is_help_family(tw) ? split_help(ctx, phases) : split_direct(ctx, phases)))
+                return refuse("stipulation or options not splittable by root moves");
+            SolvePlan::Twin twin;
+            twin.line = twins[t].second;
+            for (size_t k = 0; k < phases.size(); ++k) {
+                SolvePlan::Phase ph;
+                ph.blocked = phases[k].blocked;
+                ph.lengths = phases[k].lengths;
+                ph.first_item = static_cast<int>(plan.items.size());
+                ph.roots = static_cast<int>(phases[k].moves.size());
+                for (size_t r = 0; r < phases[k].moves.size(); ++r) {
+                    const Move& m = phases[k].moves[r];
+                    const int occurrence =
+                        static_cast<int>(std::count(phases[k].moves.begin(), phases[k].moves.begin() + r, m));
+                    plan.items.push_back({int(t), int(k), int(r), m, occurrence});
+                }
+                twin.phases.push_back(ph);
+            }
+            plan.twins.push_back(std::move(twin));
+        }
+    } catch (const InputError& e) {
+        return refuse(std::string("not playable: ") + e.what());
     }
-    report.text = report.supported ? out + "\n" + closing + "\n\n\n" : out + "\n";
+    plan.splittable = true;
+    return plan;
+}
+
+SolveFragment solve_fragment(const Problem& p, const SolveRootItem& item, int threads, const SolveLimits& limits) {
+    SolveFragment fragment;
+    std::atomic<std::uint64_t> nodes{0};
+    SearchControl control;
+    control.nodes = &nodes;
+    const auto start = std::chrono::steady_clock::now();
+    if (limits.max_seconds > 0) {
+        control.has_deadline = true;
+        control.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                       std::chrono::duration<double>(limits.max_seconds));
+    }
+    const auto twins = twins_of(p);
+    if (item.twin < 0 || item.twin >= int(twins.size())) throw std::logic_error("no such twin");
+    const Problem& tw = twins[size_t(item.twin)].first;
+    const std::unique_ptr<TwinSetup> setup = load_twin(tw);
+    bool partial = false;
+    SolveContext ctx{tw, setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), threads, &partial, &control};
+    try {
+        fragment.parts = is_help_family(tw) ? help_root_parts(ctx, item.phase, item.root)
+                                            : direct_root_parts(ctx, item.phase, item.root);
+    } catch (const SearchStopped&) {
+        fragment.parts.clear();
+        fragment.timed_out = true;
+    }
+    fragment.nodes = nodes.load();
+    fragment.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return fragment;
+}
+
+SolveReport assemble_solve(const Problem& p, const SolvePlan& plan, const std::vector<SolveFragment>& fragments,
+                           const SolveLimits& limits) {
+    if (!plan.splittable || fragments.size() != plan.items.size())
+        throw std::logic_error("fragments do not fit the plan");
+    SolveReport report;
+    for (const SolveFragment& f : fragments) {
+        report.nodes += f.nodes;
+        report.seconds += f.seconds;
+    }
+    std::string out;
+    bool partial = false;
+    for (const SolvePlan::Twin& twin : plan.twins) {
+        const size_t before = out.size();
+        if (!p.twins.empty()) out.append("\n").append(twin.line).append("\n");
+        std::string text;
+        bool stopped = false;
+        for (const SolvePlan::Phase& ph : twin.phases) {
+            for (int r = 0; r < ph.roots; ++r) stopped = stopped || fragments[size_t(ph.first_item + r)].timed_out;
+            if (ph.blocked) {
+                text += "\n";
+                continue;
+            }
+            for (int len = 0; len < ph.lengths; ++len)
+                for (int r = 0; r < ph.roots; ++r) {
+                    const SolveFragment& f = fragments[size_t(ph.first_item + r)];
+                    if (!f.timed_out) {
+                        if (f.parts.size() != size_t(ph.lengths)) throw std::logic_error("fragment of another play");
+                        text += f.parts[size_t(len)];
+                    }
+                }
+            text += "\n";
+        }
+        // As one process: the twin being searched when time ran out writes nothing.
+        if (stopped) {
+            report.timed_out = true;
+            out += timeout_text(limits.max_seconds);
+            partial = true;
+            break;
+        }
+        out += text;
+        report.twin_solutions.push_back(count_solutions(out.substr(before)));
+    }
+    finish_report(report, out, partial, p, limits);
     return report;
 }
 

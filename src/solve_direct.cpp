@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -452,9 +453,12 @@ bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode,
 
 }  // namespace
 
-bool solve_direct(const SolveContext& ctx, std::string& out) {
+namespace {
+
+// What solve_direct plays: the mode, the number of moves and each phase's diagram (the
+// attacker to move); false when it does not handle the stipulation.
+bool direct_plan(const SolveContext& ctx, Mode& mode, int& n, std::vector<Position>& roots) {
     const Stipulation& stip = ctx.problem.stipulation;
-    Mode mode;
     switch (stip.play) {
         case Stipulation::Play::Direct:
             mode = Mode::Direct;
@@ -469,26 +473,77 @@ bool solve_direct(const SolveContext& ctx, std::string& out) {
             return false;
     }
     if (stip.series || stip.intro != 0 || ctx.goal == Goal::Unsupported) return false;
-    const int n = static_cast<int>(stip.moves);
+    n = static_cast<int>(stip.moves);
     if (n < 1 || static_cast<double>(n) != stip.moves) return false;
-
-    const BattleSolver solver(ctx, mode, stip.exact);
     // Duplex: the play, then the same play with the other side as the attacker; HalfDuplex:
-    // only the latter. Each phase ends with its own empty line.
+    // only the latter.
     const Options& opt = ctx.problem.options;
     std::vector<Color> attackers;
     if (!opt.half_duplex) attackers.push_back(ctx.initial.side_to_move());
     if (opt.duplex || opt.half_duplex) attackers.push_back(~ctx.initial.side_to_move());
-    std::string result;
-    for (size_t k = 0; k < attackers.size(); ++k) {
+    for (Color c : attackers) {
         Position root = ctx.initial;
-        if (root.side_to_move() != attackers[k]) root.set_side_to_move_for_analysis(attackers[k]);
-        const bool cut = solve_phase(ctx, solver, mode, root, n, result);
+        if (root.side_to_move() != c) root.set_side_to_move_for_analysis(c);
+        roots.push_back(std::move(root));
+    }
+    return true;
+}
+
+}  // namespace
+
+bool solve_direct(const SolveContext& ctx, std::string& out) {
+    Mode mode{};
+    int n = 0;
+    std::vector<Position> roots;
+    if (!direct_plan(ctx, mode, n, roots)) return false;
+    const BattleSolver solver(ctx, mode, ctx.problem.stipulation.exact);
+    // Each phase ends with its own empty line.
+    std::string result;
+    for (size_t k = 0; k < roots.size(); ++k) {
+        const bool cut = solve_phase(ctx, solver, mode, roots[k], n, result);
         // A cut phase lacks its closing line; a later phase still starts on a line of its own.
-        if (cut && k + 1 < attackers.size()) result += "\n";
+        if (cut && k + 1 < roots.size()) result += "\n";
     }
     out += result;
     return true;
+}
+
+bool split_direct(const SolveContext& ctx, std::vector<SplitPhase>& phases) {
+    const Options& opt = ctx.problem.options;
+    Mode mode{};
+    int n = 0;
+    std::vector<Position> roots;
+    if (!direct_plan(ctx, mode, n, roots)) return false;
+    if (opt.max_solutions || (opt.set_play && n >= 2)) return false;
+    std::vector<SplitPhase> result;
+    for (Position& root : roots) {
+        SplitPhase sp;
+        sp.blocked = root.in_check(~root.side_to_move());
+        // As solve_phase: a reflex attacker able to reach the goal has no play at all.
+        if (!sp.blocked && !(mode == Mode::Reflex && goal_reachable_in_one(root, ctx.goal))) {
+            MoveList list;
+            popeye_ordered_moves(root, list);
+            sp.moves.assign(list.begin(), list.end());
+        }
+        result.push_back(std::move(sp));
+    }
+    phases = std::move(result);
+    return true;
+}
+
+std::vector<std::string> direct_root_parts(const SolveContext& ctx, int phase, int root) {
+    Mode mode{};
+    int n = 0;
+    std::vector<Position> roots;
+    if (!direct_plan(ctx, mode, n, roots) || phase < 0 || phase >= int(roots.size()))
+        throw std::logic_error("no such battle play to split");
+    Position pos = roots[phase];
+    MoveList list;
+    popeye_ordered_moves(pos, list);
+    if (root < 0 || root >= list.size()) throw std::logic_error("no such root move");
+    const BattleSolver solver(ctx, mode, ctx.problem.stipulation.exact);
+    bool key = false;
+    return {solver.root_block(pos, list[root], n, key)};
 }
 
 }  // namespace rebirth

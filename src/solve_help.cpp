@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <memory>
 #include <numeric>
+#include <stdexcept>
 #include <string>
 #include <unordered_set>
 
@@ -53,10 +54,8 @@ class PhaseSolver {
         const Options& opt = ctx_.problem.options;
         // With intro moves the root lengths are those of the intro (1..n moves); the main
         // play's lengths are tried after each intro.
-        const bool intro = phase_.intro_moves > 0;
-        const int step = phase_.series || intro ? 1 : 2;
-        const int first = intro ? 1 : phase_.min_length;
-        const int last = intro ? phase_.intro_moves : phase_.length;
+        int first = 0, step = 1, last = 0;
+        lengths(first, step, last);
         // MaxSolutions needs the search order of one thread; otherwise the root moves are
         // searched in parallel and their lines joined in root order.
         const bool parallel = !opt.max_solutions;
@@ -75,6 +74,45 @@ class PhaseSolver {
         return text_;
     }
 
+    // The root lengths of run(): first, step and last.
+    void lengths(int& first, int& step, int& last) const {
+        const bool intro = phase_.intro_moves > 0;
+        step = phase_.series || intro ? 1 : 2;
+        first = intro ? 1 : phase_.min_length;
+        last = intro ? phase_.intro_moves : phase_.length;
+    }
+
+    // How many lengths run() tries (when nothing stops it early).
+    int length_count() const {
+        int first = 0, step = 1, last = 0;
+        lengths(first, step, last);
+        return first > last ? 0 : (last - first) / step + 1;
+    }
+    // The shortest length run() tries.
+    int first_length() const {
+        int first = 0, step = 1, last = 0;
+        lengths(first, step, last);
+        return first;
+    }
+
+    // The lines of root move m alone, one text per length of run() (as parallel_root
+    // computes them for that move); `found` gets the number of lines.
+    std::vector<std::string> root_parts(const Move& m, int& found) {
+        if (!failures_) failures_ = std::make_shared<Failures>();
+        int first = 0, step = 1, last = 0;
+        lengths(first, step, last);
+        std::vector<std::string> parts;
+        found = 0;
+        for (int len = first; len <= last; len += step) {
+            std::string text;
+            int n = 0;
+            root_item(m, len, text, n);
+            parts.push_back(std::move(text));
+            found += n;
+        }
+        return parts;
+    }
+
   private:
     // Searches each root move of a play of `len` in its own solver, in parallel, and joins
     // their lines in root-move order (the order one thread would print).
@@ -88,19 +126,7 @@ class PhaseSolver {
         tbb::task_arena arena(threads);
         arena.execute([&] {
             tbb::parallel_for(0, list.size(), [&](int i) {
-                const bool plain_help =
-                    !phase_.series && phase_.intro_moves == 0 && phase_.tail == Tail::None && len >= 3;
-                if (plain_help) {
-                    second_ply(list[i], len, texts[i], found[i]);
-                } else {
-                    int local_solutions = 0;
-                    PhaseSolver sub(ctx_, phase_, root_, local_solutions);
-                    sub.failures_ = failures_;  // failures are facts about positions: shared
-                    Position pos = root_;
-                    sub.root_move(pos, list[i], len);
-                    texts[i] = std::move(sub.text_);
-                    found[i] = sub.found_;
-                }
+                root_item(list[i], len, texts[i], found[i]);
                 if (ctx_.control) ctx_.control->root_move_done();
             });
         });
@@ -109,6 +135,23 @@ class PhaseSolver {
             found_ += found[i];
             solutions_ += found[i];
         }
+    }
+
+    // The lines of a play of `len` starting with root move m, in their own solver (plain
+    // help play split once more by second_ply); `found` gets their number.
+    void root_item(const Move& m, int len, std::string& text, int& found) {
+        const bool plain_help = !phase_.series && phase_.intro_moves == 0 && phase_.tail == Tail::None && len >= 3;
+        if (plain_help) {
+            second_ply(m, len, text, found);
+            return;
+        }
+        int local_solutions = 0;
+        PhaseSolver sub(ctx_, phase_, root_, local_solutions);
+        sub.failures_ = failures_;  // failures are facts about positions: shared
+        Position pos = root_;
+        sub.root_move(pos, m, len);
+        text = std::move(sub.text_);
+        found = sub.found_;
     }
 
     // Help play of length `len` after root move m1, split once more: each reply is searched
@@ -499,7 +542,19 @@ Phase make_phase(const Stipulation& st, Color first, int half_moves) {
 
 }  // namespace
 
-bool solve_help_or_series(const SolveContext& ctx, std::string& out) {
+namespace {
+
+// One play of a help/series twin: its phase, its diagram with the phase's first mover to
+// move, and whether that mover's opponent is in check there (no play).
+struct HelpRun {
+    Phase phase;
+    Position root;
+    bool blocked = false;
+};
+
+// The plays solve_help_or_series writes, in order; false when it does not handle the
+// stipulation.
+bool help_runs(const SolveContext& ctx, std::vector<HelpRun>& out) {
     const Stipulation& st = ctx.problem.stipulation;
     const Options& opt = ctx.problem.options;
     using P = Stipulation::Play;
@@ -524,8 +579,6 @@ bool solve_help_or_series(const SolveContext& ctx, std::string& out) {
     if (!opt.half_duplex) runs.push_back({first, st.half_moves, false});
     if (opt.duplex || opt.half_duplex) runs.push_back({~first, st.half_moves, false});
 
-    std::string text;
-    bool interrupted = false;
     for (const Run& r : runs) {
         Phase ph = make_phase(st, r.first, r.half_moves);
         if (r.set_play) {
@@ -537,12 +590,26 @@ bool solve_help_or_series(const SolveContext& ctx, std::string& out) {
         }
         Position root = ctx.initial;
         if (root.side_to_move() != r.first) root.set_side_to_move_for_analysis(r.first);
-        if (root.in_check(~r.first)) {
+        const bool blocked = root.in_check(~r.first);
+        out.push_back({ph, std::move(root), blocked});
+    }
+    return true;
+}
+
+}  // namespace
+
+bool solve_help_or_series(const SolveContext& ctx, std::string& out) {
+    std::vector<HelpRun> runs;
+    if (!help_runs(ctx, runs)) return false;
+    std::string text;
+    bool interrupted = false;
+    for (const HelpRun& r : runs) {
+        if (r.blocked) {
             text += "\n";
             continue;
         }
         int solutions = 0;
-        PhaseSolver solver(ctx, ph, root, solutions);
+        PhaseSolver solver(ctx, r.phase, r.root, solutions);
         interrupted = false;
         text += solver.run(interrupted);
         if (interrupted && ctx.partial) *ctx.partial = true;
@@ -550,6 +617,45 @@ bool solve_help_or_series(const SolveContext& ctx, std::string& out) {
     }
     out += text;
     return true;
+}
+
+bool split_help(const SolveContext& ctx, std::vector<SplitPhase>& phases) {
+    const Options& opt = ctx.problem.options;
+    if (opt.max_solutions || opt.stop_on_short_solutions || ctx.problem.stipulation.intro > 0) return false;
+    std::vector<HelpRun> runs;
+    if (!help_runs(ctx, runs)) return false;
+    std::vector<SplitPhase> result;
+    for (const HelpRun& r : runs) {
+        SplitPhase sp;
+        sp.blocked = r.blocked;
+        if (!r.blocked) {
+            int solutions = 0;
+            PhaseSolver solver(ctx, r.phase, r.root, solutions);
+            // A play of length 0 (hs/hr ending at once) is searched without root moves.
+            if (solver.length_count() > 0 && solver.first_length() < 1) return false;
+            sp.lengths = solver.length_count();
+            MoveList list;
+            popeye_ordered_moves(r.root, list);
+            sp.moves.assign(list.begin(), list.end());
+        }
+        result.push_back(std::move(sp));
+    }
+    phases = std::move(result);
+    return true;
+}
+
+std::vector<std::string> help_root_parts(const SolveContext& ctx, int phase, int root) {
+    std::vector<HelpRun> runs;
+    if (!help_runs(ctx, runs) || phase < 0 || phase >= int(runs.size()) || runs[phase].blocked)
+        throw std::logic_error("no such help play to split");
+    const HelpRun& r = runs[phase];
+    MoveList list;
+    popeye_ordered_moves(r.root, list);
+    if (root < 0 || root >= list.size()) throw std::logic_error("no such root move");
+    int solutions = 0;
+    PhaseSolver solver(ctx, r.phase, r.root, solutions);
+    int found = 0;
+    return solver.root_parts(list[root], found);
 }
 
 }  // namespace rebirth

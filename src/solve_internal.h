@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "rebirth/goal.h"
 #include "rebirth/position.h"
@@ -76,6 +77,26 @@ bool solve_direct(const SolveContext& ctx, std::string& out);          // #n, =n
 // a, to the diagram's units (Problem::setup.board); ctx.initial must be the position play
 // starts from, proof_start_setup(problem), loaded with the problem's rules.
 bool solve_proof_game(const SolveContext& ctx, std::string& out);  // dia..., a=>b...
+
+// One play (phase) of a twin split by root moves: `blocked` plays write only an empty
+// line; otherwise the play's text is, for each of its `lengths` lengths, the parts of its
+// root moves in `moves` order, followed by an empty line.
+struct SplitPhase {
+    bool blocked = false;
+    int lengths = 1;
+    std::vector<Move> moves;  // root moves in the order the solver searches them
+};
+
+// The phases of a help/series (split_help) or battle play (split_direct) twin as
+// solve_help_or_series / solve_direct would write them; false (phases untouched) when the
+// stipulation is not theirs or its options make root moves depend on each other
+// (MaxSolutions, StopOnShortSolutions, intro moves, set play of battle play, ...).
+bool split_help(const SolveContext& ctx, std::vector<SplitPhase>& phases);
+bool split_direct(const SolveContext& ctx, std::vector<SplitPhase>& phases);
+// The parts (one per length) of root move `root` of phase `phase` of split_help /
+// split_direct, computed alone.
+std::vector<std::string> help_root_parts(const SolveContext& ctx, int phase, int root);
+std::vector<std::string> direct_root_parts(const SolveContext& ctx, int phase, int root);
 Setup proof_start_setup(const Problem& problem);
 
 }  // namespace rebirth

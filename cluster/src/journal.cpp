@@ -1,5 +1,6 @@
 #include "rebirth/cluster/journal.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -29,6 +30,27 @@ std::string from_hex(const std::string& hex) {
     std::string out;
     for (std::size_t i = 0; i < hex.size(); i += 2) out += char(nibble(hex[i]) * 16 + nibble(hex[i + 1]));
     return out;
+}
+
+// Lower-case hex of the bytes of `text`.
+std::string to_hex(const std::string& text) {
+    static const char* digits = "0123456789abcdef";
+    std::string out;
+    for (unsigned char c : text) {
+        out += digits[c >> 4];
+        out += digits[c & 15];
+    }
+    return out;
+}
+
+// Whether `text` can be a JSON string (valid UTF-8).
+bool is_utf8(const std::string& text) {
+    try {
+        (void)json(text).dump();
+        return true;
+    } catch (const json::type_error&) {
+        return false;
+    }
 }
 
 }  // namespace
@@ -93,7 +115,9 @@ void apply_journal_line(JournalState& state, const std::string& line, const std:
             std::string fp = j.at("fingerprint").get<std::string>();
             const int version = j.at("version").get<int>();
             if (version != kJournalVersion) {
-                std::string why = version < kJournalVersion ? " (older journals name repeated moves alike)" : "";
+                std::string why = version == 1   ? " (older journals name repeated moves alike)"
+                                  : version == 2 ? " (older journals keep solve problems whole)"
+                                                 : "";
                 throw InputError(file, line_no, "version " + std::to_string(version),
                                  "journal of format version " + std::to_string(version) +
                                      ", this rebirth-cluster reads version " + std::to_string(kJournalVersion) + why +
@@ -124,8 +148,29 @@ void apply_journal_line(JournalState& state, const std::string& line, const std:
             rec.nodes = j.at("nodes").get<std::uint64_t>();
             rec.seconds = j.at("seconds").get<double>();
             rec.threads = j.at("threads").get<int>();
-            state.problems.at(problem).done(j.at("path").get<std::string>(), rec.nodes);
+            const std::string path = j.at("path").get<std::string>();
+            ProblemProgress& progress = state.problems.at(problem);
+            // An empty path: the output assembled from fragments, after the last of them.
+            if (path.empty()) {
+                if (!progress.finished() || state.solved.count(problem))
+                    throw std::runtime_error("assembled output before the last fragment or twice");
+            } else {
+                progress.done(path, rec.nodes);
+            }
             state.solved[problem] = std::move(rec);
+        } else if (type == "fragment") {
+            const std::string problem = j.at("problem").get<std::string>();
+            const std::string path = j.at("path").get<std::string>();
+            FragmentRecord rec;
+            const bool hex = j.value("hex", false);
+            for (const json& part : j.at("parts"))
+                rec.parts.push_back(hex ? from_hex(part.get<std::string>()) : part.get<std::string>());
+            rec.timed_out = j.at("timed_out").get<bool>();
+            rec.nodes = j.at("nodes").get<std::uint64_t>();
+            rec.seconds = j.at("seconds").get<double>();
+            rec.threads = j.at("threads").get<int>();
+            state.problems.at(problem).done(path, rec.nodes);
+            state.fragments[problem][path] = std::move(rec);
         } else if (type == "finished") {
             const ProblemProgress& p = state.problems.at(j.at("problem").get<std::string>());
             if (!p.finished() || p.total() != j.at("nodes").get<std::uint64_t>())
@@ -233,6 +278,24 @@ std::string journal_solved(const std::string& problem, const std::string& path, 
         j["text_hex"] = hex;
         return j.dump();
     }
+}
+
+// The line of a fragment; when one part is not valid UTF-8 every part is kept as hex
+// ("hex": true).
+std::string journal_fragment(const std::string& problem, const std::string& path, const FragmentRecord& record) {
+    const bool hex = !std::all_of(record.parts.begin(), record.parts.end(), is_utf8);
+    json parts = json::array();
+    for (const std::string& part : record.parts) parts.push_back(hex ? to_hex(part) : part);
+    json j{{"t", "fragment"},
+           {"problem", problem},
+           {"path", path},
+           {"timed_out", record.timed_out},
+           {"nodes", record.nodes},
+           {"seconds", record.seconds},
+           {"threads", record.threads},
+           {"parts", parts}};
+    if (hex) j["hex"] = true;
+    return j.dump();
 }
 
 }  // namespace rebirth::cluster

@@ -12,6 +12,9 @@
 #include <nlohmann/json.hpp>
 
 #include "rebirth/error.h"
+#include "rebirth/popeye_input.h"
+#include "rebirth/popeye_output.h"
+#include "rebirth/solve.h"
 
 namespace rebirth::cluster {
 
@@ -24,6 +27,10 @@ struct Master::ProblemRun {
     std::unique_ptr<LoadedProblem> loaded;                         // perft
     std::uint64_t file_hash = 0;                                   // every kind
     std::optional<SolveRecord> solved;                             // solve
+    std::optional<Problem> problem;                                // solve, when split
+    SolvePlan plan;                                                // solve: its root items
+    std::map<std::string, std::size_t> root_items;                 // item key -> index in plan.items
+    std::map<std::string, FragmentRecord> fragments;               // split solve: by item key
     std::vector<std::pair<std::string, std::string>> first_moves;  // token, Popeye name
     ProblemProgress progress;
     std::string error;
@@ -62,7 +69,9 @@ Master::Master(Job job, MasterOptions options) : job_(std::move(job)), options_(
                     for (auto& [path, name] : root_moves(run->loaded->root))
                         run->first_moves.push_back({path_key(path), name});
                 } else {
-                    run->file_hash = checksum(read_file_bytes(run->spec->file));
+                    const std::string bytes = read_file_bytes(run->spec->file);
+                    run->file_hash = checksum(bytes);
+                    if (run->spec->kind == "solve") plan_split(*run, bytes);
                 }
             } catch (const InputError& e) {
                 run->error = e.what();
@@ -105,6 +114,8 @@ Master::Master(Job job, MasterOptions options) : job_(std::move(job)), options_(
         if (it != state.problems.end()) {
             run->progress = std::move(it->second);
             if (auto rec = state.solved.find(run->spec->id); rec != state.solved.end()) run->solved = rec->second;
+            if (auto f = state.fragments.find(run->spec->id); f != state.fragments.end())
+                run->fragments = std::move(f->second);
         } else {
             plan_problem(*run);
         }
@@ -116,12 +127,31 @@ Master::Master(Job job, MasterOptions options) : job_(std::move(job)), options_(
 
 Master::~Master() = default;
 
-// The items of a problem: a perft tree's split, the one item "*" (every twin) of a solve
-// problem, the items "#1".."#N" of a noop problem.
+// A solve problem's root items (plan_solve), when it splits into more than one; the
+// problem stays one item otherwise (and when the worker is to report its bad input).
+void Master::plan_split(ProblemRun& run, const std::string& bytes) {
+    try {
+        const std::vector<Problem> problems = parse_popeye(bytes, run.spec->file);
+        if (run.spec->index < 1 || run.spec->index > int(problems.size())) return;
+        SolvePlan plan = plan_solve(problems[std::size_t(run.spec->index - 1)]);
+        if (!plan.splittable || plan.items.size() < 2) return;
+        for (std::size_t i = 0; i < plan.items.size(); ++i) run.root_items[solve_item_key(plan.items[i])] = i;
+        run.problem = problems[std::size_t(run.spec->index - 1)];
+        run.plan = std::move(plan);
+    } catch (const std::exception&) {
+        run.root_items.clear();
+    }
+}
+
+// The items of a problem: a perft tree's split, the root items (plan_split) or the one
+// item "*" (every twin) of a solve problem, the items "#1".."#N" of a noop problem.
 void Master::plan_problem(ProblemRun& run) {
     std::vector<std::string> items;
     if (run.spec->kind == "solve") {
-        items.push_back(kSolveItem);
+        if (run.problem)
+            for (const SolveRootItem& r : run.plan.items) items.push_back(solve_item_key(r));
+        else
+            items.push_back(kSolveItem);
     } else if (run.spec->kind == "noop") {
         for (int i = 1; i <= run.spec->items; ++i) items.push_back("#" + std::to_string(i));
     } else {
@@ -154,6 +184,17 @@ std::optional<WorkItem> Master::next_item() {
         } else {
             item.kind = run.spec->kind == "solve" ? SearchKind::Solve : SearchKind::Noop;
             item.max_seconds = run.spec->limits.max_seconds;
+            if (item.kind == SearchKind::Solve && p.path != kSolveItem) {
+                auto it = run.root_items.find(p.path);
+                if (it == run.root_items.end()) {
+                    fail(run, "journal item '" + p.path + "' is not a root item of the problem");
+                    continue;
+                }
+                const SolveRootItem& r = run.plan.items[it->second];
+                item.twin = r.twin;
+                item.phase = r.phase;
+                item.path = solve_item_path(r);
+            }
         }
         if (!run.started) run.started = clock_type::now();
         if (!first_out_) first_out_ = clock_type::now();
@@ -177,7 +218,10 @@ void Master::on_result(const Result& result) {
     run.threads = std::max(run.threads, int(result.threads));
     if (!run.error.empty()) return;
     const bool solve = run.spec->kind == "solve";
-    if (result.status != Result::Status::Error && solve != (result.status == Result::Status::Solved))
+    const bool fragment = solve && p.path != kSolveItem;
+    if (result.status != Result::Status::Error &&
+        (solve != (result.status == Result::Status::Solved || result.status == Result::Status::Fragment) ||
+         (solve && fragment != (result.status == Result::Status::Fragment))))
         throw ProtocolError("result of status " + std::to_string(int(result.status)) + " for a " + run.spec->kind +
                             " item");
     if (result.status == Result::Status::Split && run.spec->kind != "perft")
@@ -190,6 +234,13 @@ void Master::on_result(const Result& result) {
                 run.progress.done(p.path, rec.nodes);
                 journal_->append(journal_solved(run.spec->id, p.path, rec));
                 run.solved = std::move(rec);
+                break;
+            }
+            case Result::Status::Fragment: {
+                FragmentRecord rec{result.parts, result.timed_out, result.nodes, result.seconds, int(result.threads)};
+                run.progress.done(p.path, rec.nodes);
+                journal_->append(journal_fragment(run.spec->id, p.path, rec));
+                run.fragments[p.path] = std::move(rec);
                 break;
             }
             case Result::Status::Done:
@@ -232,6 +283,7 @@ void Master::maybe_finish(ProblemRun& run) {
     std::string text;
     std::string extension;
     if (run.spec->kind == "solve") {
+        if (!run.solved && run.problem) assemble(run);
         if (!run.solved) throw std::logic_error("solve problem " + run.spec->id + " finished without a record");
         text = run.solved->text;
         extension = ".out";
@@ -264,6 +316,30 @@ void Master::maybe_finish(ProblemRun& run) {
         else
             *options_.progress << run.progress.total() << (run.spec->kind == "noop" ? " noop items\n" : " leaves\n");
     }
+}
+
+// A split solve problem's output from its fragments in plan order, journaled as its
+// "solved" line with an empty path.
+void Master::assemble(ProblemRun& run) {
+    std::vector<SolveFragment> fragments;
+    SolveRecord rec;
+    for (const SolveRootItem& r : run.plan.items) {
+        auto it = run.fragments.find(solve_item_key(r));
+        if (it == run.fragments.end()) throw std::logic_error("split problem " + run.spec->id + " lacks a fragment");
+        const FragmentRecord& f = it->second;
+        fragments.push_back({f.parts, f.nodes, f.seconds, f.timed_out});
+        rec.threads = std::max(rec.threads, f.threads);
+    }
+    SolveLimits limits;
+    limits.max_seconds = run.spec->limits.max_seconds;
+    const SolveReport report = assemble_solve(*run.problem, run.plan, fragments, limits);
+    rec.text = format_header(*run.problem) + report.text;
+    rec.status = report.status();
+    rec.solutions = report.solutions;
+    rec.nodes = report.nodes;
+    rec.seconds = report.seconds;
+    journal_->append(journal_solved(run.spec->id, "", rec));
+    run.solved = std::move(rec);
 }
 
 void Master::emit_summaries() {

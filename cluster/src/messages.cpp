@@ -34,7 +34,7 @@ template <class Archive>
 void serialize(Archive& ar, rebirth::cluster::WorkItem& w, const unsigned int) {
     std::uint8_t kind = std::uint8_t(w.kind);
     ar& w.protocol& w.item_id& w.problem& w.file& w.problem_index& w.file_hash& kind& w.path& w.depth& w
-        .budget_seconds& w.threads& w.max_seconds;
+        .budget_seconds& w.threads& w.max_seconds& w.twin& w.phase;
     w.kind = rebirth::cluster::SearchKind(kind);
 }
 
@@ -47,7 +47,7 @@ template <class Archive>
 void serialize(Archive& ar, rebirth::cluster::Result& r, const unsigned int) {
     std::uint8_t status = std::uint8_t(r.status);
     ar& r.protocol& r.item_id& r.problem& status& r.nodes& r.done& r.pending& r.error& r.threads& r.seconds& r.text& r
-        .solve_status& r.solutions;
+        .solve_status& r.solutions& r.parts& r.timed_out;
     r.status = rebirth::cluster::Result::Status(status);
 }
 
@@ -148,17 +148,20 @@ WorkItem deserialize_work_item(std::string_view bytes) {
     WorkItem item = from_bytes<WorkItem>(bytes, "work item");
     if (item.kind < SearchKind::Perft || item.kind > SearchKind::Noop)
         throw ProtocolError("work item of unknown search kind");
-    if (item.kind != SearchKind::Perft && !item.path.empty())
-        throw ProtocolError("solve or noop work item with a move path");
+    if (item.kind == SearchKind::Noop && !item.path.empty()) throw ProtocolError("noop work item with a move path");
+    if (item.kind == SearchKind::Solve && item.path.size() > 1)
+        throw ProtocolError("solve work item with a path of more than one move");
     return item;
 }
 
 Result deserialize_result(std::string_view bytes) {
     Result r = from_bytes<Result>(bytes, "result");
-    if (r.status < Result::Status::Done || r.status > Result::Status::Solved)
+    if (r.status < Result::Status::Done || r.status > Result::Status::Fragment)
         throw ProtocolError("result of unknown status");
     if (r.status != Result::Status::Solved && (!r.text.empty() || !r.solve_status.empty()))
         throw ProtocolError("result with a solution text but not of status solved");
+    if (r.status != Result::Status::Fragment && (!r.parts.empty() || r.timed_out))
+        throw ProtocolError("result with fragment parts but not of status fragment");
     if (r.status == Result::Status::Solved && r.solve_status.empty())
         throw ProtocolError("solved result without a status");
     return r;

@@ -287,6 +287,35 @@ Result solve_one(const Problem& p, int threads, double max_seconds) {
     return r;
 }
 
+std::string solve_item_key(const SolveRootItem& item) {
+    return std::to_string(item.twin) + "." + std::to_string(item.phase) + "/" + path_key(solve_item_path(item));
+}
+
+Path solve_item_path(const SolveRootItem& item) {
+    if (item.occurrence > 255) throw std::runtime_error("more than 256 identical root moves");
+    return Path{PathMove{item.move, std::uint8_t(item.occurrence)}};
+}
+
+Result solve_root_item(const Problem& p, const WorkItem& item) {
+    const SolvePlan plan = plan_solve(p);
+    if (!plan.splittable) throw std::runtime_error("the problem does not split by root moves: " + plan.reason);
+    for (const SolveRootItem& root : plan.items) {
+        if (root.twin != item.twin || root.phase != item.phase || solve_item_path(root) != item.path) continue;
+        SolveLimits limits;
+        limits.max_seconds = item.max_seconds;
+        SolveFragment f = solve_fragment(p, root, item.threads, limits);
+        Result r;
+        r.status = Result::Status::Fragment;
+        r.parts = std::move(f.parts);
+        r.timed_out = f.timed_out;
+        r.nodes = f.nodes;
+        r.seconds = f.seconds;
+        return r;
+    }
+    throw std::runtime_error("no root item '" + path_key(item.path) + "' in play " + std::to_string(item.phase) +
+                             " of twin " + std::to_string(item.twin));
+}
+
 Result run_item(const WorkItem& item, ProblemCache& cache) {
     using clock = std::chrono::steady_clock;
     const auto start = clock::now();
@@ -302,7 +331,7 @@ Result run_item(const WorkItem& item, ProblemCache& cache) {
         if (item.kind == SearchKind::Solve) {
             const int threads = r.threads;
             const Problem& p = cache.problem(item);
-            r = solve_one(p, item.threads, item.max_seconds);
+            r = item.path.empty() ? solve_one(p, item.threads, item.max_seconds) : solve_root_item(p, item);
             r.item_id = item.item_id;
             r.problem = item.problem;
             r.threads = threads;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "rebirth/move.h"
 #include "rebirth/problem.h"
 
 namespace rebirth {
@@ -44,5 +45,57 @@ SolveReport solve_problem_report(const Problem& p, int threads, const SolveLimit
 // *all_supported (when given) is then set to false. Throws InputError (naming the
 // problem's file and line) when the conditions or the diagram are not playable.
 std::string solve_problem(const Problem& p, int threads = 0, bool* all_supported = nullptr);
+
+// Solving one problem split by root moves, so the shares can be searched apart (on other
+// processes) and put together again: plan_solve lists the root items, solve_fragment
+// computes one, assemble_solve joins them. assemble_solve(p, plan, fragments, limits).text
+// equals solve_problem_report(p, ...).text for every splittable problem (time limits
+// apart: each fragment has its own).
+
+// One root move of one play (phase) of one twin.
+struct SolveRootItem {
+    int twin = 0;        // index of the twin (0 = a), or of the problem itself without twins)
+    int phase = 0;       // set play, actual play, the halves of a duplex, in output order
+    int root = 0;        // index of the move in the phase's root moves (the solver's order)
+    Move move;           // that move
+    int occurrence = 0;  // identical moves before it in the phase's root moves
+};
+
+// How a problem splits: per twin its twin line and phases, and the items in output order.
+struct SolvePlan {
+    bool splittable = false;
+    std::string reason;  // why not, when not splittable
+    struct Phase {
+        bool blocked = false;  // the opponent of the first mover is in check: no play
+        int lengths = 1;       // parts per fragment (lengths of help/series play)
+        int first_item = 0;    // index of the phase's first item in `items`
+        int roots = 0;         // its number of items
+    };
+    struct Twin {
+        std::string line;  // Popeye's twin line ("" for a problem without twins)
+        std::vector<Phase> phases;
+    };
+    std::vector<Twin> twins;
+    std::vector<SolveRootItem> items;
+};
+
+// The text of one item: one part per length of its play, and what searching it cost.
+struct SolveFragment {
+    std::vector<std::string> parts;
+    std::uint64_t nodes = 0;
+    double seconds = 0;
+    bool timed_out = false;  // the time limit stopped it (parts are then empty)
+};
+
+// The root items of `p`; not splittable (and no items) for proof games, intro moves,
+// MaxSolutions, StopOnShortSolutions, set play of battle play, unsupported stipulations
+// and conditions or diagrams that are not playable.
+SolvePlan plan_solve(const Problem& p);
+// Searches item `item` of plan_solve(p) alone, with `limits.max_seconds` as its own limit.
+SolveFragment solve_fragment(const Problem& p, const SolveRootItem& item, int threads, const SolveLimits& limits);
+// The report solve_problem_report gives for `p`, from the fragments of every item of
+// `plan` (same order). A timed-out fragment ends the text as a time limit would.
+SolveReport assemble_solve(const Problem& p, const SolvePlan& plan, const std::vector<SolveFragment>& fragments,
+                           const SolveLimits& limits);
 
 }  // namespace rebirth

@@ -11,8 +11,10 @@
 namespace rebirth::cluster {
 
 // Format version of the journal, written in its start lines; a journal of another version
-// is refused. 2: path tokens carry ":o<n>" for repeated moves (protocol 3).
-inline constexpr int kJournalVersion = 2;
+// is refused. 2: path tokens carry ":o<n>" for repeated moves (protocol 3). 3: solve
+// problems split into root items ("fragment" lines, "solved" lines with an empty path for
+// the assembled problem).
+inline constexpr int kJournalVersion = 3;
 
 // The state of one problem's search: the items still to search (in dispatch order) and
 // the leaf counts found so far, summed per first move. Paths are path_key strings.
@@ -56,6 +58,16 @@ struct SolveRecord {
     friend bool operator==(const SolveRecord&, const SolveRecord&) = default;
 };
 
+// A root item of a split solve problem as the journal keeps it.
+struct FragmentRecord {
+    std::vector<std::string> parts;  // the root move's text per length
+    bool timed_out = false;
+    std::uint64_t nodes = 0;
+    double seconds = 0;
+    int threads = 0;
+    friend bool operator==(const FragmentRecord&, const FragmentRecord&) = default;
+};
+
 // What a journal holds: the fingerprint of the job it belongs to, each problem's progress,
 // the solve results and the problems already written out. `valid_bytes` is the length of its complete lines
 // (a line cut short by a kill is dropped; a bad line elsewhere is an error).
@@ -63,6 +75,7 @@ struct JournalState {
     std::string fingerprint;
     std::map<std::string, ProblemProgress> problems;
     std::map<std::string, SolveRecord> solved;
+    std::map<std::string, std::map<std::string, FragmentRecord>> fragments;  // problem, item key
     std::size_t valid_bytes = 0;
     int runs = 0;
 };
@@ -96,7 +109,10 @@ std::string journal_split(const std::string& problem, const std::string& path,
                           const std::vector<std::pair<std::string, std::uint64_t>>& done,
                           const std::vector<std::string>& pending);
 std::string journal_finished(const std::string& problem, std::uint64_t nodes);
-// A solve item `path` of `problem` is done with `record` (its whole output included).
+// A solve item `path` of `problem` is done with `record` (its whole output included); an
+// empty `path` records the output assembled from the problem's fragments once all are in.
 std::string journal_solved(const std::string& problem, const std::string& path, const SolveRecord& record);
+// Root item `path` of split solve problem `problem` is done with `record`.
+std::string journal_fragment(const std::string& problem, const std::string& path, const FragmentRecord& record);
 
 }  // namespace rebirth::cluster

@@ -30,7 +30,8 @@ struct MasterOptions {
 // them and writes each problem's output when its last item is in. Perft results are
 // merged per first move and printed in generation order, so the output does not depend on
 // how the tree was split or in which order items finished; a solve problem's output is
-// its worker's text.
+// its worker's text, or for a problem split into root items the fragments assembled in
+// plan order (assemble_solve), so it does not depend on the split either.
 class Master {
   public:
     // Loads the problems, reads the journal with --resume (a missing journal starts a
@@ -62,7 +63,9 @@ class Master {
         std::uint32_t problem;
         std::string path;
     };
+    void plan_split(ProblemRun& run, const std::string& bytes);
     void plan_problem(ProblemRun& run);
+    void assemble(ProblemRun& run);
     void maybe_finish(ProblemRun& run);
     void fail(ProblemRun& run, const std::string& message);
     void emit_summaries();

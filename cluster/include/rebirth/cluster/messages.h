@@ -13,7 +13,9 @@ namespace rebirth::cluster {
 // Version of the wire format; frames and messages of another version are refused.
 // 2: solve and noop items (SearchKind), WorkItem::max_seconds, Result::Status::Solved.
 // 3: path moves carry their occurrence among identical moves (PathMove).
-inline constexpr std::uint16_t kProtocolVersion = 3;
+// 4: solve items of one root move (WorkItem::twin, phase, a one-move path),
+//    Result::Status::Fragment with Result::parts and Result::timed_out.
+inline constexpr std::uint16_t kProtocolVersion = 4;
 
 // A message that is malformed, truncated, corrupted or of another protocol version.
 class ProtocolError : public std::runtime_error {
@@ -36,8 +38,9 @@ using Path = std::vector<PathMove>;
 // `rebirth solve --regression`. Noop: nothing (measures the master's dispatch rate).
 enum class SearchKind : std::uint8_t { Perft = 1, Solve = 2, Noop = 3 };
 
-// A share of a search: the subtree below `path` (moves from the problem's diagram), or a
-// whole problem for Solve (empty path), or nothing for Noop.
+// A share of a search: the subtree below `path` (moves from the problem's diagram), or for
+// Solve a whole problem (empty path) or one root move of play `phase` of twin `twin`
+// (a one-move path), or nothing for Noop.
 struct WorkItem {
     std::uint16_t protocol = kProtocolVersion;
     std::uint64_t item_id = 0;
@@ -51,6 +54,8 @@ struct WorkItem {
     double budget_seconds = 0;  // 0 = never hand children back
     std::int32_t threads = 0;
     double max_seconds = 0;  // Solve: time limit of the problem (0 = none)
+    std::int32_t twin = 0;   // Solve with a path: the twin and play of the root move
+    std::int32_t phase = 0;
     friend bool operator==(const WorkItem&, const WorkItem&) = default;
 };
 
@@ -62,10 +67,11 @@ struct ChildCount {
 
 // A worker's answer: the item's count (Done; Noop items too), or the counts of the children
 // it finished and the children it hands back (Split), or a solved problem (Solved: `text`,
-// `solve_status`, `solutions`, `nodes` = positions searched), or why it could not search
-// (Error).
+// `solve_status`, `solutions`, `nodes` = positions searched), or the text of one root move
+// of a solve problem (Fragment: `parts`, one per length, `timed_out`, `nodes`), or why it
+// could not search (Error).
 struct Result {
-    enum class Status : std::uint8_t { Done = 1, Split = 2, Error = 3, Solved = 4 };
+    enum class Status : std::uint8_t { Done = 1, Split = 2, Error = 3, Solved = 4, Fragment = 5 };
     std::uint16_t protocol = kProtocolVersion;
     std::uint64_t item_id = 0;
     std::uint32_t problem = 0;
@@ -79,6 +85,8 @@ struct Result {
     std::string text;          // Solved: the problem's output (header and solution)
     std::string solve_status;  // Solved: SolveReport::status() or "bad-input"
     std::int32_t solutions = 0;
+    std::vector<std::string> parts;  // Fragment: the root move's text per length
+    bool timed_out = false;          // Fragment: the time limit stopped it
     friend bool operator==(const Result&, const Result&) = default;
 };
 

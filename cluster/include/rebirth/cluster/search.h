@@ -11,6 +11,7 @@
 #include "rebirth/position.h"
 #include "rebirth/problem.h"
 #include "rebirth/rules.h"
+#include "rebirth/solve.h"
 
 namespace rebirth::cluster {
 
@@ -78,9 +79,20 @@ class ProblemCache {
 // prints it ("bad-input").
 Result solve_one(const Problem& p, int threads, double max_seconds);
 
+// The journal key of a root item of a split solve problem: "TWIN.PHASE/TOKEN" ("0.1/e2e4",
+// "1.0/e1g1:k3:o1"), and the one-move path naming its root move.
+std::string solve_item_key(const SolveRootItem& item);
+Path solve_item_path(const SolveRootItem& item);
+
+// The text of one root item of a solve problem (Result::Status::Fragment): the item of
+// plan_solve(p) with the work item's twin, phase and root move. Throws std::runtime_error
+// when the problem has no such item.
+Result solve_root_item(const Problem& p, const WorkItem& item);
+
 // Searches one item (the worker's job). Perft items with more than kSplitFloor plies left
 // and a budget go child by child and hand back the children left once the budget is
-// spent; solve items solve the whole problem (Status::Solved); noop items return at once.
+// spent; solve items solve the whole problem (Status::Solved) or one root move of it
+// (Status::Fragment, a one-move path); noop items return at once.
 // Errors (bad file, illegal path) come back as Result::Status::Error.
 Result run_item(const WorkItem& item, ProblemCache& cache);
 inline constexpr int kSplitFloor = 4;

@@ -1,0 +1,84 @@
+// Solving split by root moves (plan_solve / solve_fragment / assemble_solve): for every
+// reference problem and every problem of data/problems that splits, the fragments computed
+// one by one and assembled give solve_problem_report's text byte for byte.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "rebirth/popeye_input.h"
+#include "rebirth/solve.h"
+
+namespace rebirth {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The .inp files of one directory, sorted.
+std::vector<std::string> inputs(const fs::path& dir) {
+    std::vector<std::string> out;
+    if (!fs::is_directory(dir)) return out;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().extension() == ".inp") out.push_back(e.path().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::vector<std::string> all_inputs() {
+    std::vector<std::string> out = inputs(fs::path(REBIRTH_SHARED_DIR) / "reference" / "problems");
+    for (const std::string& f : inputs(fs::path(REBIRTH_SOURCE_DIR) / "data" / "problems")) out.push_back(f);
+    return out;
+}
+
+class SolveSplit : public testing::TestWithParam<std::string> {};
+
+// Every splittable problem of the file: assembled fragments == the whole solve.
+TEST_P(SolveSplit, AssembledEqualsWhole) {
+    const std::vector<Problem> problems = parse_popeye_file(GetParam());
+    int split = 0;
+    for (const Problem& p : problems) {
+        const SolvePlan plan = plan_solve(p);
+        if (!plan.splittable) continue;
+        ++split;
+        const SolveReport whole = solve_problem_report(p, 2, SolveLimits{});
+        std::vector<SolveFragment> fragments;
+        for (const SolveRootItem& item : plan.items) fragments.push_back(solve_fragment(p, item, 2, SolveLimits{}));
+        const SolveReport joined = assemble_solve(p, plan, fragments, SolveLimits{});
+        EXPECT_EQ(joined.text, whole.text) << GetParam() << " problem at line " << p.where.line;
+        EXPECT_EQ(joined.status(), whole.status());
+        EXPECT_EQ(joined.twin_solutions, whole.twin_solutions);
+    }
+    if (split == 0) GTEST_SKIP() << "no splittable problem";
+}
+
+// A test name from a file path: its directory's name and stem, alphanumerics only.
+std::string case_name(const testing::TestParamInfo<std::string>& info) {
+    const fs::path p(info.param);
+    std::string name = p.parent_path().parent_path().filename().string() + "_" + p.stem().string();
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return name + "_" + std::to_string(info.index);
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, SolveSplit, testing::ValuesIn(all_inputs()), case_name);
+
+// MaxSolutions is refused; a plain helpmate splits into its root moves.
+TEST(SolveSplitPlan, RefusesMaxSolutionsAndProofGames) {
+    const std::vector<Problem> max =
+        parse_popeye("begin\nstipulation h#2\noption maxsolutions 1\npieces white ke1 qd1 black ke8\nend\n", "max.inp");
+    ASSERT_EQ(max.size(), 1u);
+    EXPECT_FALSE(plan_solve(max[0]).splittable);
+    const std::vector<Problem> plain =
+        parse_popeye("begin\nstipulation h#2\npieces white ke1 qd1 black ke8\nend\n", "plain.inp");
+    ASSERT_EQ(plain.size(), 1u);
+    const SolvePlan plan = plan_solve(plain[0]);
+    EXPECT_TRUE(plan.splittable);
+    EXPECT_FALSE(plan.items.empty());
+}
+
+}  // namespace
+}  // namespace rebirth
