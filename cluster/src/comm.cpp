@@ -59,7 +59,7 @@ std::optional<Received> Comm::poll_from(int source) {
     return r;
 }
 
-std::optional<Received> Comm::poll() { return poll_from(-1); }
+std::optional<Received> Comm::poll(int source) { return poll_from(source); }
 
 Received Comm::wait(int source) {
     // A reply often comes within a round trip: poll (yielding the core) for a short while

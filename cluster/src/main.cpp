@@ -1,8 +1,12 @@
+#include <tbb/task_arena.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <exception>
 #include <iostream>
-#include <set>
+#include <optional>
+#include <vector>
 
 #include "rebirth/cluster/comm.h"
 #include "rebirth/cluster/job.h"
@@ -44,48 +48,95 @@ void report_dispatch(const Master& master) {
               << (s > 0 ? double(master.items_handed_out()) / s : 0.0) << " items/s)\n";
 }
 
-// Rank 0 with other ranks: hands out items on request until every problem is written, then
-// stops each worker. Workers with nothing to do wait until a split brings new items.
+// Rank 0 with other ranks: hands out items as workers ask for them (a Ready asks for one, a
+// Result for Result::requests more; a worker may have several in flight) until every
+// problem is written, then stops each worker that has been heard from. Requests that find
+// the queue empty wait until a split brings new items.
 int run_master(Comm& comm, Master& master) {
-    std::set<int> idle;
-    int stopped = 0;
     const int workers = comm.size() - 1;
+    std::vector<std::uint64_t> wants(std::size_t(comm.size()), 0);
+    std::vector<char> heard(std::size_t(comm.size()), 0);
+    std::vector<char> stopped(std::size_t(comm.size()), 0);
+    int stopped_count = 0;
     auto feed = [&](int rank) {
-        if (auto item = master.next_item()) {
+        while (wants[std::size_t(rank)] > 0) {
+            auto item = master.next_item();
+            if (!item) return;
             comm.send(rank, MsgType::Work, serialize(*item));
-        } else if (master.finished()) {
-            comm.send(rank, MsgType::Stop, "");
-            ++stopped;
-        } else {
-            idle.insert(rank);
+            --wants[std::size_t(rank)];
         }
     };
-    while (stopped < workers) {
+    while (stopped_count < workers) {
         Received msg = comm.wait();
         if (msg.source < 1 || msg.source >= comm.size()) throw ProtocolError("message from unexpected rank");
+        const auto source = std::size_t(msg.source);
+        if (stopped[source]) throw ProtocolError("rank " + std::to_string(msg.source) + " sent a message after Stop");
+        heard[source] = 1;
         if (msg.frame.type == MsgType::Result) {
-            master.on_result(deserialize_result(msg.frame.payload));
-        } else if (msg.frame.type != MsgType::Ready) {
+            const Result result = deserialize_result(msg.frame.payload);
+            master.on_result(result);
+            wants[source] += result.requests;
+        } else if (msg.frame.type == MsgType::Ready) {
+            ++wants[source];
+        } else {
             throw ProtocolError("rank " + std::to_string(msg.source) + " sent a message of a master's type");
         }
         feed(msg.source);
-        std::set<int> waiting;
-        waiting.swap(idle);
-        for (int rank : waiting) feed(rank);
+        for (int rank = 1; rank < comm.size(); ++rank) feed(rank);
+        if (!master.finished()) continue;
+        for (int rank = 1; rank < comm.size(); ++rank) {
+            if (!heard[std::size_t(rank)] || stopped[std::size_t(rank)]) continue;
+            comm.send(rank, MsgType::Stop, "");
+            stopped[std::size_t(rank)] = 1;
+            ++stopped_count;
+        }
     }
     return master.exit_code();
 }
 
-// Any other rank: asks for work, searches each item with TBB threads, sends the result.
+// Any other rank: keeps up to `threads` items in flight (the TBB thread count of its latest
+// item, all cores of the rank when the job leaves it 0), each on a pool thread with its own
+// TBB arena; only this thread calls MPI. Each result is sent as it completes and asks for
+// as many new items as slots are free.
 void run_worker(Comm& comm) {
     ProblemCache cache;
+    ItemPool pool(cache);
+    const int all_cores = std::max(1, tbb::this_task_arena::max_concurrency());
+    int slots = 1;      // items to keep in flight
+    int requested = 1;  // asked for and not received yet
     comm.send(0, MsgType::Ready, "");
+    constexpr auto kShortPause = std::chrono::microseconds(50);
+    auto pause = kShortPause;
+    auto free_slots = [&] { return std::max(0, slots - pool.in_flight() - requested); };
+    auto send_result = [&](Result r) {
+        r.requests = std::uint32_t(free_slots());
+        requested += int(r.requests);
+        comm.send(0, MsgType::Result, serialize(r));
+    };
     for (;;) {
-        Received msg = comm.wait(0);
-        if (msg.frame.type == MsgType::Stop) return;
-        if (msg.frame.type != MsgType::Work) throw ProtocolError("the master sent a message of a worker's type");
-        WorkItem item = deserialize_work_item(msg.frame.payload);
-        comm.send(0, MsgType::Result, serialize(run_item(item, cache)));
+        std::optional<Received> msg = pool.in_flight() == 0 ? std::optional(comm.wait(0)) : comm.poll(0);
+        if (msg) {
+            pause = kShortPause;
+            if (msg->frame.type == MsgType::Stop) {
+                if (pool.in_flight() > 0) throw ProtocolError("the master sent Stop while items are in flight");
+                return;
+            }
+            if (msg->frame.type != MsgType::Work) throw ProtocolError("the master sent a message of a worker's type");
+            if (requested <= 0) throw ProtocolError("the master sent an item that was not asked for");
+            WorkItem item = deserialize_work_item(msg->frame.payload);
+            --requested;
+            slots = std::clamp(item.threads > 0 ? int(item.threads) : all_cores, 1, int(kMaxRequests));
+            if (item.kind == SearchKind::Noop) {
+                send_result(run_item(item, cache));  // answered at once, without a thread hand-off
+                continue;
+            }
+            pool.submit(std::move(item));
+            for (int n = free_slots(); n > 0; --n, ++requested) comm.send(0, MsgType::Ready, "");
+            continue;
+        }
+        std::vector<Result> results = pool.take(pause);
+        pause = results.empty() ? std::min(pause * 2, std::chrono::microseconds(2000)) : kShortPause;
+        for (Result& r : results) send_result(std::move(r));
     }
 }
 

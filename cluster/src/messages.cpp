@@ -47,7 +47,7 @@ template <class Archive>
 void serialize(Archive& ar, rebirth::cluster::Result& r, const unsigned int) {
     std::uint8_t status = std::uint8_t(r.status);
     ar& r.protocol& r.item_id& r.problem& status& r.nodes& r.done& r.pending& r.error& r.threads& r.seconds& r.text& r
-        .solve_status& r.solutions& r.parts& r.timed_out;
+        .solve_status& r.solutions& r.parts& r.timed_out& r.requests;
     r.status = rebirth::cluster::Result::Status(status);
 }
 
@@ -164,6 +164,9 @@ Result deserialize_result(std::string_view bytes) {
         throw ProtocolError("result with fragment parts but not of status fragment");
     if (r.status == Result::Status::Solved && r.solve_status.empty())
         throw ProtocolError("solved result without a status");
+    if (r.requests > kMaxRequests)
+        throw ProtocolError("result asking for " + std::to_string(r.requests) + " items, at most " +
+                            std::to_string(kMaxRequests));
     return r;
 }
 

@@ -239,6 +239,7 @@ std::vector<Path> initial_split(const Position& root, int depth, int target, int
 }
 
 const LoadedProblem& ProblemCache::get(const WorkItem& item) {
+    std::lock_guard lock(mutex_);
     auto key = std::make_pair(item.file, int(item.problem_index));
     auto it = loaded_.find(key);
     if (it == loaded_.end()) it = loaded_.emplace(key, load_problem(item.file, item.problem_index)).first;
@@ -248,6 +249,7 @@ const LoadedProblem& ProblemCache::get(const WorkItem& item) {
 }
 
 const Problem& ProblemCache::problem(const WorkItem& item) {
+    std::lock_guard lock(mutex_);
     auto it = parsed_.find(item.file);
     if (it == parsed_.end()) {
         std::string text = read_file_bytes(item.file);
@@ -380,6 +382,53 @@ Result run_item(const WorkItem& item, ProblemCache& cache) {
     }
     r.seconds = std::chrono::duration<double>(clock::now() - start).count();
     return r;
+}
+
+ItemPool::~ItemPool() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    work_ready_.notify_all();
+    for (std::thread& t : threads_) t.join();
+}
+
+void ItemPool::submit(WorkItem item) {
+    ++in_flight_;
+    std::lock_guard lock(mutex_);
+    work_.push_back(std::move(item));
+    // Every waiting or running item has a thread of its own.
+    if (threads_.size() < running_ + work_.size())
+        threads_.emplace_back([this] { loop(); });
+    else
+        work_ready_.notify_one();
+}
+
+std::vector<Result> ItemPool::take(std::chrono::microseconds timeout) {
+    std::unique_lock lock(mutex_);
+    if (done_.empty() && in_flight_ > 0) result_ready_.wait_for(lock, timeout, [this] { return !done_.empty(); });
+    std::vector<Result> out;
+    out.swap(done_);
+    in_flight_ -= int(out.size());
+    return out;
+}
+
+// A pool thread: runs queued items until the pool stops and the queue is empty.
+void ItemPool::loop() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        work_ready_.wait(lock, [this] { return stop_ || !work_.empty(); });
+        if (work_.empty()) return;
+        WorkItem item = std::move(work_.front());
+        work_.pop_front();
+        ++running_;
+        lock.unlock();
+        Result r = run_item(item, cache_);
+        lock.lock();
+        --running_;
+        done_.push_back(std::move(r));
+        result_ready_.notify_one();
+    }
 }
 
 }  // namespace rebirth::cluster

@@ -26,8 +26,8 @@ class Comm {
     int rank() const { return rank_; }
     int size() const { return size_; }
     void send(int dest, MsgType type, std::string_view payload);
-    // A waiting message from any rank, or nothing.
-    std::optional<Received> poll();
+    // A waiting message from any rank (or from `source`), or nothing.
+    std::optional<Received> poll(int source = -1);
     // The next message from any rank (or from `source`): polls for 200 us, then sleeps
     // between polls (50 us doubling to 2 ms) so an idle rank leaves its core to the
     // searching threads.

@@ -15,7 +15,12 @@ namespace rebirth::cluster {
 // 3: path moves carry their occurrence among identical moves (PathMove).
 // 4: solve items of one root move (WorkItem::twin, phase, a one-move path),
 //    Result::Status::Fragment with Result::parts and Result::timed_out.
-inline constexpr std::uint16_t kProtocolVersion = 4;
+// 5: a worker keeps several items in flight; Result::requests asks for that many new items
+//    (a result no longer asks for one implicitly).
+inline constexpr std::uint16_t kProtocolVersion = 5;
+
+// Most items a worker may ask for in one message.
+inline constexpr std::uint32_t kMaxRequests = 4096;
 
 // A message that is malformed, truncated, corrupted or of another protocol version.
 class ProtocolError : public std::runtime_error {
@@ -69,7 +74,7 @@ struct ChildCount {
 // it finished and the children it hands back (Split), or a solved problem (Solved: `text`,
 // `solve_status`, `solutions`, `nodes` = positions searched), or the text of one root move
 // of a solve problem (Fragment: `parts`, one per length, `timed_out`, `nodes`), or why it
-// could not search (Error).
+// could not search (Error). `requests` is how many new items the worker asks for with it.
 struct Result {
     enum class Status : std::uint8_t { Done = 1, Split = 2, Error = 3, Solved = 4, Fragment = 5 };
     std::uint16_t protocol = kProtocolVersion;
@@ -87,9 +92,12 @@ struct Result {
     std::int32_t solutions = 0;
     std::vector<std::string> parts;  // Fragment: the root move's text per length
     bool timed_out = false;          // Fragment: the time limit stopped it
+    std::uint32_t requests = 0;      // new items the worker asks for (its freed slots)
     friend bool operator==(const Result&, const Result&) = default;
 };
 
+// Ready (empty payload) asks for one item; Work carries one; Result answers one and asks
+// for Result::requests more; Stop ends a worker with nothing in flight.
 enum class MsgType : std::uint16_t { Ready = 1, Work = 2, Result = 3, Stop = 4 };
 
 struct Frame {

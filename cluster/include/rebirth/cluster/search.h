@@ -1,9 +1,14 @@
 #pragma once
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -59,6 +64,7 @@ std::vector<std::pair<Path, std::string>> root_moves(const Position& root);
 std::vector<Path> initial_split(const Position& root, int depth, int target, int min_left = 3);
 
 // Parsed problems of a worker, by file and index; checks the file hash of each item.
+// Safe to share between threads (entries are never removed, so references stay valid).
 class ProblemCache {
   public:
     const LoadedProblem& get(const WorkItem& item);
@@ -70,6 +76,7 @@ class ProblemCache {
         std::uint64_t hash = 0;
         std::vector<Problem> problems;
     };
+    std::mutex mutex_;
     std::map<std::pair<std::string, int>, LoadedProblem> loaded_;
     std::map<std::string, ParsedFile> parsed_;
 };
@@ -96,5 +103,38 @@ Result solve_root_item(const Problem& p, const WorkItem& item);
 // Errors (bad file, illegal path) come back as Result::Status::Error.
 Result run_item(const WorkItem& item, ProblemCache& cache);
 inline constexpr int kSplitFloor = 4;
+
+// A worker's items in flight: each submitted item runs (run_item) on a thread of its own,
+// started when no pool thread is free and kept for later items; finished results are
+// collected by the caller (the worker's main thread, the only one calling MPI). Each
+// item's search still uses its own TBB arena inside.
+class ItemPool {
+  public:
+    explicit ItemPool(ProblemCache& cache) : cache_(cache) {}
+    // Lets the running items finish, then joins the pool threads.
+    ~ItemPool();
+    ItemPool(const ItemPool&) = delete;
+    ItemPool& operator=(const ItemPool&) = delete;
+
+    void submit(WorkItem item);
+    // The results finished so far; when there are none and items are in flight, waits up
+    // to `timeout` for one.
+    std::vector<Result> take(std::chrono::microseconds timeout);
+    // Items submitted whose results have not been taken yet.
+    int in_flight() const { return in_flight_; }
+
+  private:
+    void loop();
+    ProblemCache& cache_;
+    std::mutex mutex_;
+    std::condition_variable work_ready_;
+    std::condition_variable result_ready_;
+    std::deque<WorkItem> work_;
+    std::vector<Result> done_;
+    std::vector<std::thread> threads_;
+    std::size_t running_ = 0;
+    int in_flight_ = 0;  // touched by the caller's thread only
+    bool stop_ = false;
+};
 
 }  // namespace rebirth::cluster
