@@ -213,6 +213,8 @@ void Master::on_result(const Result& result) {
     Pending p = std::move(it->second);
     in_flight_.erase(it);
     last_in_ = clock_type::now();
+    ++items_done_;
+    nodes_done_ += result.nodes;
     ProblemRun& run = *runs_[p.problem];
     --run.in_flight;
     run.threads = std::max(run.threads, int(result.threads));
@@ -377,9 +379,16 @@ void Master::report_progress(bool force) {
     last_report_ = now;
     std::size_t written = 0;
     for (const auto& run : runs_) written += run->written || !run->error.empty();
-    *options_.progress << "rebirth-cluster: " << written << "/" << runs_.size() << " problems, " << queue_.size()
-                       << " items queued, " << in_flight_.size() << " in flight, " << std::fixed << std::setprecision(1)
-                       << std::chrono::duration<double>(now - start_).count() << " s\n";
+    // Items done out of those known so far (a split adds items), the search speed, and the
+    // time left if the remaining items take as long on average as the finished ones.
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    const std::uint64_t left = queue_.size() + in_flight_.size();
+    *options_.progress << "rebirth-cluster: " << written << "/" << runs_.size() << " problems, items " << items_done_
+                       << "/" << items_done_ + left << " (" << in_flight_.size() << " in flight), " << std::fixed
+                       << std::setprecision(0) << (elapsed > 0 ? double(nodes_done_) / elapsed : 0.0) << " nodes/s, "
+                       << std::setprecision(1) << elapsed << " s elapsed";
+    if (items_done_ > 0) *options_.progress << ", about " << elapsed * double(left) / double(items_done_) << " s left";
+    *options_.progress << "\n";
 }
 
 bool Master::finished() const {

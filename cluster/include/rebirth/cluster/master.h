@@ -84,6 +84,8 @@ class Master {
     bool stopped_ = false;
     std::chrono::steady_clock::time_point start_;
     std::chrono::steady_clock::time_point last_report_;
+    std::uint64_t items_done_ = 0;  // results received in this run (progress display)
+    std::uint64_t nodes_done_ = 0;  // nodes those results searched
     std::optional<std::chrono::steady_clock::time_point> first_out_;
     std::chrono::steady_clock::time_point last_in_;
 };
