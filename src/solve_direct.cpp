@@ -95,10 +95,17 @@ class BattleSolver {
 
     // Defender to move, j attacker moves left: whether every defence loses.
     bool defender_loses(Position& pos, int j) const {
-        const CacheKey ck{pos.exact_key(), j, 0};
+        return cached(pos, j, 0, [&] { return defender_loses_uncached(pos, j); });
+    }
+
+    // The transposition table: the result of `compute` for (pos, j, kind), computed once
+    // per thread.
+    template <typename Compute>
+    bool cached(const Position& pos, int j, int kind, Compute&& compute) const {
+        const CacheKey ck{pos.exact_key(), j, kind};
         auto& cache = cache_.local();
         if (auto it = cache.find(ck); it != cache.end()) return it->second;
-        const bool result = defender_loses_uncached(pos, j);
+        const bool result = compute();
         cache.emplace(ck, result);
         return result;
     }
@@ -129,12 +136,7 @@ class BattleSolver {
 
     // Attacker to move: whether it forces the stipulation within j >= 1 moves.
     bool attacker_wins(Position& pos, int j) const {
-        const CacheKey ck{pos.exact_key(), j, 1};
-        auto& cache = cache_.local();
-        if (auto it = cache.find(ck); it != cache.end()) return it->second;
-        const bool result = attacker_wins_uncached(pos, j);
-        cache.emplace(ck, result);
-        return result;
+        return cached(pos, j, 1, [&] { return attacker_wins_uncached(pos, j); });
     }
 
     // attacker_wins without the transposition table.

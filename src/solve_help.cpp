@@ -298,6 +298,12 @@ class PhaseSolver {
     // it is forced (self) or able (reflex) to reach the goal.
     bool finish_end(Position& pos) {
         if (phase_.tail == Tail::Self && !goal_forced_in_one(pos, ctx_.goal)) return false;
+        return write_goal_moves(pos);
+    }
+
+    // Writes a line for every move of the side to move that reaches the goal (in Popeye's
+    // order); returns whether there was one.
+    bool write_goal_moves(Position& pos) {
         MoveList replies;
         popeye_ordered_moves(pos, replies);
         bool found = false;
@@ -402,32 +408,8 @@ class PhaseSolver {
             emit();
             return true;
         }
-        MoveList replies;
-        popeye_ordered_moves(pos, replies);
-        if (phase_.tail == Tail::Self) {
-            if (replies.empty()) return false;
-            for (const Move& r : replies) {
-                UndoInfo ru;
-                pos.do_move(r, ru);
-                const bool ok = goal_reached(pos, ru, ctx_.goal);
-                pos.undo_move(r, ru);
-                if (!ok) return false;
-            }
-        }
-        bool found = false;
-        for (const Move& r : replies) {
-            if (stop_) break;
-            UndoInfo ru;
-            pos.do_move(r, ru);
-            if (goal_reached(pos, ru, ctx_.goal)) {
-                stack_.push_back(r);
-                emit();
-                stack_.pop_back();
-                found = true;
-            }
-            pos.undo_move(r, ru);
-        }
-        return found;
+        if (phase_.tail == Tail::Self && !goal_forced_in_one(pos, ctx_.goal)) return false;
+        return write_goal_moves(pos);
     }
 
     bool failed(const Position& pos, int remaining) const {
