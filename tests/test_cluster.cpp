@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include "cluster_test_util.h"
+#include "test_util.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -21,33 +24,16 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::string kSource = REBIRTH_SOURCE_DIR;
+
+// A new empty directory for one test.
+fs::path fresh_dir(const std::string& name) { return rebirth::test::fresh_dir("cluster-" + name); }
+
+// The job error of `text`, paths taken from the source tree.
+InputError job_error(const std::string& text) { return rebirth::cluster::test::job_error(text, kSource); }
+
+using rebirth::test::read_text;
 const std::string kKiwipete = kSource + "/cluster/tests/data/kiwipete.inp";
 const std::string kKiwipeteMars = kSource + "/cluster/tests/data/kiwipete_marscirce.inp";
-
-fs::path fresh_dir(const std::string& name) {
-    fs::path dir = fs::temp_directory_path() / ("rebirth-test-cluster-" + name);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-// The InputError a job text raises (fails the test when none).
-InputError job_error(const std::string& text) {
-    try {
-        parse_job(text, "job.json", kSource);
-    } catch (const InputError& e) {
-        return e;
-    }
-    ADD_FAILURE() << "no error for: " << text;
-    return InputError("", 0, "", "");
-}
 
 WorkItem sample_item() {
     WorkItem w;
@@ -448,7 +434,7 @@ TEST(ClusterMaster, StoppedRunResumesToTheSameOutput) {
         EXPECT_EQ(m.exit_code(), 0);
     }
     EXPECT_GT(searched, 0);
-    EXPECT_EQ(slurp(dir / "out" / "kiwipete.perft"), expected);
+    EXPECT_EQ(read_text(dir / "out" / "kiwipete.perft"), expected);
     EXPECT_NE(summary.str().find(R"("id":"kiwipete","status":"ok","nodes":4085603)"), std::string::npos);
 
     job.problems[0].depth = 3;  // another job: the journal does not fit
@@ -481,7 +467,7 @@ TEST(ClusterMaster, RepeatedMovesResumeToTheSameOutput) {
         while (auto item = m.next_item()) m.on_result(run_item(*item, cache));
         EXPECT_TRUE(m.stopped());
     }
-    EXPECT_NE(slurp(job.journal).find(":o1"), std::string::npos);
+    EXPECT_NE(read_text(job.journal).find(":o1"), std::string::npos);
     MasterOptions resume;
     resume.resume = true;
     {
@@ -489,5 +475,5 @@ TEST(ClusterMaster, RepeatedMovesResumeToTheSameOutput) {
         while (auto item = m.next_item()) m.on_result(run_item(*item, cache));
         EXPECT_TRUE(m.finished());
     }
-    EXPECT_EQ(slurp(dir / "out" / "mars.perft"), expected);
+    EXPECT_EQ(read_text(dir / "out" / "mars.perft"), expected);
 }

@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include "cluster_test_util.h"
+#include "test_util.h"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -24,30 +27,13 @@ namespace {
 
 const std::string kSource = REBIRTH_SOURCE_DIR;
 
-fs::path fresh_dir(const std::string& name) {
-    fs::path dir = fs::temp_directory_path() / ("rebirth-test-cluster-solve-" + name);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
+// A new empty directory for one test.
+fs::path fresh_dir(const std::string& name) { return rebirth::test::fresh_dir("cluster-solve-" + name); }
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+// The job error of `text`, paths taken from the source tree.
+InputError job_error(const std::string& text) { return rebirth::cluster::test::job_error(text, kSource); }
 
-// The InputError a job text raises (fails the test when none).
-InputError job_error(const std::string& text) {
-    try {
-        parse_job(text, "job.json", kSource);
-    } catch (const InputError& e) {
-        return e;
-    }
-    ADD_FAILURE() << "no error for: " << text;
-    return InputError("", 0, "", "");
-}
+using rebirth::test::read_text;
 
 // What `rebirth solve --regression --quiet` prints for problem `index` (0-based) of `file`.
 std::string cli_solve_text(const std::string& file, std::size_t index) {
@@ -232,7 +218,7 @@ TEST(ClusterSolveMaster, StoppedRunResumesToTheSameOutputs) {
     }
     EXPECT_GE(searched, 1);  // the item searched before the stop is not searched again
     for (const JobProblem& p : job.problems)
-        EXPECT_EQ(slurp(dir / "out" / (p.id + ".out")), cli_solve_text(p.file, 0)) << p.id;
+        EXPECT_EQ(read_text(dir / "out" / (p.id + ".out")), cli_solve_text(p.file, 0)) << p.id;
     std::istringstream lines(summary.str());
     std::string line;
     std::vector<nlohmann::json> rows;
@@ -277,5 +263,5 @@ TEST(ClusterSolveMaster, NoopItemsAreCounted) {
     EXPECT_EQ(handed, 100);
     EXPECT_EQ(m.items_handed_out(), 100u);
     EXPECT_TRUE(m.finished());
-    EXPECT_EQ(slurp(dir / "out" / (job.problems[0].id + ".noop")), "50 items\n");
+    EXPECT_EQ(read_text(dir / "out" / (job.problems[0].id + ".noop")), "50 items\n");
 }

@@ -23,6 +23,8 @@ using namespace rebirth;
 namespace {
 
 using rebirth::test::diagram;
+using rebirth::test::legal_moves;
+using rebirth::test::sorted;
 
 const char* kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const char* kKiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -33,20 +35,6 @@ const char* kPos5 = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8";
 const char* kPos6 = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
 
 Position from_fen(const char* fen) { return Position(parse_fen(fen)); }
-
-std::vector<std::string> move_strings(const Position& pos) {
-    MoveList list;
-    generate_legal(pos, list);
-    std::vector<std::string> out;
-    for (const Move& m : list) out.push_back(move_to_popeye(pos, m));
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-std::vector<std::string> sorted(std::vector<std::string> v) {
-    std::sort(v.begin(), v.end());
-    return v;
-}
 
 }  // namespace
 
@@ -148,13 +136,13 @@ TEST(Position, KeyIsPathIndependent) {
 // Popeye notation of RULES.md section 1, checks marked " +" as in move lists.
 TEST(Notation, PopeyeStrings) {
     Position ep = from_fen("rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 1");
-    auto moves = move_strings(ep);
+    auto moves = legal_moves(ep);
     EXPECT_NE(std::find(moves.begin(), moves.end(), "e5*d6 ep."), moves.end());
     EXPECT_NE(std::find(moves.begin(), moves.end(), "Sb1-c3"), moves.end());
     EXPECT_NE(std::find(moves.begin(), moves.end(), "e5*f6"), moves.end());
 
     Position castle = from_fen(kKiwipete);
-    moves = move_strings(castle);
+    moves = legal_moves(castle);
     EXPECT_NE(std::find(moves.begin(), moves.end(), "0-0"), moves.end());
     EXPECT_NE(std::find(moves.begin(), moves.end(), "0-0-0"), moves.end());
 
@@ -173,7 +161,7 @@ TEST(Notation, PopeyeStrings) {
 TEST(FairyWalks, GrasshopperHops) {
     Position pos(diagram({"wKh1", "wGd4", "wPb6", "bKh8", "bPd6"}));
     EXPECT_TRUE(pos.has_fairy());
-    EXPECT_EQ(move_strings(pos), sorted({"Kh1-g1", "Kh1-g2", "Kh1-h2", "b6-b7", "Gd4-d7", "Gd4-a7"}));
+    EXPECT_EQ(legal_moves(pos), sorted({"Kh1-g1", "Kh1-g2", "Kh1-h2", "b6-b7", "Gd4-d7", "Gd4-a7"}));
 }
 
 // A grasshopper captures by landing on an enemy unit and checks through a hurdle.
@@ -181,21 +169,21 @@ TEST(FairyWalks, GrasshopperCapturesAndChecks) {
     Position pos(diagram({"wKa1", "wGb2", "bPg7", "bKh8"}, BLACK));
     EXPECT_TRUE(pos.in_check(BLACK));  // b2 -> over g7 -> h8
     Position cap(diagram({"wKa1", "wGb2", "wPe5", "bRf6", "bKh8"}));
-    auto moves = move_strings(cap);
+    auto moves = legal_moves(cap);
     EXPECT_NE(std::find(moves.begin(), moves.end(), "Gb2*f6"), moves.end());
 }
 
 // RULES.md section 1: the nightrider repeats knight steps until blocked.
 TEST(FairyWalks, NightriderRides) {
     Position pos(diagram({"wKh1", "wNa1", "bKh8"}));
-    auto moves = move_strings(pos);
+    auto moves = legal_moves(pos);
     std::vector<std::string> rider;
     for (auto& m : moves)
         if (m[0] == 'N') rider.push_back(m);
     EXPECT_EQ(rider, sorted({"Na1-b3", "Na1-c5", "Na1-d7", "Na1-c2", "Na1-e3", "Na1-g4"}));
 
     Position blocked(diagram({"wKh1", "wNa1", "bKh8", "bSc5", "wPe3"}));
-    moves = move_strings(blocked);
+    moves = legal_moves(blocked);
     rider.clear();
     for (auto& m : moves)
         if (m[0] == 'N') rider.push_back(m);
@@ -205,7 +193,7 @@ TEST(FairyWalks, NightriderRides) {
 // RULES.md section 2: promotion to every fairy walk present in the diagram.
 TEST(FairyWalks, PromotionIncludesDiagramWalks) {
     Position pos(diagram({"wKh1", "wPb7", "wGd4", "bKh8"}));
-    auto moves = move_strings(pos);
+    auto moves = legal_moves(pos);
     for (const char* s : {"b7-b8=Q", "b7-b8=R", "b7-b8=B", "b7-b8=S", "b7-b8=G"})
         EXPECT_NE(std::find(moves.begin(), moves.end(), s), moves.end()) << s;
     EXPECT_EQ(std::find(moves.begin(), moves.end(), "b7-b8=N"), moves.end());
@@ -227,7 +215,7 @@ TEST(Position, PawnOnFirstRankIsInert) {
     Position pos(diagram({"wKh1", "wPc1", "bKd2"}, BLACK));
     EXPECT_FALSE(pos.in_check(BLACK));
     Position white(diagram({"wKh1", "wPc1", "bKa8"}));
-    for (const auto& m : move_strings(white)) EXPECT_EQ(m[0], 'K') << m;
+    for (const auto& m : legal_moves(white)) EXPECT_EQ(m[0], 'K') << m;
 }
 
 TEST(PositionErrors, MissingKing) {

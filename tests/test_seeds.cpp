@@ -30,6 +30,8 @@ using namespace rebirth;
 namespace {
 
 using rebirth::test::diagram;
+using rebirth::test::legal_moves;
+using rebirth::test::sorted;
 
 // Seed files, cited by the tests.
 // 001_f3b282311f7f6aaf.txt  classic Circe rebirth squares (French), diagrams A-F
@@ -71,22 +73,6 @@ struct Game {
         pos.set(setup, sr, "<seed>");
     }
 };
-
-// The legal moves of pos in Popeye notation (no check marks), sorted.
-std::vector<std::string> legal_moves(const Position& pos) {
-    MoveList list;
-    generate_legal(pos, list);
-    std::vector<std::string> out;
-    for (const Move& m : list) out.push_back(move_to_popeye(pos, m));
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-// The sorted copy of an expected move list.
-std::vector<std::string> sorted(std::vector<std::string> v) {
-    std::sort(v.begin(), v.end());
-    return v;
-}
 
 // The legal moves from `from` to `to` (with promotion walk `promo`, or any when NO_WALK).
 std::vector<Move> legal_between(const Position& pos, Square from, Square to, Walk promo = NO_WALK) {

@@ -2,6 +2,7 @@
 
 // Helpers shared by the test suites.
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -10,6 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "rebirth/movegen.h"
+#include "rebirth/notation.h"
+#include "rebirth/position.h"
 #include "rebirth/setup.h"
 #include "rebirth/types.h"
 #include "rebirth/walk.h"
@@ -48,6 +52,30 @@ inline std::vector<std::string> split_lines(const std::string& text) {
     std::string line;
     while (std::getline(in, line)) lines.push_back(line);
     return lines;
+}
+
+// The legal moves of pos in Popeye notation (no check marks), sorted.
+inline std::vector<std::string> legal_moves(const Position& pos) {
+    MoveList list;
+    generate_legal(pos, list);
+    std::vector<std::string> out;
+    for (const Move& m : list) out.push_back(move_to_popeye(pos, m));
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// The sorted copy of an expected move list.
+inline std::vector<std::string> sorted(std::vector<std::string> v) {
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+// A new empty directory under the system's temporary directory.
+inline std::filesystem::path fresh_dir(const std::string& name) {
+    std::filesystem::path dir = std::filesystem::temp_directory_path() / ("rebirth-test-" + name);
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir;
 }
 
 }  // namespace rebirth::test
