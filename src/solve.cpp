@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -10,6 +11,7 @@
 
 #include "rebirth/error.h"
 #include "rebirth/goal.h"
+#include "rebirth/notation.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/popeye_output.h"
 #include "rebirth/position.h"
@@ -321,6 +323,19 @@ std::string SolveReport::status() const {
         cooked = cooked || n > 1;
     }
     return cooked ? "cooked" : "solved";
+}
+
+void append_line_move(std::string& line, Position& pos, const Move& m, Language lang, bool numbered, int& number,
+                      bool check_mark) {
+    if (numbered) {
+        char buf[16];
+        std::snprintf(buf, sizeof buf, "%3d.", number++);
+        line += buf;
+    }
+    line += move_to_popeye(pos, m, false, lang);
+    UndoInfo u;
+    pos.do_move(m, u);
+    if (check_mark && pos.in_check()) line += " +";
 }
 
 std::string solve_problem(const Problem& p, int threads, bool* all_supported) {

@@ -442,16 +442,8 @@ class PhaseSolver {
                 continue;
             }
             const bool last = i + 1 == stack_.size();
-            if (pos.side_to_move() == numbered) {
-                char buf[16];
-                std::snprintf(buf, sizeof buf, "%3d.", number++);
-                line += buf;
-            }
-            line += move_to_popeye(pos, m, false, lang);
-            UndoInfo u;
-            pos.do_move(m, u);
-            if (!last || !goal_mark_replaces_check(ctx_.goal))
-                if (pos.in_check()) line += " +";
+            append_line_move(line, pos, m, lang, pos.side_to_move() == numbered, number,
+                             !last || !goal_mark_replaces_check(ctx_.goal));
             if (last)
                 line += goal_mark(ctx_.goal);
             else

@@ -68,6 +68,12 @@ struct SolveContext {
     }
 };
 
+// Appends one move of a help-play style line ("  1.e2-e4 e7-e5   2..."): the move number
+// ("%3d.", then counting on) when `numbered`, the move in `lang`, and " +" when it gives
+// check and `check_mark`; plays the move on pos.
+void append_line_move(std::string& line, Position& pos, const Move& m, Language lang, bool numbered, int& number,
+                      bool check_mark);
+
 // Each writes Popeye's solution lines for the problem into `out` (exactly as Popeye prints
 // them between the header/twin line and "solution finished.") and returns true, or returns
 // false without writing when it does not handle the stipulation.

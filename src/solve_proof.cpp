@@ -219,16 +219,7 @@ class Searcher {
         const Language lang = run_.ctx->problem.language;
         int number = 1;
         for (size_t i = 0; i < stack_.size(); ++i) {
-            const Move& m = stack_[i];
-            if (pos.side_to_move() == run_.first) {
-                char buf[16];
-                std::snprintf(buf, sizeof buf, "%3d.", number++);
-                line += buf;
-            }
-            line += move_to_popeye(pos, m, false, lang);
-            UndoInfo u;
-            pos.do_move(m, u);
-            if (pos.in_check()) line += " +";
+            append_line_move(line, pos, stack_[i], lang, pos.side_to_move() == run_.first, number, true);
             line += i + 1 == stack_.size() ? run_.mark : " ";
         }
         text_ += line;
