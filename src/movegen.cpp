@@ -58,9 +58,10 @@ void gen_castling(const Position& pos, MoveList& list, Color us, Attacked&& atta
 }
 
 // Fully legal generation for orthodox units only, using check and pin masks. With
-// QuietOnly, only non-captures (Circe rules add the captures themselves).
+// QuietOnly, only non-captures (Circe rules add the captures themselves); the check state it
+// computes is left in *safety when given.
 template <Color Us, bool QuietOnly = false>
-void gen_orthodox(const Position& pos, MoveList& list) {
+void gen_orthodox(const Position& pos, MoveList& list, KingSafety* safety = nullptr) {
     constexpr Color Them = Color(Us ^ 1);
     const Bitboard occ = pos.pieces();
     const Bitboard ours = pos.pieces(Us);
@@ -72,6 +73,7 @@ void gen_orthodox(const Position& pos, MoveList& list) {
     if (ksq != SQ_NONE) {
         checkers = pos.attackers_to(ksq, Them);
         pinned = pos.pinned(Us);
+        if (safety) *safety = KingSafety{checkers, pinned};
         // King steps.
         const Bitboard occ_no_king = occ ^ square_bb(ksq);
         for (Bitboard t = king_attacks(ksq) & mask; t;) {
@@ -260,11 +262,12 @@ void generate_legal(const Position& pos, MoveList& list) {
     if (pos.has_rules() && quiet_moves_orthodox(pos)) {
         // Non-captures are orthodox here: legal ones from the fast generator, then the
         // captures with their rebirths.
+        KingSafety safety;
         if (pos.side_to_move() == WHITE)
-            gen_orthodox<WHITE, true>(pos, list);
+            gen_orthodox<WHITE, true>(pos, list, &safety);
         else
-            gen_orthodox<BLACK, true>(pos, list);
-        append_rules_captures(pos, list);
+            gen_orthodox<BLACK, true>(pos, list, &safety);
+        append_rules_captures(pos, list, safety);
     } else if (pos.has_rules())
         generate_rules_legal(pos, list);
     else if (pos.has_fairy())

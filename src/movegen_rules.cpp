@@ -800,17 +800,13 @@ static bool classic_captures(const RuleSet& R) {
 
 // Legal captures under classic-square Circe, generated on bitboards: the rebirth square
 // comes from a table, legality from the orthodox pin/check state plus the reborn unit.
-static void classic_circe_captures(const Position& pos, MoveList& list) {
+static void classic_circe_captures(const Position& pos, MoveList& list, const KingSafety& safety) {
     const RuleSet& R = *pos.rules();
     const ClassicTable& table = classic_table();
     const Color us = pos.side_to_move(), them = ~us;
     const Bitboard occ = pos.pieces(), theirs = pos.pieces(them);
     const Square ksq = pos.king_square(us);
-    Bitboard checkers = 0, pinned = 0;
-    if (ksq != SQ_NONE) {
-        checkers = pos.attackers_to(ksq, them);
-        pinned = pos.pinned(us);
-    }
+    const Bitboard checkers = safety.checkers, pinned = safety.pinned;
     // One capture from `from` to `to` (promotion walk `promo`, en passant when ep).
     auto emit = [&](Square from, Square to, MoveKind kind, Walk promo) {
         const Square cap = kind == MoveKind::EnPassant ? Square(us == WHITE ? to - 8 : to + 8) : to;
@@ -881,9 +877,9 @@ static void classic_circe_captures(const Position& pos, MoveList& list) {
     }
 }
 
-void append_rules_captures(const Position& pos, MoveList& list) {
+void append_rules_captures(const Position& pos, MoveList& list, const KingSafety& safety) {
     if (classic_captures(*pos.rules())) {
-        classic_circe_captures(pos, list);
+        classic_circe_captures(pos, list, safety);
         return;
     }
     MoveList caps;
@@ -898,11 +894,7 @@ void append_rules_captures(const Position& pos, MoveList& list) {
         // full test.
         const Color them = ~us;
         const Square ksq = pos.king_square(us);
-        Bitboard checkers = 0, pinned = 0;
-        if (ksq != SQ_NONE) {
-            checkers = pos.attackers_to(ksq, them);
-            pinned = pos.pinned(us);
-        }
+        const Bitboard checkers = safety.checkers, pinned = safety.pinned;
         for (const Move& m : caps) {
             bool legal;
             if (ksq == SQ_NONE)

@@ -25,7 +25,15 @@ bool rules_has_legal_move(const Position& pos);
 // Parrain rebirth, nothing buried that could erupt, no fairy walks.
 bool quiet_moves_orthodox(const Position& pos);
 
-// Appends the legal captures (with every rebirth choice) of the side to move.
-void append_rules_captures(const Position& pos, MoveList& list);
+// The orthodox check state of the side to move's king: the units giving check and the
+// side's own pinned units (both 0 without a king).
+struct KingSafety {
+    Bitboard checkers = 0;
+    Bitboard pinned = 0;
+};
+
+// Appends the legal captures (with every rebirth choice) of the side to move; `safety` is
+// its king's state, already computed by the non-capture generator.
+void append_rules_captures(const Position& pos, MoveList& list, const KingSafety& safety);
 
 }  // namespace rebirth
