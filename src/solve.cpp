@@ -4,10 +4,15 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
 
 #include "rebirth/error.h"
 #include "rebirth/goal.h"
@@ -225,7 +230,13 @@ SolvePlan plan_solve(const Problem& p) {
                     const Move& m = phases[k].moves[r];
                     const int occurrence =
                         static_cast<int>(std::count(phases[k].moves.begin(), phases[k].moves.begin() + r, m));
-                    plan.items.push_back({int(t), int(k), int(r), m, occurrence});
+                    SolveRootItem item;
+                    item.twin = int(t);
+                    item.phase = int(k);
+                    item.root = int(r);
+                    item.move = m;
+                    item.occurrence = occurrence;
+                    plan.items.push_back(item);
                 }
                 twin.phases.push_back(ph);
             }
@@ -256,8 +267,11 @@ SolveFragment solve_fragment(const Problem& p, const SolveRootItem& item, int th
     bool partial = false;
     SolveContext ctx{tw, setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), threads, &partial, &control};
     try {
-        fragment.parts = is_help_family(tw) ? help_root_parts(ctx, item.phase, item.root)
-                                            : direct_root_parts(ctx, item.phase, item.root);
+        if (item.reply >= 0)
+            fragment.parts = help_reply_parts(ctx, item.phase, item.root, item.reply);
+        else
+            fragment.parts = is_help_family(tw) ? help_root_parts(ctx, item.phase, item.root)
+                                                : direct_root_parts(ctx, item.phase, item.root);
     } catch (const SearchStopped&) {
         fragment.parts.clear();
         fragment.timed_out = true;
@@ -265,6 +279,77 @@ SolveFragment solve_fragment(const Problem& p, const SolveRootItem& item, int th
     fragment.nodes = nodes.load();
     fragment.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return fragment;
+}
+
+std::vector<SolveRootItem> solve_replies(const Problem& p, const SolveRootItem& item) {
+    std::vector<SolveRootItem> out;
+    if (item.reply >= 0) return out;
+    const auto twins = twins_of(p);
+    if (item.twin < 0 || item.twin >= int(twins.size())) throw std::logic_error("no such twin");
+    const Problem& tw = twins[size_t(item.twin)].first;
+    if (!is_help_family(tw)) return out;
+    const std::unique_ptr<TwinSetup> setup = load_twin(tw);
+    SolveContext ctx{tw, setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), 1, nullptr, nullptr};
+    const std::vector<Move> replies = help_reply_moves(ctx, item.phase, item.root);
+    for (size_t r = 0; r < replies.size(); ++r) {
+        SolveRootItem share = item;
+        share.reply = int(r);
+        share.reply_move = replies[r];
+        share.reply_occurrence = int(std::count(replies.begin(), replies.begin() + long(r), replies[r]));
+        out.push_back(share);
+    }
+    return out;
+}
+
+SolveFragment join_fragments(const std::vector<SolveFragment>& replies) {
+    SolveFragment whole;
+    for (const SolveFragment& f : replies) {
+        whole.nodes += f.nodes;
+        whole.seconds += f.seconds;
+        whole.timed_out = whole.timed_out || f.timed_out;
+        if (f.timed_out) continue;
+        if (whole.parts.empty()) whole.parts.resize(f.parts.size());
+        if (f.parts.size() != whole.parts.size()) throw std::logic_error("reply fragments of different plays");
+        for (size_t len = 0; len < f.parts.size(); ++len) whole.parts[len] += f.parts[len];
+    }
+    if (whole.timed_out) whole.parts.clear();
+    return whole;
+}
+
+SolveBudgetResult solve_fragment_budget(const Problem& p, const SolveRootItem& item, int threads,
+                                        const SolveLimits& limits, double budget_seconds) {
+    SolveBudgetResult result;
+    const std::vector<SolveRootItem> replies = budget_seconds > 0 ? solve_replies(p, item) : std::vector<SolveRootItem>{};
+    if (replies.empty()) {
+        result.whole = solve_fragment(p, item, threads, limits);
+        return result;
+    }
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(budget_seconds));
+    std::vector<std::optional<SolveFragment>> fragments(replies.size());
+    tbb::task_arena arena(threads > 0 ? threads : tbb::this_task_arena::max_concurrency());
+    arena.execute([&] {
+        tbb::parallel_for(size_t(0), replies.size(), [&](size_t r) {
+            if (r > 0 && std::chrono::steady_clock::now() > deadline) return;
+            fragments[r] = solve_fragment(p, replies[r], 1, limits);
+        });
+    });
+    std::vector<SolveFragment> all;
+    for (size_t r = 0; r < replies.size(); ++r) {
+        if (fragments[r]) {
+            result.done.push_back({replies[r], *fragments[r]});
+            all.push_back(*fragments[r]);
+        } else {
+            result.pending.push_back(replies[r]);
+        }
+    }
+    result.complete = result.pending.empty();
+    if (result.complete) {
+        result.whole = join_fragments(all);
+        result.done.clear();
+    }
+    return result;
 }
 
 SolveReport assemble_solve(const Problem& p, const SolvePlan& plan, const std::vector<SolveFragment>& fragments,

@@ -113,6 +113,55 @@ class PhaseSolver {
         return parts;
     }
 
+    // The replies after root move m in Popeye's order when the lines of m split by them
+    // (plain help play, where m does not end the play at once); otherwise none. A play of
+    // one half-move (m alone) goes with the first reply's share.
+    std::vector<Move> reply_moves(const Move& m) const {
+        if (phase_.series || phase_.intro_moves > 0 || phase_.tail != Tail::None) return {};
+        Position pos = root_;
+        const Color mover = pos.side_to_move();
+        UndoInfo u;
+        pos.do_move(m, u);
+        if (mover == phase_.goal_side && goal_reached(pos, u, ctx_.goal)) return {};
+        MoveList replies;
+        popeye_ordered_moves(pos, replies);
+        return {replies.begin(), replies.end()};
+    }
+
+    // The lines starting with root move m and reply r (one of reply_moves(m)), one text per
+    // length of run(): the share of root_parts' text for that reply (second_ply's for 3
+    // half-moves or more). The play of m alone belongs to the `first` reply's share.
+    std::vector<std::string> reply_parts(const Move& m, const Move& r, bool first_reply, int& found) {
+        if (!failures_) failures_ = std::make_shared<Failures>();
+        int first = 0, step = 1, last = 0;
+        lengths(first, step, last);
+        std::vector<std::string> parts;
+        found = 0;
+        for (int len = first; len <= last; len += step) {
+            if (len == 1) {
+                std::string text;
+                int n = 0;
+                if (first_reply) root_item(m, len, text, n);
+                parts.push_back(std::move(text));
+                found += n;
+                continue;
+            }
+            Position pos = root_;
+            UndoInfo u;
+            pos.do_move(m, u);
+            ctx_.visit();
+            const Color replier = pos.side_to_move();
+            int local_solutions = 0;
+            PhaseSolver sub(ctx_, phase_, root_, local_solutions);
+            sub.failures_ = failures_;
+            sub.stack_.push_back(m);
+            sub.help_move(pos, r, len - 1, replier);
+            parts.push_back(std::move(sub.text_));
+            found += sub.found_;
+        }
+        return parts;
+    }
+
   private:
     // Searches each root move of a play of `len` in its own solver, in parallel, and joins
     // their lines in root-move order (the order one thread would print).
@@ -618,18 +667,50 @@ bool split_help(const SolveContext& ctx, std::vector<SplitPhase>& phases) {
     return true;
 }
 
-std::vector<std::string> help_root_parts(const SolveContext& ctx, int phase, int root) {
-    std::vector<HelpRun> runs;
+namespace {
+
+// Root move `root` of play `phase` of split_help, with the play's run.
+const HelpRun& help_root(const SolveContext& ctx, int phase, int root, std::vector<HelpRun>& runs, Move& move) {
     if (!help_runs(ctx, runs) || phase < 0 || phase >= int(runs.size()) || runs[phase].blocked)
         throw std::logic_error("no such help play to split");
     const HelpRun& r = runs[phase];
     MoveList list;
     popeye_ordered_moves(r.root, list);
     if (root < 0 || root >= list.size()) throw std::logic_error("no such root move");
+    move = list[root];
+    return r;
+}
+
+}  // namespace
+
+std::vector<std::string> help_root_parts(const SolveContext& ctx, int phase, int root) {
+    std::vector<HelpRun> runs;
+    Move m;
+    const HelpRun& r = help_root(ctx, phase, root, runs, m);
     int solutions = 0;
     PhaseSolver solver(ctx, r.phase, r.root, solutions);
     int found = 0;
-    return solver.root_parts(list[root], found);
+    return solver.root_parts(m, found);
+}
+
+std::vector<Move> help_reply_moves(const SolveContext& ctx, int phase, int root) {
+    std::vector<HelpRun> runs;
+    Move m;
+    const HelpRun& r = help_root(ctx, phase, root, runs, m);
+    int solutions = 0;
+    return PhaseSolver(ctx, r.phase, r.root, solutions).reply_moves(m);
+}
+
+std::vector<std::string> help_reply_parts(const SolveContext& ctx, int phase, int root, int reply) {
+    std::vector<HelpRun> runs;
+    Move m;
+    const HelpRun& r = help_root(ctx, phase, root, runs, m);
+    int solutions = 0;
+    PhaseSolver solver(ctx, r.phase, r.root, solutions);
+    const std::vector<Move> replies = solver.reply_moves(m);
+    if (reply < 0 || reply >= int(replies.size())) throw std::logic_error("no such reply");
+    int found = 0;
+    return solver.reply_parts(m, replies[size_t(reply)], reply == 0, found);
 }
 
 }  // namespace rebirth

@@ -103,6 +103,13 @@ bool split_direct(const SolveContext& ctx, std::vector<SplitPhase>& phases);
 // split_direct, computed alone.
 std::vector<std::string> help_root_parts(const SolveContext& ctx, int phase, int root);
 std::vector<std::string> direct_root_parts(const SolveContext& ctx, int phase, int root);
+// The replies after root move `root` of help play `phase` (in the solver's order) when its
+// text is the concatenation of theirs in every length (plain help play; the play of the
+// root move alone counts as the first reply's); none otherwise.
+std::vector<Move> help_reply_moves(const SolveContext& ctx, int phase, int root);
+// The parts (one per length) of reply `reply` (an index into help_reply_moves) after root
+// move `root` of help play `phase`, computed alone.
+std::vector<std::string> help_reply_parts(const SolveContext& ctx, int phase, int root, int reply);
 Setup proof_start_setup(const Problem& problem);
 
 }  // namespace rebirth

@@ -55,6 +55,49 @@ TEST_P(SolveSplit, AssembledEqualsWhole) {
     if (split == 0) GTEST_SKIP() << "no splittable problem";
 }
 
+// Every root item that splits into replies (plain help play): the reply
+// fragments joined equal the item's own fragment, and a budgeted search (all replies, or the
+// first only and the rest left pending) covers the same replies.
+TEST_P(SolveSplit, RepliesJoinedEqualRootItem) {
+    const std::vector<Problem> problems = parse_popeye_file(GetParam());
+    int split = 0;
+    for (const Problem& p : problems) {
+        const SolvePlan plan = plan_solve(p);
+        if (!plan.splittable) continue;
+        for (const SolveRootItem& item : plan.items) {
+            const std::vector<SolveRootItem> replies = solve_replies(p, item);
+            if (replies.empty()) continue;
+            ++split;
+            const SolveFragment whole = solve_fragment(p, item, 2, SolveLimits{});
+            std::vector<SolveFragment> shares;
+            for (const SolveRootItem& r : replies) {
+                EXPECT_TRUE(solve_replies(p, r).empty()) << "a reply splits again";
+                shares.push_back(solve_fragment(p, r, 1, SolveLimits{}));
+            }
+            EXPECT_EQ(join_fragments(shares).parts, whole.parts) << GetParam() << " line " << p.where.line;
+
+            const SolveBudgetResult all = solve_fragment_budget(p, item, 2, SolveLimits{}, 1e6);
+            EXPECT_TRUE(all.complete);
+            EXPECT_EQ(all.whole.parts, whole.parts);
+
+            // A budget spent at once: the first reply is searched, the rest handed back.
+            const SolveBudgetResult cut = solve_fragment_budget(p, item, 1, SolveLimits{}, 1e-9);
+            if (replies.size() > 1) {
+                ASSERT_FALSE(cut.complete);
+                ASSERT_FALSE(cut.done.empty());
+                EXPECT_EQ(cut.done.front().first.reply, 0);
+                EXPECT_EQ(cut.done.size() + cut.pending.size(), replies.size());
+                std::vector<SolveFragment> again(replies.size());
+                for (const auto& [r, f] : cut.done) again[size_t(r.reply)] = f;
+                for (const SolveRootItem& r : cut.pending) again[size_t(r.reply)] = solve_fragment(p, r, 1, SolveLimits{});
+                EXPECT_EQ(join_fragments(again).parts, whole.parts);
+            }
+            if (split >= 4) return;  // enough per file: each root item searches its whole tree
+        }
+    }
+    if (split == 0) GTEST_SKIP() << "no root item splits into replies";
+}
+
 // A test name from a file path: its directory's name and stem, alphanumerics only.
 std::string case_name(const testing::TestParamInfo<std::string>& info) {
     const fs::path p(info.param);

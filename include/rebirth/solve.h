@@ -59,6 +59,11 @@ struct SolveRootItem {
     int root = 0;        // index of the move in the phase's root moves (the solver's order)
     Move move;           // that move
     int occurrence = 0;  // identical moves before it in the phase's root moves
+    // A share of a root item (solve_replies): its lines after reply number `reply` (-1: the
+    // whole root item), that reply, and the identical replies before it.
+    int reply = -1;
+    Move reply_move;
+    int reply_occurrence = 0;
 };
 
 // How a problem splits: per twin its twin line and phases, and the items in output order.
@@ -91,8 +96,28 @@ struct SolveFragment {
 // MaxSolutions, StopOnShortSolutions, set play of battle play, unsupported stipulations
 // and conditions or diagrams that are not playable.
 SolvePlan plan_solve(const Problem& p);
-// Searches item `item` of plan_solve(p) alone, with `limits.max_seconds` as its own limit.
+// Searches item `item` of plan_solve(p) (or one of its solve_replies) alone, with
+// `limits.max_seconds` as its own limit.
 SolveFragment solve_fragment(const Problem& p, const SolveRootItem& item, int threads, const SolveLimits& limits);
+// The shares root item `item` of plan_solve(p) splits into, one per reply to its root move
+// in output order, when its text is theirs joined (plain help play); none otherwise.
+std::vector<SolveRootItem> solve_replies(const Problem& p, const SolveRootItem& item);
+// The fragment of a root item from the fragments of its replies (solve_replies order).
+SolveFragment join_fragments(const std::vector<SolveFragment>& replies);
+
+// solve_fragment with a budget: a root item that splits into replies has them searched in
+// parallel; replies not started once `budget_seconds` have passed (the first one always
+// is) are left. `complete`: all were searched and `whole` is the item's fragment; else
+// `done` holds the replies searched (with their fragments) and `pending` the others.
+struct SolveBudgetResult {
+    bool complete = true;
+    SolveFragment whole;
+    std::vector<std::pair<SolveRootItem, SolveFragment>> done;
+    std::vector<SolveRootItem> pending;
+};
+SolveBudgetResult solve_fragment_budget(const Problem& p, const SolveRootItem& item, int threads,
+                                        const SolveLimits& limits, double budget_seconds);
+
 // The report solve_problem_report gives for `p`, from the fragments of every item of
 // `plan` (same order). A timed-out fragment ends the text as a time limit would.
 SolveReport assemble_solve(const Problem& p, const SolvePlan& plan, const std::vector<SolveFragment>& fragments,
