@@ -45,7 +45,7 @@ printf '2 ranks x 1 thread: %6.2f s wall (%s items, master busy %.2f s)\n' "$b" 
 printf 'ratio (2x1 / 1x2): %.3f\n' "$(echo "$b / $a" | bc -l)"
 
 # No-op items: every item is answered at once, so the rate is the master's (MPI round trip,
-# bookkeeping and one fdatasync'ed journal line per item).
+# bookkeeping and one journal line per item, flushed to the disk in groups).
 first=$("$cluster" --list "$job" | head -n 1 | cut -f3)
 cat > "$work/noop.json" <<JOB
 { "kind": "noop", "items": $noop_items, "problems": [ "$first" ], "output_dir": "$work/noop-out" }

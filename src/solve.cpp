@@ -10,9 +10,6 @@
 #include <string_view>
 #include <utility>
 
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
-
 
 #include "rebirth/error.h"
 #include "rebirth/goal.h"
@@ -324,25 +321,50 @@ SolveBudgetResult solve_fragment_budget(const Problem& p, const SolveRootItem& i
         result.whole = solve_fragment(p, item, threads, limits);
         return result;
     }
-    const auto deadline = std::chrono::steady_clock::now() +
-                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                              std::chrono::duration<double>(budget_seconds));
-    std::vector<std::optional<SolveFragment>> fragments(replies.size());
-    tbb::task_arena arena(threads > 0 ? threads : tbb::this_task_arena::max_concurrency());
-    arena.execute([&] {
-        tbb::parallel_for(size_t(0), replies.size(), [&](size_t r) {
-            if (r > 0 && std::chrono::steady_clock::now() > deadline) return;
-            fragments[r] = solve_fragment(p, replies[r], 1, limits);
-        });
-    });
+    std::atomic<std::uint64_t> nodes{0};
+    SearchControl control;
+    control.nodes = &nodes;
+    const auto start = std::chrono::steady_clock::now();
+    if (limits.max_seconds > 0) {
+        control.has_deadline = true;
+        control.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                       std::chrono::duration<double>(limits.max_seconds));
+    }
+    const auto budget_end = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                        std::chrono::duration<double>(budget_seconds));
+    const auto twins = twins_of(p);
+    const Problem& tw = twins[size_t(item.twin)].first;
+    const std::unique_ptr<TwinSetup> setup = load_twin(tw);
+    bool partial = false;
+    SolveContext ctx{tw, setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), threads, &partial, &control};
+    std::vector<std::optional<std::vector<std::string>>> parts;
+    try {
+        parts = help_replies_parts(ctx, item.phase, item.root, budget_end);
+    } catch (const SearchStopped&) {
+        result.whole.timed_out = true;
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (result.whole.timed_out || parts.size() != replies.size()) {
+        result.whole.timed_out = true;
+        result.whole.nodes = nodes.load();
+        result.whole.seconds = seconds;
+        return result;
+    }
+    // The search's nodes and time go with the first reply (searched always).
     std::vector<SolveFragment> all;
     for (size_t r = 0; r < replies.size(); ++r) {
-        if (fragments[r]) {
-            result.done.push_back({replies[r], *fragments[r]});
-            all.push_back(*fragments[r]);
-        } else {
+        if (!parts[r]) {
             result.pending.push_back(replies[r]);
+            continue;
         }
+        SolveFragment f;
+        f.parts = std::move(*parts[r]);
+        if (r == 0) {
+            f.nodes = nodes.load();
+            f.seconds = seconds;
+        }
+        result.done.push_back({replies[r], f});
+        all.push_back(std::move(f));
     }
     result.complete = result.pending.empty();
     if (result.complete) {

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <memory>
 #include <numeric>
+#include <optional>
+#include <chrono>
 #include <stdexcept>
 #include <string>
 #include <unordered_set>
@@ -160,6 +162,20 @@ class PhaseSolver {
             found += sub.found_;
         }
         return parts;
+    }
+
+    // reply_parts of every reply (reply_moves(m)) in parallel with shared failure facts; a
+    // reply not started by `deadline` (the first always is) is left empty.
+    std::vector<std::optional<std::vector<std::string>>> replies_parts(
+        const Move& m, const std::vector<Move>& replies, std::chrono::steady_clock::time_point deadline) {
+        if (!failures_) failures_ = std::make_shared<Failures>();
+        std::vector<std::optional<std::vector<std::string>>> out(replies.size());
+        tbb::parallel_for(size_t(0), replies.size(), [&](size_t j) {
+            if (j > 0 && std::chrono::steady_clock::now() > deadline) return;
+            int found = 0;
+            out[j] = reply_parts(m, replies[j], j == 0, found);
+        });
+        return out;
     }
 
   private:
@@ -699,6 +715,21 @@ std::vector<Move> help_reply_moves(const SolveContext& ctx, int phase, int root)
     const HelpRun& r = help_root(ctx, phase, root, runs, m);
     int solutions = 0;
     return PhaseSolver(ctx, r.phase, r.root, solutions).reply_moves(m);
+}
+
+std::vector<std::optional<std::vector<std::string>>> help_replies_parts(
+    const SolveContext& ctx, int phase, int root, std::chrono::steady_clock::time_point deadline) {
+    std::vector<HelpRun> runs;
+    Move m;
+    const HelpRun& r = help_root(ctx, phase, root, runs, m);
+    int solutions = 0;
+    PhaseSolver solver(ctx, r.phase, r.root, solutions);
+    const std::vector<Move> replies = solver.reply_moves(m);
+    const int threads = ctx.threads > 0 ? ctx.threads : tbb::this_task_arena::max_concurrency();
+    tbb::task_arena arena(threads);
+    std::vector<std::optional<std::vector<std::string>>> out;
+    arena.execute([&] { out = solver.replies_parts(m, replies, deadline); });
+    return out;
 }
 
 std::vector<std::string> help_reply_parts(const SolveContext& ctx, int phase, int root, int reply) {

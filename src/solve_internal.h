@@ -1,5 +1,8 @@
 #pragma once
 
+#include <chrono>
+#include <optional>
+
 // Internal interface between the problem solver front end (solve.cpp) and the solvers of
 // each family of stipulations. Not a public header.
 
@@ -110,6 +113,11 @@ std::vector<Move> help_reply_moves(const SolveContext& ctx, int phase, int root)
 // The parts (one per length) of reply `reply` (an index into help_reply_moves) after root
 // move `root` of help play `phase`, computed alone.
 std::vector<std::string> help_reply_parts(const SolveContext& ctx, int phase, int root, int reply);
+// help_reply_parts of every reply (help_reply_moves order), searched in parallel on
+// ctx.threads with shared failure facts; a reply not started by `deadline` (the first always
+// is) is left empty.
+std::vector<std::optional<std::vector<std::string>>> help_replies_parts(
+    const SolveContext& ctx, int phase, int root, std::chrono::steady_clock::time_point deadline);
 Setup proof_start_setup(const Problem& problem);
 
 }  // namespace rebirth

@@ -119,9 +119,11 @@ TEST(ClusterSolveMessages, RoundTripAndChecks) {
     w.path = {PathMove{m}};  // a root item of a split problem
     w.twin = 1;
     EXPECT_EQ(deserialize_work_item(serialize(w)), w);
-    w.path.push_back(PathMove{m});  // solve items are a whole problem or one root move
+    w.path.push_back(PathMove{m});  // a reply share of a root item
+    EXPECT_EQ(deserialize_work_item(serialize(w)), w);
+    w.path.push_back(PathMove{m});  // solve items are a whole problem, a root move or a reply
     EXPECT_THROW(deserialize_work_item(serialize(w)), ProtocolError);
-    w.path.pop_back();
+    w.path.resize(1);
 
     Result r;
     r.item_id = 5;
@@ -136,6 +138,19 @@ TEST(ClusterSolveMessages, RoundTripAndChecks) {
     r.solve_status = "solved";
     r.status = Result::Status::Done;  // a text belongs to a solved result only
     EXPECT_THROW(deserialize_result(serialize(r)), ProtocolError);
+
+    // A root item handed back: its replies (two-move paths), the searched ones with text.
+    Result split;
+    split.item_id = 6;
+    split.status = Result::Status::Split;
+    split.pending = {Path{PathMove{m}, PathMove{m}}};
+    split.fragments = {ChildFragment{Path{PathMove{m}, PathMove{m}}, {"  1.e2-e4 e7-e5\n"}, 12, 0.5, false}};
+    EXPECT_EQ(deserialize_result(serialize(split)), split);
+    split.fragments[0].path.pop_back();  // a reply fragment names root move and reply
+    EXPECT_THROW(deserialize_result(serialize(split)), ProtocolError);
+    split.fragments[0].path.push_back(PathMove{m});
+    split.status = Result::Status::Fragment;  // reply fragments come with a split only
+    EXPECT_THROW(deserialize_result(serialize(split)), ProtocolError);
 
     std::string frame = encode_frame(MsgType::Work, serialize(w));
     frame[4] = 1;  // the perft-only wire format of the first increment

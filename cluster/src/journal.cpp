@@ -53,6 +53,33 @@ bool is_utf8(const std::string& text) {
     }
 }
 
+// A fragment record as JSON; when one part is not valid UTF-8 every part is kept as hex
+// ("hex": true).
+json fragment_json(const FragmentRecord& record) {
+    const bool hex = !std::all_of(record.parts.begin(), record.parts.end(), is_utf8);
+    json parts = json::array();
+    for (const std::string& part : record.parts) parts.push_back(hex ? to_hex(part) : part);
+    json j{{"timed_out", record.timed_out},
+           {"nodes", record.nodes},
+           {"seconds", record.seconds},
+           {"threads", record.threads},
+           {"parts", parts}};
+    if (hex) j["hex"] = true;
+    return j;
+}
+
+FragmentRecord fragment_from_json(const json& j) {
+    FragmentRecord rec;
+    const bool hex = j.value("hex", false);
+    for (const json& part : j.at("parts"))
+        rec.parts.push_back(hex ? from_hex(part.get<std::string>()) : part.get<std::string>());
+    rec.timed_out = j.at("timed_out").get<bool>();
+    rec.nodes = j.at("nodes").get<std::uint64_t>();
+    rec.seconds = j.at("seconds").get<double>();
+    rec.threads = j.at("threads").get<int>();
+    return rec;
+}
+
 }  // namespace
 
 void ProblemProgress::plan(const std::vector<std::string>& items) {
@@ -114,7 +141,7 @@ void apply_journal_line(JournalState& state, const std::string& line, const std:
         if (type == "start") {
             std::string fp = j.at("fingerprint").get<std::string>();
             const int version = j.at("version").get<int>();
-            if (version != kJournalVersion) {
+            if (version != kJournalVersion && version != 3) {
                 std::string why = version == 1   ? " (older journals name repeated moves alike)"
                                   : version == 2 ? " (older journals keep solve problems whole)"
                                                  : "";
@@ -161,16 +188,28 @@ void apply_journal_line(JournalState& state, const std::string& line, const std:
         } else if (type == "fragment") {
             const std::string problem = j.at("problem").get<std::string>();
             const std::string path = j.at("path").get<std::string>();
-            FragmentRecord rec;
-            const bool hex = j.value("hex", false);
-            for (const json& part : j.at("parts"))
-                rec.parts.push_back(hex ? from_hex(part.get<std::string>()) : part.get<std::string>());
-            rec.timed_out = j.at("timed_out").get<bool>();
-            rec.nodes = j.at("nodes").get<std::uint64_t>();
-            rec.seconds = j.at("seconds").get<double>();
-            rec.threads = j.at("threads").get<int>();
+            FragmentRecord rec = fragment_from_json(j);
             state.problems.at(problem).done(path, rec.nodes);
             state.fragments[problem][path] = std::move(rec);
+        } else if (type == "reply_split") {
+            const std::string problem = j.at("problem").get<std::string>();
+            const std::string path = j.at("path").get<std::string>();
+            const auto children = j.at("children").get<std::vector<std::string>>();
+            std::map<std::string, FragmentRecord> done;
+            for (const auto& [key, f] : j.at("done").items()) done[key] = fragment_from_json(f);
+            std::vector<std::pair<std::string, std::uint64_t>> counts;
+            std::vector<std::string> pending;
+            for (const std::string& c : children) {
+                auto it = done.find(c);
+                if (it == done.end())
+                    pending.push_back(c);
+                else
+                    counts.push_back({c, it->second.nodes});
+            }
+            if (counts.size() != done.size()) throw std::runtime_error("a searched reply is not among the children");
+            state.problems.at(problem).split(path, counts, pending);
+            for (auto& [key, rec] : done) state.fragments[problem][key] = std::move(rec);
+            state.replies[problem][path] = children;
         } else if (type == "finished") {
             const ProblemProgress& p = state.problems.at(j.at("problem").get<std::string>());
             if (!p.finished() || p.total() != j.at("nodes").get<std::uint64_t>())
@@ -206,7 +245,8 @@ JournalState read_journal(const std::string& path) {
     return state;
 }
 
-JournalWriter::JournalWriter(const std::string& path, std::size_t keep_bytes) : path_(path) {
+JournalWriter::JournalWriter(const std::string& path, std::size_t keep_bytes, double sync_interval)
+    : path_(path), sync_interval_(sync_interval), last_sync_(std::chrono::steady_clock::now()) {
     std::error_code ec;
     if (std::filesystem::exists(path, ec) && std::filesystem::file_size(path, ec) != keep_bytes)
         std::filesystem::resize_file(path, keep_bytes, ec);
@@ -216,14 +256,25 @@ JournalWriter::JournalWriter(const std::string& path, std::size_t keep_bytes) : 
 }
 
 JournalWriter::~JournalWriter() {
-    if (file_) std::fclose(file_);
+    if (!file_) return;
+    if (dirty_) ::fdatasync(::fileno(file_));
+    std::fclose(file_);
 }
 
 void JournalWriter::append(const std::string& json_line) {
     std::string line = json_line + "\n";
-    if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0 ||
-        ::fdatasync(::fileno(file_)) != 0)
+    if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0)
         throw std::runtime_error("cannot write the journal " + path_);
+    dirty_ = true;
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_sync_).count() >= sync_interval_) sync();
+}
+
+void JournalWriter::sync() {
+    if (!dirty_) return;
+    if (::fdatasync(::fileno(file_)) != 0) throw std::runtime_error("cannot write the journal " + path_);
+    dirty_ = false;
+    ++syncs_;
+    last_sync_ = std::chrono::steady_clock::now();
 }
 
 std::string journal_start(const std::string& fingerprint, long pid, const std::string& host, int ranks) {
@@ -280,22 +331,20 @@ std::string journal_solved(const std::string& problem, const std::string& path, 
     }
 }
 
-// The line of a fragment; when one part is not valid UTF-8 every part is kept as hex
-// ("hex": true).
 std::string journal_fragment(const std::string& problem, const std::string& path, const FragmentRecord& record) {
-    const bool hex = !std::all_of(record.parts.begin(), record.parts.end(), is_utf8);
-    json parts = json::array();
-    for (const std::string& part : record.parts) parts.push_back(hex ? to_hex(part) : part);
-    json j{{"t", "fragment"},
-           {"problem", problem},
-           {"path", path},
-           {"timed_out", record.timed_out},
-           {"nodes", record.nodes},
-           {"seconds", record.seconds},
-           {"threads", record.threads},
-           {"parts", parts}};
-    if (hex) j["hex"] = true;
+    json j = fragment_json(record);
+    j["t"] = "fragment";
+    j["problem"] = problem;
+    j["path"] = path;
     return j.dump();
+}
+
+std::string journal_reply_split(const std::string& problem, const std::string& path,
+                                const std::vector<std::string>& children,
+                                const std::map<std::string, FragmentRecord>& done) {
+    json d = json::object();
+    for (const auto& [key, rec] : done) d[key] = fragment_json(rec);
+    return json{{"t", "reply_split"}, {"problem", problem}, {"path", path}, {"children", children}, {"done", d}}.dump();
 }
 
 }  // namespace rebirth::cluster

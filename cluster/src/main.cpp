@@ -67,7 +67,9 @@ int run_master(Comm& comm, Master& master) {
         }
     };
     while (stopped_count < workers) {
-        Received msg = comm.wait();
+        std::optional<Received> waiting = comm.poll();
+        if (!waiting) master.sync_journal();  // idle: the journal goes to the disk now
+        Received msg = waiting ? std::move(*waiting) : comm.wait();
         if (msg.source < 1 || msg.source >= comm.size()) throw ProtocolError("message from unexpected rank");
         const auto source = std::size_t(msg.source);
         if (stopped[source]) throw ProtocolError("rank " + std::to_string(msg.source) + " sent a message after Stop");
@@ -91,6 +93,7 @@ int run_master(Comm& comm, Master& master) {
             ++stopped_count;
         }
     }
+    master.sync_journal();
     return master.exit_code();
 }
 
@@ -144,6 +147,7 @@ void run_worker(Comm& comm) {
 int run_alone(Master& master) {
     ProblemCache cache;
     while (auto item = master.next_item()) master.on_result(run_item(*item, cache));
+    master.sync_journal();
     return master.exit_code();
 }
 

@@ -31,6 +31,8 @@ struct Master::ProblemRun {
     SolvePlan plan;                                                // solve: its root items
     std::map<std::string, std::size_t> root_items;                 // item key -> index in plan.items
     std::map<std::string, FragmentRecord> fragments;               // split solve: by item key
+    std::map<std::string, std::vector<std::string>> replies;       // root item key -> reply keys
+    std::map<std::string, std::pair<std::size_t, Path>> shares;    // reply key -> root item, path
     std::vector<std::pair<std::string, std::string>> first_moves;  // token, Popeye name
     ProblemProgress progress;
     std::string error;
@@ -116,6 +118,14 @@ Master::Master(Job job, MasterOptions options) : job_(std::move(job)), options_(
             if (auto rec = state.solved.find(run->spec->id); rec != state.solved.end()) run->solved = rec->second;
             if (auto f = state.fragments.find(run->spec->id); f != state.fragments.end())
                 run->fragments = std::move(f->second);
+            if (auto r = state.replies.find(run->spec->id); r != state.replies.end()) {
+                try {
+                    for (const auto& [root, children] : r->second) add_replies(*run, root, children);
+                } catch (const std::logic_error& e) {
+                    throw InputError(job_.journal, 0, run->spec->id,
+                                     std::string("the journal's replies do not fit the problem: ") + e.what());
+                }
+            }
         } else {
             plan_problem(*run);
         }
@@ -141,6 +151,21 @@ void Master::plan_split(ProblemRun& run, const std::string& bytes) {
     } catch (const std::exception&) {
         run.root_items.clear();
     }
+}
+
+// Records that root item `root` of a split solve problem is handed back as its replies
+// `children` (keys in reply order). Throws std::logic_error when they do not fit.
+void Master::add_replies(ProblemRun& run, const std::string& root, const std::vector<std::string>& children) {
+    auto it = run.root_items.find(root);
+    if (it == run.root_items.end()) throw std::logic_error("'" + root + "' is not a root item of the problem");
+    const std::string prefix = root + " ";
+    for (const std::string& c : children) {
+        if (c.compare(0, prefix.size(), prefix) != 0) throw std::logic_error("'" + c + "' is no reply to '" + root + "'");
+        Path path = parse_path_key(c.substr(c.find('/') + 1));
+        if (path.size() != 2) throw std::logic_error("'" + c + "' is no reply to '" + root + "'");
+        run.shares[c] = {it->second, std::move(path)};
+    }
+    run.replies[root] = children;
 }
 
 // The items of a problem: a perft tree's split, the root items (plan_split) or the one
@@ -186,14 +211,20 @@ std::optional<WorkItem> Master::next_item() {
             item.max_seconds = run.spec->limits.max_seconds;
             if (item.kind == SearchKind::Solve && p.path != kSolveItem) {
                 auto it = run.root_items.find(p.path);
-                if (it == run.root_items.end()) {
+                auto share = run.shares.find(p.path);
+                if (it == run.root_items.end() && share == run.shares.end()) {
                     fail(run, "journal item '" + p.path + "' is not a root item of the problem");
                     continue;
                 }
-                const SolveRootItem& r = run.plan.items[it->second];
+                const SolveRootItem& r = run.plan.items[it != run.root_items.end() ? it->second : share->second.first];
                 item.twin = r.twin;
                 item.phase = r.phase;
-                item.path = solve_item_path(r);
+                if (it != run.root_items.end()) {
+                    item.path = solve_item_path(r);
+                    item.budget_seconds = run.spec->limits.item_seconds;
+                } else {
+                    item.path = share->second.second;
+                }
             }
         }
         if (!run.started) run.started = clock_type::now();
@@ -222,12 +253,14 @@ void Master::on_result(const Result& result) {
     const bool solve = run.spec->kind == "solve";
     const bool fragment = solve && p.path != kSolveItem;
     if (result.status != Result::Status::Error &&
+        result.status != Result::Status::Split &&
         (solve != (result.status == Result::Status::Solved || result.status == Result::Status::Fragment) ||
          (solve && fragment != (result.status == Result::Status::Fragment))))
         throw ProtocolError("result of status " + std::to_string(int(result.status)) + " for a " + run.spec->kind +
                             " item");
-    if (result.status == Result::Status::Split && run.spec->kind != "perft")
-        throw ProtocolError("split result for a " + run.spec->kind + " item");
+    const bool root_item = fragment && run.root_items.count(p.path) != 0;
+    if (result.status == Result::Status::Split && run.spec->kind != "perft" && !root_item)
+        throw ProtocolError("split result for a " + run.spec->kind + " item that is no root item");
     try {
         switch (result.status) {
             case Result::Status::Solved: {
@@ -250,6 +283,31 @@ void Master::on_result(const Result& result) {
                 journal_->append(journal_done(run.spec->id, p.path, result.nodes));
                 break;
             case Result::Status::Split: {
+                if (solve) {
+                    // A root item handed back as its replies: `pending` names them all.
+                    const std::string prefix = p.path.substr(0, p.path.find('/') + 1);
+                    std::vector<std::string> children;
+                    for (const Path& c : result.pending) children.push_back(prefix + path_key(c));
+                    std::map<std::string, FragmentRecord> done;
+                    for (const ChildFragment& f : result.fragments)
+                        done[prefix + path_key(f.path)] = {f.parts, f.timed_out, f.nodes, f.seconds, int(result.threads)};
+                    std::vector<std::pair<std::string, std::uint64_t>> counts;
+                    std::vector<std::string> left;
+                    for (const std::string& c : children) {
+                        auto d = done.find(c);
+                        if (d == done.end())
+                            left.push_back(c);
+                        else
+                            counts.push_back({c, d->second.nodes});
+                    }
+                    if (counts.size() != done.size()) throw std::logic_error("a searched reply is not among the replies");
+                    add_replies(run, p.path, children);
+                    run.progress.split(p.path, counts, left);
+                    journal_->append(journal_reply_split(run.spec->id, p.path, children, done));
+                    for (auto& [key, rec] : done) run.fragments[key] = std::move(rec);
+                    for (auto c = left.rbegin(); c != left.rend(); ++c) queue_.push_front({p.problem, *c});
+                    break;
+                }
                 std::vector<std::pair<std::string, std::uint64_t>> done;
                 std::vector<std::string> pending;
                 for (const ChildCount& c : result.done) done.push_back({path_key(c.path), c.nodes});
@@ -325,12 +383,23 @@ void Master::maybe_finish(ProblemRun& run) {
 void Master::assemble(ProblemRun& run) {
     std::vector<SolveFragment> fragments;
     SolveRecord rec;
-    for (const SolveRootItem& r : run.plan.items) {
-        auto it = run.fragments.find(solve_item_key(r));
+    auto fragment_of = [&](const std::string& key) {
+        auto it = run.fragments.find(key);
         if (it == run.fragments.end()) throw std::logic_error("split problem " + run.spec->id + " lacks a fragment");
         const FragmentRecord& f = it->second;
-        fragments.push_back({f.parts, f.nodes, f.seconds, f.timed_out});
         rec.threads = std::max(rec.threads, f.threads);
+        return SolveFragment{f.parts, f.nodes, f.seconds, f.timed_out};
+    };
+    for (const SolveRootItem& r : run.plan.items) {
+        const std::string key = solve_item_key(r);
+        auto children = run.replies.find(key);
+        if (children == run.replies.end()) {
+            fragments.push_back(fragment_of(key));
+            continue;
+        }
+        std::vector<SolveFragment> shares;
+        for (const std::string& c : children->second) shares.push_back(fragment_of(c));
+        fragments.push_back(join_fragments(shares));
     }
     SolveLimits limits;
     limits.max_seconds = run.spec->limits.max_seconds;

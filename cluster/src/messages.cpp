@@ -44,10 +44,15 @@ void serialize(Archive& ar, rebirth::cluster::ChildCount& c, const unsigned int)
 }
 
 template <class Archive>
+void serialize(Archive& ar, rebirth::cluster::ChildFragment& f, const unsigned int) {
+    ar& f.path& f.parts& f.nodes& f.seconds& f.timed_out;
+}
+
+template <class Archive>
 void serialize(Archive& ar, rebirth::cluster::Result& r, const unsigned int) {
     std::uint8_t status = std::uint8_t(r.status);
     ar& r.protocol& r.item_id& r.problem& status& r.nodes& r.done& r.pending& r.error& r.threads& r.seconds& r.text& r
-        .solve_status& r.solutions& r.parts& r.timed_out& r.requests;
+        .solve_status& r.solutions& r.parts& r.timed_out& r.requests& r.fragments;
     r.status = rebirth::cluster::Result::Status(status);
 }
 
@@ -149,8 +154,8 @@ WorkItem deserialize_work_item(std::string_view bytes) {
     if (item.kind < SearchKind::Perft || item.kind > SearchKind::Noop)
         throw ProtocolError("work item of unknown search kind");
     if (item.kind == SearchKind::Noop && !item.path.empty()) throw ProtocolError("noop work item with a move path");
-    if (item.kind == SearchKind::Solve && item.path.size() > 1)
-        throw ProtocolError("solve work item with a path of more than one move");
+    if (item.kind == SearchKind::Solve && item.path.size() > 2)
+        throw ProtocolError("solve work item with a path of more than two moves");
     return item;
 }
 
@@ -162,6 +167,10 @@ Result deserialize_result(std::string_view bytes) {
         throw ProtocolError("result with a solution text but not of status solved");
     if (r.status != Result::Status::Fragment && (!r.parts.empty() || r.timed_out))
         throw ProtocolError("result with fragment parts but not of status fragment");
+    if (r.status != Result::Status::Split && !r.fragments.empty())
+        throw ProtocolError("result with reply fragments but not of status split");
+    for (const ChildFragment& f : r.fragments)
+        if (f.path.size() != 2) throw ProtocolError("reply fragment with a path of other than two moves");
     if (r.status == Result::Status::Solved && r.solve_status.empty())
         throw ProtocolError("solved result without a status");
     if (r.requests > kMaxRequests)

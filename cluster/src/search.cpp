@@ -294,24 +294,54 @@ std::string solve_item_key(const SolveRootItem& item) {
 }
 
 Path solve_item_path(const SolveRootItem& item) {
-    if (item.occurrence > 255) throw std::runtime_error("more than 256 identical root moves");
-    return Path{PathMove{item.move, std::uint8_t(item.occurrence)}};
+    if (item.occurrence > 255 || item.reply_occurrence > 255) throw std::runtime_error("more than 256 identical moves");
+    Path path{PathMove{item.move, std::uint8_t(item.occurrence)}};
+    if (item.reply >= 0) path.push_back(PathMove{item.reply_move, std::uint8_t(item.reply_occurrence)});
+    return path;
 }
+
+namespace {
+
+Result fragment_result(SolveFragment f) {
+    Result r;
+    r.status = Result::Status::Fragment;
+    r.parts = std::move(f.parts);
+    r.timed_out = f.timed_out;
+    r.nodes = f.nodes;
+    r.seconds = f.seconds;
+    return r;
+}
+
+}  // namespace
 
 Result solve_root_item(const Problem& p, const WorkItem& item) {
     const SolvePlan plan = plan_solve(p);
     if (!plan.splittable) throw std::runtime_error("the problem does not split by root moves: " + plan.reason);
+    if (item.path.empty() || item.path.size() > 2) throw std::runtime_error("a solve item path has one or two moves");
+    SolveLimits limits;
+    limits.max_seconds = item.max_seconds;
     for (const SolveRootItem& root : plan.items) {
-        if (root.twin != item.twin || root.phase != item.phase || solve_item_path(root) != item.path) continue;
-        SolveLimits limits;
-        limits.max_seconds = item.max_seconds;
-        SolveFragment f = solve_fragment(p, root, item.threads, limits);
+        if (root.twin != item.twin || root.phase != item.phase || solve_item_path(root)[0] != item.path[0]) continue;
+        if (item.path.size() == 2) {
+            for (const SolveRootItem& share : solve_replies(p, root))
+                if (solve_item_path(share) == item.path)
+                    return fragment_result(solve_fragment(p, share, item.threads, limits));
+            throw std::runtime_error("no reply '" + path_key(item.path) + "' to the root move in play " +
+                                     std::to_string(item.phase) + " of twin " + std::to_string(item.twin));
+        }
+        SolveBudgetResult b = solve_fragment_budget(p, root, item.threads, limits, item.budget_seconds);
+        if (b.complete) return fragment_result(std::move(b.whole));
         Result r;
-        r.status = Result::Status::Fragment;
-        r.parts = std::move(f.parts);
-        r.timed_out = f.timed_out;
-        r.nodes = f.nodes;
-        r.seconds = f.seconds;
+        r.status = Result::Status::Split;
+        std::vector<std::pair<int, Path>> all;
+        for (auto& [share, f] : b.done) {
+            r.nodes += f.nodes;
+            all.push_back({share.reply, solve_item_path(share)});
+            r.fragments.push_back({solve_item_path(share), std::move(f.parts), f.nodes, f.seconds, f.timed_out});
+        }
+        for (const SolveRootItem& share : b.pending) all.push_back({share.reply, solve_item_path(share)});
+        std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (auto& [reply, path] : all) r.pending.push_back(std::move(path));
         return r;
     }
     throw std::runtime_error("no root item '" + path_key(item.path) + "' in play " + std::to_string(item.phase) +

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <list>
@@ -13,8 +14,9 @@ namespace rebirth::cluster {
 // Format version of the journal, written in its start lines; a journal of another version
 // is refused. 2: path tokens carry ":o<n>" for repeated moves (protocol 3). 3: solve
 // problems split into root items ("fragment" lines, "solved" lines with an empty path for
-// the assembled problem).
-inline constexpr int kJournalVersion = 3;
+// the assembled problem). 4: a solve root item handed back as replies ("reply_split" lines);
+// journals of version 3 are read as well.
+inline constexpr int kJournalVersion = 4;
 
 // The state of one problem's search: the items still to search (in dispatch order) and
 // the leaf counts found so far, summed per first move. Paths are path_key strings.
@@ -76,6 +78,8 @@ struct JournalState {
     std::map<std::string, ProblemProgress> problems;
     std::map<std::string, SolveRecord> solved;
     std::map<std::string, std::map<std::string, FragmentRecord>> fragments;  // problem, item key
+    // Solve root items handed back as replies: problem, root item key -> reply keys in order.
+    std::map<std::string, std::map<std::string, std::vector<std::string>>> replies;
     std::size_t valid_bytes = 0;
     int runs = 0;
 };
@@ -86,19 +90,31 @@ JournalState read_journal(const std::string& path);
 // Applies one journal line (without its newline) to `state`.
 void apply_journal_line(JournalState& state, const std::string& line, const std::string& file, int line_no);
 
-// Appends JSON lines to the journal, each written out and flushed to the disk at once.
+// Appends JSON lines to the journal. Each line is handed to the operating system at once,
+// so a killed master loses nothing; the flushes to the disk (fdatasync) are grouped: one
+// when `sync_interval` has passed since the last, and on sync() (the master calls it when
+// no message waits, and at the end). A machine crash can thus lose the lines of the last
+// interval at most; their items are searched again on --resume.
 class JournalWriter {
   public:
     // Opens `path` for appending after cutting it to `keep_bytes` (drops a torn last line).
-    JournalWriter(const std::string& path, std::size_t keep_bytes);
+    JournalWriter(const std::string& path, std::size_t keep_bytes, double sync_interval = 0.02);
+    // Syncs what is not on the disk yet.
     ~JournalWriter();
     JournalWriter(const JournalWriter&) = delete;
     JournalWriter& operator=(const JournalWriter&) = delete;
     void append(const std::string& json_line);
+    // Flushes the lines appended since the last flush to the disk (nothing when none).
+    void sync();
+    std::uint64_t syncs() const { return syncs_; }
 
   private:
     std::string path_;
     std::FILE* file_ = nullptr;
+    double sync_interval_;
+    bool dirty_ = false;
+    std::uint64_t syncs_ = 0;
+    std::chrono::steady_clock::time_point last_sync_;
 };
 
 // Journal line texts.
@@ -114,5 +130,10 @@ std::string journal_finished(const std::string& problem, std::uint64_t nodes);
 std::string journal_solved(const std::string& problem, const std::string& path, const SolveRecord& record);
 // Root item `path` of split solve problem `problem` is done with `record`.
 std::string journal_fragment(const std::string& problem, const std::string& path, const FragmentRecord& record);
+// Root item `path` of split solve problem `problem` is replaced by its replies `children`
+// (keys in reply order), of which those in `done` are searched.
+std::string journal_reply_split(const std::string& problem, const std::string& path,
+                                const std::vector<std::string>& children,
+                                const std::map<std::string, FragmentRecord>& done);
 
 }  // namespace rebirth::cluster

@@ -49,6 +49,8 @@ class Master {
     // Every problem is written (or failed) and nothing is in flight.
     bool finished() const;
     bool stopped() const { return stopped_; }
+    // Flushes the journal lines not on the disk yet (the main loop calls it when idle).
+    void sync_journal() { journal_->sync(); }
     // 0 when every problem succeeded, 2 when one failed on its input or (as with
     // `rebirth solve`) a solve problem is unsupported or its conditions/diagram are bad.
     int exit_code() const;
@@ -65,6 +67,7 @@ class Master {
     };
     void plan_split(ProblemRun& run, const std::string& bytes);
     void plan_problem(ProblemRun& run);
+    void add_replies(ProblemRun& run, const std::string& root, const std::vector<std::string>& children);
     void assemble(ProblemRun& run);
     void maybe_finish(ProblemRun& run);
     void fail(ProblemRun& run, const std::string& message);

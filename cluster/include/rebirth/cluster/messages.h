@@ -17,7 +17,9 @@ namespace rebirth::cluster {
 //    Result::Status::Fragment with Result::parts and Result::timed_out.
 // 5: a worker keeps several items in flight; Result::requests asks for that many new items
 //    (a result no longer asks for one implicitly).
-inline constexpr std::uint16_t kProtocolVersion = 5;
+// 6: a solve root item with a budget hands back its replies (Status::Split with
+//    Result::fragments for the replies searched and two-move paths pending).
+inline constexpr std::uint16_t kProtocolVersion = 6;
 
 // Most items a worker may ask for in one message.
 inline constexpr std::uint32_t kMaxRequests = 4096;
@@ -45,7 +47,8 @@ enum class SearchKind : std::uint8_t { Perft = 1, Solve = 2, Noop = 3 };
 
 // A share of a search: the subtree below `path` (moves from the problem's diagram), or for
 // Solve a whole problem (empty path) or one root move of play `phase` of twin `twin`
-// (a one-move path), or nothing for Noop.
+// (a one-move path; with a budget it may hand back its replies) or one reply to it (a
+// two-move path), or nothing for Noop.
 struct WorkItem {
     std::uint16_t protocol = kProtocolVersion;
     std::uint64_t item_id = 0;
@@ -70,11 +73,24 @@ struct ChildCount {
     friend bool operator==(const ChildCount&, const ChildCount&) = default;
 };
 
+// The text of one reply of a solve root item the worker searched before handing back the
+// rest (a two-move path: root move, reply).
+struct ChildFragment {
+    Path path;
+    std::vector<std::string> parts;
+    std::uint64_t nodes = 0;
+    double seconds = 0;
+    bool timed_out = false;
+    friend bool operator==(const ChildFragment&, const ChildFragment&) = default;
+};
+
 // A worker's answer: the item's count (Done; Noop items too), or the counts of the children
 // it finished and the children it hands back (Split), or a solved problem (Solved: `text`,
 // `solve_status`, `solutions`, `nodes` = positions searched), or the text of one root move
 // of a solve problem (Fragment: `parts`, one per length, `timed_out`, `nodes`), or why it
-// could not search (Error). `requests` is how many new items the worker asks for with it.
+// could not search (Error). A solve root item may also end Split: `pending` lists all its
+// replies (two-move paths) in order and `fragments` holds those searched.
+// `requests` is how many new items the worker asks for with it.
 struct Result {
     enum class Status : std::uint8_t { Done = 1, Split = 2, Error = 3, Solved = 4, Fragment = 5 };
     std::uint16_t protocol = kProtocolVersion;
@@ -93,6 +109,7 @@ struct Result {
     std::vector<std::string> parts;  // Fragment: the root move's text per length
     bool timed_out = false;          // Fragment: the time limit stopped it
     std::uint32_t requests = 0;      // new items the worker asks for (its freed slots)
+    std::vector<ChildFragment> fragments;  // Split of a solve root item: the replies searched
     friend bool operator==(const Result&, const Result&) = default;
 };
 

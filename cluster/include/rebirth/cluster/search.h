@@ -87,13 +87,16 @@ class ProblemCache {
 Result solve_one(const Problem& p, int threads, double max_seconds);
 
 // The journal key of a root item of a split solve problem: "TWIN.PHASE/TOKEN" ("0.1/e2e4",
-// "1.0/e1g1:k3:o1"), and the one-move path naming its root move.
+// "1.0/e1g1:k3:o1"), and the one-move path naming its root move; a reply share of one
+// (solve_replies) has the two-move path and key ("0.1/e2e4 e7e5").
 std::string solve_item_key(const SolveRootItem& item);
 Path solve_item_path(const SolveRootItem& item);
 
 // The text of one root item of a solve problem (Result::Status::Fragment): the item of
-// plan_solve(p) with the work item's twin, phase and root move. Throws std::runtime_error
-// when the problem has no such item.
+// plan_solve(p) with the work item's twin, phase and root move, or the reply share named
+// by a two-move path. A root item with a budget searches its replies in parallel and hands
+// back those not started when the budget is spent (Status::Split: `pending` lists every
+// reply in order, `fragments` holds those searched). Throws std::runtime_error when the problem has no such item.
 Result solve_root_item(const Problem& p, const WorkItem& item);
 
 // Searches one item (the worker's job). Perft items with more than kSplitFloor plies left
