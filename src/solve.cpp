@@ -172,11 +172,7 @@ SolveReport solve_problem_report(const Problem& p, int threads, const SolveLimit
     control.root_total = root_total;
     const std::uint64_t nodes_before = control.nodes->load();
     const auto start = std::chrono::steady_clock::now();
-    if (limits.max_seconds > 0) {
-        control.has_deadline = true;
-        control.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                       std::chrono::duration<double>(limits.max_seconds));
-    }
+    control.set_time_limit(start, limits.max_seconds);
     std::string out;
     bool partial = false;
     try {
@@ -246,20 +242,37 @@ SolvePlan plan_solve(const Problem& p) {
     return plan;
 }
 
-SolveFragment solve_fragment(const Problem& p, const SolveRootItem& item, int threads, const SolveLimits& limits) {
+namespace {
+
+// The twin (as twins_of applies it) that item `item` of plan_solve(p) belongs to.
+Problem item_twin(const Problem& p, const SolveRootItem& item) {
+    auto twins = twins_of(p);
+    if (item.twin < 0 || item.twin >= int(twins.size())) throw std::logic_error("no such twin");
+    return std::move(twins[size_t(item.twin)].first);
+}
+
+// The shares of root item `item` of help play in twin context `ctx` (solve_replies).
+std::vector<SolveRootItem> reply_items(const SolveContext& ctx, const SolveRootItem& item) {
+    std::vector<SolveRootItem> out;
+    const std::vector<Move> replies = help_reply_moves(ctx, item.phase, item.root);
+    for (size_t r = 0; r < replies.size(); ++r) {
+        SolveRootItem share = item;
+        share.reply = int(r);
+        share.reply_move = replies[r];
+        share.reply_occurrence = int(std::count(replies.begin(), replies.begin() + long(r), replies[r]));
+        out.push_back(share);
+    }
+    return out;
+}
+
+// solve_fragment in twin `tw` of the item's problem.
+SolveFragment twin_fragment(const Problem& tw, const SolveRootItem& item, int threads, const SolveLimits& limits) {
     SolveFragment fragment;
     std::atomic<std::uint64_t> nodes{0};
     SearchControl control;
     control.nodes = &nodes;
     const auto start = std::chrono::steady_clock::now();
-    if (limits.max_seconds > 0) {
-        control.has_deadline = true;
-        control.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                       std::chrono::duration<double>(limits.max_seconds));
-    }
-    const auto twins = twins_of(p);
-    if (item.twin < 0 || item.twin >= int(twins.size())) throw std::logic_error("no such twin");
-    const Problem& tw = twins[size_t(item.twin)].first;
+    control.set_time_limit(start, limits.max_seconds);
     const std::unique_ptr<TwinSetup> setup = load_twin(tw);
     bool partial = false;
     SolveContext ctx{tw, setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), threads, &partial, &control};
@@ -278,24 +291,19 @@ SolveFragment solve_fragment(const Problem& p, const SolveRootItem& item, int th
     return fragment;
 }
 
+}  // namespace
+
+SolveFragment solve_fragment(const Problem& p, const SolveRootItem& item, int threads, const SolveLimits& limits) {
+    return twin_fragment(item_twin(p, item), item, threads, limits);
+}
+
 std::vector<SolveRootItem> solve_replies(const Problem& p, const SolveRootItem& item) {
-    std::vector<SolveRootItem> out;
-    if (item.reply >= 0) return out;
-    const auto twins = twins_of(p);
-    if (item.twin < 0 || item.twin >= int(twins.size())) throw std::logic_error("no such twin");
-    const Problem& tw = twins[size_t(item.twin)].first;
-    if (!is_help_family(tw)) return out;
+    if (item.reply >= 0) return {};
+    const Problem tw = item_twin(p, item);
+    if (!is_help_family(tw)) return {};
     const std::unique_ptr<TwinSetup> setup = load_twin(tw);
     SolveContext ctx{tw, setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), 1, nullptr, nullptr};
-    const std::vector<Move> replies = help_reply_moves(ctx, item.phase, item.root);
-    for (size_t r = 0; r < replies.size(); ++r) {
-        SolveRootItem share = item;
-        share.reply = int(r);
-        share.reply_move = replies[r];
-        share.reply_occurrence = int(std::count(replies.begin(), replies.begin() + long(r), replies[r]));
-        out.push_back(share);
-    }
-    return out;
+    return reply_items(ctx, item);
 }
 
 SolveFragment join_fragments(const std::vector<SolveFragment>& replies) {
@@ -316,30 +324,27 @@ SolveFragment join_fragments(const std::vector<SolveFragment>& replies) {
 SolveBudgetResult solve_fragment_budget(const Problem& p, const SolveRootItem& item, int threads,
                                         const SolveLimits& limits, double budget_seconds) {
     SolveBudgetResult result;
-    const std::vector<SolveRootItem> replies = budget_seconds > 0 ? solve_replies(p, item) : std::vector<SolveRootItem>{};
-    if (replies.empty()) {
-        result.whole = solve_fragment(p, item, threads, limits);
+    const Problem tw = item_twin(p, item);
+    if (budget_seconds <= 0 || item.reply >= 0 || !is_help_family(tw)) {
+        result.whole = twin_fragment(tw, item, threads, limits);
         return result;
     }
     std::atomic<std::uint64_t> nodes{0};
     SearchControl control;
     control.nodes = &nodes;
     const auto start = std::chrono::steady_clock::now();
-    if (limits.max_seconds > 0) {
-        control.has_deadline = true;
-        control.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                       std::chrono::duration<double>(limits.max_seconds));
-    }
-    const auto budget_end = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                        std::chrono::duration<double>(budget_seconds));
-    const auto twins = twins_of(p);
-    const Problem& tw = twins[size_t(item.twin)].first;
+    control.set_time_limit(start, limits.max_seconds);
     const std::unique_ptr<TwinSetup> setup = load_twin(tw);
     bool partial = false;
     SolveContext ctx{tw, setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), threads, &partial, &control};
+    const std::vector<SolveRootItem> replies = reply_items(ctx, item);
+    if (replies.empty()) {
+        result.whole = twin_fragment(tw, item, threads, limits);
+        return result;
+    }
     std::vector<std::optional<std::vector<std::string>>> parts;
     try {
-        parts = help_replies_parts(ctx, item.phase, item.root, budget_end);
+        parts = help_replies_parts(ctx, item.phase, item.root, time_after(start, budget_seconds));
     } catch (const SearchStopped&) {
         result.whole.timed_out = true;
     }

@@ -152,14 +152,9 @@ class PhaseSolver {
             UndoInfo u;
             pos.do_move(m, u);
             ctx_.visit();
-            const Color replier = pos.side_to_move();
-            int local_solutions = 0;
-            PhaseSolver sub(ctx_, phase_, root_, local_solutions);
-            sub.failures_ = failures_;
-            sub.stack_.push_back(m);
-            sub.help_move(pos, r, len - 1, replier);
-            parts.push_back(std::move(sub.text_));
-            found += sub.found_;
+            std::string text;
+            reply_lines(pos, m, r, len, text, found);
+            parts.push_back(std::move(text));
         }
         return parts;
     }
@@ -233,21 +228,25 @@ class PhaseSolver {
         popeye_ordered_moves(pos, replies);
         std::vector<std::string> texts(replies.size());
         std::vector<int> counts(replies.size(), 0);
-        const Color replier = pos.side_to_move();
-        tbb::parallel_for(0, replies.size(), [&](int j) {
-            int local_solutions = 0;
-            PhaseSolver sub(ctx_, phase_, root_, local_solutions);
-            sub.failures_ = failures_;
-            sub.stack_.push_back(m1);
-            Position p = pos;
-            sub.help_move(p, replies[j], len - 1, replier);
-            texts[j] = std::move(sub.text_);
-            counts[j] = sub.found_;
-        });
+        tbb::parallel_for(0, replies.size(), [&](int j) { reply_lines(pos, m1, replies[j], len, texts[j], counts[j]); });
         for (int j = 0; j < replies.size(); ++j) {
             text += texts[j];
             found += counts[j];
         }
+    }
+
+    // The lines of a help play of `len` half-moves that go on with reply r from `after`, the
+    // position after root move m1, searched in a solver of their own (sharing the failure
+    // facts): appended to `text`, their number added to `found`.
+    void reply_lines(const Position& after, const Move& m1, const Move& r, int len, std::string& text, int& found) {
+        int local_solutions = 0;
+        PhaseSolver sub(ctx_, phase_, root_, local_solutions);
+        sub.failures_ = failures_;
+        sub.stack_.push_back(m1);
+        Position p = after;
+        sub.help_move(p, r, len - 1, after.side_to_move());
+        text += sub.text_;
+        found += sub.found_;
     }
 
     // The play of length `len` (intro moves with an intro) from pos.

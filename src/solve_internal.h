@@ -24,6 +24,11 @@ namespace rebirth {
 struct SearchStopped {};
 
 // Node counting and the time limit of one problem, shared by the threads of its search.
+// The time `seconds` after `start`.
+inline std::chrono::steady_clock::time_point time_after(std::chrono::steady_clock::time_point start, double seconds) {
+    return start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+}
+
 struct SearchControl {
     std::atomic<std::uint64_t>* nodes = nullptr;  // progress counter (read by a heartbeat)
     std::chrono::steady_clock::time_point deadline{};
@@ -41,6 +46,12 @@ struct SearchControl {
     // One more root move has been searched.
     void root_move_done() {
         if (root_done) root_done->fetch_add(1, std::memory_order_relaxed);
+    }
+
+    // Stops the search `max_seconds` after `start` (no limit when 0).
+    void set_time_limit(std::chrono::steady_clock::time_point start, double max_seconds) {
+        has_deadline = max_seconds > 0;
+        if (has_deadline) deadline = time_after(start, max_seconds);
     }
 
     // Counts one node; throws SearchStopped once the deadline has passed.

@@ -389,20 +389,26 @@ TEST(ClusterJournal, OlderFormatIsRefused) {
     }
 }
 
-TEST(ClusterMaster, StoppedRunResumesToTheSameOutput) {
-    fs::path dir = fresh_dir("master");
+// A perft job of one problem (one thread, up to 100 items per rank) writing into dir/out.
+static Job perft_job(const fs::path& dir, const std::string& id, const std::string& file, int depth) {
     Job job;
     job.source = "test";
     job.kind = "perft";
     job.output_dir = (dir / "out").string();
     job.journal = (dir / "out" / "journal.jsonl").string();
     JobProblem p;
-    p.id = "kiwipete";
-    p.file = kKiwipete;
-    p.depth = 4;
+    p.id = id;
+    p.file = file;
+    p.depth = depth;
     p.limits.threads = 1;
     p.limits.items_per_rank = 100;
     job.problems.push_back(p);
+    return job;
+}
+
+TEST(ClusterMaster, StoppedRunResumesToTheSameOutput) {
+    fs::path dir = fresh_dir("master");
+    Job job = perft_job(dir, "kiwipete", kKiwipete, 4);
 
     LoadedProblem lp = load_problem(kKiwipete, 1);
     std::string expected = divide_text(perft_divide(lp.root, 4, 1));
@@ -443,18 +449,7 @@ TEST(ClusterMaster, StoppedRunResumesToTheSameOutput) {
 
 TEST(ClusterMaster, RepeatedMovesResumeToTheSameOutput) {
     fs::path dir = fresh_dir("master-mars");
-    Job job;
-    job.source = "test";
-    job.kind = "perft";
-    job.output_dir = (dir / "out").string();
-    job.journal = (dir / "out" / "journal.jsonl").string();
-    JobProblem p;
-    p.id = "mars";
-    p.file = kKiwipeteMars;
-    p.depth = 3;
-    p.limits.threads = 1;
-    p.limits.items_per_rank = 100;
-    job.problems.push_back(p);
+    Job job = perft_job(dir, "mars", kKiwipeteMars, 3);
 
     LoadedProblem lp = load_problem(kKiwipeteMars, 1);
     std::string expected = divide_text(perft_divide(lp.root, 3, 1));

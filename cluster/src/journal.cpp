@@ -123,6 +123,21 @@ void ProblemProgress::split(const std::string& path, const std::vector<std::pair
     for (const std::string& child : pending) where_[child] = pending_.insert(next, child);
 }
 
+void ProblemProgress::split_in_order(const std::string& path, const std::vector<std::string>& children,
+                                     const std::map<std::string, std::uint64_t>& searched) {
+    std::vector<std::pair<std::string, std::uint64_t>> done;
+    std::vector<std::string> pending;
+    for (const std::string& c : children) {
+        auto it = searched.find(c);
+        if (it == searched.end())
+            pending.push_back(c);
+        else
+            done.push_back({c, it->second});
+    }
+    if (done.size() != searched.size()) throw std::logic_error("a searched child is not among the children");
+    split(path, done, pending);
+}
+
 std::uint64_t ProblemProgress::first_move_total(const std::string& token) const {
     auto it = by_first_.find(token);
     return it == by_first_.end() ? 0 : it->second;
@@ -196,18 +211,12 @@ void apply_journal_line(JournalState& state, const std::string& line, const std:
             const std::string path = j.at("path").get<std::string>();
             const auto children = j.at("children").get<std::vector<std::string>>();
             std::map<std::string, FragmentRecord> done;
-            for (const auto& [key, f] : j.at("done").items()) done[key] = fragment_from_json(f);
-            std::vector<std::pair<std::string, std::uint64_t>> counts;
-            std::vector<std::string> pending;
-            for (const std::string& c : children) {
-                auto it = done.find(c);
-                if (it == done.end())
-                    pending.push_back(c);
-                else
-                    counts.push_back({c, it->second.nodes});
+            std::map<std::string, std::uint64_t> nodes;
+            for (const auto& [key, f] : j.at("done").items()) {
+                done[key] = fragment_from_json(f);
+                nodes[key] = done[key].nodes;
             }
-            if (counts.size() != done.size()) throw std::runtime_error("a searched reply is not among the children");
-            state.problems.at(problem).split(path, counts, pending);
+            state.problems.at(problem).split_in_order(path, children, nodes);
             for (auto& [key, rec] : done) state.fragments[problem][key] = std::move(rec);
             state.replies[problem][path] = children;
         } else if (type == "finished") {

@@ -289,23 +289,18 @@ void Master::on_result(const Result& result) {
                     std::vector<std::string> children;
                     for (const Path& c : result.pending) children.push_back(prefix + path_key(c));
                     std::map<std::string, FragmentRecord> done;
-                    for (const ChildFragment& f : result.fragments)
-                        done[prefix + path_key(f.path)] = {f.parts, f.timed_out, f.nodes, f.seconds, int(result.threads)};
-                    std::vector<std::pair<std::string, std::uint64_t>> counts;
-                    std::vector<std::string> left;
-                    for (const std::string& c : children) {
-                        auto d = done.find(c);
-                        if (d == done.end())
-                            left.push_back(c);
-                        else
-                            counts.push_back({c, d->second.nodes});
+                    std::map<std::string, std::uint64_t> nodes;
+                    for (const ChildFragment& f : result.fragments) {
+                        const std::string key = prefix + path_key(f.path);
+                        done[key] = {f.parts, f.timed_out, f.nodes, f.seconds, int(result.threads)};
+                        nodes[key] = f.nodes;
                     }
-                    if (counts.size() != done.size()) throw std::logic_error("a searched reply is not among the replies");
                     add_replies(run, p.path, children);
-                    run.progress.split(p.path, counts, left);
+                    run.progress.split_in_order(p.path, children, nodes);
                     journal_->append(journal_reply_split(run.spec->id, p.path, children, done));
                     for (auto& [key, rec] : done) run.fragments[key] = std::move(rec);
-                    for (auto c = left.rbegin(); c != left.rend(); ++c) queue_.push_front({p.problem, *c});
+                    for (auto c = children.rbegin(); c != children.rend(); ++c)
+                        if (!done.count(*c)) queue_.push_front({p.problem, *c});
                     break;
                 }
                 std::vector<std::pair<std::string, std::uint64_t>> done;

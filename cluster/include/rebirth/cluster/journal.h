@@ -33,6 +33,12 @@ class ProblemProgress {
     void split(const std::string& path, const std::vector<std::pair<std::string, std::uint64_t>>& done,
                const std::vector<std::string>& pending);
 
+    // Item `path` is replaced by `children` (in order): those in `searched` are done with
+    // that many nodes, the others pending. Throws std::logic_error when a searched key is not
+    // a child.
+    void split_in_order(const std::string& path, const std::vector<std::string>& children,
+                        const std::map<std::string, std::uint64_t>& searched);
+
     bool planned() const { return planned_; }
     bool finished() const { return planned_ && pending_.empty(); }
     bool is_pending(const std::string& path) const { return where_.count(path) != 0; }
