@@ -10,7 +10,6 @@
 #include <string_view>
 #include <utility>
 
-
 #include "rebirth/error.h"
 #include "rebirth/goal.h"
 #include "rebirth/notation.h"

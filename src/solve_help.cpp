@@ -1,11 +1,11 @@
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <numeric>
 #include <optional>
-#include <chrono>
 #include <stdexcept>
 #include <string>
 #include <unordered_set>
@@ -161,8 +161,8 @@ class PhaseSolver {
 
     // reply_parts of every reply (reply_moves(m)) in parallel with shared failure facts; a
     // reply not started by `deadline` (the first always is) is left empty.
-    std::vector<std::optional<std::vector<std::string>>> replies_parts(
-        const Move& m, const std::vector<Move>& replies, std::chrono::steady_clock::time_point deadline) {
+    std::vector<std::optional<std::vector<std::string>>> replies_parts(const Move& m, const std::vector<Move>& replies,
+                                                                       std::chrono::steady_clock::time_point deadline) {
         if (!failures_) failures_ = std::make_shared<Failures>();
         std::vector<std::optional<std::vector<std::string>>> out(replies.size());
         tbb::parallel_for(size_t(0), replies.size(), [&](size_t j) {
@@ -228,7 +228,8 @@ class PhaseSolver {
         popeye_ordered_moves(pos, replies);
         std::vector<std::string> texts(replies.size());
         std::vector<int> counts(replies.size(), 0);
-        tbb::parallel_for(0, replies.size(), [&](int j) { reply_lines(pos, m1, replies[j], len, texts[j], counts[j]); });
+        tbb::parallel_for(0, replies.size(),
+                          [&](int j) { reply_lines(pos, m1, replies[j], len, texts[j], counts[j]); });
         for (int j = 0; j < replies.size(); ++j) {
             text += texts[j];
             found += counts[j];

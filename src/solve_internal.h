@@ -26,7 +26,8 @@ struct SearchStopped {};
 // Node counting and the time limit of one problem, shared by the threads of its search.
 // The time `seconds` after `start`.
 inline std::chrono::steady_clock::time_point time_after(std::chrono::steady_clock::time_point start, double seconds) {
-    return start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+    return start +
+           std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
 }
 
 struct SearchControl {
@@ -127,8 +128,8 @@ std::vector<std::string> help_reply_parts(const SolveContext& ctx, int phase, in
 // help_reply_parts of every reply (help_reply_moves order), searched in parallel on
 // ctx.threads with shared failure facts; a reply not started by `deadline` (the first always
 // is) is left empty.
-std::vector<std::optional<std::vector<std::string>>> help_replies_parts(
-    const SolveContext& ctx, int phase, int root, std::chrono::steady_clock::time_point deadline);
+std::vector<std::optional<std::vector<std::string>>> help_replies_parts(const SolveContext& ctx, int phase, int root,
+                                                                        std::chrono::steady_clock::time_point deadline);
 Setup proof_start_setup(const Problem& problem);
 
 }  // namespace rebirth

@@ -89,7 +89,8 @@ TEST_P(SolveSplit, RepliesJoinedEqualRootItem) {
                 EXPECT_EQ(cut.done.size() + cut.pending.size(), replies.size());
                 std::vector<SolveFragment> again(replies.size());
                 for (const auto& [r, f] : cut.done) again[size_t(r.reply)] = f;
-                for (const SolveRootItem& r : cut.pending) again[size_t(r.reply)] = solve_fragment(p, r, 1, SolveLimits{});
+                for (const SolveRootItem& r : cut.pending)
+                    again[size_t(r.reply)] = solve_fragment(p, r, 1, SolveLimits{});
                 EXPECT_EQ(join_fragments(again).parts, whole.parts);
             }
             if (split >= 4) return;  // enough per file: each root item searches its whole tree

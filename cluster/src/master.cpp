@@ -160,7 +160,8 @@ void Master::add_replies(ProblemRun& run, const std::string& root, const std::ve
     if (it == run.root_items.end()) throw std::logic_error("'" + root + "' is not a root item of the problem");
     const std::string prefix = root + " ";
     for (const std::string& c : children) {
-        if (c.compare(0, prefix.size(), prefix) != 0) throw std::logic_error("'" + c + "' is no reply to '" + root + "'");
+        if (c.compare(0, prefix.size(), prefix) != 0)
+            throw std::logic_error("'" + c + "' is no reply to '" + root + "'");
         Path path = parse_path_key(c.substr(c.find('/') + 1));
         if (path.size() != 2) throw std::logic_error("'" + c + "' is no reply to '" + root + "'");
         run.shares[c] = {it->second, std::move(path)};
@@ -252,8 +253,7 @@ void Master::on_result(const Result& result) {
     if (!run.error.empty()) return;
     const bool solve = run.spec->kind == "solve";
     const bool fragment = solve && p.path != kSolveItem;
-    if (result.status != Result::Status::Error &&
-        result.status != Result::Status::Split &&
+    if (result.status != Result::Status::Error && result.status != Result::Status::Split &&
         (solve != (result.status == Result::Status::Solved || result.status == Result::Status::Fragment) ||
          (solve && fragment != (result.status == Result::Status::Fragment))))
         throw ProtocolError("result of status " + std::to_string(int(result.status)) + " for a " + run.spec->kind +

@@ -106,9 +106,9 @@ struct Result {
     std::string text;          // Solved: the problem's output (header and solution)
     std::string solve_status;  // Solved: SolveReport::status() or "bad-input"
     std::int32_t solutions = 0;
-    std::vector<std::string> parts;  // Fragment: the root move's text per length
-    bool timed_out = false;          // Fragment: the time limit stopped it
-    std::uint32_t requests = 0;      // new items the worker asks for (its freed slots)
+    std::vector<std::string> parts;        // Fragment: the root move's text per length
+    bool timed_out = false;                // Fragment: the time limit stopped it
+    std::uint32_t requests = 0;            // new items the worker asks for (its freed slots)
     std::vector<ChildFragment> fragments;  // Split of a solve root item: the replies searched
     friend bool operator==(const Result&, const Result&) = default;
 };
