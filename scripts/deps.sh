@@ -8,7 +8,7 @@ packages=(
   cmake ninja-build g++
   libtbb-dev libboost-serialization-dev libopenmpi-dev openmpi-bin
   libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
-  stockfish
+  stockfish python3
 )
 
 missing=()

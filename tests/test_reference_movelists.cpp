@@ -72,8 +72,10 @@ struct KnownDivergence {
 };
 constexpr KnownDivergence kKnownDivergences[] = {
     {"kiwipete:AntiMarsCirce", 3,
-     "35102 vs Popeye's 33862: unexplained; Popeye's Anti-Mars castling marks per move id are suspected"},
-    {"kiwipete_b:AntiMarsCirce", 3, "33264 vs Popeye's 33193: as kiwipete:AntiMarsCirce"},
+     "35102 vs Popeye's 33862; the independent model tests/oracle/antimars.py also gives 35102 and "
+     "matches Popeye on the 14 other Anti-Mars positions; Popeye's Anti-Mars castling state kept "
+     "per move id is suspected"},
+    {"kiwipete_b:AntiMarsCirce", 3, "33264 vs Popeye's 33193 (model: 33264); as kiwipete:AntiMarsCirce"},
 };
 
 const KnownDivergence* known_divergence(const std::string& id, int depth) {
