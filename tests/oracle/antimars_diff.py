@@ -11,6 +11,7 @@ import random
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import antimars  # noqa: E402
 
