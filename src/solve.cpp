@@ -265,28 +265,46 @@ std::vector<SolveRootItem> reply_items(const SolveContext& ctx, const SolveRootI
 }
 
 // solve_fragment in twin `tw` of the item's problem.
-SolveFragment twin_fragment(const Problem& tw, const SolveRootItem& item, int threads, const SolveLimits& limits) {
-    SolveFragment fragment;
+// One timed search in twin `tw`: its node counter, the time limit of `limits` counted from
+// construction, the loaded twin and a solve context on it. Not copyable: the context points
+// into it.
+struct TwinRun {
+    TwinRun(const Problem& tw, int threads, const SolveLimits& limits)
+        : start(std::chrono::steady_clock::now()),
+          setup(load_twin(tw)),
+          ctx{tw, setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), threads, &partial, &control} {
+        control.nodes = &nodes;
+        control.set_time_limit(start, limits.max_seconds);
+    }
+    TwinRun(const TwinRun&) = delete;
+    TwinRun& operator=(const TwinRun&) = delete;
+
+    // Seconds since construction.
+    double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
+
     std::atomic<std::uint64_t> nodes{0};
     SearchControl control;
-    control.nodes = &nodes;
-    const auto start = std::chrono::steady_clock::now();
-    control.set_time_limit(start, limits.max_seconds);
-    const std::unique_ptr<TwinSetup> setup = load_twin(tw);
     bool partial = false;
-    SolveContext ctx{tw, setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), threads, &partial, &control};
+    const std::chrono::steady_clock::time_point start;
+    const std::unique_ptr<TwinSetup> setup;
+    SolveContext ctx;
+};
+
+SolveFragment twin_fragment(const Problem& tw, const SolveRootItem& item, int threads, const SolveLimits& limits) {
+    SolveFragment fragment;
+    TwinRun run(tw, threads, limits);
     try {
         if (item.reply >= 0)
-            fragment.parts = help_reply_parts(ctx, item.phase, item.root, item.reply);
+            fragment.parts = help_reply_parts(run.ctx, item.phase, item.root, item.reply);
         else
-            fragment.parts = is_help_family(tw) ? help_root_parts(ctx, item.phase, item.root)
-                                                : direct_root_parts(ctx, item.phase, item.root);
+            fragment.parts = is_help_family(tw) ? help_root_parts(run.ctx, item.phase, item.root)
+                                                : direct_root_parts(run.ctx, item.phase, item.root);
     } catch (const SearchStopped&) {
         fragment.parts.clear();
         fragment.timed_out = true;
     }
-    fragment.nodes = nodes.load();
-    fragment.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    fragment.nodes = run.nodes.load();
+    fragment.seconds = run.seconds();
     return fragment;
 }
 
@@ -328,29 +346,22 @@ SolveBudgetResult solve_fragment_budget(const Problem& p, const SolveRootItem& i
         result.whole = twin_fragment(tw, item, threads, limits);
         return result;
     }
-    std::atomic<std::uint64_t> nodes{0};
-    SearchControl control;
-    control.nodes = &nodes;
-    const auto start = std::chrono::steady_clock::now();
-    control.set_time_limit(start, limits.max_seconds);
-    const std::unique_ptr<TwinSetup> setup = load_twin(tw);
-    bool partial = false;
-    SolveContext ctx{tw, setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), threads, &partial, &control};
-    const std::vector<SolveRootItem> replies = reply_items(ctx, item);
+    TwinRun run(tw, threads, limits);
+    const std::vector<SolveRootItem> replies = reply_items(run.ctx, item);
     if (replies.empty()) {
         result.whole = twin_fragment(tw, item, threads, limits);
         return result;
     }
     std::vector<std::optional<std::vector<std::string>>> parts;
     try {
-        parts = help_replies_parts(ctx, item.phase, item.root, time_after(start, budget_seconds));
+        parts = help_replies_parts(run.ctx, item.phase, item.root, time_after(run.start, budget_seconds));
     } catch (const SearchStopped&) {
         result.whole.timed_out = true;
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds = run.seconds();
     if (result.whole.timed_out || parts.size() != replies.size()) {
         result.whole.timed_out = true;
-        result.whole.nodes = nodes.load();
+        result.whole.nodes = run.nodes.load();
         result.whole.seconds = seconds;
         return result;
     }
@@ -364,7 +375,7 @@ SolveBudgetResult solve_fragment_budget(const Problem& p, const SolveRootItem& i
         SolveFragment f;
         f.parts = std::move(*parts[r]);
         if (r == 0) {
-            f.nodes = nodes.load();
+            f.nodes = run.nodes.load();
             f.seconds = seconds;
         }
         result.done.push_back({replies[r], f});
