@@ -208,6 +208,12 @@ def castlings(pos):
     corners = {sq(0, rank), sq(7, rank)}
     out = []
 
+    def path(c):
+        """Squares between king and corner c, the square the king passes, its arrival."""
+        king_side = c % 8 == 7
+        between = range(min(e, c) + 1, max(e, c))
+        return between, sq(5 if king_side else 3, rank), sq(6 if king_side else 2, rank)
+
     def round_(allowed, rook_from, corner):
         b = list(board)
         b[k] = None
@@ -216,11 +222,10 @@ def castlings(pos):
             b[rook_from] = None
             b[corner] = (side, 'R')
         for c in sorted(allowed, reverse=True):  # king side first
-            between = range(min(e, c) + 1, max(e, c))
-            passed = sq(5 if c % 8 == 7 else 3, rank)
+            between, passed, arrival = path(c)
             if any(b[x] is not None for x in between) or attacked(b, e, them) or attacked(b, passed, them):
                 continue
-            out.append(('c', k, e, sq(6 if c % 8 == 7 else 2, rank), rook_from if c == corner else None, c))
+            out.append(('c', k, e, arrival, rook_from if c == corner else None, c))
 
     if k == e or board[e] is None:
         held = rights & corners
@@ -232,15 +237,14 @@ def castlings(pos):
                     round_(held | {corner}, r, corner)
     if k == e and e in rights and not attacked(board, e, them):
         for c in sorted(rights & corners, reverse=True):
-            between = range(min(e, c) + 1, max(e, c))
-            passed = sq(5 if c % 8 == 7 else 3, rank)
+            between, passed, arrival = path(c)
             if any(board[x] is not None for x in between):
                 continue
             b = list(board)
             b[e] = None
             b[passed] = (side, 'K')
             if not attacked(b, passed, them):
-                out.append(('c', k, e, sq(6 if c % 8 == 7 else 2, rank), None, c))
+                out.append(('c', k, e, arrival, None, c))
     return out
 
 
