@@ -210,8 +210,14 @@ void finalize_setup(Problem& p) {
     // stipulation, so the length is fixed here, from the number of moves as written.
     Stipulation& st = p.stipulation;
     const bool whole = st.moves == static_cast<int>(st.moves);
-    if (!st.series && st.intro == 0 && st.play == Stipulation::Play::Help && whole && st.moves >= 1)
-        st.half_moves = 2 * static_cast<int>(st.moves) - (p.options.white_to_play ? 1 : 0);
+    if (!st.series && st.intro == 0 && st.play == Stipulation::Play::Help && whole && st.moves >= 1) {
+        const int n = static_cast<int>(st.moves);
+        st.half_moves = 2 * n - (p.options.white_to_play ? 1 : 0);
+        // Popeye prints the stipulation it plays: h#3 with WhiteToPlay is "h#2.5".
+        const std::string written = std::to_string(n);
+        if (p.options.white_to_play && st.text.ends_with(written) && !st.text.ends_with(".5"))
+            st.text = st.text.substr(0, st.text.size() - written.size()) + std::to_string(n - 1) + ".5";
+    }
     s.castling = 0;
     const struct {
         Square sq;
@@ -261,7 +267,9 @@ void apply_op(Problem& p, TwinOp& op, const SourceLoc& where) {
             break;
         }
         case TwinOp::Kind::Add:
-            op.text = "+" + unit_text(op.piece, lang) + square_name(op.to);
+            // Popeye marks a unit added on an empty square with '+'; one that replaces the
+            // occupant (a removal and an addition on one square) is printed bare: "sTf8".
+            op.text = (board[op.to].empty() ? "+" : "") + unit_text(op.piece, lang) + square_name(op.to);
             board[op.to] = op.piece;
             break;
         case TwinOp::Kind::Substitute:

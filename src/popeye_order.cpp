@@ -33,8 +33,8 @@ int promotion_rank(Walk w) {
 int sign(int v) { return (v > 0) - (v < 0); }
 
 // Index of a step direction (df, dr) in Popeye's generation order: the eight queen lines, then
-// the eight knight leaps (this knight order is fitted to the reference outputs); -1 for other
-// steps.
+// the eight knight leaps in the order of Popeye's vector table (pieces/walks/vectors.c: 22, 47,
+// 49, 26, -22, -47, -49, -26 on its 24-column board); -1 for other steps.
 int direction_index(int df, int dr) {
     static constexpr std::array<std::array<int, 2>, 16> dirs{{{1, 0},
                                                               {0, 1},
@@ -44,13 +44,13 @@ int direction_index(int df, int dr) {
                                                               {1, 1},
                                                               {1, -1},
                                                               {-1, -1},
+                                                              {-2, 1},
+                                                              {-1, 2},
                                                               {1, 2},
                                                               {2, 1},
                                                               {2, -1},
                                                               {1, -2},
                                                               {-1, -2},
-                                                              {-1, 2},
-                                                              {-2, 1},
                                                               {-2, -1}}};
     for (int i = 0; i < 16; ++i)
         if (dirs[i][0] == df && dirs[i][1] == dr) return i;

@@ -179,6 +179,6 @@ std::vector<Condition> parse_conditions(Lexer& lex, Language lang);
 
 // Parses a stipulation token ("h#2.5", "ser-s#4", "3->ser-#2", "dia2.5", "a=>b0.5").
 // Throws InputError naming `token` on malformed or unsupported stipulations.
-Stipulation parse_stipulation(const Lexer& lex, const Token& token);
+Stipulation parse_stipulation(Lexer& lex, const Token& token);
 
 }  // namespace rebirth::popeye

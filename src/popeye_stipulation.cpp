@@ -9,9 +9,10 @@ namespace {
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
-// Goals rebirth reads, longest first so that "##!" wins over "##" and "#".
-constexpr std::array<std::string_view, 16> kGoals{
-    "##!", "<>r", "ctr", "c81", "##", "#=", "==", "!=", "00", "ep", "ct", "<>", "#", "=", "x", "+"};
+// Goals of py-engl.txt, longest first so that "##!" wins over "##" and "#" (target "zxy"
+// and kiss "kxy" are read apart). Which of them rebirth solves is the solvers' business.
+constexpr std::array<std::string_view, 18> kGoals{"##!", "<>r", "ctr", "c81", "##", "#=", "==", "!=", "!#",
+                                                 "00",  "ep",  "ct",  "<>",  "#",  "=",  "x",  "+",  "%"};
 
 // Reads a move count "n" or "n.5" at the start of `s`; false if malformed.
 bool read_moves(std::string_view s, int& whole, bool& half) {
@@ -32,11 +33,22 @@ bool read_moves(std::string_view s, int& whole, bool& half) {
     return false;
 }
 
+// Reads the move count that ends a stipulation: the rest `s` of its token, or, when that is
+// empty, the next token (Popeye allows a blank before the number: "dia 4", "h# 2.5").
+bool read_length(Lexer& lex, std::string_view s, int& whole, bool& half) {
+    if (!s.empty()) return read_moves(s, whole, half);
+    const auto next = lex.next();
+    if (!next) return false;
+    if (read_moves(to_lower(next->text), whole, half)) return true;
+    lex.push_back(*next);
+    return false;
+}
+
 std::string moves_text(int whole, bool half) { return std::to_string(whole) + (half ? ".5" : ""); }
 
 }  // namespace
 
-Stipulation parse_stipulation(const Lexer& lex, const Token& token) {
+Stipulation parse_stipulation(Lexer& lex, const Token& token) {
     const std::string full = to_lower(token.text);
     std::string_view s = full;
     Stipulation st;
@@ -73,7 +85,7 @@ Stipulation parse_stipulation(const Lexer& lex, const Token& token) {
         st.play = dia ? Stipulation::Play::ProofGame : Stipulation::Play::AToB;
         st.goal = dia ? "dia" : "a=>b";
         s.remove_prefix(st.goal.size());
-        if (!read_moves(s, whole, half)) lex.fail(token, "malformed number of moves in stipulation");
+        if (!read_length(lex, s, whole, half)) lex.fail(token, "malformed number of moves in stipulation");
         if (half && st.series) lex.fail(token, "a series proof game takes a whole number of moves:");
         st.half_moves = st.series ? whole : 2 * whole + (half ? 1 : 0);
     } else {
@@ -101,11 +113,11 @@ Stipulation parse_stipulation(const Lexer& lex, const Token& token) {
             }
         }
         if (st.goal.empty() && !s.empty() && s[0] == '~') st.goal.assign(1, '~');
-        if (st.goal.empty() && s.size() >= 3 && s[0] == 'z' && parse_square(s.substr(1, 2)) != SQ_NONE)
+        if (st.goal.empty() && s.size() >= 3 && (s[0] == 'z' || s[0] == 'k') && parse_square(s.substr(1, 2)) != SQ_NONE)
             st.goal = std::string(s.substr(0, 3));
         if (st.goal.empty()) lex.fail(token, "unknown goal in stipulation");
         s.remove_prefix(st.goal.size());
-        if (!read_moves(s, whole, half) || (whole == 0 && !half))
+        if (!read_length(lex, s, whole, half) || (whole == 0 && !half))
             lex.fail(token, "malformed number of moves in stipulation");
         using P = Stipulation::Play;
         const bool help = st.play == P::Help || st.play == P::HelpSelf || st.play == P::HelpReflex;

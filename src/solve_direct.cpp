@@ -93,6 +93,13 @@ class BattleSolver {
         return mode_ == Mode::Direct && (!exact_ || j == 1) && goal_reached(after, u, ctx_.goal);
     }
 
+    // Self play: a defence that itself reaches the goal (Black mates before the end) is a win
+    // for the attacker; Popeye neither counts it as a refutation nor writes it as a variation
+    // (BEISPIEL/anticir.inp, the Anti-Circe Cheylan s#2 whose key 1.f7-f8=S allows 1...Tc2-c1 #).
+    bool defence_reaches_goal(const Position& after, const UndoInfo& u) const {
+        return mode_ == Mode::Self && !exact_ && goal_reached(after, u, ctx_.goal);
+    }
+
     // Defender to move, j attacker moves left: whether every defence loses.
     bool defender_loses(Position& pos, int j) const {
         return cached(pos, j, 0, [&] { return defender_loses_uncached(pos, j); });
@@ -121,7 +128,7 @@ class BattleSolver {
         for (const Move& d : list) {
             UndoInfo u;
             pos.do_move(d, u);
-            const bool lost = attacker_wins(pos, j);
+            const bool lost = defence_reaches_goal(pos, u) || attacker_wins(pos, j);
             pos.undo_move(d, u);
             if (!lost) return false;
         }
@@ -227,6 +234,10 @@ class BattleSolver {
             const std::string text = move_to_popeye(pos, d, false, ctx_.problem.language);
             UndoInfo u;
             pos.do_move(d, u);
+            if (defence_reaches_goal(pos, u)) {
+                pos.undo_move(d, u);
+                continue;
+            }
             const int len = attacker_min(pos, j);
             if (len == 0) {
                 if (refutations) refutations->push_back(indent(h) + move_number(h) + text + mark(pos, false) + " !\n");
@@ -266,22 +277,44 @@ class BattleSolver {
     }
 
     // Popeye's variation filter after a defence (attacker to move in pos, shortest win len of
-    // at most j): variations shorter than the threat, or after which every threat still
-    // works, are not written.
+    // at most j): variations shorter than the threat are not written, longer ones are. One as
+    // long as the threat is written only if it defeats a threat: Popeye tries the attacker's
+    // moves in its order, and every move equal to a threat move (same_as_threat) either still
+    // wins (one more threat confirmed; all confirmed: not written) or fails (written). A
+    // threat move no longer playable is never confirmed, so its variation is written.
     bool shows_variation(Position& pos, int len, int j, int threat_len, const std::vector<Move>& threats) const {
         if (ctx_.problem.options.no_short_variations && len < j) return false;
         if (threat_len == 0) return true;
         if (len < threat_len) return false;
         if (len > threat_len) return true;
-        for (const Move& t : threats) {
-            if (!is_legal(pos, t)) return true;
+        size_t unconfirmed = threats.size();
+        MoveList list;
+        popeye_ordered_moves(pos, list);
+        for (const Move& m : list) {
+            if (std::none_of(threats.begin(), threats.end(), [&](const Move& t) { return same_as_threat(m, t); }))
+                continue;
             UndoInfo u;
-            pos.do_move(t, u);
+            pos.do_move(m, u);
             const bool works = attack_solves(pos, u, threat_len);
-            pos.undo_move(t, u);
+            pos.undo_move(m, u);
             if (!works) return true;
+            if (--unconfirmed == 0) return false;
         }
-        return false;
+        return true;
+    }
+
+    // Whether Popeye's move tables take m for threat t: the same departure and arrival, the
+    // same promotion, and under Super-type rebirths the same chosen square. What a move
+    // captures, and the rebirths that follow from it, do not count (Sd2-b1 is Sd2*b1).
+    bool same_as_threat(const Move& m, const Move& t) const {
+        if (m.from != t.from || m.to != t.to || m.promotion != t.promotion) return false;
+        if ((m.kind == MoveKind::Castling) != (t.kind == MoveKind::Castling)) return false;
+        const auto chosen = [](SquareRule r) {
+            return r == SquareRule::Super || r == SquareRule::Cage || r == SquareRule::TakeMake;
+        };
+        if (chosen(ctx_.rules.square) || chosen(ctx_.rules.both_capturer.square))
+            return m.rebirth == t.rebirth && m.rebirth_walk == t.rebirth_walk;
+        return true;
     }
 
     // The block Popeye writes for root move m of `pos` (attacker to move, n moves), or ""
@@ -345,7 +378,7 @@ class BattleSolver {
             const std::string text = move_to_popeye(pos, d, false, ctx_.problem.language);
             UndoInfo u;
             pos.do_move(d, u);
-            const bool answered = j > 0 && attacker_wins(pos, j);
+            const bool answered = defence_reaches_goal(pos, u) || (j > 0 && attacker_wins(pos, j));
             const std::string line = indent(1) + move_number(1) + text + mark(pos, false) + " !\n";
             pos.undo_move(d, u);
             if (!answered) {

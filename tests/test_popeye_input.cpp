@@ -15,6 +15,7 @@
 
 #include "rebirth/error.h"
 #include "rebirth/popeye_input.h"
+#include "rebirth/text.h"
 #include "rebirth/walk.h"
 
 namespace fs = std::filesystem;
@@ -460,10 +461,39 @@ TEST(PopeyeInputStipulation, Forms) {
         {"ser-dia9", "ser-dia9", P::ProofGame, true, false, 0, "dia", 9, 9, WHITE},
         {"h##!4", "h##!4", P::Help, false, false, 0, "##!", 8, 4, BLACK},
         {"hzg74", "hzg74", P::Help, false, false, 0, "zg7", 8, 4, BLACK},
+        // The rest of py-engl.txt's list of spellings and examples.
+        {"#=2", "#=2", P::Direct, false, false, 0, "#=", 3, 2, WHITE},
+        {"ser-!=7", "ser-!=7", P::Direct, true, false, 0, "!=", 7, 7, WHITE},
+        {"h!#2", "h!#2", P::Help, false, false, 0, "!#", 4, 2, BLACK},
+        {"h003", "h003", P::Help, false, false, 0, "00", 6, 3, BLACK},
+        {"ser-%4", "ser-%4", P::Direct, true, false, 0, "%", 4, 4, WHITE},
+        {"ep1", "ep1", P::Direct, false, false, 0, "ep", 1, 1, WHITE},
+        {"h~1", "h~1", P::Help, false, false, 0, "~", 2, 1, BLACK},
+        {"HR#3", "hr#3", P::HelpReflex, false, false, 0, "#", 6, 3, WHITE},
+        {"R==3", "r==3", P::Reflex, false, false, 0, "==", 6, 3, WHITE},
+        {"S+2", "s+2", P::Self, false, false, 0, "+", 4, 2, WHITE},
+        {"SER-+7", "ser-+7", P::Direct, true, false, 0, "+", 7, 7, WHITE},
+        {"SER-H##3", "ser-h##3", P::Help, true, false, 0, "##", 4, 3, BLACK},
+        {"ser-ct10", "ser-ct10", P::Direct, true, false, 0, "ct", 10, 10, WHITE},
+        {"h<>3", "h<>3", P::Help, false, false, 0, "<>", 6, 3, BLACK},
+        {"ser-sctr2", "ser-sctr2", P::Self, true, false, 0, "ctr", 3, 2, WHITE},
+        {"ser-h<>r5", "ser-h<>r5", P::Help, true, false, 0, "<>r", 6, 5, BLACK},
+        {"c811", "c811", P::Direct, false, false, 0, "c81", 1, 1, WHITE},
+        {"sKa74", "ska74", P::Self, false, false, 0, "ka7", 8, 4, WHITE},
+        {"a=>b2", "a=>b2", P::AToB, false, false, 0, "a=>b", 4, 2, WHITE},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.in);
-        const Problem p = parse_one(std::string("beginproblem\nstip ") + c.in + "\npieces white ka1\nendproblem\n");
+        // Popeye reads the number of moves from the next token when the stipulation's own
+        // token ends before it ("dia 4", "h# 2.5"): both spellings give the same stipulation.
+        const std::string in = c.in;
+        const size_t digits = to_lower(in).find(c.goal) + std::string(c.goal).size();
+        ASSERT_LT(digits, in.size());
+        for (const std::string& spelled : {in, in.substr(0, digits) + " " + in.substr(digits)}) {
+        SCOPED_TRACE(spelled);
+        const std::string pieces = c.play == P::AToB ? "pieces white ka1\nstip " + spelled + "\npieces white ka2\n"
+                                                     : "stip " + spelled + "\npieces white ka1\n";
+        const Problem p = parse_one("beginproblem\n" + pieces + "endproblem\n");
         const Stipulation& s = p.stipulation;
         EXPECT_EQ(s.text, c.text);
         EXPECT_EQ(s.play, c.play);
@@ -474,7 +504,14 @@ TEST(PopeyeInputStipulation, Forms) {
         EXPECT_EQ(s.half_moves, c.half_moves);
         EXPECT_DOUBLE_EQ(s.moves, c.moves);
         EXPECT_EQ(p.setup.side_to_move, c.side);
+        }
     }
+    // German, with a blank before the number (Popeye accepts "forderung dia 4").
+    const Problem de = parse_one("anfangproblem\nforderung dia 4\nsteine weiss ke1\nendeproblem\n");
+    EXPECT_EQ(de.stipulation.text, "dia4");
+    EXPECT_EQ(de.stipulation.half_moves, 8);
+    // A blank and then no number is still an error naming the stipulation.
+    EXPECT_THROW(parse_one("beginproblem\nstip h#\npieces white ka1\nendproblem\n"), InputError);
     // WhiteToPlay in help play with a whole number of moves: White starts (0.1.1...).
     const Problem w = parse_one("beginproblem\nstip h#2\npieces white ka1\noption whitetoplay\nendproblem\n");
     EXPECT_EQ(w.setup.side_to_move, WHITE);
