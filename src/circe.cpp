@@ -282,6 +282,7 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
                 regained |= regained_right(capturer, m.extra);
             } else if (anti_occ == Occupied::Volcanic) {
                 save_buried();
+                if (buried_count_ >= MAX_BURIED) throw std::logic_error("too many buried units");
                 buried_[buried_count_++] = Buried{m.extra, capturer};
                 key_ ^= zobrist::buried_key(capturer, m.extra);
                 add_effect(u, Effect::Kind::Burial, m.to, m.extra, capturer, arrived.walk);

@@ -176,16 +176,27 @@ Color initial_side(Problem& p) {
     const bool half = st.moves != static_cast<int>(st.moves);
     const bool help =
         !st.series && st.intro == 0 && (st.play == P::Help || st.play == P::HelpSelf || st.play == P::HelpReflex);
-    if (p.options.white_to_play && !(help && !half)) {
+    if (p.options.white_to_play && !(help && !half) && st.play != P::AToB) {
         const std::string note = "WhiteToPlay not applicable - ignored";
         if (std::find(p.notes.begin(), p.notes.end(), note) == p.notes.end()) p.notes.push_back(note);
     }
+    const bool battle = !st.series && st.intro == 0 && (st.play == P::Direct || st.play == P::Self || st.play == P::Reflex);
+    auto not_applicable = [&](bool& option, const std::string& note) {
+        if (!option) return;
+        option = false;
+        if (std::find(p.notes.begin(), p.notes.end(), note) == p.notes.end()) p.notes.push_back(note);
+    };
+    // Quodlibet turns self play into self-or-direct play; PostKeyPlay needs battle play.
+    if (!(battle && st.play == P::Self)) not_applicable(p.options.quodlibet, "Quodlibet not applicable - ignored");
+    if (!battle) not_applicable(p.options.post_key_play, "PostKeyPlay not applicable - ignored");
     if (st.empty() || st.intro > 0) return WHITE;
     switch (st.play) {
         case P::ProofGame:
             return WHITE;
         case P::AToB:
-            return half ? BLACK : WHITE;
+            // Popeye plays a=>b as help play started by Black; WhiteToPlay lets White start
+            // (the length stays as written).
+            return p.options.white_to_play ? WHITE : BLACK;
         case P::Help:
             if (st.series) return BLACK;
             if (p.options.white_to_play && !half) return WHITE;
@@ -545,17 +556,9 @@ void parse_options(Lexer& lex, Language lang, Options& o) {
                 o.no_castling.insert(o.no_castling.end(), sq.begin(), sq.end());
                 break;
             }
-            case Opt::StartMoveNumber:
-            case Opt::MaxFlightsquares:
             case Opt::MaxTime:
                 o.other.push_back(name + " " + std::to_string(read_number(lex, *tok)));
                 break;
-            case Opt::NonTrivial: {
-                const int a = read_number(lex, *tok);
-                const int b = read_number(lex, *tok);
-                o.other.push_back(name + " " + std::to_string(a) + " " + std::to_string(b));
-                break;
-            }
             case Opt::Beep: {
                 const auto t = lex.peek();
                 o.other.push_back(t && all_digits(t->text) ? name + " " + lex.next()->text : name);
@@ -565,9 +568,28 @@ void parse_options(Lexer& lex, Language lang, Options& o) {
                 const auto t = lex.next();
                 if (!t || square_list(t->text).size() != 2)
                     lex.fail(t ? *t : *tok, "two squares (like a1h8) expected for");
+                const std::vector<Square> pair = square_list(t->text);
+                o.castling_exclusive.emplace_back(pair[0], pair[1]);
                 o.other.push_back(name + " " + t->text);
                 break;
             }
+            case Opt::PostKeyPlay:
+                o.post_key_play = true;
+                break;
+            case Opt::Quodlibet:
+                o.quodlibet = true;
+                o.other.push_back(name);
+                break;
+            case Opt::MoveNumbers:
+                o.move_numbers = true;
+                break;
+            // Options that change what is a solution and that rebirth does not implement.
+            case Opt::MaxFlightsquares:
+            case Opt::NonTrivial:
+            case Opt::KeepMatingPiece:
+            case Opt::GoalIsEnd:
+            case Opt::StartMoveNumber:
+                lex.fail(*tok, "option not supported by rebirth:");
             default:
                 o.other.push_back(name);
                 break;

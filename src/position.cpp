@@ -57,6 +57,12 @@ const ZobristTables& tables() {
 constexpr Bitboard kCastlingSquares =
     square_bb(SQ_E1) | square_bb(SQ_A1) | square_bb(SQ_H1) | square_bb(SQ_E8) | square_bb(SQ_A8) | square_bb(SQ_H8);
 
+// Whether a capture under `r` may bury or lift a unit (Circe or Anti-Circe Volcanic, Parachute).
+bool buries(const RuleSet& r) {
+    auto burying = [](Occupied o) { return o == Occupied::Volcanic || o == Occupied::Parachute; };
+    return burying(r.occupied) || (r.reborn == Reborn::Both && burying(r.both_capturer.occupied));
+}
+
 }  // namespace
 
 namespace zobrist {
@@ -135,16 +141,21 @@ void Position::move_piece(Square from, Square to) {
 void Position::set(const Setup& setup, const SetupRules& rules, const std::string& source) {
     clear();
     int kings[COLOR_NB] = {0, 0};
-    for (int si = 0; si < SQUARE_NB; ++si) {
-        Square s = Square(si);
-        Piece p = setup.board[s];
-        if (p.empty()) continue;
+    int buried_kings[COLOR_NB] = {0, 0};
+    // The same checks for the units on the board and those below it.
+    auto check_unit = [&](Piece p, Square s) {
         if (p.walk >= walk_count() || p.color > BLACK)
             throw InputError(source, 0, square_name(s), "invalid unit on square");
         if (p.flags & PF_KAMIKAZE)
             throw InputError(source, 0, square_name(s), "the Kamikaze attribute is not supported yet; unit on");
         if ((p.flags & PF_ROYAL) && p.walk != KING)
             throw InputError(source, 0, square_name(s), "royal units other than kings are not supported yet; unit on");
+    };
+    for (int si = 0; si < SQUARE_NB; ++si) {
+        Square s = Square(si);
+        Piece p = setup.board[s];
+        if (p.empty()) continue;
+        check_unit(p, s);
         if (p.walk == KING) ++kings[p.color];
         put_piece(p, s);
         origin_[s] = s;
@@ -156,15 +167,24 @@ void Position::set(const Setup& setup, const SetupRules& rules, const std::strin
             throw InputError(source, 0, square_name(sq),
                              "two units on one square need Circe Volcanic or Parachute; square");
         if (buried_count_ >= MAX_BURIED) throw InputError(source, 0, square_name(sq), "too many buried units at");
+        check_unit(unit, sq);
         buried_[buried_count_++] = Buried{sq, unit};
+        // A king below the board erupts or lands as a second king of its colour.
+        if (unit.walk == KING) ++buried_kings[unit.color];
     }
+    // Volcanic and Parachute may bury or lift every unit in turn: refuse more units than the
+    // buried list holds, so that no move can overflow it.
+    if (circe_ && buries(*rules_) && popcount(pieces()) + buried_count_ > MAX_BURIED)
+        throw InputError(source, 0, std::to_string(popcount(pieces()) + buried_count_),
+                         "Circe Volcanic/Parachute: rebirth handles at most " + std::to_string(MAX_BURIED) +
+                             " units, the diagram has");
     if (circe_ && rules_->last_capture_square != SQ_NONE) {
         parrain_piece_ = rules_->last_capture_piece;
         parrain_square_ = rules_->last_capture_square;
     }
     const char* names[COLOR_NB] = {"white", "black"};
     for (Color c : {WHITE, BLACK}) {
-        if (kings[c] > 1)
+        if (kings[c] + buried_kings[c] > 1)
             throw InputError(source, 0, std::string(names[c]) + " king",
                              "more than one " + std::string(names[c]) + " king in the position:");
         bool required = c == WHITE ? rules.require_white_king : rules.require_black_king;

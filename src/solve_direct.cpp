@@ -29,17 +29,18 @@ struct Texts {
     const char* threat;
     const char* zugzwang;
     const char* but;
+    const char* refutes;
 };
 
 // Popeye's words for threat, zugzwang and the try separator in `lang`.
 Texts texts_for(Language lang) {
     switch (lang) {
         case Language::German:
-            return {"Drohung:", "Zugzwang.", "Aber"};
+            return {"Drohung:", "Zugzwang.", "Aber", "widerlegt."};
         case Language::French:
-            return {"menace:", "blocus.", "mais"};
+            return {"menace:", "blocus.", "mais", "refute."};
         default:
-            return {"threat:", "zugzwang.", "but"};
+            return {"threat:", "zugzwang.", "but", "refutes."};
     }
 }
 
@@ -89,8 +90,10 @@ class BattleSolver {
 
     // Whether the attacker's move just played (undo record u), with j moves of its play
     // left including it, solves by reaching the goal (direct play; exact-: only the last).
+    // Quodlibet makes self play also direct: the attacker may reach the goal itself.
     bool goal_move(const Position& after, const UndoInfo& u, int j) const {
-        return mode_ == Mode::Direct && (!exact_ || j == 1) && goal_reached(after, u, ctx_.goal);
+        const bool direct = mode_ == Mode::Direct || (mode_ == Mode::Self && ctx_.problem.options.quodlibet);
+        return direct && (!exact_ || j == 1) && goal_reached(after, u, ctx_.goal);
     }
 
     // Self play: a defence that itself reaches the goal (Black mates before the end) is a win
@@ -176,6 +179,12 @@ class BattleSolver {
         return after.in_check() ? " +" : "";
     }
 
+    // The marks of a defence (played, undo record u): in self and reflex play a defence that
+    // reaches the goal carries the goal mark ("1...b3-b2 # !" refuting an exact- s#2).
+    std::string defence_mark(const Position& after, const UndoInfo& u) const {
+        return mark(after, mode_ != Mode::Direct && goal_reached(after, u, ctx_.goal));
+    }
+
     // Attacker to move: writes every move solving in exactly j (the shortest length) at
     // half-move h, each with the play that follows.
     void write_attacks(Position& pos, int j, int h, std::string& out) const {
@@ -201,7 +210,7 @@ class BattleSolver {
     // threat or zugzwang text) and writes the variations. Refutations go to `refutations`
     // when given. `set_play`: no threat, unanswered defences are left out.
     void write_defences(Position& pos, int j, int h, bool set_play, std::string& out,
-                        std::vector<std::string>* refutations) const {
+                        std::vector<std::string>* refutations, bool inline_refutations = false) const {
         if (defender_finished(pos, j)) {
             out += "\n";
             write_goal_defences(pos, h, out);
@@ -240,9 +249,12 @@ class BattleSolver {
             }
             const int len = attacker_min(pos, j);
             if (len == 0) {
-                if (refutations) refutations->push_back(indent(h) + move_number(h) + text + mark(pos, false) + " !\n");
+                if (refutations) refutations->push_back(indent(h) + move_number(h) + text + defence_mark(pos, u) + " !\n");
+                // Option PostKeyPlay writes the refutations among the variations.
+                if (inline_refutations) out += indent(h) + move_number(h) + text + defence_mark(pos, u) + "\n" +
+                                               std::string(indent(h).size() + 2, ' ') + texts_.refutes + "\n";
             } else if (shows_variation(pos, len, j, threat_len, threats)) {
-                out += indent(h) + move_number(h) + text + mark(pos, false) + "\n";
+                out += indent(h) + move_number(h) + text + defence_mark(pos, u) + "\n";
                 write_attacks(pos, len, h + 1, out);
             }
             pos.undo_move(d, u);
@@ -330,7 +342,16 @@ class BattleSolver {
             is_key = true;
             block = root_line(text + mark(pos, true), " !\n");
         } else if (passes_threat_limit(pos, n)) {
-            const bool key = defender_loses(pos, n - 1);
+            // A key is written at its shortest length (a short solution of an s#3 shows the
+            // threats and variations of an s#2, as Popeye does).
+            int len = n;
+            if (!exact_)
+                for (int k = 1; k < n; ++k)
+                    if (defender_loses(pos, k - 1)) {
+                        len = k;
+                        break;
+                    }
+            const bool key = len < n || defender_loses(pos, n - 1);
             const int max_refutations = opt.defence.value_or(1);
             const bool tries = opt.try_play || opt.defence.has_value();
             std::vector<std::string> refutations;
@@ -338,7 +359,7 @@ class BattleSolver {
                 is_key = true;
                 block = root_line(text + mark(pos, false), " !");
                 if (opt.variation)
-                    write_defences(pos, n - 1, 1, false, block, nullptr);
+                    write_defences(pos, len - 1, 1, false, block, nullptr);
                 else
                     block += "\n";
             } else if (tries && count_refutations(pos, n - 1, max_refutations + 1, refutations) <= max_refutations &&
@@ -379,7 +400,7 @@ class BattleSolver {
             UndoInfo u;
             pos.do_move(d, u);
             const bool answered = defence_reaches_goal(pos, u) || (j > 0 && attacker_wins(pos, j));
-            const std::string line = indent(1) + move_number(1) + text + mark(pos, false) + " !\n";
+            const std::string line = indent(1) + move_number(1) + text + defence_mark(pos, u) + " !\n";
             pos.undo_move(d, u);
             if (!answered) {
                 lines.push_back(line);
@@ -387,6 +408,37 @@ class BattleSolver {
             }
         }
         return count;
+    }
+
+    // Option PostKeyPlay: the diagram is the position after the key, the defender to move
+    // with n - 1 attacker moves left; the play as after a key, refutations written among the
+    // variations ("1...h5-h4" then "refutes.").
+    std::string post_key_block(const Position& initial, int n) const {
+        Position pos = initial;
+        pos.set_side_to_move_for_analysis(~initial.side_to_move());
+        if (pos.in_check(~pos.side_to_move())) return "";
+        std::string lines;
+        // The line of the (absent) key: an empty one, unless the defender's forced goal
+        // moves start right away.
+        if (!defender_finished(pos, n - 1)) lines = "\n";
+        write_defences(pos, n - 1, 1, false, lines, nullptr, true);
+        return lines;
+    }
+
+    // Reflex play where the attacker to move can reach the goal at once: it must, and fails.
+    // Popeye writes those moves marked " ?!?".
+    std::string reflex_obliged_block(Position& pos) const {
+        std::string block = "\n";
+        MoveList list;
+        popeye_ordered_moves(pos, list);
+        for (const Move& m : list) {
+            const std::string text = move_to_popeye(pos, m, false, ctx_.problem.language);
+            UndoInfo u;
+            pos.do_move(m, u);
+            if (goal_reached(pos, u, ctx_.goal)) block += indent(0) + move_number(0) + text + mark(pos, true) + " ?!?\n";
+            pos.undo_move(m, u);
+        }
+        return block;
     }
 
     // Set play: the defender moves first; the answered defences with their play.
@@ -440,9 +492,15 @@ bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode,
         out += "\n";
         return false;
     }
+    // Option PostKeyPlay: only the play after the (absent) key.
+    if (ctx.problem.options.post_key_play) {
+        out += solver.post_key_block(root, n);
+        return false;
+    }
     // Each block (set play, each key or try) starts with an empty line; one more ends the
-    // play (the front end adds the last one before "solution finished.").
-    if (ctx.problem.options.set_play && n >= 2) result += solver.set_play_block(root, n);
+    // play (the front end adds the last one before "solution finished."). Set play of an
+    // s#1 or r#1 is the defender's goal moves.
+    if (ctx.problem.options.set_play && (n >= 2 || mode != Mode::Direct)) result += solver.set_play_block(root, n);
 
     MoveList list;
     popeye_ordered_moves(root, list);
@@ -451,7 +509,12 @@ bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode,
     std::vector<char> keys(moves.size(), 0);
     Position probe = root;
     const bool reflex_blocked = mode == Mode::Reflex && goal_reachable_in_one(probe, ctx.goal);
-    if (!reflex_blocked) {
+    // Popeye closes these lines without the empty line that ends a phase.
+    if (reflex_blocked) {
+        out += result + solver.reflex_obliged_block(probe);
+        return false;
+    }
+    {
         if (ctx.control) ctx.control->start_root(static_cast<int>(moves.size()));
         auto body = [&] {
             tbb::parallel_for(tbb::blocked_range<size_t>(0, moves.size()), [&](const tbb::blocked_range<size_t>& r) {
@@ -549,13 +612,15 @@ bool split_direct(const SolveContext& ctx, std::vector<SplitPhase>& phases) {
     int n = 0;
     std::vector<Position> roots;
     if (!direct_plan(ctx, mode, n, roots)) return false;
-    if (opt.max_solutions || (opt.set_play && n >= 2)) return false;
+    if (opt.max_solutions || opt.post_key_play || (opt.set_play && (n >= 2 || mode != Mode::Direct))) return false;
     std::vector<SplitPhase> result;
     for (Position& root : roots) {
         SplitPhase sp;
         sp.blocked = root.in_check(~root.side_to_move());
-        // As solve_phase: a reflex attacker able to reach the goal has no play at all.
-        if (!sp.blocked && !(mode == Mode::Reflex && goal_reachable_in_one(root, ctx.goal))) {
+        // As solve_phase: a reflex attacker able to reach the goal has no play of its own
+        // (its goal moves, marked " ?!?", are not split).
+        if (!sp.blocked && mode == Mode::Reflex && goal_reachable_in_one(root, ctx.goal)) return false;
+        if (!sp.blocked) {
             MoveList list;
             popeye_ordered_moves(root, list);
             sp.moves.assign(list.begin(), list.end());

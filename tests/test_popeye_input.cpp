@@ -14,7 +14,10 @@
 #include <sstream>
 
 #include "rebirth/error.h"
+#include "rebirth/perft.h"
 #include "rebirth/popeye_input.h"
+#include "rebirth/position.h"
+#include "rebirth/rules.h"
 #include "rebirth/text.h"
 #include "rebirth/walk.h"
 
@@ -351,7 +354,8 @@ TEST(PopeyeInputLanguages, EnglishManualExample) {
     EXPECT_EQ(p.authors, std::vector<std::string>{"Unknown"});
     EXPECT_EQ(p.origin, "Also Unkown");
     EXPECT_TRUE(p.options.try_play && p.options.set_play && p.options.variation);
-    EXPECT_EQ(p.options.other, std::vector<std::string>{"MoveNumbers"});
+    EXPECT_TRUE(p.options.move_numbers);
+    EXPECT_TRUE(p.options.other.empty());
 }
 
 TEST(PopeyeInputKeywords, PrefixesAndExactMatches) {
@@ -480,7 +484,7 @@ TEST(PopeyeInputStipulation, Forms) {
         {"ser-h<>r5", "ser-h<>r5", P::Help, true, false, 0, "<>r", 6, 5, BLACK},
         {"c811", "c811", P::Direct, false, false, 0, "c81", 1, 1, WHITE},
         {"sKa74", "ska74", P::Self, false, false, 0, "ka7", 8, 4, WHITE},
-        {"a=>b2", "a=>b2", P::AToB, false, false, 0, "a=>b", 4, 2, WHITE},
+        {"a=>b2", "a=>b2", P::AToB, false, false, 0, "a=>b", 4, 2, BLACK},  // help play, Black starts
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.in);
@@ -864,4 +868,88 @@ TEST(PopeyeInputRecovery, TruncatedInputsNeverCrash) {
         }
     }
     EXPECT_GT(recovered, 0);
+}
+
+namespace {
+
+const fs::path kFuzzRegressions = fs::path(REBIRTH_SOURCE_DIR) / "tests" / "fuzz" / "popeye_input" / "regressions";
+
+// The error of setting up the diagram of the single problem of regression input `name`
+// with its rules, as `rebirth solve` does; a failure when the diagram is accepted.
+InputError diagram_error(const std::string& name) {
+    const auto problems = parse_popeye_file((kFuzzRegressions / name).string());
+    EXPECT_EQ(problems.size(), 1u) << name;
+    const Problem& p = problems.at(0);
+    const RuleSet rules = resolve_rules(p.conditions, p.where.file, p.condition_line);
+    SetupRules setup_rules;
+    setup_rules.require_white_king = !p.options.no_white_king;
+    setup_rules.require_black_king = !p.options.no_black_king;
+    setup_rules.rules = &rules;
+    try {
+        Position pos(p.setup, setup_rules, p.where.file);
+    } catch (const InputError& e) {
+        return e;
+    }
+    ADD_FAILURE() << name << ": the diagram was accepted";
+    return InputError("", 0, "", "");
+}
+
+}  // namespace
+
+// More units than the buried list holds (32) under Circe Volcanic: the fuzzer's crash was
+// "internal error: too many buried units" thrown by 1.Sb1*c3 in the move generator.
+TEST(PopeyeInputFuzzRegressions, VolcanicUnitsBeyondTheBuriedListAreRefused) {
+    const InputError e = diagram_error("volcanic_underworld_overflow.inp");
+    EXPECT_EQ(e.word(), "36");
+    EXPECT_EQ(e.reason(), "Circe Volcanic/Parachute: rebirth handles at most 32 units, the diagram has");
+}
+
+// The same under Anti-Circe Volcanic, where burying the capturer wrote past the buried list
+// (a segmentation fault in `rebirth solve`).
+TEST(PopeyeInputFuzzRegressions, AntiCirceVolcanicUnitsBeyondTheBuriedListAreRefused) {
+    const InputError e = diagram_error("anticirce_volcanic_underworld_overflow.inp");
+    EXPECT_EQ(e.word(), "35");
+    EXPECT_EQ(e.reason(), "Circe Volcanic/Parachute: rebirth handles at most 32 units, the diagram has");
+}
+
+// A second king below the board (Pieces giving Ke1 twice under Volcanic) erupted as soon
+// as the first one moved: two white kings (found by the fuzzer through the consistency check).
+TEST(PopeyeInputFuzzRegressions, KingBelowTheBoardIsASecondKing) {
+    const InputError e = diagram_error("volcanic_buried_king.inp");
+    EXPECT_EQ(e.word(), "white king");
+    EXPECT_EQ(e.reason(), "more than one white king in the position:");
+}
+
+// Every input the fuzzer once failed on, run as fuzz_popeye_input runs it: parsed with
+// recovery, each twin set up with its rules and played one ply with the consistency check.
+// Only InputError may escape.
+TEST(PopeyeInputFuzzRegressions, RegressionInputsEndInInputError) {
+    int inputs = 0;
+    for (const auto& entry : fs::directory_iterator(kFuzzRegressions)) {
+        if (!entry.is_regular_file() || entry.path().filename() == ".gitkeep") continue;
+        ++inputs;
+        std::vector<Problem> problems;
+        try {
+            problems = parse_popeye(read_text(entry.path()), "fuzz.inp", ParseMode::Recover);
+        } catch (const InputError&) {
+            continue;
+        }
+        for (const Problem& p : problems) {
+            if (p.error) continue;
+            for (size_t t = 0; t <= p.twins.size(); ++t) {
+                try {
+                    const Problem tw = apply_twin(p, t);
+                    const RuleSet rules = resolve_rules(tw.conditions, tw.where.file, tw.condition_line);
+                    SetupRules setup_rules;
+                    setup_rules.require_white_king = !tw.options.no_white_king;
+                    setup_rules.require_black_king = !tw.options.no_black_king;
+                    setup_rules.rules = &rules;
+                    Position pos(tw.setup, setup_rules, tw.where.file);
+                    perft_checked(pos, 1);
+                } catch (const InputError&) {
+                }
+            }
+        }
+    }
+    EXPECT_GT(inputs, 0);
 }
