@@ -359,6 +359,7 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
 
     // Castling rights: lost by every unit that moved or was taken, regained by rebirth.
     Bitboard new_rights = (castling_ & ~touched) | regained;
+    if (m.kind == MoveKind::Castling) new_rights &= ~R.castling_cancels(board_[m.to].color, m.to > m.from);
     for (Bitboard b = new_rights; b;) {
         const Square s = pop_lsb(b);
         const Piece p = board_[s];

@@ -19,6 +19,7 @@ int run_perft(const PerftArgs& args) {
     std::string file = args.fen.empty() ? args.file : "<fen>";
     int line = 0;
     int condition_line = 0;
+    std::vector<std::pair<Square, Square>> castling_exclusive;
     if (!args.fen.empty()) {
         setup = parse_fen(args.fen, "<fen>");
     } else {
@@ -35,6 +36,7 @@ int run_perft(const PerftArgs& args) {
         setup = p.setup;
         setup_rules.require_white_king = !p.options.no_white_king;
         setup_rules.require_black_king = !p.options.no_black_king;
+        castling_exclusive = p.options.castling_exclusive;
     }
     RuleSet rules;
     if (!args.condition.empty()) {
@@ -44,6 +46,7 @@ int run_perft(const PerftArgs& args) {
     } else {
         rules = resolve_rules(conditions, file, condition_line);
     }
+    add_castling_exclusive(rules, castling_exclusive);
     setup_rules.rules = &rules;
     Position pos;
     try {

@@ -189,6 +189,8 @@ Color initial_side(Problem& p) {
     // Quodlibet turns self play into self-or-direct play; PostKeyPlay needs battle play.
     if (!(battle && st.play == P::Self)) not_applicable(p.options.quodlibet, "Quodlibet not applicable - ignored");
     if (!battle) not_applicable(p.options.post_key_play, "PostKeyPlay not applicable - ignored");
+    // Set play of series play exists only where the opponent can end it at once (ser-s, ser-h).
+    if (st.series && st.play == P::Direct) not_applicable(p.options.set_play, "SetPlay not applicable - ignored");
     if (st.empty() || st.intro > 0) return WHITE;
     switch (st.play) {
         case P::ProofGame:

@@ -414,6 +414,18 @@ std::string caption_lines(const Problem& problem) {
         result += centre_line("Duplex");
     for (const std::string& other : problem.options.other)
         if (iequals(other, "Quodlibet")) result += centre_line("Quodlibet");
+    // CastlingMutuallyExclusive, uncentred, its pairs in Popeye's order a1a8 a1h8 h1a8 h1h8.
+    const auto& exclusive = problem.options.castling_exclusive;
+    if (!exclusive.empty()) {
+        static constexpr WordRow kExclusive{"CastlingMutuallyExclusive", "RochadenGegenseitigAusschliessend",
+                                            "RoquesMutuellementExclusifs"};
+        result += word_in(kExclusive, lang);
+        for (Square w : {SQ_A1, SQ_H1})
+            for (Square b : {SQ_A8, SQ_H8})
+                if (std::find(exclusive.begin(), exclusive.end(), std::pair{w, b}) != exclusive.end())
+                    result += " " + square_name(w) + square_name(b);
+        result += "\n";
+    }
     return result;
 }
 
@@ -475,6 +487,26 @@ constexpr WordRow kMessages[] = {
      "Quodlibet pas applicable - ignore"},
 };
 
+// Whether Popeye writes note `note` when it starts solving (after the header) rather than
+// while reading the problem (before it): the notes of options that the solving machinery
+// finds not applicable.
+bool solving_note(const std::string& note) {
+    return note.starts_with("SetPlay") || note.starts_with("PostKeyPlay") || note.starts_with("Quodlibet");
+}
+
+// The problem's notes of one kind (`solving`: see solving_note), in its language.
+std::string notes_text(const Problem& problem, bool solving) {
+    std::string result;
+    for (const std::string& note : problem.notes) {
+        if (solving_note(note) != solving) continue;
+        auto known = std::find_if(std::begin(kMessages), std::end(kMessages),
+                                  [&note](const WordRow& row) { return row.en == note; });
+        result += known == std::end(kMessages) ? note : std::string(word_in(*known, problem.language));
+        result += '\n';
+    }
+    return result;
+}
+
 // The lines Popeye writes while reading and preparing the problem, before the header.
 std::string preamble(const Problem& problem) {
     std::string result;
@@ -487,13 +519,7 @@ std::string preamble(const Problem& problem) {
         result += word_in(kUnderworld, problem.language);
         result += '\n';
     }
-    for (const std::string& note : problem.notes) {
-        auto known = std::find_if(std::begin(kMessages), std::end(kMessages),
-                                  [&note](const WordRow& row) { return row.en == note; });
-        result += known == std::end(kMessages) ? note : std::string(word_in(*known, problem.language));
-        result += '\n';
-    }
-    return result;
+    return result + notes_text(problem, false);
 }
 
 }  // namespace
@@ -559,7 +585,7 @@ std::vector<std::string> format_condition_lines(const std::vector<Condition>& co
 
 std::string format_header(const Problem& problem) {
     std::string result = preamble(problem);
-    if (problem.options.no_board) return result;
+    if (problem.options.no_board) return result + notes_text(problem, true);
 
     result += meta_lines(problem);
     if (problem.stipulation.play == Stipulation::Play::AToB && problem.start_board) {
@@ -575,7 +601,7 @@ std::string format_header(const Problem& problem) {
     }
     result += format_board(problem);
     result += captions(problem);
-    return result;
+    return result + notes_text(problem, true);
 }
 
 std::string format_twin_line(const Problem& problem, size_t index) {

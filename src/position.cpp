@@ -369,6 +369,7 @@ void Position::do_move(const Move& m, UndoInfo& u) {
     Bitboard touched = square_bb(m.from) | square_bb(m.to) | square_bb(cap_sq);
     if (m.kind == MoveKind::Castling) touched |= square_bb(make_square(m.to > m.from ? 7 : 0, rank_of(m.from)));
     Bitboard lost = castling_ & touched;
+    if (m.kind == MoveKind::Castling && rules_) lost |= castling_ & rules_->castling_cancels(us, m.to > m.from);
     if (lost) {
         castling_ &= ~lost;
         for (Bitboard b = lost; b;) k ^= zobrist::castling_key(pop_lsb(b));

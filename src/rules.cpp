@@ -476,6 +476,14 @@ std::array<Walk, WALK_NB> default_chameleon_cycle() {
     return c;
 }
 
+void add_castling_exclusive(RuleSet& rules, const std::vector<std::pair<Square, Square>>& pairs) {
+    for (const auto& [white_rook, black_rook] : pairs) {
+        const bool white_king_side = file_of(white_rook) == 7, black_king_side = file_of(black_rook) == 7;
+        rules.castling_exclusive[2 * WHITE + (white_king_side ? 1 : 0)] |= square_bb(black_rook);
+        rules.castling_exclusive[2 * BLACK + (black_king_side ? 1 : 0)] |= square_bb(white_rook);
+    }
+}
+
 bool RuleSet::orthodox() const {
     return reborn == Reborn::None && !mars && !antimars && !kamikaze && !atom && !alsatian && !hydra;
 }

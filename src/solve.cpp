@@ -67,6 +67,7 @@ bool is_help_family(const Problem& tw) {
 std::unique_ptr<TwinSetup> load_twin(const Problem& tw) {
     const int line = tw.condition_line ? tw.condition_line : tw.where.line;
     auto setup = std::make_unique<TwinSetup>(TwinSetup{resolve_rules(tw.conditions, tw.where.file, line), {}});
+    add_castling_exclusive(setup->rules, tw.options.castling_exclusive);
     SetupRules setup_rules;
     setup_rules.require_white_king = !tw.options.no_white_king;
     setup_rules.require_black_king = !tw.options.no_black_king;

@@ -175,7 +175,8 @@ class BattleSolver {
 
     // " +" when the move just played gives check, or the goal mark when it is a goal move.
     std::string mark(const Position& after, bool goal_move) const {
-        if (goal_move) return battle_goal_mark(ctx_.goal);
+        // A "~" goal has no mark of its own: the check mark stays ("1.a2-a3 + !" in ~1).
+        if (goal_move && ctx_.goal != Goal::Any) return battle_goal_mark(ctx_.goal);
         return after.in_check() ? " +" : "";
     }
 
@@ -218,6 +219,8 @@ class BattleSolver {
         }
         if (j == 0) {
             out += "\n";
+            // The try of an s#1: the defender's goal moves are its variations.
+            if (mode_ == Mode::Self && !set_play) write_goal_defences(pos, h, out);
             return;
         }
         // Threats: the attacker's shortest plays after a null move of the defender.

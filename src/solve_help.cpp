@@ -452,7 +452,10 @@ class PhaseSolver {
         stack_.push_back(m);
         if (remaining == 1) {
             found = finish_series(pos, u);
-        } else if (!pos.in_check() && !(phase_.tail == Tail::None && goal_reached(pos, u, ctx_.goal))) {
+        } else if (!pos.in_check() && !(phase_.tail == Tail::None && goal_reached(pos, u, ctx_.goal)) &&
+                   !(phase_.tail == Tail::Self && goal_forced_in_one(pos, ctx_.goal))) {
+            // ser-s#: where the opponent is already forced to reach the goal the series ends
+            // (Popeye's TESTS/series_play.inp "stop solving when the goal is reached").
             // The opponent passes: it may not be left in check.
             Position next = pos;
             next.set_side_to_move_for_analysis(side);
@@ -637,10 +640,45 @@ bool help_runs(const SolveContext& ctx, std::vector<HelpRun>& out) {
 
 }  // namespace
 
+// The goal moves of the side to move in `pos`, each as a line "  1.X #" ("  1...X #" for
+// Black) followed by `suffix`, every line preceded by a line break.
+std::string goal_move_lines(const SolveContext& ctx, Position& pos, const char* suffix) {
+    std::string text;
+    MoveList list;
+    popeye_ordered_moves(pos, list);
+    for (const Move& m : list) {
+        const std::string move = move_to_popeye(pos, m, false, ctx.problem.language);
+        UndoInfo u;
+        pos.do_move(m, u);
+        if (goal_reached(pos, u, ctx.goal))
+            text += std::string("\n  1") + (pos.side_to_move() == WHITE ? "..." : ".") + move +
+                    std::string(goal_mark(ctx.goal)) + suffix;
+        pos.undo_move(m, u);
+    }
+    return text;
+}
+
 bool solve_help_or_series(const SolveContext& ctx, std::string& out) {
     std::vector<HelpRun> runs;
     if (!help_runs(ctx, runs)) return false;
+    const Stipulation& st = ctx.problem.stipulation;
+    // Help-reflex play whose first mover can reach the goal: it must, and the play fails;
+    // Popeye writes those moves marked " ?!?" (TESTS/help_play.inp, hr#1).
+    if (!st.series && st.play == Stipulation::Play::HelpReflex && runs.size() == 1 && !runs[0].blocked) {
+        Position root = runs[0].root;
+        if (root.side_to_move() != runs[0].phase.goal_side && goal_reachable_in_one(root, ctx.goal)) {
+            out += goal_move_lines(ctx, root, " ?!?") + "\n";
+            return true;
+        }
+    }
     std::string text;
+    // Set play of ser-s#: the opponent of the series side forced to reach the goal at once.
+    if (st.series && st.intro == 0 && st.play == Stipulation::Play::Self && ctx.problem.options.set_play) {
+        Position set = ctx.initial;
+        set.set_side_to_move_for_analysis(~ctx.initial.side_to_move());
+        if (!set.in_check(ctx.initial.side_to_move()) && goal_forced_in_one(set, ctx.goal))
+            text += goal_move_lines(ctx, set, "") + "\n";
+    }
     bool interrupted = false;
     for (const HelpRun& r : runs) {
         if (r.blocked) {

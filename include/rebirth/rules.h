@@ -105,6 +105,12 @@ struct RuleSet {
     Square last_capture_square = SQ_NONE;
     // reborn == Both only: the capturer's (AntiCirce) rebirth rules.
     CapturerRebirth both_capturer{};
+    // Option CastlingMutuallyExclusive (not a condition, but a rule of the game): for the
+    // castling of colour c on the king's (1) or queen's (0) side, index 2 * c + side, the
+    // game-array rook squares of the opponent whose castling right it cancels.
+    std::array<Bitboard, 4> castling_exclusive{};
+    // The castling rights a castling `m` of colour `c` cancels for the opponent.
+    Bitboard castling_cancels(Color c, bool king_side) const { return castling_exclusive[2 * c + (king_side ? 1 : 0)]; }
 
     // Neither rebirth nor any effect: the orthodox generator applies.
     bool orthodox() const;
@@ -113,6 +119,10 @@ struct RuleSet {
     std::string describe() const;
     friend bool operator==(const RuleSet&, const RuleSet&) = default;
 };
+
+// Adds Option CastlingMutuallyExclusive's pairs (a white and a black game-array rook square,
+// "a1h8") to `rules`: castling with either rook cancels the other's castling right.
+void add_castling_exclusive(RuleSet& rules, const std::vector<std::pair<Square, Square>>& pairs);
 
 // Popeye's chameleon cycle when none is given: S -> B -> R -> Q -> S.
 std::array<Walk, WALK_NB> default_chameleon_cycle();
