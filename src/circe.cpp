@@ -415,8 +415,9 @@ bool Position::rules_in_check(Color c) const {
     // Fast path: rebirth rules whose king captures are orthodox (Circe rex exclusive, any
     // square rule, no Mars/Anti-Circe/Assassin check).
     if (!R.mars && R.reborn == Reborn::Captured && R.rex == Rex::Exclusive && R.occupied != Occupied::Assassin &&
-        R.occupied != Occupied::Ultra)
+        R.occupied != Occupied::Ultra) {
         return attackers_to(k, ~c) != 0;
+    }
     return king_capturable(*this, c);
 }
 

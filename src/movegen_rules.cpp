@@ -137,7 +137,8 @@ class RuleGen {
                 castling(false);
             } else {
                 castling(false);
-                if (R_.mars) castling(true);  // the king's second path, from its rebirth square
+                // The king's second path, from its rebirth square (not for an exclusive king).
+                if (R_.mars && R_.rex == Rex::Inclusive) castling(true);
             }
             en_passant(targets);
         }
@@ -148,6 +149,8 @@ class RuleGen {
     // square computed from q).
     Square mars_square(Piece p, Square q) const {
         if (!R_.mars && !R_.antimars) return q;
+        // Rex exclusive: kings move and capture as in orthodox chess (BEISPIEL/mars.inp).
+        if (p.walk == KING && R_.rex == Rex::Exclusive) return q;
         return classic_rebirth_square(p.walk, R_.mirror ? ~p.color : p.color, q,
                                       R_.frischauf && (p.flags & PF_PROMOTED));
     }
@@ -327,10 +330,15 @@ class RuleGen {
             }
             pass_on(mm);
         };
-        if (A.square == SquareRule::Super) {
+        if (A.square == SquareRule::Super || A.square == SquareRule::Cage) {
             // Any square empty after the capture, the capture square itself unless Cheylan;
-            // no rebirth only when Relaxed.
-            if (A.occupied == Occupied::Relaxed) next(m);
+            // no rebirth only when Relaxed. Cage: only squares where the reborn capturer has
+            // no legal non-capturing move (Popeye's conditions/circe/cage.c: the cage is
+            // tested for the reborn unit's side, here the capturer's); without a cage the
+            // capture is illegal unless Relaxed (REGRESSIONS 4.85-4.87, AntiCirce Cage h#2).
+            const bool cage = A.square == SquareRule::Cage;
+            if (A.occupied == Occupied::Relaxed && !cage) next(m);
+            bool caged_any = false;
             CaptureFacts f;
             f.unit = capturer;
             f.capture = m.to;
@@ -345,8 +353,15 @@ class RuleGen {
                 Move mm = m;
                 mm.extra = sq;
                 mm.spare = walk != capturer.walk ? walk : NO_WALK;
+                if (cage) {
+                    // A pawn is never caged on its last rank (it does not promote there).
+                    if (walk == PAWN && last_rank(capturer.color, sq)) continue;
+                    if (!capturer_caged(mm, capturer.color)) continue;
+                    caged_any = true;
+                }
                 next(mm);
             }
+            if (cage && !caged_any && A.occupied == Occupied::Relaxed) next(m);
             return;
         }
         Square r;
@@ -466,6 +481,8 @@ class RuleGen {
             if (empty_after(Square(s), m.from, m.to, cap)) sub.rebirth_on(m, Square(s), walk, captured.color);
         bool any = false;
         Position scratch = pos_;
+        // The check test generates the captures of the side not to move.
+        if (scratch.side_to_move() != side_) scratch.set_side_to_move_for_analysis(side_);
         for (const Move& o : options) {
             UndoInfo u;
             if (!scratch.do_rules_move(o, u)) continue;
@@ -477,6 +494,23 @@ class RuleGen {
             }
         }
         if (!any && R_.occupied != Occupied::Strict) list_.push(m);
+    }
+
+    // Anti-Circe Cage: whether the capturer, reborn as move m (a full choice) places it,
+    // has no legal non-capturing move from its rebirth square (its own side to move).
+    bool capturer_caged(const Move& m, Color capturer_side) const {
+        // Popeye's cage test generates a pawn's moves as if from any other square: on its
+        // first rank it has none (BEISPIEL-style test: e3*d2[bPd2->b8]).
+        const Walk walk = m.spare != NO_WALK ? Walk(m.spare) : pos_.piece_on(m.from).walk;
+        if (walk == PAWN && m.kind != MoveKind::Promotion && first_rank(capturer_side, m.extra)) return true;
+        Position scratch = pos_;
+        // The check test generates the captures of the side not to move.
+        if (scratch.side_to_move() != capturer_side) scratch.set_side_to_move_for_analysis(capturer_side);
+        UndoInfo u;
+        if (!scratch.do_rules_move(m, u)) return false;
+        Position probe = scratch;
+        probe.set_side_to_move_for_analysis(capturer_side);
+        return !has_legal_quiet_move(probe, m.extra);
     }
 
     // Whether the unit on s (of the side to move in pos) has a legal non-capturing move.
@@ -622,8 +656,10 @@ static bool direct_king_capturable(const Position& pos, Color c, bool& decided) 
         for (Bitboard b = pos.pieces(them); b;) {
             const Square q = pop_lsb(b);
             const Piece p = pos.piece_on(q);
-            const Square home =
-                classic_rebirth_square(p.walk, R.mirror ? c : them, q, R.frischauf && (p.flags & PF_PROMOTED));
+            const Square home = p.walk == KING && R.rex == Rex::Exclusive
+                                    ? q
+                                    : classic_rebirth_square(p.walk, R.mirror ? c : them, q,
+                                                             R.frischauf && (p.flags & PF_PROMOTED));
             if (home == q) {
                 if (unit_attacks(p.walk, them, q, k, occ)) return true;
             } else if (home != SQ_NONE && pos.empty(home)) {
@@ -734,7 +770,8 @@ bool king_capturable(const Position& pos, Color c) {
 bool quiet_moves_orthodox(const Position& pos) {
     const RuleSet& R = *pos.rules();
     return !pos.has_fairy() && R.reborn == Reborn::Captured && R.rex == Rex::Exclusive && !R.mars && !R.antimars &&
-           !parrain_like(R) && R.occupied != Occupied::Assassin && R.occupied != Occupied::Ultra &&
+           !parrain_like(R) && !first_rank_pawns_move(R) && R.occupied != Occupied::Assassin &&
+           R.occupied != Occupied::Ultra &&
            pos.buried_count() == 0;
 }
 

@@ -547,7 +547,9 @@ void parse_options(Lexer& lex, Language lang, Options& o) {
             case Opt::Intelligent: {
                 o.intelligent = true;
                 const auto t = lex.peek();
-                if (t && all_digits(t->text)) o.other.push_back("Intelligent " + lex.next()->text);
+                // "Intelligent n" limits the solutions per mating position: Popeye then prints
+                // only some of them, which a cook-checker must not do.
+                if (t && all_digits(t->text)) lex.fail(*t, "Intelligent with a number of solutions per position not supported by rebirth:");
                 break;
             }
             case Opt::EnPassant:

@@ -67,7 +67,9 @@ int generation_rank(const Position& pos, const Move& m) {
     const RuleSet* rules = pos.has_rules() ? pos.rules() : nullptr;
     const bool mars = rules && (rules->mars || rules->antimars) && m.extra != SQ_NONE;
     const Square from = mars ? m.extra : m.from;
-    const int base = rules && rules->antimars && !mars ? 1000 : 0;
+    // Mars Circe generates a unit's captures from the rebirth square after its other moves,
+    // so they are tried first (BEISPIEL/mars.inp: 1...d4-d7*c6 before 1...d4-d3).
+    const int base = (rules && rules->antimars && !mars) || (rules && rules->mars && mars) ? 1000 : 0;
     const int df = file_of(m.to) - file_of(from);
     const int dr = rank_of(m.to) - rank_of(from);
     if (mover.walk == PAWN) {

@@ -6,6 +6,7 @@
 #include "rebirth/error.h"
 #include "rebirth/rules.h"
 #include "rebirth/walk.h"
+#include "rebirth_square.h"
 #include "walk_attacks.h"
 
 namespace rebirth {
@@ -106,6 +107,7 @@ void Position::clear() {
     fullmove_start_ = 1;
     fairy_ = false;
     circe_ = false;
+    first_rank_pawns_attack_ = false;
     rules_ = nullptr;
     origin_.fill(SQ_NONE);
     buried_count_ = 0;
@@ -162,6 +164,7 @@ void Position::set(const Setup& setup, const SetupRules& rules, const std::strin
     }
     rules_ = rules.rules;
     circe_ = rules_ && !rules_->orthodox();
+    first_rank_pawns_attack_ = rules_ && first_rank_pawns_move(*rules_);
     for (const auto& [sq, unit] : setup.underworld) {
         if (!circe_ || (rules_->occupied != Occupied::Volcanic && rules_->occupied != Occupied::Parachute))
             throw InputError(source, 0, square_name(sq),
@@ -271,8 +274,9 @@ Bitboard Position::attackers_to(Square s, Color by) const { return attackers_to(
 
 Bitboard Position::attackers_to(Square s, Color by, Bitboard occ) const {
     Bitboard them = by_color_[by];
-    // A pawn on its own first rank gives no check (RULES.md section 2).
-    Bitboard pawns = by_walk_[PAWN] & ~rank_bb(by == WHITE ? 0 : 7);
+    // A pawn on its own first rank gives no check (RULES.md section 2), except under rules
+    // where it moves from there (Cage, Parrain: Popeye 4.104 lets it capture, so it checks).
+    Bitboard pawns = by_walk_[PAWN] & ~(first_rank_pawns_attack_ ? 0 : rank_bb(by == WHITE ? 0 : 7));
     Bitboard att = (pawn_attacks(~by, s) & pawns) | (knight_attacks(s) & by_walk_[KNIGHT]) |
                    (king_attacks(s) & by_walk_[KING]) | (rook_attacks(s, occ) & (by_walk_[ROOK] | by_walk_[QUEEN])) |
                    (bishop_attacks(s, occ) & (by_walk_[BISHOP] | by_walk_[QUEEN]));

@@ -55,8 +55,13 @@ Square rebirth_square(const RuleSet& rules, const CaptureFacts& f, Walk walk) {
             break;
         }
         case SquareRule::Rank: {
+            // The home file moved to the capture rank. Rooks, bishops and knights take the
+            // home file (of either colour) that keeps the capture square's colour, as Popeye
+            // 4.104 does (TESTS/circe.inp: Sc4*e3[+bRa3], Rd5*c5[+bSg5]).
             Square cl = classic_rebirth_square(walk, home, t, promoted);
             r = make_square(file_of(cl), rank_of(t));
+            const bool rbs = !promoted && (walk == ROOK || walk == BISHOP || walk == KNIGHT);
+            if (rbs && is_dark(r) != is_dark(t)) r = make_square(7 - file_of(cl), rank_of(t));
             break;
         }
         case SquareRule::Symmetry:

@@ -35,7 +35,8 @@ inline bool rebirth_promotes(const RuleSet& r) {
     }
 }
 // Whether a pawn on its own first rank may step (and capture) one square (Parrain,
-// ContraParrain, Cage); elsewhere it is immobile. It never gives check.
+// ContraParrain, Cage); elsewhere it is immobile. Where it moves it also gives check
+// (Position::attackers_to), as in Popeye 4.104 (issue 10; RULES.md section 5 amended).
 inline bool first_rank_pawns_move(const RuleSet& r) {
     return r.square == SquareRule::Parrain || r.square == SquareRule::ContraParrain || r.square == SquareRule::Cage;
 }

@@ -369,6 +369,13 @@ RuleSet Resolver::finish() {
     }
     const FamilyState* main = circe ? circe : anti;
     if (!main) return r;
+    if (circe && anti && anti->square == SquareRule::Cage)
+        fail(anti->square_by, "combination Circe + AntiCirce Cage not supported yet:");
+    // Anti-Clone Circe with kings taking part: a capturing king is reborn as a royal unit of
+    // the captured walk ([sKe3->kLf8]), which rebirth cannot represent yet.
+    if (anti && !circe && anti->family == Family::Anti && anti->clone &&
+        anti->rex.value_or(Rex::Inclusive) == Rex::Inclusive)
+        fail(anti->first_word, "AntiCirce Clone with capturing kings (royal units of other walks) not supported yet:");
 
     const Family f = main->family;
     switch (f) {

@@ -322,7 +322,10 @@ class BattleSolver {
     // same promotion, and under Super-type rebirths the same chosen square. What a move
     // captures, and the rebirths that follow from it, do not count (Sd2-b1 is Sd2*b1).
     bool same_as_threat(const Move& m, const Move& t) const {
-        if (m.from != t.from || m.to != t.to || m.promotion != t.promotion) return false;
+        // Mars and Anti-Mars moves start (in Popeye's journal) from the rebirth square.
+        const bool mars = ctx_.rules.mars || ctx_.rules.antimars;
+        const auto departure = [&](const Move& x) { return mars && x.extra != SQ_NONE ? x.extra : x.from; };
+        if (departure(m) != departure(t) || m.to != t.to || m.promotion != t.promotion) return false;
         if ((m.kind == MoveKind::Castling) != (t.kind == MoveKind::Castling)) return false;
         const auto chosen = [](SquareRule r) {
             return r == SquareRule::Super || r == SquareRule::Cage || r == SquareRule::TakeMake;

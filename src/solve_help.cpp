@@ -640,9 +640,9 @@ bool help_runs(const SolveContext& ctx, std::vector<HelpRun>& out) {
 
 }  // namespace
 
-// The goal moves of the side to move in `pos`, each as a line "  1.X #" ("  1...X #" for
-// Black) followed by `suffix`, every line preceded by a line break.
-std::string goal_move_lines(const SolveContext& ctx, Position& pos, const char* suffix) {
+// The goal moves of the side to move in `pos`, each as a line "  1.X #" ("  1...X #" when
+// `dots`: a move of the side not numbered) followed by `suffix`, each preceded by a line break.
+std::string goal_move_lines(const SolveContext& ctx, Position& pos, bool dots, const char* suffix) {
     std::string text;
     MoveList list;
     popeye_ordered_moves(pos, list);
@@ -651,7 +651,7 @@ std::string goal_move_lines(const SolveContext& ctx, Position& pos, const char* 
         UndoInfo u;
         pos.do_move(m, u);
         if (goal_reached(pos, u, ctx.goal))
-            text += std::string("\n  1") + (pos.side_to_move() == WHITE ? "..." : ".") + move +
+            text += std::string("\n  1") + (dots ? "..." : ".") + move +
                     std::string(goal_mark(ctx.goal)) + suffix;
         pos.undo_move(m, u);
     }
@@ -667,17 +667,21 @@ bool solve_help_or_series(const SolveContext& ctx, std::string& out) {
     if (!st.series && st.play == Stipulation::Play::HelpReflex && runs.size() == 1 && !runs[0].blocked) {
         Position root = runs[0].root;
         if (root.side_to_move() != runs[0].phase.goal_side && goal_reachable_in_one(root, ctx.goal)) {
-            out += goal_move_lines(ctx, root, " ?!?") + "\n";
+            out += goal_move_lines(ctx, root, false, " ?!?") + "\n";
             return true;
         }
     }
     std::string text;
-    // Set play of ser-s#: the opponent of the series side forced to reach the goal at once.
-    if (st.series && st.intro == 0 && st.play == Stipulation::Play::Self && ctx.problem.options.set_play) {
+    // Set play of ser-s# and ser-h#: the opponent of the series side reaches the goal at once
+    // (ser-s#: forced to; ser-h#: able to, BEISPIEL/hpint.inp "1...Kd1-e2 =").
+    const bool series_set = st.series && st.intro == 0 && ctx.problem.options.set_play &&
+                            (st.play == Stipulation::Play::Self || st.play == Stipulation::Play::Help);
+    if (series_set) {
         Position set = ctx.initial;
         set.set_side_to_move_for_analysis(~ctx.initial.side_to_move());
-        if (!set.in_check(ctx.initial.side_to_move()) && goal_forced_in_one(set, ctx.goal))
-            text += goal_move_lines(ctx, set, "") + "\n";
+        const bool reaches = st.play == Stipulation::Play::Self ? goal_forced_in_one(set, ctx.goal)
+                                                                : goal_reachable_in_one(set, ctx.goal);
+        if (!set.in_check(ctx.initial.side_to_move()) && reaches) text += goal_move_lines(ctx, set, true, "") + "\n";
     }
     bool interrupted = false;
     for (const HelpRun& r : runs) {

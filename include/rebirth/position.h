@@ -203,6 +203,8 @@ class Position {
     int fullmove_start_ = 1;
     bool fairy_ = false;
     bool circe_ = false;
+    // Pawns on their own first rank attack (rules where they move from there: Cage, Parrain).
+    bool first_rank_pawns_attack_ = false;
     const RuleSet* rules_ = nullptr;
     std::array<Square, SQUARE_NB> origin_{};
     std::array<Buried, MAX_BURIED> buried_{};
