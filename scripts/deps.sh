@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages rebirth needs to build, test and benchmark.
+# Installs the Debian 12 packages rebirth needs to build, test, benchmark and fuzz (clang,
+# libclang-rt-14-dev for libFuzzer and the sanitizer runtimes, llvm for llvm-symbolizer).
 # Only packages that dpkg-query does not report as installed are fetched; nothing runs when
 # everything is present. Works as root (no sudo needed) or as a user with sudo.
 set -euo pipefail
@@ -9,6 +10,7 @@ packages=(
   libtbb-dev libboost-serialization-dev libopenmpi-dev openmpi-bin
   libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
   stockfish python3
+  clang libclang-rt-14-dev llvm
 )
 
 missing=()

@@ -125,6 +125,15 @@ TEST(ClusterJob, ErrorsNameLineAndKey) {
     EXPECT_NE(e.reason().find("repeats"), std::string::npos);
 }
 
+// A number beyond a double's range (found by the job fuzzer): an InputError naming the
+// number and its line, not nlohmann's out_of_range.
+TEST(ClusterJob, NumberOutOfRangeIsAnInputError) {
+    const InputError e = job_error(read_text(kSource + "/cluster/tests/fuzz/job/regressions/number_out_of_range.json"));
+    EXPECT_EQ(e.line(), 3);
+    EXPECT_EQ(e.word(), "51e3080");
+    EXPECT_EQ(e.reason(), "not valid JSON: number out of range");
+}
+
 TEST(ClusterJob, ShippedExampleParses) {
     Job job = load_job(kSource + "/jobs/perft-example.json");
     EXPECT_EQ(job.kind, "perft");
@@ -188,6 +197,50 @@ TEST(ClusterMessages, MalformedPayloadsAreRefused) {
     EXPECT_THROW(deserialize_work_item(bytes + "\x01"), ProtocolError);
     EXPECT_THROW(deserialize_result(std::string(64, '\xff')), ProtocolError);
     EXPECT_THROW(deserialize_result(bytes), ProtocolError);
+}
+
+namespace {
+
+// The ProtocolError message of decoding the frame fuzzer's regression input `name`
+// (cluster/tests/fuzz/frame/regressions) as a work item or, with `result`, as a result.
+std::string frame_regression_error(const std::string& name, bool result = false) {
+    const std::string bytes = read_text(kSource + "/cluster/tests/fuzz/frame/regressions/" + name);
+    EXPECT_FALSE(bytes.empty()) << name;
+    try {
+        if (result)
+            deserialize_result(bytes);
+        else
+            deserialize_work_item(bytes);
+    } catch (const ProtocolError& e) {
+        return e.what();
+    }
+    ADD_FAILURE() << name << " was accepted";
+    return "";
+}
+
+}  // namespace
+
+// A string length of 2 GiB in a 192-byte work item: refused before Boost allocates it.
+TEST(ClusterMessages, HugeStringLengthIsRefusedBeforeAllocating) {
+    EXPECT_EQ(frame_regression_error("work_item_string_2gib.bin"),
+              "malformed work item: string of 2147483648 announced with only 125 bytes left");
+}
+
+// A path of 2^40 moves in a work item: refused before the vector is reserved.
+TEST(ClusterMessages, HugeCollectionCountIsRefusedBeforeAllocating) {
+    EXPECT_EQ(frame_regression_error("work_item_path_count_2e40.bin"),
+              "malformed work item: collection of 1099511627776 announced with only 64 bytes left");
+}
+
+// A bool byte of 2 (Result::timed_out) is refused instead of being loaded into a bool.
+TEST(ClusterMessages, BoolByteOtherThanZeroOrOneIsRefused) {
+    EXPECT_EQ(frame_regression_error("result_bool_2.bin", true), "malformed result: bool of value 2");
+}
+
+// The archive signature without the library version byte after it.
+TEST(ClusterMessages, ArchiveHeaderCutShortIsRefused) {
+    EXPECT_EQ(frame_regression_error("archive_signature_only.bin"), "malformed work item: archive header cut short");
+    EXPECT_EQ(frame_regression_error("archive_signature_only.bin", true), "malformed result: archive header cut short");
 }
 
 TEST(ClusterSearch, MoveTokensRoundTrip) {

@@ -184,6 +184,15 @@ Job parse_job(std::string_view text, const std::string& file_name, const std::st
         std::string reason = e.what();
         if (auto p = reason.find("syntax error"); p != std::string::npos) reason = reason.substr(p);
         throw InputError(file_name, line_of_offset(text, at), near, "not valid JSON: " + reason);
+    } catch (const json::out_of_range& e) {
+        // A number beyond a double's range ("1e400"): nlohmann quotes it but gives no offset.
+        const std::string what = e.what();
+        const std::size_t open = what.find('\'');
+        const std::size_t close = what.rfind('\'');
+        const std::string number = open < close ? what.substr(open + 1, close - open - 1) : std::string();
+        const std::size_t at = number.empty() ? std::string_view::npos : text.find(number);
+        throw InputError(file_name, at == std::string_view::npos ? 0 : line_of_offset(text, at), number,
+                         "not valid JSON: number out of range");
     }
     Reader r(text, file_name);
     if (!root.is_object()) r.fail("", "a job file is a JSON object");

@@ -1,12 +1,78 @@
 #include "rebirth/cluster/messages.h"
 
+#include <cstring>
 #include <sstream>
 
 #include <boost/archive/archive_exception.hpp>
-#include <boost/archive/binary_iarchive.hpp>
+#include <boost/archive/binary_iarchive_impl.hpp>
 #include <boost/archive/binary_oarchive.hpp>
+#include <boost/archive/impl/archive_serializer_map.ipp>
+#include <boost/archive/impl/basic_binary_iarchive.ipp>
+#include <boost/archive/impl/basic_binary_iprimitive.ipp>
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/vector.hpp>
+
+namespace rebirth::cluster {
+
+// Boost's binary_iarchive, except that it refuses a string or collection longer than the
+// bytes left in the message before allocating it (a corrupted length must not allocate
+// gigabytes), and a bool byte other than 0 or 1. Reads the same format binary_oarchive writes.
+class BoundedIArchive : public boost::archive::binary_iarchive_impl<BoundedIArchive, char, std::char_traits<char>> {
+    using Base = boost::archive::binary_iarchive_impl<BoundedIArchive, char, std::char_traits<char>>;
+    friend class boost::archive::detail::interface_iarchive<BoundedIArchive>;
+    friend class boost::archive::basic_binary_iarchive<BoundedIArchive>;
+    friend class boost::archive::load_access;
+    friend class boost::archive::basic_binary_iprimitive<BoundedIArchive, char, std::char_traits<char>>;
+
+  public:
+    // Reads the archive header. Boost asserts (debug builds) when the library version byte
+    // after the signature is missing: a header cut short is refused first.
+    explicit BoundedIArchive(std::istream& in) : Base(in, 0) {
+        if (m_sb.in_avail() < std::streamsize(8 + std::strlen(boost::archive::BOOST_ARCHIVE_SIGNATURE()) + 1))
+            throw ProtocolError("archive header cut short");
+        init(0);
+    }
+
+  private:
+    // Throws unless `count` items of at least one byte each fit in the bytes left.
+    void check_left(std::uint64_t count, const char* what) {
+        const std::streamsize left = m_sb.in_avail();
+        if (left < 0 || count > std::uint64_t(left))
+            throw ProtocolError(std::string(what) + " of " + std::to_string(count) + " announced with only " +
+                                std::to_string(left < 0 ? 0 : left) + " bytes left");
+    }
+
+    using Base::load;
+    void load(std::string& s) {
+        std::uint64_t size = 0;
+        load_binary(&size, sizeof size);
+        check_left(size, "string");
+        s.resize(size);
+        if (size > 0) load_binary(s.data(), size);
+    }
+    void load(bool& b) {
+        std::uint8_t byte = 0;
+        load_binary(&byte, 1);
+        if (byte > 1) throw ProtocolError("bool of value " + std::to_string(byte));
+        b = byte == 1;
+    }
+
+    template <class T>
+    void load_override(T& t) {
+        Base::load_override(t);
+    }
+    void load_override(boost::serialization::collection_size_type& count) {
+        Base::load_override(count);
+        check_left(std::size_t(count), "collection");
+    }
+};
+
+}  // namespace rebirth::cluster
+
+template class boost::archive::basic_binary_iprimitive<rebirth::cluster::BoundedIArchive, char, std::char_traits<char>>;
+template class boost::archive::basic_binary_iarchive<rebirth::cluster::BoundedIArchive>;
+template class boost::archive::binary_iarchive_impl<rebirth::cluster::BoundedIArchive, char, std::char_traits<char>>;
+template class boost::archive::detail::archive_serializer_map<rebirth::cluster::BoundedIArchive>;
 
 namespace boost::serialization {
 
@@ -90,7 +156,7 @@ T from_bytes(std::string_view bytes, const char* what) {
     T value{};
     std::istringstream in(std::string(bytes), std::ios::binary);
     try {
-        boost::archive::binary_iarchive ar(in);
+        BoundedIArchive ar(in);
         ar >> value;
     } catch (const std::exception& e) {
         throw ProtocolError(std::string("malformed ") + what + ": " + e.what());

@@ -1,0 +1,88 @@
+// Writes the seed corpus of fuzz_frame (issue 10): frames of each message type and the bare
+// payloads of a work item and a result, as the encoder makes them. Usage:
+// make_frame_seeds DIR (regenerate after a change of the wire format).
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "rebirth/cluster/messages.h"
+
+namespace rebirth::cluster {
+namespace {
+
+// A path move from square indices (a1 = 0).
+PathMove path_move(int from, int to, std::uint8_t occurrence = 0) {
+    PathMove m;
+    m.move.from = Square(from);
+    m.move.to = Square(to);
+    m.occurrence = occurrence;
+    return m;
+}
+
+void write(const std::filesystem::path& file, const std::string& bytes) {
+    std::ofstream(file, std::ios::binary) << bytes;
+}
+
+}  // namespace
+}  // namespace rebirth::cluster
+
+int main(int argc, char** argv) {
+    using namespace rebirth::cluster;
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: make_frame_seeds DIR\n");
+        return 1;
+    }
+    const std::filesystem::path dir = argv[1];
+    std::filesystem::create_directories(dir);
+
+    WorkItem perft;
+    perft.item_id = 7;
+    perft.problem = 1;
+    perft.file = "data/examples/circe_linss_mate2.inp";
+    perft.file_hash = 0x1234;
+    perft.path = {path_move(12, 28), path_move(52, 36, 1)};
+    perft.depth = 3;
+    perft.budget_seconds = 5;
+    perft.threads = 2;
+    WorkItem solve = perft;
+    solve.kind = SearchKind::Solve;
+    solve.path = {path_move(6, 21)};
+    solve.max_seconds = 60;
+    solve.twin = 1;
+    solve.phase = 1;
+
+    Result done;
+    done.item_id = 7;
+    done.nodes = 400;
+    done.requests = 2;
+    Result split = done;
+    split.status = Result::Status::Split;
+    split.done = {{{path_move(12, 28)}, 20}};
+    split.pending = {{path_move(11, 27)}};
+    split.fragments = {{{path_move(6, 21), path_move(57, 42)}, {"1.Sf3 Sc6", ""}, 9, 0.5, false}};
+    Result solved = done;
+    solved.status = Result::Status::Solved;
+    solved.text = "\n  1.Qa7-d7 !\n\nsolution finished.\n";
+    solved.solve_status = "solved";
+    solved.solutions = 1;
+    Result fragment = done;
+    fragment.status = Result::Status::Fragment;
+    fragment.parts = {"", "  1.Qa7-d7 !\n"};
+    fragment.timed_out = true;
+    Result error = done;
+    error.status = Result::Status::Error;
+    error.error = "cannot read the file";
+
+    write(dir / "ready.frame", encode_frame(MsgType::Ready, ""));
+    write(dir / "stop.frame", encode_frame(MsgType::Stop, ""));
+    write(dir / "work_perft.frame", encode_frame(MsgType::Work, serialize(perft)));
+    write(dir / "work_solve.frame", encode_frame(MsgType::Work, serialize(solve)));
+    write(dir / "result_split.frame", encode_frame(MsgType::Result, serialize(split)));
+    write(dir / "result_solved.frame", encode_frame(MsgType::Result, serialize(solved)));
+    write(dir / "result_fragment.frame", encode_frame(MsgType::Result, serialize(fragment)));
+    write(dir / "result_error.frame", encode_frame(MsgType::Result, serialize(error)));
+    write(dir / "work_perft.payload", serialize(perft));
+    write(dir / "result_split.payload", serialize(split));
+    return 0;
+}
