@@ -8,7 +8,9 @@ cd "$root"
 build_dir=${BUILD_DIR:-build}
 
 bash scripts/deps.sh
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release
+# The test suites are always built (an earlier -DREBIRTH_BUILD_TESTS=OFF in the cache does not
+# survive this script).
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DREBIRTH_BUILD_TESTS=ON
 if (($# == 0)); then
   cmake --build "$build_dir" --parallel "$(nproc)"
 else

@@ -10,5 +10,6 @@ build_dir=${BUILD_DIR:-build}
 
 bash scripts/build.sh
 status=0
-ctest --test-dir "$build_dir" --output-on-failure -j2 || status=$?
+# --no-tests=error: a build that registered no test fails instead of passing silently.
+ctest --test-dir "$build_dir" --output-on-failure --no-tests=error -j2 || status=$?
 exit "$status"

@@ -90,7 +90,56 @@ int generation_rank(const Position& pos, const Move& m) {
     return base + (dir < 0 ? 20 : dir) * 16 + steps;
 }
 
+// Popeye's orthodox mating-move generator: a pawn's en passant capture, its single and double
+// steps, its captures to the left and to the right are generated in this order (tried in
+// reverse); other units as in generation_rank.
+int final_pawn_rank(const Move& m) {
+    if (m.kind == MoveKind::EnPassant) return 0;
+    const int df = file_of(m.to) - file_of(m.from);
+    if (df == 0) return std::abs(rank_of(m.to) - rank_of(m.from));  // 1 single, 2 double
+    return df < 0 ? 3 : 4;
+}
+
+// The sort of popeye_ordered_moves within one unit's moves (a before b).
+bool unit_order(const Position& pos, const Move& a, const Move& b, bool final_move) {
+    const bool pawn = pos.piece_on(a.from).walk == PAWN;
+    const int ga = final_move && pawn ? final_pawn_rank(a) : generation_rank(pos, a);
+    const int gb = final_move && pawn ? final_pawn_rank(b) : generation_rank(pos, b);
+    if (ga != gb) return ga > gb;
+    const int pa = promotion_rank(a.promotion), pb = promotion_rank(b.promotion);
+    if (pa != pb) return pa < pb;
+    const int ra = promotion_rank(a.rebirth_walk), rb = promotion_rank(b.rebirth_walk);
+    if (ra != rb) return ra < rb;
+    if (a.rebirth != b.rebirth) return a.rebirth < b.rebirth;
+    // Anti-Circe: the capturer's rebirth square, then the walk a pawn reborn on its last
+    // rank promotes to, Q S R B (EXAMPLES/antisup.inp: [wPb7->a8=Q], [wPb7->a8=S], ...).
+    const RuleSet* rules = pos.has_rules() ? pos.rules() : nullptr;
+    if (!rules || (rules->reborn != Reborn::Capturer && rules->reborn != Reborn::Both)) return false;
+    // No rebirth (Relaxed) comes first.
+    if (a.extra != b.extra) return a.extra == SQ_NONE || (b.extra != SQ_NONE && a.extra < b.extra);
+    return promotion_rank(Walk(a.spare)) < promotion_rank(Walk(b.spare));
+}
+
 }  // namespace
+
+bool popeye_final_move_generator(const Position& pos) {
+    if (pos.has_fairy()) return false;
+    if (!pos.has_rules()) return true;
+    const RuleSet& R = *pos.rules();
+    if (R.orthodox()) return true;
+    return R.reborn == Reborn::Captured && R.rex == Rex::Exclusive && R.occupied != Occupied::Volcanic &&
+           R.occupied != Occupied::Parachute && R.occupied != Occupied::Assassin && R.occupied != Occupied::Ultra &&
+           R.square != SquareRule::Parrain &&
+           R.square != SquareRule::ContraParrain && !R.mars && !R.antimars && !R.chameleon;
+}
+
+void popeye_ordered_final_moves(const Position& pos, MoveList& list) {
+    generate_legal(pos, list);
+    std::stable_sort(list.begin(), list.end(), [&pos](const Move& a, const Move& b) {
+        if (a.from != b.from) return a.from > b.from;
+        return unit_order(pos, a, b, true);
+    });
+}
 
 // The legal moves of `pos` in the order Popeye tries them: units from a1 to h8, each unit's
 // moves in reverse generation order, promotions Q S R B.
@@ -98,13 +147,7 @@ void popeye_ordered_moves(const Position& pos, MoveList& list) {
     generate_legal(pos, list);
     std::stable_sort(list.begin(), list.end(), [&pos](const Move& a, const Move& b) {
         if (a.from != b.from) return a.from < b.from;
-        const int ga = generation_rank(pos, a), gb = generation_rank(pos, b);
-        if (ga != gb) return ga > gb;
-        const int pa = promotion_rank(a.promotion), pb = promotion_rank(b.promotion);
-        if (pa != pb) return pa < pb;
-        const int ra = promotion_rank(a.rebirth_walk), rb = promotion_rank(b.rebirth_walk);
-        if (ra != rb) return ra < rb;
-        return a.rebirth < b.rebirth;
+        return unit_order(pos, a, b, false);
     });
 }
 

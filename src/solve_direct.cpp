@@ -191,7 +191,12 @@ class BattleSolver {
     void write_attacks(Position& pos, int j, int h, std::string& out) const {
         if (mode_ == Mode::Reflex && goal_reachable_in_one(pos, ctx_.goal)) return;
         MoveList list;
-        popeye_ordered_moves(pos, list);
+        // Direct play's last move: Popeye's mating-move generator order (mate and check goals).
+        if (j == 1 && mode_ == Mode::Direct && (ctx_.goal == Goal::Mate || ctx_.goal == Goal::Check) &&
+            popeye_final_move_generator(pos))
+            popeye_ordered_final_moves(pos, list);
+        else
+            popeye_ordered_moves(pos, list);
         for (const Move& m : list) {
             const std::string text = move_to_popeye(pos, m, false, ctx_.problem.language);
             UndoInfo u;
@@ -487,6 +492,16 @@ class BattleSolver {
 
 namespace {
 
+// The root moves of a phase in Popeye's order: an #1 (or +1) is its final move, which Popeye
+// generates with its mating-move generator.
+void root_moves(const SolveContext& ctx, Mode mode, const Position& root, int n, MoveList& list) {
+    if (n == 1 && mode == Mode::Direct && (ctx.goal == Goal::Mate || ctx.goal == Goal::Check) &&
+        popeye_final_move_generator(root))
+        popeye_ordered_final_moves(root, list);
+    else
+        popeye_ordered_moves(root, list);
+}
+
 // Writes one phase of battle play (set play if asked, then keys and tries) with `root`'s side
 // to move as the attacker, ending with the phase's closing empty line unless MaxSolutions cut
 // it; returns true when it was cut.
@@ -509,7 +524,7 @@ bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode,
     if (ctx.problem.options.set_play && (n >= 2 || mode != Mode::Direct)) result += solver.set_play_block(root, n);
 
     MoveList list;
-    popeye_ordered_moves(root, list);
+    root_moves(ctx, mode, root, n, list);
     std::vector<Move> moves(list.begin(), list.end());
     std::vector<std::string> blocks(moves.size());
     std::vector<char> keys(moves.size(), 0);
@@ -628,7 +643,7 @@ bool split_direct(const SolveContext& ctx, std::vector<SplitPhase>& phases) {
         if (!sp.blocked && mode == Mode::Reflex && goal_reachable_in_one(root, ctx.goal)) return false;
         if (!sp.blocked) {
             MoveList list;
-            popeye_ordered_moves(root, list);
+            root_moves(ctx, mode, root, n, list);
             sp.moves.assign(list.begin(), list.end());
         }
         result.push_back(std::move(sp));
@@ -645,7 +660,7 @@ std::vector<std::string> direct_root_parts(const SolveContext& ctx, int phase, i
         throw std::logic_error("no such battle play to split");
     Position pos = roots[phase];
     MoveList list;
-    popeye_ordered_moves(pos, list);
+    root_moves(ctx, mode, pos, n, list);
     if (root < 0 || root >= list.size()) throw std::logic_error("no such root move");
     const BattleSolver solver(ctx, mode, ctx.problem.stipulation.exact);
     bool key = false;

@@ -50,6 +50,16 @@ class PhaseSolver {
     PhaseSolver(const SolveContext& ctx, const Phase& phase, const Position& root, int& solutions)
         : ctx_(ctx), phase_(phase), root_(root), solutions_(solutions) {}
 
+    // The moves of pos in Popeye's order; `final`: the move that must reach the goal (help
+    // play's last move, series play's last move or the opponent's goal move in ser-h), which
+    // Popeye generates with its mating-move generator for mate and check goals.
+    void ordered(const Position& pos, MoveList& list, bool final) const {
+        if (final && (ctx_.goal == Goal::Mate || ctx_.goal == Goal::Check) && popeye_final_move_generator(pos))
+            popeye_ordered_final_moves(pos, list);
+        else
+            popeye_ordered_moves(pos, list);
+    }
+
     // Runs every length from the shortest; returns the phase's text. `interrupted` is set
     // when MaxSolutions or StopOnShortSolutions stopped the search.
     std::string run(bool& interrupted) {
@@ -140,7 +150,10 @@ class PhaseSolver {
         std::vector<std::string> parts;
         found = 0;
         for (int len = first; len <= last; len += step) {
-            if (len == 1) {
+            // One half-move: m alone. Two: the replies are final moves, whose order (Popeye's
+            // mating-move generator) may differ from reply_moves'; both go whole with the
+            // first reply's share.
+            if (len <= 2) {
                 std::string text;
                 int n = 0;
                 if (first_reply) root_item(m, len, text, n);
@@ -178,7 +191,8 @@ class PhaseSolver {
     // their lines in root-move order (the order one thread would print).
     void parallel_root(int len) {
         MoveList list;
-        popeye_ordered_moves(root_, list);
+        const bool plain = !phase_.series && phase_.intro_moves == 0 && phase_.tail == Tail::None;
+        ordered(root_, list, plain && len == 1);
         std::vector<std::string> texts(list.size());
         std::vector<int> found(list.size(), 0);
         if (ctx_.control) ctx_.control->start_root(list.size());
@@ -370,7 +384,9 @@ class PhaseSolver {
     // order); returns whether there was one.
     bool write_goal_moves(Position& pos) {
         MoveList replies;
-        popeye_ordered_moves(pos, replies);
+        // ser-h: the opponent's goal move is a help move; hs, hr and ser-s end with a forced
+        // (defence) move, which Popeye generates as usual.
+        ordered(pos, replies, phase_.tail == Tail::Help);
         bool found = false;
         for (const Move& r : replies) {
             if (stop_) break;
@@ -397,7 +413,7 @@ class PhaseSolver {
         ctx_.visit();
         if (remaining > 1 && failed(pos, remaining)) return false;
         MoveList list;
-        popeye_ordered_moves(pos, list);
+        ordered(pos, list, remaining == 1);
         const Color mover = pos.side_to_move();
         bool found = false;
         for (const Move& m : list) {
@@ -433,7 +449,7 @@ class PhaseSolver {
         ctx_.visit();
         if (failed(pos, remaining)) return false;
         MoveList list;
-        popeye_ordered_moves(pos, list);
+        ordered(pos, list, remaining == 1 && phase_.tail == Tail::None);
         const Color side = pos.side_to_move();
         bool found = false;
         for (const Move& m : list) {

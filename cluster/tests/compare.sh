@@ -10,5 +10,6 @@ expect "$rebirth" "$src" "$work/expected"
 "$launcher" -n "$np" "$work/job.json" > "$work/summary.jsonl"
 same "$work/expected" "$work/out"
 test "$(wc -l < "$work/summary.jsonl")" -eq 4
-! grep -v '"status":"ok"' "$work/summary.jsonl"
+# A bare `! grep` never fails a `set -e` script: test the status lines explicitly.
+if grep -v '"status":"ok"' "$work/summary.jsonl"; then echo "np=$np: a problem's status is not ok" >&2; exit 1; fi
 echo "np=$np: $(grep -c '"t":"split"' "$work/out/journal.jsonl" || true) split(s), outputs identical"

@@ -10,4 +10,17 @@ namespace rebirth {
 // squares first), promotions Q S R B. Solutions are printed in this order.
 void popeye_ordered_moves(const Position& pos, MoveList& list);
 
+// Popeye's order for a play's final attacking move when its goal is mate or check (direct
+// play's last move, help and series play's goal move) under the rules where Popeye then uses
+// its orthodox mating-move generator (optimisations/orthodox_mating_moves): units from h8 down
+// to a1, each unit's moves as above except a pawn's: captures to the right, to the left, then
+// the double step, the single step and en passant last.
+void popeye_ordered_final_moves(const Position& pos, MoveList& list);
+
+// Whether Popeye generates the final mating (or checking) move of `pos` with its orthodox
+// mating-move generator: no fairy walk, and orthodox rules or Circe with the captured unit
+// reborn, kings excluded, neither Volcanic, Parachute, Assassin nor Parrain (its twin.c
+// list; BEISPIEL/assass.inp for Assassin).
+bool popeye_final_move_generator(const Position& pos);
+
 }  // namespace rebirth

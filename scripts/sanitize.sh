@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Builds rebirth and a fast subset of the test suites with AddressSanitizer and
+# UndefinedBehaviorSanitizer (REBIRTH_SANITIZE=ON, RelWithDebInfo) in SANITIZE_BUILD_DIR
+# (default build-asan) and runs them; any sanitizer report fails the run. CI runs it after
+# the Release suite (scripts/test.sh).
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+build_dir=${SANITIZE_BUILD_DIR:-build-asan}
+
+# Suites that exercise the readers, the rules of every condition (reference move lists to
+# depth 3), the solvers and the command line, in a few minutes under the sanitizers.
+suites=(test_fen test_popeye_input test_popeye_output test_rules test_legality test_seeds
+        test_reference_movelists test_solve_direct test_solve_help test_solve_proof
+        test_data_problems test_popeye_suite test_cli)
+
+bash scripts/deps.sh
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DREBIRTH_SANITIZE=ON \
+  -DREBIRTH_BUILD_TESTS=ON -DREBIRTH_BUILD_BENCH=OFF
+cmake --build "$build_dir" --parallel "$(nproc)" --target rebirth "${suites[@]}"
+
+export ASAN_OPTIONS=abort_on_error=0:halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+status=0
+for suite in "${suites[@]}"; do
+  start=$(date +%s)
+  if "$build_dir/tests/$suite" --gtest_brief=1 > "$build_dir/$suite.log" 2>&1; then
+    echo "sanitize: $suite passed ($(($(date +%s) - start)) s)"
+  else
+    echo "sanitize: $suite FAILED ($(($(date +%s) - start)) s); last lines of $build_dir/$suite.log:" >&2
+    tail -40 "$build_dir/$suite.log" >&2
+    status=1
+  fi
+done
+exit "$status"
