@@ -953,3 +953,39 @@ TEST(PopeyeInputFuzzRegressions, RegressionInputsEndInInputError) {
     }
     EXPECT_GT(inputs, 0);
 }
+
+// Options that change what a solution is and that rebirth does not implement are refused,
+// naming the option (issue 10: a problem rebirth does not support is refused clearly).
+TEST(PopeyeInputOptions, UnimplementedSolutionOptionsAreRefused) {
+    expect_error("beginproblem\nstip s#3\npieces white ka1 black ka8\noption nontrivial 0 1\nendproblem\n", 4,
+                 "nontrivial");
+    expect_error("beginproblem\nstip #3\npieces white ka1 black ka8\noption maxflight 2\nendproblem\n", 4,
+                 "maxflight");
+    expect_error("beginproblem\nstip #3\npieces white ka1 black ka8\noption keepmating\nendproblem\n", 4,
+                 "keepmating");
+    expect_error("beginproblem\nstip #3\npieces white ka1 black ka8\noption goalisend\nendproblem\n", 4,
+                 "goalisend");
+    expect_error("beginproblem\nstip #3\npieces white ka1 black ka8\noption startmove 3\nendproblem\n", 4,
+                 "startmove");
+    // Intelligent with a number: Popeye then prints only that many solutions per position.
+    expect_error("beginproblem\nstip h#3\npieces white ka1 black ka8\noption intelligent 2\nendproblem\n", 4, "2");
+    // Plain Intelligent is a hint (the same solutions).
+    EXPECT_NO_THROW(parse_popeye("beginproblem\nstip h#3\npieces white ka1 black ka8\noption intelligent\nendproblem\n",
+                                 "t.inp"));
+}
+
+// PostKeyPlay and Quodlibet are read; where Popeye finds them not applicable it says so.
+TEST(PopeyeInputOptions, PostKeyAndQuodlibet) {
+    const Problem s = parse_popeye("beginproblem\nstip s#2\npieces white ka1 black ka8\noption postkey quodlibet\nendproblem\n",
+                                   "t.inp")
+                          .at(0);
+    EXPECT_TRUE(s.options.post_key_play);
+    EXPECT_TRUE(s.options.quodlibet);
+    const Problem h = parse_popeye("beginproblem\nstip h#2\npieces white ka1 black ka8\noption postkey quodlibet\nendproblem\n",
+                                   "t.inp")
+                          .at(0);
+    EXPECT_FALSE(h.options.post_key_play);
+    EXPECT_FALSE(h.options.quodlibet);
+    EXPECT_NE(std::find(h.notes.begin(), h.notes.end(), "PostKeyPlay not applicable - ignored"), h.notes.end());
+    EXPECT_NE(std::find(h.notes.begin(), h.notes.end(), "Quodlibet not applicable - ignored"), h.notes.end());
+}

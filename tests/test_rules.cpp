@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include "test_util.h"
+#include "rebirth/position.h"
+
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -393,3 +396,60 @@ TEST(Rules, ErrorsNameTheWord) {
 }
 
 }  // namespace
+
+namespace {
+
+// The legal moves of a diagram under `conditions` (Popeye words).
+std::vector<std::string> moves_under(const char* conditions, std::initializer_list<const char*> units, Color side) {
+    const RuleSet rules = resolve_rules(parse_condition_words(conditions, "test"), "test");
+    SetupRules setup_rules;
+    setup_rules.rules = &rules;
+    Position pos(rebirth::test::diagram(units, side), setup_rules);
+    return rebirth::test::legal_moves(pos);
+}
+
+}  // namespace
+
+// Issue 10 (amending RULES.md section 5): under Circe Cage, and Parrain where RULES.md lets the
+// pawn step, a pawn on its own first rank steps once and captures diagonally, so it also
+// gives check, as in Popeye 4.104 (REGRESSIONS/4_51_to_4_53.inp, "check from pawn on 1st/8th
+// rank"; the positions below are constructed). Black pawn c8 (Black's first rank), white king
+// e8: Ke8-d7 walks into the pawn's capture.
+TEST(Rules, FirstRankPawnsMoveAndCheckUnderCageAndParrain) {
+    for (const char* cond : {"Circe Cage", "Circe Parrain", "Circe ContraParrain"}) {
+        SCOPED_TRACE(cond);
+        const auto white = moves_under(cond, {"wKe8", "bPc8", "bKa1"}, WHITE);
+        EXPECT_EQ(std::count(white.begin(), white.end(), "Ke8-d7"), 0);
+        EXPECT_EQ(std::count(white.begin(), white.end(), "Ke8-e7"), 1);
+        // The pawn itself: one step, and the capture of the knight on d7.
+        const auto black = moves_under(cond, {"wKe1", "wSd7", "bPc8", "bKa1"}, BLACK);
+        EXPECT_EQ(std::count(black.begin(), black.end(), "c8-c7"), 1);
+        EXPECT_EQ(std::count(black.begin(), black.end(), "c8*d7"), 1);
+    }
+    // Elsewhere (RULES.md section 2) the pawn on its first rank neither moves nor checks.
+    for (const char* cond : {"Circe", "Circe PWC", "Circe Equipollents", "Circe Antipodes"}) {
+        SCOPED_TRACE(cond);
+        const auto white = moves_under(cond, {"wKe8", "bPc8", "bKa1"}, WHITE);
+        EXPECT_EQ(std::count(white.begin(), white.end(), "Ke8-d7"), 1);
+        const auto black = moves_under(cond, {"wKe1", "wSd7", "bPc8", "bKa1"}, BLACK);
+        EXPECT_EQ(std::count_if(black.begin(), black.end(), [](const std::string& m) { return m[0] == 'c'; }), 0);
+    }
+}
+
+// Rank Circe (Popeye's TESTS/circe.inp, problem 27): R, B and S are reborn on the capture
+// rank, on the home file (of either colour) whose square there has the capture square's
+// colour: a black rook taken on e3 (dark) goes to a3, a black knight taken on c5 (dark) to g5.
+TEST(Rules, RankCirceKeepsTheCaptureSquaresColour) {
+    const auto on_e3 = moves_under("Circe Rank", {"wKh1", "wSc4", "bRe3", "bKh8"}, WHITE);
+    EXPECT_EQ(std::count(on_e3.begin(), on_e3.end(), "Sc4*e3[+bRa3]"), 1);
+    const auto on_c5 = moves_under("Circe Rank", {"wKh1", "wRc1", "bSc5", "bKh8"}, WHITE);
+    EXPECT_EQ(std::count(on_c5.begin(), on_c5.end(), "Rc1*c5[+bSg5]"), 1);
+}
+
+// Combinations rebirth cannot represent are refused, naming the word.
+TEST(Rules, UnrepresentableCombinationsAreRefused) {
+    // Anti-Clone Circe with kings taking part: a capturing king would become a royal unit of
+    // another walk (Popeye: [sKe3->kLf8]).
+    expect_error("AntiCirce Clone", "AntiCirce");
+    expect_error("Circe AntiCirce Cage", "Cage");
+}

@@ -1,0 +1,111 @@
+// Popeye 4.104's own example and test problems (data/popeye/, from its BEISPIEL, EXAMPLES,
+// REGRESSIONS and TESTS files): every problem is parsed, solved and compared with the output
+// Popeye printed for it with -regression (data/popeye/NAME.out): byte for byte where
+// index.jsonl says "bytes", as a multiset of solution lines (every line starting with a move
+// number) where it says "solutions" (rebirth then prints the same solutions in another
+// order). The answers are Popeye's, never rebirth's own.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "rebirth/popeye_input.h"
+#include "rebirth/popeye_output.h"
+#include "rebirth/solve.h"
+
+using namespace rebirth;
+
+namespace {
+
+const std::string kDir = REBIRTH_SOURCE_DIR "/data/popeye/";
+
+struct Entry {
+    std::string name;
+    std::string source;
+    int index = 0;
+    bool bytes = true;
+    std::string group;
+};
+
+std::vector<Entry> load() {
+    std::vector<Entry> out;
+    std::ifstream in(kDir + "index.jsonl");
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty()) continue;
+        const auto j = nlohmann::json::parse(line);
+        out.push_back({j.at("name"), j.at("source"), j.at("index"), j.at("compare") == "bytes", j.at("group")});
+    }
+    return out;
+}
+
+void PrintTo(const Entry& e, std::ostream* os) { *os << e.name; }
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// What `rebirth solve --regression` prints for a file: each problem's header and solution.
+std::string solve_file(const std::string& path) {
+    std::string out;
+    for (const Problem& p : parse_popeye_file(path)) out += format_header(p) + solve_problem(p, 0);
+    return out;
+}
+
+// The solution lines of an output (those starting with a move number), sorted.
+std::vector<std::string> solution_lines(const std::string& text) {
+    static const std::regex numbered(R"(^\s*\d+\.)");
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        if (std::regex_search(line, numbered)) lines.push_back(line);
+    std::sort(lines.begin(), lines.end());
+    return lines;
+}
+
+std::string entry_name(const ::testing::TestParamInfo<Entry>& info) { return info.param.name; }
+
+class PopeyeSuite : public ::testing::TestWithParam<Entry> {};
+
+}  // namespace
+
+// The corpus is the one described in data/popeye/README.md: its files and index agree.
+TEST(PopeyeSuiteCorpus, IndexAndFilesAgree) {
+    const std::vector<Entry> entries = load();
+    EXPECT_GE(entries.size(), 400u);
+    std::map<std::string, int> groups;
+    for (const Entry& e : entries) {
+        EXPECT_TRUE(std::ifstream(kDir + e.name + ".inp").good()) << e.name;
+        EXPECT_TRUE(std::ifstream(kDir + e.name + ".out").good()) << e.name;
+        ++groups[e.group];
+    }
+    // Every family of play is represented.
+    for (const char* g : {"direct", "self", "reflex", "help", "help-self/reflex", "series", "proofgame"})
+        EXPECT_GT(groups[g], 0) << g;
+}
+
+TEST_P(PopeyeSuite, MatchesPopeye) {
+    const Entry& e = GetParam();
+    const std::string popeye = read_text(kDir + e.name + ".out");
+    std::string ours;
+    try {
+        ours = solve_file(kDir + e.name + ".inp");
+    } catch (const std::exception& ex) {
+        FAIL() << e.source << " problem " << e.index << ": " << ex.what();
+    }
+    if (e.bytes)
+        EXPECT_EQ(ours, popeye) << e.source << " problem " << e.index;
+    else
+        EXPECT_EQ(solution_lines(ours), solution_lines(popeye)) << e.source << " problem " << e.index << "\n" << ours;
+}
+
+INSTANTIATE_TEST_SUITE_P(Popeye, PopeyeSuite, ::testing::ValuesIn(load()), entry_name);
