@@ -257,6 +257,11 @@ void gen_generic(const Position& pos, MoveList& list) {
 
 }  // namespace
 
+void generate_pseudo_legal(const Position& pos, MoveList& list) {
+    list.clear();
+    gen_pseudo(pos, list);
+}
+
 void generate_legal(const Position& pos, MoveList& list) {
     list.clear();
     if (pos.has_rules() && quiet_moves_orthodox(pos)) {

@@ -247,6 +247,18 @@ void finalize_setup(Problem& p) {
     s.ep_square = p.options.en_passant.size() >= 3 ? p.options.en_passant[1] : SQ_NONE;
 }
 
+enum class TwinText { Rotate, Mirror, Shift, PolishType };
+
+// The word Popeye prints for a twinning operation in `lang` (its TwinningTab).
+std::string twin_word(TwinText t, Language lang) {
+    static constexpr const char* words[4][3] = {{"rotate", "Drehung", "rotation"},
+                                                {"mirror", "Spiegelung", "miroir"},
+                                                {"shift", "Verschiebung", "translation"},
+                                                {"PolishType", "Farbwechsel", "CouleurEchange"}};
+    const int column = lang == Language::German ? 1 : lang == Language::French ? 2 : 0;
+    return words[static_cast<int>(t)][column];
+}
+
 // Applies one twinning operation to `p` (board, stipulation or conditions) and fills in its
 // printed text. Throws InputError (naming the twin's line) if it cannot be applied.
 void apply_op(Problem& p, TwinOp& op, const SourceLoc& where) {
@@ -304,7 +316,7 @@ void apply_op(Problem& p, TwinOp& op, const SourceLoc& where) {
                 out[make_square(f, r)] = board[sq];
             }
             board = out;
-            op.text = "rotate " + std::to_string(op.degrees);
+            op.text = twin_word(TwinText::Rotate, lang) + " " + std::to_string(op.degrees);
             break;
         }
         case TwinOp::Kind::Mirror: {
@@ -323,7 +335,7 @@ void apply_op(Problem& p, TwinOp& op, const SourceLoc& where) {
                 out[to] = board[sq];
             }
             board = out;
-            op.text = "mirror " + op.axis;
+            op.text = twin_word(TwinText::Mirror, lang) + " " + op.axis;
             break;
         }
         case TwinOp::Kind::Shift: {
@@ -336,13 +348,13 @@ void apply_op(Problem& p, TwinOp& op, const SourceLoc& where) {
                 out[make_square(f, r)] = board[sq];
             }
             board = out;
-            op.text = "shift " + square_name(op.from) + " ==> " + square_name(op.to);
+            op.text = twin_word(TwinText::Shift, lang) + " " + square_name(op.from) + " ==> " + square_name(op.to);
             break;
         }
         case TwinOp::Kind::PolishType:
             for (Piece& u : board)
                 if (!u.empty()) u.color = ~u.color;
-            op.text = "PolishType";
+            op.text = twin_word(TwinText::PolishType, lang);
             break;
         case TwinOp::Kind::Stipulation:
             p.stipulation = op.stipulation;
@@ -641,14 +653,14 @@ Command parse_problem(Lexer& lex, Problem& p) {
                 p.remarks.push_back(lex.rest_of_line());
                 break;
             case Command::Author:
-                p.authors.push_back(trim_right(lex.rest_of_line()));
+                p.authors.push_back(lex.rest_of_line());  // Popeye keeps trailing blanks
                 break;
             case Command::Origin:
             case Command::Title:
             case Command::Award: {
                 std::string& field = cmd == Command::Origin ? p.origin : cmd == Command::Title ? p.title : p.award;
                 if (!field.empty()) field += "\n";
-                field += trim_right(lex.rest_of_line());
+                field += lex.rest_of_line();
                 break;
             }
             case Command::Protocol:

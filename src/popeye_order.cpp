@@ -7,6 +7,7 @@
 
 #include "rebirth/movegen.h"
 #include "rebirth/rules.h"
+#include "movegen_rules.h"
 
 namespace rebirth {
 
@@ -138,6 +139,23 @@ void popeye_ordered_final_moves(const Position& pos, MoveList& list) {
     std::stable_sort(list.begin(), list.end(), [&pos](const Move& a, const Move& b) {
         if (a.from != b.from) return a.from > b.from;
         return unit_order(pos, a, b, true);
+    });
+}
+
+void popeye_ordered_pseudo_moves(const Position& pos, MoveList& list) {
+    list.clear();
+    if (!pos.has_rules() || pos.rules()->orthodox())
+        generate_pseudo_legal(pos, list);
+    else
+        generate_rule_moves(pos, pos.side_to_move(), pos.pieces(~pos.side_to_move()), true, list);
+    // The king is never taken: captures of it are not moves.
+    int kept = 0;
+    for (int i = 0; i < list.size(); ++i)
+        if (pos.piece_on(list[i].to).walk != KING || list[i].kind == MoveKind::Castling) list[kept++] = list[i];
+    list.truncate(kept);
+    std::stable_sort(list.begin(), list.end(), [&pos](const Move& a, const Move& b) {
+        if (a.from != b.from) return a.from < b.from;
+        return unit_order(pos, a, b, false);
     });
 }
 

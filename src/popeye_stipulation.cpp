@@ -134,6 +134,10 @@ Stipulation parse_stipulation(Lexer& lex, const Token& token) {
     st.moves = whole + (half ? 0.5 : 0.0);
     text += st.goal;
     text += moves_text(whole, half);
+    // Popeye writes "exact-" only for plays longer than two half-moves: exact-#1 and
+    // exact-h#1 are printed #1 and h#1 (output/plaintext/stipulation.c).
+    const int play_half_moves = st.half_moves - st.intro;
+    if (st.exact && (play_half_moves <= 2 || (st.series && whole <= 1))) text.erase(text.find("exact-"), 6);
     st.text = std::move(text);
     return st;
 }

@@ -8,6 +8,7 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -558,6 +559,32 @@ bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode,
     // MaxSolutions: the search stops at the n-th key; the output then ends there.
     const std::optional<int>& max_solutions = ctx.problem.options.max_solutions;
     int solutions = 0;
+    // Option MoveNumbers: before each root move Popeye writes its number and the move
+    // ("  4  (Ta1-d1 )"); a block then follows without its leading empty line and is closed
+    // by one (BEISPIEL/castling.inp).
+    // Popeye numbers every move it generates, also those it then finds illegal.
+    const bool numbers = ctx.problem.options.move_numbers;
+    if (numbers) {
+        MoveList generated;
+        popeye_ordered_pseudo_moves(root, generated);
+        size_t next = 0;
+        result += "\n";
+        for (int g = 0; g < generated.size(); ++g) {
+            Position pos = root;
+            const std::string text = move_to_popeye(pos, generated[g], false, ctx.problem.language);
+            UndoInfo u;
+            pos.do_move(generated[g], u);
+            char number[16];
+            std::snprintf(number, sizeof number, "%3d", g + 1);
+            result += std::string(number) + "  (" + text + (pos.in_check() ? " +" : "") + " )\n";
+            if (next < moves.size() && moves[next] == generated[g]) {
+                if (!blocks[next].empty()) result += blocks[next].substr(1) + "\n";
+                ++next;
+            }
+        }
+        out += result;
+        return false;
+    }
     for (size_t i = 0; i < moves.size(); ++i) {
         result += blocks[i];
         if (keys[i] && max_solutions && ++solutions >= *max_solutions && i + 1 < moves.size()) {
@@ -633,7 +660,8 @@ bool split_direct(const SolveContext& ctx, std::vector<SplitPhase>& phases) {
     int n = 0;
     std::vector<Position> roots;
     if (!direct_plan(ctx, mode, n, roots)) return false;
-    if (opt.max_solutions || opt.post_key_play || (opt.set_play && (n >= 2 || mode != Mode::Direct))) return false;
+    if (opt.max_solutions || opt.post_key_play || opt.move_numbers || (opt.set_play && (n >= 2 || mode != Mode::Direct)))
+        return false;
     std::vector<SplitPhase> result;
     for (Position& root : roots) {
         SplitPhase sp;

@@ -9,6 +9,10 @@ namespace rebirth {
 // castling, en passant, all promotions. Fills `list` (cleared first).
 void generate_legal(const Position& pos, MoveList& list);
 
+// Every pseudo-legal move of the side to move under orthodox rules (moves that may leave the
+// mover's king attacked, captures of a king included). Fills `list` (cleared first).
+void generate_pseudo_legal(const Position& pos, MoveList& list);
+
 // Number of legal moves, without materialising them where a faster count exists.
 int count_legal(const Position& pos);
 

@@ -10,6 +10,11 @@ namespace rebirth {
 // squares first), promotions Q S R B. Solutions are printed in this order.
 void popeye_ordered_moves(const Position& pos, MoveList& list);
 
+// The moves of `pos` that Popeye generates before testing them for self-check (the legal ones
+// and those leaving the mover's king attacked), in the order of popeye_ordered_moves: what
+// Option MoveNumbers counts.
+void popeye_ordered_pseudo_moves(const Position& pos, MoveList& list);
+
 // Popeye's order for a play's final attacking move when its goal is mate or check (direct
 // play's last move, help and series play's goal move) under the rules where Popeye then uses
 // its orthodox mating-move generator (optimisations/orthodox_mating_moves): units from h8 down
