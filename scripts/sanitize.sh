@@ -20,12 +20,16 @@ cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DREBIRTH_
   -DREBIRTH_BUILD_TESTS=ON -DREBIRTH_BUILD_BENCH=OFF
 cmake --build "$build_dir" --parallel "$(nproc)" --target rebirth "${suites[@]}"
 
+# Popeye's own problems: those of its TESTS and REGRESSIONS files only (small positions aimed
+# at the solvers' corners); the whole corpus takes too long under the sanitizers.
+declare -A filters=([test_popeye_suite]='PopeyeSuiteCorpus.*:Popeye/PopeyeSuite.MatchesPopeye/TESTS_*:Popeye/PopeyeSuite.MatchesPopeye/REGRESSIONS_*')
+
 export ASAN_OPTIONS=abort_on_error=0:halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 status=0
 for suite in "${suites[@]}"; do
   start=$(date +%s)
-  if "$build_dir/tests/$suite" --gtest_brief=1 > "$build_dir/$suite.log" 2>&1; then
+  if "$build_dir/tests/$suite" --gtest_brief=1 --gtest_filter="${filters[$suite]:-*}" > "$build_dir/$suite.log" 2>&1; then
     echo "sanitize: $suite passed ($(($(date +%s) - start)) s)"
   else
     echo "sanitize: $suite FAILED ($(($(date +%s) - start)) s); last lines of $build_dir/$suite.log:" >&2
