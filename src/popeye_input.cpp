@@ -191,7 +191,10 @@ Color initial_side(Problem& p) {
     if (!battle) not_applicable(p.options.post_key_play, "PostKeyPlay not applicable - ignored");
     // Set play of series play exists only where the opponent can end it at once (ser-s, ser-h).
     if (st.series && st.play == P::Direct) not_applicable(p.options.set_play, "SetPlay not applicable - ignored");
-    if (st.empty() || st.intro > 0) return WHITE;
+    if (st.empty()) return WHITE;
+    // n->ser-...: the intro moves are made by the opponent of the series side (ser-h: White,
+    // ser-# and ser-s: Black), who is the side to move in the diagram.
+    if (st.intro > 0) return st.play == P::Help ? WHITE : BLACK;
     switch (st.play) {
         case P::ProofGame:
             return WHITE;
