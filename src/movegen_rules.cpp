@@ -656,10 +656,10 @@ static bool direct_king_capturable(const Position& pos, Color c, bool& decided) 
         for (Bitboard b = pos.pieces(them); b;) {
             const Square q = pop_lsb(b);
             const Piece p = pos.piece_on(q);
-            const Square home = p.walk == KING && R.rex == Rex::Exclusive
-                                    ? q
-                                    : classic_rebirth_square(p.walk, R.mirror ? c : them, q,
-                                                             R.frischauf && (p.flags & PF_PROMOTED));
+            const Square home =
+                p.walk == KING && R.rex == Rex::Exclusive
+                    ? q
+                    : classic_rebirth_square(p.walk, R.mirror ? c : them, q, R.frischauf && (p.flags & PF_PROMOTED));
             if (home == q) {
                 if (unit_attacks(p.walk, them, q, k, occ)) return true;
             } else if (home != SQ_NONE && pos.empty(home)) {
@@ -771,8 +771,7 @@ bool quiet_moves_orthodox(const Position& pos) {
     const RuleSet& R = *pos.rules();
     return !pos.has_fairy() && R.reborn == Reborn::Captured && R.rex == Rex::Exclusive && !R.mars && !R.antimars &&
            !parrain_like(R) && !first_rank_pawns_move(R) && R.occupied != Occupied::Assassin &&
-           R.occupied != Occupied::Ultra &&
-           pos.buried_count() == 0;
+           R.occupied != Occupied::Ultra && pos.buried_count() == 0;
 }
 
 static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* list);

@@ -180,7 +180,8 @@ Color initial_side(Problem& p) {
         const std::string note = "WhiteToPlay not applicable - ignored";
         if (std::find(p.notes.begin(), p.notes.end(), note) == p.notes.end()) p.notes.push_back(note);
     }
-    const bool battle = !st.series && st.intro == 0 && (st.play == P::Direct || st.play == P::Self || st.play == P::Reflex);
+    const bool battle =
+        !st.series && st.intro == 0 && (st.play == P::Direct || st.play == P::Self || st.play == P::Reflex);
     auto not_applicable = [&](bool& option, const std::string& note) {
         if (!option) return;
         option = false;
@@ -564,7 +565,8 @@ void parse_options(Lexer& lex, Language lang, Options& o) {
                 const auto t = lex.peek();
                 // "Intelligent n" limits the solutions per mating position: Popeye then prints
                 // only some of them, which a cook-checker must not do.
-                if (t && all_digits(t->text)) lex.fail(*t, "Intelligent with a number of solutions per position not supported by rebirth:");
+                if (t && all_digits(t->text))
+                    lex.fail(*t, "Intelligent with a number of solutions per position not supported by rebirth:");
                 break;
             }
             case Opt::EnPassant:

@@ -5,9 +5,9 @@
 #include <cstdlib>
 #include <numeric>
 
+#include "movegen_rules.h"
 #include "rebirth/movegen.h"
 #include "rebirth/rules.h"
-#include "movegen_rules.h"
 
 namespace rebirth {
 
@@ -130,8 +130,8 @@ bool popeye_final_move_generator(const Position& pos) {
     if (R.orthodox()) return true;
     return R.reborn == Reborn::Captured && R.rex == Rex::Exclusive && R.occupied != Occupied::Volcanic &&
            R.occupied != Occupied::Parachute && R.occupied != Occupied::Assassin && R.occupied != Occupied::Ultra &&
-           R.square != SquareRule::Parrain &&
-           R.square != SquareRule::ContraParrain && !R.mars && !R.antimars && !R.chameleon;
+           R.square != SquareRule::Parrain && R.square != SquareRule::ContraParrain && !R.mars && !R.antimars &&
+           !R.chameleon;
 }
 
 void popeye_ordered_final_moves(const Position& pos, MoveList& list) {

@@ -12,7 +12,7 @@ bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(
 // Goals of py-engl.txt, longest first so that "##!" wins over "##" and "#" (target "zxy"
 // and kiss "kxy" are read apart). Which of them rebirth solves is the solvers' business.
 constexpr std::array<std::string_view, 18> kGoals{"##!", "<>r", "ctr", "c81", "##", "#=", "==", "!=", "!#",
-                                                 "00",  "ep",  "ct",  "<>",  "#",  "=",  "x",  "+",  "%"};
+                                                  "00",  "ep",  "ct",  "<>",  "#",  "=",  "x",  "+",  "%"};
 
 // Reads a move count "n" or "n.5" at the start of `s`; false if malformed.
 bool read_moves(std::string_view s, int& whole, bool& half) {

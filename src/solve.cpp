@@ -14,6 +14,7 @@
 #include "rebirth/goal.h"
 #include "rebirth/notation.h"
 #include "rebirth/popeye_input.h"
+#include "rebirth/popeye_order.h"
 #include "rebirth/popeye_output.h"
 #include "rebirth/position.h"
 #include "rebirth/rules.h"
@@ -446,6 +447,21 @@ std::string SolveReport::status() const {
         cooked = cooked || n > 1;
     }
     return cooked ? "cooked" : "solved";
+}
+
+std::vector<GoalMove> goal_moves(const Position& pos, Goal g, Language lang) {
+    std::vector<GoalMove> out;
+    MoveList list;
+    popeye_ordered_moves(pos, list);
+    Position scratch = pos;
+    for (const Move& m : list) {
+        const std::string text = move_to_popeye(scratch, m, false, lang);
+        UndoInfo u;
+        scratch.do_move(m, u);
+        if (goal_reached(scratch, u, g)) out.push_back({m, text, scratch.in_check()});
+        scratch.undo_move(m, u);
+    }
+    return out;
 }
 
 void append_line_move(std::string& line, Position& pos, const Move& m, Language lang, bool numbered, int& number,

@@ -258,10 +258,12 @@ class BattleSolver {
             }
             const int len = attacker_min(pos, j);
             if (len == 0) {
-                if (refutations) refutations->push_back(indent(h) + move_number(h) + text + defence_mark(pos, u) + " !\n");
+                if (refutations)
+                    refutations->push_back(indent(h) + move_number(h) + text + defence_mark(pos, u) + " !\n");
                 // Option PostKeyPlay writes the refutations among the variations.
-                if (inline_refutations) out += indent(h) + move_number(h) + text + defence_mark(pos, u) + "\n" +
-                                               std::string(indent(h).size() + 2, ' ') + texts_.refutes + "\n";
+                if (inline_refutations)
+                    out += indent(h) + move_number(h) + text + defence_mark(pos, u) + "\n" +
+                           std::string(indent(h).size() + 2, ' ') + texts_.refutes + "\n";
             } else if (shows_variation(pos, len, j, threat_len, threats)) {
                 out += indent(h) + move_number(h) + text + defence_mark(pos, u) + "\n";
                 write_attacks(pos, len, h + 1, out);
@@ -272,15 +274,14 @@ class BattleSolver {
 
     // Defender to move and obliged to reach the goal: writes its goal moves at half-move h.
     void write_goal_defences(Position& pos, int h, std::string& out) const {
-        MoveList list;
-        popeye_ordered_moves(pos, list);
-        for (const Move& d : list) {
-            const std::string text = move_to_popeye(pos, d, false, ctx_.problem.language);
-            UndoInfo u;
-            pos.do_move(d, u);
-            if (goal_reached(pos, u, ctx_.goal)) out += indent(h) + move_number(h) + text + mark(pos, true) + "\n";
-            pos.undo_move(d, u);
-        }
+        for (const GoalMove& g : goal_moves(pos, ctx_.goal, ctx_.problem.language))
+            out += indent(h) + move_number(h) + g.text + goal_move_mark(g) + "\n";
+    }
+
+    // The marks of a move reaching the goal: the goal's, or for "~" the check mark.
+    std::string goal_move_mark(const GoalMove& g) const {
+        if (ctx_.goal != Goal::Any) return battle_goal_mark(ctx_.goal);
+        return g.check ? " +" : "";
     }
 
     // Attacker to move: its moves that solve in j.
@@ -441,15 +442,8 @@ class BattleSolver {
     // Popeye writes those moves marked " ?!?".
     std::string reflex_obliged_block(Position& pos) const {
         std::string block = "\n";
-        MoveList list;
-        popeye_ordered_moves(pos, list);
-        for (const Move& m : list) {
-            const std::string text = move_to_popeye(pos, m, false, ctx_.problem.language);
-            UndoInfo u;
-            pos.do_move(m, u);
-            if (goal_reached(pos, u, ctx_.goal)) block += indent(0) + move_number(0) + text + mark(pos, true) + " ?!?\n";
-            pos.undo_move(m, u);
-        }
+        for (const GoalMove& g : goal_moves(pos, ctx_.goal, ctx_.problem.language))
+            block += indent(0) + move_number(0) + g.text + goal_move_mark(g) + " ?!?\n";
         return block;
     }
 
@@ -660,7 +654,8 @@ bool split_direct(const SolveContext& ctx, std::vector<SplitPhase>& phases) {
     int n = 0;
     std::vector<Position> roots;
     if (!direct_plan(ctx, mode, n, roots)) return false;
-    if (opt.max_solutions || opt.post_key_play || opt.move_numbers || (opt.set_play && (n >= 2 || mode != Mode::Direct)))
+    if (opt.max_solutions || opt.post_key_play || opt.move_numbers ||
+        (opt.set_play && (n >= 2 || mode != Mode::Direct)))
         return false;
     std::vector<SplitPhase> result;
     for (Position& root : roots) {

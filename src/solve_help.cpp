@@ -660,17 +660,8 @@ bool help_runs(const SolveContext& ctx, std::vector<HelpRun>& out) {
 // `dots`: a move of the side not numbered) followed by `suffix`, each preceded by a line break.
 std::string goal_move_lines(const SolveContext& ctx, Position& pos, bool dots, const char* suffix) {
     std::string text;
-    MoveList list;
-    popeye_ordered_moves(pos, list);
-    for (const Move& m : list) {
-        const std::string move = move_to_popeye(pos, m, false, ctx.problem.language);
-        UndoInfo u;
-        pos.do_move(m, u);
-        if (goal_reached(pos, u, ctx.goal))
-            text += std::string("\n  1") + (dots ? "..." : ".") + move +
-                    std::string(goal_mark(ctx.goal)) + suffix;
-        pos.undo_move(m, u);
-    }
+    for (const GoalMove& g : goal_moves(pos, ctx.goal, ctx.problem.language))
+        text += std::string("\n  1") + (dots ? "..." : ".") + g.text + std::string(goal_mark(ctx.goal)) + suffix;
     return text;
 }
 

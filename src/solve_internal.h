@@ -83,6 +83,16 @@ struct SolveContext {
     }
 };
 
+// A move that reaches the play's goal, with its text in the problem's language (no marks) and
+// whether it gives check.
+struct GoalMove {
+    Move move;
+    std::string text;
+    bool check = false;
+};
+// The moves of the side to move in `pos` that reach goal g, in Popeye's order.
+std::vector<GoalMove> goal_moves(const Position& pos, Goal g, Language lang);
+
 // Appends one move of a help-play style line ("  1.e2-e4 e7-e5   2..."): the move number
 // ("%3d.", then counting on) when `numbered`, the move in `lang`, and " +" when it gives
 // check and `check_mark`; plays the move on pos.

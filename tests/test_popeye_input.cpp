@@ -494,20 +494,20 @@ TEST(PopeyeInputStipulation, Forms) {
         const size_t digits = to_lower(in).find(c.goal) + std::string(c.goal).size();
         ASSERT_LT(digits, in.size());
         for (const std::string& spelled : {in, in.substr(0, digits) + " " + in.substr(digits)}) {
-        SCOPED_TRACE(spelled);
-        const std::string pieces = c.play == P::AToB ? "pieces white ka1\nstip " + spelled + "\npieces white ka2\n"
-                                                     : "stip " + spelled + "\npieces white ka1\n";
-        const Problem p = parse_one("beginproblem\n" + pieces + "endproblem\n");
-        const Stipulation& s = p.stipulation;
-        EXPECT_EQ(s.text, c.text);
-        EXPECT_EQ(s.play, c.play);
-        EXPECT_EQ(s.series, c.series);
-        EXPECT_EQ(s.exact, c.exact);
-        EXPECT_EQ(s.intro, c.intro);
-        EXPECT_EQ(s.goal, c.goal);
-        EXPECT_EQ(s.half_moves, c.half_moves);
-        EXPECT_DOUBLE_EQ(s.moves, c.moves);
-        EXPECT_EQ(p.setup.side_to_move, c.side);
+            SCOPED_TRACE(spelled);
+            const std::string pieces = c.play == P::AToB ? "pieces white ka1\nstip " + spelled + "\npieces white ka2\n"
+                                                         : "stip " + spelled + "\npieces white ka1\n";
+            const Problem p = parse_one("beginproblem\n" + pieces + "endproblem\n");
+            const Stipulation& s = p.stipulation;
+            EXPECT_EQ(s.text, c.text);
+            EXPECT_EQ(s.play, c.play);
+            EXPECT_EQ(s.series, c.series);
+            EXPECT_EQ(s.exact, c.exact);
+            EXPECT_EQ(s.intro, c.intro);
+            EXPECT_EQ(s.goal, c.goal);
+            EXPECT_EQ(s.half_moves, c.half_moves);
+            EXPECT_DOUBLE_EQ(s.moves, c.moves);
+            EXPECT_EQ(p.setup.side_to_move, c.side);
         }
     }
     // German, with a blank before the number (Popeye accepts "forderung dia 4").
@@ -959,31 +959,29 @@ TEST(PopeyeInputFuzzRegressions, RegressionInputsEndInInputError) {
 TEST(PopeyeInputOptions, UnimplementedSolutionOptionsAreRefused) {
     expect_error("beginproblem\nstip s#3\npieces white ka1 black ka8\noption nontrivial 0 1\nendproblem\n", 4,
                  "nontrivial");
-    expect_error("beginproblem\nstip #3\npieces white ka1 black ka8\noption maxflight 2\nendproblem\n", 4,
-                 "maxflight");
-    expect_error("beginproblem\nstip #3\npieces white ka1 black ka8\noption keepmating\nendproblem\n", 4,
-                 "keepmating");
-    expect_error("beginproblem\nstip #3\npieces white ka1 black ka8\noption goalisend\nendproblem\n", 4,
-                 "goalisend");
-    expect_error("beginproblem\nstip #3\npieces white ka1 black ka8\noption startmove 3\nendproblem\n", 4,
-                 "startmove");
+    expect_error("beginproblem\nstip #3\npieces white ka1 black ka8\noption maxflight 2\nendproblem\n", 4, "maxflight");
+    expect_error("beginproblem\nstip #3\npieces white ka1 black ka8\noption keepmating\nendproblem\n", 4, "keepmating");
+    expect_error("beginproblem\nstip #3\npieces white ka1 black ka8\noption goalisend\nendproblem\n", 4, "goalisend");
+    expect_error("beginproblem\nstip #3\npieces white ka1 black ka8\noption startmove 3\nendproblem\n", 4, "startmove");
     // Intelligent with a number: Popeye then prints only that many solutions per position.
     expect_error("beginproblem\nstip h#3\npieces white ka1 black ka8\noption intelligent 2\nendproblem\n", 4, "2");
     // Plain Intelligent is a hint (the same solutions).
-    EXPECT_NO_THROW(parse_popeye("beginproblem\nstip h#3\npieces white ka1 black ka8\noption intelligent\nendproblem\n",
-                                 "t.inp"));
+    EXPECT_NO_THROW(
+        parse_popeye("beginproblem\nstip h#3\npieces white ka1 black ka8\noption intelligent\nendproblem\n", "t.inp"));
 }
 
 // PostKeyPlay and Quodlibet are read; where Popeye finds them not applicable it says so.
 TEST(PopeyeInputOptions, PostKeyAndQuodlibet) {
-    const Problem s = parse_popeye("beginproblem\nstip s#2\npieces white ka1 black ka8\noption postkey quodlibet\nendproblem\n",
-                                   "t.inp")
-                          .at(0);
+    const Problem s =
+        parse_popeye("beginproblem\nstip s#2\npieces white ka1 black ka8\noption postkey quodlibet\nendproblem\n",
+                     "t.inp")
+            .at(0);
     EXPECT_TRUE(s.options.post_key_play);
     EXPECT_TRUE(s.options.quodlibet);
-    const Problem h = parse_popeye("beginproblem\nstip h#2\npieces white ka1 black ka8\noption postkey quodlibet\nendproblem\n",
-                                   "t.inp")
-                          .at(0);
+    const Problem h =
+        parse_popeye("beginproblem\nstip h#2\npieces white ka1 black ka8\noption postkey quodlibet\nendproblem\n",
+                     "t.inp")
+            .at(0);
     EXPECT_FALSE(h.options.post_key_play);
     EXPECT_FALSE(h.options.quodlibet);
     EXPECT_NE(std::find(h.notes.begin(), h.notes.end(), "PostKeyPlay not applicable - ignored"), h.notes.end());

@@ -112,8 +112,8 @@ TEST_P(ReferenceMoveList, MatchesPopeye) {
         auto right = std::find_if(c.defect_expected.begin(), c.defect_expected.end(),
                                   [&](const auto& e) { return e.first == depth; });
         if (right != c.defect_expected.end()) {
-            EXPECT_EQ(perft(pos, depth), right->second) << "depth " << depth << " (Popeye: " << count
-                                                        << ", a known Popeye defect: " << c.defect_why << ")";
+            EXPECT_EQ(perft(pos, depth), right->second)
+                << "depth " << depth << " (Popeye: " << count << ", a known Popeye defect: " << c.defect_why << ")";
             continue;
         }
         EXPECT_EQ(perft(pos, depth), count) << "depth " << depth;

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "test_util.h"
 #include "rebirth/position.h"
+#include "test_util.h"
 
 #include <filesystem>
 #include <fstream>

@@ -59,9 +59,9 @@ struct Options {
     bool no_short_variations = false;
     bool stop_on_short_solutions = false;
     bool intelligent = false;
-    bool post_key_play = false;        // PostKeyPlay: the diagram is the position after the key
-    bool quodlibet = false;            // Quodlibet: self play where a direct goal also wins
-    bool move_numbers = false;         // MoveNumbers: Popeye's progress lines for the root moves
+    bool post_key_play = false;  // PostKeyPlay: the diagram is the position after the key
+    bool quodlibet = false;      // Quodlibet: self play where a direct goal also wins
+    bool move_numbers = false;   // MoveNumbers: Popeye's progress lines for the root moves
     // CastlingMutuallyExclusive: pairs of game-array rook squares (white, black) whose
     // castlings exclude each other.
     std::vector<std::pair<Square, Square>> castling_exclusive;
