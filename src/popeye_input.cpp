@@ -580,6 +580,10 @@ void parse_options(Lexer& lex, Language lang, Options& o) {
             case Opt::MaxTime:
                 o.other.push_back(name + " " + std::to_string(read_number(lex, *tok)));
                 break;
+            case Opt::MaxFlightsquares:
+                o.max_flights = read_number(lex, *tok);
+                o.other.push_back(name + " " + std::to_string(*o.max_flights));  // printed after the stipulation
+                break;
             case Opt::Beep: {
                 const auto t = lex.peek();
                 o.other.push_back(t && all_digits(t->text) ? name + " " + lex.next()->text : name);
@@ -605,7 +609,6 @@ void parse_options(Lexer& lex, Language lang, Options& o) {
                 o.move_numbers = true;
                 break;
             // Options that change what is a solution and that rebirth does not implement.
-            case Opt::MaxFlightsquares:
             case Opt::NonTrivial:
             case Opt::KeepMatingPiece:
             case Opt::GoalIsEnd:

@@ -117,6 +117,9 @@ class BattleSolver {
         auto& cache = cache_.local();
         if (auto it = cache.find(ck); it != cache.end()) return it->second;
         const bool result = compute();
+        // A bounded table: a long search starts it afresh instead of exhausting memory
+        // (BEISPIEL/castling.inp's #6 filled 24 GiB). It only saves work; results are exact.
+        if (cache.size() >= kMaxCacheEntries) cache.clear();
         cache.emplace(ck, result);
         return result;
     }
@@ -125,7 +128,7 @@ class BattleSolver {
     bool defender_loses_uncached(Position& pos, int j) const {
         ctx_.visit();
         if (defender_finished(pos, j)) return true;
-        if (j == 0 || defender_ends_early(pos, j)) return false;
+        if (j == 0 || defender_ends_early(pos, j) || defended_by_options(pos, j)) return false;
         MoveList list;
         popeye_ordered_moves(pos, list);
         if (list.empty()) return false;
@@ -156,12 +159,19 @@ class BattleSolver {
         if (mode_ == Mode::Reflex && goal_reachable_in_one(pos, ctx_.goal)) return false;
         MoveList list;
         popeye_ordered_moves(pos, list);
-        for (const Move& m : list) {
-            UndoInfo u;
-            pos.do_move(m, u);
-            const bool solves = attack_solves(pos, u, j);
-            pos.undo_move(m, u);
-            if (solves) return true;
+        // Options Threat and MaxFlightsquares judge a defence by the length being tried, and
+        // Popeye tries the shortest lengths first: a play that wins within fewer moves meets
+        // the options at its own length (BEISPIEL/circe.inp #4 with MaxFlightsquares 0).
+        const Options& o = ctx_.problem.options;
+        const int first = (o.threat || o.max_flights) && !exact_ ? 1 : j;
+        for (int k = first; k <= j; ++k) {
+            for (const Move& m : list) {
+                UndoInfo u;
+                pos.do_move(m, u);
+                const bool solves = attack_solves(pos, u, k);
+                pos.undo_move(m, u);
+                if (solves) return true;
+            }
         }
         return false;
     }
@@ -354,7 +364,7 @@ class BattleSolver {
         if (goal_move(pos, u, n)) {
             is_key = true;
             block = root_line(text + mark(pos, true), " !\n");
-        } else if (passes_threat_limit(pos, n)) {
+        } else if (!defended_by_options(pos, n - 1)) {
             // A key is written at its shortest length (a short solution of an s#3 shows the
             // threats and variations of an s#2, as Popeye does).
             int len = n;
@@ -390,13 +400,25 @@ class BattleSolver {
         return block;
     }
 
-    // Option Threat n: the attacker's move (just played) checks, or threatens to win within n.
-    bool passes_threat_limit(Position& pos, int n) const {
-        const std::optional<int>& limit = ctx_.problem.options.threat;
-        if (!limit || n <= 1 || pos.in_check()) return true;
-        Position null = pos;
-        null.set_side_to_move_for_analysis(~pos.side_to_move());
-        return attacker_min(null, std::min(*limit, n - 1)) != 0;
+    // Options Threat n and MaxFlightsquares n, which Popeye applies at every defence
+    // (options/maxthreatlength.c, options/maxflightsquares.c): with j attacker moves left the
+    // defender to move has defended when, j >= n and not in check, the attacker threatens
+    // nothing within n moves, or when its king has more than n flights (legal king moves).
+    bool defended_by_options(Position& pos, int j) const {
+        const Options& o = ctx_.problem.options;
+        if (o.threat && j >= *o.threat && !pos.in_check()) {
+            Position null = pos;
+            null.set_side_to_move_for_analysis(~pos.side_to_move());
+            if (attacker_min(null, *o.threat) == 0) return true;
+        }
+        if (o.max_flights && j >= 2) {
+            const Square king = pos.king_square(pos.side_to_move());
+            MoveList list;
+            generate_legal(pos, list);
+            const auto flights = std::count_if(list.begin(), list.end(), [&](const Move& m) { return m.from == king; });
+            if (king != SQ_NONE && flights > *o.max_flights) return true;
+        }
+        return false;
     }
 
     // Defender to move after a root move that does not solve: collects the refutation lines
@@ -474,6 +496,7 @@ class BattleSolver {
         }
     };
     using Cache = std::unordered_map<CacheKey, bool, CacheHash>;
+    static constexpr size_t kMaxCacheEntries = size_t(1) << 22;  // about 1 GiB per thread
 
     const SolveContext& ctx_;
     Mode mode_;

@@ -500,7 +500,10 @@ class PhaseSolver {
         return remaining < kMaxDepth && failures_->by_depth[remaining].count(pos.exact_key());
     }
     void remember_failure(const Position& pos, int remaining) {
-        if (remaining < kMaxDepth) failures_->by_depth[remaining].insert(pos.exact_key());
+        // Bounded: past the cap a failure is searched again when met again, never remembered
+        // at the cost of memory (about 2 GiB in all).
+        if (remaining < kMaxDepth && failures_->by_depth[remaining].size() < kMaxFailuresPerDepth)
+            failures_->by_depth[remaining].insert(pos.exact_key());
     }
 
     // Writes the line on the stack (null moves are the opponent's passes in series play).
@@ -548,8 +551,9 @@ class PhaseSolver {
     std::vector<Move> stack_;
     int intro_end_ = -1;  // stack index of the main play's first move (intro play)
     // Positions (exact keys) known to have no solution, by moves remaining; shared by the
-    // threads of one phase.
+    // threads of one phase, at most kMaxFailuresPerDepth per depth.
     static constexpr int kMaxDepth = 64;
+    static constexpr size_t kMaxFailuresPerDepth = size_t(1) << 21;
     struct Failures {
         std::array<tbb::concurrent_unordered_set<std::string>, kMaxDepth> by_depth;
     };

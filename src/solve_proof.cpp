@@ -207,7 +207,8 @@ class Searcher {
         }
         if (memo && !found && !stop_) {
             if (remaining >= static_cast<int>(failures_.size())) failures_.resize(remaining + 1);
-            failures_[remaining].insert(std::move(code));
+            // Bounded, as the other solvers' tables: past the cap failures are not remembered.
+            if (failures_[remaining].size() < kMaxFailuresPerDepth) failures_[remaining].insert(std::move(code));
         }
         return found;
     }
@@ -231,6 +232,7 @@ class Searcher {
     const Position& root_;
     std::vector<Move> stack_;
     std::vector<std::unordered_set<std::string>> failures_;
+    static constexpr size_t kMaxFailuresPerDepth = size_t(1) << 21;
     std::string text_;
     Color goal_side_ = WHITE;
     long limit_ = 0;

@@ -959,12 +959,18 @@ TEST(PopeyeInputFuzzRegressions, RegressionInputsEndInInputError) {
 TEST(PopeyeInputOptions, UnimplementedSolutionOptionsAreRefused) {
     expect_error("beginproblem\nstip s#3\npieces white ka1 black ka8\noption nontrivial 0 1\nendproblem\n", 4,
                  "nontrivial");
-    expect_error("beginproblem\nstip #3\npieces white ka1 black ka8\noption maxflight 2\nendproblem\n", 4, "maxflight");
     expect_error("beginproblem\nstip #3\npieces white ka1 black ka8\noption keepmating\nendproblem\n", 4, "keepmating");
     expect_error("beginproblem\nstip #3\npieces white ka1 black ka8\noption goalisend\nendproblem\n", 4, "goalisend");
     expect_error("beginproblem\nstip #3\npieces white ka1 black ka8\noption startmove 3\nendproblem\n", 4, "startmove");
     // Intelligent with a number: Popeye then prints only that many solutions per position.
     expect_error("beginproblem\nstip h#3\npieces white ka1 black ka8\noption intelligent 2\nendproblem\n", 4, "2");
+    // MaxFlightsquares is implemented (data/popeye OPTIONS_*_flights*); its number is required.
+    EXPECT_EQ(
+        parse_popeye("beginproblem\nstip #3\npieces white ka1 black ka8\noption maxflight 2\nendproblem\n", "t.inp")
+            .at(0)
+            .options.max_flights,
+        std::optional<int>(2));
+    expect_error("beginproblem\nstip #3\npieces white ka1 black ka8\noption maxflight\nendproblem\n", 5, "endproblem");
     // Plain Intelligent is a hint (the same solutions).
     EXPECT_NO_THROW(
         parse_popeye("beginproblem\nstip h#3\npieces white ka1 black ka8\noption intelligent\nendproblem\n", "t.inp"));

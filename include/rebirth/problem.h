@@ -68,6 +68,7 @@ struct Options {
     bool no_white_king = false;        // NoWk
     bool no_black_king = false;        // NoBk
     std::optional<int> threat;         // Threat n
+    std::optional<int> max_flights;    // MaxFlightsquares n
     std::optional<int> defence;        // Defence n
     std::optional<int> max_solutions;  // MaxSolutions n
     std::vector<std::string> other;    // accepted but not interpreted (e.g. "Protocol")
