@@ -296,6 +296,50 @@ bool has_any_legal_move(const Position& pos) {
     return !list.empty();
 }
 
+bool gives_check(const Position& pos, const Move& m) {
+    const Color us = pos.side_to_move();
+    const Square k = pos.king_square(~us);
+    if (k == SQ_NONE) return false;
+    Bitboard occ = (pos.pieces() & ~square_bb(m.from)) | square_bb(m.to);
+    Bitboard ours = pos.pieces(us) & ~square_bb(m.from);
+    if (m.kind == MoveKind::EnPassant) occ &= ~square_bb(Square(us == WHITE ? m.to - 8 : m.to + 8));
+    if (m.kind == MoveKind::Castling) {
+        const bool king_side = m.to > m.from;
+        const Square rook_from = make_square(king_side ? 7 : 0, rank_of(m.from));
+        const Square rook_to = make_square(king_side ? 5 : 3, rank_of(m.from));
+        occ = (occ & ~square_bb(rook_from)) | square_bb(rook_to);
+        ours &= ~square_bb(rook_from);
+        if (rook_attacks(rook_to, occ) & square_bb(k)) return true;
+    } else {
+        const Walk w = m.kind == MoveKind::Promotion ? m.promotion : pos.piece_on(m.from).walk;
+        Bitboard direct = 0;
+        switch (w) {
+            case PAWN:
+                direct = pawn_attacks(us, m.to);
+                break;
+            case KNIGHT:
+                direct = knight_attacks(m.to);
+                break;
+            case BISHOP:
+                direct = bishop_attacks(m.to, occ);
+                break;
+            case ROOK:
+                direct = rook_attacks(m.to, occ);
+                break;
+            case QUEEN:
+                direct = queen_attacks(m.to, occ);
+                break;
+            default:  // the king gives no check
+                break;
+        }
+        if (direct & square_bb(k)) return true;
+    }
+    // Discovered checks by the mover's other line pieces.
+    const Bitboard rq = ours & (pos.pieces(ROOK) | pos.pieces(QUEEN));
+    const Bitboard bq = ours & (pos.pieces(BISHOP) | pos.pieces(QUEEN));
+    return (rook_attacks(k, occ) & rq) || (bishop_attacks(k, occ) & bq);
+}
+
 bool is_legal(const Position& pos, const Move& m) {
     MoveList list;
     generate_legal(pos, list);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstdlib>
 #include <numeric>
 
@@ -101,24 +102,51 @@ int final_pawn_rank(const Move& m) {
     return df < 0 ? 3 : 4;
 }
 
-// The sort of popeye_ordered_moves within one unit's moves (a before b).
-bool unit_order(const Position& pos, const Move& a, const Move& b, bool final_move) {
-    const bool pawn = pos.piece_on(a.from).walk == PAWN;
-    const int ga = final_move && pawn ? final_pawn_rank(a) : generation_rank(pos, a);
-    const int gb = final_move && pawn ? final_pawn_rank(b) : generation_rank(pos, b);
-    if (ga != gb) return ga > gb;
-    const int pa = promotion_rank(a.promotion), pb = promotion_rank(b.promotion);
-    if (pa != pb) return pa < pb;
-    const int ra = promotion_rank(a.rebirth_walk), rb = promotion_rank(b.rebirth_walk);
-    if (ra != rb) return ra < rb;
-    if (a.rebirth != b.rebirth) return a.rebirth < b.rebirth;
-    // Anti-Circe: the capturer's rebirth square, then the walk a pawn reborn on its last
-    // rank promotes to, Q S R B (EXAMPLES/antisup.inp: [wPb7->a8=Q], [wPb7->a8=S], ...).
+// The sort key of move m within its unit's moves: a before b in popeye_ordered_moves iff
+// key(a) < key(b) (equal keys keep generation order). `anti`: Anti-Circe with the capturer
+// reborn, where the rebirth choices are ordered too.
+std::uint64_t unit_key(const Position& pos, const Move& m, bool final_move, bool anti) {
+    const bool pawn = pos.piece_on(m.from).walk == PAWN;
+    const int g = final_move && pawn ? final_pawn_rank(m) : generation_rank(pos, m);
+    std::uint64_t k = static_cast<std::uint64_t>(16383 - g);  // later generated, tried first
+    k = (k << 8) | static_cast<std::uint64_t>(promotion_rank(m.promotion));
+    k = (k << 8) | static_cast<std::uint64_t>(promotion_rank(m.rebirth_walk));
+    k = (k << 7) | static_cast<std::uint64_t>(m.rebirth);
+    if (anti) {
+        // Anti-Circe: no rebirth (Relaxed) first, then the capturer's rebirth square, then
+        // the walk a pawn reborn on its last rank promotes to, Q S R B
+        // (EXAMPLES/antisup.inp: [wPb7->a8=Q], [wPb7->a8=S], ...).
+        k = (k << 7) | (m.extra == SQ_NONE ? 0u : static_cast<std::uint64_t>(m.extra) + 1);
+        k = (k << 8) | static_cast<std::uint64_t>(promotion_rank(Walk(m.spare)));
+    } else {
+        k <<= 15;
+    }
+    return k;
+}
+
+// Sorts `list` by (unit, unit_key), stably; units from a1 up (from h8 down when `final_move`).
+void sort_moves(const Position& pos, MoveList& list, bool final_move) {
     const RuleSet* rules = pos.has_rules() ? pos.rules() : nullptr;
-    if (!rules || (rules->reborn != Reborn::Capturer && rules->reborn != Reborn::Both)) return false;
-    // No rebirth (Relaxed) comes first.
-    if (a.extra != b.extra) return a.extra == SQ_NONE || (b.extra != SQ_NONE && a.extra < b.extra);
-    return promotion_rank(Walk(a.spare)) < promotion_rank(Walk(b.spare));
+    const bool anti = rules && (rules->reborn == Reborn::Capturer || rules->reborn == Reborn::Both);
+    struct Keyed {
+        std::uint64_t key;
+        Move move;
+    };
+    std::array<Keyed, MAX_MOVES> keyed;
+    const int n = list.size();
+    for (int i = 0; i < n; ++i) {
+        const Move& m = list[i];
+        const std::uint64_t unit = final_move ? 63 - static_cast<int>(m.from) : static_cast<int>(m.from);
+        keyed[i] = {(unit << 57) | unit_key(pos, m, final_move, anti), m};
+    }
+    // Insertion sort: stable, and the lists are short.
+    for (int i = 1; i < n; ++i) {
+        const Keyed x = keyed[i];
+        int j = i;
+        for (; j > 0 && keyed[j - 1].key > x.key; --j) keyed[j] = keyed[j - 1];
+        keyed[j] = x;
+    }
+    for (int i = 0; i < n; ++i) list[i] = keyed[i].move;
 }
 
 }  // namespace
@@ -134,12 +162,11 @@ bool popeye_final_move_generator(const Position& pos) {
            !R.chameleon;
 }
 
+void popeye_sort(const Position& pos, MoveList& list, bool final_move) { sort_moves(pos, list, final_move); }
+
 void popeye_ordered_final_moves(const Position& pos, MoveList& list) {
     generate_legal(pos, list);
-    std::stable_sort(list.begin(), list.end(), [&pos](const Move& a, const Move& b) {
-        if (a.from != b.from) return a.from > b.from;
-        return unit_order(pos, a, b, true);
-    });
+    sort_moves(pos, list, true);
 }
 
 void popeye_ordered_pseudo_moves(const Position& pos, MoveList& list) {
@@ -153,20 +180,14 @@ void popeye_ordered_pseudo_moves(const Position& pos, MoveList& list) {
     for (int i = 0; i < list.size(); ++i)
         if (pos.piece_on(list[i].to).walk != KING || list[i].kind == MoveKind::Castling) list[kept++] = list[i];
     list.truncate(kept);
-    std::stable_sort(list.begin(), list.end(), [&pos](const Move& a, const Move& b) {
-        if (a.from != b.from) return a.from < b.from;
-        return unit_order(pos, a, b, false);
-    });
+    sort_moves(pos, list, false);
 }
 
 // The legal moves of `pos` in the order Popeye tries them: units from a1 to h8, each unit's
 // moves in reverse generation order, promotions Q S R B.
 void popeye_ordered_moves(const Position& pos, MoveList& list) {
     generate_legal(pos, list);
-    std::stable_sort(list.begin(), list.end(), [&pos](const Move& a, const Move& b) {
-        if (a.from != b.from) return a.from < b.from;
-        return unit_order(pos, a, b, false);
-    });
+    sort_moves(pos, list, false);
 }
 
 }  // namespace rebirth

@@ -130,7 +130,7 @@ class BattleSolver {
         if (defender_finished(pos, j)) return true;
         if (j == 0 || defender_ends_early(pos, j) || defended_by_options(pos, j)) return false;
         MoveList list;
-        popeye_ordered_moves(pos, list);
+        generate_legal(pos, list);  // whether a defence holds, not which: no ordering
         if (list.empty()) return false;
         for (const Move& d : list) {
             UndoInfo u;
@@ -157,8 +157,13 @@ class BattleSolver {
     bool attacker_wins_uncached(Position& pos, int j) const {
         ctx_.visit();
         if (mode_ == Mode::Reflex && goal_reachable_in_one(pos, ctx_.goal)) return false;
+        // Only whether a move wins counts here, not which: no ordering.
         MoveList list;
-        popeye_ordered_moves(pos, list);
+        generate_legal(pos, list);
+        // Direct play's last move mates (checks) only if it gives check, which positions
+        // without rules and fairy walks tell without playing it.
+        const bool checks_only = mode_ == Mode::Direct && (ctx_.goal == Goal::Mate || ctx_.goal == Goal::Check) &&
+                                 !pos.has_rules() && !pos.has_fairy();
         // Options Threat and MaxFlightsquares judge a defence by the length being tried, and
         // Popeye tries the shortest lengths first: a play that wins within fewer moves meets
         // the options at its own length (BEISPIEL/circe.inp #4 with MaxFlightsquares 0).
@@ -166,6 +171,7 @@ class BattleSolver {
         const int first = (o.threat || o.max_flights) && !exact_ ? 1 : j;
         for (int k = first; k <= j; ++k) {
             for (const Move& m : list) {
+                if (k == 1 && checks_only && !gives_check(pos, m)) continue;
                 UndoInfo u;
                 pos.do_move(m, u);
                 const bool solves = attack_solves(pos, u, k);

@@ -411,7 +411,8 @@ class PhaseSolver {
     // Help play: `remaining` half-moves, the last one reaching the goal.
     bool help(Position& pos, int remaining) {
         ctx_.visit();
-        if (remaining > 1 && failed(pos, remaining)) return false;
+        if (remaining == 1) return help_last(pos);
+        if (failed(pos, remaining)) return false;
         MoveList list;
         ordered(pos, list, remaining == 1);
         const Color mover = pos.side_to_move();
@@ -422,6 +423,38 @@ class PhaseSolver {
         }
         if (!found && remaining > 1 && !stop_) remember_failure(pos, remaining);
         return found;
+    }
+
+    // Help play's last half-move: writes every move of the side to move reaching the goal,
+    // in Popeye's order (only those moves are sorted; the order is that of the full list).
+    bool help_last(Position& pos) {
+        if (pos.side_to_move() != phase_.goal_side) return false;
+        MoveList list, hits;
+        generate_legal(pos, list);
+        // Without rules and fairy walks, a move that gives no check mates nor checks nobody.
+        const bool checks_only =
+            (ctx_.goal == Goal::Mate || ctx_.goal == Goal::Check) && !pos.has_rules() && !pos.has_fairy();
+        for (const Move& m : list) {
+            if (checks_only && !gives_check(pos, m)) continue;
+            UndoInfo u;
+            pos.do_move(m, u);
+            if (goal_reached(pos, u, ctx_.goal)) hits.push(m);
+            pos.undo_move(m, u);
+        }
+        if (hits.empty()) return false;
+        popeye_sort(pos, hits, final_order(pos));
+        for (const Move& m : hits) {
+            if (stop_) break;
+            stack_.push_back(m);
+            emit();
+            stack_.pop_back();
+        }
+        return true;
+    }
+
+    // Whether the goal move of pos is ordered as Popeye's mating-move generator orders it.
+    bool final_order(const Position& pos) const {
+        return (ctx_.goal == Goal::Mate || ctx_.goal == Goal::Check) && popeye_final_move_generator(pos);
     }
 
     // Help play after move m of `mover` (played and taken back here).
@@ -447,6 +480,7 @@ class PhaseSolver {
     // Series play: `remaining` moves of the series side, then the tail.
     bool series(Position& pos, int remaining) {
         ctx_.visit();
+        if (remaining == 1 && phase_.tail == Tail::None) return help_last(pos);
         if (failed(pos, remaining)) return false;
         MoveList list;
         ordered(pos, list, remaining == 1 && phase_.tail == Tail::None);

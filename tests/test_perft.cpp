@@ -280,3 +280,39 @@ TEST(Perft, ParallelEqualsSingleThreadUnderConditions) {
         EXPECT_EQ(parallel_perft(pos, 4, 1), parallel_perft(pos, 4, 2)) << words;
     }
 }
+
+namespace {
+
+// Moves at depth `depth` below pos that give check, by gives_check; every legal move on the
+// way is also played to see that gives_check agrees with the position after it.
+std::uint64_t count_checks(Position& pos, int depth) {
+    MoveList list;
+    generate_legal(pos, list);
+    std::uint64_t checks = 0;
+    for (const Move& m : list) {
+        const bool predicted = gives_check(pos, m);
+        UndoInfo u;
+        pos.do_move(m, u);
+        EXPECT_EQ(predicted, pos.in_check()) << square_name(m.from) << square_name(m.to);
+        if (depth == 1)
+            checks += predicted;
+        else
+            checks += count_checks(pos, depth - 1);
+        pos.undo_move(m, u);
+    }
+    return checks;
+}
+
+}  // namespace
+
+// gives_check (help play's last-move filter) against the published check counts of the perft
+// tables (chessprogramming.org "Perft Results": initial position depth 4 469 checks, Kiwipete
+// depth 3 993, position 3 depth 4 1680), and against the played move at every node.
+TEST(Perft, GivesCheckMatchesPublishedCheckCounts) {
+    Position start = from_fen(kStart);
+    EXPECT_EQ(count_checks(start, 4), 469u);
+    Position kiwi = from_fen(kKiwipete);
+    EXPECT_EQ(count_checks(kiwi, 3), 993u);
+    Position p3 = from_fen(kPos3);
+    EXPECT_EQ(count_checks(p3, 4), 1680u);
+}

@@ -19,6 +19,10 @@ int count_legal(const Position& pos);
 // Whether the side to move has a legal move (stops at the first one under Circe rules).
 bool has_any_legal_move(const Position& pos);
 
+// Whether legal move m of the side to move checks the opponent's king, without playing it.
+// Only for positions without rules and fairy walks (pos.has_rules() and pos.has_fairy() false).
+bool gives_check(const Position& pos, const Move& m);
+
 // Whether `m` is among the legal moves of `pos`.
 bool is_legal(const Position& pos, const Move& m);
 

@@ -22,6 +22,11 @@ void popeye_ordered_pseudo_moves(const Position& pos, MoveList& list);
 // the double step, the single step and en passant last.
 void popeye_ordered_final_moves(const Position& pos, MoveList& list);
 
+// Sorts legal moves of `pos` (any subset of them) into the order of popeye_ordered_final_moves
+// (`final_move`) or popeye_ordered_moves: sorting a subset gives the order those moves have in
+// the full ordered list.
+void popeye_sort(const Position& pos, MoveList& list, bool final_move);
+
 // Whether Popeye generates the final mating (or checking) move of `pos` with its orthodox
 // mating-move generator: no fairy walk, and orthodox rules or Circe with the captured unit
 // reborn, kings excluded, neither Volcanic, Parachute, Assassin nor Parrain (its twin.c
