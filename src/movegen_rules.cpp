@@ -1,5 +1,7 @@
 #include "movegen_rules.h"
 
+#include <optional>
+
 #include "rebirth/bitboard.h"
 #include "rebirth/legality.h"
 #include "rebirth/movegen.h"
@@ -776,6 +778,21 @@ bool quiet_moves_orthodox(const Position& pos) {
 
 static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* list);
 
+// Whether a quiet move (no capture, no castling) only moves its unit and a king can be taken
+// only by a unit attacking it in the orthodox sense: no fairy walk, no Mars or Anti-Mars
+// departure, no Parrain rebirth on the next move, no buried units (Volcanic, Parachute), no
+// rebirth onto a king (Assassin, Ultra), no first-rank pawn moves (Cage, Parrain). Then an
+// orthodox-legal quiet move leaves the king untakeable, hence legal (Anti-Circe, Circe Rex
+// Inclusive, Circe with other squares or reborn walks...).
+static bool quiet_legal_if_orthodox_legal(const Position& pos) {
+    const RuleSet& R = *pos.rules();
+    return !pos.has_fairy() && !R.mars && !R.antimars && !parrain_like(R) && !first_rank_pawns_move(R) &&
+           (R.occupied == Occupied::Relaxed || R.occupied == Occupied::Strict) &&
+           (R.reborn != Reborn::Both || R.both_capturer.occupied == Occupied::Relaxed ||
+            R.both_capturer.occupied == Occupied::Strict) &&
+           pos.buried_count() == 0;
+}
+
 // Whether a unit of walk w and colour c on s attacks t with occupancy occ (orthodox walks).
 static bool unit_attacks(Walk w, Color c, Square s, Square t, Bitboard occ) {
     switch (w) {
@@ -953,18 +970,53 @@ void append_rules_captures(const Position& pos, MoveList& list, const KingSafety
 // copy: the rules allow it, the mover's king is not capturable, and under Alsatian Circe a
 // capture leaves an orthodox-legal position). With a null list, stops at the first legal
 // move. Returns whether a legal move was found.
+// Anti-Circe capture m (the capturer goes to m.extra, or stays on m.to when m.extra is
+// SQ_NONE): whether no enemy unit attacks the mover's king (on ksq, or where the capturing king
+// goes) afterwards.
+static bool anti_capture_safe(const Position& pos, const Move& m, Square ksq) {
+    const Color us = pos.side_to_move();
+    const Square cap = m.kind == MoveKind::EnPassant ? Square(us == WHITE ? m.to - 8 : m.to + 8) : m.to;
+    const Square final_sq = m.extra == SQ_NONE ? m.to : m.extra;
+    const Bitboard occ = (pos.pieces() & ~square_bb(m.from) & ~square_bb(m.to) & ~square_bb(cap)) | square_bb(final_sq);
+    const Square k = m.from == ksq ? final_sq : ksq;
+    return !(pos.attackers_to(k, ~us, occ) & ~square_bb(cap));
+}
+
 static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* list) {
     const Color us = pos.side_to_move();
     const bool alsatian = pos.rules()->alsatian;
-    Position scratch = pos;
+    // Where a quiet move does nothing but move and a king is taken only by a unit attacking
+    // it, a quiet move legal in orthodox chess (pins, checks) is legal: no make-and-test.
+    const Square ksq = pos.king_square(us);
+    const bool fast = ksq != SQ_NONE && quiet_legal_if_orthodox_legal(pos) && !pos.attackers_to(ksq, ~us);
+    const Bitboard pinned = fast ? pos.pinned(us) : 0;
+    // Anti-Circe alone (the capturer reborn, the captured unit gone, nothing else happening):
+    // a capture after which no enemy unit attacks the king is legal.
+    const RuleSet& R = *pos.rules();
+    const bool fast_captures = ksq != SQ_NONE && quiet_legal_if_orthodox_legal(pos) && R.reborn == Reborn::Capturer &&
+                               !R.alsatian && !R.atom && !R.kamikaze && !R.hydra;
+    std::optional<Position> scratch;
     UndoInfo u;
     bool any = false;
     for (const Move& m : pseudo) {
-        if (!scratch.do_rules_move(m, u)) continue;
-        bool ok = !scratch.in_check(us);
-        if (ok && alsatian && u.capture_square != SQ_NONE)
-            ok = !analyze_orthodox_legality(scratch.to_setup().board, scratch.side_to_move()).illegal;
-        scratch.undo_move(m, u);
+        bool ok;
+        if (fast && (m.kind == MoveKind::Normal || m.kind == MoveKind::Promotion) && pos.empty(m.to) &&
+            m.extra == SQ_NONE &&
+            (m.from == ksq ? !pos.attackers_to(m.to, ~us, pos.pieces() ^ square_bb(m.from))
+                           : !(pinned & square_bb(m.from)) || aligned(ksq, m.from, m.to))) {
+            ok = true;
+        } else if (fast_captures &&
+                   (m.kind == MoveKind::Normal || m.kind == MoveKind::Promotion || m.kind == MoveKind::EnPassant) &&
+                   (m.kind == MoveKind::EnPassant || !pos.empty(m.to)) && anti_capture_safe(pos, m, ksq)) {
+            ok = true;
+        } else {
+            if (!scratch) scratch.emplace(pos);
+            if (!scratch->do_rules_move(m, u)) continue;
+            ok = !scratch->in_check(us);
+            if (ok && alsatian && u.capture_square != SQ_NONE)
+                ok = !analyze_orthodox_legality(scratch->to_setup().board, scratch->side_to_move()).illegal;
+            scratch->undo_move(m, u);
+        }
         if (!ok) continue;
         any = true;
         if (!list) return true;
