@@ -108,7 +108,7 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
         set_square(m.to, mover, mover_origin, u);
         set_square(rook_to, rook, rook_origin, u);
     } else {
-        cap_sq = m.kind == MoveKind::EnPassant ? Square(us == WHITE ? m.to - 8 : m.to + 8) : m.to;
+        cap_sq = capture_square(m, us);
         captured = board_[cap_sq];
         captured_origin = origin_[cap_sq];
         touched |= square_bb(cap_sq);

@@ -302,7 +302,7 @@ bool gives_check(const Position& pos, const Move& m) {
     if (k == SQ_NONE) return false;
     Bitboard occ = (pos.pieces() & ~square_bb(m.from)) | square_bb(m.to);
     Bitboard ours = pos.pieces(us) & ~square_bb(m.from);
-    if (m.kind == MoveKind::EnPassant) occ &= ~square_bb(Square(us == WHITE ? m.to - 8 : m.to + 8));
+    if (m.kind == MoveKind::EnPassant) occ &= ~square_bb(capture_square(m, us));
     if (m.kind == MoveKind::Castling) {
         const bool king_side = m.to > m.from;
         const Square rook_from = make_square(king_side ? 7 : 0, rank_of(m.from));

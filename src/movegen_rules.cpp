@@ -214,7 +214,7 @@ class RuleGen {
     }
 
     void expand(Move m) {
-        const Square cap = m.kind == MoveKind::EnPassant ? Square(side_ == WHITE ? m.to - 8 : m.to + 8) : m.to;
+        const Square cap = capture_square(m, side_);
         const Piece captured = pos_.piece_on(cap);
         if (captured.empty() || R_.mars || parrain_like(R_)) {
             if (!parrain_like(R_) || pos_.parrain_square() == SQ_NONE)
@@ -818,7 +818,7 @@ static bool unit_attacks(Walk w, Color c, Square s, Square t, Bitboard occ) {
 // must not be attacked in the resulting position, computed without playing the move.
 static bool simple_capture_legal(const Position& pos, const Move& m) {
     const Color us = pos.side_to_move(), them = ~us;
-    const Square cap = m.kind == MoveKind::EnPassant ? Square(us == WHITE ? m.to - 8 : m.to + 8) : m.to;
+    const Square cap = capture_square(m, us);
     const Piece mover = pos.piece_on(m.from);
     const Square k = mover.walk == KING ? m.to : pos.king_square(us);
     if (k == SQ_NONE) return true;
@@ -966,35 +966,35 @@ void append_rules_captures(const Position& pos, MoveList& list, const KingSafety
     append_legal(pos, caps, &list);
 }
 
-// Appends to *list the moves of `pseudo` that are legal in pos (each played on a scratch
-// copy: the rules allow it, the mover's king is not capturable, and under Alsatian Circe a
-// capture leaves an orthodox-legal position). With a null list, stops at the first legal
-// move. Returns whether a legal move was found.
 // Anti-Circe capture m (the capturer goes to m.extra, or stays on m.to when m.extra is
 // SQ_NONE): whether no enemy unit attacks the mover's king (on ksq, or where the capturing king
 // goes) afterwards.
 static bool anti_capture_safe(const Position& pos, const Move& m, Square ksq) {
     const Color us = pos.side_to_move();
-    const Square cap = m.kind == MoveKind::EnPassant ? Square(us == WHITE ? m.to - 8 : m.to + 8) : m.to;
+    const Square cap = capture_square(m, us);
     const Square final_sq = m.extra == SQ_NONE ? m.to : m.extra;
     const Bitboard occ = (pos.pieces() & ~square_bb(m.from) & ~square_bb(m.to) & ~square_bb(cap)) | square_bb(final_sq);
     const Square k = m.from == ksq ? final_sq : ksq;
     return !(pos.attackers_to(k, ~us, occ) & ~square_bb(cap));
 }
 
+// Appends to *list the moves of `pseudo` that are legal in pos (each played on a scratch
+// copy: the rules allow it, the mover's king is not capturable, and under Alsatian Circe a
+// capture leaves an orthodox-legal position). With a null list, stops at the first legal
+// move. Returns whether a legal move was found.
 static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* list) {
     const Color us = pos.side_to_move();
-    const bool alsatian = pos.rules()->alsatian;
+    const RuleSet& R = *pos.rules();
     // Where a quiet move does nothing but move and a king is taken only by a unit attacking
     // it, a quiet move legal in orthodox chess (pins, checks) is legal: no make-and-test.
     const Square ksq = pos.king_square(us);
-    const bool fast = ksq != SQ_NONE && quiet_legal_if_orthodox_legal(pos) && !pos.attackers_to(ksq, ~us);
+    const bool plain = ksq != SQ_NONE && quiet_legal_if_orthodox_legal(pos);
+    const bool fast = plain && !pos.attackers_to(ksq, ~us);
     const Bitboard pinned = fast ? pos.pinned(us) : 0;
     // Anti-Circe alone (the capturer reborn, the captured unit gone, nothing else happening):
     // a capture after which no enemy unit attacks the king is legal.
-    const RuleSet& R = *pos.rules();
-    const bool fast_captures = ksq != SQ_NONE && quiet_legal_if_orthodox_legal(pos) && R.reborn == Reborn::Capturer &&
-                               !R.alsatian && !R.atom && !R.kamikaze && !R.hydra;
+    const bool fast_captures =
+        plain && R.reborn == Reborn::Capturer && !R.alsatian && !R.atom && !R.kamikaze && !R.hydra;
     std::optional<Position> scratch;
     UndoInfo u;
     bool any = false;
@@ -1013,7 +1013,7 @@ static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* 
             if (!scratch) scratch.emplace(pos);
             if (!scratch->do_rules_move(m, u)) continue;
             ok = !scratch->in_check(us);
-            if (ok && alsatian && u.capture_square != SQ_NONE)
+            if (ok && R.alsatian && u.capture_square != SQ_NONE)
                 ok = !analyze_orthodox_legality(scratch->to_setup().board, scratch->side_to_move()).illegal;
             scratch->undo_move(m, u);
         }

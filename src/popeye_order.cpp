@@ -124,8 +124,10 @@ std::uint64_t unit_key(const Position& pos, const Move& m, bool final_move, bool
     return k;
 }
 
+}  // namespace
+
 // Sorts `list` by (unit, unit_key), stably; units from a1 up (from h8 down when `final_move`).
-void sort_moves(const Position& pos, MoveList& list, bool final_move) {
+void popeye_sort(const Position& pos, MoveList& list, bool final_move) {
     const RuleSet* rules = pos.has_rules() ? pos.rules() : nullptr;
     const bool anti = rules && (rules->reborn == Reborn::Capturer || rules->reborn == Reborn::Both);
     struct Keyed {
@@ -149,8 +151,6 @@ void sort_moves(const Position& pos, MoveList& list, bool final_move) {
     for (int i = 0; i < n; ++i) list[i] = keyed[i].move;
 }
 
-}  // namespace
-
 bool popeye_final_move_generator(const Position& pos) {
     if (pos.has_fairy()) return false;
     if (!pos.has_rules()) return true;
@@ -162,11 +162,9 @@ bool popeye_final_move_generator(const Position& pos) {
            !R.chameleon;
 }
 
-void popeye_sort(const Position& pos, MoveList& list, bool final_move) { sort_moves(pos, list, final_move); }
-
 void popeye_ordered_final_moves(const Position& pos, MoveList& list) {
     generate_legal(pos, list);
-    sort_moves(pos, list, true);
+    popeye_sort(pos, list, true);
 }
 
 void popeye_ordered_pseudo_moves(const Position& pos, MoveList& list) {
@@ -180,14 +178,14 @@ void popeye_ordered_pseudo_moves(const Position& pos, MoveList& list) {
     for (int i = 0; i < list.size(); ++i)
         if (pos.piece_on(list[i].to).walk != KING || list[i].kind == MoveKind::Castling) list[kept++] = list[i];
     list.truncate(kept);
-    sort_moves(pos, list, false);
+    popeye_sort(pos, list, false);
 }
 
 // The legal moves of `pos` in the order Popeye tries them: units from a1 to h8, each unit's
 // moves in reverse generation order, promotions Q S R B.
 void popeye_ordered_moves(const Position& pos, MoveList& list) {
     generate_legal(pos, list);
-    sort_moves(pos, list, false);
+    popeye_sort(pos, list, false);
 }
 
 }  // namespace rebirth

@@ -328,7 +328,7 @@ void Position::do_move(const Move& m, UndoInfo& u) {
     if (ep_square_ != SQ_NONE) k ^= zobrist::ep_key(ep_square_);
     ep_square_ = SQ_NONE;
 
-    Square cap_sq = m.kind == MoveKind::EnPassant ? Square(us == WHITE ? m.to - 8 : m.to + 8) : m.to;
+    Square cap_sq = capture_square(m, us);
     if (m.kind == MoveKind::Castling) {
         u.captured = Piece{};
         u.capture_square = SQ_NONE;

@@ -464,6 +464,14 @@ std::vector<GoalMove> goal_moves(const Position& pos, Goal g, Language lang) {
     return out;
 }
 
+bool final_move_order(const Position& pos, Goal g) {
+    return (g == Goal::Mate || g == Goal::Check) && popeye_final_move_generator(pos);
+}
+
+bool only_checks_reach(const Position& pos, Goal g) {
+    return (g == Goal::Mate || g == Goal::Check) && !pos.has_rules() && !pos.has_fairy();
+}
+
 void append_line_move(std::string& line, Position& pos, const Move& m, Language lang, bool numbered, int& number,
                       bool check_mark) {
     if (numbered) {

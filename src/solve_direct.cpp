@@ -162,8 +162,7 @@ class BattleSolver {
         generate_legal(pos, list);
         // Direct play's last move mates (checks) only if it gives check, which positions
         // without rules and fairy walks tell without playing it.
-        const bool checks_only = mode_ == Mode::Direct && (ctx_.goal == Goal::Mate || ctx_.goal == Goal::Check) &&
-                                 !pos.has_rules() && !pos.has_fairy();
+        const bool checks_only = mode_ == Mode::Direct && only_checks_reach(pos, ctx_.goal);
         // Options Threat and MaxFlightsquares judge a defence by the length being tried, and
         // Popeye tries the shortest lengths first: a play that wins within fewer moves meets
         // the options at its own length (BEISPIEL/circe.inp #4 with MaxFlightsquares 0).
@@ -209,8 +208,7 @@ class BattleSolver {
         if (mode_ == Mode::Reflex && goal_reachable_in_one(pos, ctx_.goal)) return;
         MoveList list;
         // Direct play's last move: Popeye's mating-move generator order (mate and check goals).
-        if (j == 1 && mode_ == Mode::Direct && (ctx_.goal == Goal::Mate || ctx_.goal == Goal::Check) &&
-            popeye_final_move_generator(pos))
+        if (j == 1 && mode_ == Mode::Direct && final_move_order(pos, ctx_.goal))
             popeye_ordered_final_moves(pos, list);
         else
             popeye_ordered_moves(pos, list);
@@ -519,8 +517,7 @@ namespace {
 // The root moves of a phase in Popeye's order: an #1 (or +1) is its final move, which Popeye
 // generates with its mating-move generator.
 void root_moves(const SolveContext& ctx, Mode mode, const Position& root, int n, MoveList& list) {
-    if (n == 1 && mode == Mode::Direct && (ctx.goal == Goal::Mate || ctx.goal == Goal::Check) &&
-        popeye_final_move_generator(root))
+    if (n == 1 && mode == Mode::Direct && final_move_order(root, ctx.goal))
         popeye_ordered_final_moves(root, list);
     else
         popeye_ordered_moves(root, list);

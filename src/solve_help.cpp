@@ -54,7 +54,7 @@ class PhaseSolver {
     // play's last move, series play's last move or the opponent's goal move in ser-h), which
     // Popeye generates with its mating-move generator for mate and check goals.
     void ordered(const Position& pos, MoveList& list, bool final) const {
-        if (final && (ctx_.goal == Goal::Mate || ctx_.goal == Goal::Check) && popeye_final_move_generator(pos))
+        if (final && final_move_order(pos, ctx_.goal))
             popeye_ordered_final_moves(pos, list);
         else
             popeye_ordered_moves(pos, list);
@@ -377,30 +377,32 @@ class PhaseSolver {
     // it is forced (self) or able (reflex) to reach the goal.
     bool finish_end(Position& pos) {
         if (phase_.tail == Tail::Self && !goal_forced_in_one(pos, ctx_.goal)) return false;
-        return write_goal_moves(pos);
+        return write_goal_moves(pos, false);
     }
 
-    // Writes a line for every move of the side to move that reaches the goal (in Popeye's
-    // order); returns whether there was one.
-    bool write_goal_moves(Position& pos) {
-        MoveList replies;
-        // ser-h: the opponent's goal move is a help move; hs, hr and ser-s end with a forced
-        // (defence) move, which Popeye generates as usual.
-        ordered(pos, replies, phase_.tail == Tail::Help);
-        bool found = false;
-        for (const Move& r : replies) {
-            if (stop_) break;
-            UndoInfo ru;
-            pos.do_move(r, ru);
-            if (goal_reached(pos, ru, ctx_.goal)) {
-                stack_.push_back(r);
-                emit();
-                stack_.pop_back();
-                found = true;
-            }
-            pos.undo_move(r, ru);
+    // Writes a line for every move of the side to move that reaches the goal, in Popeye's
+    // order (`final`: the order of its mating-move generator); returns whether there was one.
+    // Only the goal moves are sorted, which gives them their order in the full list.
+    bool write_goal_moves(Position& pos, bool final) {
+        MoveList list, hits;
+        generate_legal(pos, list);
+        const bool checks_only = only_checks_reach(pos, ctx_.goal);
+        for (const Move& m : list) {
+            if (checks_only && !gives_check(pos, m)) continue;
+            UndoInfo u;
+            pos.do_move(m, u);
+            if (goal_reached(pos, u, ctx_.goal)) hits.push(m);
+            pos.undo_move(m, u);
         }
-        return found;
+        if (hits.empty()) return false;
+        popeye_sort(pos, hits, final && final_move_order(pos, ctx_.goal));
+        for (const Move& m : hits) {
+            if (stop_) break;
+            stack_.push_back(m);
+            emit();
+            stack_.pop_back();
+        }
+        return true;
     }
 
     bool limit_reached() const {
@@ -414,48 +416,20 @@ class PhaseSolver {
         if (remaining == 1) return help_last(pos);
         if (failed(pos, remaining)) return false;
         MoveList list;
-        ordered(pos, list, remaining == 1);
+        popeye_ordered_moves(pos, list);
         const Color mover = pos.side_to_move();
         bool found = false;
         for (const Move& m : list) {
             if (stop_) break;
             if (help_move(pos, m, remaining, mover)) found = true;
         }
-        if (!found && remaining > 1 && !stop_) remember_failure(pos, remaining);
+        if (!found && !stop_) remember_failure(pos, remaining);
         return found;
     }
 
-    // Help play's last half-move: writes every move of the side to move reaching the goal,
-    // in Popeye's order (only those moves are sorted; the order is that of the full list).
-    bool help_last(Position& pos) {
-        if (pos.side_to_move() != phase_.goal_side) return false;
-        MoveList list, hits;
-        generate_legal(pos, list);
-        // Without rules and fairy walks, a move that gives no check mates nor checks nobody.
-        const bool checks_only =
-            (ctx_.goal == Goal::Mate || ctx_.goal == Goal::Check) && !pos.has_rules() && !pos.has_fairy();
-        for (const Move& m : list) {
-            if (checks_only && !gives_check(pos, m)) continue;
-            UndoInfo u;
-            pos.do_move(m, u);
-            if (goal_reached(pos, u, ctx_.goal)) hits.push(m);
-            pos.undo_move(m, u);
-        }
-        if (hits.empty()) return false;
-        popeye_sort(pos, hits, final_order(pos));
-        for (const Move& m : hits) {
-            if (stop_) break;
-            stack_.push_back(m);
-            emit();
-            stack_.pop_back();
-        }
-        return true;
-    }
-
-    // Whether the goal move of pos is ordered as Popeye's mating-move generator orders it.
-    bool final_order(const Position& pos) const {
-        return (ctx_.goal == Goal::Mate || ctx_.goal == Goal::Check) && popeye_final_move_generator(pos);
-    }
+    // The last half-move of help play (and of series play without a tail): the goal side's
+    // moves reaching the goal.
+    bool help_last(Position& pos) { return pos.side_to_move() == phase_.goal_side && write_goal_moves(pos, true); }
 
     // Help play after move m of `mover` (played and taken back here).
     bool help_move(Position& pos, const Move& m, int remaining, Color mover) {
@@ -483,7 +457,7 @@ class PhaseSolver {
         if (remaining == 1 && phase_.tail == Tail::None) return help_last(pos);
         if (failed(pos, remaining)) return false;
         MoveList list;
-        ordered(pos, list, remaining == 1 && phase_.tail == Tail::None);
+        popeye_ordered_moves(pos, list);
         const Color side = pos.side_to_move();
         bool found = false;
         for (const Move& m : list) {
@@ -527,7 +501,7 @@ class PhaseSolver {
             return true;
         }
         if (phase_.tail == Tail::Self && !goal_forced_in_one(pos, ctx_.goal)) return false;
-        return write_goal_moves(pos);
+        return write_goal_moves(pos, phase_.tail == Tail::Help);
     }
 
     bool failed(const Position& pos, int remaining) const {

@@ -93,6 +93,14 @@ struct GoalMove {
 // The moves of the side to move in `pos` that reach goal g, in Popeye's order.
 std::vector<GoalMove> goal_moves(const Position& pos, Goal g, Language lang);
 
+// Whether Popeye generates the moves of `pos` that are to reach goal g with its mating-move
+// generator, and so in the order of popeye_ordered_final_moves (mate and check goals).
+bool final_move_order(const Position& pos, Goal g);
+
+// Whether only a move giving check can reach goal g from `pos` and gives_check tells which
+// moves do without playing them (mate and check goals; no rules, no fairy walks).
+bool only_checks_reach(const Position& pos, Goal g);
+
 // Appends one move of a help-play style line ("  1.e2-e4 e7-e5   2..."): the move number
 // ("%3d.", then counting on) when `numbered`, the move in `lang`, and " +" when it gives
 // check and `check_mark`; plays the move on pos.

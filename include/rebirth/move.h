@@ -30,6 +30,12 @@ struct Move {
 };
 static_assert(sizeof(Move) == 8);
 
+// The square of the unit m captures (when it captures), m made by `mover`: m.to, or for en
+// passant the square behind it.
+constexpr Square capture_square(const Move& m, Color mover) {
+    return m.kind == MoveKind::EnPassant ? Square(mover == WHITE ? m.to - 8 : m.to + 8) : m.to;
+}
+
 inline constexpr int MAX_MOVES = 1024;
 
 // A fixed-capacity list of moves, meant to live on the stack.
