@@ -15,6 +15,7 @@
 #include <tbb/task_arena.h>
 #include <vector>
 
+#include "rebirth/goal_bound.h"
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
 #include "rebirth/popeye_order.h"
@@ -48,7 +49,11 @@ struct Phase {
 class PhaseSolver {
   public:
     PhaseSolver(const SolveContext& ctx, const Phase& phase, const Position& root, int& solutions)
-        : ctx_(ctx), phase_(phase), root_(root), solutions_(solutions) {}
+        : ctx_(ctx),
+          phase_(phase),
+          root_(root),
+          solutions_(solutions),
+          bounded_(goal_bound_applies(root, ctx.goal, ~phase.goal_side)) {}
 
     // The moves of pos in Popeye's order; `final`: the move that must reach the goal (help
     // play's last move, series play's last move or the opponent's goal move in ser-h), which
@@ -410,10 +415,20 @@ class PhaseSolver {
         return max && solutions_ >= *max;
     }
 
+    // Whether the goal may still be reached when the goal side makes `goal_side_moves` more
+    // moves and its opponent `other_moves` (goal_bound.h; always true where it is unsound).
+    bool reachable(const Position& pos, int goal_side_moves, int other_moves) const {
+        return !bounded_ || goal_may_be_reached(pos, ctx_.goal, ~phase_.goal_side, goal_side_moves, other_moves);
+    }
+
     // Help play: `remaining` half-moves, the last one reaching the goal.
     bool help(Position& pos, int remaining) {
         ctx_.visit();
         if (remaining == 1) return help_last(pos);
+        const bool goal_side = pos.side_to_move() == phase_.goal_side;
+        if (!reachable(pos, goal_side ? (remaining + 1) / 2 : remaining / 2,
+                       goal_side ? remaining / 2 : (remaining + 1) / 2))
+            return false;
         if (failed(pos, remaining)) return false;
         MoveList list;
         popeye_ordered_moves(pos, list);
@@ -455,6 +470,9 @@ class PhaseSolver {
     bool series(Position& pos, int remaining) {
         ctx_.visit();
         if (remaining == 1 && phase_.tail == Tail::None) return help_last(pos);
+        // ser-#/ser-=: the goal side makes every move; ser-h: the opponent's moves, then one.
+        if (phase_.tail == Tail::None && !reachable(pos, remaining, 0)) return false;
+        if (phase_.tail == Tail::Help && !reachable(pos, 1, remaining)) return false;
         if (failed(pos, remaining)) return false;
         MoveList list;
         popeye_ordered_moves(pos, list);
@@ -554,6 +572,7 @@ class PhaseSolver {
     Phase phase_;
     const Position& root_;
     int& solutions_;
+    const bool bounded_;  // goal_bound.h applies to the phase's goal and rules
     int found_ = 0;
     bool stop_ = false;
     std::vector<Move> stack_;

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <cstdint>
+
+#include "rebirth/bitboard.h"
+#include "rebirth/types.h"
+
+// Empty-board distances of the orthodox walks: lower bounds of the moves a unit needs on any
+// board, for the search bounds of help play (goal_bound.h) and the proof-game deductions.
+//
+// Sound for orthodox chess: obstacles, the side to move and the rules of the game can only
+// add moves. A pawn's moves are its single step, its double step (from its first two ranks,
+// a superset of the rules), its diagonal steps (captures, en passant included) and, once on
+// its last rank, the moves of a queen or a knight (the promotions with the fewest moves). A
+// king's moves include castling's two-file step from e1 and e8 as one move. Not sound under
+// conditions that move units without their own moves (Circe rebirths, Anti-Circe, Mars...).
+
+namespace rebirth {
+
+// No number of moves reaches it.
+inline constexpr int kFar = 99;
+
+// Fewest moves a unit of walk w (KING..PAWN) and colour c needs from `from` to `to` on an
+// empty board (0 when from == to); kFar when it never gets there.
+int empty_distance(Walk w, Color c, Square from, Square to);
+
+// Fewest moves until a unit of walk w and colour c that stands on `from` attacks `target` on
+// an empty board (0 when it already does); kFar when it never can.
+int empty_attack_distance(Walk w, Color c, Square from, Square target);
+
+// The 64 values of empty_distance(w, c, from, ·) and empty_attack_distance(w, c, from, ·),
+// indexed by square; null for a walk other than KING..PAWN.
+const std::uint8_t* empty_distances_from(Walk w, Color c, Square from);
+const std::uint8_t* empty_attack_distances_from(Walk w, Color c, Square from);
+
+// The squares a unit of walk w (KING..PAWN) and colour c on s attacks on an empty board, and
+// the squares from which such a unit attacks s.
+Bitboard empty_attacks(Walk w, Color c, Square s);
+Bitboard empty_attackers(Walk w, Color c, Square s);
+
+// The fewest moves, per square, for a unit of walk w and colour c on `from` to stand there
+// with walk `as` on an empty board: a pawn as a pawn (never on its last rank), or as a queen
+// or a knight (promoted on the way; a promoted rook or bishop never needs fewer moves than
+// a queen, nor attacks more); any other walk only as itself. Null for other pairs.
+const std::uint8_t* empty_distances_as(Walk w, Color c, Square from, Walk as);
+
+}  // namespace rebirth

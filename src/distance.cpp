@@ -1,0 +1,218 @@
+#include "rebirth/distance.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+#include "rebirth/bitboard.h"
+
+namespace rebirth {
+
+namespace {
+
+// Table rows: the five piece walks, then the white and the black pawn.
+constexpr int kRows = 7;
+
+int row_of(Walk w, Color c) {
+    switch (w) {
+        case KING:
+            return 0;
+        case QUEEN:
+            return 1;
+        case ROOK:
+            return 2;
+        case BISHOP:
+            return 3;
+        case KNIGHT:
+            return 4;
+        case PAWN:
+            return c == WHITE ? 5 : 6;
+        default:
+            return -1;
+    }
+}
+
+// The squares a unit of table row `row` on s reaches with one move on an empty board.
+Bitboard one_move(int row, Square s) {
+    switch (row) {
+        case 0: {
+            Bitboard b = king_attacks(s);
+            if (s == make_square(4, 0) || s == make_square(4, 7))
+                b |= square_bb(Square(s - 2)) | square_bb(Square(s + 2));
+            return b;
+        }
+        case 1:
+            return queen_attacks(s, 0);
+        case 2:
+            return rook_attacks(s, 0);
+        case 3:
+            return bishop_attacks(s, 0);
+        case 4:
+            return knight_attacks(s);
+        default: {
+            const Color c = row == 5 ? WHITE : BLACK;
+            const int r = relative_rank(c, rank_of(s));
+            if (r == 7) return 0;
+            const int dir = c == WHITE ? 8 : -8;
+            const Square ahead = Square(s + dir);
+            Bitboard b = square_bb(ahead) | pawn_attacks(c, s);
+            if (r <= 1) b |= square_bb(Square(ahead + dir));
+            return b;
+        }
+    }
+}
+
+// The squares a unit of row `row` on s attacks on an empty board.
+Bitboard attacks(int row, Square s) {
+    switch (row) {
+        case 0:
+            return king_attacks(s);
+        case 1:
+            return queen_attacks(s, 0);
+        case 2:
+            return rook_attacks(s, 0);
+        case 3:
+            return bishop_attacks(s, 0);
+        case 4:
+            return knight_attacks(s);
+        default:
+            return pawn_attacks(row == 5 ? WHITE : BLACK, s);
+    }
+}
+
+struct Tables {
+    std::array<std::array<std::array<std::uint8_t, 64>, 64>, kRows> dist{};
+    std::array<std::array<std::array<std::uint8_t, 64>, 64>, kRows> attack{};
+    // Pawns (index: colour): the fewest moves to stand on a square as a pawn, and as a queen
+    // or a knight promoted on the way.
+    std::array<std::array<std::array<std::uint8_t, 64>, 64>, 2> pawn_only{}, as_queen{}, as_knight{};
+    // Per row: the squares attacked from each square, and the squares attacking each square.
+    std::array<std::array<Bitboard, 64>, kRows> attacked{}, attacking{};
+
+    Tables() {
+        init_bitboards();
+        for (int row = 0; row < kRows; ++row)
+            for (int s = 0; s < 64; ++s) {
+                attacked[row][s] = attacks(row, Square(s));
+                for (Bitboard t = attacked[row][s]; t;) attacking[row][pop_lsb(t)] |= square_bb(Square(s));
+            }
+        for (auto& row : dist)
+            for (auto& from : row) from.fill(kFar);
+        // Breadth-first search over one_move; a pawn stops on its last rank (it promotes).
+        for (int row = 0; row < kRows; ++row)
+            for (int from = 0; from < 64; ++from) {
+                auto& d = dist[row][from];
+                d[from] = 0;
+                Bitboard frontier = square_bb(Square(from)), seen = frontier;
+                for (int n = 1; frontier; ++n) {
+                    Bitboard next = 0;
+                    for (Bitboard f = frontier; f;) next |= one_move(row, pop_lsb(f));
+                    next &= ~seen;
+                    seen |= next;
+                    for (Bitboard b = next; b;) d[pop_lsb(b)] = std::uint8_t(n);
+                    frontier = next;
+                }
+            }
+        // Piece walks: attack distance = fewest moves to a square that attacks the target.
+        for (int row = 0; row < 5; ++row)
+            for (int from = 0; from < 64; ++from) {
+                auto& a = attack[row][from];
+                a.fill(kFar);
+                for (int s = 0; s < 64; ++s) {
+                    const int d = dist[row][from][s];
+                    if (d >= kFar) continue;
+                    for (Bitboard t = attacks(row, Square(s)); t;) {
+                        const Square x = pop_lsb(t);
+                        a[x] = std::uint8_t(std::min<int>(a[x], d));
+                    }
+                }
+            }
+        // Pawns: as a pawn (never standing on the last rank), or promoted on the last rank and
+        // then moving and attacking as a queen or a knight.
+        for (int row = 5; row < kRows; ++row) {
+            const Color c = row == 5 ? WHITE : BLACK;
+            const int last = c == WHITE ? 7 : 0;
+            for (int from = 0; from < 64; ++from) {
+                const auto pawn = dist[row][from];
+                auto& d = dist[row][from];
+                auto& a = attack[row][from];
+                auto& q = as_queen[c][from];
+                auto& n = as_knight[c][from];
+                a.fill(kFar);
+                q.fill(kFar);
+                n.fill(kFar);
+                pawn_only[c][from] = pawn;
+                for (int s = 0; s < 64; ++s)
+                    if (rank_of(Square(s)) == last) pawn_only[c][from][s] = kFar;
+                for (int s = 0; s < 64; ++s) {
+                    if (pawn[s] >= kFar) continue;
+                    if (rank_of(Square(s)) != last) {
+                        for (Bitboard t = attacks(row, Square(s)); t;) {
+                            const Square x = pop_lsb(t);
+                            a[x] = std::uint8_t(std::min<int>(a[x], pawn[s]));
+                        }
+                        continue;
+                    }
+                    if (s == from) continue;  // a pawn standing on its last rank does not move
+                    for (int t = 0; t < 64; ++t) {
+                        q[t] = std::uint8_t(std::min(int(q[t]), std::min(pawn[s] + int(dist[1][s][t]), int(kFar))));
+                        n[t] = std::uint8_t(std::min(int(n[t]), std::min(pawn[s] + int(dist[4][s][t]), int(kFar))));
+                        const int moved = pawn[s] + std::min(dist[1][s][t], dist[4][s][t]);
+                        const int attacked = pawn[s] + std::min(attack[1][s][t], attack[4][s][t]);
+                        d[t] = std::uint8_t(std::min(int(d[t]), std::min(moved, int(kFar))));
+                        a[t] = std::uint8_t(std::min(int(a[t]), std::min(attacked, int(kFar))));
+                    }
+                }
+            }
+        }
+    }
+};
+
+const Tables& tables() {
+    static const Tables t;
+    return t;
+}
+
+}  // namespace
+
+int empty_distance(Walk w, Color c, Square from, Square to) {
+    const int row = row_of(w, c);
+    return row < 0 ? kFar : tables().dist[row][from][to];
+}
+
+int empty_attack_distance(Walk w, Color c, Square from, Square target) {
+    const int row = row_of(w, c);
+    return row < 0 ? kFar : tables().attack[row][from][target];
+}
+
+Bitboard empty_attacks(Walk w, Color c, Square s) {
+    const int row = row_of(w, c);
+    return row < 0 ? 0 : tables().attacked[row][s];
+}
+
+Bitboard empty_attackers(Walk w, Color c, Square s) {
+    const int row = row_of(w, c);
+    return row < 0 ? 0 : tables().attacking[row][s];
+}
+
+const std::uint8_t* empty_distances_as(Walk w, Color c, Square from, Walk as) {
+    if (w == PAWN) {
+        if (as == PAWN) return tables().pawn_only[c][from].data();
+        if (as == QUEEN) return tables().as_queen[c][from].data();
+        if (as == KNIGHT) return tables().as_knight[c][from].data();
+        return nullptr;
+    }
+    return as == w ? empty_distances_from(w, c, from) : nullptr;
+}
+
+const std::uint8_t* empty_distances_from(Walk w, Color c, Square from) {
+    const int row = row_of(w, c);
+    return row < 0 ? nullptr : tables().dist[row][from].data();
+}
+
+const std::uint8_t* empty_attack_distances_from(Walk w, Color c, Square from) {
+    const int row = row_of(w, c);
+    return row < 0 ? nullptr : tables().attack[row][from].data();
+}
+
+}  // namespace rebirth

@@ -1,0 +1,288 @@
+#include "rebirth/goal_bound.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+#include "rebirth/bitboard.h"
+#include "rebirth/distance.h"
+
+namespace rebirth {
+
+namespace {
+
+// The walks a unit may have in the final position, as rows of RegionTables: the five piece
+// walks, the white and the black pawn.
+int row_of(Walk w, Color c) { return w == PAWN ? 5 + c : w - KING; }
+constexpr Walk kRowWalk[7] = {KING, QUEEN, ROOK, BISHOP, KNIGHT, PAWN, PAWN};
+constexpr Color kRowColor[7] = {WHITE, WHITE, WHITE, WHITE, WHITE, WHITE, BLACK};
+
+// The region of a king square k: k and the squares next to it, one bit each in square
+// order. Per row and square s: the region bits a unit there attacks on an empty board; per
+// row and k: the squares from which it attacks some square of the region.
+struct RegionTables {
+    std::array<Bitboard, 64> region{};
+    std::array<std::array<std::array<std::uint16_t, 64>, 64>, 7> mask{};  // [row][k][s]
+    std::array<std::array<Bitboard, 64>, 7> near{};                       // [row][k]
+    RegionTables() {
+        for (int k = 0; k < 64; ++k) region[k] = king_attacks(Square(k)) | square_bb(Square(k));
+        for (int row = 0; row < 7; ++row)
+            for (int k = 0; k < 64; ++k) {
+                for (Bitboard r = region[k]; r;)
+                    near[row][k] |= empty_attackers(kRowWalk[row], kRowColor[row], pop_lsb(r));
+                for (int s = 0; s < 64; ++s) {
+                    const Bitboard a = empty_attacks(kRowWalk[row], kRowColor[row], Square(s));
+                    unsigned out = 0;
+                    int bit = 0;
+                    for (Bitboard r = region[k]; r; ++bit)
+                        if (a & square_bb(pop_lsb(r))) out |= 1u << bit;
+                    mask[row][k][s] = std::uint16_t(out);
+                }
+            }
+    }
+};
+
+const RegionTables& region_tables() {
+    static const RegionTables t;
+    return t;
+}
+
+// Where one unit of the attacker may end: the region squares it then attacks (as bits of
+// compress) and the fewest moves it needs.
+struct Option {
+    unsigned mask;
+    int cost;
+};
+
+// The exact form of the attacker's side of the bound for one king square k (bit `check`
+// of the region stands for k): whether the attacker's units, each ending on one square
+// within `budget` moves in all, can attack every region square not in `blockable` with
+// the defender able to occupy the rest: `block(f)` its fewest moves for square f, at most
+// `defender_budget` in all. Mate also needs k attacked by a unit other than the king; the
+// king never ends next to k.
+// The largest sets of region bits of king square k (bit `check` stands for k) that the
+// attacker's units can attack at once, each ending on one square, within `budget` moves in
+// all (the king never next to k): written to `out` (maximal sets only, none contained in
+// another); returns their number, 0 when there is none, -1 when there are more than `cap`.
+int attackable_regions(const Position& pos, Color attacker, Square k, unsigned check, int budget, std::uint16_t* out,
+                       int cap) {
+    constexpr std::uint8_t kNone = 255;
+    const RegionTables& t = region_tables();
+    // best[m]: the fewest attacker moves (so far) for the units seen to attack region bits m.
+    std::array<std::uint8_t, 512> best, next, option_cost;
+    best.fill(kNone);
+    next.fill(kNone);
+    option_cost.fill(kNone);
+    best[0] = 0;
+    std::array<std::uint16_t, 512> states, next_states;
+    int count = 1;
+    states[0] = 0;
+    std::array<Option, 512> options;
+    for (Bitboard units = pos.pieces(attacker); units;) {
+        const Square from = pop_lsb(units);
+        const Walk w = pos.piece_on(from).walk;
+        const bool king = w == KING;
+        int n = 0;
+        auto add = [&](unsigned mask, int cost) {
+            if (king && (mask & check)) return;  // kings never stand next to each other
+            if (option_cost[mask] == kNone) options[n++] = {mask, cost};
+            if (cost < option_cost[mask]) option_cost[mask] = std::uint8_t(cost);
+        };
+        add(t.mask[row_of(w, attacker)][k][from], 0);
+        const Walk forms[3] = {w, w == PAWN ? QUEEN : NO_WALK, w == PAWN ? KNIGHT : NO_WALK};
+        for (Walk as : forms) {
+            if (as == NO_WALK) continue;
+            const std::uint8_t* d = empty_distances_as(w, attacker, from, as);
+            const int row = row_of(as, attacker);
+            for (Bitboard b = t.near[row][k]; b;) {
+                const Square s = pop_lsb(b);
+                if (d[s] != 0 && d[s] <= budget) add(t.mask[row][k][s], d[s]);
+            }
+        }
+        for (int j = 0; j < n; ++j) {
+            options[j].cost = option_cost[options[j].mask];
+            option_cost[options[j].mask] = kNone;
+        }
+        if (n == 1 && options[0].mask == 0) continue;  // changes nothing
+        int next_count = 0;
+        for (int i = 0; i < count; ++i) {
+            const unsigned st = states[i];
+            for (int j = 0; j < n; ++j) {
+                const int c = best[st] + options[j].cost;
+                if (c > budget) continue;
+                const unsigned m = st | options[j].mask;
+                if (next[m] == kNone) next_states[next_count++] = std::uint16_t(m);
+                if (c < next[m]) next[m] = std::uint8_t(c);
+            }
+        }
+        for (int i = 0; i < count; ++i) best[states[i]] = kNone;
+        if (next_count == 0) return 0;
+        for (int i = 0; i < next_count; ++i) {
+            best[next_states[i]] = next[next_states[i]];
+            next[next_states[i]] = kNone;
+        }
+        states = next_states;
+        count = next_count;
+    }
+    // Maximal sets: largest first, each kept unless a kept one contains it.
+    std::sort(states.begin(), states.begin() + count,
+              [](std::uint16_t x, std::uint16_t y) { return std::popcount(x) > std::popcount(y); });
+    int kept = 0;
+    for (int i = 0; i < count; ++i) {
+        const unsigned m = states[i];
+        bool contained = false;
+        for (int j = 0; j < kept && !contained; ++j) contained = (m & ~unsigned(out[j])) == 0;
+        if (contained) continue;
+        if (kept == cap) return -1;
+        out[kept++] = std::uint16_t(m);
+    }
+    return kept;
+}
+
+// attackable_regions through a cache per thread, keyed by the attacker's units, k and
+// `budget`; the sets are copied to `out` (at most kMaxRegions); -1 as attackable_regions.
+constexpr int kMaxRegions = 24;
+
+int cached_attackable_regions(const Position& pos, Color attacker, Square k, unsigned check, int budget,
+                              std::uint16_t* out) {
+    struct Entry {
+        std::array<Bitboard, 6> units{};
+        std::int8_t k = -1;
+        std::int8_t budget = -1;
+        std::int8_t count = 0;
+        std::array<std::uint16_t, kMaxRegions> sets{};
+    };
+    constexpr size_t kEntries = 1 << 13;
+    thread_local std::vector<Entry> cache(kEntries);
+    std::array<Bitboard, 6> units;
+    for (int w = 0; w < 6; ++w) units[w] = pos.pieces(attacker, Walk(KING + w));
+    std::uint64_t h = std::uint64_t(k) * 0x9E3779B97F4A7C15ull + std::uint64_t(budget);
+    for (Bitboard b : units) h = (h ^ b) * 0xff51afd7ed558ccdull;
+    Entry& e = cache[(h >> 40) & (kEntries - 1)];
+    if (e.k == k && e.budget == budget && e.units == units) {
+        std::copy(e.sets.begin(), e.sets.begin() + std::max<int>(e.count, 0), out);
+        return e.count;
+    }
+    const int n = attackable_regions(pos, attacker, k, check, budget, out, kMaxRegions);
+    e.units = units;
+    e.k = std::int8_t(k);
+    e.budget = std::int8_t(budget);
+    e.count = std::int8_t(n);
+    std::copy(out, out + std::max(n, 0), e.sets.begin());
+    return n;
+}
+
+}  // namespace
+
+bool goal_bound_applies(const Position& pos, Goal g, Color defender) {
+    return (g == Goal::Mate || g == Goal::Stalemate) && !pos.has_rules() && !pos.has_fairy() &&
+           pos.king_square(defender) != SQ_NONE;
+}
+
+// Up to this many attacker moves the attacker's units are assigned exactly (region_covered);
+// beyond it the cheaper bound alone decides.
+constexpr int kExactAttackerMoves = 8;
+
+bool goal_may_be_reached(const Position& pos, Goal g, Color defender, int attacker_moves, int defender_moves) {
+    if (!goal_bound_applies(pos, g, defender)) return true;
+    const Color attacker = ~defender;
+    const Square king = pos.king_square(defender);
+    if (g == Goal::Mate && attacker_moves < 1) return false;
+
+    // Distance rows of the units: the attacker's (its king last) and the defender's other units.
+    std::array<const std::uint8_t*, 32> attack_rows{}, block_rows{};
+    int checkers = 0, attackers = 0, blockers = 0;
+    for (Bitboard b = pos.pieces(attacker); b;) {
+        const Square s = pop_lsb(b);
+        if (pos.piece_on(s).walk == KING) continue;
+        attack_rows[attackers++] = empty_attack_distances_from(pos.piece_on(s).walk, attacker, s);
+    }
+    checkers = attackers;
+    if (pos.king_square(attacker) != SQ_NONE)
+        attack_rows[attackers++] = empty_attack_distances_from(KING, attacker, pos.king_square(attacker));
+    for (Bitboard b = pos.pieces(defender) & ~square_bb(king); b;) {
+        const Square s = pop_lsb(b);
+        block_rows[blockers++] = empty_distances_from(pos.piece_on(s).walk, defender, s);
+    }
+    const Bitboard home_rank = rank_bb(defender == WHITE ? 0 : 7);
+    const int castling_saving = (pos.castling_rights() & home_rank) ? 1 : 0;
+    const int attacker_castling = (pos.castling_rights() & rank_bb(attacker == WHITE ? 0 : 7)) ? 1 : 0;
+
+    // Per square, computed when first needed: the attacker's fewest moves to attack it and
+    // the defender's fewest moves to occupy it (255: not computed yet).
+    std::array<std::uint8_t, 64> attack{}, block{};
+    attack.fill(255);
+    block.fill(255);
+    auto attack_cost = [&](Square s) {
+        if (attack[s] == 255) {
+            int best = kFar;
+            for (int i = 0; i < attackers; ++i) best = std::min<int>(best, attack_rows[i][s]);
+            attack[s] = std::uint8_t(best);
+        }
+        return int(attack[s]);
+    };
+    auto block_cost = [&](Square s) {
+        if (block[s] == 255) {
+            int best = kFar;
+            for (int i = 0; i < blockers; ++i) best = std::min<int>(best, block_rows[i][s]);
+            block[s] = std::uint8_t(best);
+        }
+        return int(block[s]);
+    };
+
+    // Stalemate: a pawn of the defender whose square ahead is empty needs a move of its own,
+    // its capture, or a unit arriving ahead of it; no move does this for two such pawns
+    // (castling, which moves two units, excepted).
+    if (g == Goal::Stalemate) {
+        const Bitboard pawns = pos.pieces(defender, PAWN);
+        const Bitboard ahead = defender == WHITE ? pawns << 8 : pawns >> 8;
+        const int open = popcount(ahead & ~pos.pieces());
+        const int castling = pos.castling_rights() ? 1 : 0;
+        if (open - castling > attacker_moves + defender_moves) return false;
+    }
+
+    const std::uint8_t* king_rows = empty_distances_from(KING, defender, king);
+    for (int k = 0; k < 64; ++k) {
+        const int walk = king_rows[k];
+        if (walk > defender_moves) continue;
+        if (g == Goal::Mate) {
+            int check = kFar;
+            for (int i = 0; i < checkers; ++i) check = std::min<int>(check, attack_rows[i][k]);
+            if (check > attacker_moves) continue;
+        }
+        int need = walk - castling_saving;
+        for (Bitboard flights = king_attacks(Square(k)); flights && need <= defender_moves;) {
+            const Square f = pop_lsb(flights);
+            if (attack_cost(f) <= attacker_moves) continue;
+            need += block_cost(f);
+        }
+        if (need > defender_moves) continue;
+        if (attacker_moves > kExactAttackerMoves) return true;
+        // The exact assignment of the attacker's units (each ends on one square).
+        const Bitboard region = region_tables().region[k];
+        std::array<Square, 9> squares{};
+        int i = 0;
+        for (Bitboard r = region; r;) squares[i++] = pop_lsb(r);
+        const unsigned check = 1u << popcount(region & (square_bb(Square(k)) - 1));
+        std::array<std::uint16_t, kMaxRegions> sets;
+        // Castling moves the king and a rook with one move: one more move for the assignment.
+        const int n =
+            cached_attackable_regions(pos, attacker, Square(k), check, attacker_moves + attacker_castling, sets.data());
+        if (n < 0) return true;  // too many sets to keep: no verdict
+        const unsigned all = (1u << popcount(region)) - 1;
+        const int spare = defender_moves - (walk - castling_saving);
+        for (int j = 0; j < n; ++j) {
+            const unsigned m = sets[j];
+            if (g == Goal::Mate && !(m & check)) continue;
+            int blocks = 0;
+            for (unsigned open = all & ~m & ~check; open && blocks <= spare; open &= open - 1)
+                blocks += block_cost(squares[std::countr_zero(open)]);
+            if (blocks <= spare) return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace rebirth

@@ -1,0 +1,328 @@
+// The empty-board distance tables (distance.h) and the help-play goal bound (goal_bound.h).
+//
+// Distances are checked against values worked out by hand from the rules of chess; the bound
+// must never reject a position from which the goal is reached: it is replayed along every
+// solution line that Popeye 4.104 printed for the orthodox help problems of data/popeye,
+// data/popeye-slow and ../shared/reference/problems, and checked against an exhaustive search on random positions.
+
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "rebirth/distance.h"
+#include "rebirth/goal_bound.h"
+#include "rebirth/movegen.h"
+#include "rebirth/notation.h"
+#include "rebirth/popeye_input.h"
+
+namespace rebirth {
+namespace {
+
+namespace fs = std::filesystem;
+using test::diagram;
+
+Square sq(const char* name) { return parse_square(name); }
+
+TEST(Distance, PieceWalksOnAnEmptyBoard) {
+    // A knight needs 6 moves from corner to corner and 4 from a1 to b2; 2 from a1 to c1.
+    EXPECT_EQ(empty_distance(KNIGHT, WHITE, sq("a1"), sq("h8")), 6);
+    EXPECT_EQ(empty_distance(KNIGHT, WHITE, sq("a1"), sq("b2")), 4);
+    EXPECT_EQ(empty_distance(KNIGHT, BLACK, sq("a1"), sq("c1")), 2);
+    // A bishop never changes square colour; otherwise 1 or 2 moves.
+    EXPECT_EQ(empty_distance(BISHOP, WHITE, sq("c1"), sq("c2")), kFar);
+    EXPECT_EQ(empty_distance(BISHOP, WHITE, sq("c1"), sq("h6")), 1);
+    EXPECT_EQ(empty_distance(BISHOP, WHITE, sq("c1"), sq("c3")), 2);
+    EXPECT_EQ(empty_distance(ROOK, WHITE, sq("a1"), sq("h8")), 2);
+    EXPECT_EQ(empty_distance(QUEEN, WHITE, sq("a1"), sq("b3")), 2);
+    // A king walks the larger of the file and rank distances; castling from e1 or e8 takes
+    // it two files in one move.
+    EXPECT_EQ(empty_distance(KING, WHITE, sq("a1"), sq("h8")), 7);
+    EXPECT_EQ(empty_distance(KING, WHITE, sq("e1"), sq("g1")), 1);
+    EXPECT_EQ(empty_distance(KING, BLACK, sq("e8"), sq("b8")), 2);
+    EXPECT_EQ(empty_distance(KING, WHITE, sq("d1"), sq("f1")), 2);
+}
+
+TEST(Distance, PawnsStepCaptureAndPromote) {
+    EXPECT_EQ(empty_distance(PAWN, WHITE, sq("e2"), sq("e4")), 1);  // double step
+    EXPECT_EQ(empty_distance(PAWN, WHITE, sq("e3"), sq("e5")), 2);  // no double step off the 2nd rank
+    EXPECT_EQ(empty_distance(PAWN, WHITE, sq("e2"), sq("g4")), 2);  // two captures
+    // Backwards only as a promoted unit: e5, e6, e7, e8=Q, Qe8-e3.
+    EXPECT_EQ(empty_distance(PAWN, WHITE, sq("e4"), sq("e3")), 5);
+    EXPECT_EQ(empty_distance(PAWN, BLACK, sq("e7"), sq("e5")), 1);
+    // e2-e4, e4xf5, f5xg6, g6xh7, h7-h8=Q: five moves to h8.
+    EXPECT_EQ(empty_distance(PAWN, WHITE, sq("e2"), sq("h8")), 5);
+    // e7-e8=Q then Qe8-a4: two moves; a pawn on a7 reaches b8 by capture promoting in one.
+    EXPECT_EQ(empty_distance(PAWN, WHITE, sq("e7"), sq("a4")), 2);
+    EXPECT_EQ(empty_distance(PAWN, WHITE, sq("a7"), sq("b8")), 1);
+    // As a pawn it never stands on its last rank; as a knight e7xd8=S takes one move and
+    // e7-e8=S, Se8-f6 two.
+    const std::uint8_t* as_pawn = empty_distances_as(PAWN, WHITE, sq("e7"), PAWN);
+    ASSERT_NE(as_pawn, nullptr);
+    EXPECT_EQ(as_pawn[sq("e8")], kFar);
+    const std::uint8_t* as_knight = empty_distances_as(PAWN, WHITE, sq("e7"), KNIGHT);
+    ASSERT_NE(as_knight, nullptr);
+    EXPECT_EQ(as_knight[sq("d8")], 1);  // e7xd8=S
+    EXPECT_EQ(as_knight[sq("f6")], 2);  // e7-e8=S, Se8-f6
+    EXPECT_EQ(empty_distances_as(ROOK, WHITE, sq("a1"), QUEEN), nullptr);
+}
+
+TEST(Distance, AttackDistances) {
+    EXPECT_EQ(empty_attack_distance(ROOK, WHITE, sq("a1"), sq("a8")), 0);
+    EXPECT_EQ(empty_attack_distance(ROOK, WHITE, sq("a1"), sq("h8")), 1);  // Ra8 or Rh1
+    EXPECT_EQ(empty_attack_distance(KNIGHT, WHITE, sq("g1"), sq("f3")), 0);
+    // A knight attacks a2 from b4, c3 or c1; from a1 (moves to b3, c2) Sa1-b3-c1 takes two.
+    EXPECT_EQ(empty_attack_distance(KNIGHT, WHITE, sq("a1"), sq("a2")), 2);
+    EXPECT_EQ(empty_attack_distance(BISHOP, WHITE, sq("c1"), sq("c2")), kFar);
+    EXPECT_EQ(empty_attack_distance(PAWN, WHITE, sq("e2"), sq("d3")), 0);
+    // e3 is attacked by a pawn from d2 or f2, behind e2: only a promoted unit gets there,
+    // e2-e4-e5-e6-e7-e8=Q in five moves, the queen on e8 then attacking e3.
+    EXPECT_EQ(empty_attack_distance(PAWN, WHITE, sq("e2"), sq("e3")), 5);
+    // A pawn on the 7th rank attacks a8 at once only from b7; from h7 it promotes to a queen
+    // on h8 (1 move), which attacks a8 along the rank.
+    EXPECT_EQ(empty_attack_distance(PAWN, WHITE, sq("h7"), sq("a8")), 1);
+    EXPECT_EQ(empty_attack_distance(PAWN, BLACK, sq("e7"), sq("d6")), 0);
+    EXPECT_EQ(empty_attack_distance(KING, WHITE, sq("a1"), sq("c3")), 1);
+}
+
+// Whether the side to move can reach goal g with `plies` half-moves from pos, the last by
+// `attacker` (a move of the attacker reaching the goal earlier also counts).
+bool reach(Position& pos, int plies, Color attacker, Goal g) {
+    MoveList list;
+    generate_legal(pos, list);
+    const Color mover = pos.side_to_move();
+    for (const Move& m : list) {
+        UndoInfo u;
+        pos.do_move(m, u);
+        bool ok = mover == attacker && goal_reached(pos, u, g);
+        if (!ok && plies > 1) ok = reach(pos, plies - 1, attacker, g);
+        pos.undo_move(m, u);
+        if (ok) return true;
+    }
+    return false;
+}
+
+// The moves each side makes in the last `plies` half-moves of a play whose last move is the
+// attacker's, the side to move being `mover`.
+void budgets(int plies, bool attacker_moves_now, int& attacker, int& defender) {
+    attacker = attacker_moves_now ? (plies + 1) / 2 : plies / 2;
+    defender = attacker_moves_now ? plies / 2 : (plies + 1) / 2;
+}
+
+TEST(GoalBound, RejectsWhatCannotBeReached) {
+    // A king alone never gives check.
+    Position bare(diagram({"wKa1", "bKh8"}, BLACK));
+    EXPECT_FALSE(goal_may_be_reached(bare, Goal::Mate, BLACK, 10, 10));
+    // Kh8 with its flights g8 g7 h7: Ra1 mates on the 8th rank only with Kg6 (or a second
+    // unit) covering g7 h7; the white king on a1 is 5 moves from g6.
+    Position rook(diagram({"wKa1", "wRb2", "bKh8"}, BLACK));
+    EXPECT_FALSE(goal_may_be_reached(rook, Goal::Mate, BLACK, 2, 2));
+    EXPECT_TRUE(goal_may_be_reached(rook, Goal::Mate, BLACK, 6, 6));
+    // Kf6 next to Kh8 and Rb2: Rb8 mates at once (h7 g7 guarded by the king).
+    Position near(diagram({"wKf7", "wRb2", "bKh8"}, BLACK));
+    EXPECT_TRUE(goal_may_be_reached(near, Goal::Mate, BLACK, 1, 0));
+    // Stalemate: black pawns a6 c6 e6 with free squares ahead need three moves.
+    Position pawns(diagram({"wKh1", "bKh8", "wBe4", "bPa6", "bPc6", "bPe6", "wPh7", "wPg6"}, BLACK));
+    EXPECT_FALSE(goal_may_be_reached(pawns, Goal::Stalemate, BLACK, 1, 1));
+    // Conditions and fairy walks: no verdict.
+    Position fairy(diagram({"wKa1", "wGb2", "bKh8"}, BLACK));
+    EXPECT_FALSE(goal_bound_applies(fairy, Goal::Mate, BLACK));
+    EXPECT_TRUE(goal_may_be_reached(fairy, Goal::Mate, BLACK, 1, 1));
+    EXPECT_FALSE(goal_bound_applies(rook, Goal::Capture, BLACK));
+}
+
+// Random orthodox positions with a few units: wherever an exhaustive search reaches mate or
+// stalemate within 2 or 3 half-moves, the bound agrees.
+TEST(GoalBound, NeverRejectsAReachableGoal) {
+    std::mt19937 rng(20261125);
+    const char walks[] = {'Q', 'R', 'B', 'S', 'P', 'P'};
+    int reached = 0, checked = 0, rejected = 0;
+    for (int trial = 0; trial < 3000 && checked < 600; ++trial) {
+        rebirth::Setup s;
+        std::uniform_int_distribution<int> square(0, 63), count(1, 3), walk(0, 5);
+        auto place = [&](Color c, char code) {
+            for (int tries = 0; tries < 20; ++tries) {
+                const Square x = Square(square(rng));
+                if (!s.board[x].empty()) continue;
+                if (code == 'P' && (rank_of(x) == 0 || rank_of(x) == 7)) continue;
+                s.board[x] = make_piece(c, walk_from_code(std::string(1, code), Language::English));
+                return;
+            }
+        };
+        place(WHITE, 'K');
+        place(BLACK, 'K');
+        for (int i = count(rng); i > 0; --i) place(WHITE, walks[walk(rng)]);
+        for (int i = count(rng) - 1; i > 0; --i) place(BLACK, walks[walk(rng)]);
+        const int plies = 2 + trial % 2;
+        s.side_to_move = plies % 2 ? WHITE : BLACK;  // the attacker (White) moves last
+        Position pos;
+        try {
+            pos.set(s);
+        } catch (const std::exception&) {
+            continue;
+        }
+        ++checked;
+        for (Goal g : {Goal::Mate, Goal::Stalemate}) {
+            int attacker = 0, defender = 0;
+            budgets(plies, s.side_to_move == WHITE, attacker, defender);
+            const bool bound = goal_may_be_reached(pos, g, BLACK, attacker, defender);
+            const bool found = reach(pos, plies, WHITE, g);
+            if (found) ++reached;
+            if (!bound) ++rejected;
+            EXPECT_TRUE(bound || !found) << "goal " << int(g) << " within " << plies << " plies of "
+                                         << pos.to_setup().board.size();
+        }
+    }
+    EXPECT_GE(checked, 500);
+    EXPECT_GE(reached, 20);    // the search does find goals: the check can fail
+    EXPECT_GE(rejected, 100);  // and the bound does reject positions
+}
+
+// Popeye's solution moves of a line ("  1.Dd6-d5 + Kf3-e2   2.Kf5-f4 ... f2-f3 #"): the
+// words that are not move numbers, check marks or goal marks.
+std::vector<std::string> line_words(const std::string& line) {
+    std::istringstream in(line);
+    std::vector<std::string> words;
+    std::string w;
+    while (in >> w) {
+        size_t i = 0;
+        while (i < w.size() && std::isdigit(static_cast<unsigned char>(w[i]))) ++i;
+        if (i > 0 && i < w.size() && w[i] == '.') {
+            while (i < w.size() && w[i] == '.') ++i;
+            w = w.substr(i);
+        }
+        if (w.empty() || w == "+" || w == "#" || w == "=" || w == "==") continue;
+        words.push_back(w);
+    }
+    return words;
+}
+
+// Replays each solution line of an orthodox help problem (h#n, h=n; no twins, duplex or set
+// play) from Popeye's output, asking the bound before every move with the moves left.
+TEST(GoalBound, HoldsAlongPopeyeSolutions) {
+    struct Source {
+        fs::path dir;
+        std::string file;
+    };
+    std::vector<Source> sources;
+    const fs::path data = fs::path(REBIRTH_SOURCE_DIR) / "data" / "popeye";
+    const fs::path reference = fs::path(REBIRTH_SHARED_DIR) / "reference" / "problems";
+    const fs::path slow = fs::path(REBIRTH_SOURCE_DIR) / "data" / "popeye-slow";
+    for (const fs::path& dir : {data, slow, reference}) {
+        std::istringstream index(test::read_text(dir / "index.jsonl"));
+        std::string row;
+        while (std::getline(index, row)) {
+            const auto j = nlohmann::json::parse(row);
+            const std::string name = j.contains("name") ? j["name"].get<std::string>() : j["file"].get<std::string>();
+            sources.push_back({dir, fs::path(name).stem().string()});
+        }
+    }
+    int lines = 0, moves = 0;
+    for (const Source& src : sources) {
+        std::vector<Problem> problems;
+        try {
+            problems = parse_popeye_file((src.dir / (src.file + ".inp")).string());
+        } catch (const std::exception&) {
+            continue;
+        }
+        if (problems.size() != 1) continue;
+        const Problem& p = problems[0];
+        auto help_goal = [](const Problem& tw) {
+            const Goal g = goal_from_text(tw.stipulation.goal);
+            const bool plain = tw.stipulation.play == Stipulation::Play::Help && !tw.stipulation.series &&
+                               !tw.stipulation.intro && !tw.options.duplex && !tw.options.half_duplex &&
+                               !tw.options.set_play;
+            return plain && (g == Goal::Mate || g == Goal::Stalemate) ? g : Goal::Unsupported;
+        };
+        // The diagram and every twin: a line is checked in the first of them where it
+        // replays and its last move reaches the goal.
+        std::vector<std::pair<Position, Goal>> starts;
+        const size_t twins = p.twins.empty() ? 1 : p.twins.size() + 1;
+        for (size_t t = 0; t < twins; ++t) {
+            const Problem tw = p.twins.empty() ? p : apply_twin(p, t);
+            SetupRules rules;
+            rules.require_white_king = !tw.options.no_white_king;
+            rules.require_black_king = !tw.options.no_black_king;
+            Position start;
+            try {
+                start.set(tw.setup, rules);
+            } catch (const std::exception&) {
+                continue;
+            }
+            if (tw.conditions.empty() && !start.has_fairy() && help_goal(tw) != Goal::Unsupported)
+                starts.push_back({start, help_goal(tw)});
+        }
+        if (starts.empty() || starts.size() != twins) continue;
+        int borders = 0;  // solution lines come after the diagram's two borders
+        for (const std::string& line : test::split_lines(test::read_text(src.dir / (src.file + ".out")))) {
+            if (line.rfind("+---a---b", 0) == 0) ++borders;
+            if (borders < 2) continue;
+            const size_t first = line.find_first_not_of(' ');
+            if (first == std::string::npos || !std::isdigit(static_cast<unsigned char>(line[first]))) continue;
+            size_t digits = first;
+            while (digits < line.size() && std::isdigit(static_cast<unsigned char>(line[digits]))) ++digits;
+            if (digits + 1 >= line.size() || line[digits] != '.' || line[digits + 1] == ' ') continue;
+            const std::vector<std::string> words = line_words(line);
+            bool replayed = false;
+            for (const auto& [start, g] : starts) {
+                // The moves of the line, matched against the legal moves ("ep." follows en
+                // passant captures).
+                Position pos = start;
+                std::vector<Position> before;
+                bool ok = true, goal = false;
+                for (size_t i = 0; i < words.size() && ok; ++i) {
+                    if (words[i] == "ep.") continue;
+                    auto find = [&](Position& at) {
+                        MoveList list;
+                        generate_legal(at, list);
+                        for (const Move& m : list) {
+                            const std::string text = move_to_popeye(at, m, false, p.language);
+                            if (text == words[i] || text == words[i] + " ep.") return std::optional<Move>(m);
+                        }
+                        return std::optional<Move>();
+                    };
+                    std::optional<Move> m = find(pos);
+                    if (!m && before.empty()) {
+                        pos.set_side_to_move_for_analysis(~pos.side_to_move());
+                        m = find(pos);
+                    }
+                    if (!m) {
+                        ok = false;
+                        break;
+                    }
+                    before.push_back(pos);
+                    UndoInfo u;
+                    pos.do_move(*m, u);
+                    goal = goal_reached(pos, u, g);
+                }
+                if (!ok || !goal) continue;
+                replayed = true;
+                const Color attacker = before.back().side_to_move();
+                const int total = static_cast<int>(before.size());
+                for (int i = 0; i < total; ++i) {
+                    int a = 0, d = 0;
+                    budgets(total - i, before[i].side_to_move() == attacker, a, d);
+                    EXPECT_TRUE(goal_may_be_reached(before[i], g, ~attacker, a, d))
+                        << src.file << ": " << line << " before half-move " << i + 1;
+                    ++moves;
+                }
+                ++lines;
+                break;
+            }
+            EXPECT_TRUE(replayed) << src.file << ": cannot replay " << line;
+        }
+    }
+    // The orthodox helpmates and help stalemates of the three folders.
+    EXPECT_GE(lines, 100);
+    EXPECT_GE(moves, 600);
+    std::printf("%d solution lines, %d positions checked\n", lines, moves);
+}
+
+}  // namespace
+}  // namespace rebirth
