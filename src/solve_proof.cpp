@@ -11,14 +11,13 @@
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
 #include "rebirth/popeye_order.h"
+#include "rebirth/proof_bound.h"
 #include "rebirth/rules.h"
 #include "solve_internal.h"
 
 namespace rebirth {
 
 namespace {
-
-using Board = std::array<Piece, SQUARE_NB>;
 
 // Whether two squares hold the same unit as Popeye's proof-game comparison sees it: walk,
 // colour and declared attributes (the "promoted" mark is play history, not part of a unit).
@@ -135,10 +134,11 @@ std::string position_code(const Position& pos) {
 struct Run {
     const SolveContext* ctx = nullptr;
     const Board* target = nullptr;
-    const char* mark = "";  // " dia" or " a=>b"
-    Color first = WHITE;    // the side that plays the first half-move (and carries the numbers)
-    bool bound = false;     // moves_needed applies
-    int max_change = 0;     // max_squares_per_move (0: no bound)
+    const char* mark = "";   // " dia" or " a=>b"
+    Color first = WHITE;     // the side that plays the first half-move (and carries the numbers)
+    bool bound = false;      // moves_needed applies
+    bool distances = false;  // proof_bound.h applies
+    int max_change = 0;      // max_squares_per_move (0: no bound)
 };
 
 // Depth-first search of one length from one position, collecting Popeye's solution lines
@@ -171,7 +171,11 @@ class Searcher {
         const std::array<int, COLOR_NB> need = moves_needed(pos, d);
         const Color stm = pos.side_to_move();
         const int own = (remaining + 1) / 2, other = remaining / 2;
-        return need[stm] > own || need[~stm] > other;
+        if (need[stm] > own || need[~stm] > other) return true;
+        if (!run_.distances) return false;
+        if (proof_moves_needed(pos, *run_.target, stm) > own || proof_moves_needed(pos, *run_.target, ~stm) > other)
+            return true;
+        return !proof_captures_possible(pos, *run_.target, WHITE) || !proof_captures_possible(pos, *run_.target, BLACK);
     }
 
     bool search(Position& pos, int remaining) {
@@ -322,6 +326,7 @@ bool solve_proof_game(const SolveContext& ctx, std::string& out) {
         run.mark = dia ? " dia" : " a=>b";
         run.first = starters[r];
         run.bound = !ctx.initial.has_rules();
+        run.distances = proof_bound_applies(ctx.initial, target);
         run.max_change = max_squares_per_move(ctx.initial);
         Position root = ctx.initial;
         if (root.side_to_move() != run.first) root.set_side_to_move_for_analysis(run.first);

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <array>
+
+#include "rebirth/position.h"
+#include "rebirth/types.h"
+
+// Lower bounds for proof games (play towards a target diagram), from the empty-board
+// distances of distance.h.
+//
+// Every unit of a side in the target ends on its square, each brought there by a distinct
+// unit of that side (a piece of the same walk, or a pawn promoting on the way), so the side
+// needs at least the least total, over the ways of giving each target square its own unit,
+// of the fewest moves of that unit to get there (an assignment; less one when it may still
+// castle and its king does not end at home: castling moves two units at once). A pawn
+// changes file only by capturing, so its side needs at least as many captures as the least
+// total file change over the ways of giving each target pawn its own pawn; each capture
+// takes one unit of the other side that the target does not keep.
+//
+// Sound in orthodox chess only: no rules that move units by rebirth or otherwise, and no
+// fairy walks on the board or in the target. proof_bound_applies says when.
+
+namespace rebirth {
+
+using Board = std::array<Piece, SQUARE_NB>;
+
+// Whether proof_moves_needed and proof_captures_possible may be used for pos and target.
+bool proof_bound_applies(const Position& pos, const Board& target);
+
+// The fewest moves side c needs to bring its units onto their target squares; kFar
+// (distance.h) when some target unit of c cannot be reached at all.
+int proof_moves_needed(const Position& pos, const Board& target, Color c);
+
+// Whether side c's pawns can reach their target squares with the captures left to c (the
+// units of ~c on the board beyond those in the target).
+bool proof_captures_possible(const Position& pos, const Board& target, Color c);
+
+}  // namespace rebirth

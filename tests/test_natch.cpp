@@ -1,0 +1,128 @@
+// Proof games against the Natch 3.3 test positions (../shared/reference/proofgames/natch.jsonl):
+// every position of up to kMaxPlies half-moves is solved as Popeye's `dia n` and its games,
+// in UCI notation, must be exactly the listed ones (verdicts unique, cooked and no_solution;
+// where the list is only a lower bound, every listed game must be among rebirth's).
+
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "rebirth/movegen.h"
+#include "rebirth/notation.h"
+#include "rebirth/popeye_input.h"
+#include "rebirth/setup.h"
+#include "rebirth/solve.h"
+
+namespace rebirth {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The longest games checked here (the longer ones are the benchmark's, scripts/bench-natch.sh).
+constexpr int kMaxPlies = 12;
+
+struct NatchCase {
+    std::string id, fen, verdict;
+    int plies = 0;
+    int count = 0;
+    bool exact = true;
+    std::set<std::string> games;  // UCI, moves separated by blanks
+};
+
+std::vector<NatchCase> natch_cases() {
+    std::vector<NatchCase> out;
+    std::istringstream in(test::read_text(fs::path(REBIRTH_SHARED_DIR) / "reference" / "proofgames" / "natch.jsonl"));
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty()) continue;
+        const auto j = nlohmann::json::parse(line);
+        NatchCase c;
+        c.id = j.at("id");
+        c.fen = j.at("fen");
+        c.verdict = j.at("verdict");
+        c.plies = j.at("plies");
+        c.count = j.at("solutions_count");
+        c.exact = j.at("solutions_count_exact");
+        for (const auto& g : j.at("solutions_uci")) c.games.insert(g.get<std::string>());
+        out.push_back(c);
+    }
+    return out;
+}
+
+// The UCI text of a legal move: from, to (castling: the king's) and the promotion letter.
+std::string uci(const Move& m) {
+    std::string s = square_name(m.from) + square_name(m.to);
+    if (m.promotion != NO_WALK)
+        s += "?qrbn"[m.promotion == QUEEN ? 1 : m.promotion == ROOK ? 2 : m.promotion == BISHOP ? 3 : 4];
+    return s;
+}
+
+// A solution line of Popeye's proof-game output ("  1.d2-d4 Sg8-h6   2.Bc1*h6 ... dia") replayed
+// from the game array: its moves in UCI, or "" when a word is no legal move.
+std::string line_to_uci(const std::string& line) {
+    Position pos(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+    std::istringstream in(line);
+    std::string word, out;
+    while (in >> word) {
+        size_t i = 0;
+        while (i < word.size() && std::isdigit(static_cast<unsigned char>(word[i]))) ++i;
+        if (i > 0 && i < word.size() && word[i] == '.') word = word.substr(i + 1);
+        if (word.empty() || word == "+" || word == "dia" || word == "ep.") continue;
+        MoveList list;
+        generate_legal(pos, list);
+        bool found = false;
+        for (const Move& m : list) {
+            const std::string text = move_to_popeye(pos, m);
+            if (text != word && text != word + " ep.") continue;
+            if (!out.empty()) out += ' ';
+            out += uci(m);
+            UndoInfo u;
+            pos.do_move(m, u);
+            found = true;
+            break;
+        }
+        if (!found) return "";
+    }
+    return out;
+}
+
+TEST(Natch, ShortProofGamesGiveTheListedGames) {
+    int checked = 0;
+    for (const NatchCase& c : natch_cases()) {
+        if (c.plies > kMaxPlies) continue;
+        std::string fen = c.fen;
+        for (char& ch : fen) ch = ch == 'N' ? 'S' : ch == 'n' ? 's' : ch;  // Popeye: S = knight
+        const std::string stip = "dia" + std::to_string(c.plies / 2) + (c.plies % 2 ? ".5" : "");
+        const auto problems =
+            parse_popeye("BeginProblem\nStipulation " + stip + "\nForsyth " + fen + "\nEndProblem\n", c.id);
+        ASSERT_EQ(problems.size(), 1u) << c.id;
+        const SolveReport report = solve_problem_report(problems[0], 0, SolveLimits{});
+        std::set<std::string> games;
+        for (const std::string& line : test::split_lines(report.text)) {
+            if (line.find(" dia") == std::string::npos) continue;
+            const std::string g = line_to_uci(line);
+            EXPECT_FALSE(g.empty()) << c.id << ": cannot replay " << line;
+            games.insert(g);
+        }
+        if (c.exact) {
+            EXPECT_EQ(games, c.games) << c.id << " (" << c.verdict << ")";
+        } else {
+            for (const std::string& g : c.games) EXPECT_TRUE(games.count(g)) << c.id << ": missing " << g;
+            EXPECT_GE(int(games.size()), c.count) << c.id;
+        }
+        EXPECT_EQ(games.empty(), c.verdict == "no_solution") << c.id;
+        EXPECT_EQ(games.size() > 1, c.verdict == "cooked") << c.id;
+        ++checked;
+    }
+    // natch.jsonl has 44 positions of at most 12 half-moves.
+    EXPECT_EQ(checked, 44);
+}
+
+}  // namespace
+}  // namespace rebirth

@@ -1,0 +1,58 @@
+// Proof-game bounds (proof_bound.h) on targets whose needs are worked out by hand.
+
+#include <gtest/gtest.h>
+
+#include "rebirth/distance.h"
+#include "rebirth/proof_bound.h"
+#include "rebirth/setup.h"
+
+namespace rebirth {
+namespace {
+
+const char* kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+Board board_of(const char* fen) { return parse_fen(fen).board; }
+
+TEST(ProofBound, MovesNeededFromTheGameArray) {
+    const Position start(parse_fen(kStart));
+    // 1.e4: one white move, none for Black.
+    const Board e4 = board_of("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    EXPECT_TRUE(proof_bound_applies(start, e4));
+    EXPECT_EQ(proof_moves_needed(start, e4, WHITE), 1);
+    EXPECT_EQ(proof_moves_needed(start, e4, BLACK), 0);
+    // A white pawn on d5 (d2-d4, d4-d5) and a knight on c3 (Sb1-c3): three moves.
+    const Board d5 = board_of("rnbqkbnr/pppppppp/8/3P4/8/2N5/PPP1PPPP/R1BQKBNR b KQkq - 0 1");
+    EXPECT_EQ(proof_moves_needed(start, d5, WHITE), 3);
+    // Black castled short and played Sg8-f6 and e7-e6, Bf8-e7: castling moves king and rook
+    // with one move: 1 (e6) + 1 (Sf6) + 1 (Be7) + 1 (0-0) = 4, counted as 5 - 1.
+    const Board castled = board_of("rnbq1rk1/ppppbppp/4pn2/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1");
+    EXPECT_EQ(proof_moves_needed(start, castled, BLACK), 4);
+}
+
+TEST(ProofBound, PawnsChangeFilesOnlyByCapturing) {
+    const Position start(parse_fen(kStart));
+    // A white pawn on d3 with the e2 pawn gone: e2xd3 needs a capture, but every black unit
+    // is still in the target.
+    const Board no_capture = board_of("rnbqkbnr/pppppppp/8/8/8/3P4/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    EXPECT_FALSE(proof_captures_possible(start, no_capture, WHITE));
+    // With the black pawn h7 gone from the target the capture is there.
+    const Board one_capture = board_of("rnbqkbnr/ppppppp1/8/8/8/3P4/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    EXPECT_TRUE(proof_captures_possible(start, one_capture, WHITE));
+    // A white pawn on a5 and none on the b-file: b2 -> a-file needs one capture.
+    const Board a_file = board_of("rnbqkbnr/ppppppp1/8/P7/8/8/P1PPPPPP/RNBQKBNR b KQkq - 0 1");
+    EXPECT_TRUE(proof_captures_possible(start, a_file, WHITE));
+    // A white queen on h8 with every white pawn on its own square: the queen gets there in
+    // two moves (Qd1-h5, Qh5-h8); a pawn would need five (h2-h4-h5-h6-h7-h8=Q).
+    const Board queen = board_of("rnbqkbnQ/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1");
+    EXPECT_EQ(proof_moves_needed(start, queen, WHITE), 2);
+}
+
+TEST(ProofBound, OffUnderRulesAndFairyWalks) {
+    rebirth::Setup s = parse_fen(kStart);
+    Board target = s.board;
+    target[SQ_E4] = make_piece(WHITE, GRASSHOPPER);
+    EXPECT_FALSE(proof_bound_applies(Position(s), target));
+}
+
+}  // namespace
+}  // namespace rebirth
