@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <unordered_map>
 
 #include "rebirth/bitboard.h"
 
@@ -213,6 +215,116 @@ const std::uint8_t* empty_distances_from(Walk w, Color c, Square from) {
 const std::uint8_t* empty_attack_distances_from(Walk w, Color c, Square from) {
     const int row = row_of(w, c);
     return row < 0 ? nullptr : tables().attack[row][from].data();
+}
+
+namespace {
+
+// The squares a unit of table row `row` on s reaches with one move when the squares of
+// `blocked` can be neither entered nor crossed.
+Bitboard one_move_blocked(int row, Square s, Bitboard blocked) {
+    switch (row) {
+        case 0: {
+            Bitboard b = king_attacks(s);
+            if (s == make_square(4, 0) || s == make_square(4, 7)) {
+                // Castling: the king crosses the square next to it.
+                if (!(blocked & square_bb(Square(s + 1)))) b |= square_bb(Square(s + 2));
+                if (!(blocked & square_bb(Square(s - 1)))) b |= square_bb(Square(s - 2));
+            }
+            return b & ~blocked;
+        }
+        case 1: return queen_attacks(s, blocked) & ~blocked;
+        case 2: return rook_attacks(s, blocked) & ~blocked;
+        case 3: return bishop_attacks(s, blocked) & ~blocked;
+        case 4: return knight_attacks(s) & ~blocked;
+        default: {
+            const Color c = row == 5 ? WHITE : BLACK;
+            const int r = relative_rank(c, rank_of(s));
+            if (r == 7) return 0;
+            const int dir = c == WHITE ? 8 : -8;
+            const Square ahead = Square(s + dir);
+            Bitboard b = pawn_attacks(c, s) & ~blocked;
+            if (!(blocked & square_bb(ahead))) {
+                b |= square_bb(ahead);
+                if (r <= 1 && !(blocked & square_bb(Square(ahead + dir)))) b |= square_bb(Square(ahead + dir));
+            }
+            return b;
+        }
+    }
+}
+
+// Breadth-first distances from `from` for table row `row` with `blocked` squares; a pawn
+// stops on its last rank.
+std::array<std::uint8_t, 64> bfs(int row, Square from, Bitboard blocked) {
+    std::array<std::uint8_t, 64> d;
+    d.fill(kFar);
+    d[from] = 0;
+    Bitboard frontier = square_bb(from), seen = frontier;
+    for (int n = 1; frontier; ++n) {
+        Bitboard next = 0;
+        for (Bitboard f = frontier; f;) next |= one_move_blocked(row, pop_lsb(f), blocked);
+        next &= ~seen;
+        seen |= next;
+        for (Bitboard b = next; b;) d[pop_lsb(b)] = std::uint8_t(n);
+        frontier = next;
+    }
+    return d;
+}
+
+// The distances for one set of blocked squares, computed row by row when first asked.
+// Rows 0-4 the piece walks, 5-6 pawns as pawns, 7-8 pawns as queens, 9-10 pawns as knights.
+struct BlockedTables {
+    std::array<std::array<std::array<std::uint8_t, 64>, 64>, 11> dist;
+    std::array<std::array<bool, 64>, 11> done{};
+};
+
+const std::uint8_t* blocked_row(BlockedTables& t, Bitboard blocked, int row, Square from) {
+    if (!t.done[row][from]) {
+        if (row < 7) {
+            t.dist[row][from] = bfs(row, from, blocked);
+            if (row >= 5) {
+                const int last = row == 5 ? 7 : 0;
+                for (int s = 0; s < 64; ++s)
+                    if (rank_of(Square(s)) == last) t.dist[row][from][s] = kFar;
+            }
+        } else {
+            // Promoted: the pawn's way to a square of its last rank (its arrival there is the
+            // promotion), then the queen's or knight's way on.
+            const int pawn_row = 5 + (row - 7) % 2;
+            const int piece_row = row < 9 ? 1 : 4;
+            const Color c = pawn_row == 5 ? WHITE : BLACK;
+            const int last = c == WHITE ? 7 : 0;
+            std::array<std::uint8_t, 64> pawn = bfs(pawn_row, from, blocked);
+            auto& d = t.dist[row][from];
+            d.fill(kFar);
+            for (int p = 0; p < 64; ++p) {
+                if (rank_of(Square(p)) != last || pawn[p] >= kFar || p == from) continue;
+                const std::uint8_t* piece = blocked_row(t, blocked, piece_row, Square(p));
+                for (int x = 0; x < 64; ++x) d[x] = std::uint8_t(std::min<int>(d[x], std::min<int>(pawn[p] + piece[x], kFar)));
+            }
+        }
+        t.done[row][from] = true;
+    }
+    return t.dist[row][from].data();
+}
+
+}  // namespace
+
+const std::uint8_t* blocked_distances_as(Bitboard blocked, Walk w, Color c, Square from, Walk as) {
+    int row = -1;
+    if (w == PAWN) {
+        row = as == PAWN ? 5 + c : as == QUEEN ? 7 + c : as == KNIGHT ? 9 + c : -1;
+    } else if (w == as) {
+        row = row_of(w, c);
+    }
+    if (row < 0 || (blocked & square_bb(from))) return nullptr;
+    // One cache per thread, emptied when it holds many obstacle sets.
+    thread_local std::unordered_map<Bitboard, std::unique_ptr<BlockedTables>> cache;
+    auto it = cache.find(blocked);
+    if (it == cache.end()) {
+        if (cache.size() >= 64) cache.clear();
+        it = cache.emplace(blocked, std::make_unique<BlockedTables>()).first;
+    }
+    return blocked_row(*it->second, blocked, row, from);
 }
 
 }  // namespace rebirth

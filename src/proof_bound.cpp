@@ -18,11 +18,26 @@ bool proof_bound_applies(const Position& pos, const Board& target) {
 
 namespace {
 
-// The fewest moves of unit `from` (walk w, colour c) to stand on t with walk `as`.
-int moves_to(Walk w, Color c, Square from, Walk as, Square t) {
-    if (w == as) return empty_distance(w, c, from, t);
-    if (w != PAWN || as == KING || as == PAWN) return kFar;
-    const std::uint8_t* d = empty_distances_as(PAWN, c, from, as == KNIGHT ? KNIGHT : QUEEN);
+// The pawns that can never move again: on their first square in pos and in the target. A
+// pawn never returns to its first rank, so the target's pawn there is this one, unmoved and
+// never captured till the end.
+Bitboard fixed_pawns(const Position& pos, const Board& target) {
+    Bitboard fixed = 0;
+    for (Color c : {WHITE, BLACK})
+        for (Bitboard b = pos.pieces(c, PAWN) & rank_bb(c == WHITE ? 1 : 6); b;) {
+            const Square s = pop_lsb(b);
+            if (target[s].walk == PAWN && target[s].color == c) fixed |= square_bb(s);
+        }
+    return fixed;
+}
+
+// The fewest moves of unit `from` (walk w, colour c) to stand on t with walk `as` (a
+// promoted rook or bishop as a queen), the `blocked` squares never entered nor crossed.
+int moves_to(Bitboard blocked, Walk w, Color c, Square from, Walk as, Square t) {
+    if (blocked & square_bb(from)) return from == t && w == as ? 0 : kFar;
+    if (w != as && (w != PAWN || as == KING || as == PAWN)) return kFar;
+    const Walk form = w == as ? w : as == KNIGHT ? KNIGHT : QUEEN;
+    const std::uint8_t* d = blocked_distances_as(blocked, w, c, from, form);
     return d ? d[t] : kFar;
 }
 
@@ -88,6 +103,7 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c) {
     std::array<Square, 16> units{};
     int columns = 0;
     for (Bitboard b = pos.pieces(c); b && columns < 16;) units[columns++] = pop_lsb(b);
+    const Bitboard blocked = fixed_pawns(pos, target);
     std::vector<std::array<int, 16>> cost;
     for (int t = 0; t < SQUARE_NB; ++t) {
         const Piece want = target[t];
@@ -95,7 +111,7 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c) {
         std::array<int, 16> row{};
         bool reachable = false;
         for (int i = 0; i < columns; ++i) {
-            row[i] = moves_to(pos.piece_on(units[i]).walk, c, units[i], want.walk, Square(t));
+            row[i] = moves_to(blocked, pos.piece_on(units[i]).walk, c, units[i], want.walk, Square(t));
             reachable |= row[i] < kFar;
         }
         if (!reachable) return kFar;

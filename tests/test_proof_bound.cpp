@@ -41,10 +41,17 @@ TEST(ProofBound, PawnsChangeFilesOnlyByCapturing) {
     // A white pawn on a5 and none on the b-file: b2 -> a-file needs one capture.
     const Board a_file = board_of("rnbqkbnr/ppppppp1/8/P7/8/8/P1PPPPPP/RNBQKBNR b KQkq - 0 1");
     EXPECT_TRUE(proof_captures_possible(start, a_file, WHITE));
-    // A white queen on h8 with every white pawn on its own square: the queen gets there in
-    // two moves (Qd1-h5, Qh5-h8); a pawn would need five (h2-h4-h5-h6-h7-h8=Q).
-    const Board queen = board_of("rnbqkbnQ/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1");
-    EXPECT_EQ(proof_moves_needed(start, queen, WHITE), 2);
+    // A white queen on h8 with every white pawn on its own square: the pawns never move,
+    // so the queen never leaves d1 (and no pawn promotes): out of reach.
+    const Board shut = board_of("rnbqkbnQ/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1");
+    EXPECT_EQ(proof_moves_needed(start, shut, WHITE), kFar);
+    // With e2-e4 the queen gets out, and with the black pawn h7 gone from the target it may
+    // get to h8: e2-e4, Qd1-h5, Qh5(xh7)-h8 (the king stays home: no castling saving).
+    // Were h7 kept, it would be a pawn that never moves, and h8 out of reach.
+    const Board open = board_of("rnbqkbnQ/ppppppp1/8/8/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 0 1");
+    const Board closed = board_of("rnbqkbnQ/pppppppp/8/8/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 0 1");
+    EXPECT_EQ(proof_moves_needed(start, closed, WHITE), kFar);
+    EXPECT_EQ(proof_moves_needed(start, open, WHITE), 3);
 }
 
 TEST(ProofBound, OffUnderRulesAndFairyWalks) {

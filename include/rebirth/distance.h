@@ -44,4 +44,11 @@ Bitboard empty_attackers(Walk w, Color c, Square s);
 // a queen, nor attacks more); any other walk only as itself. Null for other pairs.
 const std::uint8_t* empty_distances_as(Walk w, Color c, Square from, Walk as);
 
+// As empty_distances_as, on a board whose `blocked` squares hold units that never move and
+// are never captured (pawns that never leave their first square): they can be neither
+// entered nor crossed. Null for the pairs empty_distances_as refuses and for a unit standing
+// on a blocked square. The values stay valid while the same thread asks only with the same
+// set of blocked squares (a cache per thread keeps up to 64 sets).
+const std::uint8_t* blocked_distances_as(Bitboard blocked, Walk w, Color c, Square from, Walk as);
+
 }  // namespace rebirth

@@ -12,7 +12,9 @@
 // unit of that side (a piece of the same walk, or a pawn promoting on the way), so the side
 // needs at least the least total, over the ways of giving each target square its own unit,
 // of the fewest moves of that unit to get there (an assignment; less one when it may still
-// castle and its king does not end at home: castling moves two units at once). A pawn
+// castle and its king does not end at home: castling moves two units at once). A pawn on its
+// first square that the target keeps there never moves again and is never captured: no unit
+// enters or crosses its square (distance.h, blocked_distances_as). A pawn
 // changes file only by capturing, so its side needs at least as many captures as the least
 // total file change over the ways of giving each target pawn its own pawn; each capture
 // takes one unit of the other side that the target does not keep.
