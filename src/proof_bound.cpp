@@ -31,30 +31,37 @@ Bitboard fixed_pawns(const Position& pos, const Board& target) {
     return fixed;
 }
 
-// The fewest moves of unit `from` (walk w, colour c) to stand on t with walk `as` (a
-// promoted rook or bishop as a queen), the `blocked` squares never entered nor crossed.
-int moves_to(Bitboard blocked, Walk w, Color c, Square from, Walk as, Square t) {
-    if (blocked & square_bb(from)) return from == t && w == as ? 0 : kFar;
-    if (w != as && (w != PAWN || as == KING || as == PAWN)) return kFar;
-    const Walk form = w == as ? w : as == KNIGHT ? KNIGHT : QUEEN;
-    const std::uint8_t* d = blocked_distances_as(blocked, w, c, from, form);
-    return d ? d[t] : kFar;
-}
+// Cost rows of an assignment: one per target square, one column per unit (at most 16).
+using CostRow = std::array<int, 16>;
 
-// The least total cost of giving each row its own column (rows <= columns), cost[r][c] in
-// 0..kFar; kFar when some row can only get a column of cost kFar (otherwise the total may
-// exceed kFar). Hungarian method, O(n^3).
-int assignment(const std::vector<std::array<int, 16>>& cost, int columns) {
-    const int rows = static_cast<int>(cost.size());
+// The least total cost of giving each of `rows` rows its own column (rows <= columns <= 16),
+// cost[r][c] in 0..kFar; kFar when some row can only get a column of cost kFar (otherwise
+// the total may exceed kFar). When every row's cheapest column is its own, that is the
+// answer; otherwise the Hungarian method, O(n^3).
+int assignment(const CostRow* cost, int rows, int columns) {
     if (rows == 0) return 0;
     if (rows > columns) return kFar;
+    int cheapest_sum = 0;
+    unsigned taken = 0;
+    bool distinct = true;
+    for (int r = 0; r < rows; ++r) {
+        int best = 0;
+        for (int c = 1; c < columns; ++c)
+            if (cost[r][c] < cost[r][best]) best = c;
+        if (cost[r][best] >= kFar) return kFar;
+        cheapest_sum += cost[r][best];
+        distinct = distinct && !(taken & (1u << best));
+        taken |= 1u << best;
+    }
+    if (distinct) return cheapest_sum;
     constexpr int kInf = 1 << 28, kNever = 1 << 16;  // kNever: the cost of a kFar pair
-    std::vector<int> u(rows + 1, 0), v(columns + 1, 0), owner(columns + 1, 0), way(columns + 1, 0);
+    std::array<int, 17> u{}, v{}, owner{}, way{}, min_to{};
+    std::array<bool, 17> used{};
     for (int r = 1; r <= rows; ++r) {
         owner[0] = r;
         int col = 0;
-        std::vector<int> min_to(columns + 1, kInf);
-        std::vector<bool> used(columns + 1, false);
+        min_to.fill(kInf);
+        used.fill(false);
         do {
             used[col] = true;
             const int row = owner[col];
@@ -99,25 +106,42 @@ int assignment(const std::vector<std::array<int, 16>>& cost, int columns) {
 }  // namespace
 
 int proof_moves_needed(const Position& pos, const Board& target, Color c) {
-    // Rows: the target squares of c's units; columns: c's units on the board.
-    std::array<Square, 16> units{};
-    int columns = 0;
-    for (Bitboard b = pos.pieces(c); b && columns < 16;) units[columns++] = pop_lsb(b);
+    // Columns: c's units on the board, with their distance rows (own walk; a pawn also as a
+    // queen and as a knight after promotion); rows: the target squares of c's units.
     const Bitboard blocked = fixed_pawns(pos, target);
-    std::vector<std::array<int, 16>> cost;
+    std::array<Square, 16> units{};
+    std::array<Walk, 16> walks{};
+    std::array<std::array<const std::uint8_t*, 3>, 16> rows_of{};
+    int columns = 0;
+    for (Bitboard b = pos.pieces(c); b && columns < 16; ++columns) {
+        const Square s = pop_lsb(b);
+        units[columns] = s;
+        walks[columns] = pos.piece_on(s).walk;
+        if (blocked & square_bb(s)) continue;  // a pawn that never moves: its own square only
+        rows_of[columns][0] = blocked_distances_as(blocked, walks[columns], c, s, walks[columns]);
+        if (walks[columns] == PAWN) {
+            rows_of[columns][1] = blocked_distances_as(blocked, PAWN, c, s, QUEEN);
+            rows_of[columns][2] = blocked_distances_as(blocked, PAWN, c, s, KNIGHT);
+        }
+    }
+    std::array<CostRow, 16> cost;
+    int rows = 0;
     for (int t = 0; t < SQUARE_NB; ++t) {
         const Piece want = target[t];
         if (want.empty() || want.color != c) continue;
-        std::array<int, 16> row{};
-        bool reachable = false;
+        if (rows == 16) return kFar;  // more target units than a side has
+        CostRow& row = cost[rows++];
         for (int i = 0; i < columns; ++i) {
-            row[i] = moves_to(blocked, pos.piece_on(units[i]).walk, c, units[i], want.walk, Square(t));
-            reachable |= row[i] < kFar;
+            const std::uint8_t* d = nullptr;
+            if (walks[i] == want.walk)
+                d = rows_of[i][0];
+            else if (walks[i] == PAWN && want.walk != KING)
+                d = rows_of[i][want.walk == KNIGHT ? 2 : 1];  // promoted: a rook or bishop as a queen
+            row[i] = d ? d[t] : (units[i] == t && walks[i] == want.walk ? 0 : kFar);
         }
-        if (!reachable) return kFar;
-        cost.push_back(row);
     }
-    int total = assignment(cost, columns);
+    int total = assignment(cost.data(), rows, columns);
+    if (total >= kFar) return total;
     // Castling moves king and rook with one move; a king that ends on its home square after
     // castling needs at least three moves the sum counts as none, so no saving then.
     const Square home_king = c == WHITE ? SQ_E1 : SQ_E8;
@@ -136,18 +160,19 @@ bool proof_captures_possible(const Position& pos, const Board& target, Color c) 
     std::array<Square, 16> pawns{};
     int columns = 0;
     for (Bitboard b = pos.pieces(c, PAWN); b && columns < 16;) pawns[columns++] = pop_lsb(b);
-    std::vector<std::array<int, 16>> cost;
+    std::array<CostRow, 16> cost;
+    int rows = 0;
     for (int t = 0; t < SQUARE_NB; ++t) {
         const Piece want = target[t];
         if (want.walk != PAWN || want.color != c) continue;
-        std::array<int, 16> row{};
+        if (rows == 16) return false;
+        CostRow& row = cost[rows++];
         for (int i = 0; i < columns; ++i) {
             const std::uint8_t* d = empty_distances_as(PAWN, c, pawns[i], PAWN);
             row[i] = d[t] >= kFar ? kFar : std::abs(file_of(pawns[i]) - file_of(Square(t)));
         }
-        cost.push_back(row);
     }
-    return assignment(cost, columns) <= captures;
+    return assignment(cost.data(), rows, columns) <= captures;
 }
 
 }  // namespace rebirth
