@@ -17,6 +17,7 @@
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
 #include "rebirth/popeye_input.h"
+#include "rebirth/proof_bound.h"
 #include "rebirth/setup.h"
 #include "rebirth/solve.h"
 
@@ -122,6 +123,50 @@ TEST(Natch, ShortProofGamesGiveTheListedGames) {
     }
     // natch.jsonl has 44 positions of at most 12 half-moves.
     EXPECT_EQ(checked, 44);
+}
+
+// The proof-game bounds never reject a position on a listed game: every game of natch.jsonl
+// (all 99 positions, up to 44 half-moves) is replayed from the game array, and before each
+// half-move each side's need (proof_bound.h) fits in its moves left and its pawns' captures
+// in the captures left.
+TEST(Natch, BoundsHoldAlongEveryListedGame) {
+    int games = 0, positions = 0;
+    for (const NatchCase& c : natch_cases()) {
+        const Board target = parse_fen(c.fen + " w - - 0 1").board;
+        for (const std::string& game : c.games) {
+            Position pos(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+            std::istringstream in(game);
+            std::vector<std::string> moves;
+            for (std::string m; in >> m;) moves.push_back(m);
+            ASSERT_EQ(int(moves.size()), c.plies) << c.id;
+            ASSERT_TRUE(proof_bound_applies(pos, target));
+            for (int i = 0; i <= c.plies; ++i) {
+                const int left = c.plies - i;
+                const Color stm = pos.side_to_move();
+                EXPECT_LE(proof_moves_needed(pos, target, stm), (left + 1) / 2)
+                    << c.id << " after " << i << ": " << game;
+                EXPECT_LE(proof_moves_needed(pos, target, ~stm), left / 2) << c.id << " after " << i << ": " << game;
+                EXPECT_TRUE(proof_captures_possible(pos, target, WHITE)) << c.id << " after " << i;
+                EXPECT_TRUE(proof_captures_possible(pos, target, BLACK)) << c.id << " after " << i;
+                ++positions;
+                if (i == c.plies) break;
+                MoveList list;
+                generate_legal(pos, list);
+                bool played = false;
+                for (const Move& m : list) {
+                    if (uci(m) != moves[i]) continue;
+                    UndoInfo u;
+                    pos.do_move(m, u);
+                    played = true;
+                    break;
+                }
+                ASSERT_TRUE(played) << c.id << ": " << moves[i] << " is not legal in " << game;
+            }
+            ++games;
+        }
+    }
+    EXPECT_GE(games, 99);
+    std::printf("%d games, %d positions\n", games, positions);
 }
 
 }  // namespace
