@@ -18,16 +18,56 @@ bool proof_bound_applies(const Position& pos, const Board& target) {
 
 namespace {
 
-// The pawns that can never move again: on their first square in pos and in the target. A
-// pawn never returns to its first rank, so the target's pawn there is this one, unmoved and
-// never captured till the end.
-Bitboard fixed_pawns(const Position& pos, const Board& target) {
+// The units that can never move again, whose squares no unit enters or crosses till the end:
+// - a pawn on its first square that the target keeps there: pawns never return to their
+//   first rank, so the target's pawn there is this one, unmoved and never captured;
+// - then, repeatedly, a piece on its side's first rank that the target keeps there (same
+//   walk and colour) and that has no move on a board where the fixed units are walls
+//   (kings and rooks only without castling rights): it never moves, and were it captured
+//   no unit of its walk could come back (the ways in are its own ways out, and no pawn of
+//   its side reaches that rank), so the target would be out of reach.
+Bitboard fixed_units(const Position& pos, const Board& target) {
     Bitboard fixed = 0;
     for (Color c : {WHITE, BLACK})
         for (Bitboard b = pos.pieces(c, PAWN) & rank_bb(c == WHITE ? 1 : 6); b;) {
             const Square s = pop_lsb(b);
             if (target[s].walk == PAWN && target[s].color == c) fixed |= square_bb(s);
         }
+    for (bool grew = fixed != 0; grew;) {
+        grew = false;
+        for (Color c : {WHITE, BLACK}) {
+            const Bitboard home = rank_bb(c == WHITE ? 0 : 7);
+            for (Bitboard b = pos.pieces(c) & home & ~fixed; b;) {
+                const Square s = pop_lsb(b);
+                const Piece p = pos.piece_on(s);
+                if (target[s].walk != p.walk || target[s].color != c) continue;
+                if ((p.walk == KING || p.walk == ROOK) && (pos.castling_rights() & home)) continue;
+                Bitboard moves = 0;
+                switch (p.walk) {
+                    case KING:
+                        moves = king_attacks(s);
+                        break;
+                    case QUEEN:
+                        moves = queen_attacks(s, fixed);
+                        break;
+                    case ROOK:
+                        moves = rook_attacks(s, fixed);
+                        break;
+                    case BISHOP:
+                        moves = bishop_attacks(s, fixed);
+                        break;
+                    case KNIGHT:
+                        moves = knight_attacks(s);
+                        break;
+                    default:
+                        continue;
+                }
+                if (moves & ~fixed) continue;
+                fixed |= square_bb(s);
+                grew = true;
+            }
+        }
+    }
     return fixed;
 }
 
@@ -108,7 +148,7 @@ int assignment(const CostRow* cost, int rows, int columns) {
 int proof_moves_needed(const Position& pos, const Board& target, Color c) {
     // Columns: c's units on the board, with their distance rows (own walk; a pawn also as a
     // queen and as a knight after promotion); rows: the target squares of c's units.
-    const Bitboard blocked = fixed_pawns(pos, target);
+    const Bitboard blocked = fixed_units(pos, target);
     std::array<Square, 16> units{};
     std::array<Walk, 16> walks{};
     std::array<std::array<const std::uint8_t*, 3>, 16> rows_of{};

@@ -54,6 +54,19 @@ TEST(ProofBound, PawnsChangeFilesOnlyByCapturing) {
     EXPECT_EQ(proof_moves_needed(start, open, WHITE), 3);
 }
 
+TEST(ProofBound, PiecesWalledInNeverMove) {
+    const Position start(parse_fen(kStart));
+    // b2 d2 e2 g2 stay home (pawns never return), so the bishops c1 and f1 that the target
+    // keeps at home never move and are walls too; then the queen d1 has only e1 (the king,
+    // which may still castle, is no wall): it never gets to a4.
+    const Board q_a4 = board_of("rnbqkbnr/pppppppp/8/8/Q7/8/1PPPPPPP/RNB1KBNR b KQkq - 0 1");
+    EXPECT_EQ(proof_moves_needed(start, q_a4, WHITE), kFar);
+    // With the c1 bishop gone from the target (captured at home) it is no wall: the queen
+    // goes d1-a1 (over c1 and b1), a1-a4: two moves.
+    const Board no_bishop = board_of("rnbqkbnr/pppppppp/8/8/Q7/8/1PPPPPPP/RN2KBNR b KQkq - 0 1");
+    EXPECT_EQ(proof_moves_needed(start, no_bishop, WHITE), 2);
+}
+
 TEST(ProofBound, OffUnderRulesAndFairyWalks) {
     rebirth::Setup s = parse_fen(kStart);
     Board target = s.board;
