@@ -645,6 +645,64 @@ static bool capturer_dependent(const RuleSet& R) {
     }
 }
 
+// Mars Circe without other rebirth: the units of ~c with the squares they capture from (their
+// rebirth square; their own for an Exclusive king), computed once per position.
+struct MarsAttackers {
+    int count = 0;
+    std::array<Square, 64> at{}, from{};
+    std::array<Walk, 64> walk{};
+    Color color = WHITE;
+};
+
+static MarsAttackers mars_attackers(const Position& pos, Color c) {
+    const RuleSet& R = *pos.rules();
+    MarsAttackers a;
+    a.color = ~c;
+    for (Bitboard b = pos.pieces(a.color); b; ++a.count) {
+        const Square q = pop_lsb(b);
+        const Piece p = pos.piece_on(q);
+        a.at[a.count] = q;
+        a.walk[a.count] = p.walk;
+        a.from[a.count] =
+            p.walk == KING && R.rex == Rex::Exclusive
+                ? q
+                : classic_rebirth_square(p.walk, R.mirror ? c : a.color, q, R.frischauf && (p.flags & PF_PROMOTED));
+    }
+    return a;
+}
+
+// Whether one of the units `a` (but the one on `captured`) takes the king on k, capturing from
+// its square `from` when that is empty in `occ` or its own: the position's units with
+// occupancy `occ` (the position itself, or after a move of the king's side that only moves
+// its unit and may take the unit on `captured`).
+static bool mars_king_attacked(const MarsAttackers& a, Square k, Bitboard occ, Square captured = SQ_NONE) {
+    for (int i = 0; i < a.count; ++i) {
+        const Square q = a.at[i], home = a.from[i];
+        if (q == captured) continue;
+        if (home == q) {
+            if (unit_attacks(a.walk[i], a.color, q, k, occ)) return true;
+        } else if (home != SQ_NONE && !(occ & square_bb(home))) {
+            if (unit_attacks(a.walk[i], a.color, home, k, (occ ^ square_bb(q)) | square_bb(home))) return true;
+        }
+    }
+    return false;
+}
+
+// The units of `a` that attack k from their capture square on an empty board: the only ones
+// that can take a king staying on k, whatever the occupancy.
+static MarsAttackers mars_attackers_of(const MarsAttackers& a, Square k) {
+    MarsAttackers out;
+    out.color = a.color;
+    for (int i = 0; i < a.count; ++i) {
+        const Square from = a.from[i];
+        if (from == SQ_NONE || !unit_attacks(a.walk[i], a.color, from, k, 0)) continue;
+        out.at[out.count] = a.at[i];
+        out.from[out.count] = from;
+        out.walk[out.count++] = a.walk[i];
+    }
+    return out;
+}
+
 // The check rule computed directly for the common families; false in `decided` when the
 // general test (generating the opponent's captures) must run.
 static bool direct_king_capturable(const Position& pos, Color c, bool& decided) {
@@ -653,23 +711,7 @@ static bool direct_king_capturable(const Position& pos, Color c, bool& decided) 
     const Color them = ~c;
     const Bitboard occ = pos.pieces();
     decided = true;
-    if (R.mars && !R.antimars && R.reborn == Reborn::None) {
-        // Mars: every enemy unit attacks from its rebirth square (if empty or its own).
-        for (Bitboard b = pos.pieces(them); b;) {
-            const Square q = pop_lsb(b);
-            const Piece p = pos.piece_on(q);
-            const Square home =
-                p.walk == KING && R.rex == Rex::Exclusive
-                    ? q
-                    : classic_rebirth_square(p.walk, R.mirror ? c : them, q, R.frischauf && (p.flags & PF_PROMOTED));
-            if (home == q) {
-                if (unit_attacks(p.walk, them, q, k, occ)) return true;
-            } else if (home != SQ_NONE && pos.empty(home)) {
-                if (unit_attacks(p.walk, them, home, k, (occ ^ square_bb(q)) | square_bb(home))) return true;
-            }
-        }
-        return false;
-    }
+    if (R.mars && !R.antimars && R.reborn == Reborn::None) return mars_king_attacked(mars_attackers(pos, c), k, occ);
     if (R.mars || R.antimars || R.square == SquareRule::Super || R.square == SquareRule::Cage ||
         R.square == SquareRule::TakeMake || parrain_like(R)) {
         decided = false;
@@ -995,15 +1037,31 @@ static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* 
     // a capture after which no enemy unit attacks the king is legal.
     const bool fast_captures =
         plain && R.reborn == Reborn::Capturer && !R.alsatian && !R.atom && !R.kamikaze && !R.hydra;
+    // Mars Circe alone: a quiet move changes only which squares are occupied (and the king's
+    // square when the king moves), which mars_king_attacked takes as given; a capture (from the
+    // rebirth square, ending on the captured unit's square) also removes that unit.
+    const bool mars_quiet = ksq != SQ_NONE && R.mars && !R.antimars && R.reborn == Reborn::None && !pos.has_fairy() &&
+                            !R.alsatian && !R.atom && !R.kamikaze && !R.hydra && pos.buried_count() == 0 &&
+                            !first_rank_pawns_move(R) && !parrain_like(R);
+    std::optional<MarsAttackers> mars, mars_near;  // all; those able to reach the king's square
     std::optional<Position> scratch;
     UndoInfo u;
     bool any = false;
     for (const Move& m : pseudo) {
         bool ok;
-        if (fast && (m.kind == MoveKind::Normal || m.kind == MoveKind::Promotion) && pos.empty(m.to) &&
-            m.extra == SQ_NONE &&
-            (m.from == ksq ? !pos.attackers_to(m.to, ~us, pos.pieces() ^ square_bb(m.from))
-                           : !(pinned & square_bb(m.from)) || aligned(ksq, m.from, m.to))) {
+        if (mars_quiet && (m.kind == MoveKind::Normal || m.kind == MoveKind::Promotion) && m.extra == SQ_NONE &&
+            (pos.empty(m.to) || pos.piece_on(m.to).color != us)) {
+            if (!mars) {
+                mars = mars_attackers(pos, us);
+                mars_near = mars_attackers_of(*mars, ksq);
+            }
+            ok = !mars_king_attacked(m.from == ksq ? *mars : *mars_near, m.from == ksq ? m.to : ksq,
+                                     (pos.pieces() ^ square_bb(m.from)) | square_bb(m.to),
+                                     pos.empty(m.to) ? SQ_NONE : m.to);
+        } else if (fast && (m.kind == MoveKind::Normal || m.kind == MoveKind::Promotion) && pos.empty(m.to) &&
+                   m.extra == SQ_NONE &&
+                   (m.from == ksq ? !pos.attackers_to(m.to, ~us, pos.pieces() ^ square_bb(m.from))
+                                  : !(pinned & square_bb(m.from)) || aligned(ksq, m.from, m.to))) {
             ok = true;
         } else if (fast_captures &&
                    (m.kind == MoveKind::Normal || m.kind == MoveKind::Promotion || m.kind == MoveKind::EnPassant) &&

@@ -2,28 +2,6 @@
 
 namespace rebirth {
 
-Square classic_rebirth_square(Walk w, Color c, Square t, bool as_promoted) {
-    const int home_rank = c == WHITE ? 0 : 7;
-    if (as_promoted || w > PAWN) return make_square(file_of(t), c == WHITE ? 7 : 0);
-    const bool dark = is_dark(t);
-    switch (w) {
-        case PAWN:
-            return make_square(file_of(t), c == WHITE ? 1 : 6);
-        case QUEEN:
-            return make_square(3, home_rank);
-        case KING:
-            return make_square(4, home_rank);
-        case ROOK:
-            return make_square(dark == (c == WHITE) ? 0 : 7, home_rank);
-        case BISHOP:
-            return make_square(dark == (c == WHITE) ? 2 : 5, home_rank);
-        case KNIGHT:
-            return make_square(dark == (c == WHITE) ? 6 : 1, home_rank);
-        default:
-            return SQ_NONE;
-    }
-}
-
 Walk reborn_walk(const RuleSet& rules, const CaptureFacts& f) {
     Walk w = f.unit.walk;
     if (rules.clone && f.capturer.walk != KING && f.capturer_walk_before != NO_WALK) w = f.capturer_walk_before;

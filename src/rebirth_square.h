@@ -8,7 +8,27 @@ namespace rebirth {
 // Home square of a unit of colour c and walk w for a capture on t (RULES.md section 3):
 // pawns the 2nd rank of t's file, Q d1/d8, K e1/e8, R B S the home square of t's square
 // colour, fairy walks (and promoted units under Frisch-auf) the promotion square of t's file.
-Square classic_rebirth_square(Walk w, Color c, Square t, bool as_promoted = false);
+inline Square classic_rebirth_square(Walk w, Color c, Square t, bool as_promoted = false) {
+    const int home_rank = c == WHITE ? 0 : 7;
+    if (as_promoted || w > PAWN) return make_square(file_of(t), c == WHITE ? 7 : 0);
+    const bool a_side = is_dark(t) == (c == WHITE);  // t has the colour of c's a-file corner (a1, a8)
+    switch (w) {
+        case PAWN:
+            return make_square(file_of(t), c == WHITE ? 1 : 6);
+        case QUEEN:
+            return make_square(3, home_rank);
+        case KING:
+            return make_square(4, home_rank);
+        case ROOK:
+            return make_square(a_side ? 0 : 7, home_rank);
+        case BISHOP:
+            return make_square(a_side ? 2 : 5, home_rank);
+        case KNIGHT:
+            return make_square(a_side ? 6 : 1, home_rank);
+        default:
+            return SQ_NONE;
+    }
+}
 
 // Parrain and ContraParrain: the rebirth waits for the next move.
 inline bool parrain_like(const RuleSet& r) {
