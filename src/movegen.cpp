@@ -283,6 +283,13 @@ void generate_legal(const Position& pos, MoveList& list) {
         gen_orthodox<BLACK>(pos, list);
 }
 
+void generate_legal_by_make(const Position& pos, MoveList& list) {
+    if (pos.has_rules())
+        generate_rules_legal_by_make(pos, list);
+    else
+        generate_legal(pos, list);
+}
+
 int count_legal(const Position& pos) {
     MoveList list;
     generate_legal(pos, list);

@@ -818,7 +818,7 @@ bool quiet_moves_orthodox(const Position& pos) {
            R.occupied != Occupied::Ultra && pos.buried_count() == 0;
 }
 
-static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* list);
+static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* list, bool by_make = false);
 
 // Whether a quiet move (no capture, no castling) only moves its unit and a king can be taken
 // only by a unit attacking it in the orthodox sense: no fairy walk, no Mars or Anti-Mars
@@ -1024,9 +1024,28 @@ static bool anti_capture_safe(const Position& pos, const Move& m, Square ksq) {
 // copy: the rules allow it, the mover's king is not capturable, and under Alsatian Circe a
 // capture leaves an orthodox-legal position). With a null list, stops at the first legal
 // move. Returns whether a legal move was found.
-static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* list) {
+static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* list, bool by_make) {
     const Color us = pos.side_to_move();
     const RuleSet& R = *pos.rules();
+    if (by_make) {
+        // The reference: every pseudo-legal move played and the check rule tested.
+        std::optional<Position> scratch;
+        UndoInfo u;
+        bool any = false;
+        for (const Move& m : pseudo) {
+            if (!scratch) scratch.emplace(pos);
+            if (!scratch->do_rules_move(m, u)) continue;
+            bool ok = !scratch->in_check(us);
+            if (ok && R.alsatian && u.capture_square != SQ_NONE)
+                ok = !analyze_orthodox_legality(scratch->to_setup().board, scratch->side_to_move()).illegal;
+            scratch->undo_move(m, u);
+            if (!ok) continue;
+            any = true;
+            if (!list) return true;
+            list->push(m);
+        }
+        return any;
+    }
     // Where a quiet move does nothing but move and a king is taken only by a unit attacking
     // it, a quiet move legal in orthodox chess (pins, checks) is legal: no make-and-test.
     const Square ksq = pos.king_square(us);
@@ -1044,13 +1063,55 @@ static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* 
                             !R.alsatian && !R.atom && !R.kamikaze && !R.hydra && pos.buried_count() == 0 &&
                             !first_rank_pawns_move(R) && !parrain_like(R);
     std::optional<MarsAttackers> mars, mars_near;  // all; those able to reach the king's square
+    // Circe Assassin (Rex Exclusive, single rebirth square): the king is taken by an attack on
+    // it or by a capture of one of its units reborn on its square. A quiet move of another unit
+    // changes only occupancy and that unit's square: the king must stay unattacked, and so must
+    // the units reborn on its square when taken (`assassin_targets`, found once) and the mover
+    // if it is one of them on its new square.
+    const bool assassin_quiet = ksq != SQ_NONE && R.reborn == Reborn::Captured && R.occupied == Occupied::Assassin &&
+                                R.rex == Rex::Exclusive && !capturer_dependent(R) && !R.mars && !R.antimars &&
+                                !parrain_like(R) && !first_rank_pawns_move(R) && !pos.has_fairy() && !R.alsatian &&
+                                !R.atom && !R.kamikaze && !R.hydra && pos.buried_count() == 0;
+    auto reborn_on = [&](Piece unit, Square on, Square origin) {
+        CaptureFacts f;
+        f.unit = unit;
+        f.capture = on;
+        f.to = on;
+        f.origin = origin;
+        return rebirth_square(R, f, reborn_walk(R, f));
+    };
+    int assassin_state = 0;  // 0: not computed; 1: usable; 2: the king is taken now (make-and-test)
+    Bitboard assassin_targets = 0;
     std::optional<Position> scratch;
     UndoInfo u;
     bool any = false;
     for (const Move& m : pseudo) {
         bool ok;
-        if (mars_quiet && (m.kind == MoveKind::Normal || m.kind == MoveKind::Promotion) && m.extra == SQ_NONE &&
-            (pos.empty(m.to) || pos.piece_on(m.to).color != us)) {
+        if (assassin_quiet && m.from != ksq && (m.kind == MoveKind::Normal || m.kind == MoveKind::Promotion) &&
+            m.extra == SQ_NONE && pos.empty(m.to) &&
+            (assassin_state == 1 ||
+             (assassin_state == 0 && (assassin_state = king_capturable(pos, us) ? 2 : 1) == 1))) {
+            if (assassin_targets == 0 && assassin_state == 1) {
+                for (Bitboard b = pos.pieces(us) & ~square_bb(ksq); b;) {
+                    const Square t = pop_lsb(b);
+                    if (reborn_on(pos.piece_on(t), t, pos.origin(t)) == ksq) assassin_targets |= square_bb(t);
+                }
+                assassin_targets |= square_bb(ksq);  // marks the set computed (the king is no target)
+            }
+            const Bitboard occ = (pos.pieces() ^ square_bb(m.from)) | square_bb(m.to);
+            ok = !pos.attackers_to(ksq, ~us, occ);
+            for (Bitboard b = assassin_targets & ~square_bb(ksq) & ~square_bb(m.from); ok && b;)
+                ok = !pos.attackers_to(pop_lsb(b), ~us, occ);
+            if (ok) {
+                Piece moved = pos.piece_on(m.from);
+                if (m.kind == MoveKind::Promotion) {
+                    moved.walk = m.promotion;
+                    moved.flags |= PF_PROMOTED;
+                }
+                ok = !(reborn_on(moved, m.to, pos.origin(m.from)) == ksq && pos.attackers_to(m.to, ~us, occ));
+            }
+        } else if (mars_quiet && (m.kind == MoveKind::Normal || m.kind == MoveKind::Promotion) && m.extra == SQ_NONE &&
+                   (pos.empty(m.to) || pos.piece_on(m.to).color != us)) {
             if (!mars) {
                 mars = mars_attackers(pos, us);
                 mars_near = mars_attackers_of(*mars, ksq);
@@ -1089,6 +1150,14 @@ void generate_rules_legal(const Position& pos, MoveList& list) {
     generate_rule_moves(pos, us, pos.pieces(~us), true, pseudo);
     list.clear();
     append_legal(pos, pseudo, &list);
+}
+
+void generate_rules_legal_by_make(const Position& pos, MoveList& list) {
+    MoveList pseudo;
+    const Color us = pos.side_to_move();
+    generate_rule_moves(pos, us, pos.pieces(~us), true, pseudo);
+    list.clear();
+    append_legal(pos, pseudo, &list, true);
 }
 
 bool rules_has_legal_move(const Position& pos) {

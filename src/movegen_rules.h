@@ -17,6 +17,10 @@ bool king_capturable(const Position& pos, Color c);
 // Legal moves of the side to move under the position's rules.
 void generate_rules_legal(const Position& pos, MoveList& list);
 
+// The same moves found the slow way, every pseudo-legal move played and the check rule
+// tested, without the fast paths of generate_rules_legal: the reference its tests compare with.
+void generate_rules_legal_by_make(const Position& pos, MoveList& list);
+
 // Whether the side to move has a legal move under the position's rules (stops at the first).
 bool rules_has_legal_move(const Position& pos);
 

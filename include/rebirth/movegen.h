@@ -9,6 +9,12 @@ namespace rebirth {
 // castling, en passant, all promotions. Fills `list` (cleared first).
 void generate_legal(const Position& pos, MoveList& list);
 
+// Under rules (Circe family): the legal moves found by playing every pseudo-legal move and
+// testing the check rule, without generate_legal's fast paths (pins, check tests on bitboards,
+// Mars and Assassin shortcuts): the reference the tests compare generate_legal with. Without
+// rules, generate_legal itself.
+void generate_legal_by_make(const Position& pos, MoveList& list);
+
 // Every pseudo-legal move of the side to move under orthodox rules (moves that may leave the
 // mover's king attacked, captures of a king included). Fills `list` (cleared first).
 void generate_pseudo_legal(const Position& pos, MoveList& list);
