@@ -34,34 +34,59 @@ int row_of(Walk w, Color c) {
     }
 }
 
-// The squares a unit of table row `row` on s reaches with one move on an empty board.
-Bitboard one_move(int row, Square s) {
+// The squares a unit of table row `row` on s reaches with one move when the squares of
+// `blocked` can be neither entered nor crossed.
+Bitboard one_move_blocked(int row, Square s, Bitboard blocked) {
     switch (row) {
         case 0: {
             Bitboard b = king_attacks(s);
-            if (s == make_square(4, 0) || s == make_square(4, 7))
-                b |= square_bb(Square(s - 2)) | square_bb(Square(s + 2));
-            return b;
+            if (s == make_square(4, 0) || s == make_square(4, 7)) {
+                // Castling: the king crosses the square next to it.
+                if (!(blocked & square_bb(Square(s + 1)))) b |= square_bb(Square(s + 2));
+                if (!(blocked & square_bb(Square(s - 1)))) b |= square_bb(Square(s - 2));
+            }
+            return b & ~blocked;
         }
         case 1:
-            return queen_attacks(s, 0);
+            return queen_attacks(s, blocked) & ~blocked;
         case 2:
-            return rook_attacks(s, 0);
+            return rook_attacks(s, blocked) & ~blocked;
         case 3:
-            return bishop_attacks(s, 0);
+            return bishop_attacks(s, blocked) & ~blocked;
         case 4:
-            return knight_attacks(s);
+            return knight_attacks(s) & ~blocked;
         default: {
             const Color c = row == 5 ? WHITE : BLACK;
             const int r = relative_rank(c, rank_of(s));
             if (r == 7) return 0;
             const int dir = c == WHITE ? 8 : -8;
             const Square ahead = Square(s + dir);
-            Bitboard b = square_bb(ahead) | pawn_attacks(c, s);
-            if (r <= 1) b |= square_bb(Square(ahead + dir));
+            Bitboard b = pawn_attacks(c, s) & ~blocked;
+            if (!(blocked & square_bb(ahead))) {
+                b |= square_bb(ahead);
+                if (r <= 1 && !(blocked & square_bb(Square(ahead + dir)))) b |= square_bb(Square(ahead + dir));
+            }
             return b;
         }
     }
+}
+
+// Breadth-first distances from `from` for table row `row` with `blocked` squares; a pawn
+// stops on its last rank.
+std::array<std::uint8_t, 64> bfs(int row, Square from, Bitboard blocked) {
+    std::array<std::uint8_t, 64> d;
+    d.fill(kFar);
+    d[from] = 0;
+    Bitboard frontier = square_bb(from), seen = frontier;
+    for (int n = 1; frontier; ++n) {
+        Bitboard next = 0;
+        for (Bitboard f = frontier; f;) next |= one_move_blocked(row, pop_lsb(f), blocked);
+        next &= ~seen;
+        seen |= next;
+        for (Bitboard b = next; b;) d[pop_lsb(b)] = std::uint8_t(n);
+        frontier = next;
+    }
+    return d;
 }
 
 // The squares a unit of row `row` on s attacks on an empty board.
@@ -98,23 +123,9 @@ struct Tables {
                 attacked[row][s] = attacks(row, Square(s));
                 for (Bitboard t = attacked[row][s]; t;) attacking[row][pop_lsb(t)] |= square_bb(Square(s));
             }
-        for (auto& row : dist)
-            for (auto& from : row) from.fill(kFar);
-        // Breadth-first search over one_move; a pawn stops on its last rank (it promotes).
+        // Breadth-first search on the empty board; a pawn stops on its last rank (it promotes).
         for (int row = 0; row < kRows; ++row)
-            for (int from = 0; from < 64; ++from) {
-                auto& d = dist[row][from];
-                d[from] = 0;
-                Bitboard frontier = square_bb(Square(from)), seen = frontier;
-                for (int n = 1; frontier; ++n) {
-                    Bitboard next = 0;
-                    for (Bitboard f = frontier; f;) next |= one_move(row, pop_lsb(f));
-                    next &= ~seen;
-                    seen |= next;
-                    for (Bitboard b = next; b;) d[pop_lsb(b)] = std::uint8_t(n);
-                    frontier = next;
-                }
-            }
+            for (int from = 0; from < 64; ++from) dist[row][from] = bfs(row, Square(from), 0);
         // Piece walks: attack distance = fewest moves to a square that attacks the target.
         for (int row = 0; row < 5; ++row)
             for (int from = 0; from < 64; ++from) {
@@ -219,57 +230,6 @@ const std::uint8_t* empty_attack_distances_from(Walk w, Color c, Square from) {
 
 namespace {
 
-// The squares a unit of table row `row` on s reaches with one move when the squares of
-// `blocked` can be neither entered nor crossed.
-Bitboard one_move_blocked(int row, Square s, Bitboard blocked) {
-    switch (row) {
-        case 0: {
-            Bitboard b = king_attacks(s);
-            if (s == make_square(4, 0) || s == make_square(4, 7)) {
-                // Castling: the king crosses the square next to it.
-                if (!(blocked & square_bb(Square(s + 1)))) b |= square_bb(Square(s + 2));
-                if (!(blocked & square_bb(Square(s - 1)))) b |= square_bb(Square(s - 2));
-            }
-            return b & ~blocked;
-        }
-        case 1: return queen_attacks(s, blocked) & ~blocked;
-        case 2: return rook_attacks(s, blocked) & ~blocked;
-        case 3: return bishop_attacks(s, blocked) & ~blocked;
-        case 4: return knight_attacks(s) & ~blocked;
-        default: {
-            const Color c = row == 5 ? WHITE : BLACK;
-            const int r = relative_rank(c, rank_of(s));
-            if (r == 7) return 0;
-            const int dir = c == WHITE ? 8 : -8;
-            const Square ahead = Square(s + dir);
-            Bitboard b = pawn_attacks(c, s) & ~blocked;
-            if (!(blocked & square_bb(ahead))) {
-                b |= square_bb(ahead);
-                if (r <= 1 && !(blocked & square_bb(Square(ahead + dir)))) b |= square_bb(Square(ahead + dir));
-            }
-            return b;
-        }
-    }
-}
-
-// Breadth-first distances from `from` for table row `row` with `blocked` squares; a pawn
-// stops on its last rank.
-std::array<std::uint8_t, 64> bfs(int row, Square from, Bitboard blocked) {
-    std::array<std::uint8_t, 64> d;
-    d.fill(kFar);
-    d[from] = 0;
-    Bitboard frontier = square_bb(from), seen = frontier;
-    for (int n = 1; frontier; ++n) {
-        Bitboard next = 0;
-        for (Bitboard f = frontier; f;) next |= one_move_blocked(row, pop_lsb(f), blocked);
-        next &= ~seen;
-        seen |= next;
-        for (Bitboard b = next; b;) d[pop_lsb(b)] = std::uint8_t(n);
-        frontier = next;
-    }
-    return d;
-}
-
 // The distances for one set of blocked squares, computed row by row when first asked.
 // Rows 0-4 the piece walks, 5-6 pawns as pawns, 7-8 pawns as queens, 9-10 pawns as knights.
 struct BlockedTables {
@@ -299,7 +259,8 @@ const std::uint8_t* blocked_row(BlockedTables& t, Bitboard blocked, int row, Squ
             for (int p = 0; p < 64; ++p) {
                 if (rank_of(Square(p)) != last || pawn[p] >= kFar || p == from) continue;
                 const std::uint8_t* piece = blocked_row(t, blocked, piece_row, Square(p));
-                for (int x = 0; x < 64; ++x) d[x] = std::uint8_t(std::min<int>(d[x], std::min<int>(pawn[p] + piece[x], kFar)));
+                for (int x = 0; x < 64; ++x)
+                    d[x] = std::uint8_t(std::min<int>(d[x], std::min<int>(pawn[p] + piece[x], kFar)));
             }
         }
         t.done[row][from] = true;

@@ -1027,29 +1027,11 @@ static bool anti_capture_safe(const Position& pos, const Move& m, Square ksq) {
 static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* list, bool by_make) {
     const Color us = pos.side_to_move();
     const RuleSet& R = *pos.rules();
-    if (by_make) {
-        // The reference: every pseudo-legal move played and the check rule tested.
-        std::optional<Position> scratch;
-        UndoInfo u;
-        bool any = false;
-        for (const Move& m : pseudo) {
-            if (!scratch) scratch.emplace(pos);
-            if (!scratch->do_rules_move(m, u)) continue;
-            bool ok = !scratch->in_check(us);
-            if (ok && R.alsatian && u.capture_square != SQ_NONE)
-                ok = !analyze_orthodox_legality(scratch->to_setup().board, scratch->side_to_move()).illegal;
-            scratch->undo_move(m, u);
-            if (!ok) continue;
-            any = true;
-            if (!list) return true;
-            list->push(m);
-        }
-        return any;
-    }
+    // by_make (the reference): no shortcut, every move played and the check rule tested.
     // Where a quiet move does nothing but move and a king is taken only by a unit attacking
     // it, a quiet move legal in orthodox chess (pins, checks) is legal: no make-and-test.
     const Square ksq = pos.king_square(us);
-    const bool plain = ksq != SQ_NONE && quiet_legal_if_orthodox_legal(pos);
+    const bool plain = !by_make && ksq != SQ_NONE && quiet_legal_if_orthodox_legal(pos);
     const bool fast = plain && !pos.attackers_to(ksq, ~us);
     const Bitboard pinned = fast ? pos.pinned(us) : 0;
     // Anti-Circe alone (the capturer reborn, the captured unit gone, nothing else happening):
@@ -1059,19 +1041,20 @@ static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* 
     // Mars Circe alone: a quiet move changes only which squares are occupied (and the king's
     // square when the king moves), which mars_king_attacked takes as given; a capture (from the
     // rebirth square, ending on the captured unit's square) also removes that unit.
-    const bool mars_quiet = ksq != SQ_NONE && R.mars && !R.antimars && R.reborn == Reborn::None && !pos.has_fairy() &&
-                            !R.alsatian && !R.atom && !R.kamikaze && !R.hydra && pos.buried_count() == 0 &&
-                            !first_rank_pawns_move(R) && !parrain_like(R);
+    const bool mars_quiet = !by_make && ksq != SQ_NONE && R.mars && !R.antimars && R.reborn == Reborn::None &&
+                            !pos.has_fairy() && !R.alsatian && !R.atom && !R.kamikaze && !R.hydra &&
+                            pos.buried_count() == 0 && !first_rank_pawns_move(R) && !parrain_like(R);
     std::optional<MarsAttackers> mars, mars_near;  // all; those able to reach the king's square
     // Circe Assassin (Rex Exclusive, single rebirth square): the king is taken by an attack on
     // it or by a capture of one of its units reborn on its square. A quiet move of another unit
     // changes only occupancy and that unit's square: the king must stay unattacked, and so must
     // the units reborn on its square when taken (`assassin_targets`, found once) and the mover
     // if it is one of them on its new square.
-    const bool assassin_quiet = ksq != SQ_NONE && R.reborn == Reborn::Captured && R.occupied == Occupied::Assassin &&
-                                R.rex == Rex::Exclusive && !capturer_dependent(R) && !R.mars && !R.antimars &&
-                                !parrain_like(R) && !first_rank_pawns_move(R) && !pos.has_fairy() && !R.alsatian &&
-                                !R.atom && !R.kamikaze && !R.hydra && pos.buried_count() == 0;
+    const bool assassin_quiet = !by_make && ksq != SQ_NONE && R.reborn == Reborn::Captured &&
+                                R.occupied == Occupied::Assassin && R.rex == Rex::Exclusive && !capturer_dependent(R) &&
+                                !R.mars && !R.antimars && !parrain_like(R) && !first_rank_pawns_move(R) &&
+                                !pos.has_fairy() && !R.alsatian && !R.atom && !R.kamikaze && !R.hydra &&
+                                pos.buried_count() == 0;
     auto reborn_on = [&](Piece unit, Square on, Square origin) {
         CaptureFacts f;
         f.unit = unit;
