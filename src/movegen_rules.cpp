@@ -13,6 +13,25 @@ namespace rebirth {
 
 static bool unit_attacks(Walk w, Color c, Square s, Square t, Bitboard occ);
 
+// The square unit p standing on q moves or captures from under Mars / Anti-Mars: its classic
+// rebirth square (Mirror: the other side's), or q for a king under Rex Exclusive (kings move and
+// capture as in orthodox chess, BEISPIEL/mars.inp).
+static Square mars_home(const RuleSet& R, Piece p, Square q) {
+    if (p.walk == KING && R.rex == Rex::Exclusive) return q;
+    return classic_rebirth_square(p.walk, R.mirror ? ~p.color : p.color, q, R.frischauf && (p.flags & PF_PROMOTED));
+}
+
+// The rebirth square of `unit` taken on `on` (diagram square `origin`) under rules whose
+// rebirth square does not depend on the capturer (!capturer_dependent).
+static Square rebirth_square_if_taken(const RuleSet& R, Piece unit, Square on, Square origin) {
+    CaptureFacts f;
+    f.unit = unit;
+    f.capture = on;
+    f.to = on;
+    f.origin = origin;
+    return rebirth_square(R, f, reborn_walk(R, f));
+}
+
 namespace {
 
 // Anti-Circe: the square the capturer (walk after promotion, `capturer`) goes to after
@@ -149,13 +168,7 @@ class RuleGen {
   private:
     // Mars / Anti-Mars departure square of unit p standing on q (its classic rebirth
     // square computed from q).
-    Square mars_square(Piece p, Square q) const {
-        if (!R_.mars && !R_.antimars) return q;
-        // Rex exclusive: kings move and capture as in orthodox chess (BEISPIEL/mars.inp).
-        if (p.walk == KING && R_.rex == Rex::Exclusive) return q;
-        return classic_rebirth_square(p.walk, R_.mirror ? ~p.color : p.color, q,
-                                      R_.frischauf && (p.flags & PF_PROMOTED));
-    }
+    Square mars_square(Piece p, Square q) const { return R_.mars || R_.antimars ? mars_home(R_, p, q) : q; }
 
     // Moves of unit p (standing on q) as if it stood on d with occupancy occ: captures of
     // units on `targets`, non-captures when `quiet`.
@@ -663,10 +676,7 @@ static MarsAttackers mars_attackers(const Position& pos, Color c) {
         const Piece p = pos.piece_on(q);
         a.at[a.count] = q;
         a.walk[a.count] = p.walk;
-        a.from[a.count] =
-            p.walk == KING && R.rex == Rex::Exclusive
-                ? q
-                : classic_rebirth_square(p.walk, R.mirror ? c : a.color, q, R.frischauf && (p.flags & PF_PROMOTED));
+        a.from[a.count] = mars_home(R, p, q);
     }
     return a;
 }
@@ -777,12 +787,8 @@ static bool direct_king_capturable(const Position& pos, Color c, bool& decided) 
         // Assassin: a capture of one of c's units whose rebirth lands on the king.
         for (Bitboard b = pos.pieces(c) & ~square_bb(k); b;) {
             const Square s = pop_lsb(b);
-            CaptureFacts f;
-            f.unit = pos.piece_on(s);
-            f.capture = s;
-            f.to = s;
-            f.origin = pos.origin(s);
-            if (rebirth_square(R, f, reborn_walk(R, f)) == k && pos.attackers_to(s, them)) return true;
+            if (rebirth_square_if_taken(R, pos.piece_on(s), s, pos.origin(s)) == k && pos.attackers_to(s, them))
+                return true;
         }
     }
     return false;
@@ -1041,49 +1047,45 @@ static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* 
     // Mars Circe alone: a quiet move changes only which squares are occupied (and the king's
     // square when the king moves), which mars_king_attacked takes as given; a capture (from the
     // rebirth square, ending on the captured unit's square) also removes that unit.
-    const bool mars_quiet = !by_make && ksq != SQ_NONE && R.mars && !R.antimars && R.reborn == Reborn::None &&
-                            !pos.has_fairy() && !R.alsatian && !R.atom && !R.kamikaze && !R.hydra &&
-                            pos.buried_count() == 0 && !first_rank_pawns_move(R) && !parrain_like(R);
+    // Shared by the Mars and Assassin shortcuts: orthodox walks, no extra effect, nothing buried,
+    // no first-rank pawn steps, no pending Parrain rebirth.
+    const bool plain_effects = !by_make && ksq != SQ_NONE && !pos.has_fairy() && !R.alsatian && !R.atom &&
+                               !R.kamikaze && !R.hydra && pos.buried_count() == 0 && !first_rank_pawns_move(R) &&
+                               !parrain_like(R);
+    const bool mars_quiet = plain_effects && R.mars && !R.antimars && R.reborn == Reborn::None;
     std::optional<MarsAttackers> mars, mars_near;  // all; those able to reach the king's square
     // Circe Assassin (Rex Exclusive, single rebirth square): the king is taken by an attack on
     // it or by a capture of one of its units reborn on its square. A quiet move of another unit
     // changes only occupancy and that unit's square: the king must stay unattacked, and so must
     // the units reborn on its square when taken (`assassin_targets`, found once) and the mover
     // if it is one of them on its new square.
-    const bool assassin_quiet = !by_make && ksq != SQ_NONE && R.reborn == Reborn::Captured &&
-                                R.occupied == Occupied::Assassin && R.rex == Rex::Exclusive && !capturer_dependent(R) &&
-                                !R.mars && !R.antimars && !parrain_like(R) && !first_rank_pawns_move(R) &&
-                                !pos.has_fairy() && !R.alsatian && !R.atom && !R.kamikaze && !R.hydra &&
-                                pos.buried_count() == 0;
-    auto reborn_on = [&](Piece unit, Square on, Square origin) {
-        CaptureFacts f;
-        f.unit = unit;
-        f.capture = on;
-        f.to = on;
-        f.origin = origin;
-        return rebirth_square(R, f, reborn_walk(R, f));
-    };
-    int assassin_state = 0;  // 0: not computed; 1: usable; 2: the king is taken now (make-and-test)
+    const bool assassin_quiet = plain_effects && R.reborn == Reborn::Captured && R.occupied == Occupied::Assassin &&
+                                R.rex == Rex::Exclusive && !capturer_dependent(R) && !R.mars && !R.antimars;
+    // Found at the first quiet move: whether the king is safe now (otherwise make-and-test),
+    // and the units reborn on its square when taken.
+    std::optional<bool> assassin_safe;
     Bitboard assassin_targets = 0;
+    auto assassin_ready = [&] {
+        if (!assassin_safe) {
+            assassin_safe = !king_capturable(pos, us);
+            for (Bitboard b = pos.pieces(us) & ~square_bb(ksq); *assassin_safe && b;) {
+                const Square t = pop_lsb(b);
+                if (rebirth_square_if_taken(R, pos.piece_on(t), t, pos.origin(t)) == ksq)
+                    assassin_targets |= square_bb(t);
+            }
+        }
+        return *assassin_safe;
+    };
     std::optional<Position> scratch;
     UndoInfo u;
     bool any = false;
     for (const Move& m : pseudo) {
         bool ok;
         if (assassin_quiet && m.from != ksq && (m.kind == MoveKind::Normal || m.kind == MoveKind::Promotion) &&
-            m.extra == SQ_NONE && pos.empty(m.to) &&
-            (assassin_state == 1 ||
-             (assassin_state == 0 && (assassin_state = king_capturable(pos, us) ? 2 : 1) == 1))) {
-            if (assassin_targets == 0 && assassin_state == 1) {
-                for (Bitboard b = pos.pieces(us) & ~square_bb(ksq); b;) {
-                    const Square t = pop_lsb(b);
-                    if (reborn_on(pos.piece_on(t), t, pos.origin(t)) == ksq) assassin_targets |= square_bb(t);
-                }
-                assassin_targets |= square_bb(ksq);  // marks the set computed (the king is no target)
-            }
+            m.extra == SQ_NONE && pos.empty(m.to) && assassin_ready()) {
             const Bitboard occ = (pos.pieces() ^ square_bb(m.from)) | square_bb(m.to);
             ok = !pos.attackers_to(ksq, ~us, occ);
-            for (Bitboard b = assassin_targets & ~square_bb(ksq) & ~square_bb(m.from); ok && b;)
+            for (Bitboard b = assassin_targets & ~square_bb(m.from); ok && b;)
                 ok = !pos.attackers_to(pop_lsb(b), ~us, occ);
             if (ok) {
                 Piece moved = pos.piece_on(m.from);
@@ -1091,7 +1093,8 @@ static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* 
                     moved.walk = m.promotion;
                     moved.flags |= PF_PROMOTED;
                 }
-                ok = !(reborn_on(moved, m.to, pos.origin(m.from)) == ksq && pos.attackers_to(m.to, ~us, occ));
+                ok = !(rebirth_square_if_taken(R, moved, m.to, pos.origin(m.from)) == ksq &&
+                       pos.attackers_to(m.to, ~us, occ));
             }
         } else if (mars_quiet && (m.kind == MoveKind::Normal || m.kind == MoveKind::Promotion) && m.extra == SQ_NONE &&
                    (pos.empty(m.to) || pos.piece_on(m.to).color != us)) {
