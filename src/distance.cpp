@@ -89,6 +89,23 @@ std::array<std::uint8_t, 64> bfs(int row, Square from, Bitboard blocked) {
     return d;
 }
 
+// For a pawn on `from` with distances `pawn` (as a pawn, its arrival on its last rank `last`
+// included), the fewest moves to each square as a unit promoted on the way that then goes on
+// with distances piece(p) from the promotion square p.
+template <class PieceRows>
+std::array<std::uint8_t, 64> via_promotion(const std::array<std::uint8_t, 64>& pawn, int last, Square from,
+                                           PieceRows&& piece) {
+    std::array<std::uint8_t, 64> d;
+    d.fill(kFar);
+    for (int p = 0; p < 64; ++p) {
+        // A pawn standing on its last rank does not move.
+        if (rank_of(Square(p)) != last || pawn[p] >= kFar || p == from) continue;
+        const std::uint8_t* rows = piece(Square(p));
+        for (int x = 0; x < 64; ++x) d[x] = std::uint8_t(std::min<int>(d[x], std::min<int>(pawn[p] + rows[x], kFar)));
+    }
+    return d;
+}
+
 // The squares a unit of row `row` on s attacks on an empty board.
 Bitboard attacks(int row, Square s) {
     switch (row) {
@@ -147,33 +164,25 @@ struct Tables {
             const int last = c == WHITE ? 7 : 0;
             for (int from = 0; from < 64; ++from) {
                 const auto pawn = dist[row][from];
+                auto rows = [&](const auto& table) { return [&](Square p) { return table[p].data(); }; };
+                as_queen[c][from] = via_promotion(pawn, last, Square(from), rows(dist[1]));
+                as_knight[c][from] = via_promotion(pawn, last, Square(from), rows(dist[4]));
+                const auto queen_attacks = via_promotion(pawn, last, Square(from), rows(attack[1]));
+                const auto knight_attacks = via_promotion(pawn, last, Square(from), rows(attack[4]));
                 auto& d = dist[row][from];
                 auto& a = attack[row][from];
-                auto& q = as_queen[c][from];
-                auto& n = as_knight[c][from];
-                a.fill(kFar);
-                q.fill(kFar);
-                n.fill(kFar);
                 pawn_only[c][from] = pawn;
-                for (int s = 0; s < 64; ++s)
-                    if (rank_of(Square(s)) == last) pawn_only[c][from][s] = kFar;
+                a.fill(kFar);
                 for (int s = 0; s < 64; ++s) {
-                    if (pawn[s] >= kFar) continue;
-                    if (rank_of(Square(s)) != last) {
-                        for (Bitboard t = attacks(row, Square(s)); t;) {
-                            const Square x = pop_lsb(t);
-                            a[x] = std::uint8_t(std::min<int>(a[x], pawn[s]));
-                        }
-                        continue;
-                    }
-                    if (s == from) continue;  // a pawn standing on its last rank does not move
-                    for (int t = 0; t < 64; ++t) {
-                        q[t] = std::uint8_t(std::min(int(q[t]), std::min(pawn[s] + int(dist[1][s][t]), int(kFar))));
-                        n[t] = std::uint8_t(std::min(int(n[t]), std::min(pawn[s] + int(dist[4][s][t]), int(kFar))));
-                        const int moved = pawn[s] + std::min(dist[1][s][t], dist[4][s][t]);
-                        const int attacked = pawn[s] + std::min(attack[1][s][t], attack[4][s][t]);
-                        d[t] = std::uint8_t(std::min(int(d[t]), std::min(moved, int(kFar))));
-                        a[t] = std::uint8_t(std::min(int(a[t]), std::min(attacked, int(kFar))));
+                    d[s] = std::min({pawn[s], as_queen[c][from][s], as_knight[c][from][s]});
+                    a[s] = std::min(queen_attacks[s], knight_attacks[s]);
+                    if (rank_of(Square(s)) == last) pawn_only[c][from][s] = kFar;
+                }
+                for (int s = 0; s < 64; ++s) {
+                    if (pawn[s] >= kFar || rank_of(Square(s)) == last) continue;
+                    for (Bitboard t = attacks(row, Square(s)); t;) {
+                        const Square x = pop_lsb(t);
+                        a[x] = std::min(a[x], pawn[s]);
                     }
                 }
             }
@@ -206,6 +215,11 @@ Bitboard empty_attacks(Walk w, Color c, Square s) {
 Bitboard empty_attackers(Walk w, Color c, Square s) {
     const int row = row_of(w, c);
     return row < 0 ? 0 : tables().attacking[row][s];
+}
+
+Bitboard one_move_squares(Walk w, Color c, Square s, Bitboard blocked) {
+    const int row = row_of(w, c);
+    return row < 0 ? 0 : one_move_blocked(row, s, blocked);
 }
 
 const std::uint8_t* empty_distances_as(Walk w, Color c, Square from, Walk as) {
@@ -251,17 +265,9 @@ const std::uint8_t* blocked_row(BlockedTables& t, Bitboard blocked, int row, Squ
             // promotion), then the queen's or knight's way on.
             const int pawn_row = 5 + (row - 7) % 2;
             const int piece_row = row < 9 ? 1 : 4;
-            const Color c = pawn_row == 5 ? WHITE : BLACK;
-            const int last = c == WHITE ? 7 : 0;
-            std::array<std::uint8_t, 64> pawn = bfs(pawn_row, from, blocked);
-            auto& d = t.dist[row][from];
-            d.fill(kFar);
-            for (int p = 0; p < 64; ++p) {
-                if (rank_of(Square(p)) != last || pawn[p] >= kFar || p == from) continue;
-                const std::uint8_t* piece = blocked_row(t, blocked, piece_row, Square(p));
-                for (int x = 0; x < 64; ++x)
-                    d[x] = std::uint8_t(std::min<int>(d[x], std::min<int>(pawn[p] + piece[x], kFar)));
-            }
+            const int last = pawn_row == 5 ? 7 : 0;
+            t.dist[row][from] = via_promotion(bfs(pawn_row, from, blocked), last, from,
+                                              [&](Square p) { return blocked_row(t, blocked, piece_row, p); });
         }
         t.done[row][from] = true;
     }

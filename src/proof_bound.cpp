@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <vector>
 
 #include "rebirth/bitboard.h"
 #include "rebirth/distance.h"
@@ -41,28 +40,8 @@ Bitboard fixed_units(const Position& pos, const Board& target) {
                 const Square s = pop_lsb(b);
                 const Piece p = pos.piece_on(s);
                 if (target[s].walk != p.walk || target[s].color != c) continue;
-                if ((p.walk == KING || p.walk == ROOK) && (pos.castling_rights() & home)) continue;
-                Bitboard moves = 0;
-                switch (p.walk) {
-                    case KING:
-                        moves = king_attacks(s);
-                        break;
-                    case QUEEN:
-                        moves = queen_attacks(s, fixed);
-                        break;
-                    case ROOK:
-                        moves = rook_attacks(s, fixed);
-                        break;
-                    case BISHOP:
-                        moves = bishop_attacks(s, fixed);
-                        break;
-                    case KNIGHT:
-                        moves = knight_attacks(s);
-                        break;
-                    default:
-                        continue;
-                }
-                if (moves & ~fixed) continue;
+                if (p.walk == PAWN || ((p.walk == KING || p.walk == ROOK) && (pos.castling_rights() & home))) continue;
+                if (one_move_squares(p.walk, c, s, fixed)) continue;
                 fixed |= square_bb(s);
                 grew = true;
             }
@@ -157,7 +136,7 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c) {
         const Square s = pop_lsb(b);
         units[columns] = s;
         walks[columns] = pos.piece_on(s).walk;
-        if (blocked & square_bb(s)) continue;  // a pawn that never moves: its own square only
+        if (blocked & square_bb(s)) continue;  // a unit that never moves: its own square only
         rows_of[columns][0] = blocked_distances_as(blocked, walks[columns], c, s, walks[columns]);
         if (walks[columns] == PAWN) {
             rows_of[columns][1] = blocked_distances_as(blocked, PAWN, c, s, QUEEN);

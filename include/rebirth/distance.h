@@ -38,6 +38,11 @@ const std::uint8_t* empty_attack_distances_from(Walk w, Color c, Square from);
 Bitboard empty_attacks(Walk w, Color c, Square s);
 Bitboard empty_attackers(Walk w, Color c, Square s);
 
+// The squares a unit of walk w (KING..PAWN) and colour c on s reaches with one move when the
+// squares of `blocked` can be neither entered nor crossed, on an otherwise empty board: the
+// moves the distances count (castling's two-file king step, a pawn's steps and diagonal steps).
+Bitboard one_move_squares(Walk w, Color c, Square s, Bitboard blocked);
+
 // The fewest moves, per square, for a unit of walk w and colour c on `from` to stand there
 // with walk `as` on an empty board: a pawn as a pawn (never on its last rank), or as a queen
 // or a knight (promoted on the way; a promoted rook or bishop never needs fewer moves than
