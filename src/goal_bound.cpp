@@ -49,19 +49,13 @@ const RegionTables& region_tables() {
     return t;
 }
 
-// Where one unit of the attacker may end: the region squares it then attacks (as bits of
-// compress) and the fewest moves it needs.
+// Where one unit of the attacker may end: the region squares it then attacks (bits as in
+// RegionTables::mask) and the fewest moves it needs.
 struct Option {
     unsigned mask;
     int cost;
 };
 
-// The exact form of the attacker's side of the bound for one king square k (bit `check`
-// of the region stands for k): whether the attacker's units, each ending on one square
-// within `budget` moves in all, can attack every region square not in `blockable` with
-// the defender able to occupy the rest: `block(f)` its fewest moves for square f, at most
-// `defender_budget` in all. Mate also needs k attacked by a unit other than the king; the
-// king never ends next to k.
 // The largest sets of region bits of king square k (bit `check` stands for k) that the
 // attacker's units can attack at once, each ending on one square, within `budget` moves in
 // all (the king never next to k): written to `out` (maximal sets only, none contained in
@@ -181,8 +175,8 @@ bool goal_bound_applies(const Position& pos, Goal g, Color defender) {
            pos.king_square(defender) != SQ_NONE;
 }
 
-// Up to this many attacker moves the attacker's units are assigned exactly (region_covered);
-// beyond it the cheaper bound alone decides.
+// Up to this many attacker moves the attacker's units are assigned exactly
+// (attackable_regions); beyond it the cheaper bound alone decides.
 constexpr int kExactAttackerMoves = 8;
 
 bool goal_may_be_reached(const Position& pos, Goal g, Color defender, int attacker_moves, int defender_moves) {

@@ -12,10 +12,10 @@
 // is either attacked by the attacker (king included) or holds a unit of the defender. Each
 // attack costs the attacker at least the fewest moves of one of its units to an attacking
 // square (one unit may serve several squares, so the attacker's need is the largest of
-// them; with at most kExactAttackerMoves moves left the units are assigned exactly: each ends
-// on one square attacking its share, the moves of all of them summed, plus one when the
-// attacker may still castle); each block costs the defender at least the fewest moves of one of its units to the
-// square, and distinct squares need distinct units, so the defender's need is the king's
+// them; with at most 8 moves left the units are assigned exactly: each ends on one square
+// attacking its share, the moves of all of them summed, less one when the attacker may still
+// castle); each block costs the defender at least the fewest moves of one of its units to
+// the square, and distinct squares need distinct units, so the defender's need is the king's
 // distance plus the sum (less one when it may still castle: castling moves two units at once).
 // For stalemate, moreover, each pawn of the defender with an empty square ahead needs a move
 // (its own, its capture, or a unit arriving ahead of it), one per pawn (castling excepted).
