@@ -168,6 +168,92 @@ int cached_attackable_regions(const Position& pos, Color attacker, Square k, uns
     return n;
 }
 
+// The squares from s outwards in each of the 8 directions (0-3 orthogonal, 4-7 diagonal),
+// s itself excluded, on an empty board.
+struct Rays {
+    std::array<std::array<Bitboard, 8>, 64> ray{};
+    Rays() {
+        constexpr int df[8] = {1, -1, 0, 0, 1, -1, 1, -1};  // d ^ 1 is the opposite of d
+        constexpr int dr[8] = {0, 0, 1, -1, 1, -1, -1, 1};
+        for (int s = 0; s < 64; ++s)
+            for (int d = 0; d < 8; ++d)
+                for (int f = s % 8 + df[d], r = s / 8 + dr[d]; f >= 0 && f < 8 && r >= 0 && r < 8; f += df[d], r += dr[d])
+                    ray[s][d] |= square_bb(Square(8 * r + f));
+    }
+};
+
+const Rays& rays() {
+    static const Rays t;
+    return t;
+}
+
+// Stalemate: a knight, bishop, rook or queen of the defender that is never moved nor taken
+// is immobile in the final position only if every square of its first step (the squares
+// next to it along its lines, a knight's targets) then holds a unit of the defender, or it
+// is pinned across its lines (a knight along any line, a bishop along a rank or file, a
+// rook along a diagonal; a pinned queen can always move along the pin). Each empty or
+// attacker-held first-step square needs its own arrival of a defending unit: one defender
+// move each (two with castling). A unit that cannot be pinned in time (no square on one side
+// within the defending king's reach, no pinning walk of the attacker able to reach the other
+// side) and needs more arrivals than the defender has moves must be taken (one attacker
+// move) or moved (one defender move), and no move does this for two such units.
+bool stalemate_pieces_may_be_immobile(const Position& pos, Color defender, int attacker_moves, int defender_moves) {
+    const Color attacker = ~defender;
+    const Bitboard own = pos.pieces(defender);
+    const int castle = defender_moves > 0 && (pos.castling_rights() & rank_bb(defender == WHITE ? 0 : 7)) ? 1 : 0;
+    const int fill_budget = defender_moves + castle;
+    const int dedicated = attacker_moves + defender_moves;
+    const std::uint8_t* king_rows = empty_distances_from(KING, defender, pos.king_square(defender));
+    Bitboard king_reach = 0;
+    bool reach_known = false;
+    Bitboard pin_reach[2] = {0, 0};  // orthogonal, diagonal pinners' squares within reach
+    auto compute_reach = [&] {
+        for (int k = 0; k < 64; ++k)
+            if (king_rows[k] <= defender_moves) king_reach |= square_bb(Square(k));
+        for (Bitboard b = pos.pieces(attacker); b;) {
+            const Square s = pop_lsb(b);
+            const Walk w = pos.piece_on(s).walk;
+            if (w != QUEEN && w != ROOK && w != BISHOP && w != PAWN) continue;
+            const std::uint8_t* row =
+                w == PAWN ? empty_distances_as(PAWN, attacker, s, QUEEN) : empty_distances_from(w, attacker, s);
+            if (!row) continue;
+            Bitboard reach = 0;
+            for (int t = 0; t < 64; ++t)
+                if (row[t] <= attacker_moves) reach |= square_bb(Square(t));
+            if (w != BISHOP) pin_reach[0] |= reach;
+            if (w != ROOK) pin_reach[1] |= reach;
+        }
+        reach_known = true;
+    };
+    const Rays& r = rays();
+    int heavy = 0;
+    for (Bitboard b = own & ~pos.pieces(PAWN) & ~pos.pieces(KING); b;) {
+        const Square s = pop_lsb(b);
+        const Walk w = pos.piece_on(s).walk;
+        Bitboard first;
+        unsigned pin_dirs;  // directions of a pin that immobilises the unit
+        switch (w) {
+            case KNIGHT: first = knight_attacks(s), pin_dirs = 0xFF; break;
+            case BISHOP: first = king_attacks(s) & ~rook_attacks(s, 0), pin_dirs = 0x0F; break;
+            case ROOK: first = king_attacks(s) & rook_attacks(s, 0), pin_dirs = 0xF0; break;
+            case QUEEN: first = king_attacks(s), pin_dirs = 0; break;
+            default: return true;  // a fairy walk: no verdict
+        }
+        const int need = popcount(first & ~own);
+        if (need <= fill_budget) continue;
+        if (pin_dirs) {
+            if (!reach_known) compute_reach();
+            bool pinnable = false;
+            for (int d = 0; d < 8 && !pinnable; ++d)
+                if ((pin_dirs >> d & 1) && (r.ray[s][d] & king_reach) && (r.ray[s][d ^ 1] & pin_reach[d >> 2]))
+                    pinnable = true;
+            if (pinnable) continue;
+        }
+        if (++heavy > dedicated) return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 bool goal_bound_applies(const Position& pos, Goal g, Color defender) {
@@ -226,6 +312,44 @@ bool goal_may_be_reached(const Position& pos, Goal g, Color defender, int attack
         return int(block[s]);
     };
 
+    // The fewest moves of distinct defending units (each ends on one square) blocking all of
+    // `squares`; any value above `limit` may come back as limit + 1. The sum of the cheapest
+    // unit per square when those units differ, else an assignment over subsets of squares.
+    auto blocks_matched = [&](Bitboard squares, int limit) {
+        std::array<Square, 9> sq{};
+        int t = 0, sum = 0;
+        Bitboard used = 0;
+        bool distinct = true;
+        for (Bitboard b = squares; b;) {
+            const Square s = pop_lsb(b);
+            sq[t++] = s;
+            int best = kFar, who = -1;
+            for (int i = 0; i < blockers; ++i)
+                if (block_rows[i][s] < best) best = block_rows[i][s], who = i;
+            sum += best;
+            if (who < 0 || (used >> who & 1)) distinct = false;
+            if (who >= 0) used |= Bitboard(1) << who;
+        }
+        if (distinct || sum > limit) return std::min(sum, limit + 1);
+        std::array<std::uint8_t, 512> f, g;
+        const unsigned full = (1u << t) - 1;
+        f.fill(std::uint8_t(limit + 1));
+        f[0] = 0;
+        for (int i = 0; i < blockers; ++i) {
+            g = f;
+            for (unsigned mask = 0; mask < full; ++mask) {
+                if (f[mask] > limit) continue;
+                for (int j = 0; j < t; ++j) {
+                    if (mask >> j & 1) continue;
+                    const int c = f[mask] + block_rows[i][sq[j]];
+                    if (c < g[mask | 1u << j]) g[mask | 1u << j] = std::uint8_t(c);
+                }
+            }
+            f = g;
+        }
+        return int(f[full]);
+    };
+
     // Stalemate: a pawn of the defender whose square ahead is empty needs a move of its own,
     // its capture, or a unit arriving ahead of it; no move does this for two such pawns
     // (castling, which moves two units, excepted).
@@ -235,6 +359,7 @@ bool goal_may_be_reached(const Position& pos, Goal g, Color defender, int attack
         const int open = popcount(ahead & ~pos.pieces());
         const int castling = pos.castling_rights() ? 1 : 0;
         if (open - castling > attacker_moves + defender_moves) return false;
+        if (!stalemate_pieces_may_be_immobile(pos, defender, attacker_moves, defender_moves)) return false;
     }
 
     const std::uint8_t* king_rows = empty_distances_from(KING, defender, king);
@@ -247,12 +372,18 @@ bool goal_may_be_reached(const Position& pos, Goal g, Color defender, int attack
             if (check > attacker_moves) continue;
         }
         int need = walk - castling_saving;
+        Bitboard open_flights = 0;
         for (Bitboard flights = king_attacks(Square(k)); flights && need <= defender_moves;) {
             const Square f = pop_lsb(flights);
             if (attack_cost(f) <= attacker_moves) continue;
             need += block_cost(f);
+            open_flights |= square_bb(f);
         }
         if (need > defender_moves) continue;
+        if (need - (walk - castling_saving) > 0 &&
+            (walk - castling_saving) + blocks_matched(open_flights, defender_moves - (walk - castling_saving)) >
+                defender_moves)
+            continue;
         if (attacker_moves > kExactAttackerMoves) return true;
         // The exact assignment of the attacker's units (each ends on one square).
         const Bitboard region = region_tables().region[k];
@@ -271,9 +402,12 @@ bool goal_may_be_reached(const Position& pos, Goal g, Color defender, int attack
             const unsigned m = sets[j];
             if (g == Goal::Mate && !(m & check)) continue;
             int blocks = 0;
-            for (unsigned open = all & ~m & ~check; open && blocks <= spare; open &= open - 1)
+            Bitboard open_squares = 0;
+            for (unsigned open = all & ~m & ~check; open && blocks <= spare; open &= open - 1) {
                 blocks += block_cost(squares[std::countr_zero(open)]);
-            if (blocks <= spare) return true;
+                open_squares |= square_bb(squares[std::countr_zero(open)]);
+            }
+            if (blocks <= spare && (blocks == 0 || blocks_matched(open_squares, spare) <= spare)) return true;
         }
     }
     return false;

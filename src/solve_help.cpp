@@ -291,8 +291,11 @@ class PhaseSolver {
     }
 
     // Intro: `remaining` more series moves of the intro side, then the main play.
+    // A position met again with as many intro moves left fails again (intro_failures).
     bool intro(Position& pos, int remaining) {
         ctx_.visit();
+        const bool memo = remaining < kMaxDepth;
+        if (memo && failures_->intro_by_depth[remaining].count(pos.exact_key())) return false;
         MoveList list;
         popeye_ordered_moves(pos, list);
         bool found = false;
@@ -300,6 +303,8 @@ class PhaseSolver {
             if (stop_) break;
             if (intro_move(pos, m, remaining)) found = true;
         }
+        if (!found && !stop_ && memo && failures_->intro_by_depth[remaining].size() < kMaxFailuresPerDepth)
+            failures_->intro_by_depth[remaining].insert(pos.exact_key());
         return found;
     }
 
@@ -424,7 +429,7 @@ class PhaseSolver {
     // Help play: `remaining` half-moves, the last one reaching the goal.
     bool help(Position& pos, int remaining) {
         ctx_.visit();
-        if (remaining == 1) return help_last(pos);
+        if (remaining == 1) return reachable(pos, 1, 0) && help_last(pos);
         const bool goal_side = pos.side_to_move() == phase_.goal_side;
         if (!reachable(pos, goal_side ? (remaining + 1) / 2 : remaining / 2,
                        goal_side ? remaining / 2 : (remaining + 1) / 2))
@@ -469,7 +474,7 @@ class PhaseSolver {
     // Series play: `remaining` moves of the series side, then the tail.
     bool series(Position& pos, int remaining) {
         ctx_.visit();
-        if (remaining == 1 && phase_.tail == Tail::None) return help_last(pos);
+        if (remaining == 1 && phase_.tail == Tail::None) return reachable(pos, 1, 0) && help_last(pos);
         // ser-#/ser-=: the goal side makes every move; ser-h: the opponent's moves, then one.
         if (phase_.tail == Tail::None && !reachable(pos, remaining, 0)) return false;
         if (phase_.tail == Tail::Help && !reachable(pos, 1, remaining)) return false;
@@ -583,6 +588,9 @@ class PhaseSolver {
     static constexpr size_t kMaxFailuresPerDepth = size_t(1) << 21;
     struct Failures {
         std::array<tbb::concurrent_unordered_set<std::string>, kMaxDepth> by_depth;
+        // Intro play (n->): positions after which no intro of that many more moves leads
+        // to a solution of the main play.
+        std::array<tbb::concurrent_unordered_set<std::string>, kMaxDepth> intro_by_depth;
     };
     std::shared_ptr<Failures> failures_;
     std::string text_;

@@ -184,6 +184,68 @@ TEST(GoalBound, NeverRejectsAReachableGoal) {
     EXPECT_GE(rejected, 100);  // and the bound does reject positions
 }
 
+// Stalemate needs every defending piece immobile (goal_bound.h): free pieces that neither
+// the defender's arrivals nor a pin can stop must be taken or moved, one move each.
+TEST(GoalBound, StalemateNeedsImmobilePieces) {
+    // Black: Kh8 boxed in by its pawns g7 h7 and Bg8; Ra1 and Nb1 are free, and with White
+    // alone to move once (Qd4) one capture cannot stop both.
+    Position two(diagram({"wKe1", "wQd4", "bKh8", "bPg7", "bPh7", "bBg8", "bRa4", "bSb1"}, WHITE));
+    EXPECT_FALSE(goal_may_be_reached(two, Goal::Stalemate, BLACK, 1, 0));
+    // With one Black move as well, the knight may go and the queen take the rook: no verdict.
+    EXPECT_TRUE(goal_may_be_reached(two, Goal::Stalemate, BLACK, 1, 1));
+    // A rook on b2 pinned by Ba1 along the diagonal from Kh8 is immobile; Qd1xa4 leaves no
+    // free unit.
+    Position pinned(diagram({"wKe1", "wQd1", "wBa1", "bKh8", "bPh7", "bBg8", "bRa4", "bRb2"}, WHITE));
+    EXPECT_TRUE(goal_may_be_reached(pinned, Goal::Stalemate, BLACK, 1, 0));
+    // A queen is never stopped by a pin: Qb2 instead of the rook.
+    Position queen(diagram({"wKe1", "wQd1", "wBa1", "bKh8", "bPh7", "bBg8", "bRa4", "bQb2"}, WHITE));
+    EXPECT_FALSE(goal_may_be_reached(queen, Goal::Stalemate, BLACK, 1, 0));
+}
+
+// Random positions with the defending king in a corner among its own units, where
+// stalemates are frequent: wherever an exhaustive search reaches stalemate within 1 to 3
+// half-moves, the bound agrees.
+TEST(GoalBound, NeverRejectsAReachableStalemate) {
+    std::mt19937 rng(20261126);
+    const char black_walks[] = {'Q', 'R', 'B', 'S', 'P', 'R', 'B', 'S'};
+    const char white_walks[] = {'Q', 'R', 'B', 'S', 'P'};
+    int reached = 0, checked = 0, rejected = 0;
+    for (int trial = 0; trial < 20000 && checked < 6000; ++trial) {
+        rebirth::Setup s;
+        std::uniform_int_distribution<int> square(0, 63), near(0, 2), count(1, 6), bw(0, 7), ww(0, 4);
+        auto place = [&](Color c, char code, Square x) {
+            if (!s.board[x].empty()) return;
+            if (code == 'P' && (rank_of(x) == 0 || rank_of(x) == 7)) return;
+            s.board[x] = make_piece(c, walk_from_code(std::string(1, code), Language::English));
+        };
+        place(BLACK, 'K', sq("h8"));
+        for (int i = count(rng); i > 0; --i) place(BLACK, black_walks[bw(rng)], Square(8 * (7 - near(rng)) + 7 - near(rng)));
+        for (int i = count(rng) / 2; i > 0; --i) place(BLACK, black_walks[bw(rng)], Square(square(rng)));
+        place(WHITE, 'K', Square(square(rng)));
+        for (int i = count(rng) / 2 + 1; i > 0; --i) place(WHITE, white_walks[ww(rng)], Square(square(rng)));
+        const int plies = 1 + trial % 3;
+        s.side_to_move = plies % 2 ? WHITE : BLACK;
+        Position pos;
+        try {
+            pos.set(s);
+        } catch (const std::exception&) {
+            continue;
+        }
+        ++checked;
+        int attacker = 0, defender = 0;
+        budgets(plies, s.side_to_move == WHITE, attacker, defender);
+        const bool bound = goal_may_be_reached(pos, Goal::Stalemate, BLACK, attacker, defender);
+        const bool found = reach(pos, plies, WHITE, Goal::Stalemate);
+        if (found) ++reached;
+        if (!bound) ++rejected;
+        EXPECT_TRUE(bound || !found) << "stalemate within " << plies << " plies of " << to_fen(pos.to_setup());
+    }
+    std::printf("%d positions, %d stalemates reached, %d rejected\n", checked, reached, rejected);
+    EXPECT_GE(checked, 5000);
+    EXPECT_GE(reached, 100);
+    EXPECT_GE(rejected, 1500);
+}
+
 // Popeye's solution moves of a line ("  1.Dd6-d5 + Kf3-e2   2.Kf5-f4 ... f2-f3 #"): the
 // words that are not move numbers, check marks or goal marks.
 std::vector<std::string> line_words(const std::string& line) {

@@ -18,7 +18,12 @@
 // the square, and distinct squares need distinct units, so the defender's need is the king's
 // distance plus the sum (less one when it may still castle: castling moves two units at once).
 // For stalemate, moreover, each pawn of the defender with an empty square ahead needs a move
-// (its own, its capture, or a unit arriving ahead of it), one per pawn (castling excepted).
+// (its own, its capture, or a unit arriving ahead of it), one per pawn (castling excepted);
+// and a knight, bishop, rook or queen of the defender stays immobile only with a defending
+// unit on every square of its first step (one arrival each) or pinned across its lines, so
+// one that needs more arrivals than the defender has moves and cannot be pinned in time
+// (the defending king's reach on one side, a pinning unit's reach on the other) must be
+// taken or moved: one move each.
 //
 // Sound in orthodox chess only (no condition that moves units by rebirth or otherwise, no
 // fairy walks, a defending king on the board); elsewhere it never prunes.
