@@ -91,8 +91,9 @@ Bitboard walk_targets(Walk w, Square from, Bitboard occ) {
 
 class RuleGen {
   public:
-    RuleGen(const Position& pos, Color side, MoveList& list)
-        : pos_(pos), R_(*pos.rules()), side_(side), list_(list), occ_(pos.pieces()) {
+    // `by_make`: the reference generator, every cage tested by playing the moves.
+    RuleGen(const Position& pos, Color side, MoveList& list, bool by_make = false)
+        : pos_(pos), R_(*pos.rules()), side_(side), list_(list), occ_(pos.pieces()), by_make_(by_make) {
         if (R_.reborn == Reborn::Both) {
             // The Anti-Circe half's rules for the capturer.
             anti_ = R_;
@@ -117,8 +118,25 @@ class RuleGen {
 
     // Every pseudo-legal move of side_ (see generate_rule_moves).
     void run(Bitboard targets, bool quiet) {
-        for (Bitboard b = pos_.pieces(side_); b;) {
-            const Square q = pop_lsb(b);
+        for (Bitboard b = pos_.pieces(side_); b;) unit(pop_lsb(b), targets, quiet);
+        if (quiet && side_ == pos_.side_to_move()) {
+            if (R_.antimars) {
+                // Castling from the king's rebirth square (king flag forced), also with a rook
+                // sent to its rebirth square, and once more on the capture path.
+                antimars_castling();
+                castling(false);
+            } else {
+                castling(false);
+                // The king's second path, from its rebirth square (not for an exclusive king).
+                if (R_.mars && R_.rex == Rex::Inclusive) castling(true);
+            }
+            en_passant(targets);
+        }
+    }
+
+    // The pseudo-legal moves of side_'s unit on q (castling and en passant left out).
+    void unit(Square q, Bitboard targets, bool quiet) {
+        {
             const Piece p = pos_.piece_on(q);
             const Square home = mars_square(p, q);
             if (R_.mars) {
@@ -149,19 +167,6 @@ class RuleGen {
             } else {
                 unit_moves(p, q, q, occ_, targets, quiet);
             }
-        }
-        if (quiet && side_ == pos_.side_to_move()) {
-            if (R_.antimars) {
-                // Castling from the king's rebirth square (king flag forced), also with a rook
-                // sent to its rebirth square, and once more on the capture path.
-                antimars_castling();
-                castling(false);
-            } else {
-                castling(false);
-                // The king's second path, from its rebirth square (not for an exclusive king).
-                if (R_.mars && R_.rex == Rex::Inclusive) castling(true);
-            }
-            en_passant(targets);
         }
     }
 
@@ -498,7 +503,27 @@ class RuleGen {
         Position scratch = pos_;
         // The check test generates the captures of the side not to move.
         if (scratch.side_to_move() != side_) scratch.set_side_to_move_for_analysis(side_);
+        // Where check is an orthodox attack on the king and the reborn unit is no king, the
+        // board after the capture without rebirth decides: with the king of the captured side
+        // not in check there, a reborn unit is caged exactly when it has no free square.
+        Bitboard occ_after = 0;
+        bool fast = !by_make_ && !pos_.has_fairy() && !R_.mars && !R_.antimars && !parrain_like(R_) &&
+                    R_.reborn == Reborn::Captured && R_.rex == Rex::Exclusive && R_.occupied != Occupied::Assassin &&
+                    R_.occupied != Occupied::Ultra;
+        if (fast) {
+            UndoInfo u;
+            fast = scratch.do_rules_move(m, u);
+            if (fast) {
+                occ_after = scratch.pieces();
+                fast = !scratch.in_check(captured.color);
+                scratch.undo_move(m, u);
+            }
+        }
         for (const Move& o : options) {
+            if (fast && o.rebirth_walk != KING) {
+                if (no_free_square(o.rebirth, o.rebirth_walk, captured.color, occ_after)) list_.push(o), any = true;
+                continue;
+            }
             UndoInfo u;
             if (!scratch.do_rules_move(o, u)) continue;
             const bool caged = !has_legal_quiet_move(scratch, o.rebirth);
@@ -509,6 +534,18 @@ class RuleGen {
             }
         }
         if (!any && R_.occupied != Occupied::Strict) list_.push(m);
+    }
+
+    // Whether a unit of walk w and colour c reborn on r (occupancy `occ` without it) has no
+    // free square to go to. Where its king is not in check without it and check is an
+    // orthodox attack, this is whether it is caged: it cannot be pinned either (a line from
+    // its king through r to a unit pinning it would be a check without it).
+    bool no_free_square(Square r, Walk w, Color c, Bitboard occ) const {
+        occ |= square_bb(r);
+        if (w != PAWN) return (walk_targets(w, r, occ) & ~occ) == 0;
+        const int rr = relative_rank(c, rank_of(r));
+        if (rr == 7 || (rr == 0 && !first_rank_pawns_move(R_))) return true;
+        return (occ & square_bb(Square(r + (c == WHITE ? 8 : -8)))) != 0;
     }
 
     // Anti-Circe Cage: whether the capturer, reborn as move m (a full choice) places it,
@@ -532,9 +569,8 @@ class RuleGen {
     static bool has_legal_quiet_move(Position& pos, Square s) {
         MoveList quiet;
         const Color side = pos.side_to_move();
-        generate_rule_moves(pos, side, 0, true, quiet);
+        RuleGen(pos, side, quiet).unit(s, 0, true);
         for (const Move& q : quiet) {
-            if (q.from != s || q.kind == MoveKind::Castling) continue;
             UndoInfo u;
             if (!pos.do_rules_move(q, u)) continue;
             const bool legal = !pos.in_check(side);
@@ -602,14 +638,15 @@ class RuleGen {
     const Color side_;
     MoveList& list_;
     const Bitboard occ_;
+    const bool by_make_;
     RuleSet anti_;                      // Circe + Anti-Circe: the capturer's rules
     Square capturer_square_ = SQ_NONE;  // where the capturer went (Circe + Anti-Circe)
 };
 
 }  // namespace
 
-void generate_rule_moves(const Position& pos, Color side, Bitboard targets, bool quiet, MoveList& list) {
-    RuleGen(pos, side, list).run(targets, quiet);
+void generate_rule_moves(const Position& pos, Color side, Bitboard targets, bool quiet, MoveList& list, bool by_make) {
+    RuleGen(pos, side, list, by_make).run(targets, quiet);
 }
 
 // Ultra-Circe: whether the chain of removals and rebirths that capture m starts reaches
@@ -1141,7 +1178,7 @@ void generate_rules_legal(const Position& pos, MoveList& list) {
 void generate_rules_legal_by_make(const Position& pos, MoveList& list) {
     MoveList pseudo;
     const Color us = pos.side_to_move();
-    generate_rule_moves(pos, us, pos.pieces(~us), true, pseudo);
+    generate_rule_moves(pos, us, pos.pieces(~us), true, pseudo, true);
     list.clear();
     append_legal(pos, pseudo, &list, true);
 }

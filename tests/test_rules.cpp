@@ -436,6 +436,31 @@ TEST(Rules, FirstRankPawnsMoveAndCheckUnderCageAndParrain) {
     }
 }
 
+// Circe Cage (RULES.md section 5): the captured unit is reborn only where it then has no
+// legal non-capturing move (constructed positions). Sd5*f6 uncovers Qh1's check of Ka8: the
+// rook reborn on the diagonal b7 ... g2 is pinned there, caged; elsewhere it is caged unless
+// it can step onto the diagonal, as the reference generator that plays every move finds.
+// Without the check the rook is caged nowhere and the capture is played without rebirth.
+TEST(Rules, CirceCageCountsPinnedRebornUnitsAsCaged) {
+    const RuleSet rules = resolve_rules(parse_condition_words("Circe Cage", "test"), "test");
+    SetupRules setup_rules;
+    setup_rules.rules = &rules;
+    Position pos(rebirth::test::diagram({"wKe1", "wQh1", "wSd5", "bKa8", "bRf6"}, WHITE), setup_rules);
+    const auto check = rebirth::test::legal_moves(pos);
+    for (const char* m : {"Sd5*f6[+bRb7]", "Sd5*f6[+bRc6]", "Sd5*f6[+bRd5]", "Sd5*f6[+bRf3]", "Sd5*f6[+bRg2]"})
+        EXPECT_EQ(std::count(check.begin(), check.end(), std::string(m)), 1) << m;
+    EXPECT_EQ(std::count(check.begin(), check.end(), "Sd5*f6[+bRh7]"), 0);  // h7-b7
+    EXPECT_EQ(std::count(check.begin(), check.end(), "Sd5*f6[+bRe4]"), 0);  // it would check Ke1
+    MoveList reference;
+    generate_legal_by_make(pos, reference);
+    std::vector<std::string> expected;
+    for (const Move& m : reference) expected.push_back(move_to_popeye(pos, m));
+    EXPECT_EQ(check, rebirth::test::sorted(expected));
+    const auto free = moves_under("Circe Cage", {"wKe1", "wBc1", "wSd4", "bKa8", "bRe6"}, WHITE);
+    EXPECT_EQ(std::count(free.begin(), free.end(), "Sd4*e6"), 1);
+    EXPECT_EQ(std::count_if(free.begin(), free.end(), [](const std::string& m) { return m.rfind("Sd4*e6", 0) == 0; }), 1);
+}
+
 // Rank Circe (Popeye's TESTS/circe.inp, problem 27): R, B and S are reborn on the capture
 // rank, on the home file (of either colour) whose square there has the capture square's
 // colour: a black rook taken on e3 (dark) goes to a3, a black knight taken on c5 (dark) to g5.
