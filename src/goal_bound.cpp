@@ -177,7 +177,8 @@ struct Rays {
         constexpr int dr[8] = {0, 0, 1, -1, 1, -1, -1, 1};
         for (int s = 0; s < 64; ++s)
             for (int d = 0; d < 8; ++d)
-                for (int f = s % 8 + df[d], r = s / 8 + dr[d]; f >= 0 && f < 8 && r >= 0 && r < 8; f += df[d], r += dr[d])
+                for (int f = s % 8 + df[d], r = s / 8 + dr[d]; f >= 0 && f < 8 && r >= 0 && r < 8;
+                     f += df[d], r += dr[d])
                     ray[s][d] |= square_bb(Square(8 * r + f));
     }
 };
@@ -185,6 +186,25 @@ struct Rays {
 const Rays& rays() {
     static const Rays t;
     return t;
+}
+
+// The squares a king of colour c on s reaches within `moves` moves on an empty board
+// (empty_distances_from: castling included).
+Bitboard king_reach(Color c, Square s, int moves) {
+    struct Table {
+        std::array<std::array<std::array<Bitboard, 8>, 64>, 2> within{};
+        Table() {
+            for (int c = 0; c < 2; ++c)
+                for (int s = 0; s < 64; ++s) {
+                    const std::uint8_t* row = empty_distances_from(KING, Color(c), Square(s));
+                    for (int n = 0; n < 8; ++n)
+                        for (int t = 0; t < 64; ++t)
+                            if (row[t] <= n) within[c][s][n] |= square_bb(Square(t));
+                }
+        }
+    };
+    static const Table table;
+    return moves >= 7 ? ~Bitboard(0) : table.within[c][s][moves];
 }
 
 // Stalemate: a knight, bishop, rook or queen of the defender that is never moved nor taken
@@ -203,13 +223,11 @@ bool stalemate_pieces_may_be_immobile(const Position& pos, Color defender, int a
     const int castle = defender_moves > 0 && (pos.castling_rights() & rank_bb(defender == WHITE ? 0 : 7)) ? 1 : 0;
     const int fill_budget = defender_moves + castle;
     const int dedicated = attacker_moves + defender_moves;
-    const std::uint8_t* king_rows = empty_distances_from(KING, defender, pos.king_square(defender));
     Bitboard king_reach = 0;
     bool reach_known = false;
     Bitboard pin_reach[2] = {0, 0};  // orthogonal, diagonal pinners' squares within reach
     auto compute_reach = [&] {
-        for (int k = 0; k < 64; ++k)
-            if (king_rows[k] <= defender_moves) king_reach |= square_bb(Square(k));
+        king_reach = rebirth::king_reach(defender, pos.king_square(defender), defender_moves);
         for (Bitboard b = pos.pieces(attacker); b;) {
             const Square s = pop_lsb(b);
             const Walk w = pos.piece_on(s).walk;
@@ -233,11 +251,20 @@ bool stalemate_pieces_may_be_immobile(const Position& pos, Color defender, int a
         Bitboard first;
         unsigned pin_dirs;  // directions of a pin that immobilises the unit
         switch (w) {
-            case KNIGHT: first = knight_attacks(s), pin_dirs = 0xFF; break;
-            case BISHOP: first = king_attacks(s) & ~rook_attacks(s, 0), pin_dirs = 0x0F; break;
-            case ROOK: first = king_attacks(s) & rook_attacks(s, 0), pin_dirs = 0xF0; break;
-            case QUEEN: first = king_attacks(s), pin_dirs = 0; break;
-            default: return true;  // a fairy walk: no verdict
+            case KNIGHT:
+                first = knight_attacks(s), pin_dirs = 0xFF;
+                break;
+            case BISHOP:
+                first = king_attacks(s) & ~rook_attacks(s, 0), pin_dirs = 0x0F;
+                break;
+            case ROOK:
+                first = king_attacks(s) & rook_attacks(s, 0), pin_dirs = 0xF0;
+                break;
+            case QUEEN:
+                first = king_attacks(s), pin_dirs = 0;
+                break;
+            default:
+                return true;  // a fairy walk: no verdict
         }
         const int need = popcount(first & ~own);
         if (need <= fill_budget) continue;
@@ -363,7 +390,8 @@ bool goal_may_be_reached(const Position& pos, Goal g, Color defender, int attack
     }
 
     const std::uint8_t* king_rows = empty_distances_from(KING, defender, king);
-    for (int k = 0; k < 64; ++k) {
+    for (Bitboard ks = king_reach(defender, king, defender_moves); ks;) {
+        const int k = pop_lsb(ks);
         const int walk = king_rows[k];
         if (walk > defender_moves) continue;
         if (g == Goal::Mate) {

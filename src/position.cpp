@@ -431,6 +431,12 @@ void Position::restore_state(const UndoInfo& u, const char* caller) {
 std::string Position::exact_key() const {
     std::string k;
     k.reserve(96);
+    exact_key(k);
+    return k;
+}
+
+void Position::exact_key(std::string& k) const {
+    k.clear();
     const Bitboard occ = pieces();
     k.append(reinterpret_cast<const char*>(&occ), sizeof occ);
     const Bitboard castling = castling_;
@@ -455,7 +461,6 @@ std::string Position::exact_key() const {
         k += static_cast<char>(u.piece.walk);
         k += static_cast<char>(u.piece.color | (u.piece.flags << 1));
     }
-    return k;
 }
 
 void Position::set_side_to_move_for_analysis(Color c) {

@@ -10,11 +10,11 @@
 #include <string>
 #include <unordered_set>
 
-#include <tbb/concurrent_unordered_set.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 #include <vector>
 
+#include "exact_set.h"
 #include "rebirth/goal_bound.h"
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
@@ -295,7 +295,7 @@ class PhaseSolver {
     bool intro(Position& pos, int remaining) {
         ctx_.visit();
         const bool memo = remaining < kMaxDepth;
-        if (memo && failures_->intro_by_depth[remaining].count(pos.exact_key())) return false;
+        if (memo && failures_->intro_by_depth[remaining].contains(key_of(pos))) return false;
         MoveList list;
         popeye_ordered_moves(pos, list);
         bool found = false;
@@ -304,7 +304,7 @@ class PhaseSolver {
             if (intro_move(pos, m, remaining)) found = true;
         }
         if (!found && !stop_ && memo && failures_->intro_by_depth[remaining].size() < kMaxFailuresPerDepth)
-            failures_->intro_by_depth[remaining].insert(pos.exact_key());
+            failures_->intro_by_depth[remaining].insert(key_of(pos));
         return found;
     }
 
@@ -527,14 +527,21 @@ class PhaseSolver {
         return write_goal_moves(pos, phase_.tail == Tail::Help);
     }
 
+    // pos.exact_key() in a buffer of this thread (valid until the next call).
+    static const std::string& key_of(const Position& pos) {
+        thread_local std::string buffer;
+        pos.exact_key(buffer);
+        return buffer;
+    }
+
     bool failed(const Position& pos, int remaining) const {
-        return remaining < kMaxDepth && failures_->by_depth[remaining].count(pos.exact_key());
+        return remaining < kMaxDepth && failures_->by_depth[remaining].contains(key_of(pos));
     }
     void remember_failure(const Position& pos, int remaining) {
         // Bounded: past the cap a failure is searched again when met again, never remembered
         // at the cost of memory (about 2 GiB in all).
         if (remaining < kMaxDepth && failures_->by_depth[remaining].size() < kMaxFailuresPerDepth)
-            failures_->by_depth[remaining].insert(pos.exact_key());
+            failures_->by_depth[remaining].insert(key_of(pos));
     }
 
     // Writes the line on the stack (null moves are the opponent's passes in series play).
@@ -587,10 +594,10 @@ class PhaseSolver {
     static constexpr int kMaxDepth = 64;
     static constexpr size_t kMaxFailuresPerDepth = size_t(1) << 21;
     struct Failures {
-        std::array<tbb::concurrent_unordered_set<std::string>, kMaxDepth> by_depth;
+        std::array<ExactSet, kMaxDepth> by_depth;
         // Intro play (n->): positions after which no intro of that many more moves leads
         // to a solution of the main play.
-        std::array<tbb::concurrent_unordered_set<std::string>, kMaxDepth> intro_by_depth;
+        std::array<ExactSet, kMaxDepth> intro_by_depth;
     };
     std::shared_ptr<Failures> failures_;
     std::string text_;

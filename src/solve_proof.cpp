@@ -1,13 +1,14 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <memory>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "exact_set.h"
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
 #include "rebirth/popeye_order.h"
@@ -185,7 +186,7 @@ class Searcher {
         std::string code;
         if (memo) {
             code = position_code(pos);
-            if (remaining < static_cast<int>(failures_.size()) && failures_[remaining].count(code)) return false;
+            if (remaining < static_cast<int>(failures_.size()) && failures_[remaining]->contains(code)) return false;
         }
         MoveList list;
         popeye_ordered_moves(pos, list);
@@ -210,9 +211,9 @@ class Searcher {
             pos.undo_move(m, u);
         }
         if (memo && !found && !stop_) {
-            if (remaining >= static_cast<int>(failures_.size())) failures_.resize(remaining + 1);
+            while (remaining >= static_cast<int>(failures_.size())) failures_.push_back(std::make_unique<ExactSet>());
             // Bounded, as the other solvers' tables: past the cap failures are not remembered.
-            if (failures_[remaining].size() < kMaxFailuresPerDepth) failures_[remaining].insert(std::move(code));
+            if (failures_[remaining]->size() < kMaxFailuresPerDepth) failures_[remaining]->insert(code);
         }
         return found;
     }
@@ -235,7 +236,7 @@ class Searcher {
     const Run& run_;
     const Position& root_;
     std::vector<Move> stack_;
-    std::vector<std::unordered_set<std::string>> failures_;
+    std::vector<std::unique_ptr<ExactSet>> failures_;
     static constexpr size_t kMaxFailuresPerDepth = size_t(1) << 21;
     std::string text_;
     Color goal_side_ = WHITE;

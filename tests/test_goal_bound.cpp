@@ -219,7 +219,8 @@ TEST(GoalBound, NeverRejectsAReachableStalemate) {
             s.board[x] = make_piece(c, walk_from_code(std::string(1, code), Language::English));
         };
         place(BLACK, 'K', sq("h8"));
-        for (int i = count(rng); i > 0; --i) place(BLACK, black_walks[bw(rng)], Square(8 * (7 - near(rng)) + 7 - near(rng)));
+        for (int i = count(rng); i > 0; --i)
+            place(BLACK, black_walks[bw(rng)], Square(8 * (7 - near(rng)) + 7 - near(rng)));
         for (int i = count(rng) / 2; i > 0; --i) place(BLACK, black_walks[bw(rng)], Square(square(rng)));
         place(WHITE, 'K', Square(square(rng)));
         for (int i = count(rng) / 2 + 1; i > 0; --i) place(WHITE, white_walks[ww(rng)], Square(square(rng)));

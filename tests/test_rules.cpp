@@ -458,7 +458,8 @@ TEST(Rules, CirceCageCountsPinnedRebornUnitsAsCaged) {
     EXPECT_EQ(check, rebirth::test::sorted(expected));
     const auto free = moves_under("Circe Cage", {"wKe1", "wBc1", "wSd4", "bKa8", "bRe6"}, WHITE);
     EXPECT_EQ(std::count(free.begin(), free.end(), "Sd4*e6"), 1);
-    EXPECT_EQ(std::count_if(free.begin(), free.end(), [](const std::string& m) { return m.rfind("Sd4*e6", 0) == 0; }), 1);
+    EXPECT_EQ(std::count_if(free.begin(), free.end(), [](const std::string& m) { return m.rfind("Sd4*e6", 0) == 0; }),
+              1);
 }
 
 // Rank Circe (Popeye's TESTS/circe.inp, problem 27): R, B and S are reborn on the capture

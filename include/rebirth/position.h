@@ -161,6 +161,8 @@ class Position {
     // side to move, castling, en passant, rule state and every unit with its diagram square.
     // Transposition tables key on it (the Zobrist key may collide).
     std::string exact_key() const;
+    // exact_key() written into `out` (its storage reused: no allocation once it is large enough).
+    void exact_key(std::string& out) const;
 
     // Hands the move to colour c without a move (analysis only: double-stalemate goals,
     // set play); clears the en passant right.
