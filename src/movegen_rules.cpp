@@ -24,12 +24,31 @@ static Square mars_home(const RuleSet& R, Piece p, Square q) {
 // The rebirth square of `unit` taken on `on` (diagram square `origin`) under rules whose
 // rebirth square does not depend on the capturer (!capturer_dependent).
 static Square rebirth_square_if_taken(const RuleSet& R, Piece unit, Square on, Square origin) {
+    // Classic squares without walk or square adapters (what rebirth_square computes then).
+    if (R.square == SquareRule::Classic && !R.clone && !R.chameleon && !R.vertical_mirror)
+        return classic_rebirth_square(unit.walk, R.mirror ? ~unit.color : unit.color, on,
+                                      R.frischauf && (unit.flags & PF_PROMOTED));
     CaptureFacts f;
     f.unit = unit;
     f.capture = on;
     f.to = on;
     f.origin = origin;
     return rebirth_square(R, f, reborn_walk(R, f));
+}
+
+// The units of colour c (k's own excepted) that may be reborn on k when taken: those to ask
+// rebirth_square_if_taken about. Under classic squares without adapters only the walk whose
+// home square k is (by its file) or the pawns of k's file when k is on c's pawn rank.
+static Bitboard may_be_reborn_on(const Position& pos, const RuleSet& R, Color c, Square k) {
+    const Bitboard all = pos.pieces(c) & ~square_bb(k);
+    if (R.square != SquareRule::Classic || R.clone || R.chameleon || R.vertical_mirror || R.frischauf ||
+        pos.has_fairy())
+        return all;
+    const int rel = relative_rank(R.mirror ? ~c : c, rank_of(k));
+    if (rel == 1) return all & pos.pieces(PAWN) & file_bb(file_of(k));
+    if (rel != 0) return 0;
+    constexpr Walk by_file[8] = {ROOK, KNIGHT, BISHOP, QUEEN, KING, BISHOP, KNIGHT, ROOK};
+    return all & pos.pieces(by_file[file_of(k)]);
 }
 
 namespace {
@@ -758,7 +777,49 @@ static bool direct_king_capturable(const Position& pos, Color c, bool& decided) 
     const Color them = ~c;
     const Bitboard occ = pos.pieces();
     decided = true;
-    if (R.mars && !R.antimars && R.reborn == Reborn::None) return mars_king_attacked(mars_attackers(pos, c), k, occ);
+    if (R.mars && !R.antimars && R.reborn == Reborn::None) {
+        // As mars_king_attacked(mars_attackers(pos, c), k, occ), unit by unit; with orthodox
+        // walks a unit whose capture square does not see k on an empty board is passed over.
+        const bool orthodox_walks = !pos.has_fairy();
+        const Bitboard rook_lines = rook_attacks(k, 0), bishop_lines = bishop_attacks(k, 0);
+        for (Bitboard b = pos.pieces(them); b;) {
+            const Square q = pop_lsb(b);
+            const Piece p = pos.piece_on(q);
+            const Square home = mars_home(R, p, q);
+            if (home == SQ_NONE) continue;
+            if (orthodox_walks) {
+                Bitboard from;
+                switch (p.walk) {
+                    case PAWN:
+                        from = pawn_attacks(c, k);
+                        break;
+                    case KNIGHT:
+                        from = knight_attacks(k);
+                        break;
+                    case KING:
+                        from = king_attacks(k);
+                        break;
+                    case BISHOP:
+                        from = bishop_lines;
+                        break;
+                    case ROOK:
+                        from = rook_lines;
+                        break;
+                    default:
+                        from = rook_lines | bishop_lines;
+                        break;
+                }
+                if (!(from & square_bb(home))) continue;
+            }
+            if (home == q) {
+                if (unit_attacks(p.walk, them, q, k, occ)) return true;
+            } else if (home != SQ_NONE && !(occ & square_bb(home)) &&
+                       unit_attacks(p.walk, them, home, k, (occ ^ square_bb(q)) | square_bb(home))) {
+                return true;
+            }
+        }
+        return false;
+    }
     if (R.mars || R.antimars || R.square == SquareRule::Super || R.square == SquareRule::Cage ||
         R.square == SquareRule::TakeMake || parrain_like(R)) {
         decided = false;
@@ -822,7 +883,7 @@ static bool direct_king_capturable(const Position& pos, Color c, bool& decided) 
     if (pos.attackers_to(k, them)) return true;
     if (R.occupied == Occupied::Assassin) {
         // Assassin: a capture of one of c's units whose rebirth lands on the king.
-        for (Bitboard b = pos.pieces(c) & ~square_bb(k); b;) {
+        for (Bitboard b = may_be_reborn_on(pos, R, c, k); b;) {
             const Square s = pop_lsb(b);
             if (rebirth_square_if_taken(R, pos.piece_on(s), s, pos.origin(s)) == k && pos.attackers_to(s, them))
                 return true;
@@ -1101,11 +1162,12 @@ static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* 
     // Found at the first quiet move: whether the king is safe now (otherwise make-and-test),
     // and the units reborn on its square when taken.
     std::optional<bool> assassin_safe;
-    Bitboard assassin_targets = 0;
+    Bitboard assassin_targets = 0, assassin_candidates = 0;
     auto assassin_ready = [&] {
         if (!assassin_safe) {
             assassin_safe = !king_capturable(pos, us);
-            for (Bitboard b = pos.pieces(us) & ~square_bb(ksq); *assassin_safe && b;) {
+            assassin_candidates = may_be_reborn_on(pos, R, us, ksq);
+            for (Bitboard b = assassin_candidates; *assassin_safe && b;) {
                 const Square t = pop_lsb(b);
                 if (rebirth_square_if_taken(R, pos.piece_on(t), t, pos.origin(t)) == ksq)
                     assassin_targets |= square_bb(t);
@@ -1124,7 +1186,9 @@ static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* 
             ok = !pos.attackers_to(ksq, ~us, occ);
             for (Bitboard b = assassin_targets & ~square_bb(m.from); ok && b;)
                 ok = !pos.attackers_to(pop_lsb(b), ~us, occ);
-            if (ok) {
+            // A unit outside may_be_reborn_on's answer stays out of it unless it promotes (the
+            // answer depends on the walk, and for pawns on the file, which a quiet move keeps).
+            if (ok && (m.kind == MoveKind::Promotion || (assassin_candidates & square_bb(m.from)))) {
                 Piece moved = pos.piece_on(m.from);
                 if (m.kind == MoveKind::Promotion) {
                     moved.walk = m.promotion;
