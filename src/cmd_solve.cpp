@@ -109,6 +109,8 @@ int run_solve(const SolveArgs& args) {
                 summary["solutions"] = report.solutions;
                 summary["nodes"] = report.nodes;
                 summary["seconds"] = report.seconds;
+                if (!report.notes.empty()) summary["reasons"] = report.notes;
+                for (const std::string& note : report.notes) std::cerr << "rebirth: " << id << ": " << note << "\n";
             } catch (const InputError& e) {
                 // Bad conditions or diagram: say so for this problem and go on with the next one.
                 report_bad_input(e, summary);

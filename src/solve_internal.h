@@ -77,6 +77,9 @@ struct SolveContext {
     bool* partial = nullptr;
     // Node counting and time limit; may be null.
     SearchControl* control = nullptr;
+    // Facts proved without search (why a twin has no solution, e.g. an unreachable target);
+    // may be null.
+    std::vector<std::string>* notes = nullptr;
 
     void visit() const {
         if (control) control->visit();

@@ -9,6 +9,7 @@
 #include <tbb/task_arena.h>
 
 #include "exact_set.h"
+#include "rebirth/legality.h"
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
 #include "rebirth/popeye_order.h"
@@ -334,6 +335,18 @@ bool solve_proof_game(const SolveContext& ctx, std::string& out) {
         if (root.in_check(~run.first)) {
             text += "\n";
             continue;
+        }
+        // An orthodox diagram no game reaches (legality.h) has no proof game: said at once.
+        if (dia && !ctx.initial.has_rules() && !ctx.initial.has_fairy()) {
+            const Color to_move = st.half_moves % 2 ? ~run.first : run.first;
+            const LegalityVerdict v = analyze_orthodox_legality(target, to_move);
+            if (v.illegal) {
+                if (ctx.notes)
+                    ctx.notes->push_back(std::string(run.first == WHITE ? "White" : "Black") +
+                                         " playing first: no game reaches the diagram (" + v.reason + ")");
+                text += "\n";
+                continue;
+            }
         }
         // As in help play: every length of the same parity from the shortest (exact-: n only);
         // MaxSolutions counts the solutions of each run (phase) separately.

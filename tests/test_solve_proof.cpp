@@ -115,6 +115,40 @@ TEST(SolveProof, Capture) {
               "\n  1.e2-e4 d7-d5   2.e4*d5 dia\n\nsolution finished.\n\n\n");
 }
 
+// A diagram no game reaches (legality.h) is answered at once, with the reason in the
+// report and no position searched; the output is Popeye's for a problem without solution.
+TEST(SolveProof, UnreachableTargetNeedsNoSearch) {
+    struct Case {
+        const char* input;
+        const char* reason;
+    } cases[] = {
+        {"beginproblem stip dia8 fors rsbqkbsr/pppppppp/8/8/8/8/PPPPPPPP/RSBQKBSP endproblem", "white pawn on h1"},
+        // Nine white pawns (a knight fewer).
+        {"beginproblem stip dia8 fors rsbqkbsr/pppppppp/8/8/8/P7/PPPPPPPP/R1BQKBSR endproblem", "9 pawns"},
+        // dia3.5: Black to move with the white king in check by the queen on e2.
+        {"beginproblem stip dia3.5 fors rsb1kbsr/pppppppp/8/8/8/8/PPPPqPPP/RSBQKBSR endproblem", "check"},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.input);
+        const std::vector<Problem> problems = parse_popeye(c.input, "<test>");
+        ASSERT_EQ(problems.size(), 1u);
+        const SolveReport r = solve_problem_report(problems[0], 1, SolveLimits{});
+        EXPECT_EQ(r.text, "\n\nsolution finished.\n\n\n");
+        EXPECT_EQ(r.status(), "no-solution");
+        EXPECT_EQ(r.nodes, 0u);
+        ASSERT_EQ(r.notes.size(), 1u);
+        EXPECT_NE(r.notes[0].find("no game reaches the diagram"), std::string::npos) << r.notes[0];
+        EXPECT_NE(r.notes[0].find(c.reason), std::string::npos) << r.notes[0];
+    }
+    // A reachable diagram is searched as before, with no note.
+    const SolveReport ok = solve_problem_report(
+        parse_popeye("beginproblem stip dia1.5 fors rsbqkbsr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RSBQKBSR endproblem",
+                     "<test>")[0],
+        1, SolveLimits{});
+    EXPECT_EQ(ok.solutions, 1);
+    EXPECT_TRUE(ok.notes.empty());
+}
+
 // 1.e2-e4 f7-f6 2.Qd1-h5+: the target has Black (to move) in check, which must not stop the
 // problem from being solved; the checking move carries Popeye's check mark before the goal.
 TEST(SolveProof, TargetInCheck) {

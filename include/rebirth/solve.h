@@ -26,6 +26,9 @@ struct SolveReport {
     std::vector<int> twin_solutions;  // the same per twin (a), b), ...)
     std::uint64_t nodes = 0;          // positions searched
     double seconds = 0;
+    // Facts proved without search, e.g. "a) White to move: the target cannot be reached: white
+    // pawn on h1" (a proof game whose diagram no game reaches).
+    std::vector<std::string> notes;
     // "solved", "cooked", "no-solution", "timeout", "partial" or "unsupported".
     std::string status() const;
 };
