@@ -87,15 +87,16 @@ std::array<int, COLOR_NB> moves_needed(const Position& pos, const Distance& d) {
 // The most squares one half-move can change under the rules of `pos`, or 0 when no safe
 // bound is known. Orthodox: castling changes 4 (en passant 3). Rebirth rules that place at
 // most the mover and one captured unit (capturer and captured under Circe + AntiCirce)
-// change at most departure, arrival, en passant victim and two rebirth squares; delayed,
-// chained, buried or lifted rebirths and the extra effects are left unbounded.
+// change at most departure, arrival, en passant victim and two rebirth squares. Parrain
+// and ContraParrain place the unit taken one half-move earlier: castling's 4 squares and
+// that one rebirth (the unit taken now waits). Chained, buried or lifted rebirths and the
+// extra effects are left unbounded.
 int max_squares_per_move(const Position& pos) {
     if (!pos.has_rules()) return 4;
     const RuleSet& r = *pos.rules();
     if (r.atom || r.kamikaze || r.alsatian || r.hydra) return 0;
     if (r.occupied == Occupied::Volcanic || r.occupied == Occupied::Parachute || r.occupied == Occupied::Ultra)
         return 0;
-    if (r.square == SquareRule::Parrain || r.square == SquareRule::ContraParrain) return 0;
     if (r.reborn == Reborn::Both &&
         (r.both_capturer.occupied == Occupied::Volcanic || r.both_capturer.occupied == Occupied::Parachute ||
          r.both_capturer.occupied == Occupied::Ultra))

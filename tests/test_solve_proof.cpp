@@ -12,12 +12,18 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "../src/popeye_parse.h"
+#include "../src/solve_internal.h"
+#include "rebirth/movegen.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/popeye_output.h"
+#include "rebirth/rules.h"
+#include "rebirth/setup.h"
 #include "rebirth/solve.h"
 
 namespace rebirth {
@@ -147,6 +153,66 @@ TEST(SolveProof, UnreachableTargetNeedsNoSearch) {
         1, SolveLimits{});
     EXPECT_EQ(ok.solutions, 1);
     EXPECT_TRUE(ok.notes.empty());
+}
+
+// Round trip (issue 12): a game of 4 to 6 half-moves played at random from the game array
+// (captures preferred, so rebirths happen) is always among the solutions of `dia` for the
+// board it reaches, under every condition with proof-game meaning here. The line is written
+// as the solver writes its lines (append_line_move), so the comparison is exact.
+TEST(SolveProof, RandomGamesAreAmongTheSolutions) {
+    const char* conditions[] = {"",
+                                "Circe",
+                                "AntiCirce",
+                                "Circe Parrain",
+                                "MarsCirce",
+                                "Circe Assassin",
+                                "Circe RexInclusive",
+                                "Circe Mirror",
+                                "AntiCirce Cheylan",
+                                "Circe ContraParrain"};
+    std::mt19937 rng(20261125);
+    int games = 0;
+    for (const char* cond : conditions) {
+        const RuleSet rules = resolve_rules(parse_condition_words(cond, "test"), "test");
+        for (int game = 0; game < 6; ++game) {
+            SetupRules setup_rules;
+            setup_rules.rules = &rules;
+            Position pos(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), setup_rules);
+            const int plies = 4 + game % 3;
+            std::string line = "\n";
+            int number = 1;
+            bool ok = true;
+            for (int i = 0; i < plies && ok; ++i) {
+                MoveList list;
+                generate_legal(pos, list);
+                if (list.size() == 0) {
+                    ok = false;
+                    break;
+                }
+                std::vector<Move> captures;
+                for (const Move& m : list)
+                    if (!pos.empty(m.to) || m.kind == MoveKind::EnPassant) captures.push_back(m);
+                const Move m = !captures.empty() && rng() % 2 ? captures[rng() % captures.size()]
+                                                              : list[static_cast<int>(rng() % list.size())];
+                const bool white = pos.side_to_move() == WHITE;
+                append_line_move(line, pos, m, Language::English, white, number, true);
+                line += i + 1 == plies ? " dia" : " ";
+            }
+            if (!ok) continue;
+            // The Forsyth board of the diagram (S for knights).
+            std::string board = to_fen(pos.to_setup());
+            board = board.substr(0, board.find(' '));
+            for (char& c : board) c = c == 'N' ? 'S' : c == 'n' ? 's' : c;
+            const std::string stip = "dia" + std::to_string(plies / 2) + (plies % 2 ? ".5" : "");
+            const std::string input = std::string("beginproblem stip ") + stip + " fors " + board +
+                                      (*cond ? std::string(" cond ") + cond : std::string()) + " endproblem";
+            SCOPED_TRACE(input);
+            const std::string out = solutions(input);
+            EXPECT_NE(out.find(line + "\n"), std::string::npos) << "missing:" << line << "\nin:" << out.substr(0, 2000);
+            ++games;
+        }
+    }
+    EXPECT_GE(games, 50);
 }
 
 // 1.e2-e4 f7-f6 2.Qd1-h5+: the target has Black (to move) in check, which must not stop the
