@@ -11,8 +11,9 @@
 
 namespace rebirth {
 
-// A set of byte strings (Position::exact_key() values) shared by the threads of one search:
-// contains() and insert() may run concurrently. Exact: a string is found only when the same
+// A set of byte strings (Position::exact_key() values, under 64 KiB each), each with a byte
+// of value, shared by the threads of one search: find(), contains() and insert() may run
+// concurrently. Exact: a string is found only when the same
 // bytes were inserted (a hash selects the slot; the bytes are compared). Each of 64 shards
 // holds an open-addressing table of 64-bit hashes and the strings in one arena, behind a
 // spin lock, so a lookup touches about two cache lines instead of a chain of list nodes.
@@ -20,25 +21,40 @@ class ExactSet {
   public:
     ExactSet() : shards_(std::make_unique<Shard[]>(kShards)) {}
 
-    bool contains(std::string_view key) const {
+    bool contains(std::string_view key) const { return find(key) >= 0; }
+
+    // The byte stored with key, or -1 when key is not in the set.
+    int find(std::string_view key) const {
         const std::uint64_t h = hash(key);
         Shard& s = shards_[h >> (64 - kShardBits)];
         Lock lock(s.busy);
-        return s.find(h, key) != nullptr;
+        const Slot* e = s.find(h, key);
+        return e ? e->value : -1;
     }
 
-    // Adds key; false when it was there already.
-    bool insert(std::string_view key) {
+    // Adds key with a byte of value; false (the stored byte unchanged) when it was there.
+    bool insert(std::string_view key, std::uint8_t value = 0) {
         const std::uint64_t h = hash(key);
         Shard& s = shards_[h >> (64 - kShardBits)];
+        if (key.size() > 0xFFFF) return false;  // never stored: looked up in vain
         Lock lock(s.busy);
         if (s.find(h, key)) return false;
-        s.add(h, key);
+        s.add(h, key, value);
         size_.fetch_add(1, std::memory_order_relaxed);
         return true;
     }
 
     size_t size() const { return size_.load(std::memory_order_relaxed); }
+
+    // Empties the set (not to be called while other threads use it).
+    void clear() {
+        for (int i = 0; i < kShards; ++i) {
+            shards_[i].slots = {};
+            shards_[i].arena = {};
+            shards_[i].used = 0;
+        }
+        size_.store(0, std::memory_order_relaxed);
+    }
 
   private:
     static constexpr int kShardBits = 6;
@@ -66,7 +82,8 @@ class ExactSet {
     struct Slot {
         std::uint64_t hash = 0;
         std::uint32_t offset = 0;  // of the bytes in the arena
-        std::uint32_t length = 0;
+        std::uint16_t length = 0;
+        std::uint8_t value = 0;
     };
 
     struct Shard {
@@ -87,9 +104,9 @@ class ExactSet {
             }
         }
 
-        void add(std::uint64_t h, std::string_view key) {
+        void add(std::uint64_t h, std::string_view key, std::uint8_t value) {
             if (2 * (used + 1) > slots.size()) grow();
-            Slot e{h, static_cast<std::uint32_t>(arena.size()), static_cast<std::uint32_t>(key.size())};
+            Slot e{h, static_cast<std::uint32_t>(arena.size()), static_cast<std::uint16_t>(key.size()), value};
             arena.insert(arena.end(), key.begin(), key.end());
             place(e);
             ++used;

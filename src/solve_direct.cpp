@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "exact_set.h"
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
 #include "rebirth/popeye_order.h"
@@ -113,14 +114,22 @@ class BattleSolver {
     // per thread.
     template <typename Compute>
     bool cached(const Position& pos, int j, int kind, Compute&& compute) const {
-        const CacheKey ck{pos.exact_key(), j, kind};
-        auto& cache = cache_.local();
-        if (auto it = cache.find(ck); it != cache.end()) return it->second;
+        // The position's exact key, then the moves left and the kind (one byte each).
+        thread_local std::string key;
+        pos.exact_key(key);
+        key += static_cast<char>(j);
+        key += static_cast<char>(kind);
+        ExactSet& cache = cache_.local();
+        if (const int known = cache.find(key); known >= 0) return known != 0;
         const bool result = compute();
+        // compute() may have used the buffer (nested questions): the key again.
+        pos.exact_key(key);
+        key += static_cast<char>(j);
+        key += static_cast<char>(kind);
         // A bounded table: a long search starts it afresh instead of exhausting memory
         // (BEISPIEL/castling.inp's #6 filled 24 GiB). It only saves work; results are exact.
         if (cache.size() >= kMaxCacheEntries) cache.clear();
-        cache.emplace(ck, result);
+        cache.insert(key, result ? 1 : 0);
         return result;
     }
 
@@ -485,29 +494,17 @@ class BattleSolver {
     }
 
   private:
-    // Transposition table entry: the position's key, the attacker moves left and which
-    // side's question (0 = defender_loses, 1 = attacker_wins).
-    struct CacheKey {
-        std::string key;  // Position::exact_key(): no collision can drop a solution
-        int moves;
-        int kind;
-        friend bool operator==(const CacheKey&, const CacheKey&) = default;
-    };
-    struct CacheHash {
-        size_t operator()(const CacheKey& k) const {
-            return std::hash<std::string>()(k.key) ^
-                   (static_cast<size_t>(k.moves * 2 + k.kind) * 0x9E3779B97F4A7C15ull);
-        }
-    };
-    using Cache = std::unordered_map<CacheKey, bool, CacheHash>;
-    static constexpr size_t kMaxCacheEntries = size_t(1) << 22;  // about 1 GiB per thread
+    // Transposition table: Position::exact_key() (no collision can drop a solution), the
+    // attacker moves left and which side's question (0 = defender_loses, 1 = attacker_wins),
+    // with the answer.
+    static constexpr size_t kMaxCacheEntries = size_t(1) << 22;  // about 400 MiB per thread
 
     const SolveContext& ctx_;
     Mode mode_;
     bool exact_;
     Texts texts_;
     // One table per thread (the positions differ only by the moves each thread tries).
-    mutable tbb::enumerable_thread_specific<Cache> cache_;
+    mutable tbb::enumerable_thread_specific<ExactSet> cache_;
 };
 
 }  // namespace

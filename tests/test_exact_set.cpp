@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
 #include <set>
 #include <string>
@@ -51,6 +52,24 @@ TEST(ExactSet, FindsExactlyTheInsertedKeys) {
     EXPECT_TRUE(set.insert(""));
     EXPECT_TRUE(set.contains(""));
     EXPECT_FALSE(set.insert(""));
+}
+
+// The byte stored with a key (the direct-play table keeps its answers so) and clear().
+TEST(ExactSet, KeepsAByteWithEachKey) {
+    ExactSet set;
+    const auto keys = random_keys(50000, 13);
+    std::map<std::string, int> model;
+    for (size_t i = 0; i < keys.size(); ++i) {
+        const std::uint8_t v = static_cast<std::uint8_t>(i * 7);
+        EXPECT_EQ(set.insert(keys[i], v), model.emplace(keys[i], v).second);
+    }
+    for (const auto& [k, v] : model) EXPECT_EQ(set.find(k), v);
+    EXPECT_EQ(set.find("absent"), -1);
+    set.clear();
+    EXPECT_EQ(set.size(), 0u);
+    EXPECT_EQ(set.find(keys[0]), -1);
+    EXPECT_TRUE(set.insert(keys[0], 1));
+    EXPECT_EQ(set.find(keys[0]), 1);
 }
 
 TEST(ExactSet, ConcurrentInsertsLoseNothing) {
