@@ -49,8 +49,13 @@ Texts texts_for(Language lang) {
 // The goal mark of battle play: as in help play, but "~" goals are not marked.
 std::string battle_goal_mark(Goal g) { return g == Goal::Any ? std::string() : std::string(goal_mark(g)); }
 
-// Columns before the move of half-move `h` of a tree (0 = the key).
-std::string indent(int h) { return std::string(h == 0 ? 3 : 4 * h + 2, ' '); }
+// Columns before the move number of half-move `h` of a tree (0 = the key), for a
+// one-digit number; longer numbers take their extra digits from it (Popeye right-aligns
+// them: BEISPIEL/ep.inp's #10 writes "10.Df7-f5 #" one column left of the "9." above).
+std::string indent(int h) {
+    const int digits = static_cast<int>(std::to_string(h / 2 + 1).size());
+    return std::string(std::max(0, (h == 0 ? 3 : 4 * h + 2) - (digits - 1)), ' ');
+}
 
 // Move number prefix of half-move h: "1." for attacks, "1..." for defences.
 std::string move_number(int h) { return std::to_string(h / 2 + 1) + (h % 2 == 0 ? "." : "..."); }
@@ -286,7 +291,7 @@ class BattleSolver {
                 // Option PostKeyPlay writes the refutations among the variations.
                 if (inline_refutations)
                     out += indent(h) + move_number(h) + text + defence_mark(pos, u) + "\n" +
-                           std::string(indent(h).size() + 2, ' ') + texts_.refutes + "\n";
+                           std::string((h == 0 ? 3 : 4 * h + 2) + 2, ' ') + texts_.refutes + "\n";
             } else if (shows_variation(pos, len, j, threat_len, threats)) {
                 out += indent(h) + move_number(h) + text + defence_mark(pos, u) + "\n";
                 write_attacks(pos, len, h + 1, out);
