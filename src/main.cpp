@@ -2,6 +2,8 @@
 
 #include <exception>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "cli.h"
 #include "rebirth/error.h"
@@ -42,6 +44,27 @@ int main(int argc, char** argv) {
         ->check(CLI::PositiveNumber);
     solve_cmd->add_flag("--quiet", solve.quiet, "No progress heartbeat on stderr");
 
+    // Commands planned but not built yet: they say so instead of failing silently.
+    struct Planned {
+        const char* name;
+        const char* what;
+    };
+    const Planned planned[] = {
+        {"retro",
+         "retro analysis (last N single moves, retractors, legality with a proof) is not implemented yet; "
+         "only its orthodox un-move generator exists, as a library module (include/rebirth/unmove.h)"},
+        {"verify", "verifying claimed solutions is not implemented yet"},
+        {"cookcheck",
+         "cook-checking collections is not implemented yet (solve each file with `rebirth solve`, or a "
+         "cluster job of kind solve)"},
+    };
+    std::vector<CLI::App*> planned_cmds;
+    for (const Planned& p : planned) {
+        CLI::App* cmd = app.add_subcommand(p.name, std::string("Not implemented yet: ") + p.what);
+        cmd->allow_extras();
+        planned_cmds.push_back(cmd);
+    }
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -58,6 +81,11 @@ int main(int argc, char** argv) {
             return cli::run_perft(perft);
         }
         if (*solve_cmd) return cli::run_solve(solve);
+        for (size_t i = 0; i < planned_cmds.size(); ++i)
+            if (*planned_cmds[i]) {
+                std::cerr << "rebirth " << planned[i].name << ": " << planned[i].what << "\n";
+                return cli::kExitBadInput;
+            }
     } catch (const InputError& e) {
         std::cerr << "rebirth: " << e.what() << "\n";
         return cli::kExitBadInput;

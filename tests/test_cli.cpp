@@ -354,6 +354,21 @@ TEST_F(Cli, PerftOnPopeyeFileCountsByHand) {
 
 // README: `--problem K` picks problem K (1-based) of the file; beyond the last problem the
 // run is refused (exit 2) naming the file. Counts by hand, see the comments below.
+// Commands that are planned but not built say so (exit 2, a message naming the command),
+// whatever arguments they get.
+TEST_F(Cli, PlannedCommandsSayTheyAreNotImplemented) {
+    const std::vector<RunResult> r =
+        run_all({{"retro", "--fen", kKiwipeteFen, "--last", "6"}, {"verify", "problem.inp"}, {"cookcheck", "dir"}});
+    const char* names[] = {"retro", "verify", "cookcheck"};
+    for (int i = 0; i < 3; ++i) {
+        SCOPED_TRACE(names[i]);
+        expect_clean_exit(r[i], 2);
+        EXPECT_EQ(r[i].out, "") << r[i];
+        EXPECT_NE(r[i].err.find(std::string("rebirth ") + names[i] + ": "), std::string::npos) << r[i];
+        EXPECT_NE(r[i].err.find("not implemented yet"), std::string::npos) << r[i];
+    }
+}
+
 TEST_F(Cli, ProblemBeyondTheFileIsRefusedNamingTheFile) {
     const std::string two = write("two.inp",
                                   "BeginProblem\nstip #2\npieces white ka1 black ka3\n"

@@ -1,0 +1,156 @@
+// Orthodox retractions (unmove.h), checked against the forward generator both ways on the
+// positions of random games: every legal move is found again as a retraction of the
+// position it leads to, and every retraction leads back by a legal move. Hand cases for
+// the kinds of move: en passant, promotion with capture, castling, and a check that only
+// some last moves explain.
+
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+#include <algorithm>
+#include <array>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "rebirth/movegen.h"
+#include "rebirth/notation.h"
+#include "rebirth/position.h"
+#include "rebirth/setup.h"
+#include "rebirth/unmove.h"
+#include "rebirth/walk.h"
+
+namespace rebirth {
+namespace {
+
+// The capture walk of m played in pos (NO_WALK: no capture).
+Walk captured_by(const Position& pos, const Move& m) {
+    if (m.kind == MoveKind::EnPassant) return PAWN;
+    if (m.kind == MoveKind::Castling) return NO_WALK;
+    return pos.piece_on(m.to).walk;
+}
+
+// Boards compared by colour and walk (a diagram does not say which units promoted).
+bool same_board(const std::array<Piece, SQUARE_NB>& a, const std::array<Piece, SQUARE_NB>& b) {
+    for (int s = 0; s < SQUARE_NB; ++s)
+        if (a[s].walk != b[s].walk || (!a[s].empty() && a[s].color != b[s].color)) return false;
+    return true;
+}
+
+bool same_board_and_side(const rebirth::Setup& a, const rebirth::Setup& b) {
+    return same_board(a.board, b.board) && a.side_to_move == b.side_to_move;
+}
+
+TEST(UnMove, EveryMoveIsRetractedAndEveryRetractionReplays) {
+    std::mt19937 rng(20261125);
+    const char* starts[] = {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+                            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"};
+    int moves = 0, retractions = 0;
+    for (const char* fen : starts) {
+        for (int game = 0; game < 12; ++game) {
+            Position pos(parse_fen(fen));
+            for (int ply = 0; ply < 24; ++ply) {
+                MoveList list;
+                generate_legal(pos, list);
+                if (list.empty()) break;
+                for (const Move& m : list) {
+                    // Forward then back: m is among the retractions of the position it makes.
+                    const rebirth::Setup before = pos.to_setup();
+                    const Walk taken = captured_by(pos, m);
+                    UndoInfo u;
+                    pos.do_move(m, u);
+                    std::vector<UnMove> un;
+                    generate_unmoves(pos.to_setup(), un);
+                    const UnMove expected{Move{m.from, m.to, m.kind, m.promotion}, taken};
+                    const auto it = std::find(un.begin(), un.end(), expected);
+                    EXPECT_NE(it, un.end()) << "missing retraction of " << move_to_popeye(Position(before), m)
+                                            << " from " << to_fen(pos.to_setup());
+                    if (it != un.end()) EXPECT_TRUE(same_board_and_side(retract(pos.to_setup(), *it), before));
+                    pos.undo_move(m, u);
+                    ++moves;
+                }
+                // Back then forward: each retraction's move is legal and leads here.
+                std::vector<UnMove> un;
+                generate_unmoves(pos.to_setup(), un);
+                for (const UnMove& r : un) {
+                    Position earlier(retract(pos.to_setup(), r));
+                    MoveList fw;
+                    generate_legal(earlier, fw);
+                    bool found = false;
+                    for (const Move& m : fw) {
+                        if (m.from != r.move.from || m.to != r.move.to || m.kind != r.move.kind ||
+                            m.promotion != r.move.promotion)
+                            continue;
+                        EXPECT_EQ(captured_by(earlier, m), r.uncaptured);
+                        UndoInfo u;
+                        earlier.do_move(m, u);
+                        EXPECT_TRUE(same_board(earlier.to_setup().board, pos.to_setup().board));
+                        found = true;
+                    }
+                    EXPECT_TRUE(found) << "retraction without its move in " << to_fen(pos.to_setup());
+                    ++retractions;
+                }
+                const Move next = list[static_cast<int>(rng() % list.size())];
+                UndoInfo u;
+                pos.do_move(next, u);
+            }
+        }
+    }
+    EXPECT_GE(moves, 20000);
+    EXPECT_GE(retractions, 20000);
+}
+
+// The retractions of a position written as their forward moves ("e5*d6 ep. [bP]").
+std::vector<std::string> retractions(const char* fen) {
+    const rebirth::Setup s = parse_fen(fen);
+    std::vector<UnMove> un;
+    generate_unmoves(s, un);
+    std::vector<std::string> out;
+    for (const UnMove& u : un) {
+        const rebirth::Setup before = retract(s, u);
+        std::string text = move_to_popeye(Position(before), u.move);
+        if (u.uncaptured != NO_WALK) text += " [" + std::string(walk_code(u.uncaptured, Language::English)) + "]";
+        out.push_back(text);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+TEST(UnMove, HandCases) {
+    // White Kh1, pawn d6 just taken en passant? Black to move, black king a8, pawn d6 white:
+    // the pawn came from d5 (quiet), c5 or e5 taking a unit on d6, or by en passant from c5
+    // or e5 taking the pawn that had stepped d7-d5.
+    const auto ep = retractions("k7/8/3P4/8/8/8/8/7K b - - 0 1");
+    EXPECT_EQ(std::count(ep.begin(), ep.end(), "c5*d6 ep. [P]"), 1);
+    EXPECT_EQ(std::count(ep.begin(), ep.end(), "e5*d6 ep. [P]"), 1);
+    EXPECT_EQ(std::count(ep.begin(), ep.end(), "d5-d6"), 1);
+    EXPECT_EQ(std::count(ep.begin(), ep.end(), "c5*d6 [R]"), 1);
+    // A white knight on b8 is a promoted unit (or came from a6, c6, d7): b7-b8=S, a7*b8=S
+    // taking a rook (not a pawn: no pawn stands on its last rank before the capture).
+    const auto promo = retractions("1N6/8/8/8/8/8/8/k6K b - - 0 1");
+    EXPECT_EQ(std::count(promo.begin(), promo.end(), "b7-b8=S"), 1);
+    EXPECT_EQ(std::count(promo.begin(), promo.end(), "a7*b8=S [R]"), 1);
+    EXPECT_EQ(std::count(promo.begin(), promo.end(), "a7*b8=S [P]"), 0);
+    // Castling: Kg1 Rf1 with e1 h1 empty.
+    const auto castle = retractions("k7/8/8/8/8/8/8/5RK1 b - - 0 1");
+    EXPECT_EQ(std::count(castle.begin(), castle.end(), "0-0"), 1);
+    // Black in check by the rook on a1 (Ka8): the last move must give the check, so the rook
+    // did not come from a2 ... a7 along the file, nor did the king move.
+    const auto check = retractions("k7/8/8/8/8/8/8/R6K b - - 0 1");
+    for (const std::string& m : check) {
+        EXPECT_NE(m.rfind("Kh", 0), 0u) << m;
+        EXPECT_EQ(m.find("Ra2-a1"), std::string::npos) << m;
+    }
+    EXPECT_EQ(std::count(check.begin(), check.end(), "Rb1-a1"), 1);
+    // Fairy units are refused.
+    rebirth::Setup fairy = parse_fen("k7/8/8/8/8/8/8/7K b - - 0 1");
+    fairy.board[SQ_A1] = make_piece(WHITE, Walk(PAWN + 1));
+    std::vector<UnMove> un;
+    EXPECT_THROW(generate_unmoves(fairy, un), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace rebirth
