@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
     const Planned planned[] = {
         {"retro",
          "retro analysis (last N single moves, retractors, legality with a proof) is not implemented yet; "
-         "only its orthodox un-move generator exists, as a library module (include/rebirth/unmove.h)"},
+         "only its un-move generator exists, as a library module (include/rebirth/unmove.h)"},
         {"verify", "verifying claimed solutions is not implemented yet"},
         {"cookcheck",
          "cook-checking collections is not implemented yet (solve each file with `rebirth solve`, or a "

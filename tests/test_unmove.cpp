@@ -16,13 +16,22 @@
 
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
+#include "rebirth/popeye_input.h"
 #include "rebirth/position.h"
+#include "rebirth/rules.h"
 #include "rebirth/setup.h"
 #include "rebirth/unmove.h"
 #include "rebirth/walk.h"
 
 namespace rebirth {
 namespace {
+
+// The rebirth square of the move just played (u its undo record), SQ_NONE without one.
+Square rebirth_of(const UndoInfo& u) {
+    for (int i = 0; i < u.effect_count; ++i)
+        if (u.effects[i].kind == Effect::Kind::Rebirth) return u.effects[i].to;
+    return SQ_NONE;
+}
 
 // The capture walk of m played in pos (NO_WALK: no capture).
 Walk captured_by(const Position& pos, const Move& m) {
@@ -42,7 +51,12 @@ bool same_board_and_side(const rebirth::Setup& a, const rebirth::Setup& b) {
     return same_board(a.board, b.board) && a.side_to_move == b.side_to_move;
 }
 
-TEST(UnMove, EveryMoveIsRetractedAndEveryRetractionReplays) {
+// Random games from the four positions under `condition` (Popeye words, "" = orthodox):
+// both ways, every move and every retraction; returns the numbers of moves and retractions.
+std::pair<int, int> round_trips(const char* condition, int games, int plies) {
+    const RuleSet rules = resolve_rules(parse_condition_words(condition, "test"), "test");
+    SetupRules setup_rules;
+    setup_rules.rules = &rules;
     std::mt19937 rng(20261125);
     const char* starts[] = {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
                             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -50,9 +64,9 @@ TEST(UnMove, EveryMoveIsRetractedAndEveryRetractionReplays) {
                             "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"};
     int moves = 0, retractions = 0;
     for (const char* fen : starts) {
-        for (int game = 0; game < 12; ++game) {
-            Position pos(parse_fen(fen));
-            for (int ply = 0; ply < 24; ++ply) {
+        for (int game = 0; game < games; ++game) {
+            Position pos(parse_fen(fen), setup_rules);
+            for (int ply = 0; ply < plies; ++ply) {
                 MoveList list;
                 generate_legal(pos, list);
                 if (list.empty()) break;
@@ -63,27 +77,32 @@ TEST(UnMove, EveryMoveIsRetractedAndEveryRetractionReplays) {
                     UndoInfo u;
                     pos.do_move(m, u);
                     std::vector<UnMove> un;
-                    generate_unmoves(pos.to_setup(), un);
-                    const UnMove expected{Move{m.from, m.to, m.kind, m.promotion}, taken};
-                    const auto it = std::find(un.begin(), un.end(), expected);
-                    EXPECT_NE(it, un.end()) << "missing retraction of " << move_to_popeye(Position(before), m)
-                                            << " from " << to_fen(pos.to_setup());
-                    if (it != un.end()) EXPECT_TRUE(same_board_and_side(retract(pos.to_setup(), *it), before));
+                    generate_unmoves(pos.to_setup(), un, &rules);
+                    const Square reborn = u.effect_count > 0 ? rebirth_of(u) : SQ_NONE;
+                    const auto it = std::find_if(un.begin(), un.end(), [&](const UnMove& r) {
+                        return r.move.from == m.from && r.move.to == m.to && r.move.kind == m.kind &&
+                               r.move.promotion == m.promotion && r.uncaptured == taken && r.unreborn == reborn;
+                    });
+                    EXPECT_NE(it, un.end())
+                        << condition << ": missing retraction of " << move_to_popeye(Position(before, setup_rules), m)
+                        << " (taken " << int(taken) << ", reborn on " << int(reborn) << ") from "
+                        << to_fen(pos.to_setup());
+                    if (it != un.end()) {
+                        EXPECT_TRUE(same_board_and_side(retract(pos.to_setup(), *it), before));
+                    }
                     pos.undo_move(m, u);
                     ++moves;
                 }
                 // Back then forward: each retraction's move is legal and leads here.
                 std::vector<UnMove> un;
-                generate_unmoves(pos.to_setup(), un);
+                generate_unmoves(pos.to_setup(), un, &rules);
                 for (const UnMove& r : un) {
-                    Position earlier(retract(pos.to_setup(), r));
+                    Position earlier(retract(pos.to_setup(), r), setup_rules);
                     MoveList fw;
                     generate_legal(earlier, fw);
                     bool found = false;
                     for (const Move& m : fw) {
-                        if (m.from != r.move.from || m.to != r.move.to || m.kind != r.move.kind ||
-                            m.promotion != r.move.promotion)
-                            continue;
+                        if (!(m == r.move)) continue;
                         EXPECT_EQ(captured_by(earlier, m), r.uncaptured);
                         UndoInfo u;
                         earlier.do_move(m, u);
@@ -99,19 +118,44 @@ TEST(UnMove, EveryMoveIsRetractedAndEveryRetractionReplays) {
             }
         }
     }
+    return {moves, retractions};
+}
+
+TEST(UnMove, EveryMoveIsRetractedAndEveryRetractionReplays) {
+    const auto [moves, retractions] = round_trips("", 12, 24);
     EXPECT_GE(moves, 20000);
     EXPECT_GE(retractions, 20000);
 }
 
-// The retractions of a position written as their forward moves ("e5*d6 ep. [bP]").
-std::vector<std::string> retractions(const char* fen) {
+// The same under Circe rules where the taken unit is reborn at once (unmoves_supported): the
+// retraction takes it back from its rebirth square.
+TEST(UnMove, CirceRetractionsTakeTheRebornUnitBack) {
+    for (const char* condition : {"Circe", "Circe Mirror", "Circe PWC", "Circe Strict", "Circe Symmetry",
+                                  "Circe RexInclusive", "Circe Antipodes", "Circe Equipollents", "Circe File"}) {
+        SCOPED_TRACE(condition);
+        const auto [moves, retractions] = round_trips(condition, 1, 14);
+        EXPECT_GE(moves, 300);
+        EXPECT_GE(retractions, 300);
+    }
+    const RuleSet parrain = resolve_rules(parse_condition_words("Circe Parrain", "test"), "test");
+    EXPECT_FALSE(unmoves_supported(&parrain));
+    std::vector<UnMove> un;
+    EXPECT_THROW(generate_unmoves(parse_fen("k7/8/8/8/8/8/8/R6K b - - 0 1"), un, &parrain), std::invalid_argument);
+}
+
+// The retractions of a position written as their forward moves ("e5*d6 ep. [bP]"), under
+// `condition` (Popeye words; "" = orthodox).
+std::vector<std::string> retractions(const char* fen, const char* condition = "") {
+    const RuleSet rules = resolve_rules(parse_condition_words(condition, "test"), "test");
+    SetupRules setup_rules;
+    setup_rules.rules = &rules;
     const rebirth::Setup s = parse_fen(fen);
     std::vector<UnMove> un;
-    generate_unmoves(s, un);
+    generate_unmoves(s, un, &rules);
     std::vector<std::string> out;
     for (const UnMove& u : un) {
         const rebirth::Setup before = retract(s, u);
-        std::string text = move_to_popeye(Position(before), u.move);
+        std::string text = move_to_popeye(Position(before, setup_rules), u.move);
         if (u.uncaptured != NO_WALK) text += " [" + std::string(walk_code(u.uncaptured, Language::English)) + "]";
         out.push_back(text);
     }
@@ -145,6 +189,15 @@ TEST(UnMove, HandCases) {
         EXPECT_EQ(m.find("Ra2-a1"), std::string::npos) << m;
     }
     EXPECT_EQ(std::count(check.begin(), check.end(), "Rb1-a1"), 1);
+    // Circe: the knight on d5 may have taken a pawn there that was reborn on d7 (d7 then
+    // empty before), or one whose rebirth square d7 was taken (lost); under PWC Circe the
+    // pawn taken is reborn on the knight's departure square.
+    const auto circe = retractions("4k3/3p4/8/3N4/8/8/8/4K3 b - - 0 1", "Circe");
+    EXPECT_EQ(std::count(circe.begin(), circe.end(), "Sc3*d5[+bPd7] [P]"), 1);
+    EXPECT_EQ(std::count(circe.begin(), circe.end(), "Sc3*d5 [P]"), 1);
+    EXPECT_EQ(std::count(circe.begin(), circe.end(), "Sc3*d5[+bSd7] [S]"), 0);  // a knight goes to b8/g8
+    const auto pwc = retractions("4k3/8/8/3N4/8/2p5/8/4K3 b - - 0 1", "Circe PWC");
+    EXPECT_EQ(std::count(pwc.begin(), pwc.end(), "Sc3*d5[+bPc3] [P]"), 1);
     // Fairy units are refused.
     rebirth::Setup fairy = parse_fen("k7/8/8/8/8/8/8/7K b - - 0 1");
     fairy.board[SQ_A1] = make_piece(WHITE, Walk(PAWN + 1));
