@@ -28,9 +28,18 @@ struct SolveArgs {
     bool quiet = false;       // no progress heartbeat on stderr
 };
 
+struct RetroArgs {
+    std::string fen;
+    int last = 1;      // single moves asked
+    std::string side;  // the side that moved last (w or b); empty: both tried
+    int depth = 3;     // single moves looked further back to refute a last move
+    bool json = false;
+};
+
 // Each command prints its results on stdout and its errors on stderr; returns the exit code.
 // InputError propagates to main, which reports it with kExitBadInput.
 int run_perft(const PerftArgs& args);
 int run_solve(const SolveArgs& args);
+int run_retro(const RetroArgs& args);
 
 }  // namespace rebirth::cli

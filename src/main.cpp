@@ -44,15 +44,23 @@ int main(int argc, char** argv) {
         ->check(CLI::PositiveNumber);
     solve_cmd->add_flag("--quiet", solve.quiet, "No progress heartbeat on stderr");
 
+    cli::RetroArgs retro;
+    CLI::App* retro_cmd =
+        app.add_subcommand("retro", "Which was the last move? Every last single move not refuted (orthodox)");
+    retro_cmd->add_option("--fen", retro.fen, "The diagram as a FEN (its side-to-move field is not used)")->required();
+    retro_cmd->add_option("--last", retro.last, "Single moves asked (only 1 is implemented)")->default_val(1);
+    retro_cmd->add_option("--side", retro.side, "The side that moved last, w or b (default: both tried)");
+    retro_cmd->add_option("--depth", retro.depth, "Single moves looked further back to refute a last move")
+        ->check(CLI::Range(0, 12))
+        ->default_val(3);
+    retro_cmd->add_flag("--json", retro.json, "One JSON line: id, verdict, solutions, side, depth");
+
     // Commands planned but not built yet: they say so instead of failing silently.
     struct Planned {
         const char* name;
         const char* what;
     };
     const Planned planned[] = {
-        {"retro",
-         "retro analysis (last N single moves, retractors, legality with a proof) is not implemented yet; "
-         "only its un-move generator exists, as a library module (include/rebirth/unmove.h)"},
         {"verify", "verifying claimed solutions is not implemented yet"},
         {"cookcheck",
          "cook-checking collections is not implemented yet (solve each file with `rebirth solve`, or a "
@@ -81,6 +89,7 @@ int main(int argc, char** argv) {
             return cli::run_perft(perft);
         }
         if (*solve_cmd) return cli::run_solve(solve);
+        if (*retro_cmd) return cli::run_retro(retro);
         for (size_t i = 0; i < planned_cmds.size(); ++i)
             if (*planned_cmds[i]) {
                 std::cerr << "rebirth " << planned[i].name << ": " << planned[i].what << "\n";

@@ -164,6 +164,7 @@ void arrivals(Piece p, Color mover, Square t, Bitboard occ, bool circe, std::vec
 
 void generate_unmoves(const Setup& position, std::vector<UnMove>& out, const RuleSet* rules) {
     out.clear();
+    init_bitboards();  // the attack tables, before any Position is made
     if (!unmoves_supported(rules)) throw std::invalid_argument("generate_unmoves: rules not supported");
     const bool circe = rules && !rules->orthodox();
     const Color mover = ~position.side_to_move;

@@ -1,0 +1,95 @@
+#include "rebirth/retro.h"
+
+#include "rebirth/bitboard.h"
+#include "rebirth/legality.h"
+#include "rebirth/notation.h"
+#include "rebirth/position.h"
+#include "rebirth/walk.h"
+
+namespace rebirth {
+
+namespace {
+
+bool is_game_array(const Setup& s) {
+    static const Setup start = parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1");
+    if (s.side_to_move != WHITE) return false;
+    for (int i = 0; i < SQUARE_NB; ++i)
+        if (s.board[i].walk != start.board[i].walk || (!s.board[i].empty() && s.board[i].color != start.board[i].color))
+            return false;
+    return true;
+}
+
+char letter(Walk w) { return walk_code(w, Language::English)[0] == 'S' ? 'N' : walk_code(w, Language::English)[0]; }
+
+}  // namespace
+
+bool may_be_legal(const Setup& s, int depth) {
+    if (analyze_orthodox_legality(s.board, s.side_to_move).illegal) return false;
+    if (depth == 0 || is_game_array(s)) return true;
+    std::vector<UnMove> un;
+    generate_unmoves(s, un);
+    for (const UnMove& u : un)
+        if (may_be_legal(retract(s, u), depth - 1)) return true;
+    return false;
+}
+
+std::vector<UnMove> possible_last_moves(const Setup& position, int depth) {
+    std::vector<UnMove> un, out;
+    generate_unmoves(position, un);
+    for (const UnMove& u : un)
+        if (may_be_legal(retract(position, u), depth)) out.push_back(u);
+    return out;
+}
+
+std::string last_move_type(const Setup& position, const UnMove& u) {
+    const Move& m = u.move;
+    if (m.kind == MoveKind::Castling) return file_of(m.to) == 6 ? "O-O" : "O-O-O";
+    if (m.kind == MoveKind::EnPassant) return "ep";
+    const bool pawn = m.kind == MoveKind::Promotion || position.board[m.to].walk == PAWN;
+    std::string t(1, pawn ? 'P' : letter(position.board[m.to].walk));
+    if (u.uncaptured != NO_WALK) {
+        t += 'x';
+        t += letter(u.uncaptured);
+    } else {
+        t += '-';
+        if (pawn && (m.to - m.from == 16 || m.from - m.to == 16)) t += '-';
+    }
+    if (m.kind == MoveKind::Promotion) {
+        t += '=';
+        t += letter(m.promotion);
+    }
+    return t;
+}
+
+std::string janko_notation(const Setup& position, const UnMove& u) {
+    const Move& m = u.move;
+    std::string t;
+    if (m.kind == MoveKind::Castling) {
+        t = file_of(m.to) == 6 ? "O-O" : "O-O-O";
+    } else {
+        const bool pawn = m.kind == MoveKind::Promotion || position.board[m.to].walk == PAWN;
+        if (!pawn) t += letter(position.board[m.to].walk);
+        t += square_name(m.from);
+        if (u.uncaptured != NO_WALK) {
+            t += 'x';
+            if (u.uncaptured != PAWN) t += letter(u.uncaptured);
+        } else {
+            t += '-';
+        }
+        t += square_name(m.to);
+        if (m.kind == MoveKind::Promotion) {
+            t += '=';
+            t += letter(m.promotion);
+        }
+        if (m.kind == MoveKind::EnPassant) t += "ep";
+    }
+    Position after;
+    try {
+        after.set(position);
+        if (after.in_check()) t += '+';
+    } catch (const std::exception&) {
+    }
+    return t;
+}
+
+}  // namespace rebirth
