@@ -2,7 +2,6 @@
 
 #include "rebirth/bitboard.h"
 #include "rebirth/legality.h"
-#include "rebirth/notation.h"
 #include "rebirth/position.h"
 #include "rebirth/walk.h"
 
