@@ -175,6 +175,12 @@ Bitboard parse_castling(std::string_view field, const std::string& source) {
 
 }  // namespace
 
+bool same_units(const std::array<Piece, SQUARE_NB>& a, const std::array<Piece, SQUARE_NB>& b) {
+    for (int s = 0; s < SQUARE_NB; ++s)
+        if (a[s].walk != b[s].walk || (!a[s].empty() && a[s].color != b[s].color)) return false;
+    return true;
+}
+
 Setup parse_fen(std::string_view fen, const std::string& source) {
     const std::vector<std::string_view> fields = split_fields(fen);
     if (fields.size() < 4)

@@ -87,27 +87,6 @@ bool anticirce_square(const Position& pos, const RuleSet& R, Piece capturer, Squ
     return false;
 }
 
-// Targets of a non-pawn unit of walk w on `from` with occupancy `occ` (colour not filtered).
-Bitboard walk_targets(Walk w, Square from, Bitboard occ) {
-    switch (w) {
-        case KING:
-            return king_attacks(from);
-        case KNIGHT:
-            return knight_attacks(from);
-        case BISHOP:
-            return bishop_attacks(from, occ);
-        case ROOK:
-            return rook_attacks(from, occ);
-        case QUEEN:
-            return queen_attacks(from, occ);
-        default: {
-            Bitboard t = 0;
-            for_each_walk_target(w, from, occ, [&](Square s) { t |= square_bb(s); });
-            return t;
-        }
-    }
-}
-
 class RuleGen {
   public:
     // `by_make`: the reference generator, every cage tested by playing the moves.

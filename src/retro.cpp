@@ -11,11 +11,7 @@ namespace {
 
 bool is_game_array(const Setup& s) {
     static const Setup start = parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1");
-    if (s.side_to_move != WHITE) return false;
-    for (int i = 0; i < SQUARE_NB; ++i)
-        if (s.board[i].walk != start.board[i].walk || (!s.board[i].empty() && s.board[i].color != start.board[i].color))
-            return false;
-    return true;
+    return s.side_to_move == WHITE && same_units(s.board, start.board);
 }
 
 char letter(Walk w) { return walk_code(w, Language::English)[0] == 'S' ? 'N' : walk_code(w, Language::English)[0]; }

@@ -8,37 +8,13 @@
 #include "rebirth/movegen.h"
 #include "rebirth/position.h"
 #include "rebirth_square.h"
+#include "walk_attacks.h"
 
 namespace rebirth {
 
 namespace {
 
 constexpr Walk kUncapturable[] = {QUEEN, ROOK, BISHOP, KNIGHT, PAWN};
-
-// The squares from which a unit of walk w (no pawn) reaches t on `occ` (t's own unit aside).
-Bitboard sources(Walk w, Square t, Bitboard occ) {
-    switch (w) {
-        case KING:
-            return king_attacks(t);
-        case KNIGHT:
-            return knight_attacks(t);
-        case BISHOP:
-            return bishop_attacks(t, occ);
-        case ROOK:
-            return rook_attacks(t, occ);
-        case QUEEN:
-            return queen_attacks(t, occ);
-        default:
-            throw std::invalid_argument("generate_unmoves: orthodox units only");
-    }
-}
-
-// Boards equal by colour and walk (a diagram does not say which units promoted).
-bool same_units(const std::array<Piece, SQUARE_NB>& a, const std::array<Piece, SQUARE_NB>& b) {
-    for (int s = 0; s < SQUARE_NB; ++s)
-        if (a[s].walk != b[s].walk || (!a[s].empty() && a[s].color != b[s].color)) return false;
-    return true;
-}
 
 // The forward move, in the position before (which must load), with u's from, to, kind and
 // promotion that gives `after` again; nullopt when there is none.
@@ -157,7 +133,8 @@ void arrivals(Piece p, Color mover, Square t, Bitboard occ, bool circe, std::vec
             if (empty(from)) out.push_back({Move{from, t, MoveKind::Promotion, p.walk}, t, false, true, false});
         }
     }
-    for (Bitboard b = sources(p.walk, t, occ) & ~occ; b;) out.push_back({Move{pop_lsb(b), t}, t, true, true, false});
+    for (Bitboard b = walk_targets(p.walk, t, occ) & ~occ; b;)
+        out.push_back({Move{pop_lsb(b), t}, t, true, true, false});
 }
 
 }  // namespace

@@ -55,4 +55,26 @@ inline bool walk_attacks_square(Walk w, Square from, Square to, Bitboard occ) {
     return hit;
 }
 
+// Targets of a non-pawn unit of walk w on `from` with occupancy `occ` (colour not filtered).
+// For the orthodox walks, also the squares from which such a unit reaches `from`.
+inline Bitboard walk_targets(Walk w, Square from, Bitboard occ) {
+    switch (w) {
+        case KING:
+            return king_attacks(from);
+        case KNIGHT:
+            return knight_attacks(from);
+        case BISHOP:
+            return bishop_attacks(from, occ);
+        case ROOK:
+            return rook_attacks(from, occ);
+        case QUEEN:
+            return queen_attacks(from, occ);
+        default: {
+            Bitboard t = 0;
+            for_each_walk_target(w, from, occ, [&](Square s) { t |= square_bb(s); });
+            return t;
+        }
+    }
+}
+
 }  // namespace rebirth

@@ -115,6 +115,18 @@ void budgets(int plies, bool attacker_moves_now, int& attacker, int& defender) {
     defender = attacker_moves_now ? plies / 2 : (plies + 1) / 2;
 }
 
+// The bound against an exhaustive search for goal g (Black the defender) within `plies`
+// half-moves from pos, White moving last: it must hold wherever the search reaches g.
+void expect_bound_holds(Position& pos, int plies, Goal g, int& reached, int& rejected) {
+    int attacker = 0, defender = 0;
+    budgets(plies, pos.side_to_move() == WHITE, attacker, defender);
+    const bool bound = goal_may_be_reached(pos, g, BLACK, attacker, defender);
+    const bool found = reach(pos, plies, WHITE, g);
+    if (found) ++reached;
+    if (!bound) ++rejected;
+    EXPECT_TRUE(bound || !found) << "goal " << int(g) << " within " << plies << " plies of " << to_fen(pos.to_setup());
+}
+
 TEST(GoalBound, RejectsWhatCannotBeReached) {
     // A king alone never gives check.
     Position bare(diagram({"wKa1", "bKh8"}, BLACK));
@@ -168,16 +180,7 @@ TEST(GoalBound, NeverRejectsAReachableGoal) {
             continue;
         }
         ++checked;
-        for (Goal g : {Goal::Mate, Goal::Stalemate}) {
-            int attacker = 0, defender = 0;
-            budgets(plies, s.side_to_move == WHITE, attacker, defender);
-            const bool bound = goal_may_be_reached(pos, g, BLACK, attacker, defender);
-            const bool found = reach(pos, plies, WHITE, g);
-            if (found) ++reached;
-            if (!bound) ++rejected;
-            EXPECT_TRUE(bound || !found) << "goal " << int(g) << " within " << plies << " plies of "
-                                         << pos.to_setup().board.size();
-        }
+        for (Goal g : {Goal::Mate, Goal::Stalemate}) expect_bound_holds(pos, plies, g, reached, rejected);
     }
     EXPECT_GE(checked, 500);
     EXPECT_GE(reached, 20);    // the search does find goals: the check can fail
@@ -233,13 +236,7 @@ TEST(GoalBound, NeverRejectsAReachableStalemate) {
             continue;
         }
         ++checked;
-        int attacker = 0, defender = 0;
-        budgets(plies, s.side_to_move == WHITE, attacker, defender);
-        const bool bound = goal_may_be_reached(pos, Goal::Stalemate, BLACK, attacker, defender);
-        const bool found = reach(pos, plies, WHITE, Goal::Stalemate);
-        if (found) ++reached;
-        if (!bound) ++rejected;
-        EXPECT_TRUE(bound || !found) << "stalemate within " << plies << " plies of " << to_fen(pos.to_setup());
+        expect_bound_holds(pos, plies, Goal::Stalemate, reached, rejected);
     }
     std::printf("%d positions, %d stalemates reached, %d rejected\n", checked, reached, rejected);
     EXPECT_GE(checked, 5000);

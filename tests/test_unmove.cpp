@@ -9,7 +9,6 @@
 #include "test_util.h"
 
 #include <algorithm>
-#include <array>
 #include <random>
 #include <string>
 #include <vector>
@@ -40,15 +39,8 @@ Walk captured_by(const Position& pos, const Move& m) {
     return pos.piece_on(m.to).walk;
 }
 
-// Boards compared by colour and walk (a diagram does not say which units promoted).
-bool same_board(const std::array<Piece, SQUARE_NB>& a, const std::array<Piece, SQUARE_NB>& b) {
-    for (int s = 0; s < SQUARE_NB; ++s)
-        if (a[s].walk != b[s].walk || (!a[s].empty() && a[s].color != b[s].color)) return false;
-    return true;
-}
-
 bool same_board_and_side(const rebirth::Setup& a, const rebirth::Setup& b) {
-    return same_board(a.board, b.board) && a.side_to_move == b.side_to_move;
+    return same_units(a.board, b.board) && a.side_to_move == b.side_to_move;
 }
 
 // Random games from the four positions under `condition` (Popeye words, "" = orthodox):
@@ -106,7 +98,7 @@ std::pair<int, int> round_trips(const char* condition, int games, int plies) {
                         EXPECT_EQ(captured_by(earlier, m), r.uncaptured);
                         UndoInfo u;
                         earlier.do_move(m, u);
-                        EXPECT_TRUE(same_board(earlier.to_setup().board, pos.to_setup().board));
+                        EXPECT_TRUE(same_units(earlier.to_setup().board, pos.to_setup().board));
                         found = true;
                     }
                     EXPECT_TRUE(found) << "retraction without its move in " << to_fen(pos.to_setup());

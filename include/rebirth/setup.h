@@ -28,6 +28,10 @@ struct Setup {
     friend bool operator==(const Setup&, const Setup&) = default;
 };
 
+// Whether two boards hold the same units by colour and walk, their flags aside (a diagram
+// does not say which units promoted).
+bool same_units(const std::array<Piece, SQUARE_NB>& a, const std::array<Piece, SQUARE_NB>& b);
+
 // Standard FEN (N = knight). Throws InputError(source, 0, offending field, reason).
 Setup parse_fen(std::string_view fen, const std::string& source = "<fen>");
 std::string to_fen(const Setup& setup);
