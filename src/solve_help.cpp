@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <numeric>
 #include <optional>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "exact_set.h"
+#include "help_pictures.h"
 #include "rebirth/goal_bound.h"
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
@@ -81,6 +83,7 @@ class PhaseSolver {
             const int before = found_;
             Position pos = root_;
             stack_.clear();
+            guide_ = make_guide(len);
             if (parallel && len > 0)
                 parallel_root(len);
             else
@@ -227,6 +230,7 @@ class PhaseSolver {
         int local_solutions = 0;
         PhaseSolver sub(ctx_, phase_, root_, local_solutions);
         sub.failures_ = failures_;  // failures are facts about positions: shared
+        sub.guide_ = guide_;
         Position pos = root_;
         sub.root_move(pos, m, len);
         text = std::move(sub.text_);
@@ -262,6 +266,7 @@ class PhaseSolver {
         int local_solutions = 0;
         PhaseSolver sub(ctx_, phase_, root_, local_solutions);
         sub.failures_ = failures_;
+        sub.guide_ = guide_;
         sub.stack_.push_back(m1);
         Position p = after;
         sub.help_move(p, r, len - 1, after.side_to_move());
@@ -429,6 +434,7 @@ class PhaseSolver {
     // Help play: `remaining` half-moves, the last one reaching the goal.
     bool help(Position& pos, int remaining) {
         ctx_.visit();
+        if (guide_ && !on_guide(pos, remaining)) return false;
         if (remaining == 1) return reachable(pos, 1, 0) && help_last(pos);
         const bool goal_side = pos.side_to_move() == phase_.goal_side;
         if (!reachable(pos, goal_side ? (remaining + 1) / 2 : remaining / 2,
@@ -474,6 +480,7 @@ class PhaseSolver {
     // Series play: `remaining` moves of the series side, then the tail.
     bool series(Position& pos, int remaining) {
         ctx_.visit();
+        if (guide_ && !on_guide(pos, remaining)) return false;
         if (remaining == 1 && phase_.tail == Tail::None) return reachable(pos, 1, 0) && help_last(pos);
         // ser-#/ser-=: the goal side makes every move; ser-h: the opponent's moves, then one.
         if (phase_.tail == Tail::None && !reachable(pos, remaining, 0)) return false;
@@ -528,6 +535,27 @@ class PhaseSolver {
     }
 
     // pos.exact_key() in a buffer of this thread (valid until the next call).
+    // The target-position guide of plain help play of `len` half-moves ending in mate
+    // (help_pictures.h), where it applies: Option Intelligent, orthodox play, at least 3
+    // moves of each side. Null otherwise, or when the pictures are too many.
+    std::shared_ptr<const MateGuide> make_guide(int len) const {
+        const bool help = !phase_.series && phase_.tail == Tail::None && len >= 5;
+        const bool series_help = phase_.series && phase_.tail == Tail::Help && len >= 3;
+        if (!ctx_.problem.options.intelligent || phase_.intro_moves > 0 || !(help || series_help) ||
+            ctx_.goal != Goal::Mate || !bounded_)
+            return nullptr;
+        auto guide = std::make_shared<MateGuide>();
+        const std::function<void()> visit = [this] { ctx_.visit(); };
+        if (!build_mate_guide(root_, len, phase_.series, phase_.goal_side, *guide, visit)) return nullptr;
+        return guide;
+    }
+
+    bool on_guide(const Position& pos, int remaining) const {
+        thread_local std::string buffer;
+        guide_key(pos, remaining, buffer);
+        return guide_->good.contains(buffer);
+    }
+
     static const std::string& key_of(const Position& pos) {
         thread_local std::string buffer;
         pos.exact_key(buffer);
@@ -593,6 +621,8 @@ class PhaseSolver {
     // threads of one phase, at most kMaxFailuresPerDepth per depth.
     static constexpr int kMaxDepth = 64;
     static constexpr size_t kMaxFailuresPerDepth = size_t(1) << 21;
+    std::shared_ptr<const MateGuide> guide_;  // the positions help play follows (null: all)
+
     struct Failures {
         std::array<ExactSet, kMaxDepth> by_depth;
         // Intro play (n->): positions after which no intro of that many more moves leads
