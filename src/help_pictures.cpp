@@ -18,7 +18,23 @@ namespace {
 // The walk a unit of a picture has in the final position: its own (a pawn staying a pawn), a
 // promoted queen, rook or bishop (counted as a queen, which never needs more moves nor
 // attacks less), a promoted knight, or any walk (a defending unit that blocks a flight).
-enum class Form : std::uint8_t { Same, PromotedLine, PromotedKnight, Any };
+enum class Form : std::uint8_t { Same, PromotedLine, PromotedKnight, Any, PromotedQueen, PromotedRook, PromotedBishop };
+
+// The walk of a promoted form that names one (NO_WALK otherwise).
+Walk promoted_walk(Form f) {
+    switch (f) {
+        case Form::PromotedQueen:
+            return QUEEN;
+        case Form::PromotedRook:
+            return ROOK;
+        case Form::PromotedBishop:
+            return BISHOP;
+        case Form::PromotedKnight:
+            return KNIGHT;
+        default:
+            return NO_WALK;
+    }
+}
 
 // Fewest moves (empty board, distance.h) for a unit now of walk w and colour c on s to stand
 // on t in form f; kFar when it never can.
@@ -26,12 +42,15 @@ int distance_to(Walk w, Color c, Square s, Square t, Form f) {
     auto at = [t](const std::uint8_t* row) { return row ? int(row[t]) : kFar; };
     if (w != PAWN) {
         const bool line = w == QUEEN || w == ROOK || w == BISHOP;
-        if ((f == Form::PromotedLine && !line) || (f == Form::PromotedKnight && w != KNIGHT)) return kFar;
+        if ((f == Form::PromotedLine && !line) || (promoted_walk(f) != NO_WALK && promoted_walk(f) != w)) return kFar;
         return at(empty_distances_from(w, c, s));
     }
     switch (f) {
         case Form::Same:
             return at(empty_distances_as(PAWN, c, s, PAWN));
+        case Form::PromotedQueen:
+        case Form::PromotedRook:
+        case Form::PromotedBishop:
         case Form::PromotedLine:
             return at(empty_distances_as(PAWN, c, s, QUEEN));
         case Form::PromotedKnight:
@@ -46,7 +65,7 @@ int distance_to(Walk w, Color c, Square s, Square t, Form f) {
 // The walk whose empty-board attacks a unit of walk w has in form f.
 Walk attack_walk(Walk w, Form f) {
     if (f == Form::PromotedLine) return QUEEN;
-    if (f == Form::PromotedKnight) return KNIGHT;
+    if (promoted_walk(f) != NO_WALK) return promoted_walk(f);
     return w;
 }
 
@@ -72,6 +91,7 @@ struct Picture {
     // pass, would have left it there), so such a checker standing on its square must still
     // leave it and come back: two moves. -1 otherwise.
     int moving_checker = -1;
+    std::vector<int> captured;  // stalemate: defending units that must be taken
 };
 
 // The moves a picture unit needs: its distance, or 2 for a checker that must move last and
@@ -101,9 +121,14 @@ int extra_vacated(const Position& pos, Bitboard empty, int half_moves) {
 // the attacker's and the defender's moves, calling `found` once per distinct picture.
 class PictureMaker {
   public:
-    PictureMaker(const Position& pos, const std::vector<Unit>& units, Color attacker, int attacker_moves,
+    PictureMaker(const Position& pos, const std::vector<Unit>& units, Color attacker, Goal goal, int attacker_moves,
                  int defender_moves)
-        : pos_(pos), units_(units), attacker_(attacker), a_moves_(attacker_moves), d_moves_(defender_moves) {
+        : pos_(pos),
+          units_(units),
+          attacker_(attacker),
+          stalemate_(goal == Goal::Stalemate),
+          a_moves_(attacker_moves),
+          d_moves_(defender_moves) {
         for (int i = 0; i < int(units.size()); ++i) {
             if (units[i].color == attacker)
                 attackers_.push_back(i);
@@ -133,20 +158,36 @@ class PictureMaker {
             a_cost_ = 0;
             placed_ = square_bb(k_);
             picture_.empty = 0;
-            checks();
+            if (stalemate_)
+                flight(0);
+            else
+                checks();
             used_[king_] = false;
         }
         return !over_;
     }
 
   private:
-    // The forms an attacking unit may have: its own, and a pawn's promotions.
-    static int forms_of(const Unit& u, Form* out) {
+    // The forms a placed unit may have: its own, and a pawn's promotions (for mate, the
+    // attacker's line pieces as one form; for stalemate, where walks decide what can move,
+    // each walk apart; a mate's blocker in any walk).
+    int forms_of(const Unit& u, Form* out) const {
         out[0] = Form::Same;
+        if (u.color != attacker_ && !stalemate_) {
+            out[0] = Form::Any;
+            return 1;
+        }
         if (u.walk != PAWN) return 1;
-        out[1] = Form::PromotedLine;
-        out[2] = Form::PromotedKnight;
-        return 3;
+        if (!stalemate_) {
+            out[1] = Form::PromotedLine;
+            out[2] = Form::PromotedKnight;
+            return 3;
+        }
+        out[1] = Form::PromotedQueen;
+        out[2] = Form::PromotedRook;
+        out[3] = Form::PromotedBishop;
+        out[4] = Form::PromotedKnight;
+        return 5;
     }
 
     // Every checking unit of the attacker (not its king) on every square attacking k.
@@ -154,7 +195,7 @@ class PictureMaker {
         for (int id : attackers_) {
             const Unit& u = units_[id];
             if (u.walk == KING) continue;
-            Form forms[3];
+            Form forms[5];
             const int nf = forms_of(u, forms);
             for (int fi = 0; fi < nf; ++fi) {
                 for (Bitboard b = empty_attackers(attack_walk(u.walk, forms[fi]), u.color, k_); b;) {
@@ -210,7 +251,10 @@ class PictureMaker {
     void flight(std::size_t i) {
         if (over_) return;
         if (i == flights_.size()) {
-            finish();
+            if (stalemate_)
+                immobilise();
+            else
+                finish();
             return;
         }
         const Square f = flights_[i];
@@ -223,24 +267,32 @@ class PictureMaker {
             for (int id : defenders_) {
                 if (used_[id]) continue;
                 const Unit& u = units_[id];
-                const int d = distance_to(u.walk, u.color, u.square, f, Form::Any);
-                if (d_cost_ + d > d_moves_) continue;
-                place(id, f, Form::Any, 0, d, 0);
-                flight(i + 1);
-                unplace(0, d, 0);
+                Form forms[5];
+                const int nf = forms_of(u, forms);
+                for (int fi = 0; fi < nf; ++fi) {
+                    const int d = distance_to(u.walk, u.color, u.square, f, forms[fi]);
+                    if (d_cost_ + d > d_moves_) continue;
+                    place(id, f, forms[fi], 0, d, 0);
+                    flight(i + 1);
+                    unplace(0, d, 0);
+                }
             }
         }
         // One more attacking unit attacking f (along a line through k when it checks too).
         for (int id : attackers_) {
             if (used_[id]) continue;
             const Unit& u = units_[id];
-            Form forms[3];
+            Form forms[5];
             const int nf = forms_of(u, forms);
             for (int fi = 0; fi < nf; ++fi) {
-                for (Bitboard b = empty_attackers(attack_walk(u.walk, forms[fi]), u.color, f); b;) {
+                const Walk aw = attack_walk(u.walk, forms[fi]);
+                for (Bitboard b = empty_attackers(aw, u.color, f); b;) {
                     const Square g = pop_lsb(b);
                     if ((placed_ | picture_.empty) & square_bb(g)) continue;
                     if (u.walk == KING && (king_attacks(k_) & square_bb(g))) continue;
+                    // Stalemate: no check that nothing could screen (a pawn's, a knight's).
+                    if (stalemate_ && (aw == PAWN || aw == KNIGHT) && (empty_attacks(aw, u.color, g) & square_bb(k_)))
+                        continue;
                     const Bitboard line = between_bb(g, f) & ~square_bb(k_);
                     if (line & placed_) continue;
                     const int d = distance_to(u.walk, u.color, u.square, g, forms[fi]);
@@ -257,13 +309,16 @@ class PictureMaker {
     void finish() {
         const int openings = popcount(picture_.empty & pos_.pieces());
         if (openings > a_moves_ + d_moves_ + extra_vacated(pos_, picture_.empty, a_moves_ + d_moves_)) return;
-        if (!parries_preventable()) return;
+        if (!stalemate_ && !parries_preventable()) return;
         Picture p = picture_;
         std::sort(p.targets.begin(), p.targets.end());
+        std::sort(p.captured.begin(), p.captured.end());
         std::vector<int> key;
         key.push_back(int(p.empty & 0xffffffff));
         key.push_back(int(p.empty >> 32));
         key.push_back(p.moving_checker);
+        key.insert(key.end(), p.captured.begin(), p.captured.end());
+        key.push_back(-1);
         for (const Target& t : p.targets) key.insert(key.end(), {t.unit, int(t.square), int(t.form)});
         if (!seen_.insert(std::move(key)).second) return;
         if (seen_.size() > cap_) {
@@ -278,7 +333,7 @@ class PictureMaker {
     Walk final_walk(const Target& t) const {
         const Unit& u = units_[t.unit];
         if (u.walk != PAWN) return u.walk;
-        if (t.form == Form::PromotedKnight) return KNIGHT;
+        if (promoted_walk(t.form) != NO_WALK) return promoted_walk(t.form);
         if (t.form == Form::PromotedLine) return NO_WALK;
         if (t.form == Form::Same) return PAWN;
         // The moves this unit may take: its side's budget less the other units' costs.
@@ -298,8 +353,8 @@ class PictureMaker {
         for (int id = 0; id < int(units_.size()); ++id) {
             const Unit& u = units_[id];
             if (used_[id] || u.color != c) continue;
-            Form forms[3];
-            const int nf = u.color == attacker_ ? forms_of(u, forms) : (forms[0] = Form::Any, 1);
+            Form forms[5];
+            const int nf = forms_of(u, forms);
             for (int fi = 0; fi < nf; ++fi)
                 if (accept(u, forms[fi], left)) return true;
         }
@@ -340,22 +395,9 @@ class PictureMaker {
     // check, or (a king move) guarding the arrival square. False when some parry has no
     // such free unit within the budgets left (the picture then fits no final mate).
     bool parries_preventable() const {
-        Setup setup;
-        for (const Target& t : picture_.targets) {
-            const Walk w = final_walk(t);
-            if (w == NO_WALK) return true;  // walks not known: no verdict
-            setup.board[t.square] = make_piece(units_[t.unit].color, w);
-        }
         const Color defender = ~attacker_;
-        setup.side_to_move = defender;
         Position board;
-        try {
-            SetupRules kingless;
-            kingless.require_white_king = kingless.require_black_king = false;
-            board.set(setup, kingless);
-        } catch (...) {
-            return true;
-        }
+        if (!placed_board(board)) return true;  // no verdict
         MoveList parries;
         generate_legal(board, parries);
         for (const Move& r : parries) {
@@ -377,9 +419,194 @@ class PictureMaker {
         return true;
     }
 
+    // The placed units alone as a position, the defender to move; false when their walks
+    // are not all known or the position is not one (then no verdict).
+    bool placed_board(Position& board) const {
+        Setup setup;
+        for (const Target& t : picture_.targets) {
+            const Walk w = final_walk(t);
+            if (w == NO_WALK) return false;
+            setup.board[t.square] = make_piece(units_[t.unit].color, w);
+        }
+        setup.side_to_move = ~attacker_;
+        SetupRules kingless;
+        kingless.require_white_king = kingless.require_black_king = false;
+        try {
+            board.set(setup, kingless);
+        } catch (...) {
+            return false;
+        }
+        return true;
+    }
+
+    // Places a free attacking unit, in each of its forms, on each square of `squares` it
+    // reaches in time (the squares of `line_of(g)` then kept empty), and goes on with
+    // immobilise(). `fits(g, form walk)` chooses the squares.
+    template <class Fits, class Line>
+    void place_attacker(Bitboard squares, Fits&& fits, Line&& line_of) {
+        squares &= ~placed_ & ~picture_.empty;
+        for (int id : attackers_) {
+            if (used_[id]) continue;
+            const Unit& u = units_[id];
+            Form forms[5];
+            const int nf = forms_of(u, forms);
+            for (int fi = 0; fi < nf && !over_; ++fi) {
+                const Walk aw = attack_walk(u.walk, forms[fi]);
+                for (Bitboard b = squares; b;) {
+                    const Square g = pop_lsb(b);
+                    if (!fits(g, aw)) continue;
+                    if (u.walk == KING && (king_attacks(k_) & square_bb(g))) continue;
+                    if (aw != KING && aw != QUEEN && aw != ROOK && aw != BISHOP &&
+                        (empty_attacks(aw, u.color, g) & square_bb(k_)))
+                        continue;  // a check nothing could screen
+                    const Bitboard line = line_of(g);
+                    if (line & placed_) continue;
+                    const int d = distance_to(u.walk, u.color, u.square, g, forms[fi]);
+                    if (a_cost_ + d > a_moves_) continue;
+                    if (counting_) {
+                        ++count_;
+                        continue;
+                    }
+                    place(id, g, forms[fi], d, 0, line);
+                    immobilise();
+                    unplace(d, 0, line);
+                }
+            }
+        }
+    }
+
+    // Stalemate: every way the final position can make the defender's move r (legal among
+    // the placed units) impossible, each tried with immobilise(): a unit in its way (on its
+    // empty arrival square or between; an attacking one only where it cannot be taken
+    // instead: in a pawn's way), an attacking unit guarding the king's arrival square, or
+    // one pinning the moving unit.
+    void stop_move(const Position& board, const Move& r) {
+        Bitboard way = between_bb(r.from, r.to);
+        if (board.empty(r.to)) way |= square_bb(r.to);
+        place_defender_on(way);
+        const bool push = board.piece_on(r.from).walk == PAWN && (r.from % 8) == (r.to % 8);
+        const bool slide = board.piece_on(r.from).walk != PAWN && between_bb(r.from, r.to);
+        if (push || slide)
+            place_attacker(
+                push ? way : between_bb(r.from, r.to), [](Square, Walk) { return true; },
+                [](Square) { return Bitboard(0); });
+        if (r.from == k_) {
+            const Square y = r.to;
+            place_attacker(
+                ~Bitboard(0),
+                [&](Square g, Walk w) { return g != y && (empty_attacks(w, attacker_, g) & square_bb(y)); },
+                [&](Square g) { return between_bb(g, y) & ~square_bb(k_); });
+        } else {
+            const Square x = r.from;
+            place_attacker(
+                ~Bitboard(0),
+                [&](Square g, Walk w) {
+                    return (w == QUEEN || w == ROOK || w == BISHOP) && (between_bb(g, k_) & square_bb(x)) &&
+                           (empty_attacks(w, attacker_, g) & square_bb(k_));
+                },
+                [&](Square g) { return between_bb(g, k_) & ~square_bb(x); });
+        }
+    }
+
+    // Places a defending unit not yet placed, in each of its forms, on each square of
+    // `squares` it reaches in time, and goes on with immobilise().
+    void place_defender_on(Bitboard squares) {
+        squares &= ~placed_ & ~picture_.empty;
+        for (int id : defenders_) {
+            if (used_[id]) continue;
+            const Unit& u = units_[id];
+            Form forms[5];
+            const int nf = forms_of(u, forms);
+            for (int fi = 0; fi < nf && !over_; ++fi)
+                for (Bitboard b = squares; b;) {
+                    const Square z = pop_lsb(b);
+                    const int d = distance_to(u.walk, u.color, u.square, z, forms[fi]);
+                    if (d_cost_ + d > d_moves_) continue;
+                    if (counting_) {
+                        ++count_;
+                        continue;
+                    }
+                    place(id, z, forms[fi], 0, d, 0);
+                    immobilise();
+                    unplace(0, d, 0);
+                }
+        }
+    }
+
+    // Stalemate, after the king's field: the placed units alone must be a stalemate, every
+    // defending unit placed or taken. A move still legal among the placed units is stopped
+    // by one more placed unit (stop_move); with none left, the defending units not placed
+    // yet are taken (one attacker move each) or placed anywhere in reach (and stopped in
+    // turn). A check among the placed units needs a unit between.
+    void immobilise() {
+        if (over_) return;
+        Position board;
+        if (!placed_board(board)) {
+            finish();  // no verdict: the units not placed yet stay free
+            return;
+        }
+        const Color defender = ~attacker_;
+        if (board.in_check(defender)) {
+            const Square c = lsb(board.attackers_to(k_, attacker_));
+            const Bitboard line = between_bb(c, k_);
+            if (!line) return;  // nothing can screen it
+            place_defender_on(line);
+            place_attacker(
+                line, [](Square, Walk) { return true; }, [](Square) { return Bitboard(0); });
+            return;
+        }
+        // The move with the fewest ways to stop it first (none: no picture).
+        MoveList moves;
+        generate_legal(board, moves);
+        int best = -1, fewest = 0;
+        for (int i = 0; i < moves.size(); ++i) {
+            if (moves[i].kind == MoveKind::EnPassant) continue;  // no verdict: treated as stopped
+            counting_ = true;
+            count_ = 0;
+            stop_move(board, moves[i]);
+            counting_ = false;
+            if (count_ == 0) return;
+            if (best < 0 || count_ < fewest) best = i, fewest = count_;
+        }
+        if (best >= 0) {
+            stop_move(board, moves[best]);
+            return;
+        }
+        int next = -1;
+        for (int id : defenders_)
+            if (!used_[id]) {
+                next = id;
+                break;
+            }
+        if (next < 0) {
+            finish();
+            return;
+        }
+        if (int(picture_.captured.size()) < a_moves_) {
+            used_[next] = true;
+            picture_.captured.push_back(next);
+            immobilise();
+            picture_.captured.pop_back();
+            used_[next] = false;
+        }
+        const Unit& u = units_[next];
+        Form forms[5];
+        const int nf = forms_of(u, forms);
+        for (int fi = 0; fi < nf && !over_; ++fi)
+            for (int z = 0; z < 64; ++z) {
+                if ((placed_ | picture_.empty) & square_bb(Square(z))) continue;
+                const int d = distance_to(u.walk, u.color, u.square, Square(z), forms[fi]);
+                if (d_cost_ + d > d_moves_) continue;
+                place(next, Square(z), forms[fi], 0, d, 0);
+                immobilise();
+                unplace(0, d, 0);
+            }
+    }
+
     const Position& pos_;
     const std::vector<Unit>& units_;
     Color attacker_;
+    bool stalemate_;
     int a_moves_, d_moves_;
     std::vector<int> attackers_, defenders_;
     int king_ = -1;
@@ -391,34 +618,33 @@ class PictureMaker {
     Bitboard placed_ = 0;
     int a_cost_ = 0, d_cost_ = 0;
     std::set<std::vector<int>> seen_;
+    bool counting_ = false;  // stop_move counts its ways instead of trying them
+    int count_ = 0;
     std::size_t cap_ = 0;
     bool over_ = false;
     std::function<void(const Picture&)> found_;
 };
 
-// The help play towards one picture: every move keeps both sides' budgets (the distances of
-// their picture units to their squares) and the openings within the moves left.
+// The help play towards the pictures, all at once: a position is searched while some
+// picture is still feasible for it (both sides' budgets: the distances of the picture's
+// units to their squares; the units it takes still to be taken; the openings), and a side
+// without slack in every such picture plays only moves that bring a unit of one nearer.
+// A picture infeasible once stays so further down (budgets shrink no faster than needs).
 class PictureSearch {
   public:
-    PictureSearch(const Position& root, const std::vector<Unit>& units, Color goal_side, MateGuide& guide,
+    PictureSearch(const Position& root, const std::vector<Unit>& units, Color goal_side, Goal goal, HelpGuide& guide,
                   const std::function<void()>& visit)
-        : root_(root), units_(units), goal_side_(goal_side), guide_(guide), visit_(visit) {}
+        : root_(root), units_(units), goal_side_(goal_side), goal_(goal), guide_(guide), visit_(visit) {}
 
-    // Searches picture p: help play of `len` half-moves, or (series) `len` moves of the
-    // side to move, the goal side passing, then the goal side's mating move.
-    void run(const Picture& p, int len, bool series) {
+    // Help play of `len` half-moves, or (series) `len` moves of the side to move, the goal
+    // side passing, then the goal side's move reaching the goal.
+    void run(const std::vector<Picture>& pictures, int len, bool series) {
         series_ = series;
-        picture_ = p;
-        target_.assign(units_.size(), -1);
-        form_.assign(units_.size(), Form::Same);
-        for (const Target& t : p.targets) {
-            target_[t.unit] = t.square;
-            form_[t.unit] = t.form;
-        }
-        empty_ = p.empty;
-        constrained_.clear();
-        for (int i = 0; i < int(units_.size()); ++i)
-            if (target_[i] >= 0) constrained_.push_back(i);
+        pictures_ = &pictures;
+        demand_of_.assign(pictures.size() * units_.size(), -1);
+        for (std::size_t p = 0; p < pictures.size(); ++p)
+            for (std::size_t j = 0; j < pictures[p].targets.size(); ++j)
+                demand_of_[p * units_.size() + pictures[p].targets[j].unit] = std::int16_t(j);
         id_at_.fill(-1);
         sq_of_.assign(units_.size(), SQ_NONE);
         for (int i = 0; i < int(units_.size()); ++i) {
@@ -427,36 +653,74 @@ class PictureSearch {
         }
         memo_.clear();
         Position pos = root_;
-        if (feasible(pos, len)) series ? series_search(pos, len) : search(pos, len);
+        Live live;
+        for (int p = 0; p < int(pictures.size()); ++p)
+            if (feasible(p, pos, len)) live.add(p, need(p, pos, WHITE), need(p, pos, BLACK));
+        if (live.empty()) return;
+        series ? series_search(pos, len, live) : search(pos, len, live);
     }
 
   private:
+    // The pictures still feasible at a node, with their needs per side (parallel vectors).
+    struct Live {
+        std::vector<int> pictures;
+        std::vector<int> need[2];
+        void clear() {
+            pictures.clear();
+            need[0].clear();
+            need[1].clear();
+        }
+        void add(int p, int white, int black) {
+            pictures.push_back(p);
+            need[WHITE].push_back(white);
+            need[BLACK].push_back(black);
+        }
+        bool empty() const { return pictures.empty(); }
+    };
+
     // The moves of colour c among the `remaining` half-moves, pos's side to move first.
     int moves_of(const Position& pos, Color c, int remaining) const {
         if (series_) return c == goal_side_ ? 1 : remaining;
         return pos.side_to_move() == c ? (remaining + 1) / 2 : remaining / 2;
     }
 
-    int unit_distance(const Position& pos, int id) const {
-        const Square s = sq_of_[id];
-        if (s == SQ_NONE) return kFar;
-        const Piece p = pos.piece_on(s);
-        return picture_distance(picture_, id, p.walk, p.color, s, Square(target_[id]), form_[id]);
+    const Picture& picture(int p) const { return (*pictures_)[p]; }
+    int demand(int p, int id) const { return demand_of_[std::size_t(p) * units_.size() + id]; }
+
+    // The moves unit id (now of walk w on s) needs for its demand j of picture p.
+    int distance_for(int p, int j, int id, Walk w, Square s) const {
+        const Target& t = picture(p).targets[j];
+        return picture_distance(picture(p), id, w, units_[id].color, s, t.square, t.form);
     }
 
-    int need(const Position& pos, Color c) const {
+    int need(int p, const Position& pos, Color c) const {
         int sum = 0;
-        for (int i = 0; i < int(units_.size()); ++i)
-            if (target_[i] >= 0 && units_[i].color == c) sum += unit_distance(pos, i);
+        const Picture& pic = picture(p);
+        for (std::size_t j = 0; j < pic.targets.size(); ++j) {
+            const int id = pic.targets[j].unit;
+            if (units_[id].color != c) continue;
+            const Square s = sq_of_[id];
+            if (s == SQ_NONE) return kFar;
+            sum += distance_for(p, int(j), id, pos.piece_on(s).walk, s);
+        }
         return sum;
     }
 
-    bool feasible(const Position& pos, int remaining) const {
-        const int w = moves_of(pos, WHITE, remaining), b = moves_of(pos, BLACK, remaining);
-        if (need(pos, WHITE) > w + castling_bonus(pos, WHITE) || need(pos, BLACK) > b + castling_bonus(pos, BLACK))
+    bool feasible(int p, const Position& pos, int remaining) const {
+        return rest_feasible(p, pos, remaining, need(p, pos, WHITE), need(p, pos, BLACK));
+    }
+
+    // feasible() with the needs known.
+    bool rest_feasible(int p, const Position& pos, int remaining, int need_white, int need_black) const {
+        if (need_white > moves_of(pos, WHITE, remaining) + castling_bonus(pos, WHITE) ||
+            need_black > moves_of(pos, BLACK, remaining) + castling_bonus(pos, BLACK))
             return false;
-        const int openings = popcount(empty_ & pos.pieces());
-        return openings <= remaining + extra_vacated(pos, empty_, remaining);
+        // Each unit still to be taken needs a move of the goal side.
+        int to_take = 0;
+        for (int id : picture(p).captured) to_take += sq_of_[id] != SQ_NONE;
+        if (to_take > moves_of(pos, goal_side_, remaining)) return false;
+        const Bitboard empty = picture(p).empty;
+        return popcount(empty & pos.pieces()) <= remaining + extra_vacated(pos, empty, remaining);
     }
 
     // Moves the unit ids along with move m of `mover` (before pos.do_move); returns the id
@@ -513,41 +777,78 @@ class PictureSearch {
         }
     }
 
-    // Whether some play of `remaining` half-moves from pos (feasible) ends in mate; records
-    // pos in the guide when one does.
-    bool search(Position& pos, int remaining) {
+    // Whether move m of `mover` may be played under some live picture: one where the mover
+    // has slack, or where m brings a unit of the picture nearer (castling: always).
+    bool allowed(const Position& pos, const Move& m, const Live& live, const std::vector<int>& slacks) const {
+        if (m.kind == MoveKind::Castling) return true;
+        const int id = id_at_[m.from];
+        const Walk before = pos.piece_on(m.from).walk;
+        const Walk after = m.kind == MoveKind::Promotion ? m.promotion : before;
+        for (std::size_t i = 0; i < live.pictures.size(); ++i) {
+            if (slacks[i] > 0) return true;
+            const int p = live.pictures[i];
+            const int j = id < 0 ? -1 : demand(p, id);
+            if (j >= 0 && distance_for(p, j, id, after, m.to) < distance_for(p, j, id, before, m.from)) return true;
+        }
+        return false;
+    }
+
+    // The pictures of `live` still feasible in pos (after move m of the unit `moved`, of walk
+    // `before` until then, that took unit `taken`), their needs updated by the mover's.
+    void still_live(const Position& pos, int remaining, Color mover, const Move& m, int moved, Walk before, int taken,
+                    const Live& live, Live& out) const {
+        out.clear();
+        const Walk after = moved < 0 ? NO_WALK : pos.piece_on(m.to).walk;
+        for (std::size_t i = 0; i < live.pictures.size(); ++i) {
+            const int p = live.pictures[i];
+            if (taken >= 0 && demand(p, taken) >= 0) continue;
+            int white = live.need[WHITE][i], black = live.need[BLACK][i];
+            if (m.kind == MoveKind::Castling) {
+                white = need(p, pos, WHITE);
+                black = need(p, pos, BLACK);
+            } else if (moved >= 0) {
+                const int j = demand(p, moved);
+                if (j >= 0) {
+                    const int delta =
+                        distance_for(p, j, moved, after, m.to) - distance_for(p, j, moved, before, m.from);
+                    (mover == WHITE ? white : black) += delta;
+                }
+            }
+            if (rest_feasible(p, pos, remaining, white, black)) out.add(p, white, black);
+        }
+    }
+
+    // Whether some play of `remaining` half-moves from pos reaches the goal; records pos in
+    // the guide when one does. `live`: the pictures feasible here.
+    bool search(Position& pos, int remaining, const Live& live) {
         visit_();
         memo_key(pos, remaining);
         const int memo = memo_.find(memo_key_);
         if (memo >= 0) return memo == 1;
         bool found = false;
         if (remaining == 1) {
-            found = pos.side_to_move() == goal_side_ && goal_reachable_in_one(pos, Goal::Mate);
+            found = pos.side_to_move() == goal_side_ && goal_reachable_in_one(pos, goal_);
         } else {
             const Color mover = pos.side_to_move();
-            const int slack = moves_of(pos, mover, remaining) + castling_bonus(pos, mover) - need(pos, mover);
+            std::vector<int> slacks(live.pictures.size());
+            const int budget = moves_of(pos, mover, remaining) + castling_bonus(pos, mover);
+            for (std::size_t i = 0; i < slacks.size(); ++i) slacks[i] = budget - live.need[mover][i];
+            Live next;
             MoveList list;
             generate_legal(pos, list);
             for (const Move& m : list) {
-                const int id = id_at_[m.from];
-                if (slack == 0 && m.kind != MoveKind::Castling) {
-                    // Every move must bring a unit of the picture nearer.
-                    if (id < 0 || target_[id] < 0) continue;
-                    const Walk after = m.kind == MoveKind::Promotion ? m.promotion : pos.piece_on(m.from).walk;
-                    if (picture_distance(picture_, id, after, mover, m.to, Square(target_[id]), form_[id]) >=
-                        unit_distance(pos, id))
-                        continue;
-                }
+                if (!allowed(pos, m, live, slacks)) continue;
+                const Walk before = pos.piece_on(m.from).walk;
+                const int moved = id_at_[m.from];
                 const Step s = apply(pos, m, mover);
-                if (s.taken < 0 || target_[s.taken] < 0) {
-                    UndoInfo u;
-                    pos.do_move(m, u);
-                    // A move of the goal side that mates before the end ends the play there.
-                    if (!(mover == goal_side_ && goal_reached(pos, u, Goal::Mate)) && feasible(pos, remaining - 1) &&
-                        search(pos, remaining - 1))
-                        found = true;
-                    pos.undo_move(m, u);
+                UndoInfo u;
+                pos.do_move(m, u);
+                // A move of the goal side that reaches the goal before the end ends the play.
+                if (!(mover == goal_side_ && goal_reached(pos, u, goal_))) {
+                    still_live(pos, remaining - 1, mover, m, moved, before, s.taken, live, next);
+                    if (!next.empty() && search(pos, remaining - 1, next)) found = true;
                 }
+                pos.undo_move(m, u);
                 revert(m, s);
             }
             memo_key(pos, remaining);
@@ -561,39 +862,36 @@ class PictureSearch {
     }
 
     // Series play: `remaining` moves of the side to move (the goal side passing, never left
-    // in check), then the goal side's mating move. Records pos in the guide when one mates.
-    bool series_search(Position& pos, int remaining) {
+    // in check), then the goal side's move reaching the goal.
+    bool series_search(Position& pos, int remaining, const Live& live) {
         visit_();
         memo_key(pos, remaining);
         const int memo = memo_.find(memo_key_);
         if (memo >= 0) return memo == 1;
         bool found = false;
         const Color mover = pos.side_to_move();
-        const int slack = remaining + castling_bonus(pos, mover) - need(pos, mover);
+        std::vector<int> slacks(live.pictures.size());
+        const int budget = moves_of(pos, mover, remaining) + castling_bonus(pos, mover);
+        for (std::size_t i = 0; i < slacks.size(); ++i) slacks[i] = budget - live.need[mover][i];
+        Live next;
         MoveList list;
         generate_legal(pos, list);
         for (const Move& m : list) {
-            const int id = id_at_[m.from];
-            if (slack == 0 && m.kind != MoveKind::Castling) {
-                if (id < 0 || target_[id] < 0) continue;
-                const Walk after = m.kind == MoveKind::Promotion ? m.promotion : pos.piece_on(m.from).walk;
-                if (picture_distance(picture_, id, after, mover, m.to, Square(target_[id]), form_[id]) >=
-                    unit_distance(pos, id))
-                    continue;
-            }
+            if (!allowed(pos, m, live, slacks)) continue;
+            const Walk before = pos.piece_on(m.from).walk;
+            const int moved = id_at_[m.from];
             const Step s = apply(pos, m, mover);
-            if (s.taken < 0 || target_[s.taken] < 0) {
-                UndoInfo u;
-                pos.do_move(m, u);
-                if (remaining == 1) {
-                    if (goal_reachable_in_one(pos, Goal::Mate)) found = true;
-                } else if (!pos.in_check()) {
-                    Position next = pos;
-                    next.set_side_to_move_for_analysis(mover);
-                    if (feasible(next, remaining - 1) && series_search(next, remaining - 1)) found = true;
-                }
-                pos.undo_move(m, u);
+            UndoInfo u;
+            pos.do_move(m, u);
+            if (remaining == 1) {
+                if (goal_reachable_in_one(pos, goal_)) found = true;
+            } else if (!pos.in_check()) {
+                Position after = pos;
+                after.set_side_to_move_for_analysis(mover);
+                still_live(after, remaining - 1, mover, m, moved, before, s.taken, live, next);
+                if (!next.empty() && series_search(after, remaining - 1, next)) found = true;
             }
+            pos.undo_move(m, u);
             revert(m, s);
         }
         memo_key(pos, remaining);
@@ -605,25 +903,23 @@ class PictureSearch {
         return found;
     }
 
-    // The memo's key: the guide key and the squares of the picture's units (positions alike
-    // but for which of two alike units stands where differ in their budgets).
+    // The memo's key: the guide key and the square of every unit (positions alike but for
+    // which of two alike units stands where differ in their budgets).
     void memo_key(const Position& pos, int remaining) {
         guide_key(pos, remaining, memo_key_);
-        for (int id : constrained_) memo_key_.push_back(char(sq_of_[id] == SQ_NONE ? 64 : sq_of_[id]));
+        for (Square s : sq_of_) memo_key_.push_back(char(s == SQ_NONE ? 64 : s));
     }
 
     const Position& root_;
     const std::vector<Unit>& units_;
     Color goal_side_;
-    MateGuide& guide_;
+    Goal goal_;
+    HelpGuide& guide_;
     const std::function<void()>& visit_;
-    std::vector<int> target_;
-    std::vector<Form> form_;
-    Bitboard empty_ = 0;
+    const std::vector<Picture>* pictures_ = nullptr;
+    std::vector<std::int16_t> demand_of_;  // [picture][unit]: index of its target, -1: none
     std::array<int, 64> id_at_{};
     std::vector<Square> sq_of_;
-    std::vector<int> constrained_;
-    Picture picture_;
     bool series_ = false;
     ExactSet memo_;
     std::string key_, memo_key_;
@@ -633,6 +929,7 @@ class PictureSearch {
 bool demands_subset(const Picture& a, const Picture& b) {
     if ((a.empty & ~b.empty) || a.targets.size() > b.targets.size()) return false;
     if (a.moving_checker >= 0 && a.moving_checker != b.moving_checker) return false;
+    if (!std::includes(b.captured.begin(), b.captured.end(), a.captured.begin(), a.captured.end())) return false;
     std::size_t j = 0;
     for (const Target& t : a.targets) {  // both sorted by unit
         while (j < b.targets.size() && b.targets[j].unit < t.unit) ++j;
@@ -644,24 +941,31 @@ bool demands_subset(const Picture& a, const Picture& b) {
 }
 
 // The pictures no other picture's demands are a part of (searching those finds every play
-// the others would), in their first order.
-std::vector<Picture> minimal_pictures(std::vector<Picture> all) {
+// the others would), in their first order. Pictures with the mated king on different
+// squares never contain each other: each square's are compared apart.
+std::vector<Picture> minimal_pictures(std::vector<Picture> all, int king) {
+    auto king_square = [king](const Picture& p) {
+        for (const Target& t : p.targets)
+            if (t.unit == king) return int(t.square);
+        return -1;
+    };
     std::vector<std::size_t> order(all.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
         return all[x].targets.size() + popcount(all[x].empty) < all[y].targets.size() + popcount(all[y].empty);
     });
     std::vector<bool> keep(all.size(), false);
-    std::vector<std::size_t> kept;
+    std::array<std::vector<std::size_t>, 65> kept;
     for (std::size_t i : order) {
+        auto& group = kept[king_square(all[i]) + 1];
         bool covered = false;
-        for (std::size_t j : kept)
+        for (std::size_t j : group)
             if (demands_subset(all[j], all[i])) {
                 covered = true;
                 break;
             }
         if (covered) continue;
-        kept.push_back(i);
+        group.push_back(i);
         keep[i] = true;
     }
     std::vector<Picture> out;
@@ -677,8 +981,9 @@ void guide_key(const Position& pos, int remaining, std::string& out) {
     out.push_back(char(remaining));
 }
 
-bool build_mate_guide(const Position& root, int len, bool series, Color goal_side, MateGuide& guide,
+bool build_help_guide(const Position& root, int len, bool series, Color goal_side, Goal goal, HelpGuide& guide,
                       const std::function<void()>& visit, std::size_t max_pictures) {
+    if (goal != Goal::Mate && goal != Goal::Stalemate) return false;
     const Color defender = ~goal_side;
     if (root.has_rules() || root.has_fairy() || root.king_square(defender) == SQ_NONE || len < 1) return false;
     std::vector<Unit> units;
@@ -690,17 +995,18 @@ bool build_mate_guide(const Position& root, int len, bool series, Color goal_sid
     const int a_moves = series ? 1 : root.side_to_move() == goal_side ? (len + 1) / 2 : len / 2;
     const int d_moves = series ? len : len - a_moves;
     std::vector<Picture> all;
-    PictureMaker maker(root, units, goal_side, a_moves + castling_bonus(root, goal_side),
+    PictureMaker maker(root, units, goal_side, goal, a_moves + castling_bonus(root, goal_side),
                        d_moves + castling_bonus(root, defender));
     if (!maker.run([&](const Picture& p) { all.push_back(p); }, max_pictures)) return false;
     const std::size_t made = all.size();
-    const std::vector<Picture> pictures = minimal_pictures(std::move(all));
+    int king = -1;
+    for (int i = 0; i < int(units.size()); ++i)
+        if (units[i].color == defender && units[i].walk == KING) king = i;
+    const std::vector<Picture> pictures = minimal_pictures(std::move(all), king);
     guide.pictures_made = made;
-    PictureSearch search(root, units, goal_side, guide, visit);
-    for (const Picture& p : pictures) {
-        search.run(p, len, series);
-        ++guide.pictures;
-    }
+    PictureSearch search(root, units, goal_side, goal, guide, visit);
+    search.run(pictures, len, series);
+    guide.pictures = pictures.size();
     return true;
 }
 

@@ -538,15 +538,15 @@ class PhaseSolver {
     // The target-position guide of plain help play of `len` half-moves ending in mate
     // (help_pictures.h), where it applies: Option Intelligent, orthodox play, at least 3
     // moves of each side. Null otherwise, or when the pictures are too many.
-    std::shared_ptr<const MateGuide> make_guide(int len) const {
+    std::shared_ptr<const HelpGuide> make_guide(int len) const {
         const bool help = !phase_.series && phase_.tail == Tail::None && len >= 5;
         const bool series_help = phase_.series && phase_.tail == Tail::Help && len >= 3;
         if (!ctx_.problem.options.intelligent || phase_.intro_moves > 0 || !(help || series_help) ||
-            ctx_.goal != Goal::Mate || !bounded_)
+            (ctx_.goal != Goal::Mate && ctx_.goal != Goal::Stalemate) || !bounded_)
             return nullptr;
-        auto guide = std::make_shared<MateGuide>();
+        auto guide = std::make_shared<HelpGuide>();
         const std::function<void()> visit = [this] { ctx_.visit(); };
-        if (!build_mate_guide(root_, len, phase_.series, phase_.goal_side, *guide, visit)) return nullptr;
+        if (!build_help_guide(root_, len, phase_.series, phase_.goal_side, ctx_.goal, *guide, visit)) return nullptr;
         return guide;
     }
 
@@ -621,7 +621,7 @@ class PhaseSolver {
     // threads of one phase, at most kMaxFailuresPerDepth per depth.
     static constexpr int kMaxDepth = 64;
     static constexpr size_t kMaxFailuresPerDepth = size_t(1) << 21;
-    std::shared_ptr<const MateGuide> guide_;  // the positions help play follows (null: all)
+    std::shared_ptr<const HelpGuide> guide_;  // the positions help play follows (null: all)
 
     struct Failures {
         std::array<ExactSet, kMaxDepth> by_depth;

@@ -178,7 +178,8 @@ TEST(SolveHelp, IntroMoveThenSeriesMate) {
 // Option Intelligent (src/help_pictures.cpp: help play follows the positions found by the
 // searches towards each mate picture) against the plain exhaustive search, on random
 // positions: a White king with one or two rooks, bishops or knights (castling rights now and then) against a
-// Black king with three to six, h#2.5 (five half-moves, White first), h#3 (six, Black first) and ser-h#3. Both searches
+// Black king with three to six, h#2.5 (five half-moves, White first), h#3 (six, Black first), ser-h#3, and with one or
+// two Black units h=2.5, h=3 and ser-h=3. Both searches
 // must print the same solutions; a picture that misses a mate, a budget too small or a
 // parry test too strict shows up as a missing line. Popeye's own intelligent-mode problems
 // are in data/popeye (compared with Popeye's output by test_popeye_suite).
@@ -186,8 +187,8 @@ TEST(SolveHelp, IntelligentModeFindsThePlainSolutions) {
     std::mt19937 rng(20261126);
     const char* const walks = "qrbsp";
     auto square = [](int s) { return std::string{char('a' + s % 8), char('1' + s / 8)}; };
-    int positions = 0, with_solutions = 0, lines = 0;
-    for (int trial = 0; trial < 400 && positions < 36; ++trial) {
+    int positions = 0, with_solutions = 0, lines = 0, stalemates = 0;
+    for (int trial = 0; trial < 600 && positions < 90; ++trial) {
         std::array<char, 64> board{};
         std::string white = "k", black = "k";
         const bool castle = rng() % 4 == 0;
@@ -211,8 +212,12 @@ TEST(SolveHelp, IntelligentModeFindsThePlainSolutions) {
             }
         };
         add_units(white, castle ? 1 : 1 + int(rng() % 2), true);
-        add_units(black, 3 + int(rng() % 4), false);
-        for (const char* stip : {"h#2.5", "h#3", "ser-h#3"}) {
+        add_units(black, trial % 2 == 1 ? 1 + int(rng() % 2) : 3 + int(rng() % 4), false);
+        // Stalemates need a sparse defence: with one or two Black units, the =-plays.
+        const bool sparse = trial % 2 == 1;
+        const std::vector<const char*> stips = sparse ? std::vector<const char*>{"h=2.5", "h=3", "ser-h=3"}
+                                                      : std::vector<const char*>{"h#2.5", "h#3", "ser-h#3"};
+        for (const char* stip : stips) {
             const std::string body =
                 "pieces white " + white + " black " + black + "\nstip " + stip + "\noption noboard";
             std::vector<std::string> plain, smart;
@@ -230,13 +235,15 @@ TEST(SolveHelp, IntelligentModeFindsThePlainSolutions) {
                 return l.find("3.") != std::string::npos;
             }));
             with_solutions += full > 0;
+            stalemates += full > 0 && sparse;
             lines += full;
         }
     }
-    std::printf("intelligent mode: %d plays, %d with full-length solutions (%d lines)\n", positions, with_solutions,
-                lines);
-    EXPECT_GE(positions, 30);
+    std::printf("intelligent mode: %d plays, %d with full-length solutions (%d lines), %d of them stalemates\n",
+                positions, with_solutions, lines, stalemates);
+    EXPECT_GE(positions, 50);
     EXPECT_GE(with_solutions, 5);  // the comparison must see real solutions
+    EXPECT_GE(stalemates, 3);
 }
 
 }  // namespace
