@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <set>
 #include <vector>
 
@@ -212,7 +213,28 @@ class PictureMaker {
         }
     }
 
+    // The captures a placed pawn makes on its way: its file changes when it stays a pawn.
+    int pawn_captures(int id, Square s, Form f) const {
+        const Unit& u = units_[id];
+        return u.walk == PAWN && f == Form::Same ? std::abs(int(s % 8) - int(u.square % 8)) : 0;
+    }
+
+    // Whether the pawns' captures can be made: each takes a different unit of the other side
+    // that the picture does not place (nor a king).
+    bool captures_possible() const {
+        int takeable[2] = {0, 0};
+        for (int id = 0; id < int(units_.size()); ++id) {
+            const Unit& u = units_[id];
+            if (u.walk == KING) continue;
+            const bool captured =
+                std::find(picture_.captured.begin(), picture_.captured.end(), id) != picture_.captured.end();
+            if (!used_[id] || captured) ++takeable[u.color];
+        }
+        return caps_[WHITE] <= takeable[BLACK] && caps_[BLACK] <= takeable[WHITE];
+    }
+
     void place(int id, Square s, Form f, int a_cost, int d_cost, Bitboard line) {
+        caps_[units_[id].color] += pawn_captures(id, s, f);
         picture_.targets.push_back({id, s, f});
         used_[id] = true;
         placed_ |= square_bb(s);
@@ -223,6 +245,7 @@ class PictureMaker {
     }
     void unplace(int a_cost, int d_cost, Bitboard) {
         const Target t = picture_.targets.back();
+        caps_[units_[t.unit].color] -= pawn_captures(t.unit, t.square, t.form);
         picture_.targets.pop_back();
         used_[t.unit] = false;
         placed_ &= ~square_bb(t.square);
@@ -249,7 +272,7 @@ class PictureMaker {
     // Flights from index i on: each covered already, blocked by a defending unit, or attacked
     // by one more attacking unit.
     void flight(std::size_t i) {
-        if (over_) return;
+        if (over_ || !captures_possible()) return;
         if (i == flights_.size()) {
             if (stalemate_)
                 immobilise();
@@ -439,12 +462,11 @@ class PictureMaker {
         return true;
     }
 
-    // Places a free attacking unit, in each of its forms, on each square of `squares` it
-    // reaches in time (the squares of `line_of(g)` then kept empty), and goes on with
-    // immobilise(). `fits(g, form walk)` chooses the squares.
-    template <class Fits, class Line>
-    void place_attacker(Bitboard squares, Fits&& fits, Line&& line_of) {
-        squares &= ~placed_ & ~picture_.empty;
+    // Places a free attacking unit, in each of its forms, on each square of
+    // `squares_for(form's walk)` it reaches in time (the squares of `line_of(g)` then kept
+    // empty), and goes on with immobilise().
+    template <class Squares, class Line>
+    void place_attacker(Squares&& squares_for, Line&& line_of) {
         for (int id : attackers_) {
             if (used_[id]) continue;
             const Unit& u = units_[id];
@@ -452,9 +474,8 @@ class PictureMaker {
             const int nf = forms_of(u, forms);
             for (int fi = 0; fi < nf && !over_; ++fi) {
                 const Walk aw = attack_walk(u.walk, forms[fi]);
-                for (Bitboard b = squares; b;) {
+                for (Bitboard b = squares_for(aw) & ~placed_ & ~picture_.empty; b;) {
                     const Square g = pop_lsb(b);
-                    if (!fits(g, aw)) continue;
                     if (u.walk == KING && (king_attacks(k_) & square_bb(g))) continue;
                     if (aw != KING && aw != QUEEN && aw != ROOK && aw != BISHOP &&
                         (empty_attacks(aw, u.color, g) & square_bb(k_)))
@@ -478,33 +499,37 @@ class PictureMaker {
     // Stalemate: every way the final position can make the defender's move r (legal among
     // the placed units) impossible, each tried with immobilise(): a unit in its way (on its
     // empty arrival square or between; an attacking one only where it cannot be taken
-    // instead: in a pawn's way), an attacking unit guarding the king's arrival square, or
-    // one pinning the moving unit.
+    // instead: in a pawn's way or a line piece's), an attacking unit guarding the king's
+    // arrival square, or one pinning the moving unit.
     void stop_move(const Position& board, const Move& r) {
         Bitboard way = between_bb(r.from, r.to);
         if (board.empty(r.to)) way |= square_bb(r.to);
         place_defender_on(way);
         const bool push = board.piece_on(r.from).walk == PAWN && (r.from % 8) == (r.to % 8);
         const bool slide = board.piece_on(r.from).walk != PAWN && between_bb(r.from, r.to);
-        if (push || slide)
-            place_attacker(
-                push ? way : between_bb(r.from, r.to), [](Square, Walk) { return true; },
-                [](Square) { return Bitboard(0); });
-        if (r.from == k_) {
+        if (push || slide) {
+            const Bitboard in_way = push ? way : between_bb(r.from, r.to);
+            place_attacker([in_way](Walk) { return in_way; }, [](Square) { return Bitboard(0); });
+        }
+        const Square k = k_;
+        const Color a = attacker_;
+        if (r.from == k) {
             const Square y = r.to;
-            place_attacker(
-                ~Bitboard(0),
-                [&](Square g, Walk w) { return g != y && (empty_attacks(w, attacker_, g) & square_bb(y)); },
-                [&](Square g) { return between_bb(g, y) & ~square_bb(k_); });
+            place_attacker([y, a](Walk w) { return empty_attackers(w, a, y) & ~square_bb(y); },
+                           [y, k](Square g) { return between_bb(g, y) & ~square_bb(k); });
         } else {
+            // The squares beyond x on the line from the king through x.
             const Square x = r.from;
+            Bitboard far_side = 0;
+            for (Bitboard b = line_bb(k, x); b;) {
+                const Square g = pop_lsb(b);
+                if (between_bb(g, k) & square_bb(x)) far_side |= square_bb(g);
+            }
             place_attacker(
-                ~Bitboard(0),
-                [&](Square g, Walk w) {
-                    return (w == QUEEN || w == ROOK || w == BISHOP) && (between_bb(g, k_) & square_bb(x)) &&
-                           (empty_attacks(w, attacker_, g) & square_bb(k_));
+                [far_side, k, a](Walk w) {
+                    return (w == QUEEN || w == ROOK || w == BISHOP) ? far_side & empty_attackers(w, a, k) : Bitboard(0);
                 },
-                [&](Square g) { return between_bb(g, k_) & ~square_bb(x); });
+                [x, k](Square g) { return between_bb(g, k) & ~square_bb(x); });
         }
     }
 
@@ -539,7 +564,7 @@ class PictureMaker {
     // yet are taken (one attacker move each) or placed anywhere in reach (and stopped in
     // turn). A check among the placed units needs a unit between.
     void immobilise() {
-        if (over_) return;
+        if (over_ || !captures_possible()) return;
         Position board;
         if (!placed_board(board)) {
             finish();  // no verdict: the units not placed yet stay free
@@ -551,8 +576,7 @@ class PictureMaker {
             const Bitboard line = between_bb(c, k_);
             if (!line) return;  // nothing can screen it
             place_defender_on(line);
-            place_attacker(
-                line, [](Square, Walk) { return true; }, [](Square) { return Bitboard(0); });
+            place_attacker([line](Walk) { return line; }, [](Square) { return Bitboard(0); });
             return;
         }
         // The move with the fewest ways to stop it first (none: no picture).
@@ -617,6 +641,7 @@ class PictureMaker {
     std::vector<Bitboard> saved_empty_;
     Bitboard placed_ = 0;
     int a_cost_ = 0, d_cost_ = 0;
+    int caps_[2] = {0, 0};  // captures the placed pawns of each colour make
     std::set<std::vector<int>> seen_;
     bool counting_ = false;  // stop_move counts its ways instead of trying them
     int count_ = 0;
