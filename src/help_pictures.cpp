@@ -802,18 +802,32 @@ class PictureSearch {
         }
     }
 
-    // Whether move m of `mover` may be played under some live picture: one where the mover
-    // has slack, or where m brings a unit of the picture nearer (castling: always).
-    bool allowed(const Position& pos, const Move& m, const Live& live, const std::vector<int>& slacks) const {
-        if (m.kind == MoveKind::Castling) return true;
+    // Which moves of the side to move the live pictures allow: all when one of them leaves
+    // it slack; otherwise, per unit, the pictures that place it (a move must bring the unit
+    // nearer in one of them).
+    struct Allowed {
+        bool all = false;
+        std::vector<std::vector<int>> by_unit;
+    };
+    void allowed_moves(const Live& live, const std::vector<int>& slacks, Color mover, Allowed& out) const {
+        out.all = std::any_of(slacks.begin(), slacks.end(), [](int x) { return x > 0; });
+        if (out.all) return;
+        out.by_unit.assign(units_.size(), {});
+        for (int p : live.pictures)
+            for (const Target& t : picture(p).targets)
+                if (units_[t.unit].color == mover) out.by_unit[t.unit].push_back(p);
+    }
+
+    // Whether move m may be played under some live picture (castling: always).
+    bool allowed(const Position& pos, const Move& m, const Allowed& a) const {
+        if (a.all || m.kind == MoveKind::Castling) return true;
         const int id = id_at_[m.from];
+        if (id < 0) return false;
         const Walk before = pos.piece_on(m.from).walk;
         const Walk after = m.kind == MoveKind::Promotion ? m.promotion : before;
-        for (std::size_t i = 0; i < live.pictures.size(); ++i) {
-            if (slacks[i] > 0) return true;
-            const int p = live.pictures[i];
-            const int j = id < 0 ? -1 : demand(p, id);
-            if (j >= 0 && distance_for(p, j, id, after, m.to) < distance_for(p, j, id, before, m.from)) return true;
+        for (int p : a.by_unit[id]) {
+            const int j = demand(p, id);
+            if (distance_for(p, j, id, after, m.to) < distance_for(p, j, id, before, m.from)) return true;
         }
         return false;
     }
@@ -859,10 +873,12 @@ class PictureSearch {
             const int budget = moves_of(pos, mover, remaining) + castling_bonus(pos, mover);
             for (std::size_t i = 0; i < slacks.size(); ++i) slacks[i] = budget - live.need[mover][i];
             Live next;
+            Allowed permitted;
+            allowed_moves(live, slacks, mover, permitted);
             MoveList list;
             generate_legal(pos, list);
             for (const Move& m : list) {
-                if (!allowed(pos, m, live, slacks)) continue;
+                if (!allowed(pos, m, permitted)) continue;
                 const Walk before = pos.piece_on(m.from).walk;
                 const int moved = id_at_[m.from];
                 const Step s = apply(pos, m, mover);
@@ -899,10 +915,12 @@ class PictureSearch {
         const int budget = moves_of(pos, mover, remaining) + castling_bonus(pos, mover);
         for (std::size_t i = 0; i < slacks.size(); ++i) slacks[i] = budget - live.need[mover][i];
         Live next;
+        Allowed permitted;
+        allowed_moves(live, slacks, mover, permitted);
         MoveList list;
         generate_legal(pos, list);
         for (const Move& m : list) {
-            if (!allowed(pos, m, live, slacks)) continue;
+            if (!allowed(pos, m, permitted)) continue;
             const Walk before = pos.piece_on(m.from).walk;
             const int moved = id_at_[m.from];
             const Step s = apply(pos, m, mover);
