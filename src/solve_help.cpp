@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <stdexcept>
@@ -119,6 +120,7 @@ class PhaseSolver {
     // computes them for that move); `found` gets the number of lines.
     std::vector<std::string> root_parts(const Move& m, int& found) {
         if (!failures_) failures_ = std::make_shared<Failures>();
+        prepare_guides();
         int first = 0, step = 1, last = 0;
         lengths(first, step, last);
         std::vector<std::string> parts;
@@ -153,6 +155,7 @@ class PhaseSolver {
     // half-moves or more). The play of m alone belongs to the `first` reply's share.
     std::vector<std::string> reply_parts(const Move& m, const Move& r, bool first_reply, int& found) {
         if (!failures_) failures_ = std::make_shared<Failures>();
+        prepare_guides();
         int first = 0, step = 1, last = 0;
         lengths(first, step, last);
         std::vector<std::string> parts;
@@ -230,7 +233,7 @@ class PhaseSolver {
         int local_solutions = 0;
         PhaseSolver sub(ctx_, phase_, root_, local_solutions);
         sub.failures_ = failures_;  // failures are facts about positions: shared
-        sub.guide_ = guide_;
+        sub.guide_ = guide_for(len);
         Position pos = root_;
         sub.root_move(pos, m, len);
         text = std::move(sub.text_);
@@ -266,7 +269,7 @@ class PhaseSolver {
         int local_solutions = 0;
         PhaseSolver sub(ctx_, phase_, root_, local_solutions);
         sub.failures_ = failures_;
-        sub.guide_ = guide_;
+        sub.guide_ = guide_for(len);
         sub.stack_.push_back(m1);
         Position p = after;
         sub.help_move(p, r, len - 1, after.side_to_move());
@@ -550,6 +553,24 @@ class PhaseSolver {
         return guide;
     }
 
+    // The guides of every length of run(), made once for the split entry points (root_parts,
+    // reply_parts), which may run in parallel on one solver.
+    void prepare_guides() {
+        std::call_once(guides_once_, [this] {
+            int first = 0, step = 1, last = 0;
+            lengths(first, step, last);
+            std::vector<std::shared_ptr<const HelpGuide>> guides(std::max(last + 1, 0));
+            for (int len = std::max(first, 0); len <= last; len += step) guides[len] = make_guide(len);
+            guides_by_length_ = std::move(guides);
+        });
+    }
+
+    // The guide of a play of `len` half-moves: prepare_guides()' when made, else run()'s.
+    std::shared_ptr<const HelpGuide> guide_for(int len) const {
+        if (len >= 0 && len < int(guides_by_length_.size())) return guides_by_length_[len];
+        return guide_;
+    }
+
     bool on_guide(const Position& pos, int remaining) const {
         thread_local std::string buffer;
         guide_key(pos, remaining, buffer);
@@ -622,6 +643,8 @@ class PhaseSolver {
     static constexpr int kMaxDepth = 64;
     static constexpr size_t kMaxFailuresPerDepth = size_t(1) << 21;
     std::shared_ptr<const HelpGuide> guide_;  // the positions help play follows (null: all)
+    std::once_flag guides_once_;
+    std::vector<std::shared_ptr<const HelpGuide>> guides_by_length_;
 
     struct Failures {
         std::array<ExactSet, kMaxDepth> by_depth;
