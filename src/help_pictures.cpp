@@ -118,7 +118,7 @@ int extra_vacated(const Position& pos, Bitboard empty, int half_moves) {
     return extra + std::min(popcount(ep_pawns), half_moves / 2);
 }
 
-// Enumerates the mate pictures of a position (see help_pictures.h) within the budgets of
+// Enumerates the mate or stalemate pictures of a position (see help_pictures.h) within the budgets of
 // the attacker's and the defender's moves, calling `found` once per distinct picture.
 class PictureMaker {
   public:
@@ -207,7 +207,7 @@ class PictureMaker {
                     if (d > a_moves_) continue;
                     place(id, c, forms[fi], d, 0, line);
                     flight(0);
-                    unplace(d, 0, line);
+                    unplace(d, 0);
                 }
             }
         }
@@ -243,7 +243,7 @@ class PictureMaker {
         saved_empty_.push_back(picture_.empty);
         picture_.empty |= line;
     }
-    void unplace(int a_cost, int d_cost, Bitboard) {
+    void unplace(int a_cost, int d_cost) {
         const Target t = picture_.targets.back();
         caps_[units_[t.unit].color] -= pawn_captures(t.unit, t.square, t.form);
         picture_.targets.pop_back();
@@ -297,7 +297,7 @@ class PictureMaker {
                     if (d_cost_ + d > d_moves_) continue;
                     place(id, f, forms[fi], 0, d, 0);
                     flight(i + 1);
-                    unplace(0, d, 0);
+                    unplace(0, d);
                 }
             }
         }
@@ -322,7 +322,7 @@ class PictureMaker {
                     if (a_cost_ + d > a_moves_) continue;
                     place(id, g, forms[fi], d, 0, line);
                     flight(i + 1);
-                    unplace(d, 0, line);
+                    unplace(d, 0);
                 }
             }
         }
@@ -490,7 +490,7 @@ class PictureMaker {
                     }
                     place(id, g, forms[fi], d, 0, line);
                     immobilise();
-                    unplace(d, 0, line);
+                    unplace(d, 0);
                 }
             }
         }
@@ -553,7 +553,7 @@ class PictureMaker {
                     }
                     place(id, z, forms[fi], 0, d, 0);
                     immobilise();
-                    unplace(0, d, 0);
+                    unplace(0, d);
                 }
         }
     }
@@ -623,7 +623,7 @@ class PictureMaker {
                 if (d_cost_ + d > d_moves_) continue;
                 place(next, Square(z), forms[fi], 0, d, 0);
                 immobilise();
-                unplace(0, d, 0);
+                unplace(0, d);
             }
     }
 
@@ -682,7 +682,7 @@ class PictureSearch {
         for (int p = 0; p < int(pictures.size()); ++p)
             if (feasible(p, pos, len)) live.add(p, need(p, pos, WHITE), need(p, pos, BLACK));
         if (live.empty()) return;
-        series ? series_search(pos, len, live) : search(pos, len, live);
+        search(pos, len, live);
     }
 
   private:
@@ -857,15 +857,17 @@ class PictureSearch {
         }
     }
 
-    // Whether some play of `remaining` half-moves from pos reaches the goal; records pos in
-    // the guide when one does. `live`: the pictures feasible here.
+    // Whether some play of `remaining` half-moves from pos reaches the goal (series: of
+    // `remaining` moves of the side to move, the goal side passing and never left in check,
+    // then the goal side's move reaching the goal); records pos in the guide when one does.
+    // `live`: the pictures feasible here.
     bool search(Position& pos, int remaining, const Live& live) {
         visit_();
         memo_key(pos, remaining);
         const int memo = memo_.find(memo_key_);
         if (memo >= 0) return memo == 1;
         bool found = false;
-        if (remaining == 1) {
+        if (!series_ && remaining == 1) {
             found = pos.side_to_move() == goal_side_ && goal_reachable_in_one(pos, goal_);
         } else {
             const Color mover = pos.side_to_move();
@@ -884,8 +886,17 @@ class PictureSearch {
                 const Step s = apply(pos, m, mover);
                 UndoInfo u;
                 pos.do_move(m, u);
-                // A move of the goal side that reaches the goal before the end ends the play.
-                if (!(mover == goal_side_ && goal_reached(pos, u, goal_))) {
+                if (series_ && remaining == 1) {
+                    if (goal_reachable_in_one(pos, goal_)) found = true;
+                } else if (series_) {
+                    if (!pos.in_check()) {
+                        Position after = pos;
+                        after.set_side_to_move_for_analysis(mover);
+                        still_live(after, remaining - 1, mover, m, moved, before, s.taken, live, next);
+                        if (!next.empty() && search(after, remaining - 1, next)) found = true;
+                    }
+                } else if (!(mover == goal_side_ && goal_reached(pos, u, goal_))) {
+                    // A move of the goal side that reaches the goal before the end ends the play.
                     still_live(pos, remaining - 1, mover, m, moved, before, s.taken, live, next);
                     if (!next.empty() && search(pos, remaining - 1, next)) found = true;
                 }
@@ -894,50 +905,6 @@ class PictureSearch {
             }
             memo_key(pos, remaining);
         }
-        memo_.insert(memo_key_, found ? 1 : 0);
-        if (found) {
-            guide_key(pos, remaining, key_);
-            guide_.good.insert(key_);
-        }
-        return found;
-    }
-
-    // Series play: `remaining` moves of the side to move (the goal side passing, never left
-    // in check), then the goal side's move reaching the goal.
-    bool series_search(Position& pos, int remaining, const Live& live) {
-        visit_();
-        memo_key(pos, remaining);
-        const int memo = memo_.find(memo_key_);
-        if (memo >= 0) return memo == 1;
-        bool found = false;
-        const Color mover = pos.side_to_move();
-        std::vector<int> slacks(live.pictures.size());
-        const int budget = moves_of(pos, mover, remaining) + castling_bonus(pos, mover);
-        for (std::size_t i = 0; i < slacks.size(); ++i) slacks[i] = budget - live.need[mover][i];
-        Live next;
-        Allowed permitted;
-        allowed_moves(live, slacks, mover, permitted);
-        MoveList list;
-        generate_legal(pos, list);
-        for (const Move& m : list) {
-            if (!allowed(pos, m, permitted)) continue;
-            const Walk before = pos.piece_on(m.from).walk;
-            const int moved = id_at_[m.from];
-            const Step s = apply(pos, m, mover);
-            UndoInfo u;
-            pos.do_move(m, u);
-            if (remaining == 1) {
-                if (goal_reachable_in_one(pos, goal_)) found = true;
-            } else if (!pos.in_check()) {
-                Position after = pos;
-                after.set_side_to_move_for_analysis(mover);
-                still_live(after, remaining - 1, mover, m, moved, before, s.taken, live, next);
-                if (!next.empty() && series_search(after, remaining - 1, next)) found = true;
-            }
-            pos.undo_move(m, u);
-            revert(m, s);
-        }
-        memo_key(pos, remaining);
         memo_.insert(memo_key_, found ? 1 : 0);
         if (found) {
             guide_key(pos, remaining, key_);
@@ -1041,15 +1008,12 @@ bool build_help_guide(const Position& root, int len, bool series, Color goal_sid
     PictureMaker maker(root, units, goal_side, goal, a_moves + castling_bonus(root, goal_side),
                        d_moves + castling_bonus(root, defender));
     if (!maker.run([&](const Picture& p) { all.push_back(p); }, max_pictures)) return false;
-    const std::size_t made = all.size();
     int king = -1;
     for (int i = 0; i < int(units.size()); ++i)
         if (units[i].color == defender && units[i].walk == KING) king = i;
     const std::vector<Picture> pictures = minimal_pictures(std::move(all), king);
-    guide.pictures_made = made;
     PictureSearch search(root, units, goal_side, goal, guide, visit);
     search.run(pictures, len, series);
-    guide.pictures = pictures.size();
     return true;
 }
 

@@ -28,9 +28,7 @@ namespace rebirth {
 // play. The search records the positions on every play found; help play then follows them
 // alone. Sound where distance.h's distances are: orthodox chess, no fairy units.
 struct HelpGuide {
-    ExactSet good;                  // guide_key of every position on a play found
-    std::size_t pictures = 0;       // pictures searched (those no other one's demands are part of)
-    std::size_t pictures_made = 0;  // pictures made
+    ExactSet good;  // guide_key of every position on a play found
 };
 
 // The key of pos with `remaining` half-moves of the play left, as HelpGuide::good holds it.
