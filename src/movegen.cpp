@@ -273,6 +273,15 @@ void generate_legal(const Position& pos, MoveList& list) {
         else
             gen_orthodox<BLACK, true>(pos, list, &safety);
         append_rules_captures(pos, list, safety);
+    } else if (pos.has_rules() && assassin_plain(pos)) {
+        // Circe Assassin: the orthodox-legal non-captures narrowed, then the captures.
+        KingSafety safety;
+        if (pos.side_to_move() == WHITE)
+            gen_orthodox<WHITE, true>(pos, list, &safety);
+        else
+            gen_orthodox<BLACK, true>(pos, list, &safety);
+        filter_assassin_quiet(pos, list, 0);
+        append_assassin_captures(pos, list, safety);
     } else if (pos.has_rules())
         generate_rules_legal(pos, list);
     else if (pos.has_fairy())

@@ -13,12 +13,29 @@ namespace rebirth {
 
 static bool unit_attacks(Walk w, Color c, Square s, Square t, Bitboard occ);
 
+// Classic Circe rebirth squares by colour, walk and capture square (RULES.md section 3).
+struct ClassicTable {
+    Square sq[COLOR_NB][WALK_NB][SQUARE_NB];
+    ClassicTable() {
+        for (Color c : {WHITE, BLACK})
+            for (int w = 0; w < WALK_NB; ++w)
+                for (int s = 0; s < SQUARE_NB; ++s)
+                    sq[c][w][s] = w == NO_WALK ? SQ_NONE : classic_rebirth_square(Walk(w), c, Square(s));
+    }
+};
+const ClassicTable& classic_table() {
+    static const ClassicTable t;
+    return t;
+}
+
 // The square unit p standing on q moves or captures from under Mars / Anti-Mars: its classic
 // rebirth square (Mirror: the other side's), or q for a king under Rex Exclusive (kings move and
 // capture as in orthodox chess, BEISPIEL/mars.inp).
-static Square mars_home(const RuleSet& R, Piece p, Square q) {
+static inline Square mars_home(const RuleSet& R, Piece p, Square q, const ClassicTable& table = classic_table()) {
     if (p.walk == KING && R.rex == Rex::Exclusive) return q;
-    return classic_rebirth_square(p.walk, R.mirror ? ~p.color : p.color, q, R.frischauf && (p.flags & PF_PROMOTED));
+    const Color c = R.mirror ? ~p.color : p.color;
+    if (R.frischauf && (p.flags & PF_PROMOTED)) return classic_rebirth_square(p.walk, c, q, true);
+    return table.sq[c][p.walk][q];
 }
 
 // The rebirth square of `unit` taken on `on` (diagram square `origin`) under rules whose
@@ -50,6 +67,167 @@ static Bitboard may_be_reborn_on(const Position& pos, const RuleSet& R, Color c,
     constexpr Walk by_file[8] = {ROOK, KNIGHT, BISHOP, QUEEN, KING, BISHOP, KNIGHT, ROOK};
     return all & pos.pieces(by_file[file_of(k)]);
 }
+
+// Mars Circe without other rebirth: the units of ~c with the squares they capture from (their
+// rebirth square; their own for an Exclusive king), computed once per position.
+// `reach`: the squares a unit attacks from its capture square on an empty board (orthodox
+// walks; fairy walks: every square), which no occupancy enlarges.
+struct MarsAttackers {
+    int count = 0;
+    std::array<Square, 64> at, from;
+    std::array<Walk, 64> walk;
+    std::array<Bitboard, 64> reach;
+    Color color = WHITE;
+};
+
+// The empty-board reach of a unit of walk w and colour c capturing from s.
+static Bitboard compute_empty_board_reach(Walk w, Color c, Square s) {
+    if (s == SQ_NONE) return 0;
+    switch (w) {
+        case PAWN:
+            return relative_rank(c, rank_of(s)) != 0 ? pawn_attacks(c, s) : 0;
+        case KNIGHT:
+            return knight_attacks(s);
+        case KING:
+            return king_attacks(s);
+        case BISHOP:
+            return bishop_attacks(s, 0);
+        case ROOK:
+            return rook_attacks(s, 0);
+        case QUEEN:
+            return queen_attacks(s, 0);
+        default:
+            return ~Bitboard(0);
+    }
+}
+
+// compute_empty_board_reach by colour, walk and square (SQ_NONE: no reach).
+struct EmptyBoardReach {
+    Bitboard reach[COLOR_NB][WALK_NB][SQUARE_NB + 1];
+    EmptyBoardReach() {
+        init_bitboards();
+        for (Color c : {WHITE, BLACK})
+            for (int w = 0; w < WALK_NB; ++w)
+                for (int s = 0; s <= SQUARE_NB; ++s)
+                    reach[c][w][s] =
+                        w == NO_WALK || s == SQUARE_NB ? 0 : compute_empty_board_reach(Walk(w), c, Square(s));
+    }
+    Bitboard operator()(Walk w, Color c, Square s) const { return reach[c][w][s == SQ_NONE ? SQUARE_NB : s]; }
+};
+static const EmptyBoardReach& empty_board_reach() {
+    static const EmptyBoardReach t;
+    return t;
+}
+
+static MarsAttackers mars_attackers(const Position& pos, Color c) {
+    const RuleSet& R = *pos.rules();
+    const ClassicTable& table = classic_table();
+    const EmptyBoardReach& reach = empty_board_reach();
+    MarsAttackers a;
+    a.color = ~c;
+    for (Bitboard b = pos.pieces(a.color); b; ++a.count) {
+        const Square q = pop_lsb(b);
+        const Piece p = pos.piece_on(q);
+        a.at[a.count] = q;
+        a.walk[a.count] = p.walk;
+        a.from[a.count] = mars_home(R, p, q, table);
+        a.reach[a.count] = reach(p.walk, a.color, a.from[a.count]);
+    }
+    return a;
+}
+
+// Whether one of the units `a` (but the one on `captured`) takes the king on k, capturing from
+// its square `from` when that is empty in `occ` or its own: the position's units with
+// occupancy `occ` (the position itself, or after a move of the king's side that only moves
+// its unit and may take the unit on `captured`).
+static bool mars_king_attacked(const MarsAttackers& a, Square k, Bitboard occ, Square captured = SQ_NONE) {
+    for (int i = 0; i < a.count; ++i) {
+        const Square q = a.at[i], home = a.from[i];
+        if (q == captured || !(a.reach[i] & square_bb(k))) continue;
+        if (home == q) {
+            if (unit_attacks(a.walk[i], a.color, q, k, occ)) return true;
+        } else if (home != SQ_NONE && !(occ & square_bb(home))) {
+            if (unit_attacks(a.walk[i], a.color, home, k, (occ ^ square_bb(q)) | square_bb(home))) return true;
+        }
+    }
+    return false;
+}
+
+// The units of `a` that attack k from their capture square on an empty board: the only ones
+// that can take a king staying on k, whatever the occupancy.
+static MarsAttackers mars_attackers_of(const MarsAttackers& a, Square k) {
+    MarsAttackers out;
+    out.color = a.color;
+    for (int i = 0; i < a.count; ++i) {
+        if (!(a.reach[i] & square_bb(k))) continue;
+        out.at[out.count] = a.at[i];
+        out.from[out.count] = a.from[i];
+        out.reach[out.count] = a.reach[i];
+        out.walk[out.count++] = a.walk[i];
+    }
+    return out;
+}
+
+// The squares the units `a` attack from their capture squares with occupancy occ (orthodox
+// walks): for a king removed from occ (its square left empty, no unit's capture square taken
+// by it), a square s outside the map is one where that king is not taken, unless the king's
+// arrival on s takes a unit of `a` or fills a unit's capture square other than s.
+static Bitboard mars_attack_map(const MarsAttackers& a, Bitboard occ) {
+    Bitboard map = 0;
+    for (int i = 0; i < a.count; ++i) {
+        const Square q = a.at[i], home = a.from[i];
+        Square from;
+        Bitboard o = occ;
+        if (home == q) {
+            from = q;
+        } else if (home != SQ_NONE && !(occ & square_bb(home))) {
+            from = home;
+            o = (occ ^ square_bb(q)) | square_bb(home);
+        } else {
+            continue;
+        }
+        switch (a.walk[i]) {
+            case PAWN:
+                if (relative_rank(a.color, rank_of(from)) != 0) map |= pawn_attacks(a.color, from);
+                break;
+            case KNIGHT:
+                map |= knight_attacks(from);
+                break;
+            case KING:
+                map |= king_attacks(from);
+                break;
+            case BISHOP:
+                map |= bishop_attacks(from, o);
+                break;
+            case ROOK:
+                map |= rook_attacks(from, o);
+                break;
+            default:
+                map |= queen_attacks(from, o);
+                break;
+        }
+    }
+    return map;
+}
+
+// Whether a move changes nothing but the squares of the units it moves (and removes the unit
+// it takes), with orthodox walks: no extra effect (Alsatian, atoms, Kamikaze, Hydra), nothing
+// buried, no first-rank pawn steps, no pending Parrain rebirth. The Mars and Assassin shortcuts
+// rest on it.
+static bool plain_effects(const Position& pos) {
+    const RuleSet& R = *pos.rules();
+    return pos.king_square(pos.side_to_move()) != SQ_NONE && !pos.has_fairy() && !R.alsatian && !R.atom &&
+           !R.kamikaze && !R.hydra && pos.buried_count() == 0 && !first_rank_pawns_move(R) && !parrain_like(R);
+}
+
+// Mars Circe alone with plain effects: a king on k with occupancy occ is taken exactly when
+// mars_king_attacked(mars_attackers(pos, c), k, occ) says so.
+static bool mars_plain(const Position& pos) {
+    const RuleSet& R = *pos.rules();
+    return R.mars && !R.antimars && R.reborn == Reborn::None && plain_effects(pos);
+}
+
+static bool quiet_legal_if_orthodox_legal(const Position& pos);
 
 namespace {
 
@@ -117,19 +295,22 @@ class RuleGen {
     // Every pseudo-legal move of side_ (see generate_rule_moves).
     void run(Bitboard targets, bool quiet) {
         for (Bitboard b = pos_.pieces(side_); b;) unit(pop_lsb(b), targets, quiet);
-        if (quiet && side_ == pos_.side_to_move()) {
-            if (R_.antimars) {
-                // Castling from the king's rebirth square (king flag forced), also with a rook
-                // sent to its rebirth square, and once more on the capture path.
-                antimars_castling();
-                castling(false);
-            } else {
-                castling(false);
-                // The king's second path, from its rebirth square (not for an exclusive king).
-                if (R_.mars && R_.rex == Rex::Inclusive) castling(true);
-            }
-            en_passant(targets);
+        if (quiet && side_ == pos_.side_to_move()) special_moves(targets);
+    }
+
+    // The castlings and en passant captures of the side to move, in run()'s order.
+    void special_moves(Bitboard targets) {
+        if (R_.antimars) {
+            // Castling from the king's rebirth square (king flag forced), also with a rook
+            // sent to its rebirth square, and once more on the capture path.
+            antimars_castling();
+            castling(false);
+        } else {
+            castling(false);
+            // The king's second path, from its rebirth square (not for an exclusive king).
+            if (R_.mars && R_.rex == Rex::Inclusive) castling(true);
         }
+        en_passant(targets);
     }
 
     // The pseudo-legal moves of side_'s unit on q (castling and en passant left out).
@@ -425,16 +606,44 @@ class RuleGen {
         const Square kq = pos_.king_square(us);
         if (kq == SQ_NONE) return;
         if (force_king ? (kq != k && !pos_.empty(k)) : (kq != k || !(pos_.castling_rights() & square_bb(k)))) return;
-        Position home = pos_;
-        if (kq != k) {
-            Move lift;
-            lift.from = kq;
-            lift.to = k;
-            UndoInfo lu;
-            if (!home.do_rules_move(lift, lu)) return;
-        }
-        if (home.in_check(us)) return;
         const Bitboard occ = (occ_ ^ square_bb(kq)) | square_bb(k);
+        // Without by_make_: under Mars Circe alone the king's safety on a square comes from the
+        // enemy units' capture squares; where a king is taken only by a unit attacking it, a
+        // square no enemy unit attacks is safe. Otherwise the king's moves are played.
+        const bool mars = !by_make_ && mars_plain(pos_);
+        const bool orthodox_attack = !by_make_ && !mars && quiet_legal_if_orthodox_legal(pos_);
+        std::optional<MarsAttackers> attackers;
+        std::optional<Bitboard> map;  // with the king on k already (no lift), taken out of occ
+        auto direct_safe = [&](Square s, Bitboard o) -> std::optional<bool> {
+            if (mars) {
+                if (!attackers) attackers = mars_attackers(pos_, us);
+                if (kq != k) return !mars_king_attacked(*attackers, s, o);
+                if (!map) map = mars_attack_map(*attackers, occ_ ^ square_bb(k));
+                return !(*map & square_bb(s));
+            }
+            if (orthodox_attack && !pos_.attackers_to(s, ~us, o)) return true;
+            return std::nullopt;
+        };
+        std::optional<Position> home;
+        auto home_position = [&]() -> Position* {
+            if (!home) {
+                home.emplace(pos_);
+                if (kq != k) {
+                    Move lift;
+                    lift.from = kq;
+                    lift.to = k;
+                    UndoInfo lu;
+                    if (!home->do_rules_move(lift, lu)) return nullptr;
+                }
+            }
+            return &*home;
+        };
+        if (const auto safe = direct_safe(k, occ)) {
+            if (!*safe) return;
+        } else {
+            Position* h = home_position();
+            if (!h || h->in_check(us)) return;
+        }
         const int r = rank_of(k);
         for (bool king_side : {true, false}) {
             const Square rook = make_square(king_side ? 7 : 0, r);
@@ -447,11 +656,15 @@ class RuleGen {
             // trigger) plays no part; Parrain's check is orthodox.
             if (parrain_like(R_) && pos_.parrain_square() != SQ_NONE) {
                 if (pos_.attackers_to(pass, ~us, (occ ^ square_bb(k)) | square_bb(pass))) continue;
+            } else if (const auto safe = direct_safe(pass, (occ ^ square_bb(k)) | square_bb(pass))) {
+                if (!*safe) continue;
             } else {
                 Move step;
                 step.from = k;
                 step.to = pass;
-                Position scratch = home;
+                Position* h = home_position();
+                if (!h) return;
+                Position scratch = *h;
                 UndoInfo u;
                 if (!scratch.do_rules_move(step, u)) continue;
                 const bool attacked = scratch.in_check(us);
@@ -647,6 +860,281 @@ void generate_rule_moves(const Position& pos, Color side, Bitboard targets, bool
     RuleGen(pos, side, list, by_make).run(targets, quiet);
 }
 
+// Legal moves of the side to move under Mars Circe alone with plain effects (mars_plain), in
+// generate_rule_moves' order: per unit (by square) its non-captures from its square, then its
+// captures from its capture square (mars_home, when that is its own or empty), then castling.
+// Legality from the enemy units' capture squares: a king step is checked against their attack
+// map, any other move only against the units whose capture square sees the king.
+template <Color Us>
+static void mars_plain_legal(const Position& pos, MoveList& list) {
+    constexpr Color Them = Color(Us ^ 1);
+    const RuleSet& R = *pos.rules();
+    const Square ksq = pos.king_square(Us);
+    const Bitboard occ = pos.pieces(), theirs = pos.pieces(Them);
+    const MarsAttackers all = mars_attackers(pos, Us);
+    const MarsAttackers near = mars_attackers_of(all, ksq);
+    std::optional<Bitboard> king_map;
+    auto legal = [&](Square from, Square to) {
+        const bool capture = (theirs & square_bb(to)) != 0;
+        const Bitboard after = (occ ^ square_bb(from)) | square_bb(to);
+        if (from == ksq) {
+            if (capture) return !mars_king_attacked(all, to, after, to);
+            if (!king_map) king_map = mars_attack_map(all, occ ^ square_bb(ksq));
+            return !(*king_map & square_bb(to));
+        }
+        return near.count == 0 || !mars_king_attacked(near, ksq, after, capture ? to : SQ_NONE);
+    };
+    auto add = [&](Square from, Square to, Square via, bool promo) {
+        if (!legal(from, to)) return;
+        Move m;
+        m.from = from;
+        m.to = to;
+        m.extra = via;
+        if (!promo) {
+            list.push(m);
+            return;
+        }
+        m.kind = MoveKind::Promotion;
+        for (int i = 0; i < pos.promotion_walk_count(); ++i) {
+            m.promotion = pos.promotion_walks()[i];
+            list.push(m);
+        }
+    };
+    constexpr int up = Us == WHITE ? 8 : -8;
+    const ClassicTable& table = classic_table();
+    for (Bitboard b = pos.pieces(Us); b;) {
+        const Square q = pop_lsb(b);
+        const Piece p = pos.piece_on(q);
+        const Square home = mars_home(R, p, q, table);
+        Square d = SQ_NONE;  // the capture square, when usable
+        Bitboard docc = occ;
+        if (home == q) {
+            d = q;
+        } else if (home != SQ_NONE && !(occ & square_bb(home))) {
+            d = home;
+            docc = (occ ^ square_bb(q)) | square_bb(home);
+        }
+        const Square via = d == q ? SQ_NONE : d;
+        if (p.walk == PAWN) {
+            const int rr = relative_rank(Us, rank_of(q));
+            if (rr != 7 && rr != 0) {
+                const Square one = Square(q + up);
+                if (!(occ & square_bb(one))) {
+                    add(q, one, SQ_NONE, rr == 6);
+                    const Square two = Square(one + up);
+                    if (rr == 1 && !(occ & square_bb(two))) add(q, two, SQ_NONE, false);
+                }
+            }
+            if (d != SQ_NONE) {
+                const int dr = relative_rank(Us, rank_of(d));
+                if (dr != 7 && dr != 0)
+                    for (Bitboard t = pawn_attacks(Us, d) & theirs; t;) add(q, pop_lsb(t), via, dr == 6);
+            }
+            continue;
+        }
+        for (Bitboard t = walk_targets(p.walk, q, occ) & ~occ; t;) add(q, pop_lsb(t), SQ_NONE, false);
+        if (d != SQ_NONE)
+            for (Bitboard t = walk_targets(p.walk, d, docc) & theirs; t;) add(q, pop_lsb(t), via, false);
+    }
+    // Castling: the king on its home square with its right, not taken there nor on the square it
+    // passes (both read from the attack map without the king), nor where it ends with the rook
+    // moved. The Rex Inclusive second path (a king lifted onto its empty home square) is RuleGen's.
+    constexpr Square k = Us == WHITE ? SQ_E1 : SQ_E8;
+    const Bitboard rights = pos.castling_rights();
+    auto castle = [&](Square dest, Square corner, Square rook_to) {
+        const Bitboard after = (occ & ~square_bb(k) & ~square_bb(corner)) | square_bb(dest) | square_bb(rook_to);
+        if (mars_king_attacked(all, dest, after)) return;
+        Move m;
+        m.from = k;
+        m.to = dest;
+        m.kind = MoveKind::Castling;
+        list.push(m);
+    };
+    // A king on its home square castles once with its right and, under Rex Inclusive, once more
+    // by the second path, which needs no right of its own (as RuleGen's castling(true)).
+    const int paths = ksq != k ? 0 : ((rights & square_bb(k)) ? 1 : 0) + (R.rex == Rex::Inclusive ? 1 : 0);
+    if (paths > 0) {
+        constexpr int r = Us == WHITE ? 0 : 7;
+        constexpr Square h = make_square(7, r), a = make_square(0, r);
+        const bool king_side = (rights & square_bb(h)) && !(between_bb(k, h) & occ);
+        const bool queen_side = (rights & square_bb(a)) && !(between_bb(k, a) & occ);
+        if (king_side || queen_side) {
+            if (!king_map) king_map = mars_attack_map(all, occ ^ square_bb(ksq));
+            if (!(*king_map & square_bb(k)))
+                for (int i = 0; i < paths; ++i) {
+                    if (king_side && !(*king_map & square_bb(make_square(5, r))))
+                        castle(make_square(6, r), h, make_square(5, r));
+                    if (queen_side && !(*king_map & square_bb(make_square(3, r))))
+                        castle(make_square(2, r), a, make_square(3, r));
+                }
+        }
+    } else if (ksq != k && R.rex == Rex::Inclusive) {
+        MoveList special;
+        RuleGen(pos, Us, special).special_moves(theirs);
+        for (const Move& m : special) {
+            const bool king_side = file_of(m.to) == 6;
+            const int r = rank_of(m.to);
+            const Square corner = make_square(king_side ? 7 : 0, r), rook_to = make_square(king_side ? 5 : 3, r);
+            const Bitboard after =
+                (occ & ~square_bb(m.from) & ~square_bb(corner)) | square_bb(m.to) | square_bb(rook_to);
+            if (m.kind == MoveKind::Castling && m.extra == SQ_NONE && !mars_king_attacked(all, m.to, after))
+                list.push(m);
+        }
+    }
+}
+
+static bool anti_capture_safe(const Position& pos, const Move& m, Square ksq);
+
+// Anti-Circe alone with plain effects and classic squares without adapters: the capturer's
+// rebirth square is classic_table's for its walk (as promoted) and the capture square.
+static bool anti_plain(const Position& pos) {
+    const RuleSet& R = *pos.rules();
+    return R.reborn == Reborn::Capturer && R.square == SquareRule::Classic && !R.clone && !R.chameleon &&
+           !R.vertical_mirror && !R.frischauf && !R.mars && !R.antimars && plain_effects(pos) &&
+           quiet_legal_if_orthodox_legal(pos);
+}
+
+// Under anti_plain rules: whether a unit of ~c takes c's king on k in a position with
+// occupancy occ whose ~c units are pos's but the one on `gone`: an attacker whose capture the
+// rules allow (its rebirth square the king's square, unless Cheylan; its own square, or empty,
+// or Relaxed rules; a king under Rex Exclusive is not reborn), as anticirce_square decides.
+static bool anti_king_taken(const Position& pos, Color c, Square k, Bitboard occ, Square gone = SQ_NONE) {
+    const RuleSet& R = *pos.rules();
+    const Color them = ~c;
+    const Color home = R.mirror ? c : them;
+    Bitboard att = pos.attackers_to(k, them, occ);
+    if (gone != SQ_NONE) att &= ~square_bb(gone);
+    while (att) {
+        const Square a = pop_lsb(att);
+        const Piece p = pos.piece_on(a);
+        if (p.walk == KING && R.rex == Rex::Exclusive) return true;
+        const bool promotes = p.walk == PAWN && last_rank(them, k);
+        const int n = promotes ? pos.promotion_walk_count() : 1;
+        for (int i = 0; i < n; ++i) {
+            const Walk w = promotes ? pos.promotion_walks()[i] : p.walk;
+            const Square r = classic_table().sq[home][w][k];
+            if (r == k ? !R.cheylan : (r == a || !(occ & square_bb(r)) || R.occupied == Occupied::Relaxed)) return true;
+        }
+    }
+    return false;
+}
+
+// Legal moves of the side to move under anti_plain rules, in generate_rule_moves' order: per
+// unit (by square) a pawn's non-captures then captures, a piece's captures then non-captures;
+// then castling and en passant. A capture's capturer goes to its rebirth square (m.extra; the
+// capture square itself, or SQ_NONE for no rebirth under Relaxed rules); legality from the
+// orthodox check and pin state where that settles it, otherwise from anti_king_taken.
+template <Color Us>
+static void anti_plain_legal(const Position& pos, MoveList& list) {
+    constexpr Color Them = Color(Us ^ 1);
+    const RuleSet& R = *pos.rules();
+    const Square ksq = pos.king_square(Us);
+    const Bitboard occ = pos.pieces(), theirs = pos.pieces(Them);
+    const Bitboard checkers = pos.attackers_to(ksq, Them), pinned = pos.pinned(Us);
+    const Color home = R.mirror ? Them : Us;
+    // A quiet move from -> to (no capture).
+    auto quiet_legal = [&](Square from, Square to) {
+        if (from == ksq) {
+            const Bitboard after = occ ^ square_bb(from);
+            return !pos.attackers_to(to, Them, after) || !anti_king_taken(pos, Us, to, after | square_bb(to));
+        }
+        if (!checkers && (!(pinned & square_bb(from)) || aligned(ksq, from, to))) return true;
+        return !anti_king_taken(pos, Us, ksq, (occ ^ square_bb(from)) | square_bb(to));
+    };
+    // A capture m (capturer ending on m.extra, or m.to without rebirth).
+    auto capture_legal = [&](const Move& m) {
+        if (anti_capture_safe(pos, m, ksq)) return true;
+        const Square cap = capture_square(m, Us);
+        const Square final_sq = m.extra == SQ_NONE ? m.to : m.extra;
+        const Bitboard after = (occ & ~square_bb(m.from) & ~square_bb(m.to) & ~square_bb(cap)) | square_bb(final_sq);
+        return !anti_king_taken(pos, Us, m.from == ksq ? final_sq : ksq, after, cap);
+    };
+    auto add_quiet = [&](Square from, Square to, bool promo) {
+        if (!quiet_legal(from, to)) return;
+        Move m;
+        m.from = from;
+        m.to = to;
+        if (!promo) {
+            list.push(m);
+            return;
+        }
+        m.kind = MoveKind::Promotion;
+        for (int i = 0; i < pos.promotion_walk_count(); ++i) {
+            m.promotion = pos.promotion_walks()[i];
+            list.push(m);
+        }
+    };
+    // The capture from -> to by `mover` (as promoted to walk w), when its rebirth is allowed.
+    auto add_capture = [&](Move m, Piece mover, Walk w) {
+        if (mover.walk == KING && R.rex == Rex::Exclusive) {
+            m.extra = SQ_NONE;
+        } else {
+            const Square r = classic_table().sq[home][w][m.to];
+            if (r == m.to) {
+                if (R.cheylan) return;
+                m.extra = r;
+            } else if (r == m.from || !(occ & square_bb(r))) {
+                m.extra = r;
+            } else if (R.occupied == Occupied::Relaxed) {
+                m.extra = SQ_NONE;
+            } else {
+                return;
+            }
+        }
+        if (capture_legal(m)) list.push(m);
+    };
+    auto add_captures = [&](Square from, Bitboard targets, bool promo) {
+        const Piece mover = pos.piece_on(from);
+        for (Bitboard t = targets; t;) {
+            Move m;
+            m.from = from;
+            m.to = pop_lsb(t);
+            if (!promo) {
+                add_capture(m, mover, mover.walk);
+                continue;
+            }
+            m.kind = MoveKind::Promotion;
+            for (int i = 0; i < pos.promotion_walk_count(); ++i) {
+                m.promotion = pos.promotion_walks()[i];
+                add_capture(m, mover, m.promotion);
+            }
+        }
+    };
+    constexpr int up = Us == WHITE ? 8 : -8;
+    for (Bitboard b = pos.pieces(Us); b;) {
+        const Square q = pop_lsb(b);
+        const Walk w = pos.piece_on(q).walk;
+        if (w == PAWN) {
+            const int rr = relative_rank(Us, rank_of(q));
+            if (rr == 7 || rr == 0) continue;
+            const Square one = Square(q + up);
+            if (!(occ & square_bb(one))) {
+                add_quiet(q, one, rr == 6);
+                const Square two = Square(one + up);
+                if (rr == 1 && !(occ & square_bb(two))) add_quiet(q, two, false);
+            }
+            add_captures(q, pawn_attacks(Us, q) & theirs, rr == 6);
+            continue;
+        }
+        const Bitboard t = walk_targets(w, q, occ);
+        add_captures(q, t & theirs, false);
+        for (Bitboard n = t & ~occ; n;) add_quiet(q, pop_lsb(n), false);
+    }
+    MoveList special;
+    RuleGen(pos, Us, special).special_moves(theirs);
+    for (const Move& m : special) {
+        if (m.kind == MoveKind::EnPassant) {
+            if (capture_legal(m)) list.push(m);
+            continue;
+        }
+        const bool king_side = file_of(m.to) == 6;
+        const int r = rank_of(m.to);
+        const Square corner = make_square(king_side ? 7 : 0, r), rook_to = make_square(king_side ? 5 : 3, r);
+        const Bitboard after = (occ & ~square_bb(m.from) & ~square_bb(corner)) | square_bb(m.to) | square_bb(rook_to);
+        if (!pos.attackers_to(m.to, Them, after) || !anti_king_taken(pos, Us, m.to, after)) list.push(m);
+    }
+}
+
 // Ultra-Circe: whether the chain of removals and rebirths that capture m starts reaches
 // square k (a king's square) before ending or hitting another king.
 static bool ultra_chain_reaches(const Position& pos, const Move& m, Square k) {
@@ -691,61 +1179,6 @@ static bool capturer_dependent(const RuleSet& R) {
         default:
             return R.clone;
     }
-}
-
-// Mars Circe without other rebirth: the units of ~c with the squares they capture from (their
-// rebirth square; their own for an Exclusive king), computed once per position.
-struct MarsAttackers {
-    int count = 0;
-    std::array<Square, 64> at{}, from{};
-    std::array<Walk, 64> walk{};
-    Color color = WHITE;
-};
-
-static MarsAttackers mars_attackers(const Position& pos, Color c) {
-    const RuleSet& R = *pos.rules();
-    MarsAttackers a;
-    a.color = ~c;
-    for (Bitboard b = pos.pieces(a.color); b; ++a.count) {
-        const Square q = pop_lsb(b);
-        const Piece p = pos.piece_on(q);
-        a.at[a.count] = q;
-        a.walk[a.count] = p.walk;
-        a.from[a.count] = mars_home(R, p, q);
-    }
-    return a;
-}
-
-// Whether one of the units `a` (but the one on `captured`) takes the king on k, capturing from
-// its square `from` when that is empty in `occ` or its own: the position's units with
-// occupancy `occ` (the position itself, or after a move of the king's side that only moves
-// its unit and may take the unit on `captured`).
-static bool mars_king_attacked(const MarsAttackers& a, Square k, Bitboard occ, Square captured = SQ_NONE) {
-    for (int i = 0; i < a.count; ++i) {
-        const Square q = a.at[i], home = a.from[i];
-        if (q == captured) continue;
-        if (home == q) {
-            if (unit_attacks(a.walk[i], a.color, q, k, occ)) return true;
-        } else if (home != SQ_NONE && !(occ & square_bb(home))) {
-            if (unit_attacks(a.walk[i], a.color, home, k, (occ ^ square_bb(q)) | square_bb(home))) return true;
-        }
-    }
-    return false;
-}
-
-// The units of `a` that attack k from their capture square on an empty board: the only ones
-// that can take a king staying on k, whatever the occupancy.
-static MarsAttackers mars_attackers_of(const MarsAttackers& a, Square k) {
-    MarsAttackers out;
-    out.color = a.color;
-    for (int i = 0; i < a.count; ++i) {
-        const Square from = a.from[i];
-        if (from == SQ_NONE || !unit_attacks(a.walk[i], a.color, from, k, 0)) continue;
-        out.at[out.count] = a.at[i];
-        out.from[out.count] = from;
-        out.walk[out.count++] = a.walk[i];
-    }
-    return out;
 }
 
 // The check rule computed directly for the common families; false in `decided` when the
@@ -953,21 +1386,6 @@ static bool simple_capture_legal(const Position& pos, const Move& m) {
     return m.rebirth == SQ_NONE || !unit_attacks(m.rebirth_walk, them, m.rebirth, k, occ);
 }
 
-// Classic Circe rebirth squares by colour, walk and capture square (RULES.md section 3).
-struct ClassicTable {
-    Square sq[COLOR_NB][WALK_NB][SQUARE_NB];
-    ClassicTable() {
-        for (Color c : {WHITE, BLACK})
-            for (int w = 0; w < WALK_NB; ++w)
-                for (int s = 0; s < SQUARE_NB; ++s)
-                    sq[c][w][s] = w == NO_WALK ? SQ_NONE : classic_rebirth_square(Walk(w), c, Square(s));
-    }
-};
-const ClassicTable& classic_table() {
-    static const ClassicTable t;
-    return t;
-}
-
 // Whether the captures of pos can take the classic-Circe fast path: the captured unit is
 // reborn on its §3 square (Frisch-auf allowed), Relaxed or Strict, no extra effect.
 static bool classic_captures(const RuleSet& R) {
@@ -1055,6 +1473,197 @@ static void classic_circe_captures(const Position& pos, MoveList& list, const Ki
     }
 }
 
+bool assassin_plain(const Position& pos) {
+    const RuleSet& R = *pos.rules();
+    return R.reborn == Reborn::Captured && R.occupied == Occupied::Assassin && R.rex == Rex::Exclusive &&
+           R.square == SquareRule::Classic && !R.mirror && !R.vertical_mirror && !R.clone && !R.chameleon &&
+           !R.frischauf && !R.mars && !R.antimars && plain_effects(pos);
+}
+
+namespace {
+
+// The check rule of Circe Assassin (as direct_king_capturable) in the position that a move of
+// the side to move leaves: occupancy occ, the enemy units of pos but those on `gone` (taken or
+// removed), plus `extra_unit` on `extra` (a reborn one; SQ_NONE: none), the mover's units
+// `ours` (walks read from pos, but `moved_to` has `moved_walk`). The king on k is taken when
+// an enemy unit attacks it or attacks one of the other units whose rebirth square is k.
+struct AssassinAfter {
+    const Position& pos;
+    Color us;
+    Bitboard occ, gone;
+    Square extra;
+    Walk extra_walk;
+    Bitboard ours;
+    Square moved_to;
+    Walk moved_walk;
+
+    bool attacked(Square s) const {
+        if (pos.attackers_to(s, ~us, occ) & ~gone) return true;
+        return extra != SQ_NONE && unit_attacks(extra_walk, ~us, extra, s, occ);
+    }
+    bool king_taken(Square k) const { return attacked(k) || target_taken(k); }
+
+    // Whether an enemy unit attacks one of the units (the king's excepted) whose rebirth square
+    // is k.
+    bool target_taken(Square k) const {
+        if (relative_rank(us, rank_of(k)) > 1) return false;  // no classic rebirth square of us
+        const ClassicTable& table = classic_table();
+        const Bitboard moved = moved_to == SQ_NONE ? 0 : square_bb(moved_to);
+        for (Bitboard b = reborn_on_candidates(pos, us, k) & ours & ~moved & ~square_bb(k); b;) {
+            const Square t = pop_lsb(b);
+            if (table.sq[us][pos.piece_on(t).walk][t] == k && attacked(t)) return true;
+        }
+        return moved && (ours & moved) && moved_walk != KING && moved_to != k &&
+               table.sq[us][moved_walk][moved_to] == k && attacked(moved_to);
+    }
+
+    // The units of pos (of colour c, kings included) whose walk has a classic rebirth square
+    // that can be k: the walk whose home row square k is, or the pawns of k's file.
+    static Bitboard reborn_on_candidates(const Position& pos, Color c, Square k) {
+        const int rel = relative_rank(c, rank_of(k));
+        if (rel == 1) return pos.pieces(c, PAWN) & file_bb(file_of(k));
+        if (rel != 0) return 0;
+        constexpr Walk by_file[8] = {ROOK, KNIGHT, BISHOP, QUEEN, KING, BISHOP, KNIGHT, ROOK};
+        return pos.pieces(c, by_file[file_of(k)]);
+    }
+};
+
+}  // namespace
+
+void filter_assassin_quiet(const Position& pos, MoveList& list, int begin) {
+    const Color us = pos.side_to_move();
+    const Square ksq = pos.king_square(us);
+    const Bitboard occ = pos.pieces(), ours = pos.pieces(us);
+    const ClassicTable& table = classic_table();
+    // The units (king's excepted) reborn on the king's square when taken: they must stay
+    // unattacked after any move of another unit.
+    Bitboard targets = 0;
+    for (Bitboard b = AssassinAfter::reborn_on_candidates(pos, us, ksq) & ~square_bb(ksq); b;) {
+        const Square t = pop_lsb(b);
+        if (pos.piece_on(t).walk != KING && table.sq[us][pos.piece_on(t).walk][t] == ksq) targets |= square_bb(t);
+    }
+    std::optional<bool> safe_now;
+    const bool home_rows = relative_rank(us, rank_of(ksq)) <= 1;  // where our units are reborn
+    int kept = begin;
+    for (int i = begin; i < list.size(); ++i) {
+        const Move m = list[i];
+        bool ok;
+        if (m.kind == MoveKind::Castling) {
+            // Not in check, the passing square and the arrival safe (the orthodox generator
+            // already excluded attacks on them; the rebirth targets remain).
+            const bool king_side = file_of(m.to) == 6;
+            const int r = rank_of(m.to);
+            const Square corner = make_square(king_side ? 7 : 0, r), rook_to = make_square(king_side ? 5 : 3, r);
+            const Square pass = rook_to;
+            if (!safe_now) {
+                AssassinAfter now{pos, us, occ, 0, SQ_NONE, NO_WALK, ours, SQ_NONE, NO_WALK};
+                safe_now = !now.king_taken(ksq);
+            }
+            const Bitboard occ_pass = (occ ^ square_bb(ksq)) | square_bb(pass);
+            AssassinAfter passing{
+                pos, us, occ_pass, 0, SQ_NONE, NO_WALK, (ours ^ square_bb(ksq)) | square_bb(pass), SQ_NONE, NO_WALK};
+            const Bitboard occ_after =
+                (occ & ~square_bb(ksq) & ~square_bb(corner)) | square_bb(m.to) | square_bb(rook_to);
+            AssassinAfter after{
+                pos,     us,  occ_after, 0, SQ_NONE, NO_WALK, occ_after & (ours | square_bb(m.to) | square_bb(rook_to)),
+                rook_to, ROOK};
+            ok = *safe_now && !passing.king_taken(pass) && !after.king_taken(m.to);
+        } else if (m.from == ksq) {
+            const Bitboard o = (occ ^ square_bb(m.from)) | square_bb(m.to);
+            AssassinAfter after{pos,     us,     o, 0, SQ_NONE, NO_WALK, (ours ^ square_bb(m.from)) | square_bb(m.to),
+                                SQ_NONE, NO_WALK};
+            ok = !after.target_taken(m.to);  // the orthodox generator left m.to unattacked
+        } else if (!targets && !home_rows) {
+            ok = true;  // no unit is reborn on the king's square, before the move or after
+        } else {
+            const Walk w = m.kind == MoveKind::Promotion ? m.promotion : pos.piece_on(m.from).walk;
+            const Bitboard t = (targets & ~square_bb(m.from)) | (table.sq[us][w][m.to] == ksq ? square_bb(m.to) : 0);
+            ok = true;
+            if (t) {
+                const Bitboard o = (occ ^ square_bb(m.from)) | square_bb(m.to);
+                AssassinAfter after{pos, us, o, 0, SQ_NONE, NO_WALK, 0, SQ_NONE, NO_WALK};
+                for (Bitboard b = t; ok && b;) ok = !after.attacked(pop_lsb(b));
+            }
+        }
+        if (ok) list[kept++] = m;
+    }
+    list.truncate(kept);
+}
+
+void append_assassin_captures(const Position& pos, MoveList& list, const KingSafety& safety) {
+    const ClassicTable& table = classic_table();
+    const Color us = pos.side_to_move(), them = ~us;
+    const Bitboard occ = pos.pieces(), theirs = pos.pieces(them), ours = pos.pieces(us);
+    const Square ksq = pos.king_square(us);
+    // The units (king's excepted) reborn on the king's square when taken.
+    Bitboard targets = 0;
+    for (Bitboard b = AssassinAfter::reborn_on_candidates(pos, us, ksq) & ~square_bb(ksq); b;) {
+        const Square t = pop_lsb(b);
+        if (pos.piece_on(t).walk != KING && table.sq[us][pos.piece_on(t).walk][t] == ksq) targets |= square_bb(t);
+    }
+    auto emit = [&](Square from, Square to, MoveKind kind, Walk promo) {
+        const Square cap = kind == MoveKind::EnPassant ? Square(us == WHITE ? to - 8 : to + 8) : to;
+        const Piece captured = pos.piece_on(cap);
+        const Piece mover = pos.piece_on(from);
+        Move m;
+        m.from = from;
+        m.to = to;
+        m.kind = kind;
+        m.promotion = promo;
+        Bitboard gone = square_bb(cap);
+        Bitboard still_ours = (ours ^ square_bb(from)) | square_bb(to);
+        Square r = SQ_NONE;
+        if (captured.walk != KING) {
+            r = table.sq[them][captured.walk][cap];
+            // The unit on r after the capture is removed; a king there forbids the move.
+            const Piece occupant = r == to ? mover : (r == from || r == cap) ? Piece{} : pos.piece_on(r);
+            if (occupant.walk == KING) return;
+            gone |= square_bb(r);
+            still_ours &= ~square_bb(r);
+            m.rebirth = r;
+            m.rebirth_walk = captured.walk;
+        }
+        Bitboard o = (occ & ~square_bb(from) & ~square_bb(cap)) | square_bb(to);
+        if (r != SQ_NONE) o |= square_bb(r);
+        const Walk moved_walk = kind == MoveKind::Promotion ? promo : mover.walk;
+        AssassinAfter after{pos, us, o, gone, r, captured.walk, still_ours, to, moved_walk};
+        // Not in check, a capture by another unit that keeps its pin line and loses no unit of
+        // ours: the only new attack on the king can come from the reborn unit, and the only
+        // new target is the capturer.
+        const bool simple = !safety.checkers && from != ksq && kind != MoveKind::EnPassant &&
+                            (!(safety.pinned & square_bb(from)) || aligned(ksq, from, to)) &&
+                            (still_ours & square_bb(to)) && !(ours & gone & ~square_bb(from));
+        bool legal;
+        if (simple) {
+            legal = r == SQ_NONE || !unit_attacks(captured.walk, them, r, ksq, o);
+            for (Bitboard b = targets & still_ours & ~square_bb(from); legal && b;) legal = !after.attacked(pop_lsb(b));
+            if (legal && moved_walk != KING && table.sq[us][moved_walk][to] == ksq) legal = !after.attacked(to);
+        } else {
+            legal = !after.king_taken(from == ksq ? to : ksq);
+        }
+        if (legal) list.push(m);
+    };
+    for (Bitboard b = ours & ~pos.pieces(PAWN); b;) {
+        const Square from = pop_lsb(b);
+        for (Bitboard att = walk_targets(pos.piece_on(from).walk, from, occ) & theirs; att;)
+            emit(from, pop_lsb(att), MoveKind::Normal, NO_WALK);
+    }
+    const Bitboard first = rank_bb(us == WHITE ? 0 : 7), seventh = rank_bb(us == WHITE ? 6 : 1);
+    for (Bitboard b = pos.pieces(us, PAWN) & ~first; b;) {
+        const Square from = pop_lsb(b);
+        for (Bitboard att = pawn_attacks(us, from) & theirs; att;) {
+            const Square to = pop_lsb(att);
+            if (seventh & square_bb(from))
+                for (int i = 0; i < pos.promotion_walk_count(); ++i)
+                    emit(from, to, MoveKind::Promotion, pos.promotion_walks()[i]);
+            else
+                emit(from, to, MoveKind::Normal, NO_WALK);
+        }
+        if (pos.ep_square() != SQ_NONE && (pawn_attacks(us, from) & square_bb(pos.ep_square())))
+            emit(from, pos.ep_square(), MoveKind::EnPassant, NO_WALK);
+    }
+}
+
 void append_rules_captures(const Position& pos, MoveList& list, const KingSafety& safety) {
     if (classic_captures(*pos.rules())) {
         classic_circe_captures(pos, list, safety);
@@ -1123,20 +1732,17 @@ static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* 
         plain && R.reborn == Reborn::Capturer && !R.alsatian && !R.atom && !R.kamikaze && !R.hydra;
     // Mars Circe alone: a quiet move changes only which squares are occupied (and the king's
     // square when the king moves), which mars_king_attacked takes as given; a capture (from the
-    // rebirth square, ending on the captured unit's square) also removes that unit.
-    // Shared by the Mars and Assassin shortcuts: orthodox walks, no extra effect, nothing buried,
-    // no first-rank pawn steps, no pending Parrain rebirth.
-    const bool plain_effects = !by_make && ksq != SQ_NONE && !pos.has_fairy() && !R.alsatian && !R.atom &&
-                               !R.kamikaze && !R.hydra && pos.buried_count() == 0 && !first_rank_pawns_move(R) &&
-                               !parrain_like(R);
-    const bool mars_quiet = plain_effects && R.mars && !R.antimars && R.reborn == Reborn::None;
+    // rebirth square, m.extra, ending on the captured unit's square) also removes that unit.
+    const bool simple = !by_make && plain_effects(pos);  // shared by the Mars and Assassin shortcuts
+    const bool mars_quiet = simple && mars_plain(pos);
     std::optional<MarsAttackers> mars, mars_near;  // all; those able to reach the king's square
+    std::optional<Bitboard> mars_map;              // mars_attack_map without the king
     // Circe Assassin (Rex Exclusive, single rebirth square): the king is taken by an attack on
     // it or by a capture of one of its units reborn on its square. A quiet move of another unit
     // changes only occupancy and that unit's square: the king must stay unattacked, and so must
     // the units reborn on its square when taken (`assassin_targets`, found once) and the mover
     // if it is one of them on its new square.
-    const bool assassin_quiet = plain_effects && R.reborn == Reborn::Captured && R.occupied == Occupied::Assassin &&
+    const bool assassin_quiet = simple && R.reborn == Reborn::Captured && R.occupied == Occupied::Assassin &&
                                 R.rex == Rex::Exclusive && !capturer_dependent(R) && !R.mars && !R.antimars;
     // Found at the first quiet move: whether the king is safe now (otherwise make-and-test),
     // and the units reborn on its square when taken.
@@ -1153,6 +1759,24 @@ static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* 
             }
         }
         return *assassin_safe;
+    };
+    // Castling (king from m.from, rook from its corner, nothing else moving): under Mars Circe
+    // alone exactly whether the king is safe on m.to; otherwise true only when no enemy unit
+    // attacks m.to in the orthodox sense (then, in `fast` families, the king is safe).
+    auto castling_safe = [&](const Move& m) {
+        const bool king_side = file_of(m.to) == 6;
+        const int r = rank_of(m.to);
+        const Square corner = make_square(king_side ? 7 : 0, r), rook_to = make_square(king_side ? 5 : 3, r);
+        const Bitboard occ =
+            (pos.pieces() & ~square_bb(m.from) & ~square_bb(corner)) | square_bb(m.to) | square_bb(rook_to);
+        if (mars_quiet) {
+            if (!mars) {
+                mars = mars_attackers(pos, us);
+                mars_near = mars_attackers_of(*mars, ksq);
+            }
+            return !mars_king_attacked(*mars, m.to, occ);
+        }
+        return !pos.attackers_to(m.to, ~us, occ);
     };
     std::optional<Position> scratch;
     UndoInfo u;
@@ -1176,15 +1800,25 @@ static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* 
                 ok = !(rebirth_square_if_taken(R, moved, m.to, pos.origin(m.from)) == ksq &&
                        pos.attackers_to(m.to, ~us, occ));
             }
-        } else if (mars_quiet && (m.kind == MoveKind::Normal || m.kind == MoveKind::Promotion) && m.extra == SQ_NONE &&
+        } else if (mars_quiet && (m.kind == MoveKind::Normal || m.kind == MoveKind::Promotion) &&
                    (pos.empty(m.to) || pos.piece_on(m.to).color != us)) {
             if (!mars) {
                 mars = mars_attackers(pos, us);
                 mars_near = mars_attackers_of(*mars, ksq);
             }
-            ok = !mars_king_attacked(m.from == ksq ? *mars : *mars_near, m.from == ksq ? m.to : ksq,
-                                     (pos.pieces() ^ square_bb(m.from)) | square_bb(m.to),
-                                     pos.empty(m.to) ? SQ_NONE : m.to);
+            if (m.from == ksq && pos.empty(m.to)) {
+                // A king step to an empty square: the attack map without the king.
+                if (!mars_map) mars_map = mars_attack_map(*mars, pos.pieces() ^ square_bb(ksq));
+                ok = !(*mars_map & square_bb(m.to));
+            } else {
+                ok = !mars_king_attacked(m.from == ksq ? *mars : *mars_near, m.from == ksq ? m.to : ksq,
+                                         (pos.pieces() ^ square_bb(m.from)) | square_bb(m.to),
+                                         pos.empty(m.to) ? SQ_NONE : m.to);
+            }
+        } else if (m.kind == MoveKind::Castling && m.extra == SQ_NONE && (mars_quiet || fast) && castling_safe(m)) {
+            ok = true;
+        } else if (mars_quiet && m.kind == MoveKind::Castling && m.extra == SQ_NONE) {
+            ok = false;  // castling_safe is exact under Mars Circe alone
         } else if (fast && (m.kind == MoveKind::Normal || m.kind == MoveKind::Promotion) && pos.empty(m.to) &&
                    m.extra == SQ_NONE &&
                    (m.from == ksq ? !pos.attackers_to(m.to, ~us, pos.pieces() ^ square_bb(m.from))
@@ -1211,8 +1845,18 @@ static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* 
 }
 
 void generate_rules_legal(const Position& pos, MoveList& list) {
-    MoveList pseudo;
     const Color us = pos.side_to_move();
+    if (mars_plain(pos)) {
+        list.clear();
+        us == WHITE ? mars_plain_legal<WHITE>(pos, list) : mars_plain_legal<BLACK>(pos, list);
+        return;
+    }
+    if (anti_plain(pos)) {
+        list.clear();
+        us == WHITE ? anti_plain_legal<WHITE>(pos, list) : anti_plain_legal<BLACK>(pos, list);
+        return;
+    }
+    MoveList pseudo;
     generate_rule_moves(pos, us, pos.pieces(~us), true, pseudo);
     list.clear();
     append_legal(pos, pseudo, &list);

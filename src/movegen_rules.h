@@ -42,4 +42,19 @@ struct KingSafety {
 // its king's state, already computed by the non-capture generator.
 void append_rules_captures(const Position& pos, MoveList& list, const KingSafety& safety);
 
+// Circe Assassin alone (Rex Exclusive, classic squares without adapters) with plain effects:
+// the orthodox-legal non-captures are the candidates (an attacked king is in check), which
+// filter_assassin_quiet narrows to those leaving no unit reborn on the king's square attacked,
+// and append_assassin_captures adds the legal captures.
+bool assassin_plain(const Position& pos);
+
+// Keeps, of list[begin..], the non-captures (castling included) that are legal under
+// assassin_plain rules; the list holds the orthodox-legal ones.
+void filter_assassin_quiet(const Position& pos, MoveList& list, int begin);
+
+// Appends the legal captures (en passant included) of the side to move under assassin_plain
+// rules, each with its rebirth (the occupant of the rebirth square removed); `safety` is the
+// king's orthodox state, from the non-capture generator.
+void append_assassin_captures(const Position& pos, MoveList& list, const KingSafety& safety);
+
 }  // namespace rebirth

@@ -1,9 +1,9 @@
 // generate_legal's fast paths under the Circe family (check tests on bitboards, pins, the
 // Mars and Assassin shortcuts, classic-square captures) against the reference that plays
 // every pseudo-legal move and tests the check rule (generate_legal_by_make). Positions: every
-// position of ../shared/reference/movelists.jsonl under its condition, and the positions
-// reached from it by 12 seeded random games of 24 half-moves; at every node both lists must be
-// the same moves.
+// position of ../shared/reference/movelists.jsonl under its condition (and its orthodox ones
+// under variants of the families with their own generators), and the positions reached from
+// them by seeded random games of 24 half-moves; at every node both lists must be the same moves.
 
 #include <gtest/gtest.h>
 
@@ -74,6 +74,67 @@ TEST(FastPaths, SameMovesAsPlayingEveryMove) {
     }
     EXPECT_GE(cases, 200);
     std::printf("%d positions under %d conditioned cases\n", nodes, cases);
+}
+
+// The variants of the families with their own generators (Mars Circe, Anti-Circe and Circe
+// Assassin alone) that movelists.jsonl does not name, on its orthodox positions: each rule
+// word changes what the shortcut must decide (rebirth squares, occupied squares, kings).
+TEST(FastPaths, SameMovesUnderTheShortcutFamiliesVariants) {
+    const char* const variants[] = {
+        "AntiCirce Relaxed",        "AntiCirce Mirror",       "AntiCirce RexExclusive",
+        "AntiCirce Cheylan Mirror", "MarsCirce RexExclusive", "MarsCirce Mirror",
+        "Circe Assassin Mirror",    "Circe Assassin PWC",     "MarsCirce Mirror RexExclusive"};
+    // Besides movelists' orthodox positions, constructed ones where castling, checks from
+    // mirrored capture squares and units reborn on a king's square come up at once.
+    std::vector<std::pair<std::string, std::string>> starts = {
+        {"mars-mirror-check", "r3k2r/8/8/8/8/8/3q4/R3K2R w KQkq - 0 1"},
+        {"mars-mirror-pawn-check", "8/8/2k5/3p4/8/8/8/R3K2R w KQ - 0 1"},
+        {"castling-pawns", "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"},
+        {"castling-black", "r3k2r/2b5/8/8/8/8/5B2/R3K2R b KQkq - 0 1"},
+        {"minor-homes", "rn2k1nr/2b2b2/8/8/8/8/2B2B2/RN2K1NR w KQkq - 0 1"},
+        {"queens-open", "r3k2r/8/8/3Q4/4q3/8/8/R3K2R w KQkq - 0 1"}};
+    {
+        std::istringstream in(test::read_text(fs::path(REBIRTH_SHARED_DIR) / "reference" / "movelists.jsonl"));
+        for (std::string line; std::getline(in, line);) {
+            if (line.empty()) continue;
+            const auto j = nlohmann::json::parse(line);
+            if (j.contains("popeye_error") || !j.at("condition").get<std::string>().empty()) continue;
+            starts.emplace_back(j.at("id").get<std::string>(), j.at("fen").get<std::string>());
+        }
+    }
+    std::mt19937 rng(29);
+    int nodes = 0, cases = 0;
+    for (const char* words : variants) {
+        RuleSet rules = resolve_rules(parse_condition_words(words, "variants"), "variants");
+        SetupRules sr;
+        sr.rules = &rules;
+        for (const auto& [id, fen] : starts) {
+            Position start;
+            try {
+                start.set(parse_fen(fen), sr);
+            } catch (const std::exception&) {
+                continue;  // illegal under these rules (a king capturable at once)
+            }
+            ++cases;
+            for (int game = 0; game < 8; ++game) {
+                Position pos = start;
+                for (int ply = 0; ply < 24; ++ply) {
+                    MoveList fast, slow;
+                    generate_legal(pos, fast);
+                    generate_legal_by_make(pos, slow);
+                    ASSERT_EQ(texts(pos, fast), texts(pos, slow))
+                        << id << " (" << words << ") after " << ply << " random moves";
+                    ++nodes;
+                    if (fast.empty()) break;
+                    const Move m = fast[std::uniform_int_distribution<int>(0, fast.size() - 1)(rng)];
+                    UndoInfo u;
+                    pos.do_move(m, u);
+                }
+            }
+        }
+    }
+    EXPECT_GE(cases, 100);
+    std::printf("%d positions under %d variant cases\n", nodes, cases);
 }
 
 }  // namespace
