@@ -125,6 +125,15 @@ int assignment(const CostRow* cost, int rows, int columns) {
 }  // namespace
 
 int proof_moves_needed(const Position& pos, const Board& target, Color c) {
+    // A unit already on a target square of its own walk keeps it: some least assignment
+    // does (were that square given to another unit B and the unit sent to t', B going on
+    // from there along the unit's way to t' costs no more: the distances obey the triangle
+    // inequality). The assignment is over the other units and target squares.
+    Bitboard settled = 0;
+    for (Bitboard b = pos.pieces(c); b;) {
+        const Square s = pop_lsb(b);
+        if (target[s].walk == pos.piece_on(s).walk && target[s].color == c) settled |= square_bb(s);
+    }
     // Columns: c's units on the board, with their distance rows (own walk; a pawn also as a
     // queen and as a knight after promotion); rows: the target squares of c's units.
     const Bitboard blocked = fixed_units(pos, target);
@@ -132,7 +141,7 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c) {
     std::array<Walk, 16> walks{};
     std::array<std::array<const std::uint8_t*, 3>, 16> rows_of{};
     int columns = 0;
-    for (Bitboard b = pos.pieces(c); b && columns < 16; ++columns) {
+    for (Bitboard b = pos.pieces(c) & ~settled; b && columns < 16; ++columns) {
         const Square s = pop_lsb(b);
         units[columns] = s;
         walks[columns] = pos.piece_on(s).walk;
@@ -145,10 +154,11 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c) {
     }
     std::array<CostRow, 16> cost;
     int rows = 0;
+    int target_units = popcount(settled);
     for (int t = 0; t < SQUARE_NB; ++t) {
         const Piece want = target[t];
-        if (want.empty() || want.color != c) continue;
-        if (rows == 16) return kFar;  // more target units than a side has
+        if (want.empty() || want.color != c || (settled & square_bb(Square(t)))) continue;
+        if (++target_units > 16) return kFar;  // more target units than a side has
         CostRow& row = cost[rows++];
         for (int i = 0; i < columns; ++i) {
             const std::uint8_t* d = nullptr;

@@ -133,10 +133,58 @@ std::string position_code(const Position& pos) {
     return k;
 }
 
+// The target's units as bitboards, by colour and walk, when every unit is plain (no
+// attribute but the "promoted" mark, which same_unit ignores): then distance() and
+// board_matches() compare bitboards.
+struct TargetBits {
+    bool plain = false;
+    std::array<std::array<Bitboard, WALK_NB>, COLOR_NB> by{};
+    std::array<Bitboard, COLOR_NB> color{0, 0};
+};
+
+TargetBits target_bits(const Board& target) {
+    TargetBits t;
+    t.plain = true;
+    for (int s = 0; s < SQUARE_NB; ++s) {
+        const Piece p = target[s];
+        if (p.walk == NO_WALK) continue;
+        if ((p.flags & ~PF_PROMOTED) != 0) t.plain = false;
+        t.by[p.color][p.walk] |= square_bb(Square(s));
+        t.color[p.color] |= square_bb(Square(s));
+    }
+    return t;
+}
+
+// Whether pos has no unit with an attribute (other than "promoted").
+bool plain_units(const Position& pos) {
+    for (Bitboard b = pos.pieces(); b;)
+        if ((pos.piece_on(pop_lsb(b)).flags & ~PF_PROMOTED) != 0) return false;
+    return true;
+}
+
+// distance() on bitboards (t.plain and pos without attributes).
+Distance distance_bits(const Position& pos, const TargetBits& t) {
+    Distance d;
+    Bitboard differ = 0;
+    std::array<Bitboard, COLOR_NB> matching{0, 0};
+    for (Color c : {WHITE, BLACK}) {
+        for (int w = KING; w <= PAWN; ++w) {
+            const Bitboard have = pos.pieces(c, Walk(w)), want = t.by[c][w];
+            differ |= have ^ want;
+            matching[c] |= have & want;
+        }
+        d.excess[c] = popcount(pos.pieces(c)) - popcount(t.color[c]);
+        d.missing[c] = popcount(t.color[c] & ~matching[c]);
+    }
+    d.squares = popcount(differ);
+    return d;
+}
+
 // What one run (the play, or the other side's play of a duplex) searches for.
 struct Run {
     const SolveContext* ctx = nullptr;
     const Board* target = nullptr;
+    TargetBits bits;         // bits.plain: the bitboard comparisons apply (with plain units on the board)
     const char* mark = "";   // " dia" or " a=>b"
     Color first = WHITE;     // the side that plays the first half-move (and carries the numbers)
     bool bound = false;      // moves_needed applies
@@ -165,10 +213,21 @@ class Searcher {
     bool stopped() const { return stop_; }
 
   private:
+    // proof_bound.h's values for one node, per side: moves needed, captures possible (-1:
+    // not computed).
+    struct Bounds {
+        std::array<int, COLOR_NB> moves{-1, -1};
+        std::array<int, COLOR_NB> captures{-1, -1};
+    };
+
     // Whether `remaining` half-moves from `pos` can still reach the target (sound bound).
-    bool hopeless(const Position& pos, int remaining) const {
+    // `parent`: the bounds of the position before the last move (null at the start), whose
+    // values for the side that did not move are kept when that move took nothing: its units
+    // and castling rights are unchanged, and the mover can only add walls to its distances
+    // (a unit of the mover that leaves the fixed ones makes the mover's own target out of reach).
+    bool hopeless(const Position& pos, int remaining, Bounds& b, const Bounds* parent, bool captured) const {
         if (run_.max_change == 0) return false;
-        const Distance d = distance(pos, *run_.target);
+        const Distance d = run_.bits.plain ? distance_bits(pos, run_.bits) : distance(pos, *run_.target);
         if (d.squares > run_.max_change * remaining) return true;
         if (!run_.bound) return false;
         const std::array<int, COLOR_NB> need = moves_needed(pos, d);
@@ -176,14 +235,34 @@ class Searcher {
         const int own = (remaining + 1) / 2, other = remaining / 2;
         if (need[stm] > own || need[~stm] > other) return true;
         if (!run_.distances) return false;
-        if (proof_moves_needed(pos, *run_.target, stm) > own || proof_moves_needed(pos, *run_.target, ~stm) > other)
-            return true;
-        return !proof_captures_possible(pos, *run_.target, WHITE) || !proof_captures_possible(pos, *run_.target, BLACK);
+        const Color moved = ~stm;  // the side that made the last move (when there is a parent)
+        const bool keep = parent && !captured;
+        b.moves[stm] = keep ? parent->moves[stm] : proof_moves_needed(pos, *run_.target, stm);
+        if (b.moves[stm] > own) return true;
+        b.moves[moved] = proof_moves_needed(pos, *run_.target, moved);
+        if (b.moves[moved] > other) return true;
+        for (Color c : {WHITE, BLACK}) {
+            // c's pawns and the count of ~c's units decide; the side that did not move keeps
+            // both unless the move took a unit.
+            b.captures[c] = keep && c == stm ? parent->captures[c] : proof_captures_possible(pos, *run_.target, c);
+            if (!b.captures[c]) return true;
+        }
+        return false;
     }
 
-    bool search(Position& pos, int remaining) {
+    // board_matches, first on the occupancy when the bitboards apply.
+    bool matches(const Position& pos) const {
+        if (run_.bits.plain &&
+            (pos.pieces(WHITE) != run_.bits.color[WHITE] || pos.pieces(BLACK) != run_.bits.color[BLACK]))
+            return false;
+        return board_matches(pos, *run_.target);
+    }
+
+    bool search(Position& pos, int remaining, const Bounds* parent = nullptr, bool captured = false) {
         run_.ctx->visit();
-        if (hopeless(pos, remaining)) return false;
+        Bounds bounds;
+        if (hopeless(pos, remaining, bounds, parent, captured)) return false;
+        const Bounds* mine = run_.distances && bounds.moves[WHITE] >= 0 ? &bounds : nullptr;
         const bool memo = remaining > 1;
         std::string code;
         if (memo) {
@@ -199,13 +278,13 @@ class Searcher {
             UndoInfo u;
             pos.do_move(m, u);
             stack_.push_back(m);
-            const bool at_target = mover == goal_side_ && board_matches(pos, *run_.target);
+            const bool at_target = mover == goal_side_ && matches(pos);
             if (remaining == 1) {
                 if (at_target) {
                     emit();
                     found = true;
                 }
-            } else if (!at_target && search(pos, remaining - 1)) {
+            } else if (!at_target && search(pos, remaining - 1, mine, u.captured.walk != NO_WALK)) {
                 // Reaching the target before the last move ends the play there (as in help play).
                 found = true;
             }
@@ -330,6 +409,11 @@ bool solve_proof_game(const SolveContext& ctx, std::string& out) {
         run.first = starters[r];
         run.bound = !ctx.initial.has_rules();
         run.distances = proof_bound_applies(ctx.initial, target);
+        run.bits = target_bits(target);
+        // Units with attributes (or fairy walks, which the bitboards by walk do not hold)
+        // keep the square-by-square comparison.
+        run.bits.plain = run.bits.plain && plain_units(ctx.initial) && !ctx.initial.has_fairy() &&
+                         std::all_of(target.begin(), target.end(), [](Piece p) { return p.walk <= PAWN; });
         run.max_change = max_squares_per_move(ctx.initial);
         Position root = ctx.initial;
         if (root.side_to_move() != run.first) root.set_side_to_move_for_analysis(run.first);

@@ -1,8 +1,13 @@
-// Proof-game bounds (proof_bound.h) on targets whose needs are worked out by hand.
+// Proof-game bounds (proof_bound.h) on targets whose needs are worked out by hand, and on
+// random games (never more than the game made).
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <vector>
+
 #include "rebirth/distance.h"
+#include "rebirth/movegen.h"
 #include "rebirth/proof_bound.h"
 #include "rebirth/setup.h"
 
@@ -72,6 +77,40 @@ TEST(ProofBound, OffUnderRulesAndFairyWalks) {
     Board target = s.board;
     target[SQ_E4] = make_piece(WHITE, GRASSHOPPER);
     EXPECT_FALSE(proof_bound_applies(Position(s), target));
+}
+
+// Soundness on played games: for seeded random games of 24 half-moves from the game array,
+// with the final board as target, every position on the way needs no more moves per side
+// than the game still made, and its pawns' captures are possible.
+TEST(ProofBound, NeverMoreThanARandomGameMade) {
+    std::mt19937 rng(5);
+    int checks = 0;
+    for (int game = 0; game < 300; ++game) {
+        Position pos(parse_fen(kStart));
+        std::vector<Position> line{pos};
+        for (int ply = 0; ply < 24; ++ply) {
+            MoveList list;
+            generate_legal(pos, list);
+            if (list.empty()) break;
+            UndoInfo u;
+            pos.do_move(list[std::uniform_int_distribution<int>(0, list.size() - 1)(rng)], u);
+            line.push_back(pos);
+        }
+        const Board target = pos.to_setup().board;
+        const int n = int(line.size()) - 1;
+        for (int k = 0; k <= n; ++k) {
+            // White moves at even plies from the start: from ply k, White makes the plies
+            // k..n-1 of even index.
+            int white = 0, black = 0;
+            for (int i = k; i < n; ++i) (i % 2 == 0 ? white : black)++;
+            ASSERT_LE(proof_moves_needed(line[k], target, WHITE), white) << "game " << game << " ply " << k;
+            ASSERT_LE(proof_moves_needed(line[k], target, BLACK), black) << "game " << game << " ply " << k;
+            ASSERT_TRUE(proof_captures_possible(line[k], target, WHITE)) << "game " << game << " ply " << k;
+            ASSERT_TRUE(proof_captures_possible(line[k], target, BLACK)) << "game " << game << " ply " << k;
+            ++checks;
+        }
+    }
+    EXPECT_GT(checks, 5000);
 }
 
 }  // namespace
