@@ -39,7 +39,7 @@ Walk promoted_walk(Form f) {
 
 // Fewest moves (empty board, distance.h) for a unit now of walk w and colour c on s to stand
 // on t in form f; kFar when it never can.
-int distance_to(Walk w, Color c, Square s, Square t, Form f) {
+int compute_distance_to(Walk w, Color c, Square s, Square t, Form f) {
     auto at = [t](const std::uint8_t* row) { return row ? int(row[t]) : kFar; };
     if (w != PAWN) {
         const bool line = w == QUEEN || w == ROOK || w == BISHOP;
@@ -61,6 +61,27 @@ int distance_to(Walk w, Color c, Square s, Square t, Form f) {
     }
     return std::min({at(empty_distances_as(PAWN, c, s, PAWN)), at(empty_distances_as(PAWN, c, s, QUEEN)),
                      at(empty_distances_as(PAWN, c, s, KNIGHT))});
+}
+
+// compute_distance_to's values as a table per colour, walk (KING..PAWN), square and form,
+// made once (read-only afterwards).
+struct DistanceTable {
+    static constexpr int kForms = 7;
+    std::array<std::array<std::array<std::array<std::uint8_t, SQUARE_NB>, kForms>, SQUARE_NB>, 7> rows[COLOR_NB];
+    DistanceTable() {
+        for (Color c : {WHITE, BLACK})
+            for (int w = KING; w <= PAWN; ++w)
+                for (int s = 0; s < SQUARE_NB; ++s)
+                    for (int f = 0; f < kForms; ++f)
+                        for (int t = 0; t < SQUARE_NB; ++t)
+                            rows[c][w][s][f][t] = std::uint8_t(
+                                std::min(compute_distance_to(Walk(w), c, Square(s), Square(t), Form(f)), kFar));
+    }
+};
+
+int distance_to(Walk w, Color c, Square s, Square t, Form f) {
+    static const DistanceTable table;
+    return table.rows[c][w][s][int(f)][t];
 }
 
 // The walk whose empty-board attacks a unit of walk w has in form f.
@@ -139,6 +160,28 @@ class PictureMaker {
                 defenders_.push_back(i);
         }
         used_.assign(units.size(), false);
+        // within_[id][form][d]: the squares unit id reaches in form `form` with at most d
+        // moves, for d up to its side's budget.
+        within_.resize(units.size());
+        for (int id = 0; id < int(units.size()); ++id) {
+            const Unit& u = units[id];
+            const int budget = u.color == attacker ? a_moves_ : d_moves_;
+            for (int f = 0; f < kFormCount; ++f) {
+                auto& rows = within_[id][f];
+                rows.assign(std::max(budget, 0) + 1, 0);
+                for (int t = 0; t < SQUARE_NB; ++t) {
+                    const int d = distance_to(u.walk, u.color, u.square, Square(t), Form(f));
+                    for (int k = d; k <= budget; ++k) rows[k] |= square_bb(Square(t));
+                }
+            }
+        }
+    }
+
+    // The squares unit id reaches in form f with at most `moves` moves (none when negative).
+    Bitboard within(int id, Form f, int moves) const {
+        if (moves < 0) return 0;
+        const auto& rows = within_[id][int(f)];
+        return rows[std::min<std::size_t>(moves, rows.size() - 1)];
     }
 
     // Calls found(picture) for each picture; false when there were more than `cap`.
@@ -293,8 +336,8 @@ class PictureMaker {
                 Form forms[5];
                 const int nf = forms_of(u, forms);
                 for (int fi = 0; fi < nf; ++fi) {
+                    if (!(within(id, forms[fi], d_moves_ - d_cost_) & square_bb(f))) continue;
                     const int d = distance_to(u.walk, u.color, u.square, f, forms[fi]);
-                    if (d_cost_ + d > d_moves_) continue;
                     place(id, f, forms[fi], 0, d, 0);
                     flight(i + 1);
                     unplace(0, d);
@@ -309,7 +352,7 @@ class PictureMaker {
             const int nf = forms_of(u, forms);
             for (int fi = 0; fi < nf; ++fi) {
                 const Walk aw = attack_walk(u.walk, forms[fi]);
-                for (Bitboard b = empty_attackers(aw, u.color, f); b;) {
+                for (Bitboard b = empty_attackers(aw, u.color, f) & within(id, forms[fi], a_moves_ - a_cost_); b;) {
                     const Square g = pop_lsb(b);
                     if ((placed_ | picture_.empty) & square_bb(g)) continue;
                     if (u.walk == KING && (king_attacks(k_) & square_bb(g))) continue;
@@ -442,15 +485,57 @@ class PictureMaker {
         return true;
     }
 
+    // The placed units with their final walks; false when some walk is not known.
+    bool placed_units(std::array<Piece, SQUARE_NB>& board) const {
+        for (const Target& t : picture_.targets) {
+            const Walk w = final_walk(t);
+            if (w == NO_WALK) return false;
+            board[t.square] = make_piece(units_[t.unit].color, w);
+        }
+        return true;
+    }
+
+    // The units of colour `by` on `board` (orthodox walks) that attack s.
+    static Bitboard attackers_among(const std::array<Piece, SQUARE_NB>& board, Square s, Color by) {
+        Bitboard occ = 0;
+        for (int q = 0; q < SQUARE_NB; ++q)
+            if (!board[q].empty()) occ |= square_bb(Square(q));
+        Bitboard out = 0;
+        for (Bitboard b = occ; b;) {
+            const Square q = pop_lsb(b);
+            const Piece p = board[q];
+            if (p.color != by) continue;
+            Bitboard att;
+            switch (p.walk) {
+                case PAWN:
+                    att = pawn_attacks(by, q);
+                    break;
+                case KNIGHT:
+                    att = knight_attacks(q);
+                    break;
+                case KING:
+                    att = king_attacks(q);
+                    break;
+                case BISHOP:
+                    att = bishop_attacks(q, occ);
+                    break;
+                case ROOK:
+                    att = rook_attacks(q, occ);
+                    break;
+                default:
+                    att = queen_attacks(q, occ);
+                    break;
+            }
+            if (att & square_bb(s)) out |= square_bb(q);
+        }
+        return out;
+    }
+
     // The placed units alone as a position, the defender to move; false when their walks
     // are not all known or the position is not one (then no verdict).
     bool placed_board(Position& board) const {
         Setup setup;
-        for (const Target& t : picture_.targets) {
-            const Walk w = final_walk(t);
-            if (w == NO_WALK) return false;
-            setup.board[t.square] = make_piece(units_[t.unit].color, w);
-        }
+        if (!placed_units(setup.board)) return false;
         setup.side_to_move = ~attacker_;
         SetupRules kingless;
         kingless.require_white_king = kingless.require_black_king = false;
@@ -474,7 +559,9 @@ class PictureMaker {
             const int nf = forms_of(u, forms);
             for (int fi = 0; fi < nf && !over_; ++fi) {
                 const Walk aw = attack_walk(u.walk, forms[fi]);
-                for (Bitboard b = squares_for(aw) & ~placed_ & ~picture_.empty; b;) {
+                for (Bitboard b =
+                         squares_for(aw) & ~placed_ & ~picture_.empty & within(id, forms[fi], a_moves_ - a_cost_);
+                     b;) {
                     const Square g = pop_lsb(b);
                     if (u.walk == KING && (king_attacks(k_) & square_bb(g))) continue;
                     if (aw != KING && aw != QUEEN && aw != ROOK && aw != BISHOP &&
@@ -543,7 +630,7 @@ class PictureMaker {
             Form forms[5];
             const int nf = forms_of(u, forms);
             for (int fi = 0; fi < nf && !over_; ++fi)
-                for (Bitboard b = squares; b;) {
+                for (Bitboard b = squares & within(id, forms[fi], d_moves_ - d_cost_); b;) {
                     const Square z = pop_lsb(b);
                     const int d = distance_to(u.walk, u.color, u.square, z, forms[fi]);
                     if (d_cost_ + d > d_moves_) continue;
@@ -565,18 +652,30 @@ class PictureMaker {
     // turn). A check among the placed units needs a unit between.
     void immobilise() {
         if (over_ || !captures_possible()) return;
+        // Neither king is in check in the final position (the defender is stalemated; the
+        // attacker made the last move). Each check among the placed units needs a unit
+        // between, one line at a time; a check nothing can screen (adjacent kings included)
+        // leaves no picture.
+        std::array<Piece, SQUARE_NB> placed{};
+        if (placed_units(placed)) {
+            for (Color c : {~attacker_, attacker_}) {
+                Square king = SQ_NONE;
+                for (int s = 0; s < SQUARE_NB; ++s)
+                    if (placed[s].walk == KING && placed[s].color == c) king = Square(s);
+                if (king == SQ_NONE) continue;
+                const Bitboard checkers = attackers_among(placed, king, ~c);
+                if (!checkers) continue;
+                for (Bitboard b = checkers; b;)
+                    if (!between_bb(pop_lsb(b), king)) return;
+                const Bitboard line = between_bb(lsb(checkers), king);
+                place_defender_on(line);
+                place_attacker([line](Walk) { return line; }, [](Square) { return Bitboard(0); });
+                return;
+            }
+        }
         Position board;
         if (!placed_board(board)) {
             finish();  // no verdict: the units not placed yet stay free
-            return;
-        }
-        const Color defender = ~attacker_;
-        if (board.in_check(defender)) {
-            const Square c = lsb(board.attackers_to(k_, attacker_));
-            const Bitboard line = between_bb(c, k_);
-            if (!line) return;  // nothing can screen it
-            place_defender_on(line);
-            place_attacker([line](Walk) { return line; }, [](Square) { return Bitboard(0); });
             return;
         }
         // The move with the fewest ways to stop it first (none: no picture).
@@ -617,9 +716,9 @@ class PictureMaker {
         Form forms[5];
         const int nf = forms_of(u, forms);
         for (int fi = 0; fi < nf && !over_; ++fi)
-            for (int z = 0; z < 64; ++z) {
-                if ((placed_ | picture_.empty) & square_bb(Square(z))) continue;
-                const int d = distance_to(u.walk, u.color, u.square, Square(z), forms[fi]);
+            for (Bitboard b = within(next, forms[fi], d_moves_ - d_cost_) & ~(placed_ | picture_.empty); b;) {
+                const Square z = pop_lsb(b);
+                const int d = distance_to(u.walk, u.color, u.square, z, forms[fi]);
                 if (d_cost_ + d > d_moves_) continue;
                 place(next, Square(z), forms[fi], 0, d, 0);
                 immobilise();
@@ -642,6 +741,8 @@ class PictureMaker {
     Bitboard placed_ = 0;
     int a_cost_ = 0, d_cost_ = 0;
     int caps_[2] = {0, 0};  // captures the placed pawns of each colour make
+    static constexpr int kFormCount = 7;
+    std::vector<std::array<std::vector<Bitboard>, kFormCount>> within_;
     std::set<std::vector<int>> seen_;
     bool counting_ = false;  // stop_move counts its ways instead of trying them
     int count_ = 0;
