@@ -46,9 +46,11 @@ int main(int argc, char** argv) {
 
     cli::RetroArgs retro;
     CLI::App* retro_cmd =
-        app.add_subcommand("retro", "Which was the last move? Every last single move not refuted (orthodox)");
+        app.add_subcommand("retro", "What were the last N single moves? Every sequence not refuted (orthodox)");
     retro_cmd->add_option("--fen", retro.fen, "The diagram as a FEN (its side-to-move field is not used)")->required();
-    retro_cmd->add_option("--last", retro.last, "Single moves asked (only 1 is implemented)")->default_val(1);
+    retro_cmd->add_option("--last", retro.last, "Single moves asked, the last played first")
+        ->check(CLI::Range(1, 40))
+        ->default_val(1);
     retro_cmd->add_option("--side", retro.side, "The side that moved last, w or b (default: both tried)");
     retro_cmd->add_option("--depth", retro.depth, "Single moves looked further back to refute a last move")
         ->check(CLI::Range(0, 12))

@@ -438,6 +438,31 @@ std::string Position::exact_key() const {
 void Position::exact_key(std::string& k) const {
     k.clear();
     const Bitboard occ = pieces();
+    if (!circe_ && buried_count_ == 0 && parrain_square_ == SQ_NONE) {
+        // Without rules (nothing buried or waiting) the diagram squares never matter: a short
+        // form, its first byte 0xFF (the long form's is 0xFE).
+        k += static_cast<char>(0xFF);
+        k.append(reinterpret_cast<const char*>(&occ), sizeof occ);
+        std::uint8_t rights = 0;
+        const Square corners[6] = {SQ_E1, SQ_A1, SQ_H1, SQ_E8, SQ_A8, SQ_H8};
+        for (int i = 0; i < 6; ++i)
+            if (castling_ & square_bb(corners[i])) rights |= std::uint8_t(1u << i);
+        const bool other_rights = (castling_ & ~(square_bb(SQ_E1) | square_bb(SQ_A1) | square_bb(SQ_H1) |
+                                                 square_bb(SQ_E8) | square_bb(SQ_A8) | square_bb(SQ_H8))) != 0;
+        if (other_rights) rights |= 0x80;
+        k += static_cast<char>(rights);
+        if (other_rights) k.append(reinterpret_cast<const char*>(&castling_), sizeof castling_);
+        k += static_cast<char>(side_);
+        k += static_cast<char>(ep_square_);
+        for (Bitboard b = occ; b; b &= b - 1) {
+            const Piece p = board_[__builtin_ctzll(b)];
+            // walk < 64 (WALK_NB), colour one bit, then a flags byte only when there are flags.
+            k += static_cast<char>(p.walk | (p.color << 6) | (p.flags ? 0x80 : 0));
+            if (p.flags) k += static_cast<char>(p.flags);
+        }
+        return;
+    }
+    k += static_cast<char>(0xFE);
     k.append(reinterpret_cast<const char*>(&occ), sizeof occ);
     const Bitboard castling = castling_;
     k.append(reinterpret_cast<const char*>(&castling), sizeof castling);

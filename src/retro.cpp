@@ -36,6 +36,61 @@ std::vector<UnMove> possible_last_moves(const Setup& position, int depth) {
     return out;
 }
 
+namespace {
+
+// The retractions of `position` that its own history allows: after a retracted en passant
+// capture (position.ep_square set) only the double step through that square; a king or rook
+// that keeps a castling right in `position` never moved before it.
+void history_unmoves(const Setup& position, std::vector<UnMove>& out) {
+    generate_unmoves(position, out);
+    std::erase_if(out, [&](const UnMove& u) {
+        const Move& m = u.move;
+        if (position.castling & square_bb(m.to)) return true;
+        if (position.ep_square != SQ_NONE) {
+            const bool double_step = position.board[m.to].walk == PAWN && (m.to - m.from == 16 || m.from - m.to == 16);
+            if (!double_step || Square((m.from + m.to) / 2) != position.ep_square) return true;
+        }
+        return false;
+    });
+}
+
+// The earlier position of u, with the castling rights `position` keeps for units u did not
+// move added to those retract() claims.
+Setup retract_keeping_rights(const Setup& position, const UnMove& u) {
+    Setup s = retract(position, u);
+    const Move& m = u.move;
+    Bitboard moved = square_bb(m.from) | square_bb(m.to);
+    if (m.kind == MoveKind::Castling) moved |= square_bb(make_square(file_of(m.to) == 6 ? 7 : 0, rank_of(m.to)));
+    s.castling |= position.castling & ~moved;
+    return s;
+}
+
+void last_moves_rec(const Setup& position, int n, int depth, std::vector<UnMove>& line,
+                    std::vector<std::vector<UnMove>>& out) {
+    if (n == 0) {
+        out.push_back(line);
+        return;
+    }
+    std::vector<UnMove> un;
+    history_unmoves(position, un);
+    for (const UnMove& u : un) {
+        const Setup before = retract_keeping_rights(position, u);
+        if (!may_be_legal(before, n == 1 ? depth : 0)) continue;
+        line.push_back(u);
+        last_moves_rec(before, n - 1, depth, line, out);
+        line.pop_back();
+    }
+}
+
+}  // namespace
+
+std::vector<std::vector<UnMove>> possible_last_moves(const Setup& position, int n, int depth) {
+    std::vector<std::vector<UnMove>> out;
+    std::vector<UnMove> line;
+    last_moves_rec(position, n, depth, line, out);
+    return out;
+}
+
 std::string last_move_type(const Setup& position, const UnMove& u) {
     const Move& m = u.move;
     if (m.kind == MoveKind::Castling) return file_of(m.to) == 6 ? "O-O" : "O-O-O";
@@ -67,7 +122,7 @@ std::string janko_notation(const Setup& position, const UnMove& u) {
         t += square_name(m.from);
         if (u.uncaptured != NO_WALK) {
             t += 'x';
-            if (u.uncaptured != PAWN) t += letter(u.uncaptured);
+            if (m.kind != MoveKind::EnPassant) t += letter(u.uncaptured);  // Kb3xPc3, b4xc3ep
         } else {
             t += '-';
         }

@@ -119,22 +119,31 @@ class BattleSolver {
     // per thread.
     template <typename Compute>
     bool cached(const Position& pos, int j, int kind, Compute&& compute) const {
-        // The position's exact key, then the moves left and the kind (one byte each).
-        thread_local std::string key;
+        // The position's exact key, then the moves left and the kind (one byte each), in this
+        // thread's buffer for the nesting depth (nested questions keep theirs).
+        thread_local std::vector<std::string> buffers;
+        thread_local std::size_t depth = 0;
+        if (buffers.size() <= depth) buffers.resize(depth + 1);
+        std::string& key = buffers[depth];
         pos.exact_key(key);
         key += static_cast<char>(j);
         key += static_cast<char>(kind);
         ExactSet& cache = cache_.local();
         if (const int known = cache.find(key); known >= 0) return known != 0;
-        const bool result = compute();
-        // compute() may have used the buffer (nested questions): the key again.
-        pos.exact_key(key);
-        key += static_cast<char>(j);
-        key += static_cast<char>(kind);
+        ++depth;
+        bool result;
+        try {
+            result = compute();
+        } catch (...) {
+            --depth;
+            throw;
+        }
+        --depth;
+        std::string& again = buffers[depth];  // compute() may have grown the vector
         // A bounded table: a long search starts it afresh instead of exhausting memory
         // (BEISPIEL/castling.inp's #6 filled 24 GiB). It only saves work; results are exact.
         if (cache.size() >= kMaxCacheEntries) cache.clear();
-        cache.insert(key, result ? 1 : 0);
+        cache.insert(again, result ? 1 : 0);
         return result;
     }
 

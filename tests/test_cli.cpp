@@ -369,13 +369,20 @@ TEST_F(Cli, PlannedCommandsSayTheyAreNotImplemented) {
 }
 
 // retro: the last single move of ../shared/reference/retro/lastmoves.jsonl's JR-O-001 (Kb2
-// Pa3 against Kb4, Black to move: a2-a3+ is the only last move), as text and JSON; more
-// than one single move is refused (not implemented yet), naming the option.
+// Pa3 against Kb4, Black to move: a2-a3+ is the only last move), as text and JSON; a number
+// of single moves out of range and an unknown side are refused, naming the option. The last
+// 3 single moves of JR-O-004 (Smullyan): Kb3xPc3+, b4xc3ep+, c2-c4, as JSON.
 TEST_F(Cli, RetroFindsTheLastMove) {
-    const std::vector<RunResult> r = run_all({{"retro", "--fen", "8/8/8/8/1k6/P7/1K6/8 b - - 0 1"},
-                                              {"retro", "--fen", "8/8/8/8/1k6/P7/1K6/8 b - - 0 1", "--json"},
-                                              {"retro", "--fen", "8/8/8/8/1k6/P7/1K6/8 b - - 0 1", "--last", "2"},
-                                              {"retro", "--fen", "8/8/8/8/1k6/P7/1K6/8 b - - 0 1", "--side", "x"}});
+    const std::vector<RunResult> r =
+        run_all({{"retro", "--fen", "8/8/8/8/1k6/P7/1K6/8 b - - 0 1"},
+                 {"retro", "--fen", "8/8/8/8/1k6/P7/1K6/8 b - - 0 1", "--json"},
+                 {"retro", "--fen", "8/8/8/8/1k6/P7/1K6/8 b - - 0 1", "--last", "0"},
+                 {"retro", "--fen", "8/8/8/8/1k6/P7/1K6/8 b - - 0 1", "--side", "x"},
+                 {"retro", "--fen", "8/8/8/1r1b4/B7/2K5/8/3k4 b - - 0 1", "--last", "3", "--side", "w", "--json"}});
+    expect_clean_exit(r[4], 0);
+    const auto j4 = nlohmann::json::parse(r[4].out);
+    EXPECT_EQ(j4["verdict"], "unique") << r[4];
+    EXPECT_EQ(j4["solutions"], nlohmann::json::parse(R"([["Kb3xPc3+", "b4xc3ep+", "c2-c4"]])")) << r[4];
     expect_clean_exit(r[0], 0);
     EXPECT_NE(r[0].out.find("  a2-a3+  (P-)\n"), std::string::npos) << r[0];
     EXPECT_NE(r[0].out.find("verdict: unique\n"), std::string::npos) << r[0];

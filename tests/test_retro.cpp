@@ -8,13 +8,17 @@
 
 #include "test_util.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "rebirth/movegen.h"
+#include "rebirth/position.h"
 #include "rebirth/retro.h"
 #include "rebirth/setup.h"
 
@@ -74,6 +78,84 @@ TEST(Retro, HandCases) {
     EXPECT_EQ(e4.count("N-"), 1u);
     EXPECT_EQ(e4.count("K-"), 1u);
     for (const std::string& t : e4) EXPECT_EQ(t.find('x'), std::string::npos) << t;
+}
+
+// "What were the last N single moves?" on the records of lastmoves.jsonl that give the whole
+// sequence (JR-O-001, -004, -007, -010: N = 1, 3, 6, 10): the published sequence is never
+// refuted, and where it is the only one left the answer is proved and must be it.
+TEST(Retro, LastNSingleMovesOfTheFullSequenceRecords) {
+    const fs::path file = fs::path(REBIRTH_SHARED_DIR) / "reference" / "retro" / "lastmoves.jsonl";
+    std::istringstream in(test::read_text(file));
+    int records = 0, unique = 0;
+    for (std::string line; std::getline(in, line);) {
+        const auto j = nlohmann::json::parse(line);
+        if (j["record_type"] != "other") continue;
+        ++records;
+        const std::string id = j["id"];
+        const std::vector<std::string> expected = j["expected"];
+        const rebirth::Setup s = parse_fen(j["fen"].get<std::string>());
+        std::vector<std::vector<std::string>> found;
+        for (const std::vector<UnMove>& seq : possible_last_moves(s, j["n"].get<int>(), 2)) {
+            std::vector<std::string> texts;
+            rebirth::Setup p = s;
+            for (const UnMove& u : seq) {
+                texts.push_back(janko_notation(p, u));
+                p = retract(p, u);
+            }
+            found.push_back(texts);
+        }
+        EXPECT_NE(std::find(found.begin(), found.end(), expected), found.end()) << id << ": refuted";
+        if (found.size() == 1) {
+            ++unique;
+            EXPECT_EQ(found[0], expected) << id;
+        }
+    }
+    EXPECT_EQ(records, 4);
+    // JR-O-010 keeps four more tenth moves (the knight taking a piece on c3), which a
+    // deeper look at the captures would refute.
+    EXPECT_GE(unique, 3);
+}
+
+// Round trip: for seeded random games from the game array, the moves actually played last
+// are always among the answers to "what were the last 2 single moves?" of the final diagram
+// (its side to move known, its castling and en passant rights not).
+TEST(Retro, PlayedMovesAreAmongTheLastMoves) {
+    std::mt19937 rng(17);
+    int games = 0;
+    for (int game = 0; game < 60; ++game) {
+        Position pos(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+        std::vector<Move> played;
+        std::vector<Walk> taken;
+        const int plies = 8 + game % 16;
+        for (int ply = 0; ply < plies; ++ply) {
+            MoveList list;
+            generate_legal(pos, list);
+            if (list.empty()) break;
+            const Move m = list[std::uniform_int_distribution<int>(0, list.size() - 1)(rng)];
+            UndoInfo u;
+            pos.do_move(m, u);
+            played.push_back(m);
+            taken.push_back(u.captured.walk);
+        }
+        if (played.size() < 2) continue;
+        ++games;
+        rebirth::Setup diagram = pos.to_setup();
+        diagram.castling = 0;
+        diagram.ep_square = SQ_NONE;
+        bool found = false;
+        for (const std::vector<UnMove>& seq : possible_last_moves(diagram, 2, 1)) {
+            bool same = true;
+            for (int i = 0; i < 2 && same; ++i) {
+                const Move& want = played[played.size() - 1 - i];
+                const UnMove& got = seq[i];
+                same = got.move.from == want.from && got.move.to == want.to && got.move.kind == want.kind &&
+                       got.move.promotion == want.promotion && got.uncaptured == taken[taken.size() - 1 - i];
+            }
+            if (same) found = true;
+        }
+        EXPECT_TRUE(found) << "game " << game << ": " << to_fen(diagram);
+    }
+    EXPECT_GE(games, 50);
 }
 
 }  // namespace
