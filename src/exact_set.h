@@ -95,7 +95,7 @@ class ExactSet {
         const Slot* find(std::uint64_t h, std::string_view key) const {
             if (slots.empty()) return nullptr;
             const size_t mask = slots.size() - 1;
-            for (size_t i = h & mask;; i = (i + 1) & mask) {
+            for (size_t i = start(h, mask);; i = (i + 1) & mask) {
                 const Slot& e = slots[i];
                 if (e.hash == 0) return nullptr;
                 if (e.hash == h && e.length == key.size() &&
@@ -103,6 +103,9 @@ class ExactSet {
                     return &e;
             }
         }
+
+        // The first slot to probe: the hash's low bits above bit 0 (which hash() sets).
+        static size_t start(std::uint64_t h, size_t mask) { return (h >> 1) & mask; }
 
         void add(std::uint64_t h, std::string_view key, std::uint8_t value) {
             if (2 * (used + 1) > slots.size()) grow();
@@ -114,7 +117,7 @@ class ExactSet {
 
         void place(const Slot& e) {
             const size_t mask = slots.size() - 1;
-            size_t i = e.hash & mask;
+            size_t i = start(e.hash, mask);
             while (slots[i].hash != 0) i = (i + 1) & mask;
             slots[i] = e;
         }
