@@ -11,6 +11,7 @@
 #include "rebirth/goal.h"
 #include "rebirth/movegen.h"
 #include "rebirth/setup.h"
+#include "walk_attacks.h"
 
 namespace rebirth {
 
@@ -171,8 +172,9 @@ class PictureMaker {
                 rows.assign(std::max(budget, 0) + 1, 0);
                 for (int t = 0; t < SQUARE_NB; ++t) {
                     const int d = distance_to(u.walk, u.color, u.square, Square(t), Form(f));
-                    for (int k = d; k <= budget; ++k) rows[k] |= square_bb(Square(t));
+                    if (d <= budget) rows[d] |= square_bb(Square(t));
                 }
+                for (std::size_t k = 1; k < rows.size(); ++k) rows[k] |= rows[k - 1];
             }
         }
     }
@@ -504,29 +506,7 @@ class PictureMaker {
         for (Bitboard b = occ; b;) {
             const Square q = pop_lsb(b);
             const Piece p = board[q];
-            if (p.color != by) continue;
-            Bitboard att;
-            switch (p.walk) {
-                case PAWN:
-                    att = pawn_attacks(by, q);
-                    break;
-                case KNIGHT:
-                    att = knight_attacks(q);
-                    break;
-                case KING:
-                    att = king_attacks(q);
-                    break;
-                case BISHOP:
-                    att = bishop_attacks(q, occ);
-                    break;
-                case ROOK:
-                    att = rook_attacks(q, occ);
-                    break;
-                default:
-                    att = queen_attacks(q, occ);
-                    break;
-            }
-            if (att & square_bb(s)) out |= square_bb(q);
+            if (p.color == by && (unit_attack_set(p.walk, by, q, occ) & square_bb(s))) out |= square_bb(q);
         }
         return out;
     }
@@ -534,8 +514,14 @@ class PictureMaker {
     // The placed units alone as a position, the defender to move; false when their walks
     // are not all known or the position is not one (then no verdict).
     bool placed_board(Position& board) const {
+        std::array<Piece, SQUARE_NB> placed{};
+        return placed_units(placed) && board_of(placed, board);
+    }
+
+    // `placed` as a position, the defender to move; false when it is not one.
+    bool board_of(const std::array<Piece, SQUARE_NB>& placed, Position& board) const {
         Setup setup;
-        if (!placed_units(setup.board)) return false;
+        setup.board = placed;
         setup.side_to_move = ~attacker_;
         SetupRules kingless;
         kingless.require_white_king = kingless.require_black_king = false;
@@ -657,24 +643,26 @@ class PictureMaker {
         // between, one line at a time; a check nothing can screen (adjacent kings included)
         // leaves no picture.
         std::array<Piece, SQUARE_NB> placed{};
-        if (placed_units(placed)) {
-            for (Color c : {~attacker_, attacker_}) {
-                Square king = SQ_NONE;
-                for (int s = 0; s < SQUARE_NB; ++s)
-                    if (placed[s].walk == KING && placed[s].color == c) king = Square(s);
-                if (king == SQ_NONE) continue;
-                const Bitboard checkers = attackers_among(placed, king, ~c);
-                if (!checkers) continue;
-                for (Bitboard b = checkers; b;)
-                    if (!between_bb(pop_lsb(b), king)) return;
-                const Bitboard line = between_bb(lsb(checkers), king);
-                place_defender_on(line);
-                place_attacker([line](Walk) { return line; }, [](Square) { return Bitboard(0); });
-                return;
-            }
+        if (!placed_units(placed)) {
+            finish();  // no verdict: the units not placed yet stay free
+            return;
+        }
+        for (Color c : {~attacker_, attacker_}) {
+            Square king = SQ_NONE;
+            for (int s = 0; s < SQUARE_NB; ++s)
+                if (placed[s].walk == KING && placed[s].color == c) king = Square(s);
+            if (king == SQ_NONE) continue;
+            const Bitboard checkers = attackers_among(placed, king, ~c);
+            if (!checkers) continue;
+            for (Bitboard b = checkers; b;)
+                if (!between_bb(pop_lsb(b), king)) return;
+            const Bitboard line = between_bb(lsb(checkers), king);
+            place_defender_on(line);
+            place_attacker([line](Walk) { return line; }, [](Square) { return Bitboard(0); });
+            return;
         }
         Position board;
-        if (!placed_board(board)) {
+        if (!board_of(placed, board)) {
             finish();  // no verdict: the units not placed yet stay free
             return;
         }

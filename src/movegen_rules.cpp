@@ -28,6 +28,24 @@ const ClassicTable& classic_table() {
     return t;
 }
 
+// The rook's squares of castling m (the king to m.to): its corner, and the square the king
+// passes, where it ends.
+struct CastlingRook {
+    Square corner, to;
+};
+static CastlingRook castling_rook(const Move& m) {
+    const bool king_side = file_of(m.to) == 6;
+    const int r = rank_of(m.to);
+    return {make_square(king_side ? 7 : 0, r), make_square(king_side ? 5 : 3, r)};
+}
+
+// The occupancy after castling m, occ before it (the king from m.from, the rook from its
+// corner).
+static Bitboard castled_occupancy(Bitboard occ, const Move& m) {
+    const CastlingRook rook = castling_rook(m);
+    return (occ & ~square_bb(m.from) & ~square_bb(rook.corner)) | square_bb(m.to) | square_bb(rook.to);
+}
+
 // The square unit p standing on q moves or captures from under Mars / Anti-Mars: its classic
 // rebirth square (Mirror: the other side's), or q for a king under Rex Exclusive (kings move and
 // capture as in orthodox chess, BEISPIEL/mars.inp).
@@ -83,22 +101,7 @@ struct MarsAttackers {
 // The empty-board reach of a unit of walk w and colour c capturing from s.
 static Bitboard compute_empty_board_reach(Walk w, Color c, Square s) {
     if (s == SQ_NONE) return 0;
-    switch (w) {
-        case PAWN:
-            return relative_rank(c, rank_of(s)) != 0 ? pawn_attacks(c, s) : 0;
-        case KNIGHT:
-            return knight_attacks(s);
-        case KING:
-            return king_attacks(s);
-        case BISHOP:
-            return bishop_attacks(s, 0);
-        case ROOK:
-            return rook_attacks(s, 0);
-        case QUEEN:
-            return queen_attacks(s, 0);
-        default:
-            return ~Bitboard(0);
-    }
+    return w > PAWN ? ~Bitboard(0) : unit_attack_set(w, c, s, 0);
 }
 
 // compute_empty_board_reach by colour, walk and square (SQ_NONE: no reach).
@@ -186,26 +189,7 @@ static Bitboard mars_attack_map(const MarsAttackers& a, Bitboard occ) {
         } else {
             continue;
         }
-        switch (a.walk[i]) {
-            case PAWN:
-                if (relative_rank(a.color, rank_of(from)) != 0) map |= pawn_attacks(a.color, from);
-                break;
-            case KNIGHT:
-                map |= knight_attacks(from);
-                break;
-            case KING:
-                map |= king_attacks(from);
-                break;
-            case BISHOP:
-                map |= bishop_attacks(from, o);
-                break;
-            case ROOK:
-                map |= rook_attacks(from, o);
-                break;
-            default:
-                map |= queen_attacks(from, o);
-                break;
-        }
+        map |= unit_attack_set(a.walk[i], a.color, from, o);
     }
     return map;
 }
@@ -941,14 +925,13 @@ static void mars_plain_legal(const Position& pos, MoveList& list) {
     // moved. The Rex Inclusive second path (a king lifted onto its empty home square) is RuleGen's.
     constexpr Square k = Us == WHITE ? SQ_E1 : SQ_E8;
     const Bitboard rights = pos.castling_rights();
-    auto castle = [&](Square dest, Square corner, Square rook_to) {
-        const Bitboard after = (occ & ~square_bb(k) & ~square_bb(corner)) | square_bb(dest) | square_bb(rook_to);
-        if (mars_king_attacked(all, dest, after)) return;
+    // The castling of the king on k to dest when it ends safe (the rook moved); null otherwise.
+    auto castling_to = [&](Square dest) {
         Move m;
         m.from = k;
         m.to = dest;
         m.kind = MoveKind::Castling;
-        list.push(m);
+        return mars_king_attacked(all, dest, castled_occupancy(occ, m)) ? Move{} : m;
     };
     // A king on its home square castles once with its right and, under Rex Inclusive, once more
     // by the second path, which needs no right of its own (as RuleGen's castling(true)).
@@ -960,24 +943,23 @@ static void mars_plain_legal(const Position& pos, MoveList& list) {
         const bool queen_side = (rights & square_bb(a)) && !(between_bb(k, a) & occ);
         if (king_side || queen_side) {
             if (!king_map) king_map = mars_attack_map(all, occ ^ square_bb(ksq));
-            if (!(*king_map & square_bb(k)))
+            if (!(*king_map & square_bb(k))) {
+                const Move short_castling =
+                    king_side && !(*king_map & square_bb(make_square(5, r))) ? castling_to(make_square(6, r)) : Move{};
+                const Move long_castling =
+                    queen_side && !(*king_map & square_bb(make_square(3, r))) ? castling_to(make_square(2, r)) : Move{};
                 for (int i = 0; i < paths; ++i) {
-                    if (king_side && !(*king_map & square_bb(make_square(5, r))))
-                        castle(make_square(6, r), h, make_square(5, r));
-                    if (queen_side && !(*king_map & square_bb(make_square(3, r))))
-                        castle(make_square(2, r), a, make_square(3, r));
+                    if (!short_castling.is_null()) list.push(short_castling);
+                    if (!long_castling.is_null()) list.push(long_castling);
                 }
+            }
         }
     } else if (ksq != k && R.rex == Rex::Inclusive) {
         MoveList special;
         RuleGen(pos, Us, special).special_moves(theirs);
         for (const Move& m : special) {
-            const bool king_side = file_of(m.to) == 6;
-            const int r = rank_of(m.to);
-            const Square corner = make_square(king_side ? 7 : 0, r), rook_to = make_square(king_side ? 5 : 3, r);
-            const Bitboard after =
-                (occ & ~square_bb(m.from) & ~square_bb(corner)) | square_bb(m.to) | square_bb(rook_to);
-            if (m.kind == MoveKind::Castling && m.extra == SQ_NONE && !mars_king_attacked(all, m.to, after))
+            if (m.kind == MoveKind::Castling && m.extra == SQ_NONE &&
+                !mars_king_attacked(all, m.to, castled_occupancy(occ, m)))
                 list.push(m);
         }
     }
@@ -1127,10 +1109,7 @@ static void anti_plain_legal(const Position& pos, MoveList& list) {
             if (capture_legal(m)) list.push(m);
             continue;
         }
-        const bool king_side = file_of(m.to) == 6;
-        const int r = rank_of(m.to);
-        const Square corner = make_square(king_side ? 7 : 0, r), rook_to = make_square(king_side ? 5 : 3, r);
-        const Bitboard after = (occ & ~square_bb(m.from) & ~square_bb(corner)) | square_bb(m.to) | square_bb(rook_to);
+        const Bitboard after = castled_occupancy(occ, m);
         if (!pos.attackers_to(m.to, Them, after) || !anti_king_taken(pos, Us, m.to, after)) list.push(m);
     }
 }
@@ -1394,13 +1373,41 @@ static bool classic_captures(const RuleSet& R) {
            !R.kamikaze && !R.hydra;
 }
 
+// Calls emit(from, to, kind, promotion walk) for every pseudo-legal capture of the side to
+// move with orthodox walks: the pieces' captures (by square), then the pawns' (each promotion
+// walk from the seventh rank; en passant).
+template <class Emit>
+static void for_each_capture(const Position& pos, Emit&& emit) {
+    const Color us = pos.side_to_move();
+    const Bitboard occ = pos.pieces(), theirs = pos.pieces(~us);
+    for (Bitboard b = pos.pieces(us) & ~pos.pieces(PAWN); b;) {
+        const Square from = pop_lsb(b);
+        for (Bitboard att = walk_targets(pos.piece_on(from).walk, from, occ) & theirs; att;)
+            emit(from, pop_lsb(att), MoveKind::Normal, NO_WALK);
+    }
+    const Bitboard first = rank_bb(us == WHITE ? 0 : 7), seventh = rank_bb(us == WHITE ? 6 : 1);
+    for (Bitboard b = pos.pieces(us, PAWN) & ~first; b;) {
+        const Square from = pop_lsb(b);
+        for (Bitboard att = pawn_attacks(us, from) & theirs; att;) {
+            const Square to = pop_lsb(att);
+            if (seventh & square_bb(from))
+                for (int i = 0; i < pos.promotion_walk_count(); ++i)
+                    emit(from, to, MoveKind::Promotion, pos.promotion_walks()[i]);
+            else
+                emit(from, to, MoveKind::Normal, NO_WALK);
+        }
+        if (pos.ep_square() != SQ_NONE && (pawn_attacks(us, from) & square_bb(pos.ep_square())))
+            emit(from, pos.ep_square(), MoveKind::EnPassant, NO_WALK);
+    }
+}
+
 // Legal captures under classic-square Circe, generated on bitboards: the rebirth square
 // comes from a table, legality from the orthodox pin/check state plus the reborn unit.
 static void classic_circe_captures(const Position& pos, MoveList& list, const KingSafety& safety) {
     const RuleSet& R = *pos.rules();
     const ClassicTable& table = classic_table();
     const Color us = pos.side_to_move(), them = ~us;
-    const Bitboard occ = pos.pieces(), theirs = pos.pieces(them);
+    const Bitboard occ = pos.pieces();
     const Square ksq = pos.king_square(us);
     const Bitboard checkers = safety.checkers, pinned = safety.pinned;
     // One capture from `from` to `to` (promotion walk `promo`, en passant when ep).
@@ -1435,42 +1442,7 @@ static void classic_circe_captures(const Position& pos, MoveList& list, const Ki
                                                       (occ ^ square_bb(from)) | square_bb(to) | square_bb(m.rebirth));
         if (legal) list.push(m);
     };
-    for (Bitboard b = pos.pieces(us) & ~pos.pieces(PAWN); b;) {
-        const Square from = pop_lsb(b);
-        Bitboard att;
-        switch (pos.piece_on(from).walk) {
-            case KING:
-                att = king_attacks(from);
-                break;
-            case KNIGHT:
-                att = knight_attacks(from);
-                break;
-            case BISHOP:
-                att = bishop_attacks(from, occ);
-                break;
-            case ROOK:
-                att = rook_attacks(from, occ);
-                break;
-            default:
-                att = queen_attacks(from, occ);
-                break;
-        }
-        for (att &= theirs; att;) emit(from, pop_lsb(att), MoveKind::Normal, NO_WALK);
-    }
-    const Bitboard first = rank_bb(us == WHITE ? 0 : 7), seventh = rank_bb(us == WHITE ? 6 : 1);
-    for (Bitboard b = pos.pieces(us, PAWN) & ~first; b;) {
-        const Square from = pop_lsb(b);
-        for (Bitboard att = pawn_attacks(us, from) & theirs; att;) {
-            const Square to = pop_lsb(att);
-            if (seventh & square_bb(from))
-                for (int i = 0; i < pos.promotion_walk_count(); ++i)
-                    emit(from, to, MoveKind::Promotion, pos.promotion_walks()[i]);
-            else
-                emit(from, to, MoveKind::Normal, NO_WALK);
-        }
-        if (pos.ep_square() != SQ_NONE && (pawn_attacks(us, from) & square_bb(pos.ep_square())))
-            emit(from, pos.ep_square(), MoveKind::EnPassant, NO_WALK);
-    }
+    for_each_capture(pos, emit);
 }
 
 bool assassin_plain(const Position& pos) {
@@ -1551,10 +1523,7 @@ void filter_assassin_quiet(const Position& pos, MoveList& list, int begin) {
         if (m.kind == MoveKind::Castling) {
             // Not in check, the passing square and the arrival safe (the orthodox generator
             // already excluded attacks on them; the rebirth targets remain).
-            const bool king_side = file_of(m.to) == 6;
-            const int r = rank_of(m.to);
-            const Square corner = make_square(king_side ? 7 : 0, r), rook_to = make_square(king_side ? 5 : 3, r);
-            const Square pass = rook_to;
+            const Square rook_to = castling_rook(m).to, pass = rook_to;
             if (!safe_now) {
                 AssassinAfter now{pos, us, occ, 0, SQ_NONE, NO_WALK, ours, SQ_NONE, NO_WALK};
                 safe_now = !now.king_taken(ksq);
@@ -1562,11 +1531,8 @@ void filter_assassin_quiet(const Position& pos, MoveList& list, int begin) {
             const Bitboard occ_pass = (occ ^ square_bb(ksq)) | square_bb(pass);
             AssassinAfter passing{
                 pos, us, occ_pass, 0, SQ_NONE, NO_WALK, (ours ^ square_bb(ksq)) | square_bb(pass), SQ_NONE, NO_WALK};
-            const Bitboard occ_after =
-                (occ & ~square_bb(ksq) & ~square_bb(corner)) | square_bb(m.to) | square_bb(rook_to);
             AssassinAfter after{
-                pos,     us,  occ_after, 0, SQ_NONE, NO_WALK, occ_after & (ours | square_bb(m.to) | square_bb(rook_to)),
-                rook_to, ROOK};
+                pos, us, castled_occupancy(occ, m), 0, SQ_NONE, NO_WALK, castled_occupancy(ours, m), rook_to, ROOK};
             ok = *safe_now && !passing.king_taken(pass) && !after.king_taken(m.to);
         } else if (m.from == ksq) {
             const Bitboard o = (occ ^ square_bb(m.from)) | square_bb(m.to);
@@ -1593,7 +1559,7 @@ void filter_assassin_quiet(const Position& pos, MoveList& list, int begin) {
 void append_assassin_captures(const Position& pos, MoveList& list, const KingSafety& safety) {
     const ClassicTable& table = classic_table();
     const Color us = pos.side_to_move(), them = ~us;
-    const Bitboard occ = pos.pieces(), theirs = pos.pieces(them), ours = pos.pieces(us);
+    const Bitboard occ = pos.pieces(), ours = pos.pieces(us);
     const Square ksq = pos.king_square(us);
     // The units (king's excepted) reborn on the king's square when taken.
     Bitboard targets = 0;
@@ -1643,25 +1609,7 @@ void append_assassin_captures(const Position& pos, MoveList& list, const KingSaf
         }
         if (legal) list.push(m);
     };
-    for (Bitboard b = ours & ~pos.pieces(PAWN); b;) {
-        const Square from = pop_lsb(b);
-        for (Bitboard att = walk_targets(pos.piece_on(from).walk, from, occ) & theirs; att;)
-            emit(from, pop_lsb(att), MoveKind::Normal, NO_WALK);
-    }
-    const Bitboard first = rank_bb(us == WHITE ? 0 : 7), seventh = rank_bb(us == WHITE ? 6 : 1);
-    for (Bitboard b = pos.pieces(us, PAWN) & ~first; b;) {
-        const Square from = pop_lsb(b);
-        for (Bitboard att = pawn_attacks(us, from) & theirs; att;) {
-            const Square to = pop_lsb(att);
-            if (seventh & square_bb(from))
-                for (int i = 0; i < pos.promotion_walk_count(); ++i)
-                    emit(from, to, MoveKind::Promotion, pos.promotion_walks()[i]);
-            else
-                emit(from, to, MoveKind::Normal, NO_WALK);
-        }
-        if (pos.ep_square() != SQ_NONE && (pawn_attacks(us, from) & square_bb(pos.ep_square())))
-            emit(from, pos.ep_square(), MoveKind::EnPassant, NO_WALK);
-    }
+    for_each_capture(pos, emit);
 }
 
 void append_rules_captures(const Position& pos, MoveList& list, const KingSafety& safety) {
@@ -1764,11 +1712,7 @@ static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* 
     // alone exactly whether the king is safe on m.to; otherwise true only when no enemy unit
     // attacks m.to in the orthodox sense (then, in `fast` families, the king is safe).
     auto castling_safe = [&](const Move& m) {
-        const bool king_side = file_of(m.to) == 6;
-        const int r = rank_of(m.to);
-        const Square corner = make_square(king_side ? 7 : 0, r), rook_to = make_square(king_side ? 5 : 3, r);
-        const Bitboard occ =
-            (pos.pieces() & ~square_bb(m.from) & ~square_bb(corner)) | square_bb(m.to) | square_bb(rook_to);
+        const Bitboard occ = castled_occupancy(pos.pieces(), m);
         if (mars_quiet) {
             if (!mars) {
                 mars = mars_attackers(pos, us);

@@ -77,4 +77,12 @@ inline Bitboard walk_targets(Walk w, Square from, Bitboard occ) {
     }
 }
 
+// The squares a unit of walk w and colour c on s attacks with occupancy occ: a pawn's two
+// diagonal squares ahead (none from its own first rank: orthodox rules), walk_targets for
+// the other walks.
+inline Bitboard unit_attack_set(Walk w, Color c, Square s, Bitboard occ) {
+    if (w != PAWN) return walk_targets(w, s, occ);
+    return relative_rank(c, rank_of(s)) != 0 ? pawn_attacks(c, s) : 0;
+}
+
 }  // namespace rebirth

@@ -36,6 +36,35 @@ std::vector<std::string> texts(const Position& pos, const MoveList& list) {
     return out;
 }
 
+// Plays `games` seeded random games of 24 half-moves from start: at every node both
+// generators must give the same moves. `nodes` counts the nodes compared.
+::testing::AssertionResult same_moves_on_random_games(const Position& start, int games, std::mt19937& rng, int& nodes) {
+    for (int game = 0; game < games; ++game) {
+        Position pos = start;
+        for (int ply = 0; ply < 24; ++ply) {
+            MoveList fast, slow;
+            generate_legal(pos, fast);
+            generate_legal_by_make(pos, slow);
+            const std::vector<std::string> a = texts(pos, fast), b = texts(pos, slow);
+            if (a != b) {
+                auto join = [](const std::vector<std::string>& v) {
+                    std::string out;
+                    for (const std::string& t : v) out += " " + t;
+                    return out;
+                };
+                return ::testing::AssertionFailure() << "after " << ply << " random moves of game " << game << ": fast"
+                                                     << join(a) << "; by make" << join(b);
+            }
+            ++nodes;
+            if (fast.empty()) break;
+            const Move m = fast[std::uniform_int_distribution<int>(0, fast.size() - 1)(rng)];
+            UndoInfo u;
+            pos.do_move(m, u);
+        }
+    }
+    return ::testing::AssertionSuccess();
+}
+
 TEST(FastPaths, SameMovesAsPlayingEveryMove) {
     std::istringstream in(test::read_text(fs::path(REBIRTH_SHARED_DIR) / "reference" / "movelists.jsonl"));
     std::mt19937 rng(11);
@@ -56,21 +85,7 @@ TEST(FastPaths, SameMovesAsPlayingEveryMove) {
             continue;
         }
         ++cases;
-        for (int game = 0; game < 12; ++game) {
-            Position pos = start;
-            for (int ply = 0; ply < 24; ++ply) {
-                MoveList fast, slow;
-                generate_legal(pos, fast);
-                generate_legal_by_make(pos, slow);
-                ASSERT_EQ(texts(pos, fast), texts(pos, slow))
-                    << j.at("id") << " (" << condition << ") after " << ply << " random moves";
-                ++nodes;
-                if (fast.empty()) break;
-                const Move m = fast[std::uniform_int_distribution<int>(0, fast.size() - 1)(rng)];
-                UndoInfo u;
-                pos.do_move(m, u);
-            }
-        }
+        ASSERT_TRUE(same_moves_on_random_games(start, 12, rng, nodes)) << j.at("id") << " (" << condition << ")";
     }
     EXPECT_GE(cases, 200);
     std::printf("%d positions under %d conditioned cases\n", nodes, cases);
@@ -116,21 +131,7 @@ TEST(FastPaths, SameMovesUnderTheShortcutFamiliesVariants) {
                 continue;  // illegal under these rules (a king capturable at once)
             }
             ++cases;
-            for (int game = 0; game < 8; ++game) {
-                Position pos = start;
-                for (int ply = 0; ply < 24; ++ply) {
-                    MoveList fast, slow;
-                    generate_legal(pos, fast);
-                    generate_legal_by_make(pos, slow);
-                    ASSERT_EQ(texts(pos, fast), texts(pos, slow))
-                        << id << " (" << words << ") after " << ply << " random moves";
-                    ++nodes;
-                    if (fast.empty()) break;
-                    const Move m = fast[std::uniform_int_distribution<int>(0, fast.size() - 1)(rng)];
-                    UndoInfo u;
-                    pos.do_move(m, u);
-                }
-            }
+            ASSERT_TRUE(same_moves_on_random_games(start, 8, rng, nodes)) << id << " (" << words << ")";
         }
     }
     EXPECT_GE(cases, 100);
