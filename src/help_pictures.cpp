@@ -756,9 +756,15 @@ class PictureSearch {
         series_ = series;
         pictures_ = &pictures;
         demand_of_.assign(pictures.size() * units_.size(), -1);
-        for (std::size_t p = 0; p < pictures.size(); ++p)
-            for (std::size_t j = 0; j < pictures[p].targets.size(); ++j)
-                demand_of_[p * units_.size() + pictures[p].targets[j].unit] = std::int16_t(j);
+        blocked_.assign(pictures.size(), 0);
+        for (std::size_t p = 0; p < pictures.size(); ++p) {
+            blocked_[p] = pictures[p].empty;
+            for (std::size_t j = 0; j < pictures[p].targets.size(); ++j) {
+                const Target& t = pictures[p].targets[j];
+                demand_of_[p * units_.size() + t.unit] = std::int16_t(j);
+                if (units_[t.unit].color != goal_side_) blocked_[p] |= square_bb(t.square);
+            }
+        }
         id_at_.fill(-1);
         sq_of_.assign(units_.size(), SQ_NONE);
         for (int i = 0; i < int(units_.size()); ++i) {
@@ -834,7 +840,23 @@ class PictureSearch {
         for (int id : picture(p).captured) to_take += sq_of_[id] != SQ_NONE;
         if (to_take > moves_of(pos, goal_side_, remaining)) return false;
         const Bitboard empty = picture(p).empty;
-        return popcount(empty & pos.pieces()) <= remaining + extra_vacated(pos, empty, remaining);
+        if (popcount(empty & pos.pieces()) > remaining + extra_vacated(pos, empty, remaining)) return false;
+        if (series_) {
+            // Series play: the goal side moves only at the end, so it takes nothing before. A
+            // unit of the other side with no target of its own in p that stands on a square p
+            // needs empty, or on a target of one of its side's units, must move itself: one
+            // move more than the needs count (a unit with a target counts in its distance).
+            const Color c = ~goal_side_;
+            int blockers = 0;
+            for (Bitboard b = blocked_[p] & pos.pieces(c); b;) {
+                const int id = id_at_[pop_lsb(b)];
+                if (id < 0 || demand(p, id) < 0) ++blockers;
+            }
+            if ((c == WHITE ? need_white : need_black) + blockers >
+                moves_of(pos, c, remaining) + castling_bonus(pos, c))
+                return false;
+        }
+        return true;
     }
 
     // Moves the unit ids along with move m of `mover` (before pos.do_move); returns the id
@@ -1017,6 +1039,8 @@ class PictureSearch {
     const std::function<void()>& visit_;
     const std::vector<Picture>* pictures_ = nullptr;
     std::vector<std::int16_t> demand_of_;  // [picture][unit]: index of its target, -1: none
+    // [picture]: the squares it needs empty and its other side's targets.
+    std::vector<Bitboard> blocked_;
     std::array<int, 64> id_at_{};
     std::vector<Square> sq_of_;
     bool series_ = false;

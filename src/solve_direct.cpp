@@ -8,6 +8,7 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <optional>
 #include <stdexcept>
@@ -112,7 +113,29 @@ class BattleSolver {
 
     // Defender to move, j attacker moves left: whether every defence loses.
     bool defender_loses(Position& pos, int j) const {
+        // No attacker move left: direct play has failed, and self play asks whether every
+        // move of the defender reaches the goal, which its first other move answers sooner
+        // than a table lookup (reflex play, which looks for a goal move, keeps the table).
+        if (j == 0 && mode_ == Mode::Direct) return false;
+        if (j == 0 && mode_ == Mode::Self) return defender_loses_uncached(pos, j);
         return cached(pos, j, 0, [&] { return defender_loses_uncached(pos, j); });
+    }
+
+    // Moves the last refutation (defender) or win (attacker) found with j attacker moves left
+    // to the front of list: a killer, likely to cut its siblings too. Only the order in which
+    // moves are tried changes, never a result.
+    static void killer_first(MoveList& list, const Move& killer) {
+        if (killer.is_null()) return;
+        for (Move* m = list.begin(); m != list.end(); ++m)
+            if (*m == killer) {
+                std::rotate(list.begin(), m, m + 1);
+                return;
+            }
+    }
+
+    static Move& killer(int side, int j) {
+        thread_local std::array<std::array<Move, 64>, 2> killers{};
+        return killers[side][std::min(j, 63)];
     }
 
     // The transposition table: the result of `compute` for (pos, j, kind), computed once
@@ -153,14 +176,18 @@ class BattleSolver {
         if (defender_finished(pos, j)) return true;
         if (j == 0 || defender_ends_early(pos, j) || defended_by_options(pos, j)) return false;
         MoveList list;
-        generate_legal(pos, list);  // whether a defence holds, not which: no ordering
+        generate_legal(pos, list);  // whether a defence holds, not which: the killer first
         if (list.empty()) return false;
+        killer_first(list, killer(0, j));
         for (const Move& d : list) {
             UndoInfo u;
             pos.do_move(d, u);
             const bool lost = defence_reaches_goal(pos, u) || attacker_wins(pos, j);
             pos.undo_move(d, u);
-            if (!lost) return false;
+            if (!lost) {
+                killer(0, j) = d;
+                return false;
+            }
         }
         return true;
     }
@@ -191,6 +218,7 @@ class BattleSolver {
         // the options at its own length (BEISPIEL/circe.inp #4 with MaxFlightsquares 0).
         const Options& o = ctx_.problem.options;
         const int first = (o.threat || o.max_flights) && !exact_ ? 1 : j;
+        killer_first(list, killer(1, j));
         for (int k = first; k <= j; ++k) {
             for (const Move& m : list) {
                 if (k == 1 && checks_only && !gives_check(pos, m)) continue;
@@ -198,7 +226,10 @@ class BattleSolver {
                 pos.do_move(m, u);
                 const bool solves = attack_solves(pos, u, k);
                 pos.undo_move(m, u);
-                if (solves) return true;
+                if (solves) {
+                    killer(1, j) = m;
+                    return true;
+                }
             }
         }
         return false;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <array>
+
 #include "rebirth/bitboard.h"
 #include "rebirth/types.h"
 #include "rebirth/walk.h"
@@ -48,11 +50,86 @@ void for_each_walk_target(Walk w, Square from, Bitboard occ, Visit&& visit) {
     }
 }
 
-// Whether a unit of generic (non-pawn) walk w on `from` attacks `to` given `occ`.
+// The number of steps of v from `from` to `to` (df, dr apart), 0 when `to` is not on that
+// ray.
+inline int steps_along(Vec v, int df, int dr) {
+    int k = 0;
+    if (v.df != 0) {
+        if (df % v.df != 0) return 0;
+        k = df / v.df;
+    } else if (df != 0) {
+        return 0;
+    }
+    if (v.dr != 0) {
+        if (dr % v.dr != 0) return 0;
+        const int kr = dr / v.dr;
+        if (v.df != 0 && kr != k) return 0;
+        k = kr;
+    } else if (dr != 0) {
+        return 0;
+    }
+    return k > 0 ? k : 0;
+}
+
+// The squares a unit of generic walk w on `from` could attack on some occupancy: every
+// square of its rays (for hoppers beyond the first one), its leaps. A table built once.
+inline Bitboard walk_reach(Walk w, Square from) {
+    static const auto table = [] {
+        std::array<std::array<Bitboard, SQUARE_NB>, WALK_NB> t{};
+        for (int wi = PAWN + 1; wi < walk_count() && wi < WALK_NB; ++wi) {
+            const WalkInfo& info = walk_info(Walk(wi));
+            for (int si = 0; si < SQUARE_NB; ++si)
+                for (int i = 0; i < info.nvecs; ++i) {
+                    const Vec v = info.vecs[i];
+                    const bool ray = info.kind == WalkKind::Rider || info.kind == WalkKind::Hopper;
+                    int k = 1;
+                    for (Square sq = step(Square(si), v); sq != SQ_NONE; sq = step(sq, v), ++k) {
+                        if (info.kind != WalkKind::Hopper || k >= 2) t[wi][si] |= square_bb(sq);
+                        if (!ray) break;
+                    }
+                }
+        }
+        return t;
+    }();
+    return table[w][from];
+}
+
+// Whether a unit of generic (non-pawn) walk w on `from` attacks `to` given `occ`: the
+// squares for_each_walk_target reports, found from the ray that leads to `to` only (the
+// squares between two board squares on a straight line are on the board).
 inline bool walk_attacks_square(Walk w, Square from, Square to, Bitboard occ) {
-    bool hit = false;
-    for_each_walk_target(w, from, occ, [&](Square t) { hit |= (t == to); });
-    return hit;
+    if (!(walk_reach(w, from) & square_bb(to))) return false;
+    const WalkInfo& info = walk_info(w);
+    const int df = file_of(to) - file_of(from), dr = rank_of(to) - rank_of(from);
+    for (int i = 0; i < info.nvecs; ++i) {
+        const Vec v = info.vecs[i];
+        const int k = steps_along(v, df, dr);
+        if (k == 0) continue;
+        const int step = v.dr * 8 + v.df;
+        switch (info.kind) {
+            case WalkKind::Leaper:
+            case WalkKind::King:
+                if (k == 1) return true;
+                break;
+            case WalkKind::Rider: {
+                int i2 = 1;
+                while (i2 < k && !(occ & square_bb(Square(from + i2 * step)))) ++i2;
+                if (i2 == k) return true;
+                break;
+            }
+            case WalkKind::Hopper: {
+                // The hurdle is the square before `to`, and the first occupied one of the ray.
+                if (k < 2 || !(occ & square_bb(Square(from + (k - 1) * step)))) break;
+                int i2 = 1;
+                while (i2 < k - 1 && !(occ & square_bb(Square(from + i2 * step)))) ++i2;
+                if (i2 == k - 1) return true;
+                break;
+            }
+            default:
+                break;
+        }
+    }
+    return false;
 }
 
 // Targets of a non-pawn unit of walk w on `from` with occupancy `occ` (colour not filtered).

@@ -22,6 +22,9 @@
 #include "rebirth/popeye_input.h"
 #include "rebirth/rules.h"
 #include "rebirth/setup.h"
+#include "rebirth/walk.h"
+
+#include "../src/walk_attacks.h"
 
 namespace rebirth {
 namespace {
@@ -136,6 +139,30 @@ TEST(FastPaths, SameMovesUnderTheShortcutFamiliesVariants) {
     }
     EXPECT_GE(cases, 100);
     std::printf("%d positions under %d variant cases\n", nodes, cases);
+}
+
+// walk_attacks_square looks along the one ray that leads to the target; it must agree with
+// the enumeration of every target (for_each_walk_target) for every walk, square pair and
+// random occupancy, hurdles and blockers included.
+TEST(FastPaths, WalkAttacksSquareAgreesWithTheTargetEnumeration) {
+    std::mt19937_64 rng(20261126);
+    int hits = 0;
+    for (int w = PAWN + 1; w < walk_count() && w < WALK_NB; ++w) {
+        for (int round = 0; round < 40; ++round) {
+            const Bitboard occ = rng() & rng();  // about a quarter of the squares occupied
+            for (int from = 0; from < 64; ++from) {
+                Bitboard enumerated = 0;
+                for_each_walk_target(Walk(w), Square(from), occ, [&](Square t) { enumerated |= square_bb(t); });
+                for (int to = 0; to < 64; ++to) {
+                    const bool expected = (enumerated & square_bb(Square(to))) != 0;
+                    hits += expected;
+                    ASSERT_EQ(walk_attacks_square(Walk(w), Square(from), Square(to), occ), expected)
+                        << "walk " << walk_info(Walk(w)).name << " from " << from << " to " << to << " occ " << occ;
+                }
+            }
+        }
+    }
+    EXPECT_GT(hits, 0);
 }
 
 }  // namespace
