@@ -30,9 +30,10 @@ struct SolveArgs {
 
 struct RetroArgs {
     std::string fen;
-    int last = 1;      // single moves asked
-    std::string side;  // the side that moved last (w or b); empty: both tried
-    int depth = 3;     // single moves looked further back to refute a last move
+    int last = 1;           // single moves asked
+    std::string side;       // the side that moved last (w or b); empty: both tried
+    int depth = 3;          // single moves looked further back to refute a last move
+    std::string condition;  // Popeye condition words; empty: orthodox chess
     bool json = false;
 };
 

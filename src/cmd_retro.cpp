@@ -5,7 +5,9 @@
 
 #include "cli.h"
 #include "rebirth/error.h"
+#include "rebirth/popeye_input.h"
 #include "rebirth/retro.h"
+#include "rebirth/rules.h"
 #include "rebirth/setup.h"
 
 namespace rebirth::cli {
@@ -20,6 +22,17 @@ int run_retro(const RetroArgs& args) {
     if (!args.side.empty() && args.side != "w" && args.side != "b")
         throw InputError("--side", 0, args.side, "the side that moved last is w or b");
     const Setup diagram = parse_fen(args.fen, "--fen");
+    RuleSet rules;
+    if (!args.condition.empty()) {
+        rules = resolve_rules(parse_condition_words(args.condition, "--condition"), "--condition", 0);
+        if (!unmoves_supported(&rules))
+            throw InputError("--condition", 0, args.condition,
+                             "retro analysis under " + rules.describe() +
+                                 " is not supported yet (supported: orthodox, Circe with Relaxed, Strict or "
+                                 "Assassin occupied squares, AntiCirce, MarsCirce, AntiMarsCirce; no walk "
+                                 "adapters, Parrain, Take&Make or Diagram squares)");
+    }
+    const RuleSet* r = args.condition.empty() ? nullptr : &rules;
     const bool single = args.last == 1;
     std::vector<Color> movers;
     if (args.side != "b") movers.push_back(WHITE);
@@ -31,9 +44,9 @@ int run_retro(const RetroArgs& args) {
         s.side_to_move = ~mover;
         std::vector<std::vector<UnMove>> seqs;
         if (single)
-            for (const UnMove& u : possible_last_moves(s, args.depth)) seqs.push_back({u});
+            for (const UnMove& u : possible_last_moves(s, args.depth, r)) seqs.push_back({u});
         else
-            seqs = possible_last_moves(s, args.last, args.depth);
+            seqs = possible_last_moves(s, args.last, args.depth, r);
         if (!args.json) {
             std::cout << (mover == WHITE ? "White" : "Black") << " moved last: " << seqs.size();
             if (single)
@@ -47,7 +60,7 @@ int run_retro(const RetroArgs& args) {
             Setup p = s;
             std::string line;
             for (const UnMove& u : seq) {
-                const std::string text = janko_notation(p, u);
+                const std::string text = janko_notation(p, u, r);
                 texts.push_back(text);
                 line += "  " + text;
                 if (single) line += "  (" + last_move_type(p, u) + ")";
@@ -64,7 +77,8 @@ int run_retro(const RetroArgs& args) {
                          {"verdict", verdict},
                          {"solutions", solutions},
                          {"side", args.side.empty() ? std::string("both") : args.side},
-                         {"depth", args.depth}};
+                         {"depth", args.depth},
+                         {"condition", args.condition.empty() ? std::string("orthodox") : rules.describe()}};
         if (!single) j["last"] = args.last;
         std::cout << j.dump() << "\n";
     } else {

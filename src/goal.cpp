@@ -58,7 +58,7 @@ std::string_view goal_mark(Goal g) {
         case Goal::Check:
             return " +";
         case Goal::Any:
-            return " ~";
+            return "";  // Popeye 4.104 writes none: "1.a7-a5 Rb2-b8 +" in an h~1
         default:
             return "";
     }

@@ -45,8 +45,7 @@ int main(int argc, char** argv) {
     solve_cmd->add_flag("--quiet", solve.quiet, "No progress heartbeat on stderr");
 
     cli::RetroArgs retro;
-    CLI::App* retro_cmd =
-        app.add_subcommand("retro", "What were the last N single moves? Every sequence not refuted (orthodox)");
+    CLI::App* retro_cmd = app.add_subcommand("retro", "What were the last N single moves? Every sequence not refuted");
     retro_cmd->add_option("--fen", retro.fen, "The diagram as a FEN (its side-to-move field is not used)")->required();
     retro_cmd->add_option("--last", retro.last, "Single moves asked, the last played first")
         ->check(CLI::Range(1, 40))
@@ -55,6 +54,9 @@ int main(int argc, char** argv) {
     retro_cmd->add_option("--depth", retro.depth, "Single moves looked further back to refute a last move")
         ->check(CLI::Range(0, 12))
         ->default_val(3);
+    retro_cmd->add_option("--condition", retro.condition,
+                          "Popeye condition words (Circe, AntiCirce, MarsCirce, AntiMarsCirce, Circe Assassin "
+                          "and their square rules); default orthodox");
     retro_cmd->add_flag("--json", retro.json, "One JSON line: id, verdict, solutions, side, depth");
 
     // Commands planned but not built yet: they say so instead of failing silently.

@@ -82,6 +82,14 @@ std::string move_to_popeye(const Position& pos, const Move& m, bool with_check, 
     const RuleSet* rules = pos.has_rules() ? pos.rules() : nullptr;
     if (m.kind == MoveKind::Castling) {
         s = file_of(m.to) == 6 ? "0-0" : "0-0-0";
+        // A Mars Circe king castles from its rebirth square: Popeye writes the lift first
+        // ("[wKc1->e1]0-0").
+        const Square home = make_square(4, rank_of(m.to));
+        if (rules && rules->mars && m.from != home) {
+            const Piece king = pos.piece_on(m.from);
+            s = std::string("[") + (king.color == WHITE ? 'w' : 'b') + unit_letters(king, KING, lang, false) +
+                square_name(m.from) + "->" + square_name(home) + "]" + s;
+        }
     } else {
         Piece mover = pos.piece_on(m.from);
         if (mover.walk != PAWN) s += unit_letters(mover, mover.walk, lang, rules && rules->frischauf);

@@ -1,7 +1,11 @@
 #include "rebirth/retro.h"
 
+#include <algorithm>
+#include <array>
+
 #include "rebirth/bitboard.h"
 #include "rebirth/legality.h"
+#include "rebirth/notation.h"
 #include "rebirth/position.h"
 #include "rebirth/walk.h"
 
@@ -18,21 +22,43 @@ char letter(Walk w) { return walk_code(w, Language::English)[0] == 'S' ? 'N' : w
 
 }  // namespace
 
-bool may_be_legal(const Setup& s, int depth) {
-    if (analyze_orthodox_legality(s.board, s.side_to_move).illegal) return false;
-    if (depth == 0 || is_game_array(s)) return true;
-    std::vector<UnMove> un;
-    generate_unmoves(s, un);
-    for (const UnMove& u : un)
-        if (may_be_legal(retract(s, u), depth - 1)) return true;
-    return false;
+namespace {
+
+// may_be_legal's static analysis under rebirth rules: one king a side, at most 8 pawns and
+// 16 units a side, and no more pieces of a walk than the game array's plus the missing pawns.
+bool counts_possible(const Setup& s) {
+    for (Color c : {WHITE, BLACK}) {
+        std::array<int, WALK_NB> count{};
+        int units = 0;
+        for (const Piece& p : s.board)
+            if (!p.empty() && p.color == c) {
+                ++count[p.walk];
+                ++units;
+            }
+        if (count[KING] != 1 || count[PAWN] > 8 || units > 16) return false;
+        const int extra = std::max(0, count[QUEEN] - 1) + std::max(0, count[ROOK] - 2) +
+                          std::max(0, count[BISHOP] - 2) + std::max(0, count[KNIGHT] - 2);
+        if (extra > 8 - count[PAWN]) return false;
+    }
+    return true;
 }
 
-std::vector<UnMove> possible_last_moves(const Setup& position, int depth) {
+bool ruled(const RuleSet* rules) { return rules && !rules->orthodox(); }
+
+}  // namespace
+
+bool may_be_legal(const Setup& s, int depth, const RuleSet* rules) {
+    if (ruled(rules) ? !counts_possible(s) : analyze_orthodox_legality(s.board, s.side_to_move).illegal) return false;
+    if (depth == 0 || is_game_array(s)) return true;
+    // One retraction that is not refuted is enough: stop at the first.
+    return for_each_unmove(s, rules, [&](const UnMove& u) { return may_be_legal(retract(s, u), depth - 1, rules); });
+}
+
+std::vector<UnMove> possible_last_moves(const Setup& position, int depth, const RuleSet* rules) {
     std::vector<UnMove> un, out;
-    generate_unmoves(position, un);
+    generate_unmoves(position, un, rules);
     for (const UnMove& u : un)
-        if (may_be_legal(retract(position, u), depth)) out.push_back(u);
+        if (may_be_legal(retract(position, u), depth, rules)) out.push_back(u);
     return out;
 }
 
@@ -41,8 +67,8 @@ namespace {
 // The retractions of `position` that its own history allows: after a retracted en passant
 // capture (position.ep_square set) only the double step through that square; a king or rook
 // that keeps a castling right in `position` never moved before it.
-void history_unmoves(const Setup& position, std::vector<UnMove>& out) {
-    generate_unmoves(position, out);
+void history_unmoves(const Setup& position, std::vector<UnMove>& out, const RuleSet* rules) {
+    generate_unmoves(position, out, rules);
     std::erase_if(out, [&](const UnMove& u) {
         const Move& m = u.move;
         if (position.castling & square_bb(m.to)) return true;
@@ -55,39 +81,41 @@ void history_unmoves(const Setup& position, std::vector<UnMove>& out) {
 }
 
 // The earlier position of u, with the castling rights `position` keeps for units u did not
-// move added to those retract() claims.
+// move (or take back from a rebirth square) added to those retract() claims.
 Setup retract_keeping_rights(const Setup& position, const UnMove& u) {
     Setup s = retract(position, u);
     const Move& m = u.move;
     Bitboard moved = square_bb(m.from) | square_bb(m.to);
+    for (Square x : {u.unreborn, u.capturer_now})
+        if (x != SQ_NONE) moved |= square_bb(x);
     if (m.kind == MoveKind::Castling) moved |= square_bb(make_square(file_of(m.to) == 6 ? 7 : 0, rank_of(m.to)));
     s.castling |= position.castling & ~moved;
     return s;
 }
 
-void last_moves_rec(const Setup& position, int n, int depth, std::vector<UnMove>& line,
+void last_moves_rec(const Setup& position, int n, int depth, const RuleSet* rules, std::vector<UnMove>& line,
                     std::vector<std::vector<UnMove>>& out) {
     if (n == 0) {
         out.push_back(line);
         return;
     }
     std::vector<UnMove> un;
-    history_unmoves(position, un);
+    history_unmoves(position, un, rules);
     for (const UnMove& u : un) {
         const Setup before = retract_keeping_rights(position, u);
-        if (!may_be_legal(before, n == 1 ? depth : 0)) continue;
+        if (!may_be_legal(before, n == 1 ? depth : 0, rules)) continue;
         line.push_back(u);
-        last_moves_rec(before, n - 1, depth, line, out);
+        last_moves_rec(before, n - 1, depth, rules, line, out);
         line.pop_back();
     }
 }
 
 }  // namespace
 
-std::vector<std::vector<UnMove>> possible_last_moves(const Setup& position, int n, int depth) {
+std::vector<std::vector<UnMove>> possible_last_moves(const Setup& position, int n, int depth, const RuleSet* rules) {
     std::vector<std::vector<UnMove>> out;
     std::vector<UnMove> line;
-    last_moves_rec(position, n, depth, line, out);
+    last_moves_rec(position, n, depth, rules, line, out);
     return out;
 }
 
@@ -95,8 +123,10 @@ std::string last_move_type(const Setup& position, const UnMove& u) {
     const Move& m = u.move;
     if (m.kind == MoveKind::Castling) return file_of(m.to) == 6 ? "O-O" : "O-O-O";
     if (m.kind == MoveKind::EnPassant) return "ep";
-    const bool pawn = m.kind == MoveKind::Promotion || position.board[m.to].walk == PAWN;
-    std::string t(1, pawn ? 'P' : letter(position.board[m.to].walk));
+    // The unit as it stood before the move (a pawn for a promotion).
+    const Walk unit = retract(position, u).board[m.from].walk;
+    const bool pawn = unit == PAWN;
+    std::string t(1, pawn ? 'P' : letter(unit));
     if (u.uncaptured != NO_WALK) {
         t += 'x';
         t += letter(u.uncaptured);
@@ -111,14 +141,17 @@ std::string last_move_type(const Setup& position, const UnMove& u) {
     return t;
 }
 
-std::string janko_notation(const Setup& position, const UnMove& u) {
+std::string janko_notation(const Setup& position, const UnMove& u, const RuleSet* rules) {
     const Move& m = u.move;
+    const Setup before = retract(position, u);
+    SetupRules setup_rules;
+    setup_rules.rules = ruled(rules) ? rules : nullptr;
     std::string t;
     if (m.kind == MoveKind::Castling) {
         t = file_of(m.to) == 6 ? "O-O" : "O-O-O";
     } else {
-        const bool pawn = m.kind == MoveKind::Promotion || position.board[m.to].walk == PAWN;
-        if (!pawn) t += letter(position.board[m.to].walk);
+        const Walk unit = before.board[m.from].walk;
+        if (unit != PAWN) t += letter(unit);
         t += square_name(m.from);
         if (u.uncaptured != NO_WALK) {
             t += 'x';
@@ -133,9 +166,24 @@ std::string janko_notation(const Setup& position, const UnMove& u) {
         }
         if (m.kind == MoveKind::EnPassant) t += "ep";
     }
-    Position after;
     try {
-        after.set(position);
+        if (setup_rules.rules) {
+            // The effects as Popeye writes them after the move ("Sc3*d5[+bPd7]").
+            const std::string popeye = move_to_popeye(Position(before, setup_rules), m);
+            if (const auto b = popeye.find('['); b != std::string::npos) t += popeye.substr(b);
+            // Popeye writes no Assassin removal; a retraction names every unit it brings back.
+            const auto removed = [](Piece p, Square s) {
+                return std::string("[-") + (p.color == WHITE ? 'w' : 'b') +
+                       std::string(walk_code(p.walk, Language::English)) + square_name(s) + "]";
+            };
+            if (!u.resurrected.empty()) t += removed(u.resurrected, u.unreborn);
+            if (u.capturer_lost) {
+                const Walk w = m.kind == MoveKind::Promotion ? m.promotion : u.capturer_before.walk;
+                t += removed(make_piece(u.capturer_before.color, w), m.to);
+            }
+        }
+        Position after;
+        after.set(position, setup_rules);
         if (after.in_check()) t += '+';
     } catch (const std::exception&) {
     }

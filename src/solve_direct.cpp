@@ -48,7 +48,7 @@ Texts texts_for(Language lang) {
 }
 
 // The goal mark of battle play: as in help play, but "~" goals are not marked.
-std::string battle_goal_mark(Goal g) { return g == Goal::Any ? std::string() : std::string(goal_mark(g)); }
+std::string battle_goal_mark(Goal g) { return std::string(goal_mark(g)); }
 
 // Columns before the move number of half-move `h` of a tree (0 = the key), for a
 // one-digit number; longer numbers take their extra digits from it (Popeye right-aligns

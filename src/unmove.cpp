@@ -1,6 +1,8 @@
 #include "rebirth/unmove.h"
 
+#include <algorithm>
 #include <array>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 
@@ -51,18 +53,26 @@ Setup retract(const Setup& position, const UnMove& u) {
     const Move& m = u.move;
     // The reborn unit leaves first: it may stand on the departure square (PWC Circe).
     if (u.uncaptured != NO_WALK && u.unreborn != SQ_NONE) s.board[u.unreborn] = Piece{};
-    Piece unit = s.board[m.to];
-    s.board[m.to] = Piece{};
-    if (m.kind == MoveKind::Promotion) unit = make_piece(mover, PAWN);
-    s.board[m.from] = unit;
     if (m.kind == MoveKind::Castling) {
+        // The rook first: a Mars king may have castled from the square the rook went to.
         const int r = rank_of(m.to);
         const bool king_side = file_of(m.to) == 6;
         const Square rook_now = make_square(king_side ? 5 : 3, r), corner = make_square(king_side ? 7 : 0, r);
         s.board[corner] = s.board[rook_now];
         s.board[rook_now] = Piece{};
-        s.castling = square_bb(m.from) | square_bb(corner);
+        // The rook's right, and the king's when it castled from its game-array square (a Mars
+        // Circe king castles from elsewhere through that square, with no right of its own).
+        s.castling = square_bb(corner) | (m.from == make_square(4, r) ? square_bb(m.from) : 0);
     }
+    Piece unit = u.capturer_before;
+    if (!u.capturer_lost) {
+        const Square now = u.capturer_now != SQ_NONE ? u.capturer_now : m.to;
+        if (unit.empty()) unit = s.board[now];
+        s.board[now] = Piece{};
+    }
+    if (m.kind == MoveKind::Promotion) unit = make_piece(mover, PAWN);
+    s.board[m.from] = unit;
+    if (!u.resurrected.empty()) s.board[u.unreborn] = u.resurrected;
     if (u.uncaptured != NO_WALK) {
         const Square c = m.kind == MoveKind::EnPassant ? Square(mover == WHITE ? m.to - 8 : m.to + 8) : m.to;
         s.board[c] = make_piece(~mover, u.uncaptured);  // a pawn again if it promoted when reborn
@@ -75,10 +85,17 @@ Setup retract(const Setup& position, const UnMove& u) {
 bool unmoves_supported(const RuleSet* rules) {
     if (!rules || rules->orthodox()) return true;
     const RuleSet& r = *rules;
-    return r.reborn == Reborn::Captured && !parrain_like(r) && !r.mars && !r.antimars &&
-           (r.occupied == Occupied::Relaxed || r.occupied == Occupied::Strict) && !r.atom && !r.kamikaze &&
-           !r.alsatian && !r.hydra && r.square != SquareRule::TakeMake && r.square != SquareRule::Diagram && !r.clone &&
-           !r.chameleon && !r.frischauf;
+    if (r.atom || r.kamikaze || r.alsatian || r.hydra || r.clone || r.chameleon || r.frischauf) return false;
+    if (parrain_like(r) || r.square == SquareRule::TakeMake || r.square == SquareRule::Diagram) return false;
+    const bool plain_occupied = r.occupied == Occupied::Relaxed || r.occupied == Occupied::Strict;
+    // Anti-Mars Circe castles with units lifted to their rebirth squares (Popeye 4.104:
+    // "[bRc8->a8]0-0-0"), which the castling retraction does not take back yet.
+    if (r.antimars) return false;
+    if (r.mars) return r.reborn == Reborn::None && plain_occupied;
+    if (r.reborn == Reborn::Captured) return plain_occupied || r.occupied == Occupied::Assassin;
+    // Anti-Circe: the capturer's square comes from rebirth_square (no chosen squares).
+    return r.reborn == Reborn::Capturer && plain_occupied && r.square != SquareRule::Super &&
+           r.square != SquareRule::Cage;
 }
 
 // One way the unit now on t may have arrived: the move, the square of the unit it took if
@@ -139,58 +156,179 @@ void arrivals(Piece p, Color mover, Square t, Bitboard occ, bool circe, std::vec
 
 }  // namespace
 
+namespace {
+
+// The rebirth square of `taken`, taken on c by move m of `capturer` (as it stood before the
+// move) under Circe rules with a square rebirth_square gives.
+Square taken_rebirth_square(const RuleSet& rules, Piece taken, Square c, const Move& m, Piece capturer) {
+    CaptureFacts f;
+    f.unit = taken;
+    f.capture = c;
+    f.from = m.from;
+    f.to = m.to;
+    f.capturer = m.kind == MoveKind::Promotion ? make_piece(capturer.color, m.promotion) : capturer;
+    f.capturer_walk_before = capturer.walk;
+    return rebirth_square(rules, f, reborn_walk(rules, f));
+}
+
+// The square the capturer (walk `capturer` after the move, `before` until it) goes to under
+// Anti-Circe rules after taking `taken` on t, coming from `from` (as the forward generator
+// computes it); SQ_NONE when the rules give none.
+Square capturer_rebirth_square(const RuleSet& rules, Piece capturer, Walk before, Square from, Square t, Piece taken) {
+    CaptureFacts f;
+    f.unit = capturer;
+    f.capture = t;
+    f.from = from;
+    f.to = t;
+    f.capturer = taken.empty() ? capturer : taken;  // Couscous: the square of the other unit
+    f.capturer_walk_before = before;
+    return rebirth_square(rules, f, reborn_walk(rules, f));
+}
+
+}  // namespace
+
 void generate_unmoves(const Setup& position, std::vector<UnMove>& out, const RuleSet* rules) {
     out.clear();
+    for_each_unmove(position, rules, [&](const UnMove& u) {
+        if (std::find(out.begin(), out.end(), u) == out.end()) out.push_back(u);
+        return false;
+    });
+}
+
+bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::function<bool(const UnMove&)>& visit) {
     init_bitboards();  // the attack tables, before any Position is made
     if (!unmoves_supported(rules)) throw std::invalid_argument("generate_unmoves: rules not supported");
-    const bool circe = rules && !rules->orthodox();
+    const bool ruled = rules && !rules->orthodox();
+    const bool circe = ruled && rules->reborn == Reborn::Captured;
+    const bool assassin = circe && rules->occupied == Occupied::Assassin;
+    const bool anti = ruled && rules->reborn == Reborn::Capturer;
+    const bool mars = ruled && rules->mars;
+    // Square rules whose square rebirth_square gives (not chosen by the mover).
+    const bool fixed_square = ruled && rules->square != SquareRule::Super && rules->square != SquareRule::Cage;
+    // Whether pawns keep off their first and last ranks as in orthodox chess: no rebirth
+    // (Mars), or rebirths on the pawn's second rank (classic and file squares).
+    const bool pawn_ranks = !ruled || mars || rules->square == SquareRule::Classic || rules->square == SquareRule::File;
     const Color mover = ~position.side_to_move;
+    const int up = mover == WHITE ? 8 : -8;
     Bitboard occ = 0;
     for (int s = 0; s < SQUARE_NB; ++s)
         if (!position.board[s].empty()) {
             if (position.board[s].walk > PAWN) throw std::invalid_argument("generate_unmoves: orthodox units only");
             occ |= square_bb(Square(s));
         }
-    auto add = [&](Move m, Walk uncaptured, Square unreborn = SQ_NONE) {
-        UnMove u{m, uncaptured, unreborn};
-        if (const auto x = replayed(retract(position, u), u, rules, position.board)) {
-            u.move = *x;
-            out.push_back(u);
-        }
+    // Replays u; keeps it (with the generator's move) when it gives the position again.
+    // Replays u; passes it on (with the generator's move) when it gives the position again.
+    bool stopped = false;
+    auto add = [&](UnMove u) {
+        if (stopped) return false;
+        const auto x = replayed(retract(position, u), u, rules, position.board);
+        if (!x) return false;
+        u.move = *x;
+        stopped = visit(u);
+        return true;
     };
     // Whether a unit of walk w of the opponent may have stood on c (orthodox: no pawn on its
     // first or last rank).
     auto may_stand = [&](Walk w, Square c) {
         const int rr = relative_rank(~mover, rank_of(c));
-        return w != PAWN || circe || (rr != 0 && rr != 7);  // rebirths may put pawns anywhere
+        return w != PAWN || !pawn_ranks || (rr != 0 && rr != 7);  // other rebirths put pawns anywhere
+    };
+    // The captures of u's geometry (u.move, capture square c) for every unit that may have
+    // stood on c, none of them reborn. Where that unit vanishes (Mars, Anti-Circe)
+    // its walk decides nothing but where it may stand: one replay with a queen first.
+    auto add_takings = [&](UnMove u, Square c, bool pawn_only) {
+        if ((mars || (anti && rules->square != SquareRule::Couscous)) && !pawn_only) {
+            UnMove probe = u;
+            probe.uncaptured = QUEEN;
+            if (!add(probe)) return;
+        }
+        for (Walk w : kUncapturable)
+            if ((!pawn_only || w == PAWN) && may_stand(w, c)) {
+                // Under Circe Assassin a unit with a rebirth square is always reborn.
+                if (assassin && fixed_square &&
+                    taken_rebirth_square(*rules, make_piece(~mover, w), c, u.move, position.board[u.move.to]) !=
+                        SQ_NONE)
+                    continue;
+                u.uncaptured = w;
+                add(u);
+            }
     };
     std::vector<Arrival> ways;
-    for (int ti = 0; ti < SQUARE_NB; ++ti) {
+    for (int ti = 0; ti < SQUARE_NB && !stopped; ++ti) {
         const Square t = Square(ti);
         const Piece p = position.board[t];
         if (p.empty() || p.color != mover) continue;
-        // Taking nothing, or a unit that was not reborn (orthodox, or an occupied square).
-        arrivals(p, mover, t, occ, circe, ways);
+        // Taking nothing, or a unit that was not reborn (orthodox, an occupied square, a
+        // capturer that stayed), unless captures start elsewhere (Mars: below).
+        arrivals(p, mover, t, occ, !pawn_ranks, ways);
         for (const Arrival& a : ways) {
-            if (a.quiet) add(a.move, NO_WALK);
-            if (!a.taking) continue;
-            for (Walk w : kUncapturable)
-                if ((!a.pawn_only || w == PAWN) && may_stand(w, a.capture)) add(a.move, w);
+            if (a.quiet) add(UnMove{a.move});
+            if (a.taking && !mars) add_takings(UnMove{a.move}, a.capture, a.pawn_only);
         }
         // Circe: the taken unit is the opponent's unit now on r, reborn there (r was empty
-        // before the move, or the mover's departure square).
+        // before the move, or the mover's departure square; Assassin: or held a unit of
+        // either colour, not a king, that the rebirth removed).
         for (int r = 0; circe && r < SQUARE_NB; ++r) {
             const Piece q = position.board[r];
             if (q.empty() || q.color == mover) continue;
-            // A pawn reborn on its last rank promotes there.
+            // A pawn reborn on its last rank promotes.
             const bool promoted = q.walk != PAWN && q.walk != KING && relative_rank(~mover, rank_of(Square(r))) == 7;
-            arrivals(p, mover, t, occ & ~square_bb(Square(r)), circe, ways);
+            arrivals(p, mover, t, occ & ~square_bb(Square(r)), !pawn_ranks, ways);
             for (const Arrival& a : ways) {
                 if (!a.taking || a.capture == Square(r)) continue;
-                for (Walk w : {q.walk, promoted ? PAWN : NO_WALK})
-                    if (w != NO_WALK && (!a.pawn_only || w == PAWN) && may_stand(w, a.capture))
-                        add(a.move, w, Square(r));
+                for (Walk w : {q.walk, promoted ? PAWN : NO_WALK}) {
+                    if (w == NO_WALK || (a.pawn_only && w != PAWN) || !may_stand(w, a.capture)) continue;
+                    const Piece before = a.move.kind == MoveKind::Promotion ? make_piece(mover, PAWN) : p;
+                    if (fixed_square &&
+                        taken_rebirth_square(*rules, make_piece(~mover, w), a.capture, a.move, before) != Square(r))
+                        continue;
+                    add(UnMove{a.move, w, Square(r)});
+                    for (Color c : {WHITE, BLACK})
+                        for (Walk z : kUncapturable)
+                            if (assassin && (z != PAWN || may_stand(z, Square(r))))
+                                add(UnMove{a.move, w, Square(r), SQ_NONE, make_piece(c, z)});
+                }
             }
+        }
+        // Anti-Circe: the capturer came back to its rebirth square t after taking on some
+        // square c (empty now) that has t as its rebirth square.
+        // A pawn reborn on its last rank may have promoted there (rebirth_promotes).
+        const bool reborn_promoted = anti && p.walk != PAWN && p.walk != KING && relative_rank(mover, rank_of(t)) == 7;
+        for (int ci = 0; anti && ci < SQUARE_NB; ++ci) {
+            const Square c = Square(ci);
+            if (c == t || (occ & square_bb(c))) continue;
+            for (const Piece x : {p, reborn_promoted ? make_piece(mover, PAWN) : Piece{}}) {
+                if (x.empty()) continue;
+                arrivals(x, mover, c, (occ & ~square_bb(t)) | square_bb(c), !pawn_ranks, ways);
+                for (const Arrival& a : ways) {
+                    if (!a.taking || (a.capture != c && (occ & square_bb(a.capture)))) continue;
+                    // The capturer's walk after the move (the promoted one) and before it.
+                    const Walk after = a.move.kind == MoveKind::Promotion ? a.move.promotion : x.walk;
+                    const Walk before = a.move.kind == MoveKind::Promotion ? PAWN : x.walk;
+                    for (Walk w : kUncapturable) {
+                        if ((a.pawn_only && w != PAWN) || !may_stand(w, a.capture)) continue;
+                        const Piece taken = a.move.kind == MoveKind::EnPassant ? Piece{} : make_piece(~mover, w);
+                        if (capturer_rebirth_square(*rules, make_piece(mover, after), before, a.move.from, c, taken) !=
+                            t)
+                            continue;
+                        UnMove u{a.move, w, SQ_NONE, t};
+                        if (x != p) u.capturer_before = x;
+                        add(u);
+                    }
+                }
+            }
+        }
+        // Mars Circe: a capture on t from any square now empty (the capture starts from that
+        // square's rebirth square); a promoted unit was a pawn.
+        for (int si = 0; mars && si < SQUARE_NB; ++si) {
+            const Square from = Square(si);
+            if (occ & square_bb(from)) continue;
+            const int rr = relative_rank(mover, rank_of(t));
+            if (p.walk != PAWN && p.walk != KING && rr == 7)
+                add_takings(UnMove{Move{from, t, MoveKind::Promotion, p.walk}}, t, false);
+            add_takings(UnMove{Move{from, t}}, t, false);
+            if (p.walk == PAWN && rr == 5 && !(occ & square_bb(Square(t - up))) && !(occ & square_bb(Square(t + up))))
+                add_takings(UnMove{Move{from, t, MoveKind::EnPassant}}, Square(t - up), true);
         }
         // Castling: king on g1/c1 with the rook beside it, its game-array squares empty.
         const int rr = relative_rank(mover, rank_of(t));
@@ -203,9 +341,44 @@ void generate_unmoves(const Setup& position, std::vector<UnMove>& out, const Rul
             const Bitboard empty_needed =
                 square_bb(home) | square_bb(corner) | (king_side ? 0 : square_bb(make_square(1, r)));
             if (rk.walk == ROOK && rk.color == mover && !(occ & empty_needed))
-                add(Move{home, t, MoveKind::Castling}, NO_WALK);
+                add(UnMove{Move{home, t, MoveKind::Castling}});
+            // Mars Circe: a king castles from its rebirth square (Popeye 4.104:
+            // "[wKc1->e1]0-0"), so from any square now empty or now the rook's.
+            for (int si = 0; mars && si < SQUARE_NB; ++si)
+                if (rk.walk == ROOK && rk.color == mover && (!(occ & square_bb(Square(si))) || si == rook) &&
+                    !(occ & (empty_needed & ~square_bb(home))))
+                    add(UnMove{Move{Square(si), t, MoveKind::Castling}});
         }
     }
+    // Circe Assassin: a unit of the opponent taken on its own rebirth square t is reborn
+    // there and removes the capturer (never a king), which vanishes from the board.
+    for (int ti = 0; assassin && ti < SQUARE_NB && !stopped; ++ti) {
+        const Square t = Square(ti);
+        const Piece y = position.board[t];
+        if (y.empty() || y.color == mover || y.walk == KING) continue;
+        for (Walk w : kUncapturable) {
+            const Piece x = make_piece(mover, w);
+            arrivals(x, mover, t, occ, !pawn_ranks, ways);
+            for (const Arrival& a : ways) {
+                if (!a.taking || a.capture != t) continue;
+                if (fixed_square) {
+                    CaptureFacts f;
+                    f.unit = y;
+                    f.capture = t;
+                    f.from = a.move.from;
+                    f.to = t;
+                    f.capturer = x;
+                    f.capturer_walk_before = a.move.kind == MoveKind::Promotion ? PAWN : w;
+                    if (rebirth_square(*rules, f, reborn_walk(*rules, f)) != t) continue;
+                }
+                UnMove u{a.move, y.walk, t};
+                u.capturer_before = a.move.kind == MoveKind::Promotion ? make_piece(mover, PAWN) : x;
+                u.capturer_lost = true;
+                add(u);
+            }
+        }
+    }
+    return stopped;
 }
 
 }  // namespace rebirth

@@ -397,6 +397,31 @@ TEST_F(Cli, RetroFindsTheLastMove) {
     }
 }
 
+// retro --condition: under Circe JR-O-001's last move is still a2-a3+ (no capture can give
+// that check), reported with the rules in the JSON; under Circe Assassin a retraction names
+// the unit the rebirth removed (RULES.md section 6: the black pawn taken on d5 was reborn on
+// d7, where it may have removed a white knight); rules without retractions yet (Parrain) are
+// refused naming the option.
+TEST_F(Cli, RetroUnderRebirthRules) {
+    const std::vector<RunResult> r =
+        run_all({{"retro", "--fen", "8/8/8/8/1k6/P7/1K6/8 b - - 0 1", "--condition", "Circe", "--json"},
+                 {"retro", "--fen", "4k3/3p4/8/3B4/8/8/8/4K3 b - - 0 1", "--side", "w", "--depth", "0", "--condition",
+                  "Circe Assassin"},
+                 {"retro", "--fen", "8/8/8/8/1k6/P7/1K6/8 b - - 0 1", "--condition", "Circe Parrain"}});
+    expect_clean_exit(r[0], 0);
+    const auto j = nlohmann::json::parse(r[0].out);
+    EXPECT_EQ(j["verdict"], "unique") << r[0];
+    EXPECT_EQ(j["condition"], "Circe") << r[0];
+    EXPECT_EQ(j["solutions"], nlohmann::json::parse(R"([["a2-a3+"]])")) << r[0];
+    expect_clean_exit(r[1], 0);
+    EXPECT_TRUE(contains(r[1].out, "  Bc4xPd5[+bPd7]  (BxP)\n")) << r[1];
+    EXPECT_TRUE(contains(r[1].out, "  Bc4xPd5[+bPd7][-wSd7]  (BxP)\n")) << r[1];
+    expect_clean_exit(r[2], 2);
+    EXPECT_EQ(r[2].out, "") << r[2];
+    EXPECT_TRUE(contains(r[2].err, "--condition")) << r[2];
+    EXPECT_TRUE(contains(r[2].err, "not supported")) << r[2];
+}
+
 TEST_F(Cli, ProblemBeyondTheFileIsRefusedNamingTheFile) {
     const std::string two = write("two.inp",
                                   "BeginProblem\nstip #2\npieces white ka1 black ka3\n"

@@ -28,7 +28,7 @@ bool goal_reachable_in_one(const Position& pos, Goal g);
 bool goal_forced_in_one(const Position& pos, Goal g);
 
 // Popeye's mark after the move that reaches goal g in a solution line: " #", " =", " ==",
-// " x", " +", " ~".
+// " x", " +"; none for "~" (any move).
 std::string_view goal_mark(Goal g);
 
 // Whether the goal's mark stands for (or excludes) the check mark on the last move.

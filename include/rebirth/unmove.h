@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "rebirth/move.h"
@@ -10,24 +11,40 @@
 namespace rebirth {
 
 // A retraction: the last move, taken back. `move` is that move as the forward generator
-// writes it (from, to, kind, promotion walk; under Circe rules also the rebirth square);
-// `uncaptured` is the walk of the opponent's unit it took (NO_WALK: it took nothing), put
-// back on the capture square (the square behind `to` for en passant); under Circe rules
-// `unreborn` is the square the taken unit was reborn on (it leaves it), or SQ_NONE when it
-// was not reborn.
+// writes it (from, to, kind, promotion walk; under Circe rules also the rebirth square, under
+// Mars Circe the square the capture started from); `uncaptured` is the walk of the
+// opponent's unit it took (NO_WALK: it took nothing), put back on the capture square (the
+// square behind `to` for en passant). Rebirth effects, undone by retract():
+// - `unreborn`: the square the taken unit was reborn on (it leaves it), SQ_NONE when it was
+//   not reborn (Circe family);
+// - `capturer_now`: Anti-Circe: the capturer's rebirth square, where it stands now, when it
+//   is not `move.to`;
+// - `capturer_before`: the mover's unit as it stood before the move, when that is not the
+//   unit now on `capturer_now` (or `move.to`) with the move's promotion undone: a pawn that
+//   its Anti-Circe rebirth on its last rank promoted, or a capturer that is gone;
+// - `capturer_lost`: Circe Assassin: the capturer is gone, removed because it stood on the
+//   taken unit's rebirth square (`unreborn` == `move.to`);
+// - `resurrected`: Circe Assassin: the unit the rebirth removed from `unreborn`.
 struct UnMove {
     Move move;
     Walk uncaptured = NO_WALK;
     Square unreborn = SQ_NONE;
+    Square capturer_now = SQ_NONE;
+    Piece resurrected{};
+    Piece capturer_before{};
+    bool capturer_lost = false;
     friend bool operator==(const UnMove&, const UnMove&) = default;
 };
 
-// Whether generate_unmoves handles `rules` (null: orthodox chess): orthodox chess and the
-// Circe rules where only the captured unit is reborn, at once, on an empty square (any
-// square rule but Parrain, Take&Make and Diagram; Relaxed or Strict occupied squares; the
-// walk kept: no Clone, Chameleon or Frischauf; no Mars, Anti-Mars, Assassin, Ultra,
-// Volcanic, Parachute, Atom, Kamikaze, Alsatian, Hydra). A diagram shows neither the
-// units' game-array squares nor which units promoted, which the refused ones need.
+// Whether generate_unmoves handles `rules` (null: orthodox chess): orthodox chess; the
+// Circe rules where only the captured unit is reborn, at once (any square rule but Parrain,
+// Take&Make and Diagram), on an empty square or in place of an occupant (Relaxed, Strict,
+// Assassin); Anti-Circe (the capturer reborn: Calvet, Cheylan, Strict or Relaxed, the same
+// square rules); Mars Circe. Not yet Anti-Mars Circe (its castling lifts the rook to its
+// rebirth square first). Never with walk adapters (Clone, Chameleon,
+// Frischauf) or other effects (Volcanic, Parachute, Ultra, Atom, Kamikaze, Alsatian, Hydra),
+// nor with Circe and Anti-Circe together. A diagram shows neither the units' game-array
+// squares nor which units promoted, which the refused ones need.
 bool unmoves_supported(const RuleSet* rules);
 
 // Every retraction of the side that did not move in `position` (the side to move is the
@@ -37,15 +54,23 @@ bool unmoves_supported(const RuleSet* rules);
 // and walk). Candidates: the unit back along its walk (pawns from their own side, double
 // steps from the second rank, promotions from the seventh, en passant after the opponent's
 // double step, castling from the game-array squares), taking nothing or any unit but a king
-// (a pawn not on the first or last rank), under Circe that unit coming back from any square
-// the opponent holds. Orthodox units only. Throws std::invalid_argument for fairy units
-// and for rules unmoves_supported refuses. Castling rights and en passant of the earlier
-// position are claimed only as the retracted move needs them.
+// (a pawn not on the first or last rank); under Circe that unit coming back from any square
+// the opponent holds (Assassin: with the occupant it removed back there, or with the
+// capturer it removed back home); under Anti-Circe the capturer coming back from its rebirth
+// square; under Mars Circe captures (and castling) from any empty square.
+// Orthodox units only. Throws std::invalid_argument for fairy units and for rules
+// unmoves_supported refuses. Castling rights and en passant of the earlier position are
+// claimed only as the retracted move needs them.
 void generate_unmoves(const Setup& position, std::vector<UnMove>& out, const RuleSet* rules = nullptr);
 
+// generate_unmoves one retraction at a time (possibly the same one twice): calls visit(u)
+// for each until it returns true; returns whether it did (the remaining ones are not made).
+bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::function<bool(const UnMove&)>& visit);
+
 // The position before u: u's unit back on its departure square (a pawn again after a
-// promotion, king and rook home after castling), the taken unit back from its rebirth
-// square (if any) to the capture square, the mover to move; castling rights only for a
+// promotion, king and rook home after castling; from its rebirth square under Anti-Circe),
+// the taken unit back from its rebirth square (if any) to the capture square, a unit an
+// Assassin rebirth removed back in place, the mover to move; castling rights only for a
 // retracted castling, the en passant square only for a retracted en passant capture.
 Setup retract(const Setup& position, const UnMove& u);
 
