@@ -125,3 +125,24 @@ TEST(PopeyeOracle, MatchesPopeyeByteForByte) {
     }
     EXPECT_EQ(files, 3);
 }
+
+// bench/popeye_set.txt (scripts/bench-popeye.sh) names problems of data/popeye and
+// data/popeye-slow: every one must exist, at least 60 of them, in every group the issue asks
+// for (a problem moved between the two folders once left the script stopping halfway).
+TEST(PopeyeBenchSet, EveryProblemExists) {
+    std::ifstream in(REBIRTH_SOURCE_DIR "/bench/popeye_set.txt");
+    ASSERT_TRUE(in.good());
+    std::map<std::string, int> groups;
+    int problems = 0;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        std::istringstream fields(line);
+        std::string group, path;
+        fields >> group >> path;
+        EXPECT_TRUE(std::ifstream(std::string(REBIRTH_SOURCE_DIR "/") + path).good()) << path;
+        ++groups[group.substr(0, group.find('-'))];
+        ++problems;
+    }
+    EXPECT_GE(problems, 60);
+    for (const char* g : {"direct", "self", "help", "series", "proofgame"}) EXPECT_GT(groups[g], 0) << g;
+}
