@@ -216,7 +216,6 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
             if (position.board[s].walk > PAWN) throw std::invalid_argument("generate_unmoves: orthodox units only");
             occ |= square_bb(Square(s));
         }
-    // Replays u; keeps it (with the generator's move) when it gives the position again.
     // Replays u; passes it on (with the generator's move) when it gives the position again.
     bool stopped = false;
     auto add = [&](UnMove u) {
@@ -237,17 +236,19 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
     // stood on c, none of them reborn. Where that unit vanishes (Mars, Anti-Circe)
     // its walk decides nothing but where it may stand: one replay with a queen first.
     auto add_takings = [&](UnMove u, Square c, bool pawn_only) {
-        if ((mars || (anti && rules->square != SquareRule::Couscous)) && !pawn_only) {
+        const bool probed = (mars || (anti && rules->square != SquareRule::Couscous)) && !pawn_only;
+        if (probed) {
             UnMove probe = u;
             probe.uncaptured = QUEEN;
             if (!add(probe)) return;
         }
+        // The capturer as it stood before the move.
+        const Piece capturer = u.move.kind == MoveKind::Promotion ? make_piece(mover, PAWN) : position.board[u.move.to];
         for (Walk w : kUncapturable)
-            if ((!pawn_only || w == PAWN) && may_stand(w, c)) {
+            if ((!pawn_only || w == PAWN) && may_stand(w, c) && !(probed && w == QUEEN)) {
                 // Under Circe Assassin a unit with a rebirth square is always reborn.
                 if (assassin && fixed_square &&
-                    taken_rebirth_square(*rules, make_piece(~mover, w), c, u.move, position.board[u.move.to]) !=
-                        SQ_NONE)
+                    taken_rebirth_square(*rules, make_piece(~mover, w), c, u.move, capturer) != SQ_NONE)
                     continue;
                 u.uncaptured = w;
                 add(u);
