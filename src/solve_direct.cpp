@@ -47,9 +47,6 @@ Texts texts_for(Language lang) {
     }
 }
 
-// The goal mark of battle play: as in help play, but "~" goals are not marked.
-std::string battle_goal_mark(Goal g) { return std::string(goal_mark(g)); }
-
 // Columns before the move number of half-move `h` of a tree (0 = the key), for a
 // one-digit number; longer numbers take their extra digits from it (Popeye right-aligns
 // them: BEISPIEL/ep.inp's #10 writes "10.Df7-f5 #" one column left of the "9." above).
@@ -246,7 +243,7 @@ class BattleSolver {
     // " +" when the move just played gives check, or the goal mark when it is a goal move.
     std::string mark(const Position& after, bool goal_move) const {
         // A "~" goal has no mark of its own: the check mark stays ("1.a2-a3 + !" in ~1).
-        if (goal_move && ctx_.goal != Goal::Any) return battle_goal_mark(ctx_.goal);
+        if (goal_move && ctx_.goal != Goal::Any) return std::string(goal_mark(ctx_.goal));
         return after.in_check() ? " +" : "";
     }
 
@@ -348,7 +345,7 @@ class BattleSolver {
 
     // The marks of a move reaching the goal: the goal's, or for "~" the check mark.
     std::string goal_move_mark(const GoalMove& g) const {
-        if (ctx_.goal != Goal::Any) return battle_goal_mark(ctx_.goal);
+        if (ctx_.goal != Goal::Any) return std::string(goal_mark(ctx_.goal));
         return g.check ? " +" : "";
     }
 

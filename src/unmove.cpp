@@ -154,10 +154,6 @@ void arrivals(Piece p, Color mover, Square t, Bitboard occ, bool circe, std::vec
         out.push_back({Move{pop_lsb(b), t}, t, true, true, false});
 }
 
-}  // namespace
-
-namespace {
-
 // The rebirth square of `taken`, taken on c by move m of `capturer` (as it stood before the
 // move) under Circe rules with a square rebirth_square gives.
 Square taken_rebirth_square(const RuleSet& rules, Piece taken, Square c, const Move& m, Piece capturer) {
@@ -284,9 +280,10 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
                         taken_rebirth_square(*rules, make_piece(~mover, w), a.capture, a.move, before) != Square(r))
                         continue;
                     add(UnMove{a.move, w, Square(r)});
+                    if (!assassin) continue;
                     for (Color c : {WHITE, BLACK})
                         for (Walk z : kUncapturable)
-                            if (assassin && (z != PAWN || may_stand(z, Square(r))))
+                            if (z != PAWN || may_stand(z, Square(r)))
                                 add(UnMove{a.move, w, Square(r), SQ_NONE, make_piece(c, z)});
                 }
             }
@@ -341,14 +338,14 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
             const Piece rk = position.board[rook];
             const Bitboard empty_needed =
                 square_bb(home) | square_bb(corner) | (king_side ? 0 : square_bb(make_square(1, r)));
-            if (rk.walk == ROOK && rk.color == mover && !(occ & empty_needed))
-                add(UnMove{Move{home, t, MoveKind::Castling}});
+            const bool our_rook = rk.walk == ROOK && rk.color == mover;
+            if (our_rook && !(occ & empty_needed)) add(UnMove{Move{home, t, MoveKind::Castling}});
             // Mars Circe: a king castles from its rebirth square (Popeye 4.104:
             // "[wKc1->e1]0-0"), so from any square now empty or now the rook's.
-            for (int si = 0; mars && si < SQUARE_NB; ++si)
-                if (rk.walk == ROOK && rk.color == mover && (!(occ & square_bb(Square(si))) || si == rook) &&
-                    !(occ & (empty_needed & ~square_bb(home))))
-                    add(UnMove{Move{Square(si), t, MoveKind::Castling}});
+            if (mars && our_rook && !(occ & empty_needed & ~square_bb(home)))
+                for (int si = 0; si < SQUARE_NB; ++si)
+                    if (!(occ & square_bb(Square(si))) || si == rook)
+                        add(UnMove{Move{Square(si), t, MoveKind::Castling}});
         }
     }
     // Circe Assassin: a unit of the opponent taken on its own rebirth square t is reborn
@@ -362,19 +359,10 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
             arrivals(x, mover, t, occ, !pawn_ranks, ways);
             for (const Arrival& a : ways) {
                 if (!a.taking || a.capture != t) continue;
-                if (fixed_square) {
-                    CaptureFacts f;
-                    f.unit = y;
-                    f.capture = t;
-                    f.from = a.move.from;
-                    f.to = t;
-                    f.capturer = x;
-                    f.capturer_walk_before = a.move.kind == MoveKind::Promotion ? PAWN : w;
-                    if (rebirth_square(*rules, f, reborn_walk(*rules, f)) != t) continue;
-                }
                 UnMove u{a.move, y.walk, t};
                 u.capturer_before = a.move.kind == MoveKind::Promotion ? make_piece(mover, PAWN) : x;
                 u.capturer_lost = true;
+                if (fixed_square && taken_rebirth_square(*rules, y, t, a.move, u.capturer_before) != t) continue;
                 add(u);
             }
         }

@@ -105,29 +105,17 @@ inline bool walk_attacks_square(Walk w, Square from, Square to, Bitboard occ) {
         const Vec v = info.vecs[i];
         const int k = steps_along(v, df, dr);
         if (k == 0) continue;
-        const int step = v.dr * 8 + v.df;
-        switch (info.kind) {
-            case WalkKind::Leaper:
-            case WalkKind::King:
-                if (k == 1) return true;
-                break;
-            case WalkKind::Rider: {
-                int i2 = 1;
-                while (i2 < k && !(occ & square_bb(Square(from + i2 * step)))) ++i2;
-                if (i2 == k) return true;
-                break;
-            }
-            case WalkKind::Hopper: {
-                // The hurdle is the square before `to`, and the first occupied one of the ray.
-                if (k < 2 || !(occ & square_bb(Square(from + (k - 1) * step)))) break;
-                int i2 = 1;
-                while (i2 < k - 1 && !(occ & square_bb(Square(from + i2 * step)))) ++i2;
-                if (i2 == k - 1) return true;
-                break;
-            }
-            default:
-                break;
+        if (info.kind == WalkKind::Leaper || info.kind == WalkKind::King) {
+            if (k == 1) return true;
+            continue;
         }
+        // The first occupied square of the ray before `to` (k: none). A rider needs none, a
+        // hopper the one just before `to` (its hurdle).
+        const int step = v.dr * 8 + v.df;
+        int first = 1;
+        while (first < k && !(occ & square_bb(Square(from + first * step)))) ++first;
+        if (info.kind == WalkKind::Rider && first == k) return true;
+        if (info.kind == WalkKind::Hopper && k >= 2 && first == k - 1) return true;
     }
     return false;
 }
