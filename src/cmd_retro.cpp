@@ -29,8 +29,8 @@ int run_retro(const RetroArgs& args) {
             throw InputError("--condition", 0, args.condition,
                              "retro analysis under " + rules.describe() +
                                  " is not supported yet (supported: orthodox, Circe with Relaxed, Strict or "
-                                 "Assassin occupied squares, AntiCirce, MarsCirce, AntiMarsCirce; no walk "
-                                 "adapters, Parrain, Take&Make or Diagram squares)");
+                                 "Assassin occupied squares, AntiCirce, MarsCirce; not yet AntiMarsCirce, "
+                                 "Circe with AntiCirce, walk adapters, Parrain, Take&Make or Diagram squares)");
     }
     const RuleSet* r = args.condition.empty() ? nullptr : &rules;
     const bool single = args.last == 1;
