@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
+#include <vector>
 
 #include "rebirth/bitboard.h"
 
@@ -292,6 +293,86 @@ const std::uint8_t* blocked_distances_as(Bitboard blocked, Walk w, Color c, Squa
         it = cache.emplace(blocked, std::make_unique<BlockedTables>()).first;
     }
     return blocked_row(*it->second, blocked, row, from);
+}
+
+StillDistances still_distances(Bitboard kept, Bitboard takeable, Color c, Walk origin, Square target,
+                               unsigned accepted) {
+    static_assert(QUEEN == KING + 1 && ROOK == KING + 2 && BISHOP == KING + 3 && KNIGHT == KING + 4 &&
+                  PAWN == KING + 5);
+    init_bitboards();
+    StillDistances out;
+    auto& d = out.moves;
+    d.fill(std::uint8_t(kFar));
+    constexpr int kPawnRow = PAWN - KING;
+    const int dir = c == WHITE ? 8 : -8;
+    const int last = c == WHITE ? 7 : 0;
+    std::vector<int> frontier, next;
+    auto reach = [&](int state, int n) {
+        if (d[state] > n) {
+            d[state] = std::uint8_t(n);
+            next.push_back(state);
+        }
+    };
+    // The final states: the target in an accepted walk the unit can have (a pawn standing on
+    // its last rank does not exist).
+    if (!(kept & square_bb(target)))
+        for (Walk w : {KING, QUEEN, ROOK, BISHOP, KNIGHT, PAWN}) {
+            const bool can = w == origin || (origin == PAWN && w != KING);
+            if (!can || !(accepted & (1u << w)) || (w == PAWN && rank_of(target) == last)) continue;
+            d[(w - KING) * 64 + target] = 0;
+            frontier.push_back((w - KING) * 64 + target);
+        }
+    // The pawn states one move before a pawn's arrival on x (as a pawn, or promoting there).
+    auto pawn_arrivals = [&](Square x, int n) {
+        if (kept & square_bb(x)) return;
+        const int r = relative_rank(c, rank_of(x));
+        if (r < 2) return;
+        const Square behind = Square(x - dir);
+        reach(kPawnRow * 64 + behind, n);
+        if (r == 3 && !(kept & square_bb(behind))) reach(kPawnRow * 64 + (behind - dir), n);
+        if (takeable & square_bb(x))
+            for (Bitboard b = pawn_attacks(~c, x); b;) reach(kPawnRow * 64 + pop_lsb(b), n);
+    };
+    // Backwards, breadth first: the piece walks move alike both ways (their moves on the
+    // board with `kept` are symmetric), a pawn arrives by pawn_arrivals.
+    for (int n = 1; !frontier.empty(); ++n) {
+        next.clear();
+        for (int state : frontier) {
+            const int row = state / 64;
+            const Square x = Square(state % 64);
+            if (row == kPawnRow) {
+                pawn_arrivals(x, n);
+                continue;
+            }
+            Bitboard from = 0;
+            switch (Walk(KING + row)) {
+                case KING:
+                    from = king_attacks(x);
+                    // Castling: the king's two-file step from its first square.
+                    if (rank_of(x) == (c == WHITE ? 0 : 7) && (file_of(x) == 2 || file_of(x) == 6)) {
+                        const Square home = make_square(4, rank_of(x));
+                        if (!(kept & square_bb(Square((x + home) / 2)))) from |= square_bb(home);
+                    }
+                    break;
+                case QUEEN:
+                    from = queen_attacks(x, kept);
+                    break;
+                case ROOK:
+                    from = rook_attacks(x, kept);
+                    break;
+                case BISHOP:
+                    from = bishop_attacks(x, kept);
+                    break;
+                default:
+                    from = knight_attacks(x);
+                    break;
+            }
+            for (Bitboard b = from & ~kept; b;) reach(row * 64 + pop_lsb(b), n);
+            if (origin == PAWN && rank_of(x) == last && row != KING - KING) pawn_arrivals(x, n);
+        }
+        std::swap(frontier, next);
+    }
+    return out;
 }
 
 }  // namespace rebirth

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <map>
 #include <set>
+#include <tuple>
 #include <vector>
 
 #include "rebirth/bitboard.h"
@@ -122,6 +124,30 @@ struct Picture {
 int picture_distance(const Picture& p, int id, Walk w, Color c, Square s, Square t, Form f) {
     const int d = distance_to(w, c, s, t, f);
     return d == 0 && id == p.moving_checker ? 2 : d;
+}
+
+// The walks (bit 1 << walk) in which a unit first of walk `origin` meets form f on its
+// square: compute_distance_to's rule, a promoted form naming its walk exactly.
+unsigned accepted_walks(Walk origin, Form f) {
+    unsigned out = 0;
+    for (Walk w : {KING, QUEEN, ROOK, BISHOP, KNIGHT, PAWN}) {
+        bool ok = false;
+        if (origin != PAWN) {
+            const bool line = w == QUEEN || w == ROOK || w == BISHOP;
+            ok = w == origin && !(f == Form::PromotedLine && !line) &&
+                 (promoted_walk(f) == NO_WALK || promoted_walk(f) == w);
+        } else if (f == Form::Same) {
+            ok = w == PAWN;
+        } else if (f == Form::Any) {
+            ok = w != KING;
+        } else if (f == Form::PromotedLine) {
+            ok = w == QUEEN || w == ROOK || w == BISHOP;
+        } else {
+            ok = w == promoted_walk(f);
+        }
+        if (ok) out |= 1u << w;
+    }
+    return out;
 }
 
 // Castling moves two units with one move: one move more for a side that may still castle.
@@ -398,19 +424,42 @@ class PictureMaker {
 
     // The walk a placed unit has in every final position fitting the picture; NO_WALK when
     // it may have several (a pawn that may promote).
-    Walk final_walk(const Target& t) const {
+    // The walks a placed unit may have in the final position: its own (a piece), the form's
+    // (a pawn promoting to a named walk), or those a pawn in any form reaches within the moves
+    // its side has left (a pawn, promoted line pieces, a promoted knight). At most 5, in out.
+    int final_walks(const Target& t, Walk* out) const {
         const Unit& u = units_[t.unit];
-        if (u.walk != PAWN) return u.walk;
-        if (promoted_walk(t.form) != NO_WALK) return promoted_walk(t.form);
-        if (t.form == Form::PromotedLine) return NO_WALK;
-        if (t.form == Form::Same) return PAWN;
+        if (u.walk != PAWN) {
+            out[0] = u.walk;
+            return 1;
+        }
+        if (promoted_walk(t.form) != NO_WALK) {
+            out[0] = promoted_walk(t.form);
+            return 1;
+        }
+        if (t.form == Form::Same) {
+            out[0] = PAWN;
+            return 1;
+        }
+        int n = 0;
+        if (t.form == Form::PromotedLine) {
+            for (Walk w : {QUEEN, ROOK, BISHOP}) out[n++] = w;
+            return n;
+        }
         // The moves this unit may take: its side's budget less the other units' costs.
         const int budget = (u.color == attacker_ ? a_moves_ - a_cost_ : d_moves_ - d_cost_) +
                            distance_to(PAWN, u.color, u.square, t.square, Form::Any);
-        const bool promoted = std::min(distance_to(PAWN, u.color, u.square, t.square, Form::PromotedLine),
-                                       distance_to(PAWN, u.color, u.square, t.square, Form::PromotedKnight)) <= budget;
-        const bool pawn = distance_to(PAWN, u.color, u.square, t.square, Form::Same) <= budget;
-        return promoted ? NO_WALK : pawn ? PAWN : NO_WALK;
+        if (distance_to(PAWN, u.color, u.square, t.square, Form::Same) <= budget) out[n++] = PAWN;
+        if (distance_to(PAWN, u.color, u.square, t.square, Form::PromotedLine) <= budget)
+            for (Walk w : {QUEEN, ROOK, BISHOP}) out[n++] = w;
+        if (distance_to(PAWN, u.color, u.square, t.square, Form::PromotedKnight) <= budget) out[n++] = KNIGHT;
+        return n;
+    }
+
+    // The walk a placed unit has in the final position; NO_WALK when it may have several.
+    Walk final_walk(const Target& t) const {
+        Walk walks[5];
+        return final_walks(t, walks) == 1 ? walks[0] : NO_WALK;
     }
 
     // Whether some free unit of colour c, in some form, passes accept(unit, form, moves left to
@@ -463,9 +512,42 @@ class PictureMaker {
     // check, or (a king move) guarding the arrival square. False when some parry has no
     // such free unit within the budgets left (the picture then fits no final mate).
     bool parries_preventable() const {
+        // Some final walks of the placed units must leave every parry preventable: each
+        // combination of the walks a unit may have is tried (beyond 64: no verdict).
+        std::array<Piece, SQUARE_NB> placed{};
+        std::vector<std::pair<Square, std::vector<Piece>>> open;
+        std::size_t combinations = 1;
+        for (const Target& t : picture_.targets) {
+            Walk walks[5];
+            const int n = final_walks(t, walks);
+            const Color c = units_[t.unit].color;
+            if (n == 1) {
+                placed[t.square] = make_piece(c, walks[0]);
+                continue;
+            }
+            if (n == 0) return true;  // no verdict
+            std::vector<Piece> pieces;
+            for (int i = 0; i < n; ++i) pieces.push_back(make_piece(c, walks[i]));
+            combinations *= pieces.size();
+            open.emplace_back(t.square, std::move(pieces));
+        }
+        if (combinations > 64) return true;  // no verdict
+        for (std::size_t k = 0; k < combinations; ++k) {
+            std::size_t rest = k;
+            for (const auto& [square, pieces] : open) {
+                placed[square] = pieces[rest % pieces.size()];
+                rest /= pieces.size();
+            }
+            Position board;
+            if (!board_of(placed, board) || parries_preventable_on(board)) return true;
+        }
+        return false;
+    }
+
+    // Whether every legal move of the defender on `board` (the placed units alone, the
+    // defender to move) can be stopped by a unit not placed yet.
+    bool parries_preventable_on(Position& board) const {
         const Color defender = ~attacker_;
-        Position board;
-        if (!placed_board(board)) return true;  // no verdict
         MoveList parries;
         generate_legal(board, parries);
         for (const Move& r : parries) {
@@ -509,13 +591,6 @@ class PictureMaker {
             if (p.color == by && (unit_attack_set(p.walk, by, q, occ) & square_bb(s))) out |= square_bb(q);
         }
         return out;
-    }
-
-    // The placed units alone as a position, the defender to move; false when their walks
-    // are not all known or the position is not one (then no verdict).
-    bool placed_board(Position& board) const {
-        std::array<Piece, SQUARE_NB> placed{};
-        return placed_units(placed) && board_of(placed, board);
     }
 
     // `placed` as a position, the defender to move; false when it is not one.
@@ -765,6 +840,7 @@ class PictureSearch {
                 if (units_[t.unit].color != goal_side_) blocked_[p] |= square_bb(t.square);
             }
         }
+        if (series) make_still_tables(pictures);
         id_at_.fill(-1);
         sq_of_.assign(units_.size(), SQ_NONE);
         for (int i = 0; i < int(units_.size()); ++i) {
@@ -810,7 +886,43 @@ class PictureSearch {
     // The moves unit id (now of walk w on s) needs for its demand j of picture p.
     int distance_for(int p, int j, int id, Walk w, Square s) const {
         const Target& t = picture(p).targets[j];
+        if (series_ && units_[id].color != goal_side_) {
+            return still_tables_[still_of_[std::size_t(p) * units_.size() + id]].from(w, s);
+        }
         return picture_distance(picture(p), id, w, units_[id].color, s, t.square, t.form);
+    }
+
+    // Series help: the goal side does not move before its last move, so its units stand
+    // still during the series; those the picture keeps (and its king) are never taken. The
+    // still_distances table (distance.h) of every demand of the series side, per picture.
+    void make_still_tables(const std::vector<Picture>& pictures) {
+        still_tables_.clear();
+        still_of_.assign(pictures.size() * units_.size(), -1);
+        std::map<std::tuple<Bitboard, Bitboard, int, Square, int>, int> index;
+        Bitboard goal_units = 0, goal_king = 0;
+        for (const Unit& u : units_)
+            if (u.color == goal_side_) {
+                goal_units |= square_bb(u.square);
+                if (u.walk == KING) goal_king |= square_bb(u.square);
+            }
+        for (std::size_t p = 0; p < pictures.size(); ++p) {
+            Bitboard kept = goal_king;
+            for (const Target& t : pictures[p].targets)
+                if (units_[t.unit].color == goal_side_) kept |= square_bb(units_[t.unit].square);
+            const Bitboard takeable = goal_units & ~kept;
+            for (const Target& t : pictures[p].targets) {
+                const Unit& u = units_[t.unit];
+                if (u.color == goal_side_) continue;
+                const auto key = std::make_tuple(kept, takeable, int(u.walk), t.square, int(t.form));
+                auto it = index.find(key);
+                if (it == index.end()) {
+                    it = index.emplace(key, int(still_tables_.size())).first;
+                    still_tables_.push_back(
+                        still_distances(kept, takeable, u.color, u.walk, t.square, accepted_walks(u.walk, t.form)));
+                }
+                still_of_[p * units_.size() + t.unit] = it->second;
+            }
+        }
     }
 
     int need(int p, const Position& pos, Color c) const {
@@ -971,12 +1083,9 @@ class PictureSearch {
     // Whether some play of `remaining` half-moves from pos reaches the goal (series: of
     // `remaining` moves of the side to move, the goal side passing and never left in check,
     // then the goal side's move reaching the goal); records pos in the guide when one does.
-    // `live`: the pictures feasible here.
+    // `live`: the pictures feasible here; the memo was asked before (child()).
     bool search(Position& pos, int remaining, const Live& live) {
         visit_();
-        memo_key(pos, remaining);
-        const int memo = memo_.find(memo_key_);
-        if (memo >= 0) return memo == 1;
         bool found = false;
         if (!series_ && remaining == 1) {
             found = pos.side_to_move() == goal_side_ && goal_reachable_in_one(pos, goal_);
@@ -1001,15 +1110,15 @@ class PictureSearch {
                     if (goal_reachable_in_one(pos, goal_)) found = true;
                 } else if (series_) {
                     if (!pos.in_check()) {
-                        Position after = pos;
-                        after.set_side_to_move_for_analysis(mover);
-                        still_live(after, remaining - 1, mover, m, moved, before, s.taken, live, next);
-                        if (!next.empty() && search(after, remaining - 1, next)) found = true;
+                        // The goal side passes: the series side moves again (undo_move
+                        // restores the key and the en passant square).
+                        pos.set_side_to_move_for_analysis(mover);
+                        if (child(pos, remaining - 1, mover, m, moved, before, s.taken, live, next)) found = true;
+                        pos.set_side_to_move_for_analysis(~mover);
                     }
                 } else if (!(mover == goal_side_ && goal_reached(pos, u, goal_))) {
                     // A move of the goal side that reaches the goal before the end ends the play.
-                    still_live(pos, remaining - 1, mover, m, moved, before, s.taken, live, next);
-                    if (!next.empty() && search(pos, remaining - 1, next)) found = true;
+                    if (child(pos, remaining - 1, mover, m, moved, before, s.taken, live, next)) found = true;
                 }
                 pos.undo_move(m, u);
                 revert(m, s);
@@ -1022,6 +1131,18 @@ class PictureSearch {
             guide_.good.insert(key_);
         }
         return found;
+    }
+
+    // search() of the position after move m with the pictures still live there (still_live;
+    // none: no play), or its result in the memo. `next`: scratch space.
+    bool child(Position& pos, int remaining, Color mover, const Move& m, int moved, Walk before, int taken,
+               const Live& live, Live& next) {
+        still_live(pos, remaining, mover, m, moved, before, taken, live, next);
+        if (next.empty()) return false;
+        memo_key(pos, remaining);
+        const int memo = memo_.find(memo_key_);
+        if (memo >= 0) return memo == 1;
+        return search(pos, remaining, next);
     }
 
     // The memo's key: the guide key and the square of every unit (positions alike but for
@@ -1044,6 +1165,8 @@ class PictureSearch {
     std::array<int, 64> id_at_{};
     std::vector<Square> sq_of_;
     bool series_ = false;
+    std::vector<StillDistances> still_tables_;  // series help: still_distances tables
+    std::vector<int> still_of_;                 // [picture][unit]: its table, -1: none
     ExactSet memo_;
     std::string key_, memo_key_;
 };
@@ -1097,6 +1220,39 @@ std::vector<Picture> minimal_pictures(std::vector<Picture> all, int king) {
     return out;
 }
 
+// Series help ending in mate: the goal side's only move is the mating move, so a checking
+// pawn that must make it and stands diagonally behind its square takes a unit of the series
+// side standing there (no en passant: a square of the pawn's sixth rank is left alone). Each
+// such picture becomes one picture per unit of the series side it leaves free that could be
+// the victim, the victim standing on the checker's square in any walk; pictures with no free
+// unit go.
+std::vector<Picture> with_victims(std::vector<Picture> pictures, const std::vector<Unit>& units, Color goal_side) {
+    std::vector<Picture> out;
+    for (Picture& p : pictures) {
+        const int checker = p.moving_checker;
+        Square t = SQ_NONE;
+        if (checker >= 0 && units[checker].walk == PAWN)
+            for (const Target& target : p.targets)
+                if (target.unit == checker) t = target.square;
+        if (t == SQ_NONE || !(pawn_attacks(goal_side, units[checker].square) & square_bb(t)) ||
+            relative_rank(goal_side, rank_of(t)) == 5) {
+            out.push_back(std::move(p));
+            continue;
+        }
+        std::vector<bool> placed(units.size(), false);
+        for (const Target& target : p.targets) placed[target.unit] = true;
+        for (int id = 0; id < int(units.size()); ++id) {
+            if (placed[id] || units[id].color == goal_side || units[id].walk == KING) continue;
+            if (std::find(p.captured.begin(), p.captured.end(), id) != p.captured.end()) continue;
+            Picture v = p;
+            v.targets.push_back({id, t, Form::Any});
+            std::sort(v.targets.begin(), v.targets.end());
+            out.push_back(std::move(v));
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 void guide_key(const Position& pos, int remaining, std::string& out) {
@@ -1124,7 +1280,8 @@ bool build_help_guide(const Position& root, int len, bool series, Color goal_sid
     int king = -1;
     for (int i = 0; i < int(units.size()); ++i)
         if (units[i].color == defender && units[i].walk == KING) king = i;
-    const std::vector<Picture> pictures = minimal_pictures(std::move(all), king);
+    std::vector<Picture> pictures = minimal_pictures(std::move(all), king);
+    if (series && goal == Goal::Mate) pictures = with_victims(std::move(pictures), units, goal_side);
     PictureSearch search(root, units, goal_side, goal, guide, visit);
     search.run(pictures, len, series);
     return true;

@@ -73,6 +73,75 @@ TEST(Distance, PawnsStepCaptureAndPromote) {
     EXPECT_EQ(empty_distances_as(ROOK, WHITE, sq("a1"), QUEEN), nullptr);
 }
 
+// still_distances: the series side's distances while the other side stands still (ser-h#).
+TEST(Distance, StillDistancesByHand) {
+    auto bb = [](std::initializer_list<const char*> squares) {
+        Bitboard b = 0;
+        for (const char* s : squares) b |= square_bb(sq(s));
+        return b;
+    };
+    const unsigned pawn = 1u << PAWN, queen = 1u << QUEEN, any = ~(1u << KING);
+    // A black pawn on b5 with a white pawn standing on b3 that is never taken: b4 only; no
+    // capture (nothing takeable), no promotion.
+    StillDistances d = still_distances(bb({"b3", "d3"}), 0, BLACK, PAWN, sq("b4"), pawn);
+    EXPECT_EQ(d.from(PAWN, sq("b5")), 1);
+    EXPECT_EQ(still_distances(bb({"b3", "d3"}), 0, BLACK, PAWN, sq("a4"), any).from(PAWN, sq("b5")), kFar);
+    EXPECT_EQ(still_distances(bb({"b3", "d3"}), 0, BLACK, PAWN, sq("b1"), queen).from(PAWN, sq("b5")), kFar);
+    // The same white pawn takeable: it may be taken first (b5-b4-b3-b2-b1=Q, 4 moves), and
+    // b5xa4 needs a takeable unit on a4.
+    EXPECT_EQ(still_distances(bb({"d3"}), bb({"b3"}), BLACK, PAWN, sq("b1"), queen).from(PAWN, sq("b5")), 4);
+    EXPECT_EQ(still_distances(bb({"d3"}), bb({"b3", "a4"}), BLACK, PAWN, sq("a4"), pawn).from(PAWN, sq("b5")), 1);
+    // A kept square is never a target.
+    EXPECT_EQ(still_distances(bb({"b3"}), 0, BLACK, PAWN, sq("b3"), any).from(PAWN, sq("b5")), kFar);
+    // Double step: e2-e4 in one, none across a kept e3.
+    EXPECT_EQ(still_distances(0, 0, WHITE, PAWN, sq("e4"), pawn).from(PAWN, sq("e2")), 1);
+    EXPECT_EQ(still_distances(bb({"e3"}), 0, WHITE, PAWN, sq("e4"), pawn).from(PAWN, sq("e2")), kFar);
+    // Line pieces go round kept units: Ra1-a8 past a4 takes Ra1-b1-b8-a8; Bc1-a3 past b2
+    // takes three (c1-d2-b4-a3), b2 being the only square between on two diagonals.
+    EXPECT_EQ(still_distances(bb({"a4"}), 0, WHITE, ROOK, sq("a8"), 1u << ROOK).from(ROOK, sq("a1")), 3);
+    EXPECT_EQ(still_distances(bb({"b2"}), 0, WHITE, BISHOP, sq("a3"), 1u << BISHOP).from(BISHOP, sq("c1")), 3);
+    // A takeable unit is no obstacle (it may be taken first).
+    EXPECT_EQ(still_distances(0, bb({"a4"}), WHITE, ROOK, sq("a8"), 1u << ROOK).from(ROOK, sq("a1")), 1);
+    // Castling counts as the king's step e8-c8 unless d8 is kept.
+    EXPECT_EQ(still_distances(0, 0, BLACK, KING, sq("c8"), 1u << KING).from(KING, sq("e8")), 1);
+    EXPECT_EQ(still_distances(bb({"d8"}), 0, BLACK, KING, sq("c8"), 1u << KING).from(KING, sq("e8")), 2);
+    // A piece never changes its walk; a promoted pawn keeps moving: e7-e8=Q, Qe8-a4.
+    EXPECT_EQ(still_distances(0, 0, WHITE, ROOK, sq("a8"), queen).from(ROOK, sq("a1")), kFar);
+    EXPECT_EQ(still_distances(0, 0, WHITE, PAWN, sq("a4"), queen).from(PAWN, sq("e7")), 2);
+    EXPECT_EQ(still_distances(0, 0, WHITE, PAWN, sq("a4"), queen).from(QUEEN, sq("e4")), 1);
+}
+
+// With nothing kept and every square takeable, still_distances are the empty-board
+// distances (distance.h's tables, worked out independently): pieces exactly, pawns exactly
+// from their second to seventh ranks as a pawn, a queen or a knight; a king never less than
+// the empty-board distance (castling counts from its own side's e-square only) and never more
+// than its steps.
+TEST(Distance, StillDistancesWithoutObstaclesAreTheEmptyBoardDistances) {
+    const Bitboard all = ~Bitboard(0);
+    for (Color c : {WHITE, BLACK})
+        for (int t = 0; t < 64; ++t) {
+            const Square target = Square(t);
+            for (Walk w : {QUEEN, ROOK, BISHOP, KNIGHT}) {
+                const StillDistances d = still_distances(0, all, c, w, target, 1u << w);
+                for (int s = 0; s < 64; ++s)
+                    ASSERT_EQ(d.from(w, Square(s)), empty_distance(w, c, Square(s), target))
+                        << int(w) << " " << s << " " << t;
+            }
+            const StillDistances king = still_distances(0, all, c, KING, target, 1u << KING);
+            for (int s = 0; s < 64; ++s) {
+                const int steps = std::max(std::abs(s % 8 - t % 8), std::abs(s / 8 - t / 8));
+                EXPECT_GE(king.from(KING, Square(s)), empty_distance(KING, c, Square(s), target));
+                EXPECT_LE(king.from(KING, Square(s)), steps);
+            }
+            for (Walk as : {PAWN, QUEEN, KNIGHT}) {
+                const StillDistances d = still_distances(0, all, c, PAWN, target, 1u << as);
+                for (int s = 8; s < 56; ++s)
+                    ASSERT_EQ(d.from(PAWN, Square(s)), empty_distances_as(PAWN, c, Square(s), as)[t])
+                        << int(c) << " " << int(as) << " " << s << " " << t;
+            }
+        }
+}
+
 TEST(Distance, AttackDistances) {
     EXPECT_EQ(empty_attack_distance(ROOK, WHITE, sq("a1"), sq("a8")), 0);
     EXPECT_EQ(empty_attack_distance(ROOK, WHITE, sq("a1"), sq("h8")), 1);  // Ra8 or Rh1

@@ -14,10 +14,11 @@
 
 #include <algorithm>
 #include <array>
-#include <random>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <random>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -100,7 +101,6 @@ TEST(SolveHelp, ReferenceProblems) {
                 cases.size(), exact, intelligent);
 }
 
-
 }  // namespace
 }  // namespace rebirth
 
@@ -174,7 +174,6 @@ TEST(SolveHelp, IntroMoveThenSeriesMate) {
     EXPECT_EQ(solution_lines(input, 4), want);
 }
 
-
 // Option Intelligent (src/help_pictures.cpp: help play follows the positions found by the
 // searches towards each mate picture) against the plain exhaustive search, on random
 // positions: a White king with one or two rooks, bishops or knights (castling rights now and then) against a
@@ -231,9 +230,8 @@ TEST(SolveHelp, IntelligentModeFindsThePlainSolutions) {
             ++positions;
             EXPECT_EQ(smart, plain) << body;
             // Shorter plays are found before, without pictures: count the full-length lines.
-            const int full = int(std::count_if(plain.begin(), plain.end(), [](const std::string& l) {
-                return l.find("3.") != std::string::npos;
-            }));
+            const int full = int(std::count_if(plain.begin(), plain.end(),
+                                               [](const std::string& l) { return l.find("3.") != std::string::npos; }));
             with_solutions += full > 0;
             stalemates += full > 0 && sparse;
             lines += full;
@@ -244,6 +242,109 @@ TEST(SolveHelp, IntelligentModeFindsThePlainSolutions) {
     EXPECT_GE(positions, 50);
     EXPECT_GE(with_solutions, 5);  // the comparison must see real solutions
     EXPECT_GE(stalemates, 3);
+}
+
+// Series helpmates in intelligent mode with White pawns, where the goal side stands still
+// until its mating move (help_pictures.cpp: still_distances for the series side, a pawn's
+// mating capture needing a victim, parries tried in every walk a Black pawn may end in):
+// a White king with one or two pawns and at most one piece against a Black king with three to
+// six units, ser-h#2 to ser-h#4, against the plain search.
+TEST(SolveHelp, IntelligentSeriesWithPawnsFindsThePlainSolutions) {
+    std::mt19937 rng(20261127);
+    auto square = [](int s) { return std::string{char('a' + s % 8), char('1' + s / 8)}; };
+    int positions = 0, with_solutions = 0, lines = 0, pawn_mates = 0, pawn_mate_plays = 0;
+    for (int trial = 0; trial < 8000 && positions < 480; ++trial) {
+        std::array<char, 64> board{};
+        // The Black king in the upper half, the White pawns below it: mates by a pawn happen.
+        const int bk = 24 + int(rng() % 40);
+        int wk = int(rng() % 64);
+        if (wk == bk) continue;
+        board[wk] = board[bk] = 1;
+        std::string white = "k", black = "k";
+        white += square(wk);
+        black += square(bk);
+        auto add = [&](std::string& side, char w, int lo, int hi) {
+            const int s = lo + int(rng() % (hi - lo));
+            if (board[s]) return;
+            board[s] = 1;
+            side += std::string(" ") + w + square(s);
+        };
+        const int pawns = 1 + int(rng() % 2);
+        for (int i = 0; i < pawns; ++i) {
+            // Two ranks below the king, a file apart at most: one step from giving check,
+            // now and then with a Black unit to take diagonally in front of it.
+            const int s = bk - 17 + int(rng() % 3);
+            if (s < 8 || s >= 56 || std::abs(s % 8 - bk % 8) > 1 || board[s]) continue;
+            add(white, 'p', s, s + 1);
+            const int victim = s + 7 + 2 * int(rng() % 2);
+            if (rng() % 2 && std::abs(victim % 8 - s % 8) == 1) add(black, "qrbs"[rng() % 4], victim, victim + 1);
+        }
+        if (rng() % 2) add(white, "qrbs"[rng() % 4], 0, 64);
+        // Black units mostly next to their king (blocks), some further off.
+        const int units = 3 + int(rng() % 4);
+        for (int i = 0; i < units; ++i) {
+            const char w = "qrbspp"[rng() % 6];
+            const int near = bk + 8 * (int(rng() % 3) - 1) + int(rng() % 3) - 1;
+            if (rng() % 3 && near >= 8 && near < 56 && std::abs(near % 8 - bk % 8) <= 1)
+                add(black, w, near, near + 1);
+            else
+                add(black, w, w == 'p' ? 8 : 0, w == 'p' ? 56 : 64);
+        }
+        // Now and then a Black pawn about to promote: a blocker in any walk.
+        if (rng() % 2) add(black, 'p', 8, 16);
+        for (const char* stip : {"ser-h#2", "ser-h#3", "ser-h#4"}) {
+            const std::string body =
+                "pieces white " + white + " black " + black + "\nstip " + stip + "\noption noboard";
+            std::vector<std::string> plain, smart;
+            try {
+                plain = solution_lines("BeginProblem\n" + body + "\nEndProblem\n", 1);
+                if (plain.size() > 3000) continue;
+                smart = solution_lines("BeginProblem\n" + body + " intelligent\nEndProblem\n", 1);
+            } catch (const std::exception&) {
+                continue;  // not a legal diagram
+            }
+            ++positions;
+            EXPECT_EQ(smart, plain) << body;
+            with_solutions += !plain.empty();
+            lines += int(plain.size());
+            // Mates by a pawn's capture (Popeye writes b3*c4 #): the victim rule at work.
+            static const std::regex pawn_takes(R"( [a-h][1-8]\*[a-h][1-8](=[A-Z])? #$)");
+            const int n = int(std::count_if(plain.begin(), plain.end(),
+                                            [](const std::string& l) { return std::regex_search(l, pawn_takes); }));
+            pawn_mates += n;
+            pawn_mate_plays += n > 0;
+        }
+    }
+    std::printf(
+        "intelligent series with pawns: %d plays, %d with solutions (%d lines), %d with mates by a pawn's "
+        "capture (%d lines)\n",
+        positions, with_solutions, lines, pawn_mate_plays, pawn_mates);
+    EXPECT_GE(positions, 400);
+    EXPECT_GE(with_solutions, 30);
+    EXPECT_GE(pawn_mate_plays, 5);
+}
+
+// A series helpmate whose mates include en passant captures (3.d7-d5 e5*d6 ep. #): the
+// capturing pawn's square d6 holds no victim, so intelligent mode must not ask for one there.
+// The 15 lines are Popeye 4.104's (plain and with Option Intelligent, which prints them in
+// another order).
+TEST(SolveHelp, IntelligentSeriesMateByEnPassant) {
+    const std::string body =
+        "pieces white kb1 rd1 bb5 pe5 black ke7 qe8 bd8 rh8 sg8 pd7 pe6 pf7\nstip ser-h#3\noption noboard";
+    std::vector<std::string> popeye = {
+        "  1.d7-d6   2.Qe8-f8   3.Sg8-f6 e5*d6 #",     "  1.d7-d6   2.Sg8-f6   3.Qe8-f8 e5*d6 #",
+        "  1.d7-d6   2.Sg8-f6   3.Rh8-f8 e5*d6 #",     "  1.Qe8-f8   2.d7-d6   3.Sg8-f6 e5*d6 #",
+        "  1.Qe8-f8   2.Ke7-e8   3.Sg8-e7 Bb5*d7 #",   "  1.Qe8-f8   2.Sg8-f6   3.Sf6-e8 Rd1*d7 #",
+        "  1.Qe8-f8   2.Sg8-f6   3.d7-d5 e5*d6 ep. #", "  1.Qe8-f8   2.Sg8-f6   3.d7-d6 e5*d6 #",
+        "  1.Sg8-f6   2.d7-d6   3.Qe8-f8 e5*d6 #",     "  1.Sg8-f6   2.d7-d6   3.Rh8-f8 e5*d6 #",
+        "  1.Sg8-f6   2.Qe8-f8   3.Sf6-e8 Rd1*d7 #",   "  1.Sg8-f6   2.Qe8-f8   3.d7-d5 e5*d6 ep. #",
+        "  1.Sg8-f6   2.Qe8-f8   3.d7-d6 e5*d6 #",     "  1.Sg8-f6   2.Rh8-f8   3.d7-d5 e5*d6 ep. #",
+        "  1.Sg8-f6   2.Rh8-f8   3.d7-d6 e5*d6 #"};
+    std::vector<std::string> plain = solution_lines("BeginProblem\n" + body + "\nEndProblem\n", 1);
+    std::vector<std::string> smart = solution_lines("BeginProblem\n" + body + " intelligent\nEndProblem\n", 1);
+    std::sort(popeye.begin(), popeye.end());  // solution_lines sorts
+    EXPECT_EQ(plain, popeye);
+    EXPECT_EQ(smart, popeye);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "rebirth/bitboard.h"
@@ -55,5 +56,21 @@ const std::uint8_t* empty_distances_as(Walk w, Color c, Square from, Walk as);
 // on a blocked square. The values stay valid while the same thread asks only with the same
 // set of blocked squares (a cache per thread keeps up to 64 sets).
 const std::uint8_t* blocked_distances_as(Bitboard blocked, Walk w, Color c, Square from, Walk as);
+
+// Fewest moves, from each walk (KING..PAWN) and square, for a unit of colour c first of walk
+// `origin` (a pawn may promote on the way) to stand on `target` in one of the walks of
+// `accepted` (bit 1 << walk), while every unit of the other side stands still: those on
+// `kept` are never taken, so neither entered nor crossed; those on `takeable` may be taken
+// and are the only units taken (a pawn steps diagonally only onto their squares, and never
+// en passant). The unit's own side is no obstacle (its units may move away first). Castling
+// counts as the king's two-file step. Sound for the side that moves in orthodox series play
+// before the other side's only move (ser-h#, ser-h=), with `kept` the other side's units
+// that must still stand at the end; kFar where never.
+struct StillDistances {
+    std::array<std::uint8_t, 6 * 64> moves;  // [walk - KING][square]
+    int from(Walk w, Square s) const { return w >= KING && w <= PAWN ? moves[(w - KING) * 64 + s] : kFar; }
+};
+StillDistances still_distances(Bitboard kept, Bitboard takeable, Color c, Walk origin, Square target,
+                               unsigned accepted);
 
 }  // namespace rebirth
