@@ -1,5 +1,6 @@
 #include "rebirth/goal.h"
 
+#include "rebirth/bitboard.h"
 #include "rebirth/movegen.h"
 
 namespace rebirth {
@@ -30,10 +31,40 @@ bool goal_reachable_in_one(const Position& pos, Goal g) {
     return false;
 }
 
+namespace {
+
+// Without rules and fairy walks: whether the side to move has a legal king step (castling
+// aside) that gives no check, found without generating its other moves.
+bool has_quiet_king_step(const Position& pos) {
+    const Color us = pos.side_to_move();
+    const Square k = pos.king_square(us);
+    if (k == SQ_NONE) return false;
+    const Bitboard occupied = pos.pieces() & ~square_bb(k);
+    for (Bitboard b = king_attacks(k) & ~pos.pieces(us); b;) {
+        const Square t = pop_lsb(b);
+        if (pos.attackers_to(t, ~us, occupied)) continue;
+        Move m;
+        m.from = k;
+        m.to = t;
+        if (!gives_check(pos, m)) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
 bool goal_forced_in_one(const Position& pos, Goal g) {
+    // Without rules and fairy walks a move that gives no check reaches no mate: such a move,
+    // the usual refutation, is found without playing any (a king step first, before the
+    // other moves are generated).
+    const bool checks_needed = (g == Goal::Mate || g == Goal::Check) && !pos.has_rules() && !pos.has_fairy();
+    if (checks_needed && has_quiet_king_step(pos)) return false;
     MoveList list;
     generate_legal(pos, list);
     if (list.empty()) return false;
+    if (checks_needed)
+        for (const Move& m : list)
+            if (!gives_check(pos, m)) return false;
     Position scratch = pos;
     UndoInfo u;
     for (const Move& m : list) {

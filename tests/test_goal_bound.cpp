@@ -17,10 +17,12 @@
 #include <vector>
 
 #include "rebirth/distance.h"
+#include "rebirth/goal.h"
 #include "rebirth/goal_bound.h"
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
 #include "rebirth/popeye_input.h"
+#include "rebirth/setup.h"
 
 namespace rebirth {
 namespace {
@@ -194,6 +196,75 @@ void expect_bound_holds(Position& pos, int plies, Goal g, int& reached, int& rej
     if (found) ++reached;
     if (!bound) ++rejected;
     EXPECT_TRUE(bound || !found) << "goal " << int(g) << " within " << plies << " plies of " << to_fen(pos.to_setup());
+}
+
+// The legal move of pos from `from` to `to` (the first, promotions aside).
+Move legal_move(const Position& pos, const char* from, const char* to) {
+    MoveList list;
+    generate_legal(pos, list);
+    for (const Move& m : list)
+        if (m.from == sq(from) && m.to == sq(to)) return m;
+    ADD_FAILURE() << from << "-" << to << " is not legal in " << to_fen(pos.to_setup());
+    return Move{};
+}
+
+// goal_forced_in_one as defined: the side to move has a move, and every move reaches g.
+bool forced_by_playing(Position& pos, Goal g) {
+    MoveList list;
+    generate_legal(pos, list);
+    if (list.empty()) return false;
+    for (const Move& m : list) {
+        UndoInfo u;
+        pos.do_move(m, u);
+        const bool reached = goal_reached(pos, u, g);
+        pos.undo_move(m, u);
+        if (!reached) return false;
+    }
+    return true;
+}
+
+// goal_forced_in_one (which refutes a forced mate by a king step or a move giving no check
+// before playing any move) against playing every move, on every position two half-moves off
+// the main line of Hundsdorfer's s#6 (BEISPIEL_ep_011, Popeye 4.104's solution), and at its
+// end, where Black's only move Sa4*c5 mates.
+TEST(Goal, ForcedInOneAgreesWithPlayingEveryMove) {
+    Position pos;
+    pos.set(parse_fen("KR2N3/4P1P1/6QB/3N1pPB/n6P/rP6/ppkPP2P/3R4 w - f6 0 1"));
+    const std::vector<std::pair<const char*, const char*>> line = {
+        {"g5", "f6"}, {"c2", "d1"}, {"g6", "g1"}, {"d1", "c2"}, {"d5", "e3"}, {"c2", "d2"},
+        {"e3", "g2"}, {"d2", "c2"}, {"h5", "g6"}, {"c2", "c3"}, {"g1", "c5"}};
+    int compared = 0, forced = 0;
+    std::vector<UndoInfo> undo(line.size());
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        // Every position one and two half-moves off the line.
+        MoveList first;
+        generate_legal(pos, first);
+        for (const Move& a : first) {
+            UndoInfo ua;
+            pos.do_move(a, ua);
+            MoveList second;
+            generate_legal(pos, second);
+            for (const Move& b : second) {
+                UndoInfo ub;
+                pos.do_move(b, ub);
+                for (Goal g : {Goal::Mate, Goal::Check}) {
+                    const bool want = forced_by_playing(pos, g);
+                    EXPECT_EQ(goal_forced_in_one(pos, g), want) << to_fen(pos.to_setup());
+                    ++compared;
+                    forced += want;
+                }
+                pos.undo_move(b, ub);
+            }
+            pos.undo_move(a, ua);
+        }
+        const Move m = legal_move(pos, line[i].first, line[i].second);
+        pos.do_move(m, undo[i]);
+    }
+    // 6.Qg1-c5+: Black's only move Sa4*c5 mates.
+    EXPECT_TRUE(forced_by_playing(pos, Goal::Mate));
+    EXPECT_TRUE(goal_forced_in_one(pos, Goal::Mate));
+    std::printf("goal_forced_in_one: %d positions compared, %d forced\n", compared, forced);
+    EXPECT_GE(forced, 1);
 }
 
 TEST(GoalBound, RejectsWhatCannotBeReached) {
