@@ -33,8 +33,8 @@ bool goal_reachable_in_one(const Position& pos, Goal g) {
 
 namespace {
 
-// Without rules and fairy walks: whether the side to move has a legal king step (castling
-// aside) that gives no check, found without generating its other moves.
+// Without rules: whether the side to move has a legal king step (castling aside) that gives
+// no check, found without generating its other moves.
 bool has_quiet_king_step(const Position& pos) {
     const Color us = pos.side_to_move();
     const Square k = pos.king_square(us);
@@ -54,10 +54,10 @@ bool has_quiet_king_step(const Position& pos) {
 }  // namespace
 
 bool goal_forced_in_one(const Position& pos, Goal g) {
-    // Without rules and fairy walks a move that gives no check reaches no mate: such a move,
+    // Without rules a move that gives no check reaches no mate: such a move,
     // the usual refutation, is found without playing any (a king step first, before the
     // other moves are generated).
-    const bool checks_needed = (g == Goal::Mate || g == Goal::Check) && !pos.has_rules() && !pos.has_fairy();
+    const bool checks_needed = (g == Goal::Mate || g == Goal::Check) && !pos.has_rules();
     if (checks_needed && has_quiet_king_step(pos)) return false;
     MoveList list;
     generate_legal(pos, list);

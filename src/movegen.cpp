@@ -307,6 +307,15 @@ int count_legal(const Position& pos) {
 
 bool has_any_legal_move(const Position& pos) {
     if (pos.has_rules()) return rules_has_legal_move(pos);
+    // A king step to a square no enemy unit attacks once the king has left its own: the
+    // usual answer, found without generating (and, with fairy walks, playing) every move.
+    const Color us = pos.side_to_move();
+    const Square k = pos.king_square(us);
+    if (k != SQ_NONE) {
+        const Bitboard occupied = pos.pieces() & ~square_bb(k);
+        for (Bitboard b = king_attacks(k) & ~pos.pieces(us); b;)
+            if (!pos.attackers_to(pop_lsb(b), ~us, occupied)) return true;
+    }
     MoveList list;
     generate_legal(pos, list);
     return !list.empty();
@@ -345,11 +354,17 @@ bool gives_check(const Position& pos, const Move& m) {
             case QUEEN:
                 direct = queen_attacks(m.to, occ);
                 break;
-            default:  // the king gives no check
+            case KING:  // the king gives no check
+                break;
+            default:  // a fairy walk
+                if (walk_attacks_square(w, m.to, k, occ)) return true;
                 break;
         }
         if (direct & square_bb(k)) return true;
     }
+    // With fairy walks (riders, hoppers whose hurdle may be the mover) every other unit of
+    // the mover is asked on the board after the move.
+    if (pos.has_fairy()) return (pos.attackers_to(k, us, occ) & ours) != 0;
     // Discovered checks by the mover's other line pieces.
     const Bitboard rq = ours & (pos.pieces(ROOK) | pos.pieces(QUEEN));
     const Bitboard bq = ours & (pos.pieces(BISHOP) | pos.pieces(QUEEN));

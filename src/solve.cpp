@@ -471,7 +471,7 @@ bool final_move_order(const Position& pos, Goal g) {
 }
 
 bool only_checks_reach(const Position& pos, Goal g) {
-    return (g == Goal::Mate || g == Goal::Check) && !pos.has_rules() && !pos.has_fairy();
+    return (g == Goal::Mate || g == Goal::Check) && !pos.has_rules();
 }
 
 void append_line_move(std::string& line, Position& pos, const Move& m, Language lang, bool numbered, int& number,

@@ -316,3 +316,53 @@ TEST(Perft, GivesCheckMatchesPublishedCheckCounts) {
     Position p3 = from_fen(kPos3);
     EXPECT_EQ(count_checks(p3, 4), 1680u);
 }
+
+namespace rebirth {
+namespace {
+
+// Walks every line of `depth` half-moves below pos: at each node has_any_legal_move must
+// say whether generate_legal finds a move, and gives_check must say whether each move leaves
+// the opponent in check (played). Counts the nodes and the checks.
+void expect_shortcuts_agree(Position& pos, int depth, int& nodes, int& checks, int& no_moves) {
+    MoveList list;
+    generate_legal(pos, list);
+    ++nodes;
+    no_moves += list.empty();
+    EXPECT_EQ(has_any_legal_move(pos), !list.empty()) << to_fen(pos.to_setup());
+    for (const Move& m : list) {
+        const bool predicted = gives_check(pos, m);
+        UndoInfo u;
+        pos.do_move(m, u);
+        EXPECT_EQ(predicted, pos.in_check()) << to_fen(pos.to_setup());
+        checks += predicted;
+        if (depth > 1) expect_shortcuts_agree(pos, depth - 1, nodes, checks, no_moves);
+        pos.undo_move(m, u);
+    }
+}
+
+}  // namespace
+
+// gives_check and has_any_legal_move (a king step first) with fairy walks: grasshoppers,
+// whose hurdle may be the unit just moved or the square the king left, and nightriders,
+// against playing every move, four half-moves deep (the h#2 mates included). The first diagram is Maeder's h#2
+// (BEISPIEL_pieces_021 of Popeye).
+TEST(Perft, FairyChecksAndLegalMovesAgreeWithPlaying) {
+    const std::vector<rebirth::Setup> diagrams = {
+        test::diagram({"wGd6", "wGa4", "wGg4", "wPg6", "wNb5", "wNh2", "wKe1", "bKe8", "bRd7", "bRa2", "bQe7", "bPe5",
+                       "bPb4", "bPe4", "bPe3", "bPf3"},
+                      BLACK),
+        test::diagram({"wKe4", "wGe6", "wNc3", "wRh1", "bKe8", "bGe2", "bNf6", "bBb7", "bPd5"}),
+        test::diagram({"wKa1", "wGb2", "wGc3", "wNd4", "bKh8", "bGg7", "bGf6", "bNe5", "bQb8"}, BLACK),
+    };
+    int nodes = 0, checks = 0, no_moves = 0;
+    for (const rebirth::Setup& d : diagrams) {
+        Position pos;
+        pos.set(d);
+        expect_shortcuts_agree(pos, 4, nodes, checks, no_moves);
+    }
+    std::printf("fairy shortcuts: %d nodes, %d checks, %d without a move\n", nodes, checks, no_moves);
+    EXPECT_GE(checks, 1000);
+    EXPECT_GE(no_moves, 1);  // mates reached: has_any_legal_move says false there
+}
+
+}  // namespace rebirth

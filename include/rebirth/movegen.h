@@ -26,7 +26,8 @@ int count_legal(const Position& pos);
 bool has_any_legal_move(const Position& pos);
 
 // Whether legal move m of the side to move checks the opponent's king, without playing it.
-// Only for positions without rules and fairy walks (pos.has_rules() and pos.has_fairy() false).
+// Only for positions without rules (pos.has_rules() false); fairy walks are asked on the
+// board after the move (Position::attackers_to).
 bool gives_check(const Position& pos, const Move& m);
 
 // Whether `m` is among the legal moves of `pos`.
