@@ -306,6 +306,19 @@ int count_legal(const Position& pos) {
 }
 
 bool has_any_legal_move(const Position& pos) {
+    if (pos.has_rules() && quiet_moves_orthodox(pos)) {
+        // generate_legal's two parts, the captures with their rebirths only when no
+        // non-capture is legal.
+        MoveList list;
+        KingSafety safety;
+        if (pos.side_to_move() == WHITE)
+            gen_orthodox<WHITE, true>(pos, list, &safety);
+        else
+            gen_orthodox<BLACK, true>(pos, list, &safety);
+        if (!list.empty()) return true;
+        append_rules_captures(pos, list, safety);
+        return !list.empty();
+    }
     if (pos.has_rules()) return rules_has_legal_move(pos);
     // A king step to a square no enemy unit attacks once the king has left its own: the
     // usual answer, found without generating (and, with fairy walks, playing) every move.

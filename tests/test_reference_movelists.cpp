@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "rebirth/error.h"
+#include "rebirth/movegen.h"
 #include "rebirth/perft.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/position.h"
@@ -118,6 +119,40 @@ TEST_P(ReferenceMoveList, MatchesPopeye) {
         }
         EXPECT_EQ(perft(pos, depth), count) << "depth " << depth;
     }
+}
+
+namespace {
+
+// Every node within `depth` half-moves: has_any_legal_move (which may stop before generating
+// the captures with their rebirths) must agree with generate_legal.
+void expect_has_move_agrees(Position& pos, int depth, int& nodes, int& stuck) {
+    MoveList list;
+    generate_legal(pos, list);
+    ++nodes;
+    stuck += list.empty();
+    EXPECT_EQ(has_any_legal_move(pos), !list.empty());
+    if (depth == 0) return;
+    for (const Move& m : list) {
+        UndoInfo u;
+        pos.do_move(m, u);
+        expect_has_move_agrees(pos, depth - 1, nodes, stuck);
+        pos.undo_move(m, u);
+    }
+}
+
+}  // namespace
+
+// has_any_legal_move (goal tests: mate, stalemate) against the legal move list, two half-moves
+// below every reference position under every condition.
+TEST_P(ReferenceMoveList, HasAnyLegalMoveAgreesWithTheMoveList) {
+    const Case& c = GetParam();
+    if (!c.popeye_error.empty()) return;
+    const RuleSet rules = resolve_rules(parse_condition_words(c.condition, "movelists.jsonl"), "movelists.jsonl");
+    SetupRules setup_rules;
+    setup_rules.rules = &rules;
+    Position pos(parse_fen(c.fen), setup_rules);
+    int nodes = 0, stuck = 0;
+    expect_has_move_agrees(pos, 2, nodes, stuck);
 }
 
 // The reference marks exactly the two Anti-Mars Kiwipete depth-3 counts as Popeye defects
