@@ -595,6 +595,12 @@ class PictureMaker {
 
     // `placed` as a position, the defender to move; false when it is not one.
     bool board_of(const std::array<Piece, SQUARE_NB>& placed, Position& board) const {
+        // The attacker, not to move, in check: no position (told without Position::set's
+        // exception, which costs more than the test).
+        for (int s = 0; s < SQUARE_NB; ++s)
+            if (placed[s].walk == KING && placed[s].color == attacker_ &&
+                attackers_among(placed, Square(s), ~attacker_))
+                return false;
         Setup setup;
         setup.board = placed;
         setup.side_to_move = ~attacker_;
