@@ -33,14 +33,16 @@ bool goal_reachable_in_one(const Position& pos, Goal g) {
 
 namespace {
 
-// Without rules: whether the side to move has a legal king step (castling aside) that gives
-// no check, found without generating its other moves.
+// Where checks_foreseeable: whether the side to move has a legal king step (castling aside;
+// under rules, to an empty square: a capture brings a unit back) that gives no check, found
+// without generating its other moves.
 bool has_quiet_king_step(const Position& pos) {
     const Color us = pos.side_to_move();
     const Square k = pos.king_square(us);
     if (k == SQ_NONE) return false;
     const Bitboard occupied = pos.pieces() & ~square_bb(k);
-    for (Bitboard b = king_attacks(k) & ~pos.pieces(us); b;) {
+    const Bitboard targets = king_attacks(k) & ~(pos.has_rules() ? pos.pieces() : pos.pieces(us));
+    for (Bitboard b = targets; b;) {
         const Square t = pop_lsb(b);
         if (pos.attackers_to(t, ~us, occupied)) continue;
         Move m;
@@ -54,10 +56,10 @@ bool has_quiet_king_step(const Position& pos) {
 }  // namespace
 
 bool goal_forced_in_one(const Position& pos, Goal g) {
-    // Without rules a move that gives no check reaches no mate: such a move,
-    // the usual refutation, is found without playing any (a king step first, before the
-    // other moves are generated).
-    const bool checks_needed = (g == Goal::Mate || g == Goal::Check) && !pos.has_rules();
+    // A move that gives no check reaches no mate: where gives_check tells (without rules,
+    // and under checks_foreseeable rules) such a move, the usual refutation, is found
+    // without playing any (a king step first, before the other moves are generated).
+    const bool checks_needed = (g == Goal::Mate || g == Goal::Check) && checks_foreseeable(pos);
     if (checks_needed && has_quiet_king_step(pos)) return false;
     MoveList list;
     generate_legal(pos, list);

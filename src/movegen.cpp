@@ -2,6 +2,7 @@
 
 #include "movegen_rules.h"
 #include "rebirth/bitboard.h"
+#include "rebirth/rules.h"
 #include "walk_attacks.h"
 
 namespace rebirth {
@@ -332,6 +333,15 @@ bool has_any_legal_move(const Position& pos) {
     MoveList list;
     generate_legal(pos, list);
     return !list.empty();
+}
+
+bool checks_foreseeable(const Position& pos) {
+    if (!pos.has_rules()) return true;
+    // Effects that take units off the board (Atom, Kamikaze, Hydra, Alsatian, a Parachute
+    // lifting the occupant) may open a line: not foreseen.
+    const RuleSet& R = *pos.rules();
+    return quiet_moves_orthodox(pos) && !R.atom && !R.kamikaze && !R.hydra && !R.alsatian &&
+           R.occupied != Occupied::Parachute;
 }
 
 bool gives_check(const Position& pos, const Move& m) {

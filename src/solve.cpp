@@ -12,6 +12,7 @@
 
 #include "rebirth/error.h"
 #include "rebirth/goal.h"
+#include "rebirth/movegen.h"
 #include "rebirth/notation.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/popeye_order.h"
@@ -471,7 +472,7 @@ bool final_move_order(const Position& pos, Goal g) {
 }
 
 bool only_checks_reach(const Position& pos, Goal g) {
-    return (g == Goal::Mate || g == Goal::Check) && !pos.has_rules();
+    return (g == Goal::Mate || g == Goal::Check) && checks_foreseeable(pos);
 }
 
 void append_line_move(std::string& line, Position& pos, const Move& m, Language lang, bool numbered, int& number,

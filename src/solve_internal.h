@@ -101,7 +101,7 @@ std::vector<GoalMove> goal_moves(const Position& pos, Goal g, Language lang);
 bool final_move_order(const Position& pos, Goal g);
 
 // Whether only a move giving check can reach goal g from `pos` and gives_check tells which
-// moves do without playing them (mate and check goals; no rules).
+// moves can without playing them (mate and check goals; checks_foreseeable).
 bool only_checks_reach(const Position& pos, Goal g);
 
 // Appends one move of a help-play style line ("  1.e2-e4 e7-e5   2..."): the move number

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "rebirth/error.h"
+#include "rebirth/goal.h"
 #include "rebirth/movegen.h"
 #include "rebirth/perft.h"
 #include "rebirth/popeye_input.h"
@@ -124,26 +125,34 @@ TEST_P(ReferenceMoveList, MatchesPopeye) {
 namespace {
 
 // Every node within `depth` half-moves: has_any_legal_move (which may stop before generating
-// the captures with their rebirths) must agree with generate_legal.
+// the captures with their rebirths) must agree with generate_legal; where checks_foreseeable,
+// a move gives_check calls quiet must leave no check, and goal_forced_in_one (which stops at
+// such a move or a quiet king step) must agree with playing every move.
 void expect_has_move_agrees(Position& pos, int depth, int& nodes, int& stuck) {
     MoveList list;
     generate_legal(pos, list);
     ++nodes;
     stuck += list.empty();
     EXPECT_EQ(has_any_legal_move(pos), !list.empty());
-    if (depth == 0) return;
+    const bool foreseeable = checks_foreseeable(pos);
+    bool forced = !list.empty();
     for (const Move& m : list) {
+        const bool predicted = foreseeable && gives_check(pos, m);
         UndoInfo u;
         pos.do_move(m, u);
-        expect_has_move_agrees(pos, depth - 1, nodes, stuck);
+        if (foreseeable && !predicted) EXPECT_FALSE(pos.in_check()) << to_fen(pos.to_setup());
+        forced = forced && goal_reached(pos, u, Goal::Mate);
+        if (depth > 0) expect_has_move_agrees(pos, depth - 1, nodes, stuck);
         pos.undo_move(m, u);
     }
+    EXPECT_EQ(goal_forced_in_one(pos, Goal::Mate), forced);
 }
 
 }  // namespace
 
-// has_any_legal_move (goal tests: mate, stalemate) against the legal move list, two half-moves
-// below every reference position under every condition.
+// has_any_legal_move, gives_check and goal_forced_in_one (goal tests) against the legal move
+// list and the moves played, within two half-moves below every reference position under every
+// condition.
 TEST_P(ReferenceMoveList, HasAnyLegalMoveAgreesWithTheMoveList) {
     const Case& c = GetParam();
     if (!c.popeye_error.empty()) return;
@@ -152,7 +161,7 @@ TEST_P(ReferenceMoveList, HasAnyLegalMoveAgreesWithTheMoveList) {
     setup_rules.rules = &rules;
     Position pos(parse_fen(c.fen), setup_rules);
     int nodes = 0, stuck = 0;
-    expect_has_move_agrees(pos, 2, nodes, stuck);
+    expect_has_move_agrees(pos, 1, nodes, stuck);
 }
 
 // The reference marks exactly the two Anti-Mars Kiwipete depth-3 counts as Popeye defects

@@ -25,10 +25,16 @@ int count_legal(const Position& pos);
 // Whether the side to move has a legal move (stops at the first one under Circe rules).
 bool has_any_legal_move(const Position& pos);
 
-// Whether legal move m of the side to move checks the opponent's king, without playing it.
-// Only for positions without rules (pos.has_rules() false); fairy walks are asked on the
-// board after the move (Position::attackers_to).
+// Whether legal move m of the side to move checks the opponent's king, without playing it:
+// exact without rules (fairy walks are asked on the board after the move); where
+// checks_foreseeable(pos) holds under rules, a move it says false of gives no check.
 bool gives_check(const Position& pos, const Move& m);
+
+// Whether gives_check rules out every move giving no check: positions without rules, and
+// Circe-family rules whose non-captures are orthodox and whose captures only bring back the
+// captured unit (quiet_moves_orthodox: a unit of the side that would be in check, which can
+// only screen a check, never give one), with no effect that takes a unit off the board.
+bool checks_foreseeable(const Position& pos);
 
 // Whether `m` is among the legal moves of `pos`.
 bool is_legal(const Position& pos, const Move& m);
