@@ -159,18 +159,23 @@ void init_all() {
     }
     init_magics(detail::rook_magics, rook_table, kRookDirs, kRookMagics);
     init_magics(detail::bishop_magics, bishop_table, kBishopDirs, kBishopMagics);
+    // Along each of the eight directions from a: the whole line through a, and the squares
+    // passed on the way to each square b (zero for squares not aligned).
     for (int a = 0; a < SQUARE_NB; ++a)
-        for (int b = 0; b < SQUARE_NB; ++b) {
-            Square sa = Square(a), sb = Square(b);
-            between[a][b] = line[a][b] = 0;
-            if (a == b) continue;
-            for (const auto* dirs : {&kRookDirs, &kBishopDirs}) {
-                if (slide(sa, *dirs, 0) & square_bb(sb)) {
-                    line[a][b] = (slide(sa, *dirs, 0) & slide(sb, *dirs, 0)) | square_bb(sa) | square_bb(sb);
-                    between[a][b] = slide(sa, *dirs, square_bb(sb)) & slide(sb, *dirs, square_bb(sa));
+        for (const auto* dirs : {&kRookDirs, &kBishopDirs})
+            for (const Dir& d : *dirs) {
+                const Square sa = Square(a);
+                const Dir axis[4] = {d, {-d.df, -d.dr}, d, d};
+                const Bitboard whole = slide(sa, axis, 0) | square_bb(sa);
+                Bitboard passed = 0;
+                for (int f = file_of(sa) + d.df, r = rank_of(sa) + d.dr; f >= 0 && f < 8 && r >= 0 && r < 8;
+                     f += d.df, r += d.dr) {
+                    const Square b = make_square(f, r);
+                    line[a][b] = whole;
+                    between[a][b] = passed;
+                    passed |= square_bb(b);
                 }
             }
-        }
 }
 
 }  // namespace

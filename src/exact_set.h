@@ -124,7 +124,7 @@ class ExactSet {
 
         void grow() {
             std::vector<Slot> old = std::move(slots);
-            slots.assign(old.empty() ? 1024 : 2 * old.size(), Slot{});
+            slots.assign(old.empty() ? 64 : 2 * old.size(), Slot{});
             for (const Slot& e : old)
                 if (e.hash != 0) place(e);
         }

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdlib>
 #include <map>
+#include <mutex>
 #include <set>
 #include <tuple>
 #include <vector>
@@ -67,24 +69,32 @@ int compute_distance_to(Walk w, Color c, Square s, Square t, Form f) {
 }
 
 // compute_distance_to's values as a table per colour, walk (KING..PAWN), square and form,
-// made once (read-only afterwards).
+// each row (colour, walk, square) made when first asked, under a lock, then read-only.
 struct DistanceTable {
     static constexpr int kForms = 7;
-    std::array<std::array<std::array<std::array<std::uint8_t, SQUARE_NB>, kForms>, SQUARE_NB>, 7> rows[COLOR_NB];
-    DistanceTable() {
-        for (Color c : {WHITE, BLACK})
-            for (int w = KING; w <= PAWN; ++w)
-                for (int s = 0; s < SQUARE_NB; ++s)
-                    for (int f = 0; f < kForms; ++f)
-                        for (int t = 0; t < SQUARE_NB; ++t)
-                            rows[c][w][s][f][t] = std::uint8_t(
-                                std::min(compute_distance_to(Walk(w), c, Square(s), Square(t), Form(f)), kFar));
+    using Row = std::array<std::array<std::uint8_t, SQUARE_NB>, kForms>;
+    std::array<std::array<Row, SQUARE_NB>, 7> rows[COLOR_NB];
+    std::array<std::array<std::atomic<bool>, SQUARE_NB>, 7> ready[COLOR_NB]{};
+    std::mutex making;
+
+    const Row& row(Color c, Walk w, Square s) {
+        if (!ready[c][w][s].load(std::memory_order_acquire)) {
+            std::lock_guard<std::mutex> lock(making);
+            if (!ready[c][w][s].load(std::memory_order_relaxed)) {
+                for (int f = 0; f < kForms; ++f)
+                    for (int t = 0; t < SQUARE_NB; ++t)
+                        rows[c][w][s][f][t] =
+                            std::uint8_t(std::min(compute_distance_to(w, c, s, Square(t), Form(f)), kFar));
+                ready[c][w][s].store(true, std::memory_order_release);
+            }
+        }
+        return rows[c][w][s];
     }
 };
 
 int distance_to(Walk w, Color c, Square s, Square t, Form f) {
-    static const DistanceTable table;
-    return table.rows[c][w][s][int(f)][t];
+    static DistanceTable table;
+    return table.row(c, w, s)[int(f)][t];
 }
 
 // The walk whose empty-board attacks a unit of walk w has in form f.

@@ -366,3 +366,31 @@ TEST(Perft, FairyChecksAndLegalMovesAgreeWithPlaying) {
 }
 
 }  // namespace rebirth
+
+namespace rebirth {
+
+// between_bb and line_bb against their definitions, square by square: two squares on one
+// rank, file or diagonal have the squares strictly between them and the whole line through
+// both; other pairs (and a square with itself) have neither.
+TEST(Bitboards, BetweenAndLineMatchTheirDefinitions) {
+    init_bitboards();
+    for (int a = 0; a < 64; ++a)
+        for (int b = 0; b < 64; ++b) {
+            const int df = b % 8 - a % 8, dr = b / 8 - a / 8;
+            const bool aligned = a != b && (df == 0 || dr == 0 || std::abs(df) == std::abs(dr));
+            Bitboard between = 0, line = 0;
+            if (aligned) {
+                const int sf = (df > 0) - (df < 0), sr = (dr > 0) - (dr < 0);
+                for (int k = 1; k < std::max(std::abs(df), std::abs(dr)); ++k)
+                    between |= square_bb(make_square(a % 8 + k * sf, a / 8 + k * sr));
+                for (int k = -7; k <= 7; ++k) {
+                    const int f = a % 8 + k * sf, r = a / 8 + k * sr;
+                    if (f >= 0 && f < 8 && r >= 0 && r < 8) line |= square_bb(make_square(f, r));
+                }
+            }
+            ASSERT_EQ(between_bb(Square(a), Square(b)), between) << a << " " << b;
+            ASSERT_EQ(line_bb(Square(a), Square(b)), line) << a << " " << b;
+        }
+}
+
+}  // namespace rebirth
