@@ -1276,12 +1276,16 @@ void guide_key(const Position& pos, int remaining, std::string& out) {
     out.push_back(char(remaining));
 }
 
-bool build_help_guide(const Position& root, int len, bool series, Color goal_side, Goal goal, HelpGuide& guide,
-                      const std::function<void()>& visit, std::size_t max_pictures) {
+namespace {
+
+// The units of root and the minimal pictures (victims added) of a play of `len`; false where
+// the search does not apply or the pictures are more than max_pictures.
+bool make_pictures(const Position& root, int len, bool series, Color goal_side, Goal goal, std::size_t max_pictures,
+                   std::vector<Unit>& units, std::vector<Picture>& pictures) {
     if (goal != Goal::Mate && goal != Goal::Stalemate) return false;
     const Color defender = ~goal_side;
     if (root.has_rules() || root.has_fairy() || root.king_square(defender) == SQ_NONE || len < 1) return false;
-    std::vector<Unit> units;
+    units.clear();
     for (Bitboard b = root.pieces(); b;) {
         const Square s = pop_lsb(b);
         units.push_back({s, root.piece_on(s).walk, root.piece_on(s).color});
@@ -1296,10 +1300,47 @@ bool build_help_guide(const Position& root, int len, bool series, Color goal_sid
     int king = -1;
     for (int i = 0; i < int(units.size()); ++i)
         if (units[i].color == defender && units[i].walk == KING) king = i;
-    std::vector<Picture> pictures = minimal_pictures(std::move(all), king);
+    pictures = minimal_pictures(std::move(all), king);
     if (series && goal == Goal::Mate) pictures = with_victims(std::move(pictures), units, goal_side);
+    return true;
+}
+
+}  // namespace
+
+struct HelpPictureCache::Data {
+    std::vector<Unit> units;
+    std::vector<Picture> pictures;
+};
+
+HelpPictureCache::HelpPictureCache() = default;
+HelpPictureCache::~HelpPictureCache() = default;
+
+bool build_help_guide(const Position& root, int len, bool series, Color goal_side, Goal goal, HelpGuide& guide,
+                      const std::function<void()>& visit, std::size_t max_pictures) {
+    std::vector<Unit> units;
+    std::vector<Picture> pictures;
+    if (!make_pictures(root, len, series, goal_side, goal, max_pictures, units, pictures)) return false;
     PictureSearch search(root, units, goal_side, goal, guide, visit);
     search.run(pictures, len, series);
+    return true;
+}
+
+bool build_help_guide(const Position& root, int len, int longest, bool series, Color goal_side, Goal goal,
+                      HelpGuide& guide, HelpPictureCache& cache, const std::function<void()>& visit,
+                      std::size_t max_pictures) {
+    {
+        std::lock_guard<std::mutex> lock(cache.mutex_);
+        if (!cache.tried_) {
+            cache.tried_ = true;
+            auto data = std::make_unique<HelpPictureCache::Data>();
+            if (longest > len &&
+                make_pictures(root, longest, series, goal_side, goal, max_pictures, data->units, data->pictures))
+                cache.data_ = std::move(data);
+        }
+    }
+    if (!cache.data_) return build_help_guide(root, len, series, goal_side, goal, guide, visit, max_pictures);
+    PictureSearch search(root, cache.data_->units, goal_side, goal, guide, visit);
+    search.run(cache.data_->pictures, len, series);
     return true;
 }
 

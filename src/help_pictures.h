@@ -2,6 +2,8 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <string>
 
 #include "exact_set.h"
@@ -44,5 +46,29 @@ void guide_key(const Position& pos, int remaining, std::string& out);
 // rules, fairy units, no king to mate) or would need more than `max_pictures` pictures.
 bool build_help_guide(const Position& root, int len, bool series, Color goal_side, Goal goal, HelpGuide& guide,
                       const std::function<void()>& visit, std::size_t max_pictures = 20000);
+
+// The pictures of one root and play, made once for its longest length and reused for the
+// shorter ones: budgets only grow with the length, so the longest's pictures cover every
+// shorter play, and each length's search drops those it cannot reach. One cache per root,
+// goal side, goal and kind of play; safe to share between threads.
+class HelpPictureCache {
+  public:
+    HelpPictureCache();
+    ~HelpPictureCache();
+    struct Data;
+
+  private:
+    friend bool build_help_guide(const Position&, int, int, bool, Color, Goal, HelpGuide&, HelpPictureCache&,
+                                 const std::function<void()>&, std::size_t);
+    std::unique_ptr<Data> data_;
+    bool tried_ = false;
+    std::mutex mutex_;
+};
+
+// build_help_guide for a play of `len` with the pictures of `longest` (>= len) from `cache`,
+// made there on first use; where the longest's pictures are too many, those of `len` alone.
+bool build_help_guide(const Position& root, int len, int longest, bool series, Color goal_side, Goal goal,
+                      HelpGuide& guide, HelpPictureCache& cache, const std::function<void()>& visit,
+                      std::size_t max_pictures = 20000);
 
 }  // namespace rebirth

@@ -549,7 +549,12 @@ class PhaseSolver {
             return nullptr;
         auto guide = std::make_shared<HelpGuide>();
         const std::function<void()> visit = [this] { ctx_.visit(); };
-        if (!build_help_guide(root_, len, phase_.series, phase_.goal_side, ctx_.goal, *guide, visit)) return nullptr;
+        // The pictures of the longest length serve every length (made once, on first use).
+        int first = 0, step = 1, last = 0;
+        lengths(first, step, last);
+        if (!build_help_guide(root_, len, std::max(len, last), phase_.series, phase_.goal_side, ctx_.goal, *guide,
+                              *picture_cache_, visit))
+            return nullptr;
         return guide;
     }
 
@@ -645,6 +650,8 @@ class PhaseSolver {
     std::shared_ptr<const HelpGuide> guide_;  // the positions help play follows (null: all)
     std::once_flag guides_once_;
     std::vector<std::shared_ptr<const HelpGuide>> guides_by_length_;
+    // The intelligent mode's pictures, made once for the longest length (help_pictures.h).
+    std::shared_ptr<HelpPictureCache> picture_cache_ = std::make_shared<HelpPictureCache>();
 
     struct Failures {
         std::array<ExactSet, kMaxDepth> by_depth;
