@@ -856,7 +856,7 @@ class PictureSearch {
                 if (units_[t.unit].color != goal_side_) blocked_[p] |= square_bb(t.square);
             }
         }
-        if (series) make_still_tables(pictures);
+        make_tables(pictures);
         id_at_.fill(-1);
         sq_of_.assign(units_.size(), SQ_NONE);
         for (int i = 0; i < int(units_.size()); ++i) {
@@ -900,20 +900,43 @@ class PictureSearch {
     int demand(int p, int id) const { return demand_of_[std::size_t(p) * units_.size() + id]; }
 
     // The moves unit id (now of walk w on s) needs for its demand j of picture p.
-    int distance_for(int p, int j, int id, Walk w, Square s) const {
-        const Target& t = picture(p).targets[j];
-        if (series_ && units_[id].color != goal_side_) {
-            return still_tables_[still_of_[std::size_t(p) * units_.size() + id]].from(w, s);
-        }
-        return picture_distance(picture(p), id, w, units_[id].color, s, t.square, t.form);
+    // (picture_distance, from the demand's table.)
+    int distance_for(int p, int /*j*/, int id, Walk w, Square s) const {
+        const int d = tables_[table_of_[std::size_t(p) * units_.size() + id]].from(w, s);
+        return d == 0 && id == picture(p).moving_checker ? 2 : d;
     }
 
-    // Series help: the goal side does not move before its last move, so its units stand
-    // still during the series; those the picture keeps (and its king) are never taken. The
-    // still_distances table (distance.h) of every demand of the series side, per picture.
+    // The distances of every demand, per picture, as a table by walk and square: the empty-
+    // board distance_to, one table per colour, square and form. In series help the goal side
+    // does not move before its last move, so its units stand still during the series; those
+    // the picture keeps (and its king) are never taken: the series side's demands get the
+    // still_distances table (distance.h) of their picture.
+    void make_tables(const std::vector<Picture>& pictures) {
+        tables_.clear();
+        table_of_.assign(pictures.size() * units_.size(), -1);
+        std::map<std::tuple<int, Square, int>, int> empty_board;
+        for (std::size_t p = 0; p < pictures.size(); ++p)
+            for (const Target& t : pictures[p].targets) {
+                const Color c = units_[t.unit].color;
+                if (series_ && c != goal_side_) continue;
+                const auto key = std::make_tuple(int(c), t.square, int(t.form));
+                auto it = empty_board.find(key);
+                if (it == empty_board.end()) {
+                    it = empty_board.emplace(key, int(tables_.size())).first;
+                    StillDistances table;
+                    for (Walk w : {KING, QUEEN, ROOK, BISHOP, KNIGHT, PAWN})
+                        for (int sq = 0; sq < SQUARE_NB; ++sq)
+                            table.moves[(w - KING) * SQUARE_NB + sq] =
+                                std::uint8_t(distance_to(w, c, Square(sq), t.square, t.form));
+                    tables_.push_back(table);
+                }
+                table_of_[p * units_.size() + t.unit] = it->second;
+            }
+        if (series_) make_still_tables(pictures);
+    }
+
+    // make_tables' still_distances tables of the series side's demands.
     void make_still_tables(const std::vector<Picture>& pictures) {
-        still_tables_.clear();
-        still_of_.assign(pictures.size() * units_.size(), -1);
         std::map<std::tuple<Bitboard, Bitboard, int, Square, int>, int> index;
         Bitboard goal_units = 0, goal_king = 0;
         for (const Unit& u : units_)
@@ -932,11 +955,11 @@ class PictureSearch {
                 const auto key = std::make_tuple(kept, takeable, int(u.walk), t.square, int(t.form));
                 auto it = index.find(key);
                 if (it == index.end()) {
-                    it = index.emplace(key, int(still_tables_.size())).first;
-                    still_tables_.push_back(
+                    it = index.emplace(key, int(tables_.size())).first;
+                    tables_.push_back(
                         still_distances(kept, takeable, u.color, u.walk, t.square, accepted_walks(u.walk, t.form)));
                 }
-                still_of_[p * units_.size() + t.unit] = it->second;
+                table_of_[p * units_.size() + t.unit] = it->second;
             }
         }
     }
@@ -1181,8 +1204,8 @@ class PictureSearch {
     std::array<int, 64> id_at_{};
     std::vector<Square> sq_of_;
     bool series_ = false;
-    std::vector<StillDistances> still_tables_;  // series help: still_distances tables
-    std::vector<int> still_of_;                 // [picture][unit]: its table, -1: none
+    std::vector<StillDistances> tables_;  // the demands' distance tables (make_tables)
+    std::vector<int> table_of_;           // [picture][unit]: its table, -1: none
     ExactSet memo_;
     std::string key_, memo_key_;
 };

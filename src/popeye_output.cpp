@@ -422,8 +422,11 @@ std::string caption_lines(const Problem& problem) {
         result += word_in(kExclusive, lang);
         for (Square w : {SQ_A1, SQ_H1})
             for (Square b : {SQ_A8, SQ_H8})
-                if (std::find(exclusive.begin(), exclusive.end(), std::pair{w, b}) != exclusive.end())
-                    result += " " + square_name(w) + square_name(b);
+                if (std::find(exclusive.begin(), exclusive.end(), std::pair{w, b}) != exclusive.end()) {
+                    result += ' ';
+                    result += square_name(w);
+                    result += square_name(b);
+                }
         result += "\n";
     }
     return result;

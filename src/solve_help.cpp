@@ -549,11 +549,14 @@ class PhaseSolver {
             return nullptr;
         auto guide = std::make_shared<HelpGuide>();
         const std::function<void()> visit = [this] { ctx_.visit(); };
-        // The pictures of the longest length serve every length (made once, on first use).
+        // Series play: the pictures of the longest length serve every length (made once, on
+        // first use). Not in help play, where a shorter length's own pictures are fewer (its
+        // smaller budgets refuse more parries) by more than making them costs.
         int first = 0, step = 1, last = 0;
         lengths(first, step, last);
-        if (!build_help_guide(root_, len, std::max(len, last), phase_.series, phase_.goal_side, ctx_.goal, *guide,
-                              *picture_cache_, visit))
+        const int longest = phase_.series ? std::max(len, last) : len;
+        if (!build_help_guide(root_, len, longest, phase_.series, phase_.goal_side, ctx_.goal, *guide, *picture_cache_,
+                              visit))
             return nullptr;
         return guide;
     }

@@ -140,7 +140,9 @@ void expect_has_move_agrees(Position& pos, int depth, int& nodes, int& stuck) {
         const bool predicted = foreseeable && gives_check(pos, m);
         UndoInfo u;
         pos.do_move(m, u);
-        if (foreseeable && !predicted) EXPECT_FALSE(pos.in_check()) << to_fen(pos.to_setup());
+        if (foreseeable && !predicted) {
+            EXPECT_FALSE(pos.in_check()) << to_fen(pos.to_setup());
+        }
         forced = forced && goal_reached(pos, u, Goal::Mate);
         if (depth > 0) expect_has_move_agrees(pos, depth - 1, nodes, stuck);
         pos.undo_move(m, u);
