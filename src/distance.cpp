@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rebirth/bitboard.h"
+#include "walk_attacks.h"
 
 namespace rebirth {
 
@@ -344,31 +345,14 @@ StillDistances still_distances(Bitboard kept, Bitboard takeable, Color c, Walk o
                 pawn_arrivals(x, n);
                 continue;
             }
-            Bitboard from = 0;
-            switch (Walk(KING + row)) {
-                case KING:
-                    from = king_attacks(x);
-                    // Castling: the king's two-file step from its first square.
-                    if (rank_of(x) == (c == WHITE ? 0 : 7) && (file_of(x) == 2 || file_of(x) == 6)) {
-                        const Square home = make_square(4, rank_of(x));
-                        if (!(kept & square_bb(Square((x + home) / 2)))) from |= square_bb(home);
-                    }
-                    break;
-                case QUEEN:
-                    from = queen_attacks(x, kept);
-                    break;
-                case ROOK:
-                    from = rook_attacks(x, kept);
-                    break;
-                case BISHOP:
-                    from = bishop_attacks(x, kept);
-                    break;
-                default:
-                    from = knight_attacks(x);
-                    break;
+            Bitboard from = walk_targets(Walk(KING + row), x, kept);
+            // Castling: the king's two-file step from its first square.
+            if (row == 0 && rank_of(x) == (c == WHITE ? 0 : 7) && (file_of(x) == 2 || file_of(x) == 6)) {
+                const Square home = make_square(4, rank_of(x));
+                if (!(kept & square_bb(Square((x + home) / 2)))) from |= square_bb(home);
             }
             for (Bitboard b = from & ~kept; b;) reach(row * 64 + pop_lsb(b), n);
-            if (origin == PAWN && rank_of(x) == last && row != KING - KING) pawn_arrivals(x, n);
+            if (origin == PAWN && rank_of(x) == last && row != 0) pawn_arrivals(x, n);
         }
         std::swap(frontier, next);
     }

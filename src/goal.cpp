@@ -1,6 +1,5 @@
 #include "rebirth/goal.h"
 
-#include "rebirth/bitboard.h"
 #include "rebirth/movegen.h"
 
 namespace rebirth {
@@ -31,36 +30,16 @@ bool goal_reachable_in_one(const Position& pos, Goal g) {
     return false;
 }
 
-namespace {
-
-// Where checks_foreseeable: whether the side to move has a legal king step (castling aside;
-// under rules, to an empty square: a capture brings a unit back) that gives no check, found
-// without generating its other moves.
-bool has_quiet_king_step(const Position& pos) {
-    const Color us = pos.side_to_move();
-    const Square k = pos.king_square(us);
-    if (k == SQ_NONE) return false;
-    const Bitboard occupied = pos.pieces() & ~square_bb(k);
-    const Bitboard targets = king_attacks(k) & ~(pos.has_rules() ? pos.pieces() : pos.pieces(us));
-    for (Bitboard b = targets; b;) {
-        const Square t = pop_lsb(b);
-        if (pos.attackers_to(t, ~us, occupied)) continue;
-        Move m;
-        m.from = k;
-        m.to = t;
-        if (!gives_check(pos, m)) return true;
-    }
-    return false;
+bool only_checks_reach(const Position& pos, Goal g) {
+    return (g == Goal::Mate || g == Goal::Check) && checks_foreseeable(pos);
 }
-
-}  // namespace
 
 bool goal_forced_in_one(const Position& pos, Goal g) {
     // A move that gives no check reaches no mate: where gives_check tells (without rules,
     // and under checks_foreseeable rules) such a move, the usual refutation, is found
     // without playing any (a king step first, before the other moves are generated).
-    const bool checks_needed = (g == Goal::Mate || g == Goal::Check) && checks_foreseeable(pos);
-    if (checks_needed && has_quiet_king_step(pos)) return false;
+    const bool checks_needed = only_checks_reach(pos, g);
+    if (checks_needed && has_safe_king_step(pos, true)) return false;
     MoveList list;
     generate_legal(pos, list);
     if (list.empty()) return false;

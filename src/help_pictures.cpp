@@ -899,9 +899,9 @@ class PictureSearch {
     const Picture& picture(int p) const { return (*pictures_)[p]; }
     int demand(int p, int id) const { return demand_of_[std::size_t(p) * units_.size() + id]; }
 
-    // The moves unit id (now of walk w on s) needs for its demand j of picture p.
-    // (picture_distance, from the demand's table.)
-    int distance_for(int p, int /*j*/, int id, Walk w, Square s) const {
+    // The moves unit id (now of walk w on s) needs for its demand in picture p
+    // (picture_distance, from the demand's table).
+    int distance_for(int p, int id, Walk w, Square s) const {
         const int d = tables_[table_of_[std::size_t(p) * units_.size() + id]].from(w, s);
         return d == 0 && id == picture(p).moving_checker ? 2 : d;
     }
@@ -967,12 +967,12 @@ class PictureSearch {
     int need(int p, const Position& pos, Color c) const {
         int sum = 0;
         const Picture& pic = picture(p);
-        for (std::size_t j = 0; j < pic.targets.size(); ++j) {
-            const int id = pic.targets[j].unit;
+        for (const Target& t : pic.targets) {
+            const int id = t.unit;
             if (units_[id].color != c) continue;
             const Square s = sq_of_[id];
             if (s == SQ_NONE) return kFar;
-            sum += distance_for(p, int(j), id, pos.piece_on(s).walk, s);
+            sum += distance_for(p, id, pos.piece_on(s).walk, s);
         }
         return sum;
     }
@@ -1087,10 +1087,8 @@ class PictureSearch {
         if (id < 0) return false;
         const Walk before = pos.piece_on(m.from).walk;
         const Walk after = m.kind == MoveKind::Promotion ? m.promotion : before;
-        for (int p : a.by_unit[id]) {
-            const int j = demand(p, id);
-            if (distance_for(p, j, id, after, m.to) < distance_for(p, j, id, before, m.from)) return true;
-        }
+        for (int p : a.by_unit[id])
+            if (distance_for(p, id, after, m.to) < distance_for(p, id, before, m.from)) return true;
         return false;
     }
 
@@ -1107,13 +1105,9 @@ class PictureSearch {
             if (m.kind == MoveKind::Castling) {
                 white = need(p, pos, WHITE);
                 black = need(p, pos, BLACK);
-            } else if (moved >= 0) {
-                const int j = demand(p, moved);
-                if (j >= 0) {
-                    const int delta =
-                        distance_for(p, j, moved, after, m.to) - distance_for(p, j, moved, before, m.from);
-                    (mover == WHITE ? white : black) += delta;
-                }
+            } else if (moved >= 0 && demand(p, moved) >= 0) {
+                (mover == WHITE ? white : black) +=
+                    distance_for(p, moved, after, m.to) - distance_for(p, moved, before, m.from);
             }
             if (rest_feasible(p, pos, remaining, white, black)) out.add(p, white, black);
         }

@@ -213,28 +213,7 @@ void gen_pseudo(const Position& pos, MoveList& list) {
                 add(list, from, pos.ep_square(), MoveKind::EnPassant);
             continue;
         }
-        Bitboard targets = 0;
-        switch (w) {
-            case KING:
-                targets = king_attacks(from);
-                break;
-            case KNIGHT:
-                targets = knight_attacks(from);
-                break;
-            case BISHOP:
-                targets = bishop_attacks(from, occ);
-                break;
-            case ROOK:
-                targets = rook_attacks(from, occ);
-                break;
-            case QUEEN:
-                targets = queen_attacks(from, occ);
-                break;
-            default:
-                for_each_walk_target(w, from, occ, [&](Square t) { targets |= square_bb(t); });
-                break;
-        }
-        for (targets &= ~ours; targets;) add(list, from, pop_lsb(targets));
+        for (Bitboard targets = walk_targets(w, from, occ) & ~ours; targets;) add(list, from, pop_lsb(targets));
     }
     if (pos.king_square(us) != SQ_NONE && !pos.in_check(us))
         gen_castling(pos, list, us, [&](Square s) { return pos.attacked(s, them); });
@@ -256,6 +235,15 @@ void gen_generic(const Position& pos, MoveList& list) {
     }
 }
 
+// The legal non-captures of the side to move as orthodox chess has them (under rules whose
+// non-captures are orthodox), with the king-safety facts for the captures that follow.
+void orthodox_quiet_moves(const Position& pos, MoveList& list, KingSafety& safety) {
+    if (pos.side_to_move() == WHITE)
+        gen_orthodox<WHITE, true>(pos, list, &safety);
+    else
+        gen_orthodox<BLACK, true>(pos, list, &safety);
+}
+
 }  // namespace
 
 void generate_pseudo_legal(const Position& pos, MoveList& list) {
@@ -269,18 +257,12 @@ void generate_legal(const Position& pos, MoveList& list) {
         // Non-captures are orthodox here: legal ones from the fast generator, then the
         // captures with their rebirths.
         KingSafety safety;
-        if (pos.side_to_move() == WHITE)
-            gen_orthodox<WHITE, true>(pos, list, &safety);
-        else
-            gen_orthodox<BLACK, true>(pos, list, &safety);
+        orthodox_quiet_moves(pos, list, safety);
         append_rules_captures(pos, list, safety);
     } else if (pos.has_rules() && assassin_plain(pos)) {
         // Circe Assassin: the orthodox-legal non-captures narrowed, then the captures.
         KingSafety safety;
-        if (pos.side_to_move() == WHITE)
-            gen_orthodox<WHITE, true>(pos, list, &safety);
-        else
-            gen_orthodox<BLACK, true>(pos, list, &safety);
+        orthodox_quiet_moves(pos, list, safety);
         filter_assassin_quiet(pos, list, 0);
         append_assassin_captures(pos, list, safety);
     } else if (pos.has_rules())
@@ -312,27 +294,32 @@ bool has_any_legal_move(const Position& pos) {
         // non-capture is legal.
         MoveList list;
         KingSafety safety;
-        if (pos.side_to_move() == WHITE)
-            gen_orthodox<WHITE, true>(pos, list, &safety);
-        else
-            gen_orthodox<BLACK, true>(pos, list, &safety);
+        orthodox_quiet_moves(pos, list, safety);
         if (!list.empty()) return true;
         append_rules_captures(pos, list, safety);
         return !list.empty();
     }
     if (pos.has_rules()) return rules_has_legal_move(pos);
-    // A king step to a square no enemy unit attacks once the king has left its own: the
-    // usual answer, found without generating (and, with fairy walks, playing) every move.
-    const Color us = pos.side_to_move();
-    const Square k = pos.king_square(us);
-    if (k != SQ_NONE) {
-        const Bitboard occupied = pos.pieces() & ~square_bb(k);
-        for (Bitboard b = king_attacks(k) & ~pos.pieces(us); b;)
-            if (!pos.attackers_to(pop_lsb(b), ~us, occupied)) return true;
-    }
+    // A safe king step: the usual answer, found without generating (and, with fairy walks,
+    // playing) every move.
+    if (has_safe_king_step(pos, false)) return true;
     MoveList list;
     generate_legal(pos, list);
     return !list.empty();
+}
+
+bool has_safe_king_step(const Position& pos, bool quiet) {
+    const Color us = pos.side_to_move();
+    Move m;
+    m.from = pos.king_square(us);
+    if (m.from == SQ_NONE) return false;
+    const Bitboard occupied = pos.pieces() & ~square_bb(m.from);
+    const Bitboard targets = king_attacks(m.from) & ~(quiet && pos.has_rules() ? pos.pieces() : pos.pieces(us));
+    for (Bitboard b = targets; b;) {
+        m.to = pop_lsb(b);
+        if (!pos.attackers_to(m.to, ~us, occupied) && !(quiet && gives_check(pos, m))) return true;
+    }
+    return false;
 }
 
 bool checks_foreseeable(const Position& pos) {
@@ -359,31 +346,9 @@ bool gives_check(const Position& pos, const Move& m) {
         ours &= ~square_bb(rook_from);
         if (rook_attacks(rook_to, occ) & square_bb(k)) return true;
     } else {
+        // The mover from its arrival square (a king never stands next to the other king).
         const Walk w = m.kind == MoveKind::Promotion ? m.promotion : pos.piece_on(m.from).walk;
-        Bitboard direct = 0;
-        switch (w) {
-            case PAWN:
-                direct = pawn_attacks(us, m.to);
-                break;
-            case KNIGHT:
-                direct = knight_attacks(m.to);
-                break;
-            case BISHOP:
-                direct = bishop_attacks(m.to, occ);
-                break;
-            case ROOK:
-                direct = rook_attacks(m.to, occ);
-                break;
-            case QUEEN:
-                direct = queen_attacks(m.to, occ);
-                break;
-            case KING:  // the king gives no check
-                break;
-            default:  // a fairy walk
-                if (walk_attacks_square(w, m.to, k, occ)) return true;
-                break;
-        }
-        if (direct & square_bb(k)) return true;
+        if (unit_attack_set(w, us, m.to, occ) & square_bb(k)) return true;
     }
     // With fairy walks (riders, hoppers whose hurdle may be the mover) every other unit of
     // the mover is asked on the board after the move.

@@ -12,7 +12,6 @@
 
 #include "rebirth/error.h"
 #include "rebirth/goal.h"
-#include "rebirth/movegen.h"
 #include "rebirth/notation.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/popeye_order.h"
@@ -469,10 +468,6 @@ std::vector<GoalMove> goal_moves(const Position& pos, Goal g, Language lang) {
 
 bool final_move_order(const Position& pos, Goal g) {
     return (g == Goal::Mate || g == Goal::Check) && popeye_final_move_generator(pos);
-}
-
-bool only_checks_reach(const Position& pos, Goal g) {
-    return (g == Goal::Mate || g == Goal::Check) && checks_foreseeable(pos);
 }
 
 void append_line_move(std::string& line, Position& pos, const Move& m, Language lang, bool numbered, int& number,

@@ -100,10 +100,6 @@ std::vector<GoalMove> goal_moves(const Position& pos, Goal g, Language lang);
 // generator, and so in the order of popeye_ordered_final_moves (mate and check goals).
 bool final_move_order(const Position& pos, Goal g);
 
-// Whether only a move giving check can reach goal g from `pos` and gives_check tells which
-// moves can without playing them (mate and check goals; checks_foreseeable).
-bool only_checks_reach(const Position& pos, Goal g);
-
 // Appends one move of a help-play style line ("  1.e2-e4 e7-e5   2..."): the move number
 // ("%3d.", then counting on) when `numbered`, the move in `lang`, and " +" when it gives
 // check and `check_mark`; plays the move on pos.

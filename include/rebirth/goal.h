@@ -27,6 +27,10 @@ bool goal_reachable_in_one(const Position& pos, Goal g);
 // Whether the side to move of `pos` has moves and every one of them reaches goal g.
 bool goal_forced_in_one(const Position& pos, Goal g);
 
+// Whether only a move giving check can reach goal g from `pos` and gives_check tells which
+// moves can without playing them (mate and check goals; checks_foreseeable, movegen.h).
+bool only_checks_reach(const Position& pos, Goal g);
+
 // Popeye's mark after the move that reaches goal g in a solution line: " #", " =", " ==",
 // " x", " +"; none for "~" (any move).
 std::string_view goal_mark(Goal g);

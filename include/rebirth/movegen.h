@@ -25,6 +25,12 @@ int count_legal(const Position& pos);
 // Whether the side to move has a legal move (stops at the first one under Circe rules).
 bool has_any_legal_move(const Position& pos);
 
+// Whether the king of the side to move can step to a square next to it, not held by its own
+// units, that no enemy unit attacks once the king has left its square (its legal steps
+// without rules, castling aside); with `quiet`, only a step that gives no check (gives_check)
+// and, under rules, to an empty square (a capture there brings a unit back).
+bool has_safe_king_step(const Position& pos, bool quiet);
+
 // Whether legal move m of the side to move checks the opponent's king, without playing it:
 // exact without rules (fairy walks are asked on the board after the move); where
 // checks_foreseeable(pos) holds under rules, a move it says false of gives no check.
