@@ -6,6 +6,7 @@
 #include "rebirth/legality.h"
 #include "rebirth/movegen.h"
 #include "rebirth/rules.h"
+#include "exact_set.h"
 #include "rebirth_square.h"
 #include "walk_attacks.h"
 
@@ -750,6 +751,13 @@ class RuleGen {
         // first rank it has none (BEISPIEL-style test: e3*d2[bPd2->b8]).
         const Walk walk = m.spare != NO_WALK ? Walk(m.spare) : pos_.piece_on(m.from).walk;
         if (walk == PAWN && m.kind != MoveKind::Promotion && first_rank(capturer_side, m.extra)) return true;
+        // With orthodox walks and quiet moves that only move their unit, a unit with no empty
+        // square to step to from its rebirth square has no quiet move, legal or not.
+        if (walk != KING && m.kind != MoveKind::Promotion && !pos_.has_fairy() && !R_.mars && !R_.antimars &&
+            !parrain_like(R_) && pos_.buried_count() == 0) {
+            const Bitboard occ = occ_ & ~square_bb(m.from) & ~square_bb(capture_square(m, capturer_side));
+            if (no_free_square(m.extra, walk, capturer_side, occ)) return true;
+        }
         Position scratch = pos_;
         // The check test generates the captures of the side not to move.
         if (scratch.side_to_move() != capturer_side) scratch.set_side_to_move_for_analysis(capturer_side);
@@ -1213,7 +1221,14 @@ static bool direct_king_capturable(const Position& pos, Color c, bool& decided) 
     }
     if (R.mars || R.antimars || R.square == SquareRule::Super || R.square == SquareRule::Cage ||
         R.square == SquareRule::TakeMake || parrain_like(R)) {
-        decided = false;
+        // A chosen rebirth square (Super, Cage, Take&Make) only restricts captures: with
+        // orthodox walks and captures made from where the capturer stands, a king no unit
+        // attacks cannot be taken (unless a rebirth lands on it: Assassin, Ultra).
+        decided = !pos.has_fairy() && !R.mars && !R.antimars && !parrain_like(R) && pos.buried_count() == 0 &&
+                  R.occupied != Occupied::Assassin && R.occupied != Occupied::Ultra &&
+                  (R.reborn != Reborn::Both || (R.both_capturer.occupied != Occupied::Assassin &&
+                                                R.both_capturer.occupied != Occupied::Ultra)) &&
+                  !pos.attackers_to(k, them);
         return false;
     }
     if (R.reborn == Reborn::Capturer) {
@@ -1283,6 +1298,8 @@ static bool direct_king_capturable(const Position& pos, Color c, bool& decided) 
     return false;
 }
 
+static bool king_capturable_by_moves(const Position& pos, Color c, Square k, const RuleSet& R);
+
 bool king_capturable(const Position& pos, Color c) {
     const Square k = pos.king_square(c);
     if (k == SQ_NONE) return false;
@@ -1290,6 +1307,39 @@ bool king_capturable(const Position& pos, Color c) {
     bool decided;
     const bool direct = direct_king_capturable(pos, c, decided);
     if (decided) return direct;
+    // Cage rebirths nest this question (a capture is allowed only with a cage, a cage only
+    // where the reborn unit's quiet moves are legal): each answer is kept per thread, for the
+    // rule set and promotion walks it was found with (the position's exact key has neither).
+    const bool memo = R.square == SquareRule::Cage || (R.reborn == Reborn::Both && R.both_capturer.square == SquareRule::Cage);
+    thread_local ExactSet cage_memo;
+    thread_local std::string key;
+    thread_local RuleSet memo_rules;
+    thread_local std::array<Walk, WALK_NB> memo_promotions{};
+    thread_local int memo_promotion_count = -1;
+    if (memo) {
+        if (!(memo_rules == R) || memo_promotion_count != pos.promotion_walk_count() ||
+            memo_promotions != pos.promotion_walks()) {
+            cage_memo.clear();
+            memo_rules = R;
+            memo_promotions = pos.promotion_walks();
+            memo_promotion_count = pos.promotion_walk_count();
+        }
+        pos.exact_key(key);
+        key += static_cast<char>(c);
+        if (const int known = cage_memo.find(key); known >= 0) return known != 0;
+        const bool result = king_capturable_by_moves(pos, c, k, R);
+        pos.exact_key(key);
+        key += static_cast<char>(c);
+        if (cage_memo.size() > (size_t(1) << 20)) cage_memo.clear();
+        cage_memo.insert(key, result ? 1 : 0);
+        return result;
+    }
+    return king_capturable_by_moves(pos, c, k, R);
+}
+
+// king_capturable by generating the captures of the king (and under Assassin and Ultra the
+// captures whose rebirth lands on it).
+static bool king_capturable_by_moves(const Position& pos, Color c, Square k, const RuleSet& R) {
     MoveList caps;
     generate_rule_moves(pos, ~c, square_bb(k), false, caps);
     for (const Move& m : caps) {
