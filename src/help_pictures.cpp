@@ -1233,13 +1233,21 @@ std::vector<Picture> minimal_pictures(std::vector<Picture> all, int king) {
     std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
         return all[x].targets.size() + popcount(all[x].empty) < all[y].targets.size() + popcount(all[y].empty);
     });
+    // A signature of each picture's demands, one bit per target and per unit to be taken
+    // (hashed into 64): a picture whose bits are not all among another's is no part of it.
+    std::vector<std::uint64_t> sig(all.size(), 0);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        for (const Target& t : all[i].targets)
+            sig[i] |= std::uint64_t(1) << ((t.unit * 73 + int(t.square) * 11 + int(t.form) * 5) & 63);
+        for (int c : all[i].captured) sig[i] |= std::uint64_t(1) << ((c * 29 + 17) & 63);
+    }
     std::vector<bool> keep(all.size(), false);
     std::array<std::vector<std::size_t>, 65> kept;
     for (std::size_t i : order) {
         auto& group = kept[king_square(all[i]) + 1];
         bool covered = false;
         for (std::size_t j : group)
-            if (demands_subset(all[j], all[i])) {
+            if (!(sig[j] & ~sig[i]) && !(all[j].empty & ~all[i].empty) && demands_subset(all[j], all[i])) {
                 covered = true;
                 break;
             }
