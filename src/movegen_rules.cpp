@@ -2,11 +2,11 @@
 
 #include <optional>
 
+#include "exact_set.h"
 #include "rebirth/bitboard.h"
 #include "rebirth/legality.h"
 #include "rebirth/movegen.h"
 #include "rebirth/rules.h"
-#include "exact_set.h"
 #include "rebirth_square.h"
 #include "walk_attacks.h"
 
@@ -1226,8 +1226,8 @@ static bool direct_king_capturable(const Position& pos, Color c, bool& decided) 
         // attacks cannot be taken (unless a rebirth lands on it: Assassin, Ultra).
         decided = !pos.has_fairy() && !R.mars && !R.antimars && !parrain_like(R) && pos.buried_count() == 0 &&
                   R.occupied != Occupied::Assassin && R.occupied != Occupied::Ultra &&
-                  (R.reborn != Reborn::Both || (R.both_capturer.occupied != Occupied::Assassin &&
-                                                R.both_capturer.occupied != Occupied::Ultra)) &&
+                  (R.reborn != Reborn::Both ||
+                   (R.both_capturer.occupied != Occupied::Assassin && R.both_capturer.occupied != Occupied::Ultra)) &&
                   !pos.attackers_to(k, them);
         return false;
     }
@@ -1310,7 +1310,8 @@ bool king_capturable(const Position& pos, Color c) {
     // Cage rebirths nest this question (a capture is allowed only with a cage, a cage only
     // where the reborn unit's quiet moves are legal): each answer is kept per thread, for the
     // rule set and promotion walks it was found with (the position's exact key has neither).
-    const bool memo = R.square == SquareRule::Cage || (R.reborn == Reborn::Both && R.both_capturer.square == SquareRule::Cage);
+    const bool memo =
+        R.square == SquareRule::Cage || (R.reborn == Reborn::Both && R.both_capturer.square == SquareRule::Cage);
     thread_local ExactSet cage_memo;
     thread_local std::string key;
     thread_local RuleSet memo_rules;

@@ -15,16 +15,13 @@ bool proof_bound_applies(const Position& pos, const Board& target) {
     return true;
 }
 
-namespace {
-
-// The units that can never move again, whose squares no unit enters or crosses till the end:
+// Why the fixed units are fixed:
 // - a pawn on its first square that the target keeps there: pawns never return to their
 //   first rank, so the target's pawn there is this one, unmoved and never captured;
-// - then, repeatedly, a piece on its side's first rank that the target keeps there (same
-//   walk and colour) and that has no move on a board where the fixed units are walls
-//   (kings and rooks only without castling rights): it never moves, and were it captured
-//   no unit of its walk could come back (the ways in are its own ways out, and no pawn of
-//   its side reaches that rank), so the target would be out of reach.
+// - a piece on its side's first rank that the target keeps there (same walk and colour) and
+//   that has no move on a board where the fixed units are walls: it never moves, and were it
+//   captured no unit of its walk could come back (the ways in are its own ways out, and no
+//   pawn of its side reaches that rank), so the target would be out of reach.
 Bitboard fixed_units(const Position& pos, const Board& target) {
     Bitboard fixed = 0;
     for (Color c : {WHITE, BLACK})
@@ -49,6 +46,8 @@ Bitboard fixed_units(const Position& pos, const Board& target) {
     }
     return fixed;
 }
+
+namespace {
 
 // Cost rows of an assignment: one per target square, one column per unit (at most 16).
 using CostRow = std::array<int, 16>;

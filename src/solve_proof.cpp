@@ -14,6 +14,7 @@
 #include "rebirth/notation.h"
 #include "rebirth/popeye_order.h"
 #include "rebirth/proof_bound.h"
+#include "rebirth/proof_tempo.h"
 #include "rebirth/rules.h"
 #include "solve_internal.h"
 
@@ -246,6 +247,14 @@ class Searcher {
             // both unless the move took a unit.
             b.captures[c] = keep && c == stm ? parent->captures[c] : proof_captures_possible(pos, *run_.target, c);
             if (!b.captures[c]) return true;
+        }
+        // Each side makes exactly its moves: their parity too (proof_tempo.h), asked only for
+        // a side with as many units and pawns as the target gives it (no verdict otherwise).
+        for (Color c : {stm, moved}) {
+            if (run_.bits.plain && (popcount(pos.pieces(c)) != popcount(run_.bits.color[c]) ||
+                                    popcount(pos.pieces(c, PAWN)) != popcount(run_.bits.by[c][PAWN])))
+                continue;
+            if (!proof_tempo_possible(pos, *run_.target, c, c == stm ? own : other)) return true;
         }
         return false;
     }

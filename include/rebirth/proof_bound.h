@@ -33,6 +33,12 @@ bool proof_bound_applies(const Position& pos, const Board& target);
 // (distance.h) when some target unit of c cannot be reached at all.
 int proof_moves_needed(const Position& pos, const Board& target, Color c);
 
+// The units that can never move again, whose squares no unit enters or crosses till the end:
+// a pawn on its first square that the target keeps there, then, repeatedly, a piece on its
+// side's first rank that the target keeps there and that has no move on a board where the
+// fixed units are walls (kings and rooks only without castling rights).
+Bitboard fixed_units(const Position& pos, const Board& target);
+
 // Whether side c's pawns can reach their target squares with the captures left to c (the
 // units of ~c on the board beyond those in the target).
 bool proof_captures_possible(const Position& pos, const Board& target, Color c);

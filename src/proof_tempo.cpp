@@ -1,0 +1,167 @@
+#include "rebirth/proof_tempo.h"
+
+#include <algorithm>
+#include <array>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "rebirth/bitboard.h"
+#include "rebirth/distance.h"
+
+namespace rebirth {
+
+namespace {
+
+using ParityTable = std::array<std::array<std::uint8_t, SQUARE_NB>, 2>;
+
+// The squares a unit of walk w on s reaches with one move, `walls` neither entered nor crossed.
+Bitboard steps(Walk w, Square s, Bitboard walls) {
+    switch (w) {
+        case KING:
+            return king_attacks(s) & ~walls;
+        case QUEEN:
+            return queen_attacks(s, walls) & ~walls;
+        case ROOK:
+            return rook_attacks(s, walls) & ~walls;
+        case BISHOP:
+            return bishop_attacks(s, walls) & ~walls;
+        case KNIGHT:
+            return knight_attacks(s) & ~walls;
+        default:
+            return 0;
+    }
+}
+
+// Breadth-first over (square, parity of the moves made): each state once, at its fewest moves.
+void compute(ParityTable& t, Bitboard walls, Walk w, Square from) {
+    init_bitboards();
+    for (auto& row : t) row.fill(std::uint8_t(kFar));
+    std::array<int, 2 * SQUARE_NB> queue{};
+    int head = 0, tail = 0;
+    t[0][from] = 0;
+    queue[tail++] = 2 * from;
+    while (head < tail) {
+        const int state = queue[head++];
+        const Square s = Square(state / 2);
+        const int p = state % 2;
+        const int d = t[p][s];
+        for (Bitboard b = steps(w, s, walls); b;) {
+            const Square n = pop_lsb(b);
+            if (t[p ^ 1][n] != kFar) continue;
+            t[p ^ 1][n] = std::uint8_t(d + 1);
+            queue[tail++] = 2 * n + (p ^ 1);
+        }
+    }
+}
+
+// The fewest moves of one group of units (the same walk) onto their target squares, by the
+// parity of their sum: [0] even, [1] odd (kFar: never). Every way of giving each unit its
+// own target square is tried (at most 4 units; more: false, no verdict).
+bool group_options(Walk w, const std::vector<Square>& from, std::vector<Square> to, Bitboard walls,
+                   std::array<int, 2>& out) {
+    out = {kFar, kFar};
+    if (from.size() != to.size() || from.size() > 4) return false;
+    if (from.empty()) {
+        out = {0, kFar};
+        return true;
+    }
+    std::vector<const ParityTable*> tables;
+    for (Square s : from) tables.push_back(&parity_distances(walls, w, s));
+    std::sort(to.begin(), to.end());
+    do {
+        std::array<int, 2> sum = {0, kFar};
+        for (std::size_t i = 0; i < from.size(); ++i) {
+            const int even = (*tables[i])[0][to[i]], odd = (*tables[i])[1][to[i]];
+            const std::array<int, 2> next = {std::min(sum[0] + even, sum[1] + odd),
+                                             std::min(sum[1] + even, sum[0] + odd)};
+            sum = {std::min(next[0], int(kFar)), std::min(next[1], int(kFar))};
+        }
+        out[0] = std::min(out[0], sum[0]);
+        out[1] = std::min(out[1], sum[1]);
+    } while (std::next_permutation(to.begin(), to.end()));
+    return true;
+}
+
+// Whether side c may still castle: a right with its king and rook on their squares and no
+// fixed unit between them (a right of another kind: assumed so).
+bool may_castle(const Position& pos, Color c, Bitboard fixed) {
+    const Bitboard rank = rank_bb(c == WHITE ? 0 : 7);
+    const Bitboard rights = pos.castling_rights() & rank;
+    if (!rights) return false;
+    const Square king = c == WHITE ? SQ_E1 : SQ_E8;
+    const Square corners[2] = {c == WHITE ? SQ_A1 : SQ_A8, c == WHITE ? SQ_H1 : SQ_H8};
+    if (rights & ~(square_bb(king) | square_bb(corners[0]) | square_bb(corners[1]))) return true;
+    if (!(rights & square_bb(king))) return false;
+    for (Square corner : corners)
+        if ((rights & square_bb(corner)) && !(between_bb(king, corner) & fixed)) return true;
+    return false;
+}
+
+}  // namespace
+
+const ParityTable& parity_distances(Bitboard walls, Walk w, Square from) {
+    struct Tables {
+        std::array<std::array<ParityTable, SQUARE_NB>, 5> table;
+        std::array<std::array<bool, SQUARE_NB>, 5> done{};
+    };
+    thread_local std::unordered_map<Bitboard, std::unique_ptr<Tables>> cache;
+    auto it = cache.find(walls);
+    if (it == cache.end()) {
+        if (cache.size() >= 256) cache.clear();
+        it = cache.emplace(walls, std::make_unique<Tables>()).first;
+    }
+    Tables& t = *it->second;
+    const int i = w - KING;
+    if (!t.done[i][from]) {
+        compute(t.table[i][from], walls, w, from);
+        t.done[i][from] = true;
+    }
+    return t.table[i][from];
+}
+
+bool proof_tempo_possible(const Position& pos, const Board& target, Color c, int moves_left) {
+    if (moves_left < 0) return true;
+    std::array<int, WALK_NB> on_board{}, in_target{};
+    for (Bitboard b = pos.pieces(c); b;) ++on_board[pos.piece_on(pop_lsb(b)).walk];
+    for (const Piece& p : target)
+        if (!p.empty() && p.color == c) ++in_target[p.walk];
+    // A unit still to be captured, or a pawn still to promote: no verdict.
+    if (on_board != in_target) return true;
+    const Bitboard fixed = fixed_units(pos, target);
+    if (may_castle(pos, c, fixed)) return true;
+    std::array<int, 2> best = {0, kFar};  // the fewest moves so far, by parity
+    auto add = [&](const std::array<int, 2>& g) {
+        best = {std::min({best[0] + g[0], best[1] + g[1], int(kFar)}),
+                std::min({best[1] + g[0], best[0] + g[1], int(kFar)})};
+    };
+    for (Walk w : {KING, QUEEN, ROOK, BISHOP, KNIGHT}) {
+        std::vector<Square> from, to;
+        for (Bitboard b = pos.pieces(c, w) & ~fixed; b;) from.push_back(pop_lsb(b));
+        for (int s = 0; s < SQUARE_NB; ++s)
+            if (target[s].walk == w && target[s].color == c && !(fixed & square_bb(Square(s)))) to.push_back(Square(s));
+        std::array<int, 2> g;
+        if (!group_options(w, from, to, fixed, g)) return true;
+        add(g);
+    }
+    // Pawns: each move takes a pawn one rank on, a double step two; so their moves number
+    // the ranks they still advance, less one per double step (at most one per pawn on its
+    // second rank).
+    int advance = 0, second_rank = 0;
+    for (Bitboard b = pos.pieces(c, PAWN) & ~fixed; b;) {
+        const Square s = pop_lsb(b);
+        advance -= relative_rank(c, rank_of(s));
+        if (relative_rank(c, rank_of(s)) == 1) ++second_rank;
+    }
+    for (int s = 0; s < SQUARE_NB; ++s)
+        if (target[s].walk == PAWN && target[s].color == c && !(fixed & square_bb(Square(s))))
+            advance += relative_rank(c, rank_of(Square(s)));
+    const int fewest = std::max(0, advance - second_rank);
+    if (advance < 0) return true;
+    std::array<int, 2> pawns = {kFar, kFar};
+    for (int n = fewest; n <= advance; ++n) pawns[n % 2] = std::min(pawns[n % 2], n);
+    add(pawns);
+    return best[moves_left % 2] <= moves_left;
+}
+
+}  // namespace rebirth
