@@ -124,6 +124,10 @@ int assignment(const CostRow* cost, int rows, int columns) {
 }  // namespace
 
 int proof_moves_needed(const Position& pos, const Board& target, Color c) {
+    return proof_moves_needed(pos, target, c, fixed_units(pos, target));
+}
+
+int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboard fixed) {
     // A unit already on a target square of its own walk keeps it: some least assignment
     // does (were that square given to another unit B and the unit sent to t', B going on
     // from there along the unit's way to t' costs no more: the distances obey the triangle
@@ -135,7 +139,7 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c) {
     }
     // Columns: c's units on the board, with their distance rows (own walk; a pawn also as a
     // queen and as a knight after promotion); rows: the target squares of c's units.
-    const Bitboard blocked = fixed_units(pos, target);
+    const Bitboard blocked = fixed;
     std::array<Square, 16> units{};
     std::array<Walk, 16> walks{};
     std::array<std::array<const std::uint8_t*, 3>, 16> rows_of{};

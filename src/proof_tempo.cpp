@@ -4,7 +4,6 @@
 #include <array>
 #include <memory>
 #include <unordered_map>
-#include <vector>
 
 #include "rebirth/bitboard.h"
 #include "rebirth/distance.h"
@@ -55,31 +54,40 @@ void compute(ParityTable& t, Bitboard walls, Walk w, Square from) {
     }
 }
 
+// Up to 16 squares, on the stack.
+struct Squares {
+    std::array<Square, 16> at{};
+    int size = 0;
+    void push(Square s) {
+        if (size < 16) at[size] = s;
+        ++size;
+    }
+};
+
 // The fewest moves of one group of units (the same walk) onto their target squares, by the
 // parity of their sum: [0] even, [1] odd (kFar: never). Every way of giving each unit its
 // own target square is tried (at most 4 units; more: false, no verdict).
-bool group_options(Walk w, const std::vector<Square>& from, std::vector<Square> to, Bitboard walls,
-                   std::array<int, 2>& out) {
+bool group_options(Walk w, const Squares& from, Squares to, Bitboard walls, std::array<int, 2>& out) {
     out = {kFar, kFar};
-    if (from.size() != to.size() || from.size() > 4) return false;
-    if (from.empty()) {
+    if (from.size != to.size || from.size > 4) return false;
+    if (from.size == 0) {
         out = {0, kFar};
         return true;
     }
-    std::vector<const ParityTable*> tables;
-    for (Square s : from) tables.push_back(&parity_distances(walls, w, s));
-    std::sort(to.begin(), to.end());
+    std::array<const ParityTable*, 4> tables{};
+    for (int i = 0; i < from.size; ++i) tables[i] = &parity_distances(walls, w, from.at[i]);
+    std::sort(to.at.begin(), to.at.begin() + to.size);
     do {
         std::array<int, 2> sum = {0, kFar};
-        for (std::size_t i = 0; i < from.size(); ++i) {
-            const int even = (*tables[i])[0][to[i]], odd = (*tables[i])[1][to[i]];
+        for (int i = 0; i < from.size; ++i) {
+            const int even = (*tables[i])[0][to.at[i]], odd = (*tables[i])[1][to.at[i]];
             const std::array<int, 2> next = {std::min(sum[0] + even, sum[1] + odd),
                                              std::min(sum[1] + even, sum[0] + odd)};
             sum = {std::min(next[0], int(kFar)), std::min(next[1], int(kFar))};
         }
         out[0] = std::min(out[0], sum[0]);
         out[1] = std::min(out[1], sum[1]);
-    } while (std::next_permutation(to.begin(), to.end()));
+    } while (std::next_permutation(to.at.begin(), to.at.begin() + to.size));
     return true;
 }
 
@@ -121,14 +129,18 @@ const ParityTable& parity_distances(Bitboard walls, Walk w, Square from) {
 }
 
 bool proof_tempo_possible(const Position& pos, const Board& target, Color c, int moves_left) {
+    return proof_tempo_possible(pos, target, c, moves_left, fixed_units(pos, target));
+}
+
+bool proof_tempo_possible(const Position& pos, const Board& target, Color c, int moves_left, Bitboard fixed) {
     if (moves_left < 0) return true;
-    std::array<int, WALK_NB> on_board{}, in_target{};
-    for (Bitboard b = pos.pieces(c); b;) ++on_board[pos.piece_on(pop_lsb(b)).walk];
-    for (const Piece& p : target)
-        if (!p.empty() && p.color == c) ++in_target[p.walk];
+    // c's target squares by walk, and their count.
+    std::array<Bitboard, WALK_NB> wanted{};
+    for (int s = 0; s < SQUARE_NB; ++s)
+        if (!target[s].empty() && target[s].color == c) wanted[target[s].walk] |= square_bb(Square(s));
     // A unit still to be captured, or a pawn still to promote: no verdict.
-    if (on_board != in_target) return true;
-    const Bitboard fixed = fixed_units(pos, target);
+    for (Walk w : {KING, QUEEN, ROOK, BISHOP, KNIGHT, PAWN})
+        if (popcount(pos.pieces(c, w)) != popcount(wanted[w])) return true;
     if (may_castle(pos, c, fixed)) return true;
     std::array<int, 2> best = {0, kFar};  // the fewest moves so far, by parity
     auto add = [&](const std::array<int, 2>& g) {
@@ -136,10 +148,9 @@ bool proof_tempo_possible(const Position& pos, const Board& target, Color c, int
                 std::min({best[1] + g[0], best[0] + g[1], int(kFar)})};
     };
     for (Walk w : {KING, QUEEN, ROOK, BISHOP, KNIGHT}) {
-        std::vector<Square> from, to;
-        for (Bitboard b = pos.pieces(c, w) & ~fixed; b;) from.push_back(pop_lsb(b));
-        for (int s = 0; s < SQUARE_NB; ++s)
-            if (target[s].walk == w && target[s].color == c && !(fixed & square_bb(Square(s)))) to.push_back(Square(s));
+        Squares from, to;
+        for (Bitboard b = pos.pieces(c, w) & ~fixed; b;) from.push(pop_lsb(b));
+        for (Bitboard b = wanted[w] & ~fixed; b;) to.push(pop_lsb(b));
         std::array<int, 2> g;
         if (!group_options(w, from, to, fixed, g)) return true;
         add(g);
@@ -153,11 +164,9 @@ bool proof_tempo_possible(const Position& pos, const Board& target, Color c, int
         advance -= relative_rank(c, rank_of(s));
         if (relative_rank(c, rank_of(s)) == 1) ++second_rank;
     }
-    for (int s = 0; s < SQUARE_NB; ++s)
-        if (target[s].walk == PAWN && target[s].color == c && !(fixed & square_bb(Square(s))))
-            advance += relative_rank(c, rank_of(Square(s)));
-    const int fewest = std::max(0, advance - second_rank);
+    for (Bitboard b = wanted[PAWN] & ~fixed; b;) advance += relative_rank(c, rank_of(pop_lsb(b)));
     if (advance < 0) return true;
+    const int fewest = std::max(0, advance - second_rank);
     std::array<int, 2> pawns = {kFar, kFar};
     for (int n = fewest; n <= advance; ++n) pawns[n % 2] = std::min(pawns[n % 2], n);
     add(pawns);

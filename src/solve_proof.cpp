@@ -238,9 +238,10 @@ class Searcher {
         if (!run_.distances) return false;
         const Color moved = ~stm;  // the side that made the last move (when there is a parent)
         const bool keep = parent && !captured;
-        b.moves[stm] = keep ? parent->moves[stm] : proof_moves_needed(pos, *run_.target, stm);
+        const Bitboard fixed = fixed_units(pos, *run_.target);
+        b.moves[stm] = keep ? parent->moves[stm] : proof_moves_needed(pos, *run_.target, stm, fixed);
         if (b.moves[stm] > own) return true;
-        b.moves[moved] = proof_moves_needed(pos, *run_.target, moved);
+        b.moves[moved] = proof_moves_needed(pos, *run_.target, moved, fixed);
         if (b.moves[moved] > other) return true;
         for (Color c : {WHITE, BLACK}) {
             // c's pawns and the count of ~c's units decide; the side that did not move keeps
@@ -254,7 +255,7 @@ class Searcher {
             if (run_.bits.plain && (popcount(pos.pieces(c)) != popcount(run_.bits.color[c]) ||
                                     popcount(pos.pieces(c, PAWN)) != popcount(run_.bits.by[c][PAWN])))
                 continue;
-            if (!proof_tempo_possible(pos, *run_.target, c, c == stm ? own : other)) return true;
+            if (!proof_tempo_possible(pos, *run_.target, c, c == stm ? own : other, fixed)) return true;
         }
         return false;
     }

@@ -32,6 +32,8 @@ bool proof_bound_applies(const Position& pos, const Board& target);
 // The fewest moves side c needs to bring its units onto their target squares; kFar
 // (distance.h) when some target unit of c cannot be reached at all.
 int proof_moves_needed(const Position& pos, const Board& target, Color c);
+// The same with fixed_units(pos, target) given.
+int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboard fixed);
 
 // The units that can never move again, whose squares no unit enters or crosses till the end:
 // a pawn on its first square that the target keeps there, then, repeatedly, a piece on its

@@ -25,6 +25,8 @@ namespace rebirth {
 // squares: false only when the fewest moves with the parity of `moves_left` exceed it. True
 // (no verdict) where the bound does not apply.
 bool proof_tempo_possible(const Position& pos, const Board& target, Color c, int moves_left);
+// The same with fixed_units(pos, target) given.
+bool proof_tempo_possible(const Position& pos, const Board& target, Color c, int moves_left, Bitboard fixed);
 
 // The fewest moves with which a unit of walk w (KING, QUEEN, ROOK, BISHOP or KNIGHT) goes
 // from `from` to each square, by parity of the count: [0][s] even, [1][s] odd; kFar where
