@@ -60,6 +60,116 @@ struct Option {
 // attacker's units can attack at once, each ending on one square, within `budget` moves in
 // all (the king never next to k): written to `out` (maximal sets only, none contained in
 // another); returns their number, 0 when there is none, -1 when there are more than `cap`.
+// Calls add(mask, cost) for each square the attacker's unit on `from` may end on within
+// `budget` moves: its own square at cost 0 first, then those it reaches (in its own walk, or
+// promoted) near k.
+template <class Add>
+void unit_options(const Position& pos, Color attacker, Square k, Square from, int budget, const RegionTables& t,
+                  Add&& add) {
+    const Walk w = pos.piece_on(from).walk;
+    add(t.mask[row_of(w, attacker)][k][from], 0);
+    const Walk forms[3] = {w, w == PAWN ? QUEEN : NO_WALK, w == PAWN ? KNIGHT : NO_WALK};
+    for (Walk as : forms) {
+        if (as == NO_WALK) continue;
+        const std::uint8_t* d = empty_distances_as(w, attacker, from, as);
+        const int row = row_of(as, attacker);
+        for (Bitboard b = t.near[row][k]; b;) {
+            const Square s = pop_lsb(b);
+            if (d[s] != 0 && d[s] <= budget) add(t.mask[row][k][s], d[s]);
+        }
+    }
+}
+
+// The maximal sets among `count` sets in `sets` (reordered), written to out; -1 when more
+// than cap.
+int maximal_sets(std::uint16_t* sets, int count, std::uint16_t* out, int cap) {
+    std::sort(sets, sets + count, [](std::uint16_t x, std::uint16_t y) { return std::popcount(x) > std::popcount(y); });
+    int kept = 0;
+    for (int i = 0; i < count; ++i) {
+        const unsigned m = sets[i];
+        bool contained = false;
+        for (int j = 0; j < kept && !contained; ++j) contained = (m & ~unsigned(out[j])) == 0;
+        if (contained) continue;
+        if (kept == cap) return -1;
+        out[kept++] = std::uint16_t(m);
+    }
+    return kept;
+}
+
+// attackable_regions with a budget of at most one move: every unit stays but at most one,
+// which makes one move; the sets are the units' own squares' sets joined, with one unit's
+// replaced by where it goes.
+int attackable_regions_one_move(const Position& pos, Color attacker, Square k, unsigned check, int budget,
+                                unsigned castlings, std::uint16_t* out, int cap) {
+    const RegionTables& t = region_tables();
+    std::array<int, 16> still{};  // a unit's set where it stands; -1: not allowed
+    std::array<Square, 16> square{};
+    std::array<int, 17> first{};  // its moved sets: moved[first[i] .. first[i + 1])
+    std::array<std::uint16_t, 1024> moved{};
+    int units = 0, n = 0;
+    for (Bitboard b = pos.pieces(attacker); b && units < 16;) {
+        const Square from = pop_lsb(b);
+        const bool king = pos.piece_on(from).walk == KING;
+        square[units] = from;
+        still[units] = -1;
+        first[units] = n;
+        unit_options(pos, attacker, k, from, budget, t, [&](unsigned mask, int cost) {
+            if (king && (mask & check)) return;  // kings never stand next to each other
+            if (cost == 0)
+                still[units] = int(mask);
+            else if (n < int(moved.size()))
+                moved[n++] = std::uint16_t(mask);
+        });
+        ++units;
+    }
+    first[units] = n;
+    if (n == int(moved.size()) || popcount(pos.pieces(attacker)) > 16) return -1;  // no verdict
+    // Units that cannot stay (a king next to k): at most one, and it must be the one that moves.
+    int must_move = -1;
+    for (int i = 0; i < units; ++i)
+        if (still[i] < 0) {
+            if (must_move >= 0) return 0;
+            must_move = i;
+        }
+    std::array<unsigned, 17> before{}, after{};  // the stayers' sets joined, before and after i
+    for (int i = 0; i < units; ++i) before[i + 1] = before[i] | unsigned(std::max(still[i], 0));
+    for (int i = units - 1; i >= 0; --i) after[i] = after[i + 1] | unsigned(std::max(still[i], 0));
+    std::array<std::uint16_t, 512> sets;
+    std::array<bool, 512> seen{};
+    int count = 0;
+    auto record = [&](unsigned m) {
+        if (!seen[m]) {
+            seen[m] = true;
+            sets[count++] = std::uint16_t(m);
+        }
+    };
+    if (must_move < 0) record(before[units]);
+    for (int i = 0; i < units; ++i) {
+        if (must_move >= 0 && i != must_move) continue;
+        const unsigned others = before[i] | after[i + 1];
+        for (int j = first[i]; j < first[i + 1]; ++j) record(others | moved[j]);
+    }
+    // Castling (bit 0 the queen's side, bit 1 the king's): king and rook move with one move.
+    const int rank = attacker == WHITE ? 0 : 7;
+    for (int side = 0; side < 2 && budget >= 1; ++side) {
+        if (!(castlings & (1u << side))) continue;
+        const Square king_from = make_square(4, rank), rook_from = make_square(side ? 7 : 0, rank);
+        const Square king_to = make_square(side ? 6 : 2, rank), rook_to = make_square(side ? 5 : 3, rank);
+        const unsigned king_mask = t.mask[row_of(KING, attacker)][k][king_to];
+        if (king_mask & check) continue;  // kings never stand next to each other
+        unsigned m = t.mask[row_of(ROOK, attacker)][k][rook_to] | king_mask;
+        bool others_stay = true;
+        for (int i = 0; i < units; ++i) {
+            if (square[i] == king_from || square[i] == rook_from) continue;
+            if (still[i] < 0) others_stay = false;
+            m |= unsigned(std::max(still[i], 0));
+        }
+        if (others_stay) record(m);
+    }
+    if (count == 0) return 0;
+    return maximal_sets(sets.data(), count, out, cap);
+}
+
 int attackable_regions(const Position& pos, Color attacker, Square k, unsigned check, int budget, std::uint16_t* out,
                        int cap) {
     constexpr std::uint8_t kNone = 255;
@@ -76,25 +186,13 @@ int attackable_regions(const Position& pos, Color attacker, Square k, unsigned c
     std::array<Option, 512> options;
     for (Bitboard units = pos.pieces(attacker); units;) {
         const Square from = pop_lsb(units);
-        const Walk w = pos.piece_on(from).walk;
-        const bool king = w == KING;
+        const bool king = pos.piece_on(from).walk == KING;
         int n = 0;
-        auto add = [&](unsigned mask, int cost) {
+        unit_options(pos, attacker, k, from, budget, t, [&](unsigned mask, int cost) {
             if (king && (mask & check)) return;  // kings never stand next to each other
             if (option_cost[mask] == kNone) options[n++] = {mask, cost};
             if (cost < option_cost[mask]) option_cost[mask] = std::uint8_t(cost);
-        };
-        add(t.mask[row_of(w, attacker)][k][from], 0);
-        const Walk forms[3] = {w, w == PAWN ? QUEEN : NO_WALK, w == PAWN ? KNIGHT : NO_WALK};
-        for (Walk as : forms) {
-            if (as == NO_WALK) continue;
-            const std::uint8_t* d = empty_distances_as(w, attacker, from, as);
-            const int row = row_of(as, attacker);
-            for (Bitboard b = t.near[row][k]; b;) {
-                const Square s = pop_lsb(b);
-                if (d[s] != 0 && d[s] <= budget) add(t.mask[row][k][s], d[s]);
-            }
-        }
+        });
         for (int j = 0; j < n; ++j) {
             options[j].cost = option_cost[options[j].mask];
             option_cost[options[j].mask] = kNone;
@@ -121,30 +219,25 @@ int attackable_regions(const Position& pos, Color attacker, Square k, unsigned c
         count = next_count;
     }
     // Maximal sets: largest first, each kept unless a kept one contains it.
-    std::sort(states.begin(), states.begin() + count,
-              [](std::uint16_t x, std::uint16_t y) { return std::popcount(x) > std::popcount(y); });
-    int kept = 0;
-    for (int i = 0; i < count; ++i) {
-        const unsigned m = states[i];
-        bool contained = false;
-        for (int j = 0; j < kept && !contained; ++j) contained = (m & ~unsigned(out[j])) == 0;
-        if (contained) continue;
-        if (kept == cap) return -1;
-        out[kept++] = std::uint16_t(m);
-    }
-    return kept;
+    return maximal_sets(states.data(), count, out, cap);
 }
 
 // attackable_regions through a cache per thread, keyed by the attacker's units, k and
 // `budget`; the sets are copied to `out` (at most kMaxRegions); -1 as attackable_regions.
 constexpr int kMaxRegions = 24;
 
-int cached_attackable_regions(const Position& pos, Color attacker, Square k, unsigned check, int budget,
-                              std::uint16_t* out) {
+// `moves`: the attacker's moves; `castlings`: its castlings still possible (bit 0 the queen's
+// side, bit 1 the king's; bit 2: rights of another kind), each moving king and rook with one
+// move: with at most one move exactly so, with more as one move more for any unit.
+int cached_attackable_regions(const Position& pos, Color attacker, Square k, unsigned check, int moves,
+                              unsigned castlings, std::uint16_t* out) {
+    const bool one_move = moves <= 1 && !(castlings & 4);
+    const int budget = one_move ? moves * 8 + int(castlings) : moves + (castlings ? 1 : 0);
     struct Entry {
         std::array<Bitboard, 6> units{};
         std::int8_t k = -1;
         std::int8_t budget = -1;
+        bool one_move = false;
         std::int8_t count = 0;
         std::array<std::uint16_t, kMaxRegions> sets{};
     };
@@ -152,17 +245,19 @@ int cached_attackable_regions(const Position& pos, Color attacker, Square k, uns
     thread_local std::vector<Entry> cache(kEntries);
     std::array<Bitboard, 6> units;
     for (int w = 0; w < 6; ++w) units[w] = pos.pieces(attacker, Walk(KING + w));
-    std::uint64_t h = std::uint64_t(k) * 0x9E3779B97F4A7C15ull + std::uint64_t(budget);
+    std::uint64_t h = std::uint64_t(k) * 0x9E3779B97F4A7C15ull + std::uint64_t(budget + (one_move ? 64 : 0));
     for (Bitboard b : units) h = (h ^ b) * 0xff51afd7ed558ccdull;
     Entry& e = cache[(h >> 40) & (kEntries - 1)];
-    if (e.k == k && e.budget == budget && e.units == units) {
+    if (e.k == k && e.budget == budget && e.one_move == one_move && e.units == units) {
         std::copy(e.sets.begin(), e.sets.begin() + std::max<int>(e.count, 0), out);
         return e.count;
     }
-    const int n = attackable_regions(pos, attacker, k, check, budget, out, kMaxRegions);
+    const int n = one_move ? attackable_regions_one_move(pos, attacker, k, check, moves, castlings, out, kMaxRegions)
+                           : attackable_regions(pos, attacker, k, check, budget, out, kMaxRegions);
     e.units = units;
     e.k = std::int8_t(k);
     e.budget = std::int8_t(budget);
+    e.one_move = one_move;
     e.count = std::int8_t(n);
     std::copy(out, out + std::max(n, 0), e.sets.begin());
     return n;
@@ -315,7 +410,20 @@ bool goal_may_be_reached(const Position& pos, Goal g, Color defender, int attack
     }
     const Bitboard home_rank = rank_bb(defender == WHITE ? 0 : 7);
     const int castling_saving = (pos.castling_rights() & home_rank) ? 1 : 0;
-    const int attacker_castling = (pos.castling_rights() & rank_bb(attacker == WHITE ? 0 : 7)) ? 1 : 0;
+    // The attacker's castlings (bit 0 the queen's side, bit 1 the king's; bit 2 rights of another
+    // kind): a right for the king on its square and the rook's corner, both standing there.
+    unsigned attacker_castlings = 0;
+    {
+        const int r = attacker == WHITE ? 0 : 7;
+        const Bitboard rights = pos.castling_rights() & rank_bb(r);
+        const Square e = make_square(4, r), corners[2] = {make_square(0, r), make_square(7, r)};
+        if (rights & ~(square_bb(e) | square_bb(corners[0]) | square_bb(corners[1]))) attacker_castlings |= 4;
+        for (int side = 0; side < 2; ++side)
+            if ((rights & square_bb(e)) && (rights & square_bb(corners[side])) && pos.piece_on(e).walk == KING &&
+                pos.piece_on(e).color == attacker && pos.piece_on(corners[side]).walk == ROOK &&
+                pos.piece_on(corners[side]).color == attacker)
+                attacker_castlings |= 1u << side;
+    }
 
     // Per square, computed when first needed: the attacker's fewest moves to attack it and
     // the defender's fewest moves to occupy it (255: not computed yet).
@@ -420,9 +528,8 @@ bool goal_may_be_reached(const Position& pos, Goal g, Color defender, int attack
         for (Bitboard r = region; r;) squares[i++] = pop_lsb(r);
         const unsigned check = 1u << popcount(region & (square_bb(Square(k)) - 1));
         std::array<std::uint16_t, kMaxRegions> sets;
-        // Castling moves the king and a rook with one move: one more move for the assignment.
         const int n =
-            cached_attackable_regions(pos, attacker, Square(k), check, attacker_moves + attacker_castling, sets.data());
+            cached_attackable_regions(pos, attacker, Square(k), check, attacker_moves, attacker_castlings, sets.data());
         if (n < 0) return true;  // too many sets to keep: no verdict
         const unsigned all = (1u << popcount(region)) - 1;
         const int spare = defender_moves - (walk - castling_saving);

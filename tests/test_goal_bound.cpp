@@ -279,6 +279,15 @@ TEST(GoalBound, RejectsWhatCannotBeReached) {
     // Kf6 next to Kh8 and Rb2: Rb8 mates at once (h7 g7 guarded by the king).
     Position near(diagram({"wKf7", "wRb2", "bKh8"}, BLACK));
     EXPECT_TRUE(goal_may_be_reached(near, Goal::Mate, BLACK, 1, 0));
+    // Mates by castling, with one move left: O-O (Kg1, Rf1 checking up the f-file, Kf8's
+    // flights held by its own units) and O-O-O (Kc1, Rd1), which move two units at once (the
+    // bound models them exactly with one move left, as one move more for any unit beyond).
+    rebirth::Setup short_side = diagram({"wKe1", "wRh1", "bKf8", "bRe8", "bRg8", "bPe7", "bPg7"}, WHITE);
+    short_side.castling = square_bb(SQ_E1) | square_bb(SQ_H1);
+    EXPECT_TRUE(goal_may_be_reached(Position(short_side), Goal::Mate, BLACK, 1, 0));
+    rebirth::Setup long_side = diagram({"wKe1", "wRa1", "bKd8", "bRc8", "bRe8", "bPc7", "bPe7"}, WHITE);
+    long_side.castling = square_bb(SQ_E1) | square_bb(SQ_A1);
+    EXPECT_TRUE(goal_may_be_reached(Position(long_side), Goal::Mate, BLACK, 1, 0));
     // Stalemate: black pawns a6 c6 e6 with free squares ahead need three moves.
     Position pawns(diagram({"wKh1", "bKh8", "wBe4", "bPa6", "bPc6", "bPe6", "wPh7", "wPg6"}, BLACK));
     EXPECT_FALSE(goal_may_be_reached(pawns, Goal::Stalemate, BLACK, 1, 1));
@@ -325,6 +334,51 @@ TEST(GoalBound, NeverRejectsAReachableGoal) {
     EXPECT_GE(checked, 500);
     EXPECT_GE(reached, 20);    // the search does find goals: the check can fail
     EXPECT_GE(rejected, 100);  // and the bound does reject positions
+}
+
+// As NeverRejectsAReachableGoal with White's king on e1 and its rooks on a1 and h1 keeping
+// their castling rights: castling moves two units with one move (the bound models it exactly
+// with one move left).
+TEST(GoalBound, NeverRejectsAGoalReachedByCastling) {
+    std::mt19937 rng(20261126);
+    const char walks[] = {'Q', 'R', 'B', 'S', 'P', 'P'};
+    int reached = 0, checked = 0, rejected = 0;
+    for (int trial = 0; trial < 6000 && checked < 800; ++trial) {
+        rebirth::Setup s;
+        std::uniform_int_distribution<int> square(0, 63), count(1, 3), walk(0, 5), coin(0, 1);
+        auto place = [&](Color c, char code, int lowest_rank) {
+            for (int tries = 0; tries < 20; ++tries) {
+                const Square x = Square(square(rng));
+                if (!s.board[x].empty() || rank_of(x) < lowest_rank) continue;
+                if (code == 'P' && (rank_of(x) == 0 || rank_of(x) == 7)) continue;
+                s.board[x] = make_piece(c, walk_from_code(std::string(1, code), Language::English));
+                return;
+            }
+        };
+        s.board[SQ_E1] = make_piece(WHITE, KING);
+        s.castling = square_bb(SQ_E1);
+        for (Square r : {SQ_A1, SQ_H1})
+            if (coin(rng)) {
+                s.board[r] = make_piece(WHITE, ROOK);
+                s.castling |= square_bb(r);
+            }
+        place(BLACK, 'K', 3);
+        for (int i = count(rng) - 1; i > 0; --i) place(WHITE, walks[walk(rng)], 1);
+        for (int i = count(rng); i > 0; --i) place(BLACK, walks[walk(rng)], 2);
+        const int plies = 1 + trial % 3;
+        s.side_to_move = plies % 2 ? WHITE : BLACK;  // the attacker (White) moves last
+        Position pos;
+        try {
+            pos.set(s);
+        } catch (const std::exception&) {
+            continue;
+        }
+        ++checked;
+        for (Goal g : {Goal::Mate, Goal::Stalemate}) expect_bound_holds(pos, plies, g, reached, rejected);
+    }
+    EXPECT_GE(checked, 500);
+    EXPECT_GE(reached, 20);
+    EXPECT_GE(rejected, 100);
 }
 
 // Stalemate needs every defending piece immobile (goal_bound.h): free pieces that neither
