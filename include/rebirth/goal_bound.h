@@ -14,7 +14,8 @@
 // square (one unit may serve several squares, so the attacker's need is the largest of
 // them; with at most 8 moves left the units are assigned exactly: each ends on one square
 // attacking its share, the moves of all of them summed, less one when the attacker may still
-// castle); each block costs the defender at least the fewest moves of one of its units to
+// castle; with one move left, every unit stays but one, or castling puts king and rook on
+// their castled squares); each block costs the defender at least the fewest moves of one of its units to
 // the square, and distinct squares need distinct units, so the defender's need is the king's
 // distance plus the sum (less one when it may still castle: castling moves two units at once).
 // For stalemate, moreover, each pawn of the defender with an empty square ahead needs a move
