@@ -298,6 +298,34 @@ TEST(GoalBound, RejectsWhatCannotBeReached) {
     EXPECT_FALSE(goal_bound_applies(rook, Goal::Capture, BLACK));
 }
 
+// Puts a unit of colour c and Popeye code `code` on a random empty square of rank
+// `lowest_rank` or above (a pawn never on the first or last rank); 20 tries at most.
+void place_at_random(rebirth::Setup& s, std::mt19937& rng, Color c, char code, int lowest_rank = 0) {
+    std::uniform_int_distribution<int> square(0, 63);
+    for (int tries = 0; tries < 20; ++tries) {
+        const Square x = Square(square(rng));
+        if (!s.board[x].empty() || rank_of(x) < lowest_rank) continue;
+        if (code == 'P' && (rank_of(x) == 0 || rank_of(x) == 7)) continue;
+        s.board[x] = make_piece(c, walk_from_code(std::string(1, code), Language::English));
+        return;
+    }
+}
+
+// The bound against the exhaustive search for mate and stalemate within `plies` half-moves
+// of the diagram s, White (the attacker) moving last; a diagram that is no legal position is
+// passed over (`checked` counts the others).
+void check_random_setup(rebirth::Setup& s, int plies, int& checked, int& reached, int& rejected) {
+    s.side_to_move = plies % 2 ? WHITE : BLACK;
+    Position pos;
+    try {
+        pos.set(s);
+    } catch (const std::exception&) {
+        return;
+    }
+    ++checked;
+    for (Goal g : {Goal::Mate, Goal::Stalemate}) expect_bound_holds(pos, plies, g, reached, rejected);
+}
+
 // Random orthodox positions with a few units: wherever an exhaustive search reaches mate or
 // stalemate within 2 or 3 half-moves, the bound agrees.
 TEST(GoalBound, NeverRejectsAReachableGoal) {
@@ -306,30 +334,12 @@ TEST(GoalBound, NeverRejectsAReachableGoal) {
     int reached = 0, checked = 0, rejected = 0;
     for (int trial = 0; trial < 3000 && checked < 600; ++trial) {
         rebirth::Setup s;
-        std::uniform_int_distribution<int> square(0, 63), count(1, 3), walk(0, 5);
-        auto place = [&](Color c, char code) {
-            for (int tries = 0; tries < 20; ++tries) {
-                const Square x = Square(square(rng));
-                if (!s.board[x].empty()) continue;
-                if (code == 'P' && (rank_of(x) == 0 || rank_of(x) == 7)) continue;
-                s.board[x] = make_piece(c, walk_from_code(std::string(1, code), Language::English));
-                return;
-            }
-        };
-        place(WHITE, 'K');
-        place(BLACK, 'K');
-        for (int i = count(rng); i > 0; --i) place(WHITE, walks[walk(rng)]);
-        for (int i = count(rng) - 1; i > 0; --i) place(BLACK, walks[walk(rng)]);
-        const int plies = 2 + trial % 2;
-        s.side_to_move = plies % 2 ? WHITE : BLACK;  // the attacker (White) moves last
-        Position pos;
-        try {
-            pos.set(s);
-        } catch (const std::exception&) {
-            continue;
-        }
-        ++checked;
-        for (Goal g : {Goal::Mate, Goal::Stalemate}) expect_bound_holds(pos, plies, g, reached, rejected);
+        std::uniform_int_distribution<int> count(1, 3), walk(0, 5);
+        place_at_random(s, rng, WHITE, 'K');
+        place_at_random(s, rng, BLACK, 'K');
+        for (int i = count(rng); i > 0; --i) place_at_random(s, rng, WHITE, walks[walk(rng)]);
+        for (int i = count(rng) - 1; i > 0; --i) place_at_random(s, rng, BLACK, walks[walk(rng)]);
+        check_random_setup(s, 2 + trial % 2, checked, reached, rejected);
     }
     EXPECT_GE(checked, 500);
     EXPECT_GE(reached, 20);    // the search does find goals: the check can fail
@@ -345,16 +355,7 @@ TEST(GoalBound, NeverRejectsAGoalReachedByCastling) {
     int reached = 0, checked = 0, rejected = 0;
     for (int trial = 0; trial < 6000 && checked < 800; ++trial) {
         rebirth::Setup s;
-        std::uniform_int_distribution<int> square(0, 63), count(1, 3), walk(0, 5), coin(0, 1);
-        auto place = [&](Color c, char code, int lowest_rank) {
-            for (int tries = 0; tries < 20; ++tries) {
-                const Square x = Square(square(rng));
-                if (!s.board[x].empty() || rank_of(x) < lowest_rank) continue;
-                if (code == 'P' && (rank_of(x) == 0 || rank_of(x) == 7)) continue;
-                s.board[x] = make_piece(c, walk_from_code(std::string(1, code), Language::English));
-                return;
-            }
-        };
+        std::uniform_int_distribution<int> count(1, 3), walk(0, 5), coin(0, 1);
         s.board[SQ_E1] = make_piece(WHITE, KING);
         s.castling = square_bb(SQ_E1);
         for (Square r : {SQ_A1, SQ_H1})
@@ -362,19 +363,10 @@ TEST(GoalBound, NeverRejectsAGoalReachedByCastling) {
                 s.board[r] = make_piece(WHITE, ROOK);
                 s.castling |= square_bb(r);
             }
-        place(BLACK, 'K', 3);
-        for (int i = count(rng) - 1; i > 0; --i) place(WHITE, walks[walk(rng)], 1);
-        for (int i = count(rng); i > 0; --i) place(BLACK, walks[walk(rng)], 2);
-        const int plies = 1 + trial % 3;
-        s.side_to_move = plies % 2 ? WHITE : BLACK;  // the attacker (White) moves last
-        Position pos;
-        try {
-            pos.set(s);
-        } catch (const std::exception&) {
-            continue;
-        }
-        ++checked;
-        for (Goal g : {Goal::Mate, Goal::Stalemate}) expect_bound_holds(pos, plies, g, reached, rejected);
+        place_at_random(s, rng, BLACK, 'K', 3);
+        for (int i = count(rng) - 1; i > 0; --i) place_at_random(s, rng, WHITE, walks[walk(rng)], 1);
+        for (int i = count(rng); i > 0; --i) place_at_random(s, rng, BLACK, walks[walk(rng)], 2);
+        check_random_setup(s, 1 + trial % 3, checked, reached, rejected);
     }
     EXPECT_GE(checked, 500);
     EXPECT_GE(reached, 20);

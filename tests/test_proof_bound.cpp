@@ -10,6 +10,7 @@
 #include "rebirth/movegen.h"
 #include "rebirth/proof_bound.h"
 #include "rebirth/setup.h"
+#include "test_util.h"
 
 namespace rebirth {
 namespace {
@@ -86,17 +87,8 @@ TEST(ProofBound, NeverMoreThanARandomGameMade) {
     std::mt19937 rng(5);
     int checks = 0;
     for (int game = 0; game < 300; ++game) {
-        Position pos(parse_fen(kStart));
-        std::vector<Position> line{pos};
-        for (int ply = 0; ply < 24; ++ply) {
-            MoveList list;
-            generate_legal(pos, list);
-            if (list.empty()) break;
-            UndoInfo u;
-            pos.do_move(list[std::uniform_int_distribution<int>(0, list.size() - 1)(rng)], u);
-            line.push_back(pos);
-        }
-        const Board target = pos.to_setup().board;
+        const std::vector<Position> line = test::random_line(Position(parse_fen(kStart)), 24, rng);
+        const Board target = line.back().to_setup().board;
         const int n = int(line.size()) - 1;
         for (int k = 0; k <= n; ++k) {
             // White moves at even plies from the start: from ply k, White makes the plies

@@ -11,6 +11,7 @@
 #include "rebirth/movegen.h"
 #include "rebirth/proof_tempo.h"
 #include "rebirth/setup.h"
+#include "test_util.h"
 
 namespace rebirth {
 namespace {
@@ -94,20 +95,8 @@ TEST(ProofTempo, NeverRefusesARandomGame) {
     std::mt19937 rng(11);
     int checks = 0, refused_other_parity = 0;
     for (int game = 0; game < 400; ++game) {
-        Position pos(parse_fen(kStart));
-        std::vector<Position> line{pos};
-        for (int ply = 0; ply < 20; ++ply) {
-            MoveList list, quiet;
-            generate_legal(pos, list);
-            if (list.empty()) break;
-            for (const Move& m : list)
-                if (pos.empty(m.to) && m.kind != MoveKind::EnPassant) quiet.push(m);
-            const MoveList& from = quiet.empty() || std::uniform_int_distribution<int>(0, 9)(rng) == 0 ? list : quiet;
-            UndoInfo u;
-            pos.do_move(from[std::uniform_int_distribution<int>(0, from.size() - 1)(rng)], u);
-            line.push_back(pos);
-        }
-        const Board target = pos.to_setup().board;
+        const std::vector<Position> line = test::random_line(Position(parse_fen(kStart)), 20, rng, 10);
+        const Board target = line.back().to_setup().board;
         const int n = int(line.size()) - 1;
         for (int k = 0; k <= n; ++k) {
             int white = 0, black = 0;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -35,6 +36,28 @@ inline Setup diagram(std::initializer_list<const char*> units, Color side = WHIT
     }
     s.side_to_move = side;
     return s;
+}
+
+// The positions of a seeded random game of up to `plies` half-moves from `start` (start
+// first; shorter when a side has no move). With `capture_one_in` above 1 a capture (or en
+// passant) is played only one time in that many where a quiet move exists.
+inline std::vector<Position> random_line(const Position& start, int plies, std::mt19937& rng, int capture_one_in = 1) {
+    Position pos = start;
+    std::vector<Position> line{pos};
+    for (int ply = 0; ply < plies; ++ply) {
+        MoveList list, quiet;
+        generate_legal(pos, list);
+        if (list.empty()) break;
+        for (const Move& m : list)
+            if (pos.empty(m.to) && m.kind != MoveKind::EnPassant) quiet.push(m);
+        const bool any =
+            capture_one_in <= 1 || quiet.empty() || std::uniform_int_distribution<int>(1, capture_one_in)(rng) == 1;
+        const MoveList& from = any ? list : quiet;
+        UndoInfo u;
+        pos.do_move(from[std::uniform_int_distribution<int>(0, from.size() - 1)(rng)], u);
+        line.push_back(pos);
+    }
+    return line;
 }
 
 // The whole content of a file ("" when it cannot be read).
