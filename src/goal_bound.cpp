@@ -57,9 +57,6 @@ struct Option {
 };
 
 // The largest sets of region bits of king square k (bit `check` stands for k) that the
-// attacker's units can attack at once, each ending on one square, within `budget` moves in
-// all (the king never next to k): written to `out` (maximal sets only, none contained in
-// another); returns their number, 0 when there is none, -1 when there are more than `cap`.
 // Calls add(mask, cost) for each square the attacker's unit on `from` may end on within
 // `budget` moves: its own square at cost 0 first, then those it reaches (in its own walk, or
 // promoted) near k.
@@ -170,6 +167,10 @@ int attackable_regions_one_move(const Position& pos, Color attacker, Square k, u
     return maximal_sets(sets.data(), count, out, cap);
 }
 
+// The largest sets of region bits of king square k (bit `check` stands for k) that the
+// attacker's units can attack at once, each ending on one square, within `budget` moves in
+// all (the king never next to k): written to `out` (maximal sets only, none contained in
+// another); returns their number, 0 when there is none, -1 when there are more than `cap`.
 int attackable_regions(const Position& pos, Color attacker, Square k, unsigned check, int budget, std::uint16_t* out,
                        int cap) {
     constexpr std::uint8_t kNone = 255;
@@ -226,18 +227,16 @@ int attackable_regions(const Position& pos, Color attacker, Square k, unsigned c
 // `budget`; the sets are copied to `out` (at most kMaxRegions); -1 as attackable_regions.
 constexpr int kMaxRegions = 24;
 
-// `moves`: the attacker's moves; `castlings`: its castlings still possible (bit 0 the queen's
-// side, bit 1 the king's; bit 2: rights of another kind), each moving king and rook with one
-// move: with at most one move exactly so, with more as one move more for any unit.
+// `moves`: the attacker's moves; `castlings`: its castlings (Position::castling_sides), each
+// moving king and rook with one move: with at most one move exactly so, with more as one
+// move more for any unit.
 int cached_attackable_regions(const Position& pos, Color attacker, Square k, unsigned check, int moves,
                               unsigned castlings, std::uint16_t* out) {
-    const bool one_move = moves <= 1 && !(castlings & 4);
-    const int budget = one_move ? moves * 8 + int(castlings) : moves + (castlings ? 1 : 0);
     struct Entry {
         std::array<Bitboard, 6> units{};
         std::int8_t k = -1;
-        std::int8_t budget = -1;
-        bool one_move = false;
+        std::int8_t moves = -1;
+        std::int8_t castlings = 0;
         std::int8_t count = 0;
         std::array<std::uint16_t, kMaxRegions> sets{};
     };
@@ -245,19 +244,20 @@ int cached_attackable_regions(const Position& pos, Color attacker, Square k, uns
     thread_local std::vector<Entry> cache(kEntries);
     std::array<Bitboard, 6> units;
     for (int w = 0; w < 6; ++w) units[w] = pos.pieces(attacker, Walk(KING + w));
-    std::uint64_t h = std::uint64_t(k) * 0x9E3779B97F4A7C15ull + std::uint64_t(budget + (one_move ? 64 : 0));
+    std::uint64_t h = std::uint64_t(k) * 0x9E3779B97F4A7C15ull + std::uint64_t(moves * 4 + int(castlings));
     for (Bitboard b : units) h = (h ^ b) * 0xff51afd7ed558ccdull;
     Entry& e = cache[(h >> 40) & (kEntries - 1)];
-    if (e.k == k && e.budget == budget && e.one_move == one_move && e.units == units) {
+    if (e.k == k && e.moves == moves && e.castlings == int(castlings) && e.units == units) {
         std::copy(e.sets.begin(), e.sets.begin() + std::max<int>(e.count, 0), out);
         return e.count;
     }
-    const int n = one_move ? attackable_regions_one_move(pos, attacker, k, check, moves, castlings, out, kMaxRegions)
-                           : attackable_regions(pos, attacker, k, check, budget, out, kMaxRegions);
+    const int n = moves <= 1
+                      ? attackable_regions_one_move(pos, attacker, k, check, moves, castlings, out, kMaxRegions)
+                      : attackable_regions(pos, attacker, k, check, moves + (castlings ? 1 : 0), out, kMaxRegions);
     e.units = units;
     e.k = std::int8_t(k);
-    e.budget = std::int8_t(budget);
-    e.one_move = one_move;
+    e.moves = std::int8_t(moves);
+    e.castlings = std::int8_t(castlings);
     e.count = std::int8_t(n);
     std::copy(out, out + std::max(n, 0), e.sets.begin());
     return n;
@@ -410,20 +410,7 @@ bool goal_may_be_reached(const Position& pos, Goal g, Color defender, int attack
     }
     const Bitboard home_rank = rank_bb(defender == WHITE ? 0 : 7);
     const int castling_saving = (pos.castling_rights() & home_rank) ? 1 : 0;
-    // The attacker's castlings (bit 0 the queen's side, bit 1 the king's; bit 2 rights of another
-    // kind): a right for the king on its square and the rook's corner, both standing there.
-    unsigned attacker_castlings = 0;
-    {
-        const int r = attacker == WHITE ? 0 : 7;
-        const Bitboard rights = pos.castling_rights() & rank_bb(r);
-        const Square e = make_square(4, r), corners[2] = {make_square(0, r), make_square(7, r)};
-        if (rights & ~(square_bb(e) | square_bb(corners[0]) | square_bb(corners[1]))) attacker_castlings |= 4;
-        for (int side = 0; side < 2; ++side)
-            if ((rights & square_bb(e)) && (rights & square_bb(corners[side])) && pos.piece_on(e).walk == KING &&
-                pos.piece_on(e).color == attacker && pos.piece_on(corners[side]).walk == ROOK &&
-                pos.piece_on(corners[side]).color == attacker)
-                attacker_castlings |= 1u << side;
-    }
+    const unsigned attacker_castlings = pos.castling_sides(attacker);
 
     // Per square, computed when first needed: the attacker's fewest moves to attack it and
     // the defender's fewest moves to occupy it (255: not computed yet).

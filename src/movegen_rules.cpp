@@ -1329,7 +1329,7 @@ bool king_capturable(const Position& pos, Color c) {
         key += static_cast<char>(c);
         if (const int known = cage_memo.find(key); known >= 0) return known != 0;
         const bool result = king_capturable_by_moves(pos, c, k, R);
-        pos.exact_key(key);
+        pos.exact_key(key);  // the nested questions reused this thread's buffer
         key += static_cast<char>(c);
         if (cage_memo.size() > (size_t(1) << 20)) cage_memo.clear();
         cage_memo.insert(key, result ? 1 : 0);

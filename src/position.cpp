@@ -270,6 +270,13 @@ Key Position::compute_key() const {
     return k;
 }
 
+unsigned Position::castling_sides(Color c) const {
+    const int r = c == WHITE ? 0 : 7;
+    if (!(castling_ & square_bb(make_square(4, r)))) return 0;
+    return ((castling_ & square_bb(make_square(0, r))) ? 1u : 0u) |
+           ((castling_ & square_bb(make_square(7, r))) ? 2u : 0u);
+}
+
 Bitboard Position::attackers_to(Square s, Color by) const { return attackers_to(s, by, pieces()); }
 
 Bitboard Position::attackers_to(Square s, Color by, Bitboard occ) const {

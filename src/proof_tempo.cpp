@@ -7,30 +7,13 @@
 
 #include "rebirth/bitboard.h"
 #include "rebirth/distance.h"
+#include "walk_attacks.h"
 
 namespace rebirth {
 
 namespace {
 
 using ParityTable = std::array<std::array<std::uint8_t, SQUARE_NB>, 2>;
-
-// The squares a unit of walk w on s reaches with one move, `walls` neither entered nor crossed.
-Bitboard steps(Walk w, Square s, Bitboard walls) {
-    switch (w) {
-        case KING:
-            return king_attacks(s) & ~walls;
-        case QUEEN:
-            return queen_attacks(s, walls) & ~walls;
-        case ROOK:
-            return rook_attacks(s, walls) & ~walls;
-        case BISHOP:
-            return bishop_attacks(s, walls) & ~walls;
-        case KNIGHT:
-            return knight_attacks(s) & ~walls;
-        default:
-            return 0;
-    }
-}
 
 // Breadth-first over (square, parity of the moves made): each state once, at its fewest moves.
 void compute(ParityTable& t, Bitboard walls, Walk w, Square from) {
@@ -45,7 +28,7 @@ void compute(ParityTable& t, Bitboard walls, Walk w, Square from) {
         const Square s = Square(state / 2);
         const int p = state % 2;
         const int d = t[p][s];
-        for (Bitboard b = steps(w, s, walls); b;) {
+        for (Bitboard b = walk_targets(w, s, walls) & ~walls; b;) {
             const Square n = pop_lsb(b);
             if (t[p ^ 1][n] != kFar) continue;
             t[p ^ 1][n] = std::uint8_t(d + 1);
@@ -91,18 +74,14 @@ bool group_options(Walk w, const Squares& from, Squares to, Bitboard walls, std:
     return true;
 }
 
-// Whether side c may still castle: a right with its king and rook on their squares and no
-// fixed unit between them (a right of another kind: assumed so).
+// Whether side c may still castle: a castling it keeps the right to with no fixed unit
+// between king and rook.
 bool may_castle(const Position& pos, Color c, Bitboard fixed) {
-    const Bitboard rank = rank_bb(c == WHITE ? 0 : 7);
-    const Bitboard rights = pos.castling_rights() & rank;
-    if (!rights) return false;
-    const Square king = c == WHITE ? SQ_E1 : SQ_E8;
-    const Square corners[2] = {c == WHITE ? SQ_A1 : SQ_A8, c == WHITE ? SQ_H1 : SQ_H8};
-    if (rights & ~(square_bb(king) | square_bb(corners[0]) | square_bb(corners[1]))) return true;
-    if (!(rights & square_bb(king))) return false;
-    for (Square corner : corners)
-        if ((rights & square_bb(corner)) && !(between_bb(king, corner) & fixed)) return true;
+    const unsigned sides = pos.castling_sides(c);
+    const int r = c == WHITE ? 0 : 7;
+    for (int side = 0; side < 2; ++side)
+        if ((sides & (1u << side)) && !(between_bb(make_square(4, r), make_square(side ? 7 : 0, r)) & fixed))
+            return true;
     return false;
 }
 
@@ -133,11 +112,15 @@ bool proof_tempo_possible(const Position& pos, const Board& target, Color c, int
 }
 
 bool proof_tempo_possible(const Position& pos, const Board& target, Color c, int moves_left, Bitboard fixed) {
-    if (moves_left < 0) return true;
-    // c's target squares by walk, and their count.
     std::array<Bitboard, WALK_NB> wanted{};
     for (int s = 0; s < SQUARE_NB; ++s)
         if (!target[s].empty() && target[s].color == c) wanted[target[s].walk] |= square_bb(Square(s));
+    return proof_tempo_possible(pos, wanted, c, moves_left, fixed);
+}
+
+bool proof_tempo_possible(const Position& pos, const std::array<Bitboard, WALK_NB>& wanted, Color c, int moves_left,
+                          Bitboard fixed) {
+    if (moves_left < 0) return true;
     // A unit still to be captured, or a pawn still to promote: no verdict.
     for (Walk w : {KING, QUEEN, ROOK, BISHOP, KNIGHT, PAWN})
         if (popcount(pos.pieces(c, w)) != popcount(wanted[w])) return true;

@@ -249,13 +249,13 @@ class Searcher {
             b.captures[c] = keep && c == stm ? parent->captures[c] : proof_captures_possible(pos, *run_.target, c);
             if (!b.captures[c]) return true;
         }
-        // Each side makes exactly its moves: their parity too (proof_tempo.h), asked only for
-        // a side with as many units and pawns as the target gives it (no verdict otherwise).
+        // Each side makes exactly its moves: their parity too (proof_tempo.h), from the
+        // target's bitboards when they apply.
         for (Color c : {stm, moved}) {
-            if (run_.bits.plain && (popcount(pos.pieces(c)) != popcount(run_.bits.color[c]) ||
-                                    popcount(pos.pieces(c, PAWN)) != popcount(run_.bits.by[c][PAWN])))
-                continue;
-            if (!proof_tempo_possible(pos, *run_.target, c, c == stm ? own : other, fixed)) return true;
+            const int left = c == stm ? own : other;
+            if (!(run_.bits.plain ? proof_tempo_possible(pos, run_.bits.by[c], c, left, fixed)
+                                  : proof_tempo_possible(pos, *run_.target, c, left, fixed)))
+                return true;
         }
         return false;
     }

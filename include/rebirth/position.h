@@ -114,6 +114,9 @@ class Position {
     Square king_square(Color c) const { return king_sq_[c]; }
     Color side_to_move() const { return side_; }
     Bitboard castling_rights() const { return castling_; }
+    // The castlings colour c keeps the right to: bit 0 the queen's side, bit 1 the king's (its
+    // king's home square and that rook's both keep their right).
+    unsigned castling_sides(Color c) const;
     Square ep_square() const { return ep_square_; }
     Key key() const { return key_; }
     int ply() const { return ply_; }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <array>
+
 #include "rebirth/position.h"
 #include "rebirth/proof_bound.h"
 
@@ -27,6 +29,9 @@ namespace rebirth {
 bool proof_tempo_possible(const Position& pos, const Board& target, Color c, int moves_left);
 // The same with fixed_units(pos, target) given.
 bool proof_tempo_possible(const Position& pos, const Board& target, Color c, int moves_left, Bitboard fixed);
+// The same with c's target squares given by walk (wanted[walk]) instead of the target board.
+bool proof_tempo_possible(const Position& pos, const std::array<Bitboard, WALK_NB>& wanted, Color c, int moves_left,
+                          Bitboard fixed);
 
 // The fewest moves with which a unit of walk w (KING, QUEEN, ROOK, BISHOP or KNIGHT) goes
 // from `from` to each square, by parity of the count: [0][s] even, [1][s] odd; kFar where
