@@ -1,8 +1,10 @@
 #include "rebirth/proof_bound.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 
+#include "rebirth/assignment.h"
 #include "rebirth/bitboard.h"
 #include "rebirth/distance.h"
 
@@ -15,21 +17,45 @@ bool proof_bound_applies(const Position& pos, const Board& target) {
     return true;
 }
 
+namespace {
+
+// The squares a pawn of colour c on `from` can stand on later as a pawn (steps, double steps
+// and diagonal steps, never entering a square of `walls`), `from` included.
+Bitboard pawn_reach(Color c, Square from, Bitboard walls) {
+    Bitboard reach = square_bb(from), front = reach;
+    while (front) {
+        const Bitboard up = c == WHITE ? front << 8 : front >> 8;
+        const Bitboard next = (up | ((up & ~FILE_A_BB) >> 1) | ((up & ~file_bb(7)) << 1)) & ~walls & ~reach;
+        reach |= next;
+        front = next;
+    }
+    return reach;
+}
+
+}  // namespace
+
 // Why the fixed units are fixed:
 // - a pawn on its first square that the target keeps there: pawns never return to their
 //   first rank, so the target's pawn there is this one, unmoved and never captured;
+// - a pawn on a square where the target has a pawn of its side, when no other pawn of its
+//   side that is not fixed can get there (pawns never go back, and a promoted unit is never a
+//   pawn again): were it to leave or be taken, nothing could fill the square;
 // - a piece on its side's first rank that the target keeps there (same walk and colour) and
 //   that has no move on a board where the fixed units are walls: it never moves, and were it
 //   captured no unit of its walk could come back (the ways in are its own ways out, and no
 //   pawn of its side reaches that rank), so the target would be out of reach.
-Bitboard fixed_units(const Position& pos, const Board& target) {
-    Bitboard fixed = 0;
+// Each is justified by the fixed units found before it, so the rules are applied until none
+// adds a unit.
+Bitboard fixed_units(const Position& pos, const Board& target) { return fixed_units(pos, target, 0); }
+
+Bitboard fixed_units(const Position& pos, const Board& target, Bitboard known) {
+    Bitboard fixed = known;
     for (Color c : {WHITE, BLACK})
         for (Bitboard b = pos.pieces(c, PAWN) & rank_bb(c == WHITE ? 1 : 6); b;) {
             const Square s = pop_lsb(b);
             if (target[s].walk == PAWN && target[s].color == c) fixed |= square_bb(s);
         }
-    for (bool grew = fixed != 0; grew;) {
+    for (bool grew = true; grew;) {
         grew = false;
         for (Color c : {WHITE, BLACK}) {
             const Bitboard home = rank_bb(c == WHITE ? 0 : 7);
@@ -42,86 +68,34 @@ Bitboard fixed_units(const Position& pos, const Board& target) {
                 fixed |= square_bb(s);
                 grew = true;
             }
+            // The pawns on target pawn squares of their side, each against the squares the
+            // other pawns reach (prefix and suffix unions of the pawns' reaches).
+            const Bitboard pawns = pos.pieces(c, PAWN) & ~fixed;
+            Bitboard on_target = 0;
+            for (Bitboard b = pawns; b;) {
+                const Square s = pop_lsb(b);
+                if (target[s].walk == PAWN && target[s].color == c) on_target |= square_bb(s);
+            }
+            if (!on_target) continue;
+            std::array<Square, 16> sq{};
+            std::array<Bitboard, 17> before{}, after{};
+            int n = 0;
+            for (Bitboard b = pawns; b && n < 16; ++n) {
+                sq[n] = pop_lsb(b);
+                after[n] = pawn_reach(c, sq[n], fixed);
+                before[n + 1] = before[n] | after[n];
+            }
+            for (int i = n - 1; i >= 0; --i) after[i] |= after[i + 1];
+            for (int i = 0; i < n; ++i) {
+                if (!(on_target & square_bb(sq[i]))) continue;
+                if ((before[i] | after[i + 1]) & square_bb(sq[i])) continue;  // another pawn gets there
+                fixed |= square_bb(sq[i]);
+                grew = true;
+            }
         }
     }
     return fixed;
 }
-
-namespace {
-
-// Cost rows of an assignment: one per target square, one column per unit (at most 16).
-using CostRow = std::array<int, 16>;
-
-// The least total cost of giving each of `rows` rows its own column (rows <= columns <= 16),
-// cost[r][c] in 0..kFar; kFar when some row can only get a column of cost kFar (otherwise
-// the total may exceed kFar). When every row's cheapest column is its own, that is the
-// answer; otherwise the Hungarian method, O(n^3).
-int assignment(const CostRow* cost, int rows, int columns) {
-    if (rows == 0) return 0;
-    if (rows > columns) return kFar;
-    int cheapest_sum = 0;
-    unsigned taken = 0;
-    bool distinct = true;
-    for (int r = 0; r < rows; ++r) {
-        int best = 0;
-        for (int c = 1; c < columns; ++c)
-            if (cost[r][c] < cost[r][best]) best = c;
-        if (cost[r][best] >= kFar) return kFar;
-        cheapest_sum += cost[r][best];
-        distinct = distinct && !(taken & (1u << best));
-        taken |= 1u << best;
-    }
-    if (distinct) return cheapest_sum;
-    constexpr int kInf = 1 << 28, kNever = 1 << 16;  // kNever: the cost of a kFar pair
-    std::array<int, 17> u{}, v{}, owner{}, way{}, min_to{};
-    std::array<bool, 17> used{};
-    for (int r = 1; r <= rows; ++r) {
-        owner[0] = r;
-        int col = 0;
-        min_to.fill(kInf);
-        used.fill(false);
-        do {
-            used[col] = true;
-            const int row = owner[col];
-            int delta = kInf, next = 0;
-            for (int c = 1; c <= columns; ++c) {
-                if (used[c]) continue;
-                const int w = std::min(cost[row - 1][c - 1], kNever) - u[row] - v[c];
-                if (w < min_to[c]) {
-                    min_to[c] = w;
-                    way[c] = col;
-                }
-                if (min_to[c] < delta) {
-                    delta = min_to[c];
-                    next = c;
-                }
-            }
-            for (int c = 0; c <= columns; ++c) {
-                if (used[c]) {
-                    u[owner[c]] += delta;
-                    v[c] -= delta;
-                } else {
-                    min_to[c] -= delta;
-                }
-            }
-            col = next;
-        } while (owner[col] != 0);
-        do {
-            const int prev = way[col];
-            owner[col] = owner[prev];
-            col = prev;
-        } while (col);
-    }
-    int total = 0;
-    for (int c = 1; c <= columns; ++c) {
-        if (!owner[c]) continue;
-        if (cost[owner[c] - 1][c - 1] >= kFar) return kFar;
-        total += cost[owner[c] - 1][c - 1];
-    }
-    return total;
-}
-
-}  // namespace
 
 int proof_moves_needed(const Position& pos, const Board& target, Color c) {
     return proof_moves_needed(pos, target, c, fixed_units(pos, target));
@@ -155,14 +129,14 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboa
             rows_of[columns][2] = blocked_distances_as(blocked, PAWN, c, s, KNIGHT);
         }
     }
-    std::array<CostRow, 16> cost;
+    std::array<AssignmentRow, 16> cost;
     int rows = 0;
     int target_units = popcount(settled);
     for (int t = 0; t < SQUARE_NB; ++t) {
         const Piece want = target[t];
         if (want.empty() || want.color != c || (settled & square_bb(Square(t)))) continue;
         if (++target_units > 16) return kFar;  // more target units than a side has
-        CostRow& row = cost[rows++];
+        AssignmentRow& row = cost[rows++];
         for (int i = 0; i < columns; ++i) {
             const std::uint8_t* d = nullptr;
             if (walks[i] == want.walk)
@@ -172,14 +146,26 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboa
             row[i] = d ? d[t] : (units[i] == t && walks[i] == want.walk ? 0 : kFar);
         }
     }
-    int total = assignment(cost.data(), rows, columns);
+    int total = min_cost_assignment(cost.data(), rows, columns);
     if (total >= kFar) return total;
-    // Castling moves king and rook with one move; a king that ends on its home square after
-    // castling needs at least three moves the sum counts as none, so no saving then.
-    const Square home_king = c == WHITE ? SQ_E1 : SQ_E8;
-    const bool king_home = target[home_king].walk == KING && target[home_king].color == c;
-    if ((pos.castling_rights() & rank_bb(c == WHITE ? 0 : 7)) && !king_home) total = std::max(0, total - 1);
-    return total;
+    return std::max(0, total - castling_saving(pos, target, c, fixed));
+}
+
+int castling_saving(const Position& pos, const Board& target, Color c, Bitboard fixed) {
+    const unsigned sides = pos.castling_sides(c);
+    const int rank = c == WHITE ? 0 : 7;
+    if (!sides || (target[make_square(4, rank)].walk == KING && target[make_square(4, rank)].color == c)) return 0;
+    for (int side = 0; side < 2; ++side) {
+        if (!(sides & (1u << side))) continue;
+        const Square corner = make_square(side ? 7 : 0, rank), castled = make_square(side ? 5 : 3, rank);
+        if (fixed & between_bb(make_square(4, rank), corner)) continue;  // never castles on that side
+        const std::uint8_t* from_corner = blocked_distances_as(fixed, ROOK, c, corner, ROOK);
+        const std::uint8_t* from_castled = blocked_distances_as(fixed, ROOK, c, castled, ROOK);
+        if (!from_corner || !from_castled) continue;
+        for (int t = 0; t < SQUARE_NB; ++t)
+            if (target[t].walk == ROOK && target[t].color == c && from_castled[t] < from_corner[t]) return 1;
+    }
+    return 0;
 }
 
 bool proof_captures_possible(const Position& pos, const Board& target, Color c) {
@@ -192,19 +178,19 @@ bool proof_captures_possible(const Position& pos, const Board& target, Color c) 
     std::array<Square, 16> pawns{};
     int columns = 0;
     for (Bitboard b = pos.pieces(c, PAWN); b && columns < 16;) pawns[columns++] = pop_lsb(b);
-    std::array<CostRow, 16> cost;
+    std::array<AssignmentRow, 16> cost;
     int rows = 0;
     for (int t = 0; t < SQUARE_NB; ++t) {
         const Piece want = target[t];
         if (want.walk != PAWN || want.color != c) continue;
         if (rows == 16) return false;
-        CostRow& row = cost[rows++];
+        AssignmentRow& row = cost[rows++];
         for (int i = 0; i < columns; ++i) {
             const std::uint8_t* d = empty_distances_as(PAWN, c, pawns[i], PAWN);
             row[i] = d[t] >= kFar ? kFar : std::abs(file_of(pawns[i]) - file_of(Square(t)));
         }
     }
-    return assignment(cost.data(), rows, columns) <= captures;
+    return min_cost_assignment(cost.data(), rows, columns) <= captures;
 }
 
 }  // namespace rebirth

@@ -14,6 +14,7 @@
 #include "rebirth/notation.h"
 #include "rebirth/popeye_order.h"
 #include "rebirth/proof_bound.h"
+#include "rebirth/proof_captures.h"
 #include "rebirth/proof_tempo.h"
 #include "rebirth/rules.h"
 #include "solve_internal.h"
@@ -181,6 +182,13 @@ Distance distance_bits(const Position& pos, const TargetBits& t) {
     return d;
 }
 
+// The squares move m empties or fills: its departure and arrival squares, and all squares for
+// castling and en passant (not worked out).
+Bitboard touched_by(const Move& m) {
+    if (m.kind == MoveKind::Castling || m.kind == MoveKind::EnPassant) return ~Bitboard(0);
+    return square_bb(m.from) | square_bb(m.to);
+}
+
 // What one run (the play, or the other side's play of a duplex) searches for.
 struct Run {
     const SolveContext* ctx = nullptr;
@@ -191,7 +199,29 @@ struct Run {
     bool bound = false;      // moves_needed applies
     bool distances = false;  // proof_bound.h applies
     int max_change = 0;      // max_squares_per_move (0: no bound)
+    bool arrival_changes = false;  // a move always changes its arrival square (last_move_arrives)
 };
+
+// Whether every move changes the contents of its arrival square under the rules of `pos`
+// with plain units: the mover arrives there, or under AntiCirce it leaves the square empty
+// (the captured unit was there). Not where the square may get back what it held: a capturer
+// that vanishes or is reborn elsewhere while the captured unit is reborn on the capture
+// square (Kamikaze, Circe with AntiCirce), and the multi-unit effects (Atom, Hydra) and
+// unbounded ones (max_squares_per_move 0) are left out.
+bool last_move_arrives(const Position& pos, int max_change) {
+    if (max_change == 0) return false;
+    if (!pos.has_rules()) return true;
+    const RuleSet& r = *pos.rules();
+    return r.reborn != Reborn::Both && !r.kamikaze && !r.atom && !r.hydra;
+}
+
+// The squares where pos differs from the target (t.plain and pos without attributes).
+Bitboard differing_bits(const Position& pos, const TargetBits& t) {
+    Bitboard differ = 0;
+    for (Color c : {WHITE, BLACK})
+        for (int w = KING; w <= PAWN; ++w) differ |= pos.pieces(c, Walk(w)) ^ t.by[c][w];
+    return differ;
+}
 
 // Depth-first search of one length from one position, collecting Popeye's solution lines
 // in move order. Each instance owns its failure tables; instances never share state.
@@ -219,6 +249,7 @@ class Searcher {
     struct Bounds {
         std::array<int, COLOR_NB> moves{-1, -1};
         std::array<int, COLOR_NB> captures{-1, -1};
+        Bitboard fixed = 0;  // fixed_units
     };
 
     // Whether `remaining` half-moves from `pos` can still reach the target (sound bound).
@@ -226,7 +257,9 @@ class Searcher {
     // values for the side that did not move are kept when that move took nothing: its units
     // and castling rights are unchanged, and the mover can only add walls to its distances
     // (a unit of the mover that leaves the fixed ones makes the mover's own target out of reach).
-    bool hopeless(const Position& pos, int remaining, Bounds& b, const Bounds* parent, bool captured) const {
+    // `touched`: the squares the last move emptied or filled (all squares when not known).
+    bool hopeless(const Position& pos, int remaining, Bounds& b, const Bounds* parent, bool captured,
+                  Bitboard touched) const {
         if (run_.max_change == 0) return false;
         const Distance d = run_.bits.plain ? distance_bits(pos, run_.bits) : distance(pos, *run_.target);
         if (d.squares > run_.max_change * remaining) return true;
@@ -238,11 +271,19 @@ class Searcher {
         if (!run_.distances) return false;
         const Color moved = ~stm;  // the side that made the last move (when there is a parent)
         const bool keep = parent && !captured;
-        const Bitboard fixed = fixed_units(pos, *run_.target);
+        // The parent's fixed units that the move left alone are still fixed.
+        const Bitboard fixed = fixed_units(pos, *run_.target, parent ? parent->fixed & ~touched : 0);
+        b.fixed = fixed;
         b.moves[stm] = keep ? parent->moves[stm] : proof_moves_needed(pos, *run_.target, stm, fixed);
         if (b.moves[stm] > own) return true;
         b.moves[moved] = proof_moves_needed(pos, *run_.target, moved, fixed);
         if (b.moves[moved] > other) return true;
+        // A side that must still take units sends one of its units through a square where
+        // one of them can stand then (proof_captures.h).
+        for (Color c : {stm, moved})
+            if (d.excess[~c] > 0 && !proof_captures_in_reach(pos, *run_.target, c, fixed, c == stm ? own : other,
+                                                              c == stm ? other : own))
+                return true;
         for (Color c : {WHITE, BLACK}) {
             // c's pawns and the count of ~c's units decide; the side that did not move keeps
             // both unless the move took a unit.
@@ -268,11 +309,13 @@ class Searcher {
         return board_matches(pos, *run_.target);
     }
 
-    bool search(Position& pos, int remaining, const Bounds* parent = nullptr, bool captured = false) {
+    bool search(Position& pos, int remaining, const Bounds* parent = nullptr, bool captured = false,
+                Bitboard touched = ~Bitboard(0)) {
         run_.ctx->visit();
         Bounds bounds;
-        if (hopeless(pos, remaining, bounds, parent, captured)) return false;
+        if (hopeless(pos, remaining, bounds, parent, captured, touched)) return false;
         const Bounds* mine = run_.distances && bounds.moves[WHITE] >= 0 ? &bounds : nullptr;
+        if (remaining == 1 && run_.arrival_changes && run_.bits.plain) return last_move(pos);
         const bool memo = remaining > 1;
         std::string code;
         if (memo) {
@@ -294,7 +337,7 @@ class Searcher {
                     emit();
                     found = true;
                 }
-            } else if (!at_target && search(pos, remaining - 1, mine, u.captured.walk != NO_WALK)) {
+            } else if (!at_target && search(pos, remaining - 1, mine, u.captured.walk != NO_WALK, touched_by(m))) {
                 // Reaching the target before the last move ends the play there (as in help play).
                 found = true;
             }
@@ -307,6 +350,32 @@ class Searcher {
             if (failures_[remaining]->size() < kMaxFailuresPerDepth) failures_[remaining]->insert(code);
         }
         return found;
+    }
+
+    // The last half-move (by the goal side): it changes every square where pos differs from
+    // the target and no other, so its arrival square is one of them (run_.arrival_changes),
+    // and without rules its departure square too. Only those moves are played; the ones
+    // that reach the target are written in Popeye's order.
+    bool last_move(Position& pos) {
+        const Bitboard differ = differing_bits(pos, run_.bits);
+        const Bitboard from_mask = pos.has_rules() ? ~Bitboard(0) : differ;
+        MoveList list, hits;
+        generate_legal(pos, list);
+        for (const Move& m : list) {
+            if (!(differ & square_bb(m.to)) || !(from_mask & square_bb(m.from))) continue;
+            UndoInfo u;
+            pos.do_move(m, u);
+            if (matches(pos)) hits.push(m);
+            pos.undo_move(m, u);
+        }
+        if (hits.size() > 1) popeye_sort(pos, hits, false);
+        for (const Move& m : hits) {
+            if (stop_) break;
+            stack_.push_back(m);
+            emit();
+            stack_.pop_back();
+        }
+        return hits.size() > 0;
     }
 
     // Appends the line on the stack: "  1.e2-e4 e7-e5   2.Sg1-f3 dia".
@@ -425,6 +494,7 @@ bool solve_proof_game(const SolveContext& ctx, std::string& out) {
         run.bits.plain = run.bits.plain && plain_units(ctx.initial) && !ctx.initial.has_fairy() &&
                          std::all_of(target.begin(), target.end(), [](Piece p) { return p.walk <= PAWN; });
         run.max_change = max_squares_per_move(ctx.initial);
+        run.arrival_changes = last_move_arrives(ctx.initial, run.max_change);
         Position root = ctx.initial;
         if (root.side_to_move() != run.first) root.set_side_to_move_for_analysis(run.first);
         if (root.in_check(~run.first)) {

@@ -18,6 +18,7 @@
 #include "rebirth/notation.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/proof_bound.h"
+#include "rebirth/proof_captures.h"
 #include "rebirth/setup.h"
 #include "rebirth/solve.h"
 
@@ -148,6 +149,11 @@ TEST(Natch, BoundsHoldAlongEveryListedGame) {
                 EXPECT_LE(proof_moves_needed(pos, target, ~stm), left / 2) << c.id << " after " << i << ": " << game;
                 EXPECT_TRUE(proof_captures_possible(pos, target, WHITE)) << c.id << " after " << i;
                 EXPECT_TRUE(proof_captures_possible(pos, target, BLACK)) << c.id << " after " << i;
+                const Bitboard fixed = fixed_units(pos, target);
+                EXPECT_TRUE(proof_captures_in_reach(pos, target, stm, fixed, (left + 1) / 2, left / 2))
+                    << c.id << " after " << i << ": " << game;
+                EXPECT_TRUE(proof_captures_in_reach(pos, target, ~stm, fixed, left / 2, (left + 1) / 2))
+                    << c.id << " after " << i << ": " << game;
                 ++positions;
                 if (i == c.plies) break;
                 MoveList list;

@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "rebirth/bitboard.h"
 #include "rebirth/distance.h"
 #include "rebirth/movegen.h"
 #include "rebirth/proof_bound.h"
@@ -71,6 +72,19 @@ TEST(ProofBound, PiecesWalledInNeverMove) {
     // goes d1-a1 (over c1 and b1), a1-a4: two moves.
     const Board no_bishop = board_of("rnbqkbnr/pppppppp/8/8/Q7/8/1PPPPPPP/RN2KBNR b KQkq - 0 1");
     EXPECT_EQ(proof_moves_needed(start, no_bishop, WHITE), 2);
+}
+
+TEST(ProofBound, APawnNoOtherPawnCanReplaceNeverMoves) {
+    // Gruber's dia8.5 (BEISPIEL_proof_007) keeps pawns on e4, f4 and f6. After 1.e4 f6 the
+    // pawn f6 stays (e7 and g7 stay home, no other black pawn gets to f6), but e4 may still
+    // give way to f2-f3xe4.
+    const Board target = board_of("rnbqkbnr/ppppp1pp/5p2/7Q/4PP1K/7B/PPPP2PP/RNB3NR w - - 0 1");
+    const Position e4_f6(parse_fen("rnbqkbnr/ppppp1pp/5p2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"));
+    EXPECT_TRUE(fixed_units(e4_f6, target) & square_bb(SQ_F6));
+    EXPECT_FALSE(fixed_units(e4_f6, target) & square_bb(SQ_E4));
+    // After 2.f4 no white pawn can get to e4 or f4 any more.
+    const Position f4(parse_fen("rnbqkbnr/ppppp1pp/5p2/8/4PP2/8/PPPP2PP/RNBQKBNR b KQkq - 0 2"));
+    EXPECT_EQ(fixed_units(f4, target) & (square_bb(SQ_E4) | square_bb(SQ_F4)), square_bb(SQ_E4) | square_bb(SQ_F4));
 }
 
 TEST(ProofBound, OffUnderRulesAndFairyWalks) {

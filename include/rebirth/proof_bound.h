@@ -11,10 +11,10 @@
 // Every unit of a side in the target ends on its square, each brought there by a distinct
 // unit of that side (a piece of the same walk, or a pawn promoting on the way), so the side
 // needs at least the least total, over the ways of giving each target square its own unit,
-// of the fewest moves of that unit to get there (an assignment; less one when it may still
-// castle and its king does not end at home: castling moves two units at once). A pawn on its
-// first square that the target keeps there never moves again and is never captured: no unit
-// enters or crosses its square (distance.h, blocked_distances_as). A pawn
+// of the fewest moves of that unit to get there (an assignment; less castling_saving: castling
+// moves two units at once). The fixed units (fixed_units: a pawn on its first square that the
+// target keeps there, and the units that follow from those) never move again and are never
+// captured: no unit enters or crosses their squares (distance.h, blocked_distances_as). A pawn
 // changes file only by capturing, so its side needs at least as many captures as the least
 // total file change over the ways of giving each target pawn its own pawn; each capture
 // takes one unit of the other side that the target does not keep.
@@ -36,10 +36,23 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c);
 int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboard fixed);
 
 // The units that can never move again, whose squares no unit enters or crosses till the end:
-// a pawn on its first square that the target keeps there, then, repeatedly, a piece on its
+// a pawn on its first square that the target keeps there, then, repeatedly, a pawn on a
+// target pawn square of its side that no other pawn of its side can reach, and a piece on its
 // side's first rank that the target keeps there and that has no move on a board where the
 // fixed units are walls (kings and rooks only without castling rights).
 Bitboard fixed_units(const Position& pos, const Board& target);
+// The same, knowing that the units on `known` are fixed (those of the position before the
+// last move, less the squares that move touched).
+Bitboard fixed_units(const Position& pos, const Board& target, Bitboard known);
+
+// 1 when castling may still save side c a move towards the target, else 0. Castling counts in
+// the king's distances as its two-file step; what it saves is the rook's move to the castled
+// square (one move from its corner, so at most one), a saving only when some target rook
+// square of c is nearer to that square than to the corner: a castled rook that goes home or
+// is taken saves nothing, and no side castles with a fixed unit between king and rook. A king
+// that ends on its home square after castling needs at least three moves the distances count
+// as none: no saving either.
+int castling_saving(const Position& pos, const Board& target, Color c, Bitboard fixed);
 
 // Whether side c's pawns can reach their target squares with the captures left to c (the
 // units of ~c on the board beyond those in the target).

@@ -1,0 +1,48 @@
+#pragma once
+
+#include "rebirth/position.h"
+#include "rebirth/proof_bound.h"
+
+// Capture bound for proof games: a side that must still take units of the other side sends a
+// unit to a square where one of them stands at that moment.
+//
+// A unit X of side o that the target does not keep is taken (in orthodox chess units only
+// disappear by capture). o's other units then fill o's target squares: at least the least
+// assignment without X (proof_bound.h's assignment with X left out, less one when o may still
+// castle), so X makes at most `moves left to o` minus that many moves before it is taken, one
+// more for a rook that may still castle (castling moves it with the king's move). It is taken
+// on a square within that many moves of its own (distance.h, the fixed units as walls); en
+// passant lands on the square its double step crossed, one pawn move from its start, or on
+// the en passant square of the position when that capture is open now. Every
+// capture the other side c still makes lands on a square of proof_capture_squares.
+//
+// Side c's capturer u goes from its square s through such a square q to its target square t
+// (at least d(s, q) + d(q, t) moves; a pawn takes as a pawn or after promoting), or is itself
+// taken later (at least d(s, q) moves, and no target square of its own). The fewest moves of
+// c are at least the least assignment with one unit's costs replaced so, over the choice of
+// that unit, less castling_saving, or less one when the capturer is a rook that may castle
+// (its way to its castled square is then the king's move).
+//
+// Sound in orthodox chess only, where proof_bound_applies holds.
+
+namespace rebirth {
+
+// The squares on which a unit of `owner` can stand when it is taken, if owner makes at most
+// `moves_left` more moves and its units end on their target squares; `fixed` is
+// fixed_units(pos, target).
+Bitboard proof_capture_squares(const Position& pos, const Board& target, Color owner, int moves_left, Bitboard fixed);
+
+// Whether side c can bring its units onto their target squares with at most `moves_left`
+// moves while one of its units takes on a square of `capture_squares` on its way. False only
+// when every way needs more.
+bool proof_capture_possible(const Position& pos, const Board& target, Color c, Bitboard fixed, Bitboard capture_squares,
+                            int moves_left);
+
+// The whole bound: when the target keeps fewer units of ~c than the board has, whether c can
+// still make its captures and reach its target squares with `own_left` moves while ~c makes
+// `other_left` (proof_capture_squares of ~c, then proof_capture_possible for c). True when
+// c need not capture.
+bool proof_captures_in_reach(const Position& pos, const Board& target, Color c, Bitboard fixed, int own_left,
+                             int other_left);
+
+}  // namespace rebirth

@@ -1,0 +1,94 @@
+#include "rebirth/assignment.h"
+
+#include <algorithm>
+
+#include "rebirth/distance.h"
+
+namespace rebirth {
+
+int min_cost_assignment(const AssignmentRow* cost, int rows, int columns, AssignmentDuals* duals) {
+    if (duals) {
+        duals->row.fill(0);
+        duals->column.fill(0);
+        duals->used = 0;
+    }
+    if (rows == 0) return 0;
+    if (rows > columns) return kFar;
+    int cheapest_sum = 0;
+    unsigned taken = 0;
+    bool distinct = true;
+    for (int r = 0; r < rows; ++r) {
+        int best = 0;
+        for (int c = 1; c < columns; ++c)
+            if (cost[r][c] < cost[r][best]) best = c;
+        if (cost[r][best] >= kFar) return kFar;
+        cheapest_sum += cost[r][best];
+        distinct = distinct && !(taken & (1u << best));
+        taken |= 1u << best;
+    }
+    if (distinct) {
+        // Each row at its cheapest column: u = those minima, v = 0.
+        if (duals) {
+            for (int r = 0; r < rows; ++r)
+                duals->row[r] = *std::min_element(cost[r].begin(), cost[r].begin() + columns);
+            duals->used = taken;
+        }
+        return cheapest_sum;
+    }
+    constexpr int kInf = 1 << 28, kNever = 1 << 16;  // kNever: the cost of a kFar pair
+    std::array<int, 17> u{}, v{}, owner{}, way{}, min_to{};
+    std::array<bool, 17> used{};
+    for (int r = 1; r <= rows; ++r) {
+        owner[0] = r;
+        int col = 0;
+        min_to.fill(kInf);
+        used.fill(false);
+        do {
+            used[col] = true;
+            const int row = owner[col];
+            int delta = kInf, next = 0;
+            for (int c = 1; c <= columns; ++c) {
+                if (used[c]) continue;
+                const int w = std::min(cost[row - 1][c - 1], kNever) - u[row] - v[c];
+                if (w < min_to[c]) {
+                    min_to[c] = w;
+                    way[c] = col;
+                }
+                if (min_to[c] < delta) {
+                    delta = min_to[c];
+                    next = c;
+                }
+            }
+            for (int c = 0; c <= columns; ++c) {
+                if (used[c]) {
+                    u[owner[c]] += delta;
+                    v[c] -= delta;
+                } else {
+                    min_to[c] -= delta;
+                }
+            }
+            col = next;
+        } while (owner[col] != 0);
+        do {
+            const int prev = way[col];
+            owner[col] = owner[prev];
+            col = prev;
+        } while (col);
+    }
+    int total = 0;
+    for (int c = 1; c <= columns; ++c) {
+        if (!owner[c]) continue;
+        if (cost[owner[c] - 1][c - 1] >= kFar) return kFar;
+        total += cost[owner[c] - 1][c - 1];
+    }
+    if (duals) {
+        for (int r = 0; r < rows; ++r) duals->row[r] = u[r + 1];
+        for (int c = 0; c < columns; ++c) {
+            duals->column[c] = v[c + 1];
+            if (owner[c + 1]) duals->used |= 1u << c;
+        }
+    }
+    return total;
+}
+
+}  // namespace rebirth

@@ -1,0 +1,203 @@
+#include "rebirth/proof_captures.h"
+
+#include <algorithm>
+#include <array>
+
+#include "rebirth/assignment.h"
+#include "rebirth/bitboard.h"
+#include "rebirth/distance.h"
+
+namespace rebirth {
+
+namespace {
+
+// One unit that is not fixed: where it stands, its walk, and its distance rows (its own
+// walk; a pawn also as a queen and as a knight after promotion).
+struct Unit {
+    Square square = SQ_NONE;
+    Walk walk = NO_WALK;
+    std::array<const std::uint8_t*, 3> rows{};
+};
+
+// One side's assignment problem without its fixed units (which keep their own target
+// squares: no other unit enters them): columns its other units, rows its other target
+// squares, base[r][i] the fewest moves of unit i to target square r.
+struct SideMatrix {
+    bool valid = false;  // false: no verdict (a walk without distance tables, too many units)
+    std::array<Unit, 16> units{};
+    int columns = 0;
+    std::array<Square, 16> squares{};
+    std::array<Walk, 16> wants{};
+    int rows = 0;
+    std::array<AssignmentRow, 16> base{};
+    int saving = 0;    // castling_saving
+    int least = kFar;  // the least assignment of base
+    AssignmentDuals duals;
+    unsigned used = 0;  // the columns a least assignment uses (bit per column)
+};
+
+SideMatrix side_matrix(const Position& pos, const Board& target, Color c, Bitboard fixed) {
+    SideMatrix m;
+    for (Bitboard b = pos.pieces(c) & ~fixed; b; ++m.columns) {
+        if (m.columns == 16) return m;
+        Unit& u = m.units[m.columns];
+        u.square = pop_lsb(b);
+        u.walk = pos.piece_on(u.square).walk;
+        if (u.walk == PAWN) {
+            u.rows[0] = blocked_distances_as(fixed, PAWN, c, u.square, PAWN);
+            u.rows[1] = blocked_distances_as(fixed, PAWN, c, u.square, QUEEN);
+            u.rows[2] = blocked_distances_as(fixed, PAWN, c, u.square, KNIGHT);
+        } else {
+            u.rows[0] = blocked_distances_as(fixed, u.walk, c, u.square, u.walk);
+        }
+        if (!u.rows[0]) return m;
+    }
+    for (int t = 0; t < SQUARE_NB; ++t) {
+        const Piece want = target[t];
+        if (want.empty() || want.color != c || (fixed & square_bb(Square(t)))) continue;
+        if (m.rows == 16) return m;
+        m.squares[m.rows] = Square(t);
+        m.wants[m.rows++] = want.walk;
+    }
+    for (int r = 0; r < m.rows; ++r)
+        for (int i = 0; i < m.columns; ++i) {
+            const Unit& u = m.units[i];
+            const std::uint8_t* d = nullptr;
+            if (u.walk == m.wants[r])
+                d = u.rows[0];
+            else if (u.walk == PAWN && m.wants[r] != KING)
+                d = u.rows[m.wants[r] == KNIGHT ? 2 : 1];  // promoted: a rook or bishop as a queen
+            m.base[r][i] = d ? d[m.squares[r]] : kFar;
+        }
+    m.saving = castling_saving(pos, target, c, fixed);
+    m.least = min_cost_assignment(m.base.data(), m.rows, m.columns, &m.duals);
+    m.used = m.duals.used;
+    m.valid = true;
+    return m;
+}
+
+// The least assignment of m with column i left out (kFar when none).
+int assignment_without(const SideMatrix& m, int i) {
+    if (m.rows > m.columns - 1) return kFar;
+    if (!(m.used & (1u << i))) return m.least;
+    std::array<AssignmentRow, 16> cost = m.base;
+    for (int r = 0; r < m.rows; ++r) cost[r][i] = kFar;
+    return min_cost_assignment(cost.data(), m.rows, m.columns);
+}
+
+}  // namespace
+
+Bitboard proof_capture_squares(const Position& pos, const Board& target, Color owner, int moves_left, Bitboard fixed) {
+    const SideMatrix m = side_matrix(pos, target, owner, fixed);
+    if (!m.valid || m.least >= kFar) return ~fixed;  // no verdict: anywhere
+    const Bitboard rights = pos.castling_rights();
+    Bitboard squares = 0;
+    for (int i = 0; i < m.columns; ++i) {
+        const Unit& u = m.units[i];
+        if (u.walk == KING) continue;
+        const int others = assignment_without(m, i);
+        if (others >= kFar) continue;  // the target needs this unit: never taken
+        const bool castles = u.walk == ROOK && (rights & square_bb(u.square));
+        const int reach = moves_left - others + (castles ? 1 : m.saving);
+        if (reach < 0) continue;
+        for (int q = 0; q < SQUARE_NB; ++q)
+            for (const std::uint8_t* d : u.rows)
+                if (d && d[q] <= reach) {
+                    squares |= square_bb(Square(q));
+                    break;
+                }
+    }
+    // An en passant capture open now lands behind the pawn that has made its double step.
+    if (pos.ep_square() != SQ_NONE) squares |= square_bb(pos.ep_square());
+    return squares & ~fixed;
+}
+
+bool proof_capture_possible(const Position& pos, const Board& target, Color c, Bitboard fixed, Bitboard capture_squares,
+                            int moves_left) {
+    const SideMatrix m = side_matrix(pos, target, c, fixed);
+    if (!m.valid) return m.rows < 16 || m.columns == 16;  // too many target units: never
+    if (m.least >= kFar) return false;                    // the target is out of reach anyway
+    const Bitboard rights = pos.castling_rights();
+    std::array<AssignmentRow, 16> cost;
+    for (int i = 0; i < m.columns; ++i) {
+        const Unit& u = m.units[i];
+        // via[r]: the fewest moves from u's square through a capture square to square r;
+        // taken: the fewest to a capture square (u then taken itself).
+        std::array<int, 16> via;
+        via.fill(kFar);
+        int taken = kFar;
+        for (Bitboard b = capture_squares; b;) {
+            const Square q = pop_lsb(b);
+            const int as_self = u.rows[0][q];
+            const int as_queen = u.walk == PAWN ? u.rows[1][q] : kFar;
+            const int as_knight = u.walk == PAWN ? u.rows[2][q] : kFar;
+            const int first = std::min({as_self, as_queen, as_knight});
+            if (first >= kFar) continue;
+            taken = std::min(taken, first);
+            if (u.walk != PAWN) {
+                const std::uint8_t* on = blocked_distances_as(fixed, u.walk, c, q, u.walk);
+                for (int r = 0; r < m.rows; ++r)
+                    if (m.wants[r] == u.walk) via[r] = std::min(via[r], as_self + on[m.squares[r]]);
+                continue;
+            }
+            // A pawn takes as a pawn (then goes on as a pawn, or promotes on the way), or
+            // after promoting (then goes on as a queen or a knight).
+            if (as_self < kFar) {
+                const std::uint8_t* pawn = blocked_distances_as(fixed, PAWN, c, q, PAWN);
+                const std::uint8_t* queen = blocked_distances_as(fixed, PAWN, c, q, QUEEN);
+                const std::uint8_t* knight = blocked_distances_as(fixed, PAWN, c, q, KNIGHT);
+                for (int r = 0; r < m.rows; ++r) {
+                    const Walk want = m.wants[r];
+                    const std::uint8_t* on = want == PAWN     ? pawn
+                                             : want == KNIGHT ? knight
+                                             : want == KING   ? nullptr
+                                                              : queen;
+                    if (on) via[r] = std::min(via[r], as_self + on[m.squares[r]]);
+                }
+            }
+            if (as_queen < kFar) {
+                const std::uint8_t* on = blocked_distances_as(fixed, QUEEN, c, q, QUEEN);
+                for (int r = 0; r < m.rows; ++r)
+                    if (m.wants[r] != PAWN && m.wants[r] != KING && m.wants[r] != KNIGHT)
+                        via[r] = std::min(via[r], as_queen + on[m.squares[r]]);
+            }
+            if (as_knight < kFar) {
+                const std::uint8_t* on = blocked_distances_as(fixed, KNIGHT, c, q, KNIGHT);
+                for (int r = 0; r < m.rows; ++r)
+                    if (m.wants[r] == KNIGHT) via[r] = std::min(via[r], as_knight + on[m.squares[r]]);
+            }
+        }
+        // u takes on its way to its target square; first the dual bound (assignment.h),
+        // then, where that does not exclude it, the assignment itself.
+        // A rook that may castle gets to its castled square with the king's move: when it is
+        // the capturer, one move of its way may be free even if the target gives no saving.
+        const bool castles = u.walk == ROOK && (rights & square_bb(u.square)) &&
+                             (pos.castling_sides(c) & (file_of(u.square) == 0 ? 1u : 2u));
+        const int limit = moves_left + (castles ? 1 : m.saving);
+        int raised = kFar;
+        for (int r = 0; r < m.rows; ++r) raised = std::min(raised, std::min(via[r], kFar) - m.duals.row[r]);
+        if (m.least - m.duals.column[i] + raised <= limit) {
+            cost = m.base;
+            for (int r = 0; r < m.rows; ++r) cost[r][i] = std::min(via[r], kFar);
+            if (min_cost_assignment(cost.data(), m.rows, m.columns) <= limit) return true;
+        }
+        // u takes and is taken later: the others fill the target squares.
+        if (taken < kFar && m.columns > m.rows && m.least - m.duals.column[i] + taken <= limit) {
+            const int others = assignment_without(m, i);
+            if (others < kFar && others + taken <= limit) return true;
+        }
+    }
+    return false;
+}
+
+bool proof_captures_in_reach(const Position& pos, const Board& target, Color c, Bitboard fixed, int own_left,
+                             int other_left) {
+    int kept = 0;
+    for (const Piece& p : target)
+        if (!p.empty() && p.color == ~c) ++kept;
+    if (popcount(pos.pieces(~c)) <= kept) return true;
+    const Bitboard squares = proof_capture_squares(pos, target, ~c, other_left, fixed);
+    return proof_capture_possible(pos, target, c, fixed, squares, own_left);
+}
+
+}  // namespace rebirth

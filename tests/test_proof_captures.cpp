@@ -1,0 +1,148 @@
+// The capture bound of proof games (proof_captures.h) and the castling saving
+// (proof_bound.h): hand-worked positions, and played games (never more than the game made).
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "rebirth/bitboard.h"
+#include "rebirth/movegen.h"
+#include "rebirth/proof_bound.h"
+#include "rebirth/proof_captures.h"
+#include "rebirth/setup.h"
+#include "test_util.h"
+
+namespace rebirth {
+namespace {
+
+const char* kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+Board board_of(const char* fen) { return parse_fen(fen).board; }
+
+// Caillaud & Rotenberg, Europe Echecs 1991 (Popeye's BEISPIEL/proof.inp, dia 7): Black needs
+// all of its 7 moves (Ke8-f7-f6, Qd8-e8, Bc8-g4xe2, f7-f5-f4; its rooks stay home, so castling
+// saves nothing), so the unit White takes is the one the target lacks, the pawn d7, taken
+// where it stands. White's only other move is f2-f3: a knight goes to d7 and back, 3 + 3.
+TEST(ProofCaptures, TheTakenUnitStaysWhereItStandsWhenItsSideHasNoMoveToSpare) {
+    const Position start(parse_fen(kStart));
+    const Board target = board_of("rn2qbnr/ppp1p1pp/5k2/8/5p2/5P2/PPPPb1PP/RNBQKBNR w - - 0 1");
+    const Bitboard fixed = fixed_units(start, target);
+    EXPECT_EQ(castling_saving(start, target, BLACK, fixed), 0);
+    EXPECT_EQ(proof_moves_needed(start, target, BLACK, fixed), 7);
+    EXPECT_EQ(proof_moves_needed(start, target, WHITE, fixed), 1);
+    EXPECT_EQ(proof_capture_squares(start, target, BLACK, 7, fixed), square_bb(SQ_D7));
+    // With one more black move the pawn may step to d6 or d5 first (d7-d5 is one move).
+    // With one black move to spare the pawn d7 may step or take once first (d6, d5, c6, e6),
+    // or the pawn f7 is taken where it stands and d7 goes d6-e5-f4 (3 moves instead of 2).
+    EXPECT_EQ(proof_capture_squares(start, target, BLACK, 8, fixed), square_bb(SQ_D7) | square_bb(SQ_D6) |
+                                                                         square_bb(SQ_D5) | square_bb(SQ_C6) |
+                                                                         square_bb(SQ_E6) | square_bb(SQ_F7));
+    EXPECT_TRUE(proof_captures_in_reach(start, target, WHITE, fixed, 7, 7));
+    // Black must take too (the e-pawn or what it became): Bc8-g4xe2 goes through e2, where the
+    // pawn stands.
+    EXPECT_TRUE(proof_captures_in_reach(start, target, BLACK, fixed, 7, 7));
+}
+
+// The game array less the pawn d7, Black with no move left: White must take on d7 and come
+// back. Every white unit but the knights is walled in by the pawns the target keeps at home
+// (and the bishops they wall in), so Sg1-f3-e5xd7-e5-f3-g1: six moves, not five.
+TEST(ProofCaptures, TheCapturerComesBack) {
+    const Position start(parse_fen(kStart));
+    const Board target = board_of("rnbqkbnr/ppp1pppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1");
+    const Bitboard fixed = fixed_units(start, target);
+    EXPECT_EQ(proof_moves_needed(start, target, WHITE, fixed), 0);
+    EXPECT_EQ(proof_capture_squares(start, target, BLACK, 0, fixed), square_bb(SQ_D7));
+    EXPECT_TRUE(proof_captures_in_reach(start, target, WHITE, fixed, 6, 0));
+    EXPECT_FALSE(proof_captures_in_reach(start, target, WHITE, fixed, 5, 0));
+    // Black takes nothing: no bound.
+    EXPECT_TRUE(proof_captures_in_reach(start, target, BLACK, fixed, 0, 6));
+}
+
+// Castling saves the rook's move to its castled square, so nothing when the rooks end at
+// home, and one move when a rook ends nearer to f1 (or d1) than to its corner.
+TEST(ProofCaptures, CastlingSavesAMoveOnlyForARookThatStaysAway) {
+    const Position start(parse_fen(kStart));
+    // e2-e3, Bf1-e2, Sg1-f3, O-O: five unit moves in four.
+    const Board castled = board_of("rnbqkbnr/pppppppp/8/8/8/4PN2/PPPPBPPP/RNBQ1RK1 b kq - 0 1");
+    EXPECT_EQ(castling_saving(start, castled, WHITE, fixed_units(start, castled)), 1);
+    EXPECT_EQ(proof_moves_needed(start, castled, WHITE), 4);
+    // The same with Ke1-f1 and both rooks at home: castling would save nothing (the rook h1
+    // would go back; the queen side is shut by the bishop c1, walled in by b2 and d2).
+    const Board walked = board_of("rnbqkbnr/pppppppp/8/8/8/4PN2/PPPPBPPP/RNBQ1K1R b kq - 0 1");
+    EXPECT_EQ(castling_saving(start, walked, WHITE, fixed_units(start, walked)), 0);
+    EXPECT_EQ(proof_moves_needed(start, walked, WHITE), 4);
+    // The king back at home with the rook on f1: castling costs three moves more than it saves.
+    const Board home = board_of("rnbqkbnr/pppppppp/8/8/8/4PN2/PPPPBPPP/RNBQKR2 b kq - 0 1");
+    EXPECT_EQ(castling_saving(start, home, WHITE, fixed_units(start, home)), 0);
+    EXPECT_EQ(proof_moves_needed(start, home, WHITE), 4);
+}
+
+// Along a played line, with its last board as target: "" when no bound refuses at any
+// position what the line still makes, else where one does.
+std::string refusal_along(const std::vector<Position>& line) {
+    const Board target = line.back().to_setup().board;
+    const int n = int(line.size()) - 1;
+    for (int k = 0; k <= n; ++k) {
+        int white = 0, black = 0;
+        for (int i = k; i < n; ++i) (line[i].side_to_move() == WHITE ? white : black)++;
+        const Bitboard fixed = fixed_units(line[k], target);
+        const std::string at = "ply " + std::to_string(k) + " of " + std::to_string(n) + ": ";
+        if (proof_moves_needed(line[k], target, WHITE, fixed) > white) return at + "White's moves";
+        if (proof_moves_needed(line[k], target, BLACK, fixed) > black) return at + "Black's moves";
+        for (Color c : {WHITE, BLACK})
+            if (!proof_captures_in_reach(line[k], target, c, fixed, c == WHITE ? white : black,
+                                         c == WHITE ? black : white))
+                return at + (c == WHITE ? "White's captures" : "Black's captures");
+    }
+    return "";
+}
+
+// Soundness on played games: along seeded random games from the game array, captures
+// frequent, the bounds never refuse the rest of the game.
+TEST(ProofCaptures, NeverRefusesTheRestOfARandomGame) {
+    std::mt19937 rng(17);
+    int capturing = 0;
+    for (int game = 0; game < 400; ++game) {
+        const std::vector<Position> line = test::random_line(Position(parse_fen(kStart)), 12 + game % 20, rng);
+        ASSERT_EQ(refusal_along(line), "") << "game " << game;
+        if (popcount(line.back().pieces()) < 32) ++capturing;
+    }
+    EXPECT_GT(capturing, 200);
+}
+
+// The same on games that castle whenever they can (and otherwise move at random, quiet moves
+// three times in four): the castling saving and the bounds that use it never refuse the rest.
+TEST(ProofCaptures, NeverRefusesTheRestOfAGameThatCastles) {
+    std::mt19937 rng(23);
+    int castled = 0;
+    for (int game = 0; game < 1000; ++game) {
+        Position pos(parse_fen(kStart));
+        std::vector<Position> line{pos};
+        for (int ply = 0; ply < 14 + game % 16; ++ply) {
+            MoveList list, pick;
+            generate_legal(pos, list);
+            if (list.empty()) break;
+            for (const Move& m : list)
+                if (m.kind == MoveKind::Castling) pick.push(m);
+            if (pick.empty() || rng() % 4 == 0) {
+                pick = MoveList();
+                const bool quiet = rng() % 4 != 0;
+                for (const Move& m : list)
+                    if (!quiet || (pos.empty(m.to) && m.kind != MoveKind::EnPassant)) pick.push(m);
+                if (pick.empty()) pick = list;
+            } else {
+                ++castled;
+            }
+            UndoInfo u;
+            pos.do_move(pick[std::uniform_int_distribution<int>(0, pick.size() - 1)(rng)], u);
+            line.push_back(pos);
+        }
+        ASSERT_EQ(refusal_along(line), "") << "game " << game;
+    }
+    EXPECT_GT(castled, 200);
+}
+
+}  // namespace
+}  // namespace rebirth
