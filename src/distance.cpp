@@ -1,5 +1,9 @@
 #include "rebirth/distance.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -286,14 +290,42 @@ const std::uint8_t* blocked_distances_as(Bitboard blocked, Walk w, Color c, Squa
         row = row_of(w, c);
     }
     if (row < 0 || (blocked & square_bb(from))) return nullptr;
-    // One cache per thread, emptied when it holds many obstacle sets.
+    // One cache per thread, emptied when it holds many obstacle sets; the set asked last is
+    // found without a lookup (callers ask many rows of one set in a row).
     thread_local std::unordered_map<Bitboard, std::unique_ptr<BlockedTables>> cache;
-    auto it = cache.find(blocked);
-    if (it == cache.end()) {
-        if (cache.size() >= 64) cache.clear();
-        it = cache.emplace(blocked, std::make_unique<BlockedTables>()).first;
+    thread_local Bitboard last_set = 0;
+    thread_local BlockedTables* last = nullptr;
+    if (!last || last_set != blocked) {
+        auto it = cache.find(blocked);
+        if (it == cache.end()) {
+            if (cache.size() >= 64) cache.clear();
+            it = cache.emplace(blocked, std::make_unique<BlockedTables>()).first;
+        }
+        last_set = blocked;
+        last = it->second.get();
     }
-    return blocked_row(*it->second, blocked, row, from);
+    return blocked_row(*last, blocked, row, from);
+}
+
+Bitboard squares_within(const std::uint8_t* distances, int n) {
+    if (n < 0) return 0;
+    if (n >= 255) return ~Bitboard(0);
+#ifdef __SSE2__
+    // Distances are below 128: a signed byte comparison with n + 1 per 16 squares.
+    const __m128i limit = _mm_set1_epi8(static_cast<char>(std::min(n + 1, 127)));
+    Bitboard b = 0;
+    for (int i = 0; i < 4; ++i) {
+        const __m128i row = _mm_loadu_si128(reinterpret_cast<const __m128i*>(distances + 16 * i));
+        const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmplt_epi8(row, limit)));
+        b |= Bitboard(mask & 0xFFFF) << (16 * i);
+    }
+    return b;
+#else
+    Bitboard b = 0;
+    for (int q = 0; q < 64; ++q)
+        if (distances[q] <= n) b |= square_bb(Square(q));
+    return b;
+#endif
 }
 
 StillDistances still_distances(Bitboard kept, Bitboard takeable, Color c, Walk origin, Square target,

@@ -34,6 +34,8 @@ struct SideMatrix {
     int least = kFar;  // the least assignment of base
     AssignmentDuals duals;
     unsigned used = 0;  // the columns a least assignment uses (bit per column)
+    // Per row its cheapest column, that cost, and the cheapest cost of the other columns.
+    std::array<int, 16> cheapest_column{}, cheapest{}, second{};
 };
 
 SideMatrix side_matrix(const Position& pos, const Board& target, Color c, Bitboard fixed) {
@@ -72,6 +74,21 @@ SideMatrix side_matrix(const Position& pos, const Board& target, Color c, Bitboa
     m.saving = castling_saving(pos, target, c, fixed);
     m.least = min_cost_assignment(m.base.data(), m.rows, m.columns, &m.duals);
     m.used = m.duals.used;
+    for (int r = 0; r < m.rows; ++r) {
+        int best = kFar, next = kFar, at = -1;
+        for (int i = 0; i < m.columns; ++i) {
+            if (m.base[r][i] < best) {
+                next = best;
+                best = m.base[r][i];
+                at = i;
+            } else {
+                next = std::min(next, m.base[r][i]);
+            }
+        }
+        m.cheapest_column[r] = at;
+        m.cheapest[r] = best;
+        m.second[r] = next;
+    }
     m.valid = true;
     return m;
 }
@@ -85,55 +102,79 @@ int assignment_without(const SideMatrix& m, int i) {
     return min_cost_assignment(cost.data(), m.rows, m.columns);
 }
 
-}  // namespace
+// A lower bound of assignment_without(m, i) without a new assignment: each row at least at
+// its cheapest other column, and the dual bound (assignment.h); kFar when a row has no other.
+int others_at_least(const SideMatrix& m, int i) {
+    if (m.rows > m.columns - 1) return kFar;
+    int sum = 0;
+    for (int r = 0; r < m.rows; ++r) {
+        const int best = m.cheapest_column[r] == i ? m.second[r] : m.cheapest[r];
+        if (best >= kFar) return kFar;
+        sum += best;
+    }
+    return std::max(sum, m.least - m.duals.column[i]);
+}
 
-Bitboard proof_capture_squares(const Position& pos, const Board& target, Color owner, int moves_left, Bitboard fixed) {
-    const SideMatrix m = side_matrix(pos, target, owner, fixed);
+// proof_capture_squares with owner's matrix given.
+Bitboard capture_squares(const SideMatrix& m, const Position& pos, int moves_left, Bitboard fixed) {
     if (!m.valid || m.least >= kFar) return ~fixed;  // no verdict: anywhere
     const Bitboard rights = pos.castling_rights();
     Bitboard squares = 0;
     for (int i = 0; i < m.columns; ++i) {
         const Unit& u = m.units[i];
         if (u.walk == KING) continue;
-        const int others = assignment_without(m, i);
+        const int others = others_at_least(m, i);
         if (others >= kFar) continue;  // the target needs this unit: never taken
         const bool castles = u.walk == ROOK && (rights & square_bb(u.square));
         const int reach = moves_left - others + (castles ? 1 : m.saving);
         if (reach < 0) continue;
-        for (int q = 0; q < SQUARE_NB; ++q)
-            for (const std::uint8_t* d : u.rows)
-                if (d && d[q] <= reach) {
-                    squares |= square_bb(Square(q));
-                    break;
-                }
+        for (const std::uint8_t* d : u.rows)
+            if (d) squares |= squares_within(d, reach);
     }
     // An en passant capture open now lands behind the pawn that has made its double step.
     if (pos.ep_square() != SQ_NONE) squares |= square_bb(pos.ep_square());
     return squares & ~fixed;
 }
 
-bool proof_capture_possible(const Position& pos, const Board& target, Color c, Bitboard fixed, Bitboard capture_squares,
-                            int moves_left) {
-    const SideMatrix m = side_matrix(pos, target, c, fixed);
+// proof_capture_possible with c's matrix given.
+bool capture_possible(const SideMatrix& m, const Position& pos, Color c, Bitboard fixed, Bitboard capture_squares,
+                      int moves_left) {
     if (!m.valid) return m.rows < 16 || m.columns == 16;  // too many target units: never
     if (m.least >= kFar) return false;                    // the target is out of reach anyway
     const Bitboard rights = pos.castling_rights();
     std::array<AssignmentRow, 16> cost;
     for (int i = 0; i < m.columns; ++i) {
         const Unit& u = m.units[i];
-        // via[r]: the fewest moves from u's square through a capture square to square r;
-        // taken: the fewest to a capture square (u then taken itself).
-        std::array<int, 16> via;
-        via.fill(kFar);
+        // A rook that may castle gets to its castled square with the king's move: when it is
+        // the capturer, one move of its way may be free even if the target gives no saving.
+        const bool castles = u.walk == ROOK && (rights & square_bb(u.square)) &&
+                             (pos.castling_sides(c) & (file_of(u.square) == 0 ? 1u : 2u));
+        const int limit = moves_left + (castles ? 1 : m.saving);
+        // taken: the fewest moves to a capture square (u then taken itself).
         int taken = kFar;
         for (Bitboard b = capture_squares; b;) {
+            const Square q = pop_lsb(b);
+            for (const std::uint8_t* d : u.rows)
+                if (d) taken = std::min<int>(taken, d[q]);
+        }
+        if (taken >= kFar) continue;
+        // The dual bound (assignment.h) with u's costs raised to at least max(base, taken):
+        // when it exceeds the limit both ways, u is not the capturer.
+        const int dropped = m.least - m.duals.column[i];
+        int floor = kFar;
+        for (int r = 0; r < m.rows; ++r) floor = std::min(floor, std::max(m.base[r][i], taken) - m.duals.row[r]);
+        const bool may_take_on_way = dropped + floor <= limit;
+        const bool may_be_taken = m.columns > m.rows && dropped + taken <= limit;
+        if (!may_take_on_way && !may_be_taken) continue;
+        // via[r]: the fewest moves from u's square through a capture square to square r.
+        std::array<int, 16> via;
+        via.fill(kFar);
+        for (Bitboard b = may_take_on_way ? capture_squares : 0; b;) {
             const Square q = pop_lsb(b);
             const int as_self = u.rows[0][q];
             const int as_queen = u.walk == PAWN ? u.rows[1][q] : kFar;
             const int as_knight = u.walk == PAWN ? u.rows[2][q] : kFar;
-            const int first = std::min({as_self, as_queen, as_knight});
-            if (first >= kFar) continue;
-            taken = std::min(taken, first);
+            if (std::min({as_self, as_queen, as_knight}) >= kFar) continue;
             if (u.walk != PAWN) {
                 const std::uint8_t* on = blocked_distances_as(fixed, u.walk, c, q, u.walk);
                 for (int r = 0; r < m.rows; ++r)
@@ -167,22 +208,19 @@ bool proof_capture_possible(const Position& pos, const Board& target, Color c, B
                     if (m.wants[r] == KNIGHT) via[r] = std::min(via[r], as_knight + on[m.squares[r]]);
             }
         }
-        // u takes on its way to its target square; first the dual bound (assignment.h),
-        // then, where that does not exclude it, the assignment itself.
-        // A rook that may castle gets to its castled square with the king's move: when it is
-        // the capturer, one move of its way may be free even if the target gives no saving.
-        const bool castles = u.walk == ROOK && (rights & square_bb(u.square)) &&
-                             (pos.castling_sides(c) & (file_of(u.square) == 0 ? 1u : 2u));
-        const int limit = moves_left + (castles ? 1 : m.saving);
-        int raised = kFar;
-        for (int r = 0; r < m.rows; ++r) raised = std::min(raised, std::min(via[r], kFar) - m.duals.row[r]);
-        if (m.least - m.duals.column[i] + raised <= limit) {
-            cost = m.base;
-            for (int r = 0; r < m.rows; ++r) cost[r][i] = std::min(via[r], kFar);
-            if (min_cost_assignment(cost.data(), m.rows, m.columns) <= limit) return true;
+        // u takes on its way to its target square; first the dual bound, then, where that
+        // does not exclude it, the assignment itself.
+        if (may_take_on_way) {
+            int raised = kFar;
+            for (int r = 0; r < m.rows; ++r) raised = std::min(raised, std::min(via[r], kFar) - m.duals.row[r]);
+            if (dropped + raised <= limit) {
+                cost = m.base;
+                for (int r = 0; r < m.rows; ++r) cost[r][i] = std::min(via[r], kFar);
+                if (min_cost_assignment(cost.data(), m.rows, m.columns) <= limit) return true;
+            }
         }
         // u takes and is taken later: the others fill the target squares.
-        if (taken < kFar && m.columns > m.rows && m.least - m.duals.column[i] + taken <= limit) {
+        if (may_be_taken) {
             const int others = assignment_without(m, i);
             if (others < kFar && others + taken <= limit) return true;
         }
@@ -190,14 +228,35 @@ bool proof_capture_possible(const Position& pos, const Board& target, Color c, B
     return false;
 }
 
-bool proof_captures_in_reach(const Position& pos, const Board& target, Color c, Bitboard fixed, int own_left,
-                             int other_left) {
-    int kept = 0;
+}  // namespace
+
+Bitboard proof_capture_squares(const Position& pos, const Board& target, Color owner, int moves_left, Bitboard fixed) {
+    return capture_squares(side_matrix(pos, target, owner, fixed), pos, moves_left, fixed);
+}
+
+bool proof_capture_possible(const Position& pos, const Board& target, Color c, Bitboard fixed, Bitboard capture_squares,
+                            int moves_left) {
+    return capture_possible(side_matrix(pos, target, c, fixed), pos, c, fixed, capture_squares, moves_left);
+}
+
+bool proof_captures_feasible(const Position& pos, const Board& target, Bitboard fixed,
+                             std::array<int, COLOR_NB> moves_left) {
+    std::array<int, COLOR_NB> kept{0, 0};
     for (const Piece& p : target)
-        if (!p.empty() && p.color == ~c) ++kept;
-    if (popcount(pos.pieces(~c)) <= kept) return true;
-    const Bitboard squares = proof_capture_squares(pos, target, ~c, other_left, fixed);
-    return proof_capture_possible(pos, target, c, fixed, squares, own_left);
+        if (!p.empty()) ++kept[p.color];
+    std::array<SideMatrix, COLOR_NB> m;
+    std::array<bool, COLOR_NB> built{false, false};
+    auto matrix = [&](Color c) -> const SideMatrix& {
+        if (!built[c]) m[c] = side_matrix(pos, target, c, fixed);
+        built[c] = true;
+        return m[c];
+    };
+    for (Color c : {WHITE, BLACK}) {
+        if (popcount(pos.pieces(~c)) <= kept[~c]) continue;  // c takes nothing
+        const Bitboard squares = capture_squares(matrix(~c), pos, moves_left[~c], fixed);
+        if (!capture_possible(matrix(c), pos, c, fixed, squares, moves_left[c])) return false;
+    }
+    return true;
 }
 
 }  // namespace rebirth

@@ -193,12 +193,12 @@ Bitboard touched_by(const Move& m) {
 struct Run {
     const SolveContext* ctx = nullptr;
     const Board* target = nullptr;
-    TargetBits bits;         // bits.plain: the bitboard comparisons apply (with plain units on the board)
-    const char* mark = "";   // " dia" or " a=>b"
-    Color first = WHITE;     // the side that plays the first half-move (and carries the numbers)
-    bool bound = false;      // moves_needed applies
-    bool distances = false;  // proof_bound.h applies
-    int max_change = 0;      // max_squares_per_move (0: no bound)
+    TargetBits bits;               // bits.plain: the bitboard comparisons apply (with plain units on the board)
+    const char* mark = "";         // " dia" or " a=>b"
+    Color first = WHITE;           // the side that plays the first half-move (and carries the numbers)
+    bool bound = false;            // moves_needed applies
+    bool distances = false;        // proof_bound.h applies
+    int max_change = 0;            // max_squares_per_move (0: no bound)
     bool arrival_changes = false;  // a move always changes its arrival square (last_move_arrives)
 };
 
@@ -280,10 +280,11 @@ class Searcher {
         if (b.moves[moved] > other) return true;
         // A side that must still take units sends one of its units through a square where
         // one of them can stand then (proof_captures.h).
-        for (Color c : {stm, moved})
-            if (d.excess[~c] > 0 && !proof_captures_in_reach(pos, *run_.target, c, fixed, c == stm ? own : other,
-                                                              c == stm ? other : own))
-                return true;
+        std::array<int, COLOR_NB> left{};
+        left[stm] = own;
+        left[moved] = other;
+        if ((d.excess[WHITE] > 0 || d.excess[BLACK] > 0) && !proof_captures_feasible(pos, *run_.target, fixed, left))
+            return true;
         for (Color c : {WHITE, BLACK}) {
             // c's pawns and the count of ~c's units decide; the side that did not move keeps
             // both unless the move took a unit.

@@ -150,9 +150,10 @@ TEST(Natch, BoundsHoldAlongEveryListedGame) {
                 EXPECT_TRUE(proof_captures_possible(pos, target, WHITE)) << c.id << " after " << i;
                 EXPECT_TRUE(proof_captures_possible(pos, target, BLACK)) << c.id << " after " << i;
                 const Bitboard fixed = fixed_units(pos, target);
-                EXPECT_TRUE(proof_captures_in_reach(pos, target, stm, fixed, (left + 1) / 2, left / 2))
-                    << c.id << " after " << i << ": " << game;
-                EXPECT_TRUE(proof_captures_in_reach(pos, target, ~stm, fixed, left / 2, (left + 1) / 2))
+                std::array<int, COLOR_NB> moves_left{};
+                moves_left[stm] = (left + 1) / 2;
+                moves_left[~stm] = left / 2;
+                EXPECT_TRUE(proof_captures_feasible(pos, target, fixed, moves_left))
                     << c.id << " after " << i << ": " << game;
                 ++positions;
                 if (i == c.plies) break;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rebirth/bitboard.h"
+#include "rebirth/distance.h"
 #include "rebirth/movegen.h"
 #include "rebirth/proof_bound.h"
 #include "rebirth/proof_captures.h"
@@ -39,10 +40,11 @@ TEST(ProofCaptures, TheTakenUnitStaysWhereItStandsWhenItsSideHasNoMoveToSpare) {
     EXPECT_EQ(proof_capture_squares(start, target, BLACK, 8, fixed), square_bb(SQ_D7) | square_bb(SQ_D6) |
                                                                          square_bb(SQ_D5) | square_bb(SQ_C6) |
                                                                          square_bb(SQ_E6) | square_bb(SQ_F7));
-    EXPECT_TRUE(proof_captures_in_reach(start, target, WHITE, fixed, 7, 7));
+    EXPECT_TRUE(proof_captures_feasible(start, target, fixed, {7, 7}));
     // Black must take too (the e-pawn or what it became): Bc8-g4xe2 goes through e2, where the
     // pawn stands.
-    EXPECT_TRUE(proof_captures_in_reach(start, target, BLACK, fixed, 7, 7));
+    EXPECT_TRUE(
+        proof_capture_possible(start, target, BLACK, fixed, proof_capture_squares(start, target, WHITE, 7, fixed), 7));
 }
 
 // The game array less the pawn d7, Black with no move left: White must take on d7 and come
@@ -54,10 +56,26 @@ TEST(ProofCaptures, TheCapturerComesBack) {
     const Bitboard fixed = fixed_units(start, target);
     EXPECT_EQ(proof_moves_needed(start, target, WHITE, fixed), 0);
     EXPECT_EQ(proof_capture_squares(start, target, BLACK, 0, fixed), square_bb(SQ_D7));
-    EXPECT_TRUE(proof_captures_in_reach(start, target, WHITE, fixed, 6, 0));
-    EXPECT_FALSE(proof_captures_in_reach(start, target, WHITE, fixed, 5, 0));
-    // Black takes nothing: no bound.
-    EXPECT_TRUE(proof_captures_in_reach(start, target, BLACK, fixed, 0, 6));
+    EXPECT_TRUE(proof_captures_feasible(start, target, fixed, {6, 0}));
+    EXPECT_FALSE(proof_captures_feasible(start, target, fixed, {5, 0}));
+    // Black takes nothing: no bound on it, however few its moves.
+    EXPECT_TRUE(proof_captures_feasible(start, target, fixed, {6, 0}));
+}
+
+// squares_within (distance.h), which the capture squares are made of, against a plain count.
+TEST(ProofCaptures, SquaresWithinADistance) {
+    for (Walk w : {KING, QUEEN, ROOK, BISHOP, KNIGHT, PAWN})
+        for (Square from : {SQ_A1, SQ_E4, SQ_G7, SQ_B2})
+            for (int n = -1; n <= 8; ++n) {
+                const std::uint8_t* d = empty_distances_from(w, WHITE, from);
+                Bitboard expected = 0;
+                for (int q = 0; q < 64; ++q)
+                    if (d[q] <= n) expected |= square_bb(Square(q));
+                EXPECT_EQ(squares_within(d, n), expected) << int(w) << " " << int(from) << " " << n;
+            }
+    EXPECT_EQ(squares_within(empty_distances_from(KNIGHT, WHITE, SQ_A1), 1),
+              square_bb(SQ_A1) | square_bb(SQ_B3) | square_bb(SQ_C2));
+    EXPECT_EQ(squares_within(empty_distances_from(KNIGHT, WHITE, SQ_A1), kFar), ~Bitboard(0));
 }
 
 // Castling saves the rook's move to its castled square, so nothing when the rooks end at
@@ -91,10 +109,7 @@ std::string refusal_along(const std::vector<Position>& line) {
         const std::string at = "ply " + std::to_string(k) + " of " + std::to_string(n) + ": ";
         if (proof_moves_needed(line[k], target, WHITE, fixed) > white) return at + "White's moves";
         if (proof_moves_needed(line[k], target, BLACK, fixed) > black) return at + "Black's moves";
-        for (Color c : {WHITE, BLACK})
-            if (!proof_captures_in_reach(line[k], target, c, fixed, c == WHITE ? white : black,
-                                         c == WHITE ? black : white))
-                return at + (c == WHITE ? "White's captures" : "Black's captures");
+        if (!proof_captures_feasible(line[k], target, fixed, {white, black})) return at + "captures";
     }
     return "";
 }

@@ -57,6 +57,10 @@ const std::uint8_t* empty_distances_as(Walk w, Color c, Square from, Walk as);
 // set of blocked squares (a cache per thread keeps up to 64 sets).
 const std::uint8_t* blocked_distances_as(Bitboard blocked, Walk w, Color c, Square from, Walk as);
 
+// The squares whose value in a row of 64 distances (as the functions above return) is at
+// most n.
+Bitboard squares_within(const std::uint8_t* distances, int n);
+
 // Fewest moves, from each walk (KING..PAWN) and square, for a unit of colour c first of walk
 // `origin` (a pawn may promote on the way) to stand on `target` in one of the walks of
 // `accepted` (bit 1 << walk), while every unit of the other side stands still: those on

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <array>
+
 #include "rebirth/position.h"
 #include "rebirth/proof_bound.h"
 
@@ -38,11 +40,11 @@ Bitboard proof_capture_squares(const Position& pos, const Board& target, Color o
 bool proof_capture_possible(const Position& pos, const Board& target, Color c, Bitboard fixed, Bitboard capture_squares,
                             int moves_left);
 
-// The whole bound: when the target keeps fewer units of ~c than the board has, whether c can
-// still make its captures and reach its target squares with `own_left` moves while ~c makes
-// `other_left` (proof_capture_squares of ~c, then proof_capture_possible for c). True when
-// c need not capture.
-bool proof_captures_in_reach(const Position& pos, const Board& target, Color c, Bitboard fixed, int own_left,
-                             int other_left);
+// The whole bound for both sides: false when a side that must still take (the target keeps
+// fewer units of the other side than the board has) cannot make its captures and reach its
+// target squares with moves_left[c] moves while the other side makes moves_left[~c]
+// (proof_capture_squares of the other side, then proof_capture_possible).
+bool proof_captures_feasible(const Position& pos, const Board& target, Bitboard fixed,
+                             std::array<int, COLOR_NB> moves_left);
 
 }  // namespace rebirth
