@@ -215,6 +215,55 @@ TEST(SolveProof, RandomGamesAreAmongTheSolutions) {
     EXPECT_GE(games, 50);
 }
 
+// The same in orthodox chess with longer games, 8 to 12 half-moves, where the bounds of
+// proof_bound.h, proof_tempo.h and proof_captures.h prune: a bound that refused a game that
+// exists would lose it here (captures one move in three where there is one, so units are
+// taken, and castling whenever it is legal, so the castling saving is used).
+TEST(SolveProof, LongerRandomGamesAreAmongTheSolutions) {
+    std::mt19937 rng(20261126);
+    int games = 0;
+    for (int game = 0; game < 24; ++game) {
+        Position pos(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+        const int plies = 8 + game % 5;
+        std::string line = "\n";
+        int number = 1;
+        bool ok = true;
+        for (int i = 0; i < plies && ok; ++i) {
+            MoveList list;
+            generate_legal(pos, list);
+            if (list.size() == 0) {
+                ok = false;
+                break;
+            }
+            std::vector<Move> captures, castlings, quiet;
+            for (const Move& m : list) {
+                if (m.kind == MoveKind::Castling) castlings.push_back(m);
+                if (!pos.empty(m.to) || m.kind == MoveKind::EnPassant)
+                    captures.push_back(m);
+                else
+                    quiet.push_back(m);
+            }
+            const Move m = !castlings.empty()                    ? castlings[rng() % castlings.size()]
+                           : !captures.empty() && rng() % 3 == 0 ? captures[rng() % captures.size()]
+                           : !quiet.empty()                      ? quiet[rng() % quiet.size()]
+                                                                 : list[static_cast<int>(rng() % list.size())];
+            append_line_move(line, pos, m, Language::English, pos.side_to_move() == WHITE, number, true);
+            line += i + 1 == plies ? " dia" : " ";
+        }
+        if (!ok) continue;
+        std::string board = to_fen(pos.to_setup());
+        board = board.substr(0, board.find(' '));
+        for (char& c : board) c = c == 'N' ? 'S' : c == 'n' ? 's' : c;
+        const std::string stip = "dia" + std::to_string(plies / 2) + (plies % 2 ? ".5" : "");
+        const std::string input = "beginproblem stip " + stip + " fors " + board + " endproblem";
+        SCOPED_TRACE(input);
+        const std::string out = solutions(input);
+        EXPECT_NE(out.find(line + "\n"), std::string::npos) << "missing:" << line << "\nin:" << out.substr(0, 2000);
+        ++games;
+    }
+    EXPECT_GE(games, 20);
+}
+
 // 1.e2-e4 f7-f6 2.Qd1-h5+: the target has Black (to move) in check, which must not stop the
 // problem from being solved; the checking move carries Popeye's check mark before the goal.
 TEST(SolveProof, TargetInCheck) {
