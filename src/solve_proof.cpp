@@ -17,6 +17,7 @@
 #include "rebirth/proof_captures.h"
 #include "rebirth/proof_tempo.h"
 #include "rebirth/rules.h"
+#include "rebirth_square.h"
 #include "solve_internal.h"
 
 namespace rebirth {
@@ -104,6 +105,29 @@ int max_squares_per_move(const Position& pos) {
          r.both_capturer.occupied == Occupied::Ultra))
         return 0;
     return 5;
+}
+
+// The most squares the next half-move of pos can change, at most max_change (the bound for
+// any half-move under its rules): its departure and arrival squares; castling's four when the
+// side to move may castle now (a right, and nothing between king and rook); an en passant victim's square when en
+// passant is open; the one rebirth square of a capture where the captured unit (Circe) or the capturer (AntiCirce) is
+// reborn at once (none under Parrain, whose rebirth waits), and a Parrain rebirth pending from the half-move before.
+// Rules with more effects keep max_change.
+int next_move_change(const Position& pos, int max_change) {
+    const unsigned sides = pos.castling_sides(pos.side_to_move());
+    const int rank = pos.side_to_move() == WHITE ? 0 : 7;
+    const bool castles = ((sides & 1u) && !(pos.pieces() & between_bb(make_square(4, rank), make_square(0, rank)))) ||
+                         ((sides & 2u) && !(pos.pieces() & between_bb(make_square(4, rank), make_square(7, rank))));
+    const int ep = pos.ep_square() != SQ_NONE ? 1 : 0;
+    if (!pos.has_rules()) return std::min(max_change, std::max(castles ? 4 : 2, 2 + ep));
+    const RuleSet& r = *pos.rules();
+    if (r.reborn == Reborn::Both || r.atom || r.kamikaze || r.hydra || r.mars || r.antimars ||
+        (r.occupied != Occupied::Relaxed && r.occupied != Occupied::Strict && r.occupied != Occupied::Assassin))
+        return max_change;
+    const bool parrain = parrain_like(r);
+    const int rebirth_now = r.reborn != Reborn::None && !parrain ? 1 : 0;
+    const int pending = parrain && !pos.parrain_piece().empty() ? 1 : 0;
+    return std::min(max_change, std::max(castles ? 4 : 2, 2 + ep + rebirth_now) + pending);
 }
 
 // An exact, collision-free encoding of everything that decides the play from `pos`: units
@@ -262,7 +286,7 @@ class Searcher {
                   Bitboard touched) const {
         if (run_.max_change == 0) return false;
         const Distance d = run_.bits.plain ? distance_bits(pos, run_.bits) : distance(pos, *run_.target);
-        if (d.squares > run_.max_change * remaining) return true;
+        if (d.squares > next_move_change(pos, run_.max_change) + run_.max_change * (remaining - 1)) return true;
         if (!run_.bound) return false;
         const std::array<int, COLOR_NB> need = moves_needed(pos, d);
         const Color stm = pos.side_to_move();
