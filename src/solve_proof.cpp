@@ -109,10 +109,11 @@ int max_squares_per_move(const Position& pos) {
 
 // The most squares the next half-move of pos can change, at most max_change (the bound for
 // any half-move under its rules): its departure and arrival squares; castling's four when the
-// side to move may castle now (a right, and nothing between king and rook); an en passant victim's square when en
-// passant is open; the one rebirth square of a capture where the captured unit (Circe) or the capturer (AntiCirce) is
-// reborn at once (none under Parrain, whose rebirth waits), and a Parrain rebirth pending from the half-move before.
-// Rules with more effects keep max_change.
+// side to move may castle now (a right, and nothing between king and rook); an en passant
+// victim's square when en passant is open; the one rebirth square of a capture where the
+// captured unit (Circe) or the capturer (AntiCirce) is reborn at once (none under Parrain,
+// whose rebirth waits), and a Parrain rebirth pending from the half-move before. Rules with
+// more effects keep max_change.
 int next_move_change(const Position& pos, int max_change) {
     const unsigned sides = pos.castling_sides(pos.side_to_move());
     const int rank = pos.side_to_move() == WHITE ? 0 : 7;
