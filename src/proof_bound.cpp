@@ -97,6 +97,23 @@ Bitboard fixed_units(const Position& pos, const Board& target, Bitboard known) {
     return fixed;
 }
 
+UnitRows unit_rows(Bitboard fixed, Walk w, Color c, Square s) {
+    UnitRows rows{};
+    if (fixed & square_bb(s)) return rows;
+    rows[0] = blocked_distances_as(fixed, w, c, s, w);
+    if (w == PAWN) {
+        rows[1] = blocked_distances_as(fixed, PAWN, c, s, QUEEN);
+        rows[2] = blocked_distances_as(fixed, PAWN, c, s, KNIGHT);
+    }
+    return rows;
+}
+
+const std::uint8_t* row_for(const UnitRows& rows, Walk w, Walk want) {
+    if (w == want) return rows[0];
+    if (w == PAWN && want != KING) return rows[want == KNIGHT ? 2 : 1];
+    return nullptr;
+}
+
 int proof_moves_needed(const Position& pos, const Board& target, Color c) {
     return proof_moves_needed(pos, target, c, fixed_units(pos, target));
 }
@@ -113,21 +130,16 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboa
     }
     // Columns: c's units on the board, with their distance rows (own walk; a pawn also as a
     // queen and as a knight after promotion); rows: the target squares of c's units.
-    const Bitboard blocked = fixed;
+    // A unit that never moves (fixed) has no rows: its own square only.
     std::array<Square, 16> units{};
     std::array<Walk, 16> walks{};
-    std::array<std::array<const std::uint8_t*, 3>, 16> rows_of{};
+    std::array<UnitRows, 16> rows_of{};
     int columns = 0;
     for (Bitboard b = pos.pieces(c) & ~settled; b && columns < 16; ++columns) {
         const Square s = pop_lsb(b);
         units[columns] = s;
         walks[columns] = pos.piece_on(s).walk;
-        if (blocked & square_bb(s)) continue;  // a unit that never moves: its own square only
-        rows_of[columns][0] = blocked_distances_as(blocked, walks[columns], c, s, walks[columns]);
-        if (walks[columns] == PAWN) {
-            rows_of[columns][1] = blocked_distances_as(blocked, PAWN, c, s, QUEEN);
-            rows_of[columns][2] = blocked_distances_as(blocked, PAWN, c, s, KNIGHT);
-        }
+        rows_of[columns] = unit_rows(fixed, walks[columns], c, s);
     }
     std::array<AssignmentRow, 16> cost;
     int rows = 0;
@@ -138,11 +150,7 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboa
         if (++target_units > 16) return kFar;  // more target units than a side has
         AssignmentRow& row = cost[rows++];
         for (int i = 0; i < columns; ++i) {
-            const std::uint8_t* d = nullptr;
-            if (walks[i] == want.walk)
-                d = rows_of[i][0];
-            else if (walks[i] == PAWN && want.walk != KING)
-                d = rows_of[i][want.walk == KNIGHT ? 2 : 1];  // promoted: a rook or bishop as a queen
+            const std::uint8_t* d = row_for(rows_of[i], walks[i], want.walk);
             row[i] = d ? d[t] : (units[i] == t && walks[i] == want.walk ? 0 : kFar);
         }
     }

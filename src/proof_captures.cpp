@@ -16,7 +16,7 @@ namespace {
 struct Unit {
     Square square = SQ_NONE;
     Walk walk = NO_WALK;
-    std::array<const std::uint8_t*, 3> rows{};
+    UnitRows rows{};
 };
 
 // One side's assignment problem without its fixed units (which keep their own target
@@ -30,10 +30,9 @@ struct SideMatrix {
     std::array<Walk, 16> wants{};
     int rows = 0;
     std::array<AssignmentRow, 16> base{};
-    int saving = 0;    // castling_saving
-    int least = kFar;  // the least assignment of base
-    AssignmentDuals duals;
-    unsigned used = 0;  // the columns a least assignment uses (bit per column)
+    int saving = 0;         // castling_saving
+    int least = kFar;       // the least assignment of base
+    AssignmentDuals duals;  // of the least assignment (duals.used: the columns it uses)
     // Per row its cheapest column, that cost, and the cheapest cost of the other columns.
     std::array<int, 16> cheapest_column{}, cheapest{}, second{};
 };
@@ -45,13 +44,7 @@ SideMatrix side_matrix(const Position& pos, const Board& target, Color c, Bitboa
         Unit& u = m.units[m.columns];
         u.square = pop_lsb(b);
         u.walk = pos.piece_on(u.square).walk;
-        if (u.walk == PAWN) {
-            u.rows[0] = blocked_distances_as(fixed, PAWN, c, u.square, PAWN);
-            u.rows[1] = blocked_distances_as(fixed, PAWN, c, u.square, QUEEN);
-            u.rows[2] = blocked_distances_as(fixed, PAWN, c, u.square, KNIGHT);
-        } else {
-            u.rows[0] = blocked_distances_as(fixed, u.walk, c, u.square, u.walk);
-        }
+        u.rows = unit_rows(fixed, u.walk, c, u.square);
         if (!u.rows[0]) return m;
     }
     for (int t = 0; t < SQUARE_NB; ++t) {
@@ -63,17 +56,11 @@ SideMatrix side_matrix(const Position& pos, const Board& target, Color c, Bitboa
     }
     for (int r = 0; r < m.rows; ++r)
         for (int i = 0; i < m.columns; ++i) {
-            const Unit& u = m.units[i];
-            const std::uint8_t* d = nullptr;
-            if (u.walk == m.wants[r])
-                d = u.rows[0];
-            else if (u.walk == PAWN && m.wants[r] != KING)
-                d = u.rows[m.wants[r] == KNIGHT ? 2 : 1];  // promoted: a rook or bishop as a queen
+            const std::uint8_t* d = row_for(m.units[i].rows, m.units[i].walk, m.wants[r]);
             m.base[r][i] = d ? d[m.squares[r]] : kFar;
         }
     m.saving = castling_saving(pos, target, c, fixed);
     m.least = min_cost_assignment(m.base.data(), m.rows, m.columns, &m.duals);
-    m.used = m.duals.used;
     for (int r = 0; r < m.rows; ++r) {
         int best = kFar, next = kFar, at = -1;
         for (int i = 0; i < m.columns; ++i) {
@@ -96,7 +83,7 @@ SideMatrix side_matrix(const Position& pos, const Board& target, Color c, Bitboa
 // The least assignment of m with column i left out (kFar when none).
 int assignment_without(const SideMatrix& m, int i) {
     if (m.rows > m.columns - 1) return kFar;
-    if (!(m.used & (1u << i))) return m.least;
+    if (!(m.duals.used & (1u << i))) return m.least;
     std::array<AssignmentRow, 16> cost = m.base;
     for (int r = 0; r < m.rows; ++r) cost[r][i] = kFar;
     return min_cost_assignment(cost.data(), m.rows, m.columns);

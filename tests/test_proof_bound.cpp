@@ -16,9 +16,8 @@
 namespace rebirth {
 namespace {
 
-const char* kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-Board board_of(const char* fen) { return parse_fen(fen).board; }
+using test::board_of;
+const char* const kStart = test::kGameArray;
 
 TEST(ProofBound, MovesNeededFromTheGameArray) {
     const Position start(parse_fen(kStart));

@@ -18,9 +18,8 @@
 namespace rebirth {
 namespace {
 
-const char* kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-Board board_of(const char* fen) { return parse_fen(fen).board; }
+using test::board_of;
+const char* const kStart = test::kGameArray;
 
 // Caillaud & Rotenberg, Europe Echecs 1991 (Popeye's BEISPIEL/proof.inp, dia 7): Black needs
 // all of its 7 moves (Ke8-f7-f6, Qd8-e8, Bc8-g4xe2, f7-f5-f4; its rooks stay home, so castling

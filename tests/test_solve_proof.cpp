@@ -155,6 +155,35 @@ TEST(SolveProof, UnreachableTargetNeedsNoSearch) {
     EXPECT_TRUE(ok.notes.empty());
 }
 
+// A game of `plies` half-moves from pos, each move chosen by pick(pos, legal moves), written
+// as the solver writes its lines (append_line_move, " dia" after the last), and the input of
+// the `dia` problem of the board it reaches under `cond`; empty when a side had no move.
+struct PlayedGame {
+    std::string line, input;
+};
+template <class Pick>
+PlayedGame play_random_game(Position pos, int plies, const char* cond, Pick pick) {
+    PlayedGame g;
+    g.line = "\n";
+    int number = 1;
+    for (int i = 0; i < plies; ++i) {
+        MoveList list;
+        generate_legal(pos, list);
+        if (list.size() == 0) return {};
+        const Move m = pick(pos, list);
+        append_line_move(g.line, pos, m, Language::English, pos.side_to_move() == WHITE, number, true);
+        g.line += i + 1 == plies ? " dia" : " ";
+    }
+    // The Forsyth board of the diagram (S for knights).
+    std::string board = to_fen(pos.to_setup());
+    board = board.substr(0, board.find(' '));
+    for (char& c : board) c = c == 'N' ? 'S' : c == 'n' ? 's' : c;
+    const std::string stip = "dia" + std::to_string(plies / 2) + (plies % 2 ? ".5" : "");
+    g.input = "beginproblem stip " + stip + " fors " + board + (*cond ? std::string(" cond ") + cond : std::string()) +
+              " endproblem";
+    return g;
+}
+
 // Round trip (issue 12): a game of 4 to 6 half-moves played at random from the game array
 // (captures preferred, so rebirths happen) is always among the solutions of `dia` for the
 // board it reaches, under every condition with proof-game meaning here. The line is written
@@ -177,38 +206,20 @@ TEST(SolveProof, RandomGamesAreAmongTheSolutions) {
         for (int game = 0; game < 6; ++game) {
             SetupRules setup_rules;
             setup_rules.rules = &rules;
-            Position pos(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), setup_rules);
-            const int plies = 4 + game % 3;
-            std::string line = "\n";
-            int number = 1;
-            bool ok = true;
-            for (int i = 0; i < plies && ok; ++i) {
-                MoveList list;
-                generate_legal(pos, list);
-                if (list.size() == 0) {
-                    ok = false;
-                    break;
-                }
-                std::vector<Move> captures;
-                for (const Move& m : list)
-                    if (!pos.empty(m.to) || m.kind == MoveKind::EnPassant) captures.push_back(m);
-                const Move m = !captures.empty() && rng() % 2 ? captures[rng() % captures.size()]
-                                                              : list[static_cast<int>(rng() % list.size())];
-                const bool white = pos.side_to_move() == WHITE;
-                append_line_move(line, pos, m, Language::English, white, number, true);
-                line += i + 1 == plies ? " dia" : " ";
-            }
-            if (!ok) continue;
-            // The Forsyth board of the diagram (S for knights).
-            std::string board = to_fen(pos.to_setup());
-            board = board.substr(0, board.find(' '));
-            for (char& c : board) c = c == 'N' ? 'S' : c == 'n' ? 's' : c;
-            const std::string stip = "dia" + std::to_string(plies / 2) + (plies % 2 ? ".5" : "");
-            const std::string input = std::string("beginproblem stip ") + stip + " fors " + board +
-                                      (*cond ? std::string(" cond ") + cond : std::string()) + " endproblem";
-            SCOPED_TRACE(input);
-            const std::string out = solutions(input);
-            EXPECT_NE(out.find(line + "\n"), std::string::npos) << "missing:" << line << "\nin:" << out.substr(0, 2000);
+            const Position start(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), setup_rules);
+            const PlayedGame g =
+                play_random_game(start, 4 + game % 3, cond, [&](const Position& pos, const MoveList& list) {
+                    std::vector<Move> captures;
+                    for (const Move& m : list)
+                        if (!pos.empty(m.to) || m.kind == MoveKind::EnPassant) captures.push_back(m);
+                    return !captures.empty() && rng() % 2 ? captures[rng() % captures.size()]
+                                                          : list[static_cast<int>(rng() % list.size())];
+                });
+            if (g.input.empty()) continue;
+            SCOPED_TRACE(g.input);
+            const std::string out = solutions(g.input);
+            EXPECT_NE(out.find(g.line + "\n"), std::string::npos)
+                << "missing:" << g.line << "\nin:" << out.substr(0, 2000);
             ++games;
         }
     }
@@ -223,18 +234,8 @@ TEST(SolveProof, LongerRandomGamesAreAmongTheSolutions) {
     std::mt19937 rng(20261126);
     int games = 0;
     for (int game = 0; game < 24; ++game) {
-        Position pos(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
-        const int plies = 8 + game % 5;
-        std::string line = "\n";
-        int number = 1;
-        bool ok = true;
-        for (int i = 0; i < plies && ok; ++i) {
-            MoveList list;
-            generate_legal(pos, list);
-            if (list.size() == 0) {
-                ok = false;
-                break;
-            }
+        const Position start(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+        const PlayedGame g = play_random_game(start, 8 + game % 5, "", [&](const Position& pos, const MoveList& list) {
             std::vector<Move> captures, castlings, quiet;
             for (const Move& m : list) {
                 if (m.kind == MoveKind::Castling) castlings.push_back(m);
@@ -243,22 +244,15 @@ TEST(SolveProof, LongerRandomGamesAreAmongTheSolutions) {
                 else
                     quiet.push_back(m);
             }
-            const Move m = !castlings.empty()                    ? castlings[rng() % castlings.size()]
-                           : !captures.empty() && rng() % 3 == 0 ? captures[rng() % captures.size()]
-                           : !quiet.empty()                      ? quiet[rng() % quiet.size()]
-                                                                 : list[static_cast<int>(rng() % list.size())];
-            append_line_move(line, pos, m, Language::English, pos.side_to_move() == WHITE, number, true);
-            line += i + 1 == plies ? " dia" : " ";
-        }
-        if (!ok) continue;
-        std::string board = to_fen(pos.to_setup());
-        board = board.substr(0, board.find(' '));
-        for (char& c : board) c = c == 'N' ? 'S' : c == 'n' ? 's' : c;
-        const std::string stip = "dia" + std::to_string(plies / 2) + (plies % 2 ? ".5" : "");
-        const std::string input = "beginproblem stip " + stip + " fors " + board + " endproblem";
-        SCOPED_TRACE(input);
-        const std::string out = solutions(input);
-        EXPECT_NE(out.find(line + "\n"), std::string::npos) << "missing:" << line << "\nin:" << out.substr(0, 2000);
+            return !castlings.empty()                    ? castlings[rng() % castlings.size()]
+                   : !captures.empty() && rng() % 3 == 0 ? captures[rng() % captures.size()]
+                   : !quiet.empty()                      ? quiet[rng() % quiet.size()]
+                                                         : list[static_cast<int>(rng() % list.size())];
+        });
+        if (g.input.empty()) continue;
+        SCOPED_TRACE(g.input);
+        const std::string out = solutions(g.input);
+        EXPECT_NE(out.find(g.line + "\n"), std::string::npos) << "missing:" << g.line << "\nin:" << out.substr(0, 2000);
         ++games;
     }
     EXPECT_GE(games, 20);

@@ -3,6 +3,7 @@
 // Helpers shared by the test suites.
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -37,6 +38,12 @@ inline Setup diagram(std::initializer_list<const char*> units, Color side = WHIT
     s.side_to_move = side;
     return s;
 }
+
+// The game array, the start of every proof game.
+inline constexpr const char* kGameArray = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+// The board of a FEN (a proof game's target).
+inline std::array<Piece, SQUARE_NB> board_of(const char* fen) { return parse_fen(fen).board; }
 
 // The positions of a seeded random game of up to `plies` half-moves from `start` (start
 // first; shorter when a side has no move). With `capture_one_in` above 1 a capture (or en

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 
 #include "rebirth/position.h"
 #include "rebirth/types.h"
@@ -34,6 +35,17 @@ bool proof_bound_applies(const Position& pos, const Board& target);
 int proof_moves_needed(const Position& pos, const Board& target, Color c);
 // The same with fixed_units(pos, target) given.
 int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboard fixed);
+
+// The distance rows (blocked_distances_as, the fixed units as walls) of a unit of walk w and
+// colour c on s: [0] its own walk, and for a pawn [1] as a queen and [2] as a knight after
+// promotion; all null for a unit on a fixed square or of a walk without tables.
+using UnitRows = std::array<const std::uint8_t*, 3>;
+UnitRows unit_rows(Bitboard fixed, Walk w, Color c, Square s);
+
+// The row of `rows` (those of a unit of walk w) that counts its moves to a target unit of walk
+// `want`: its own walk's, a pawn's as a queen (for a queen, rook or bishop: a promoted rook or
+// bishop never needs fewer moves than a queen) or as a knight; null when it never becomes one.
+const std::uint8_t* row_for(const UnitRows& rows, Walk w, Walk want);
 
 // The units that can never move again, whose squares no unit enters or crosses till the end:
 // a pawn on its first square that the target keeps there, then, repeatedly, a pawn on a
