@@ -1,5 +1,6 @@
 #include "rebirth/bitboard.h"
 
+#include <bit>
 #include <mutex>
 #include <vector>
 
@@ -95,17 +96,73 @@ constexpr std::uint64_t kBishopMagics[SQUARE_NB] = {
     0x0000000104208200ULL, 0x0000800810d00080ULL, 0x0400530411080200ULL, 0x4040702400932244ULL,
 };
 
-std::vector<Bitboard> rook_table(0x19000);
-std::vector<Bitboard> bishop_table(0x1480);
+// The squares from s along d to the board's edge, s excluded.
+Bitboard ray(Square s, Dir d) {
+    Bitboard b = 0;
+    for (int f = file_of(s) + d.df, r = rank_of(s) + d.dr; on_board(f, r); f += d.df, r += d.dr)
+        b |= square_bb(make_square(f, r));
+    return b;
+}
 
-// Finds a magic for every square by trial and fills the shared attack table.
-void init_magics(detail::Magic (&magics)[SQUARE_NB], std::vector<Bitboard>& table, const Dir (&dirs)[4],
+// slide() from the rays of four directions, for filling the magic tables at start-up: along
+// each ray, the ray minus the ray beyond the nearest blocker.
+struct Rays {
+    Bitboard along[4][SQUARE_NB];
+    bool up[4];  // the ray goes to higher square indices: the nearest blocker is the lowest
+
+    explicit Rays(const Dir (&dirs)[4]) {
+        for (int i = 0; i < 4; ++i) {
+            up[i] = dirs[i].dr * 8 + dirs[i].df > 0;
+            for (int t = 0; t < SQUARE_NB; ++t) along[i][t] = ray(Square(t), dirs[i]);
+        }
+    }
+    Bitboard attacks(Square s, Bitboard occupied) const {
+        Bitboard a = 0;
+        for (int i = 0; i < 4; ++i) {
+            Bitboard r = along[i][s];
+            if (Bitboard blockers = r & occupied) {
+                const int nearest = up[i] ? std::countr_zero(blockers) : 63 - std::countl_zero(blockers);
+                r ^= along[i][nearest];
+            }
+            a |= r;
+        }
+        return a;
+    }
+};
+
+// Zero-initialised static storage: no start-up cost until a page is first written.
+Bitboard rook_table[0x19000];
+Bitboard bishop_table[0x1480];
+
+// Fills `entries`, the table of square s, for m.magic from every subset of m.mask; false when two
+// subsets with different attacks share an entry (the magic does not work). `stamp` marks the
+// entries written in this fill (an entry of an earlier stamp counts as empty).
+bool fill_magic(const detail::Magic& m, Bitboard* entries, Square s, const Rays& rays, std::vector<int>& stamps,
+                int stamp) {
+    Bitboard b = 0;
+    do {
+        const unsigned idx = m.index(b);
+        const Bitboard attacks = rays.attacks(s, b);
+        if (stamps[idx] != stamp) {
+            stamps[idx] = stamp;
+            entries[idx] = attacks;
+        } else if (entries[idx] != attacks) {
+            return false;
+        }
+        b = (b - m.mask) & m.mask;
+    } while (b);
+    return true;
+}
+
+// Gives every square its magic (the known one, or one found by trial if it fails) and fills
+// the shared attack table.
+void init_magics(detail::Magic (&magics)[SQUARE_NB], Bitboard* table, const Dir (&dirs)[4],
                  const std::uint64_t (&known)[SQUARE_NB]) {
     Prng rng{0x9E3779B97F4A7C15ULL};
-    std::vector<Bitboard> occupancy(4096), reference(4096);
-    std::vector<int> epoch(4096, 0);
-    int current = 0;
+    std::vector<int> stamps(4096, 0);
+    int stamp = 0;
     size_t offset = 0;
+    const Rays rays(dirs);
     for (int si = 0; si < SQUARE_NB; ++si) {
         Square s = Square(si);
         Bitboard edges =
@@ -114,34 +171,11 @@ void init_magics(detail::Magic (&magics)[SQUARE_NB], std::vector<Bitboard>& tabl
         m.mask = slide(s, dirs, 0) & ~edges;
         int bits = popcount(m.mask);
         m.shift = 64 - bits;
-        m.attacks = table.data() + offset;
-        int size = 0;
-        Bitboard b = 0;
-        do {
-            occupancy[size] = b;
-            reference[size] = slide(s, dirs, b);
-            ++size;
-            b = (b - m.mask) & m.mask;
-        } while (b);
-        Bitboard* entries = table.data() + offset;
-        for (bool first = true;; first = false) {
-            if (first)
-                m.magic = known[s];
-            else
-                do m.magic = rng.sparse();
-                while (popcount((m.magic * m.mask) >> 56) < 6);
-            ++current;
-            bool ok = true;
-            for (int i = 0; i < size && ok; ++i) {
-                unsigned idx = m.index(occupancy[i]);
-                if (epoch[idx] < current) {
-                    epoch[idx] = current;
-                    entries[idx] = reference[i];
-                } else if (entries[idx] != reference[i]) {
-                    ok = false;
-                }
-            }
-            if (ok) break;
+        m.attacks = table + offset;
+        m.magic = known[s];
+        while (!fill_magic(m, table + offset, s, rays, stamps, ++stamp)) {
+            do m.magic = rng.sparse();
+            while (popcount((m.magic * m.mask) >> 56) < 6);
         }
         offset += size_t(1) << bits;
     }

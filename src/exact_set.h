@@ -2,9 +2,11 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,16 +19,22 @@ namespace rebirth {
 // bytes were inserted (a hash selects the slot; the bytes are compared). Each of 64 shards
 // holds an open-addressing table of 64-bit hashes and the strings in one arena, behind a
 // spin lock, so a lookup touches about two cache lines instead of a chain of list nodes.
+// The shards are allocated at the first insert: an unused set costs nothing.
 class ExactSet {
   public:
-    ExactSet() : shards_(std::make_unique<Shard[]>(kShards)) {}
+    ExactSet() = default;
+    ExactSet(const ExactSet&) = delete;
+    ExactSet& operator=(const ExactSet&) = delete;
+    ~ExactSet() { delete[] shards_.load(std::memory_order_relaxed); }
 
     bool contains(std::string_view key) const { return find(key) >= 0; }
 
     // The byte stored with key, or -1 when key is not in the set.
     int find(std::string_view key) const {
+        Shard* shards = shards_.load(std::memory_order_acquire);
+        if (!shards) return -1;
         const std::uint64_t h = hash(key);
-        Shard& s = shards_[h >> (64 - kShardBits)];
+        Shard& s = shards[h >> (64 - kShardBits)];
         Lock lock(s.busy);
         const Slot* e = s.find(h, key);
         return e ? e->value : -1;
@@ -34,9 +42,9 @@ class ExactSet {
 
     // Adds key with a byte of value; false (the stored byte unchanged) when it was there.
     bool insert(std::string_view key, std::uint8_t value = 0) {
-        const std::uint64_t h = hash(key);
-        Shard& s = shards_[h >> (64 - kShardBits)];
         if (key.size() > 0xFFFF) return false;  // never stored: looked up in vain
+        const std::uint64_t h = hash(key);
+        Shard& s = allocated()[h >> (64 - kShardBits)];
         Lock lock(s.busy);
         if (s.find(h, key)) return false;
         s.add(h, key, value);
@@ -48,10 +56,12 @@ class ExactSet {
 
     // Empties the set (not to be called while other threads use it).
     void clear() {
+        Shard* shards = shards_.load(std::memory_order_relaxed);
+        if (!shards) return;
         for (int i = 0; i < kShards; ++i) {
-            shards_[i].slots = {};
-            shards_[i].arena = {};
-            shards_[i].used = 0;
+            shards[i].slots = {};
+            shards[i].arena = {};
+            shards[i].used = 0;
         }
         size_.store(0, std::memory_order_relaxed);
     }
@@ -130,8 +140,171 @@ class ExactSet {
         }
     };
 
-    std::unique_ptr<Shard[]> shards_;
+    // The shards, allocated by the first caller (another thread's allocation wins a race).
+    Shard* allocated() {
+        Shard* shards = shards_.load(std::memory_order_acquire);
+        if (shards) return shards;
+        Shard* fresh = new Shard[kShards];
+        if (shards_.compare_exchange_strong(shards, fresh, std::memory_order_acq_rel)) return fresh;
+        delete[] fresh;
+        return shards;
+    }
+
+    std::atomic<Shard*> shards_{nullptr};
     std::atomic<size_t> size_{0};
+};
+
+// An exact map from short byte strings to a byte, for one thread: a search's memo. Each entry
+// is one block of 32, 64 or 128 bytes (chosen at construction by the longest key expected)
+// holding the hash, the bytes and the value, so a lookup costs one cache miss; find_or_add()
+// returns a ticket with which set() stores the value found later without looking again.
+// A longer key than the entries hold is never stored (find_or_add then always misses), which
+// a memo tolerates: it only forgets.
+class LineMap {
+  public:
+    // Entries for keys of up to `longest_key` bytes (at most 118).
+    explicit LineMap(std::size_t longest_key = 54)
+        : stride_(longest_key <= 22   ? 32
+                  : longest_key <= 54 ? 64
+                                      : 128),
+          capacity_(stride_ - kHeader) {}
+
+    // The longest key stored.
+    std::size_t capacity() const { return capacity_; }
+
+    struct Ticket {
+        std::size_t slot = 0;
+        std::uint64_t generation = 0;
+        bool stored = false;
+    };
+
+    // The byte stored with key; otherwise -1, and key is added (its value to come through
+    // set(); until then it reads as `pending`).
+    int find_or_add(std::string_view key, Ticket& ticket, std::uint8_t pending = 0xFF) {
+        return find_or_add(key, hash(key), ticket, pending);
+    }
+
+    // find_or_add() with the caller's hash of key, which must be a function of the key's bytes
+    // (equal keys, equal hashes) and used for every key of this map.
+    int find_or_add(std::string_view key, std::uint64_t h, Ticket& ticket, std::uint8_t pending = 0xFF) {
+        ticket.stored = false;
+        if (key.size() > capacity_) return -1;
+        if (2 * (used_ + 1) > slots_) grow();
+        h |= 1;  // 0 marks an empty entry
+        const std::size_t mask = slots_ - 1;
+        for (std::size_t i = (h >> 1) & mask;; i = (i + 1) & mask) {
+            unsigned char* e = entry(i);
+            const std::uint64_t eh = load_hash(e);
+            if (eh == 0) {
+                std::memcpy(e, &h, 8);
+                e[8] = static_cast<unsigned char>(key.size());
+                e[9] = pending;
+                std::memcpy(e + kHeader, key.data(), key.size());
+                ++used_;
+                ticket = {i, generation_, true};
+                return -1;
+            }
+            if (eh == h && e[8] == key.size() && std::memcmp(e + kHeader, key.data(), key.size()) == 0) return e[9];
+        }
+    }
+
+    // Stores value with the key find_or_add() added (`key` and its hash again, for when the
+    // table grew since: current() tells).
+    void set(const Ticket& ticket, std::string_view key, std::uint8_t value) { set(ticket, key, hash(key), value); }
+    void set(const Ticket& ticket, std::string_view key, std::uint64_t h, std::uint8_t value) {
+        if (!ticket.stored) return;
+        if (ticket.generation == generation_) {
+            entry(ticket.slot)[9] = value;
+            return;
+        }
+        h |= 1;
+        const std::size_t mask = slots_ - 1;
+        for (std::size_t i = (h >> 1) & mask;; i = (i + 1) & mask) {
+            unsigned char* e = entry(i);
+            if (load_hash(e) == h && e[8] == key.size() && std::memcmp(e + kHeader, key.data(), key.size()) == 0) {
+                e[9] = value;
+                return;
+            }
+        }
+    }
+
+    // Starts loading the entry where a key of hash h is looked for first.
+    void prefetch(std::uint64_t h) const {
+        if (slots_) __builtin_prefetch(entry(((h | 1) >> 1) & (slots_ - 1)));
+    }
+
+    // Whether set(ticket, ...) needs no key (the table has not grown since the ticket).
+    bool current(const Ticket& ticket) const { return ticket.generation == generation_; }
+
+    std::size_t size() const { return used_; }
+
+    void clear() {
+        storage_.reset();
+        base_ = nullptr;
+        slots_ = used_ = 0;
+        ++generation_;
+    }
+
+  private:
+    static constexpr std::size_t kHeader = 10;  // hash (8), key length, value
+
+    struct Free {
+        void operator()(void* p) const { std::free(p); }
+    };
+
+    unsigned char* entry(std::size_t i) const { return base_ + i * stride_; }
+    static std::uint64_t load_hash(const unsigned char* e) {
+        std::uint64_t h;
+        std::memcpy(&h, e, 8);
+        return h;
+    }
+
+    static std::uint64_t hash(std::string_view key) {
+        std::uint64_t h = 0x9E3779B97F4A7C15ull ^ key.size();
+        std::size_t i = 0;
+        for (; i + 8 <= key.size(); i += 8) {
+            std::uint64_t w;
+            std::memcpy(&w, key.data() + i, 8);
+            h = (h ^ w) * 0xff51afd7ed558ccdull;
+            h ^= h >> 32;
+        }
+        std::uint64_t w = 0;
+        std::memcpy(&w, key.data() + i, key.size() - i);
+        h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+        h ^= h >> 29;
+        h *= 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+        return h;
+    }
+
+    // Doubles the table. calloc's memory: large tables come as zero pages from the system,
+    // touched only where entries go; the entries start at a multiple of 64 bytes.
+    void grow() {
+        const std::size_t old_slots = slots_;
+        std::unique_ptr<void, Free> old = std::move(storage_);
+        const unsigned char* old_base = base_;
+        slots_ = old_slots ? 2 * old_slots : 1024;
+        storage_.reset(std::calloc(slots_ * stride_ + 64, 1));
+        if (!storage_) throw std::bad_alloc();
+        base_ = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(storage_.get()) + 63) &
+                                                 ~std::uintptr_t(63));
+        const std::size_t mask = slots_ - 1;
+        for (std::size_t j = 0; j < old_slots; ++j) {
+            const unsigned char* e = old_base + j * stride_;
+            const std::uint64_t h = load_hash(e);
+            if (h == 0) continue;
+            std::size_t i = (h >> 1) & mask;
+            while (load_hash(entry(i)) != 0) i = (i + 1) & mask;
+            std::memcpy(entry(i), e, stride_);
+        }
+        ++generation_;
+    }
+
+    std::size_t stride_, capacity_;
+    std::unique_ptr<void, Free> storage_;
+    unsigned char* base_ = nullptr;
+    std::size_t slots_ = 0, used_ = 0;
+    std::uint64_t generation_ = 0;
 };
 
 }  // namespace rebirth

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cstdlib>
+#include <cstring>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <set>
@@ -240,8 +243,9 @@ class PictureMaker {
             a_cost_ = 0;
             placed_ = square_bb(k_);
             picture_.empty = 0;
+            // Stalemate: the king's own moves are stopped like every other (immobilise).
             if (stalemate_)
-                flight(0);
+                immobilise();
             else
                 checks();
             used_[king_] = false;
@@ -350,15 +354,12 @@ class PictureMaker {
         return false;
     }
 
-    // Flights from index i on: each covered already, blocked by a defending unit, or attacked
-    // by one more attacking unit.
+    // Mate: the flights from index i on, each covered already, blocked by a defending unit,
+    // or attacked by one more attacking unit.
     void flight(std::size_t i) {
         if (over_ || !captures_possible()) return;
         if (i == flights_.size()) {
-            if (stalemate_)
-                immobilise();
-            else
-                finish();
+            finish();
             return;
         }
         const Square f = flights_[i];
@@ -394,9 +395,6 @@ class PictureMaker {
                     const Square g = pop_lsb(b);
                     if ((placed_ | picture_.empty) & square_bb(g)) continue;
                     if (u.walk == KING && (king_attacks(k_) & square_bb(g))) continue;
-                    // Stalemate: no check that nothing could screen (a pawn's, a knight's).
-                    if (stalemate_ && (aw == PAWN || aw == KNIGHT) && (empty_attacks(aw, u.color, g) & square_bb(k_)))
-                        continue;
                     const Bitboard line = between_bb(g, f) & ~square_bb(k_);
                     if (line & placed_) continue;
                     const int d = distance_to(u.walk, u.color, u.square, g, forms[fi]);
@@ -649,7 +647,7 @@ class PictureMaker {
                     const int d = distance_to(u.walk, u.color, u.square, g, forms[fi]);
                     if (a_cost_ + d > a_moves_) continue;
                     if (counting_) {
-                        ++count_;
+                        if (++count_ >= count_limit_) return;
                         continue;
                     }
                     place(id, g, forms[fi], d, 0, line);
@@ -712,7 +710,7 @@ class PictureMaker {
                     const int d = distance_to(u.walk, u.color, u.square, z, forms[fi]);
                     if (d_cost_ + d > d_moves_) continue;
                     if (counting_) {
-                        ++count_;
+                        if (++count_ >= count_limit_) return;
                         continue;
                     }
                     place(id, z, forms[fi], 0, d, 0);
@@ -765,6 +763,8 @@ class PictureMaker {
             if (moves[i].kind == MoveKind::EnPassant) continue;  // no verdict: treated as stopped
             counting_ = true;
             count_ = 0;
+            // Counting past the fewest so far cannot make this move the best.
+            count_limit_ = best < 0 ? std::numeric_limits<int>::max() : fewest;
             stop_move(board, moves[i]);
             counting_ = false;
             if (count_ == 0) return;
@@ -825,6 +825,7 @@ class PictureMaker {
     std::set<std::vector<int>> seen_;
     bool counting_ = false;  // stop_move counts its ways instead of trying them
     int count_ = 0;
+    int count_limit_ = 0;  // counting stops there
     std::size_t cap_ = 0;
     bool over_ = false;
     std::function<void(const Picture&)> found_;
@@ -848,8 +849,12 @@ class PictureSearch {
         pictures_ = &pictures;
         demand_of_.assign(pictures.size() * units_.size(), -1);
         blocked_.assign(pictures.size(), 0);
+        demands_.assign(pictures.size(), 0);
+        to_take_.assign(pictures.size(), 0);
         for (std::size_t p = 0; p < pictures.size(); ++p) {
             blocked_[p] = pictures[p].empty;
+            for (const Target& t : pictures[p].targets) demands_[p] |= std::uint64_t(1) << t.unit;
+            for (int id : pictures[p].captured) to_take_[p] |= std::uint64_t(1) << id;
             for (std::size_t j = 0; j < pictures[p].targets.size(); ++j) {
                 const Target& t = pictures[p].targets[j];
                 demand_of_[p * units_.size() + t.unit] = std::int16_t(j);
@@ -857,13 +862,33 @@ class PictureSearch {
             }
         }
         make_tables(pictures);
+        kind_of_.assign(table_of_.size(), -1);
+        for (std::size_t p = 0; p < pictures.size(); ++p)
+            for (const Target& t : pictures[p].targets) {
+                const std::size_t at = p * units_.size() + std::size_t(t.unit);
+                kind_of_[at] = 2 * table_of_[at] + (t.unit == pictures[p].moving_checker ? 1 : 0);
+            }
+        kind_slot_.assign(2 * tables_.size(), 0);
+        kind_stamp_.assign(2 * tables_.size(), 0);
+        delta_.assign(2 * tables_.size(), 0);
+        stamp_ = 0;
         id_at_.fill(-1);
         sq_of_.assign(units_.size(), SQ_NONE);
+        alive_ = 0;
+        units_hash_ = 0;
+        units_of_[WHITE] = units_of_[BLACK] = 0;
         for (int i = 0; i < int(units_.size()); ++i) {
             id_at_[units_[i].square] = i;
             sq_of_[i] = units_[i].square;
+            units_hash_ ^= unit_hash(i, units_[i].square);
+            alive_ |= std::uint64_t(1) << i;
+            units_of_[units_[i].color] |= std::uint64_t(1) << i;
         }
-        memo_.clear();
+        frames_.assign(std::size_t(len) + 2, Frame{});
+        pawn_units_.clear();
+        for (int i = 0; i < int(units_.size()); ++i)
+            if (units_[i].walk == PAWN) pawn_units_.push_back(i);
+        memo_ = LineMap(4 + sizeof(Bitboard) + units_.size() + pawn_units_.size());
         Position pos = root_;
         Live live;
         for (int p = 0; p < int(pictures.size()); ++p)
@@ -902,8 +927,14 @@ class PictureSearch {
     // The moves unit id (now of walk w on s) needs for its demand in picture p
     // (picture_distance, from the demand's table).
     int distance_for(int p, int id, Walk w, Square s) const {
-        const int d = tables_[table_of_[std::size_t(p) * units_.size() + id]].from(w, s);
-        return d == 0 && id == picture(p).moving_checker ? 2 : d;
+        return kind_distance(kind_of_[std::size_t(p) * units_.size() + id], w, s);
+    }
+
+    // A demand's kind: its table, twice, plus one for a checker that must move last (whose
+    // distance 0 counts 2). Demands of one kind have the same distances.
+    int kind_distance(int kind, Walk w, Square s) const {
+        const int d = tables_[std::size_t(kind >> 1)].from(w, s);
+        return d == 0 && (kind & 1) ? 2 : d;
     }
 
     // The distances of every demand, per picture, as a table by walk and square: the empty-
@@ -983,15 +1014,28 @@ class PictureSearch {
 
     // feasible() with the needs known.
     bool rest_feasible(int p, const Position& pos, int remaining, int need_white, int need_black) const {
-        if (need_white > moves_of(pos, WHITE, remaining) + castling_bonus(pos, WHITE) ||
-            need_black > moves_of(pos, BLACK, remaining) + castling_bonus(pos, BLACK))
-            return false;
+        return rest_feasible(p, pos, remaining, Budgets(*this, pos, remaining), need_white, need_black);
+    }
+
+    // Each side's moves left (castling counted as a move more) and the goal side's, for
+    // rest_feasible() over many pictures.
+    struct Budgets {
+        int side[2];
+        int goal;
+        Budgets(const PictureSearch& s, const Position& pos, int remaining)
+            : side{s.moves_of(pos, WHITE, remaining) + castling_bonus(pos, WHITE),
+                   s.moves_of(pos, BLACK, remaining) + castling_bonus(pos, BLACK)},
+              goal(s.moves_of(pos, s.goal_side_, remaining)) {}
+    };
+
+    bool rest_feasible(int p, const Position& pos, int remaining, const Budgets& budgets, int need_white,
+                       int need_black) const {
+        if (need_white > budgets.side[WHITE] || need_black > budgets.side[BLACK]) return false;
         // Each unit still to be taken needs a move of the goal side.
-        int to_take = 0;
-        for (int id : picture(p).captured) to_take += sq_of_[id] != SQ_NONE;
-        if (to_take > moves_of(pos, goal_side_, remaining)) return false;
+        if (popcount(to_take_[p] & alive_) > budgets.goal) return false;
         const Bitboard empty = picture(p).empty;
-        if (popcount(empty & pos.pieces()) > remaining + extra_vacated(pos, empty, remaining)) return false;
+        const int openings = popcount(empty & pos.pieces());
+        if (openings > remaining && openings > remaining + extra_vacated(pos, empty, remaining)) return false;
         if (series_) {
             // Series play: the goal side moves only at the end, so it takes nothing before. A
             // unit of the other side with no target of its own in p that stands on a square p
@@ -1032,8 +1076,9 @@ class PictureSearch {
             }
         }
         if (s.taken >= 0) {
-            sq_of_[s.taken] = SQ_NONE;
+            move_unit(s.taken, SQ_NONE);
             id_at_[s.taken_on] = -1;
+            alive_ &= ~(std::uint64_t(1) << s.taken);
         }
         const int id = id_at_[m.from];
         id_at_[m.from] = -1;
@@ -1041,10 +1086,10 @@ class PictureSearch {
             const int rook = id_at_[s.rook_from];
             id_at_[s.rook_from] = -1;
             id_at_[s.rook_to] = rook;
-            if (rook >= 0) sq_of_[rook] = s.rook_to;
+            if (rook >= 0) move_unit(rook, s.rook_to);
         }
         id_at_[m.to] = id;
-        if (id >= 0) sq_of_[id] = m.to;
+        if (id >= 0) move_unit(id, m.to);
         return s;
     }
     void revert(const Move& m, const Step& s) {
@@ -1054,62 +1099,105 @@ class PictureSearch {
             const int rook = id_at_[s.rook_to];
             id_at_[s.rook_to] = -1;
             id_at_[s.rook_from] = rook;
-            if (rook >= 0) sq_of_[rook] = s.rook_from;
+            if (rook >= 0) move_unit(rook, s.rook_from);
         }
         id_at_[m.from] = id;
-        if (id >= 0) sq_of_[id] = m.from;
+        if (id >= 0) move_unit(id, m.from);
         if (s.taken >= 0) {
             id_at_[s.taken_on] = s.taken;
-            sq_of_[s.taken] = s.taken_on;
+            move_unit(s.taken, s.taken_on);
+            alive_ |= std::uint64_t(1) << s.taken;
         }
     }
 
-    // Which moves of the side to move the live pictures allow: all when one of them leaves
-    // it slack; otherwise, per unit, the pictures that place it (a move must bring the unit
-    // nearer in one of them).
+    // Which moves of the side to move keep some live picture within the mover's budget: its
+    // need after the move (the moved unit's distance changed, if the picture places it) at
+    // most the budget less the move. A unit that some picture with slack does not place may
+    // make any move; other units only moves that bring them near enough in a picture placing
+    // them (with no slack: nearer).
     struct Allowed {
-        bool all = false;
-        std::vector<std::vector<int>> by_unit;
+        std::uint64_t free = 0;  // bit id: unit id may make any move
+        // For a unit not free, the kinds of its demands in the live pictures, each with the
+        // largest slack (the mover's budget less its need) among them: kinds[start[id] ..
+        // start[id + 1]).
+        std::vector<int> start;
+        std::vector<std::pair<int, int>> kinds;
     };
-    void allowed_moves(const Live& live, const std::vector<int>& slacks, Color mover, Allowed& out) const {
-        out.all = std::any_of(slacks.begin(), slacks.end(), [](int x) { return x > 0; });
-        if (out.all) return;
-        out.by_unit.assign(units_.size(), {});
-        for (int p : live.pictures)
-            for (const Target& t : picture(p).targets)
-                if (units_[t.unit].color == mover) out.by_unit[t.unit].push_back(p);
+    void allowed_moves(const Live& live, int budget, Color mover, Allowed& out) {
+        const std::size_t n = live.pictures.size();
+        out.free = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            if (budget - live.need[mover][i] >= 1) out.free |= ~demands_[std::size_t(live.pictures[i])];
+        const std::size_t units = units_.size();
+        out.start.assign(units + 1, 0);
+        out.kinds.clear();
+        const std::uint64_t open = units_of_[mover] & ~out.free;
+        for (std::size_t id = 0; id < units; ++id) {
+            out.start[id] = int(out.kinds.size());
+            if (!((open >> id) & 1)) continue;
+            ++stamp_;
+            const std::uint64_t bit = std::uint64_t(1) << id;
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::size_t p = std::size_t(live.pictures[i]);
+                if (!(demands_[p] & bit)) continue;
+                const int kind = kind_of_[p * units + id];
+                const int slack = budget - live.need[mover][i];
+                if (kind_stamp_[std::size_t(kind)] != stamp_) {
+                    kind_stamp_[std::size_t(kind)] = stamp_;
+                    kind_slot_[std::size_t(kind)] = int(out.kinds.size());
+                    out.kinds.emplace_back(kind, slack);
+                } else {
+                    int& best = out.kinds[std::size_t(kind_slot_[std::size_t(kind)])].second;
+                    best = std::max(best, slack);
+                }
+            }
+        }
+        out.start[units] = int(out.kinds.size());
     }
 
     // Whether move m may be played under some live picture (castling: always).
     bool allowed(const Position& pos, const Move& m, const Allowed& a) const {
-        if (a.all || m.kind == MoveKind::Castling) return true;
+        if (m.kind == MoveKind::Castling) return true;
         const int id = id_at_[m.from];
         if (id < 0) return false;
+        if ((a.free >> id) & 1) return true;
         const Walk before = pos.piece_on(m.from).walk;
         const Walk after = m.kind == MoveKind::Promotion ? m.promotion : before;
-        for (int p : a.by_unit[id])
-            if (distance_for(p, id, after, m.to) < distance_for(p, id, before, m.from)) return true;
+        for (int k = a.start[std::size_t(id)]; k < a.start[std::size_t(id) + 1]; ++k) {
+            const auto [kind, slack] = a.kinds[std::size_t(k)];
+            if (kind_distance(kind, after, m.to) - kind_distance(kind, before, m.from) <= slack - 1) return true;
+        }
         return false;
     }
 
     // The pictures of `live` still feasible in pos (after move m of the unit `moved`, of walk
     // `before` until then, that took unit `taken`), their needs updated by the mover's.
     void still_live(const Position& pos, int remaining, Color mover, const Move& m, int moved, Walk before, int taken,
-                    const Live& live, Live& out) const {
+                    const Live& live, Live& out) {
         out.clear();
         const Walk after = moved < 0 ? NO_WALK : pos.piece_on(m.to).walk;
+        const Budgets budgets(*this, pos, remaining);
+        const std::uint64_t taken_bit = taken >= 0 ? std::uint64_t(1) << taken : 0;
+        const std::uint64_t moved_bit = moved >= 0 ? std::uint64_t(1) << moved : 0;
+        const bool castling = m.kind == MoveKind::Castling;
+        ++stamp_;  // delta_ below: the moved unit's change of distance per kind, made once
         for (std::size_t i = 0; i < live.pictures.size(); ++i) {
             const int p = live.pictures[i];
-            if (taken >= 0 && demand(p, taken) >= 0) continue;
+            const std::uint64_t demands = demands_[p];
+            if (demands & taken_bit) continue;
             int white = live.need[WHITE][i], black = live.need[BLACK][i];
-            if (m.kind == MoveKind::Castling) {
+            if (castling) {
                 white = need(p, pos, WHITE);
                 black = need(p, pos, BLACK);
-            } else if (moved >= 0 && demand(p, moved) >= 0) {
-                (mover == WHITE ? white : black) +=
-                    distance_for(p, moved, after, m.to) - distance_for(p, moved, before, m.from);
+            } else if (demands & moved_bit) {
+                const int kind = kind_of_[std::size_t(p) * units_.size() + std::size_t(moved)];
+                if (kind_stamp_[std::size_t(kind)] != stamp_) {
+                    kind_stamp_[std::size_t(kind)] = stamp_;
+                    delta_[std::size_t(kind)] = kind_distance(kind, after, m.to) - kind_distance(kind, before, m.from);
+                }
+                (mover == WHITE ? white : black) += delta_[std::size_t(kind)];
             }
-            if (rest_feasible(p, pos, remaining, white, black)) out.add(p, white, black);
+            if (rest_feasible(p, pos, remaining, budgets, white, black)) out.add(p, white, black);
         }
     }
 
@@ -1121,16 +1209,21 @@ class PictureSearch {
         visit_();
         bool found = false;
         if (!series_ && remaining == 1) {
+            // The last half-move: cheaper to test again than to remember (no memo).
             found = pos.side_to_move() == goal_side_ && goal_reachable_in_one(pos, goal_);
+            if (found) {
+                guide_key(pos, remaining, key_);
+                guide_.good.insert(key_);
+            }
+            return found;
         } else {
             const Color mover = pos.side_to_move();
-            std::vector<int> slacks(live.pictures.size());
             const int budget = moves_of(pos, mover, remaining) + castling_bonus(pos, mover);
-            for (std::size_t i = 0; i < slacks.size(); ++i) slacks[i] = budget - live.need[mover][i];
-            Live next;
-            Allowed permitted;
-            allowed_moves(live, slacks, mover, permitted);
-            MoveList list;
+            Frame& frame = frames_[std::size_t(remaining)];
+            Live& next = frame.next;
+            Allowed& permitted = frame.allowed;
+            allowed_moves(live, budget, mover, permitted);
+            MoveList& list = frame.moves;
             generate_legal(pos, list);
             for (const Move& m : list) {
                 if (!allowed(pos, m, permitted)) continue;
@@ -1156,9 +1249,7 @@ class PictureSearch {
                 pos.undo_move(m, u);
                 revert(m, s);
             }
-            memo_key(pos, remaining);
         }
-        memo_.insert(memo_key_, found ? 1 : 0);
         if (found) {
             guide_key(pos, remaining, key_);
             guide_.good.insert(key_);
@@ -1170,19 +1261,65 @@ class PictureSearch {
     // none: no play), or its result in the memo. `next`: scratch space.
     bool child(Position& pos, int remaining, Color mover, const Move& m, int moved, Walk before, int taken,
                const Live& live, Live& next) {
+        if (series_ || remaining > 1) memo_.prefetch(memo_hash(pos, remaining));  // loads while still_live runs
         still_live(pos, remaining, mover, m, moved, before, taken, live, next);
         if (next.empty()) return false;
+        if (!series_ && remaining == 1) return search(pos, remaining, next);
         memo_key(pos, remaining);
-        const int memo = memo_.find(memo_key_);
+        LineMap::Ticket ticket;
+        const std::uint64_t h = memo_hash(pos, remaining);
+        const int memo = memo_.find_or_add(memo_key_, h, ticket);
         if (memo >= 0) return memo == 1;
-        return search(pos, remaining, next);
+        const bool found = search(pos, remaining, next);
+        if (!memo_.current(ticket)) memo_key(pos, remaining);
+        memo_.set(ticket, memo_key_, h, found ? 1 : 0);
+        return found;
     }
 
-    // The memo's key: the guide key and the square of every unit (positions alike but for
-    // which of two alike units stands where differ in their budgets).
+    // A hash of memo_key(pos, remaining) from pos's Zobrist key and units_hash_ (equal keys,
+    // equal hashes), known before the key is written.
+    std::uint64_t memo_hash(const Position& pos, int remaining) const {
+        std::uint64_t h = pos.key() ^ units_hash_ ^ (std::uint64_t(remaining) * 0x9E3779B97F4A7C15ull);
+        h ^= h >> 31;
+        h *= 0xff51afd7ed558ccdull;
+        return h ^ (h >> 29);
+    }
+
+    // units_hash_'s share of unit id on square s (SQ_NONE: taken).
+    static std::uint64_t unit_hash(int id, Square s) {
+        std::uint64_t h = (std::uint64_t(id) << 8 | std::uint64_t(s == SQ_NONE ? 64 : s)) * 0xc4ceb9fe1a85ec53ull;
+        h ^= h >> 33;
+        return h * 0xff51afd7ed558ccdull;
+    }
+
+    // Moves unit id to square `to` (SQ_NONE: taken) in sq_of_ and units_hash_.
+    void move_unit(int id, Square to) {
+        units_hash_ ^= unit_hash(id, sq_of_[std::size_t(id)]) ^ unit_hash(id, to);
+        sq_of_[std::size_t(id)] = to;
+    }
+
+    // The memo's key: the half-moves left, the side to move, castling rights, the en passant
+    // square, the square of every unit and the walk of every unit first a pawn. The units
+    // (their colours fixed) on their squares in their walks are the board, so the key is
+    // exact; it also tells apart positions alike but for which of two alike units stands
+    // where, which differ in their budgets.
     void memo_key(const Position& pos, int remaining) {
-        guide_key(pos, remaining, memo_key_);
-        for (Square s : sq_of_) memo_key_.push_back(char(s == SQ_NONE ? 64 : s));
+        char* k = memo_buf_.data();
+        *k++ = char(remaining);
+        *k++ = char(pos.side_to_move());
+        *k++ = char(pos.ep_square());
+        const Bitboard rights = pos.castling_rights();
+        *k++ = char(rights ? 1 : 0);
+        if (rights) {
+            std::memcpy(k, &rights, sizeof rights);
+            k += sizeof rights;
+        }
+        for (Square s : sq_of_) *k++ = char(s == SQ_NONE ? 64 : s);
+        for (int id : pawn_units_) {
+            const Square s = sq_of_[std::size_t(id)];
+            *k++ = char(s == SQ_NONE ? NO_WALK : pos.piece_on(s).walk);
+        }
+        memo_key_ = std::string_view(memo_buf_.data(), std::size_t(k - memo_buf_.data()));
     }
 
     const Position& root_;
@@ -1197,11 +1334,33 @@ class PictureSearch {
     std::vector<Bitboard> blocked_;
     std::array<int, 64> id_at_{};
     std::vector<Square> sq_of_;
+    std::uint64_t alive_ = 0;             // bit id: unit id not taken
+    std::uint64_t units_hash_ = 0;        // XOR of unit_hash(id, sq_of_[id])
+    std::uint64_t units_of_[2] = {0, 0};  // bit id: unit id is of that colour
+    std::vector<std::uint64_t> demands_;  // [picture]: bit id when it places unit id
+    std::vector<std::uint64_t> to_take_;  // [picture]: bit id when unit id must be taken
+    // A node's scratch space, one per number of half-moves left (search() recurses with fewer).
+    struct Frame {
+        Live next;
+        Allowed allowed;
+        MoveList moves;
+    };
+    std::vector<Frame> frames_;
     bool series_ = false;
     std::vector<StillDistances> tables_;  // the demands' distance tables (make_tables)
     std::vector<int> table_of_;           // [picture][unit]: its table, -1: none
-    ExactSet memo_;
-    std::string key_, memo_key_;
+    std::vector<int> kind_of_;            // [picture][unit]: its demand's kind, -1: none
+    // Per kind, scratch of allowed_moves() (its entry in Allowed::kinds) and still_live() (the
+    // moved unit's change of distance): valid where kind_stamp_ is stamp_.
+    std::vector<int> kind_slot_, delta_;
+    std::vector<std::uint64_t> kind_stamp_;
+    std::uint64_t stamp_ = 0;
+    LineMap memo_;                 // child()'s: whether a play from a node reaches the goal
+    std::vector<int> pawn_units_;  // the units first pawns (memo_key)
+    std::string key_;
+    // memo_key()'s key, in memo_buf_: at most 4 + 8 bytes and two per unit (64 at most).
+    std::array<char, 4 + 8 + 2 * 64> memo_buf_{};
+    std::string_view memo_key_;
 };
 
 // Whether every demand of picture a is one of b's (then each play fitting b fits a).

@@ -20,9 +20,9 @@ namespace rebirth {
 // flight of k not attacked by the units already fixed: a defending unit standing on it or
 // one more attacking unit on a square attacking it (the squares between empty); kept only
 // when every way the placed units leave to parry the check can still be stopped by a unit
-// not in the picture. Stalemate: the king's field alike without the check, then every
-// defending unit placed or taken, until the placed units alone are a stalemate (each move
-// still legal among them stopped by one more unit in its way, guarding, or pinning). Pawns
+// not in the picture. Stalemate: the king's square, then every defending unit placed or
+// taken, until the placed units alone are a stalemate (each move still legal among them, the
+// king's own included, stopped by one more unit in its way, guarding, or pinning). Pawns
 // stay pawns or promote (each walk apart where walks decide what moves). Every final
 // position fits some picture, so searching with each picture's budgets (the empty-board
 // distances of its units to their squares, summed per side; one move per occupied square

@@ -2,10 +2,7 @@
 // also exact- and with Duplex/HalfDuplex, written the way Popeye's tree output writes them
 // (key, threat, variations, tries, set play).
 
-#include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <array>
@@ -17,6 +14,7 @@
 #include <vector>
 
 #include "exact_set.h"
+#include "parallel.h"
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
 #include "rebirth/popeye_order.h"
@@ -618,23 +616,15 @@ bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode,
     }
     {
         if (ctx.control) ctx.control->start_root(static_cast<int>(moves.size()));
-        auto body = [&] {
-            tbb::parallel_for(tbb::blocked_range<size_t>(0, moves.size()), [&](const tbb::blocked_range<size_t>& r) {
+        run_in_arena(ctx.threads, [&] {
+            for_each_index(ctx.threads, moves.size(), [&](size_t i) {
                 Position pos = root;
-                for (size_t i = r.begin(); i != r.end(); ++i) {
-                    bool key = false;
-                    blocks[i] = solver.root_block(pos, moves[i], n, key);
-                    keys[i] = key;
-                    if (ctx.control) ctx.control->root_move_done();
-                }
+                bool key = false;
+                blocks[i] = solver.root_block(pos, moves[i], n, key);
+                keys[i] = key;
+                if (ctx.control) ctx.control->root_move_done();
             });
-        };
-        if (ctx.threads > 0) {
-            tbb::task_arena arena(ctx.threads);
-            arena.execute(body);
-        } else {
-            body();
-        }
+        });
     }
     // MaxSolutions: the search stops at the n-th key; the output then ends there.
     const std::optional<int>& max_solutions = ctx.problem.options.max_solutions;

@@ -12,12 +12,11 @@
 #include <string>
 #include <unordered_set>
 
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 #include <vector>
 
 #include "exact_set.h"
 #include "help_pictures.h"
+#include "parallel.h"
 #include "rebirth/goal_bound.h"
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
@@ -189,7 +188,7 @@ class PhaseSolver {
                                                                        std::chrono::steady_clock::time_point deadline) {
         if (!failures_) failures_ = std::make_shared<Failures>();
         std::vector<std::optional<std::vector<std::string>>> out(replies.size());
-        tbb::parallel_for(size_t(0), replies.size(), [&](size_t j) {
+        for_each_index(ctx_.threads, replies.size(), [&](size_t j) {
             if (j > 0 && std::chrono::steady_clock::now() > deadline) return;
             int found = 0;
             out[j] = reply_parts(m, replies[j], j == 0, found);
@@ -207,10 +206,8 @@ class PhaseSolver {
         std::vector<std::string> texts(list.size());
         std::vector<int> found(list.size(), 0);
         if (ctx_.control) ctx_.control->start_root(list.size());
-        const int threads = ctx_.threads > 0 ? ctx_.threads : tbb::this_task_arena::max_concurrency();
-        tbb::task_arena arena(threads);
-        arena.execute([&] {
-            tbb::parallel_for(0, list.size(), [&](int i) {
+        run_in_arena(ctx_.threads, [&] {
+            for_each_index(ctx_.threads, size_t(list.size()), [&](size_t i) {
                 root_item(list[i], len, texts[i], found[i]);
                 if (ctx_.control) ctx_.control->root_move_done();
             });
@@ -254,8 +251,8 @@ class PhaseSolver {
         popeye_ordered_moves(pos, replies);
         std::vector<std::string> texts(replies.size());
         std::vector<int> counts(replies.size(), 0);
-        tbb::parallel_for(0, replies.size(),
-                          [&](int j) { reply_lines(pos, m1, replies[j], len, texts[j], counts[j]); });
+        for_each_index(ctx_.threads, size_t(replies.size()),
+                       [&](size_t j) { reply_lines(pos, m1, replies[j], len, texts[j], counts[j]); });
         for (int j = 0; j < replies.size(); ++j) {
             text += texts[j];
             found += counts[j];
@@ -890,10 +887,8 @@ std::vector<std::optional<std::vector<std::string>>> help_replies_parts(
     int solutions = 0;
     PhaseSolver solver(ctx, r.phase, r.root, solutions);
     const std::vector<Move> replies = solver.reply_moves(m);
-    const int threads = ctx.threads > 0 ? ctx.threads : tbb::this_task_arena::max_concurrency();
-    tbb::task_arena arena(threads);
     std::vector<std::optional<std::vector<std::string>>> out;
-    arena.execute([&] { out = solver.replies_parts(m, replies, deadline); });
+    run_in_arena(ctx.threads, [&] { out = solver.replies_parts(m, replies, deadline); });
     return out;
 }
 

@@ -7,6 +7,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <tbb/parallel_for.h>
@@ -28,6 +29,19 @@ std::vector<std::string> random_keys(int n, unsigned seed) {
         keys.push_back(k);
     }
     return keys;
+}
+
+// A set nothing was inserted into (its shards are not allocated yet) answers and clears.
+TEST(ExactSet, AnEmptySetFindsNothing) {
+    ExactSet set;
+    EXPECT_FALSE(set.contains("abc"));
+    EXPECT_EQ(set.find(""), -1);
+    set.clear();
+    EXPECT_EQ(set.size(), 0u);
+    EXPECT_TRUE(set.insert("abc", 7));
+    EXPECT_EQ(set.find("abc"), 7);
+    set.clear();
+    EXPECT_FALSE(set.contains("abc"));
 }
 
 TEST(ExactSet, FindsExactlyTheInsertedKeys) {
@@ -82,6 +96,62 @@ TEST(ExactSet, ConcurrentInsertsLoseNothing) {
     const std::set<std::string> model(keys.begin(), keys.end());
     EXPECT_EQ(set.size(), model.size());
     for (const std::string& k : model) EXPECT_TRUE(set.contains(k));
+}
+
+// LineMap against std::map: a key reads back the value set with its ticket, also after the
+// table grew in between (tickets of earlier generations), and a key is found only when the same
+// bytes were added.
+TEST(LineMap, FindsExactlyTheAddedKeysAndTheirValues) {
+    for (std::size_t longest : {22u, 54u, 118u}) {
+        LineMap map(longest);
+        std::map<std::string, int> model;
+        std::mt19937 rng{static_cast<unsigned>(longest)};
+        std::vector<std::pair<std::string, LineMap::Ticket>> waiting;
+        for (int i = 0; i < 60000; ++i) {
+            std::string k(1 + rng() % longest, '\0');
+            for (char& c : k) c = static_cast<char>(rng() % 4);  // short alphabet: many repeats
+            LineMap::Ticket ticket;
+            const int got = map.find_or_add(k, ticket, 7);
+            auto it = model.find(k);
+            if (it == model.end()) {
+                ASSERT_EQ(got, -1) << i;
+                ASSERT_TRUE(ticket.stored);
+                model[k] = 7;
+                waiting.emplace_back(k, ticket);
+            } else {
+                ASSERT_EQ(got, it->second) << i;
+                ASSERT_FALSE(ticket.stored);
+            }
+            // Values are set some adds later, as a search sets them after the subtree.
+            if (waiting.size() > 50 || rng() % 3 == 0) {
+                const auto& [key, t] = waiting.front();
+                const int value = int(key.size() % 2);
+                map.set(t, key, std::uint8_t(value));
+                model[key] = value;
+                waiting.erase(waiting.begin());
+            }
+        }
+        EXPECT_EQ(map.size(), model.size());
+        for (const auto& [k, v] : model) {
+            LineMap::Ticket ticket;
+            EXPECT_EQ(map.find_or_add(k, ticket), v);
+        }
+    }
+}
+
+TEST(LineMap, KeysLongerThanTheEntriesAreNeverStored) {
+    LineMap map(22);
+    EXPECT_EQ(map.capacity(), 22u);
+    const std::string long_key(23, 'x');
+    LineMap::Ticket ticket;
+    EXPECT_EQ(map.find_or_add(long_key, ticket), -1);
+    EXPECT_FALSE(ticket.stored);
+    map.set(ticket, long_key, 1);
+    EXPECT_EQ(map.find_or_add(long_key, ticket), -1);
+    EXPECT_EQ(map.size(), 0u);
+    map.clear();
+    EXPECT_EQ(map.find_or_add("ab", ticket, 3), -1);
+    EXPECT_EQ(map.find_or_add("ab", ticket), 3);
 }
 
 }  // namespace
