@@ -199,7 +199,12 @@ class PictureMaker {
             else
                 defenders_.push_back(i);
         }
-        used_.assign(units.size(), false);
+        used_.assign(units.size(), 0);
+        Setup empty;
+        empty.side_to_move = ~attacker;
+        SetupRules kingless;
+        kingless.require_white_king = kingless.require_black_king = false;
+        board_.set(empty, kingless);
         // within_[id][form][d]: the squares unit id reaches in form `form` with at most d
         // moves, for d up to its side's budget.
         within_.resize(units.size());
@@ -238,7 +243,7 @@ class PictureMaker {
             flights_.clear();
             for (Bitboard b = king_attacks(k_); b;) flights_.push_back(pop_lsb(b));
             picture_.targets = {{king_, k_, Form::Same}};
-            used_[king_] = true;
+            used_[king_] = 1;
             d_cost_ = walk[k];
             a_cost_ = 0;
             placed_ = square_bb(k_);
@@ -248,7 +253,7 @@ class PictureMaker {
                 immobilise();
             else
                 checks();
-            used_[king_] = false;
+            used_[king_] = 0;
         }
         return !over_;
     }
@@ -321,7 +326,7 @@ class PictureMaker {
     void place(int id, Square s, Form f, int a_cost, int d_cost, Bitboard line) {
         caps_[units_[id].color] += pawn_captures(id, s, f);
         picture_.targets.push_back({id, s, f});
-        used_[id] = true;
+        used_[id] = 1;
         placed_ |= square_bb(s);
         a_cost_ += a_cost;
         d_cost_ += d_cost;
@@ -332,7 +337,7 @@ class PictureMaker {
         const Target t = picture_.targets.back();
         caps_[units_[t.unit].color] -= pawn_captures(t.unit, t.square, t.form);
         picture_.targets.pop_back();
-        used_[t.unit] = false;
+        used_[t.unit] = 0;
         placed_ &= ~square_bb(t.square);
         a_cost_ -= a_cost;
         d_cost_ -= d_cost;
@@ -522,7 +527,7 @@ class PictureMaker {
     bool parries_preventable() const {
         // Some final walks of the placed units must leave every parry preventable: each
         // combination of the walks a unit may have is tried (beyond 64: no verdict).
-        std::array<Piece, SQUARE_NB> placed{};
+        Placed placed;
         std::vector<std::pair<Square, std::vector<Piece>>> open;
         std::size_t combinations = 1;
         for (const Target& t : picture_.targets) {
@@ -530,7 +535,7 @@ class PictureMaker {
             const int n = final_walks(t, walks);
             const Color c = units_[t.unit].color;
             if (n == 1) {
-                placed[t.square] = make_piece(c, walks[0]);
+                placed.put(t.square, make_piece(c, walks[0]));
                 continue;
             }
             if (n == 0) return true;  // no verdict
@@ -543,11 +548,11 @@ class PictureMaker {
         for (std::size_t k = 0; k < combinations; ++k) {
             std::size_t rest = k;
             for (const auto& [square, pieces] : open) {
-                placed[square] = pieces[rest % pieces.size()];
+                placed.put(square, pieces[rest % pieces.size()]);
                 rest /= pieces.size();
             }
-            Position board;
-            if (!board_of(placed, board) || parries_preventable_on(board)) return true;
+            Position* board = board_of(placed);
+            if (!board || parries_preventable_on(*board)) return true;
         }
         return false;
     }
@@ -577,49 +582,52 @@ class PictureMaker {
         return true;
     }
 
+    // Units on squares (orthodox walks): `at` holds them on the squares of `occ`, empty pieces
+    // elsewhere; `king` each colour's king square.
+    struct Placed {
+        std::array<Piece, SQUARE_NB> at{};
+        Bitboard occ = 0;
+        Square king[COLOR_NB] = {SQ_NONE, SQ_NONE};
+        void put(Square s, Piece p) {
+            at[s] = p;
+            occ |= square_bb(s);
+            if (p.walk == KING) king[p.color] = s;
+        }
+    };
+
     // The placed units with their final walks; false when some walk is not known.
-    bool placed_units(std::array<Piece, SQUARE_NB>& board) const {
+    bool placed_units(Placed& out) const {
         for (const Target& t : picture_.targets) {
             const Walk w = final_walk(t);
             if (w == NO_WALK) return false;
-            board[t.square] = make_piece(units_[t.unit].color, w);
+            out.put(t.square, make_piece(units_[t.unit].color, w));
         }
         return true;
     }
 
-    // The units of colour `by` on `board` (orthodox walks) that attack s.
-    static Bitboard attackers_among(const std::array<Piece, SQUARE_NB>& board, Square s, Color by) {
-        Bitboard occ = 0;
-        for (int q = 0; q < SQUARE_NB; ++q)
-            if (!board[q].empty()) occ |= square_bb(Square(q));
+    // The units of colour `by` among `placed` that attack s.
+    static Bitboard attackers_among(const Placed& placed, Square s, Color by) {
         Bitboard out = 0;
-        for (Bitboard b = occ; b;) {
+        for (Bitboard b = placed.occ; b;) {
             const Square q = pop_lsb(b);
-            const Piece p = board[q];
-            if (p.color == by && (unit_attack_set(p.walk, by, q, occ) & square_bb(s))) out |= square_bb(q);
+            const Piece p = placed.at[q];
+            if (p.color == by && (unit_attack_set(p.walk, by, q, placed.occ) & square_bb(s))) out |= square_bb(q);
         }
         return out;
     }
 
-    // `placed` as a position, the defender to move; false when it is not one.
-    bool board_of(const std::array<Piece, SQUARE_NB>& placed, Position& board) const {
-        // The attacker, not to move, in check: no position (told without Position::set's
-        // exception, which costs more than the test).
-        for (int s = 0; s < SQUARE_NB; ++s)
-            if (placed[s].walk == KING && placed[s].color == attacker_ &&
-                attackers_among(placed, Square(s), ~attacker_))
-                return false;
-        Setup setup;
-        setup.board = placed;
-        setup.side_to_move = ~attacker_;
-        SetupRules kingless;
-        kingless.require_white_king = kingless.require_black_king = false;
-        try {
-            board.set(setup, kingless);
-        } catch (...) {
-            return false;
+    // `placed` as a position, the defender to move; null when it is not one (the attacker in
+    // check). It is board_, changed square by square from the last board asked: valid until
+    // the next call (a caller reads it before placing more units).
+    Position* board_of(const Placed& placed) const {
+        const Square king = placed.king[attacker_];
+        if (king != SQ_NONE && attackers_among(placed, king, ~attacker_)) return nullptr;
+        for (Bitboard b = placed.occ | on_board_; b;) {
+            const Square s = pop_lsb(b);
+            if (placed.at[s] != board_.piece_on(s)) board_.put_for_analysis(s, placed.at[s]);
         }
-        return true;
+        on_board_ = placed.occ;
+        return &board_;
     }
 
     // Places a free attacking unit, in each of its forms, on each square of
@@ -663,12 +671,13 @@ class PictureMaker {
     // empty arrival square or between; an attacking one only where it cannot be taken
     // instead: in a pawn's way or a line piece's), an attacking unit guarding the king's
     // arrival square, or one pinning the moving unit.
+    // `board` is read before the first unit is placed (board_of's board changes then).
     void stop_move(const Position& board, const Move& r) {
         Bitboard way = between_bb(r.from, r.to);
         if (board.empty(r.to)) way |= square_bb(r.to);
-        place_defender_on(way);
         const bool push = board.piece_on(r.from).walk == PAWN && (r.from % 8) == (r.to % 8);
         const bool slide = board.piece_on(r.from).walk != PAWN && between_bb(r.from, r.to);
+        place_defender_on(way);
         if (push || slide) {
             const Bitboard in_way = push ? way : between_bb(r.from, r.to);
             place_attacker([in_way](Walk) { return in_way; }, [](Square) { return Bitboard(0); });
@@ -731,15 +740,13 @@ class PictureMaker {
         // attacker made the last move). Each check among the placed units needs a unit
         // between, one line at a time; a check nothing can screen (adjacent kings included)
         // leaves no picture.
-        std::array<Piece, SQUARE_NB> placed{};
+        Placed placed;
         if (!placed_units(placed)) {
             finish();  // no verdict: the units not placed yet stay free
             return;
         }
         for (Color c : {~attacker_, attacker_}) {
-            Square king = SQ_NONE;
-            for (int s = 0; s < SQUARE_NB; ++s)
-                if (placed[s].walk == KING && placed[s].color == c) king = Square(s);
+            const Square king = placed.king[c];
             if (king == SQ_NONE) continue;
             const Bitboard checkers = attackers_among(placed, king, ~c);
             if (!checkers) continue;
@@ -750,26 +757,30 @@ class PictureMaker {
             place_attacker([line](Walk) { return line; }, [](Square) { return Bitboard(0); });
             return;
         }
-        Position board;
-        if (!board_of(placed, board)) {
+        Position* placed_board = board_of(placed);
+        if (!placed_board) {
             finish();  // no verdict: the units not placed yet stay free
             return;
         }
+        Position& board = *placed_board;  // read before stop_move places more units
         // The move with the fewest ways to stop it first (none: no picture).
         MoveList moves;
         generate_legal(board, moves);
         int best = -1, fewest = 0;
+        counting_ = true;
         for (int i = 0; i < moves.size(); ++i) {
             if (moves[i].kind == MoveKind::EnPassant) continue;  // no verdict: treated as stopped
-            counting_ = true;
             count_ = 0;
             // Counting past the fewest so far cannot make this move the best.
             count_limit_ = best < 0 ? std::numeric_limits<int>::max() : fewest;
             stop_move(board, moves[i]);
-            counting_ = false;
-            if (count_ == 0) return;
+            if (count_ == 0) {
+                counting_ = false;
+                return;
+            }
             if (best < 0 || count_ < fewest) best = i, fewest = count_;
         }
+        counting_ = false;
         if (best >= 0) {
             stop_move(board, moves[best]);
             return;
@@ -785,11 +796,11 @@ class PictureMaker {
             return;
         }
         if (int(picture_.captured.size()) < a_moves_) {
-            used_[next] = true;
+            used_[next] = 1;
             picture_.captured.push_back(next);
             immobilise();
             picture_.captured.pop_back();
-            used_[next] = false;
+            used_[next] = 0;
         }
         const Unit& u = units_[next];
         Form forms[5];
@@ -812,7 +823,7 @@ class PictureMaker {
     int a_moves_, d_moves_;
     std::vector<int> attackers_, defenders_;
     int king_ = -1;
-    std::vector<bool> used_;
+    std::vector<std::uint8_t> used_;  // [unit]: placed or taken in the picture so far
     Square k_ = SQ_NONE;
     std::vector<Square> flights_;
     Picture picture_;
@@ -823,7 +834,9 @@ class PictureMaker {
     static constexpr int kFormCount = 7;
     std::vector<std::array<std::vector<Bitboard>, kFormCount>> within_;
     std::set<std::vector<int>> seen_;
-    bool counting_ = false;  // stop_move counts its ways instead of trying them
+    mutable Position board_;         // board_of()'s position
+    mutable Bitboard on_board_ = 0;  // the squares of board_'s units
+    bool counting_ = false;          // stop_move counts its ways instead of trying them
     int count_ = 0;
     int count_limit_ = 0;  // counting stops there
     std::size_t cap_ = 0;

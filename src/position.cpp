@@ -503,6 +503,18 @@ void Position::set_side_to_move_for_analysis(Color c) {
     key_ ^= zobrist::side_key();
 }
 
+void Position::put_for_analysis(Square s, Piece p) {
+    if (!board_[s].empty()) {
+        key_ ^= zobrist::piece_key(board_[s], s);
+        remove_piece(s);
+        origin_[s] = SQ_NONE;
+    }
+    if (p.empty()) return;
+    put_piece(p, s);
+    origin_[s] = s;
+    key_ ^= zobrist::piece_key(p, s);
+}
+
 bool Position::is_consistent(std::string* why) const {
     auto fail = [why](const std::string& msg) {
         if (why) *why = msg;

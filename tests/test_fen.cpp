@@ -559,3 +559,38 @@ TEST(Forsyth, LettersOfTheInputLanguage) {
 }
 
 }  // namespace rebirth
+
+namespace rebirth {
+namespace {
+
+// Position::put_for_analysis: a board built and changed square by square equals the same board
+// set at once (units, key, consistency), whatever was there before.
+TEST(Position, PutForAnalysisEqualsSettingTheBoard) {
+    SetupRules kingless;
+    kingless.require_white_king = kingless.require_black_king = false;
+    rebirth::Setup empty;
+    empty.side_to_move = BLACK;
+    Position built;
+    built.set(empty, kingless);
+    for (const char* fen : {"4k3/8/8/3Q4/8/8/8/4K3 b - - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R b - - 0 1",
+                            "8/8/2n5/8/5B2/8/6p1/K1k5 b - - 0 1"}) {
+        rebirth::Setup target = parse_fen(fen);
+        target.castling = 0;
+        Position whole;
+        whole.set(target, kingless);
+        for (int s = 0; s < SQUARE_NB; ++s) built.put_for_analysis(Square(s), target.board[s]);
+        std::string why;
+        EXPECT_TRUE(built.is_consistent(&why)) << fen << ": " << why;
+        EXPECT_EQ(built.key(), whole.key()) << fen;
+        EXPECT_EQ(built.exact_key(), whole.exact_key()) << fen;
+        EXPECT_EQ(built.pieces(), whole.pieces()) << fen;
+    }
+    for (int s = 0; s < SQUARE_NB; ++s) built.put_for_analysis(Square(s), Piece{});
+    Position none;
+    none.set(empty, kingless);
+    EXPECT_EQ(built.key(), none.key());
+    EXPECT_EQ(built.pieces(), 0u);
+}
+
+}  // namespace
+}  // namespace rebirth

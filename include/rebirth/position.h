@@ -171,6 +171,12 @@ class Position {
     // set play); clears the en passant right.
     void set_side_to_move_for_analysis(Color c);
 
+    // Puts unit p on s (the empty piece: empties s), the key following, for analysis of
+    // constructed positions without rules (target pictures): nothing else changes, so the
+    // caller keeps the position sound (one king a side at most, castling rights and the en
+    // passant square still fitting).
+    void put_for_analysis(Square s, Piece p);
+
     // Full consistency check of the redundant state (bitboards vs mailbox, king squares, key).
     // Returns false and fills *why on the first inconsistency. Runs after every do/undo in
     // builds with REBIRTH_CHECKED (debug builds) and in the tests.
