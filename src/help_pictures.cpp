@@ -905,28 +905,31 @@ class PictureSearch {
         Position pos = root_;
         Live live;
         for (int p = 0; p < int(pictures.size()); ++p)
-            if (feasible(p, pos, len)) live.add(p, need(p, pos, WHITE), need(p, pos, BLACK));
+            if (feasible(p, pos, len)) live.entries.push_back(entry(p, need(p, pos, WHITE), need(p, pos, BLACK)));
         if (live.empty()) return;
         search(pos, len, live);
     }
 
   private:
     // The pictures still feasible at a node, with their needs per side (parallel vectors).
+    // Each with its picture's facts that still_live() reads, side by side in the order of the
+    // pictures (a node's loop reads memory in one sweep).
     struct Live {
-        std::vector<int> pictures;
-        std::vector<int> need[2];
-        void clear() {
-            pictures.clear();
-            need[0].clear();
-            need[1].clear();
-        }
-        void add(int p, int white, int black) {
-            pictures.push_back(p);
-            need[WHITE].push_back(white);
-            need[BLACK].push_back(black);
-        }
-        bool empty() const { return pictures.empty(); }
+        struct Entry {
+            int picture;
+            int need[2];
+            std::uint64_t demands;  // bit id: the picture places unit id
+            std::uint64_t to_take;  // bit id: unit id must be taken
+            Bitboard empty;         // the squares it needs empty
+        };
+        std::vector<Entry> entries;
+        void clear() { entries.clear(); }
+        bool empty() const { return entries.empty(); }
+        std::size_t size() const { return entries.size(); }
     };
+    Live::Entry entry(int p, int white, int black) const {
+        return {p, {white, black}, demands_[std::size_t(p)], to_take_[std::size_t(p)], picture(p).empty};
+    }
 
     // The moves of colour c among the `remaining` half-moves, pos's side to move first.
     int moves_of(const Position& pos, Color c, int remaining) const {
@@ -1043,10 +1046,15 @@ class PictureSearch {
 
     bool rest_feasible(int p, const Position& pos, int remaining, const Budgets& budgets, int need_white,
                        int need_black) const {
+        return rest_feasible(entry(p, need_white, need_black), pos, remaining, budgets, need_white, need_black);
+    }
+    bool rest_feasible(const Live::Entry& e, const Position& pos, int remaining, const Budgets& budgets, int need_white,
+                       int need_black) const {
+        const int p = e.picture;
         if (need_white > budgets.side[WHITE] || need_black > budgets.side[BLACK]) return false;
         // Each unit still to be taken needs a move of the goal side.
-        if (popcount(to_take_[p] & alive_) > budgets.goal) return false;
-        const Bitboard empty = picture(p).empty;
+        if (popcount(e.to_take & alive_) > budgets.goal) return false;
+        const Bitboard empty = e.empty;
         const int openings = popcount(empty & pos.pieces());
         if (openings > remaining && openings > remaining + extra_vacated(pos, empty, remaining)) return false;
         if (series_) {
@@ -1137,10 +1145,10 @@ class PictureSearch {
         std::vector<std::pair<int, int>> kinds;
     };
     void allowed_moves(const Live& live, int budget, Color mover, Allowed& out) {
-        const std::size_t n = live.pictures.size();
+        const std::size_t n = live.size();
         out.free = 0;
         for (std::size_t i = 0; i < n; ++i)
-            if (budget - live.need[mover][i] >= 1) out.free |= ~demands_[std::size_t(live.pictures[i])];
+            if (budget - live.entries[i].need[mover] >= 1) out.free |= ~live.entries[i].demands;
         const std::size_t units = units_.size();
         out.start.assign(units + 1, 0);
         out.kinds.clear();
@@ -1151,10 +1159,10 @@ class PictureSearch {
             ++stamp_;
             const std::uint64_t bit = std::uint64_t(1) << id;
             for (std::size_t i = 0; i < n; ++i) {
-                const std::size_t p = std::size_t(live.pictures[i]);
+                const std::size_t p = std::size_t(live.entries[i].picture);
                 if (!(demands_[p] & bit)) continue;
                 const int kind = kind_of_[p * units + id];
-                const int slack = budget - live.need[mover][i];
+                const int slack = budget - live.entries[i].need[mover];
                 if (kind_stamp_[std::size_t(kind)] != stamp_) {
                     kind_stamp_[std::size_t(kind)] = stamp_;
                     kind_slot_[std::size_t(kind)] = int(out.kinds.size());
@@ -1194,11 +1202,11 @@ class PictureSearch {
         const std::uint64_t moved_bit = moved >= 0 ? std::uint64_t(1) << moved : 0;
         const bool castling = m.kind == MoveKind::Castling;
         ++stamp_;  // delta_ below: the moved unit's change of distance per kind, made once
-        for (std::size_t i = 0; i < live.pictures.size(); ++i) {
-            const int p = live.pictures[i];
-            const std::uint64_t demands = demands_[p];
+        for (const Live::Entry& e : live.entries) {
+            const int p = e.picture;
+            const std::uint64_t demands = e.demands;
             if (demands & taken_bit) continue;
-            int white = live.need[WHITE][i], black = live.need[BLACK][i];
+            int white = e.need[WHITE], black = e.need[BLACK];
             if (castling) {
                 white = need(p, pos, WHITE);
                 black = need(p, pos, BLACK);
@@ -1210,7 +1218,11 @@ class PictureSearch {
                 }
                 (mover == WHITE ? white : black) += delta_[std::size_t(kind)];
             }
-            if (rest_feasible(p, pos, remaining, budgets, white, black)) out.add(p, white, black);
+            if (rest_feasible(e, pos, remaining, budgets, white, black)) {
+                out.entries.push_back(e);
+                out.entries.back().need[WHITE] = white;
+                out.entries.back().need[BLACK] = black;
+            }
         }
     }
 
@@ -1274,16 +1286,17 @@ class PictureSearch {
     // none: no play), or its result in the memo. `next`: scratch space.
     bool child(Position& pos, int remaining, Color mover, const Move& m, int moved, Walk before, int taken,
                const Live& live, Live& next) {
-        if (series_ || remaining > 1) memo_.prefetch(memo_hash(pos, remaining));  // loads while still_live runs
-        still_live(pos, remaining, mover, m, moved, before, taken, live, next);
-        if (next.empty()) return false;
-        if (!series_ && remaining == 1) return search(pos, remaining, next);
+        if (!series_ && remaining == 1) {
+            still_live(pos, remaining, mover, m, moved, before, taken, live, next);
+            return !next.empty() && search(pos, remaining, next);
+        }
         memo_key(pos, remaining);
         LineMap::Ticket ticket;
         const std::uint64_t h = memo_hash(pos, remaining);
         const int memo = memo_.find_or_add(memo_key_, h, ticket);
         if (memo >= 0) return memo == 1;
-        const bool found = search(pos, remaining, next);
+        still_live(pos, remaining, mover, m, moved, before, taken, live, next);
+        const bool found = !next.empty() && search(pos, remaining, next);
         if (!memo_.current(ticket)) memo_key(pos, remaining);
         memo_.set(ticket, memo_key_, h, found ? 1 : 0);
         return found;
@@ -1414,17 +1427,26 @@ std::vector<Picture> minimal_pictures(std::vector<Picture> all, int king) {
         for (int c : all[i].captured) sig[i] |= std::uint64_t(1) << ((c * 29 + 17) & 63);
     }
     std::vector<bool> keep(all.size(), false);
-    std::array<std::vector<std::size_t>, 65> kept;
+    // The pictures kept so far per king square, with their signatures and empty squares side
+    // by side (the screening reads those alone).
+    struct Kept {
+        std::vector<std::uint64_t> sig, empty;
+        std::vector<std::size_t> index;
+    };
+    std::array<Kept, 65> kept;
     for (std::size_t i : order) {
-        auto& group = kept[king_square(all[i]) + 1];
+        Kept& group = kept[king_square(all[i]) + 1];
+        const std::uint64_t si = sig[i], ei = all[i].empty;
         bool covered = false;
-        for (std::size_t j : group)
-            if (!(sig[j] & ~sig[i]) && !(all[j].empty & ~all[i].empty) && demands_subset(all[j], all[i])) {
+        for (std::size_t k = 0; k < group.index.size(); ++k)
+            if (!(group.sig[k] & ~si) && !(group.empty[k] & ~ei) && demands_subset(all[group.index[k]], all[i])) {
                 covered = true;
                 break;
             }
         if (covered) continue;
-        group.push_back(i);
+        group.sig.push_back(si);
+        group.empty.push_back(ei);
+        group.index.push_back(i);
         keep[i] = true;
     }
     std::vector<Picture> out;

@@ -1,5 +1,6 @@
 #include "rebirth/position.h"
 
+#include <bit>
 #include <sstream>
 #include <stdexcept>
 
@@ -70,8 +71,7 @@ namespace zobrist {
 Key piece_key(Piece p, Square s) {
     const ZobristTables& t = tables();
     Key k = t.piece[p.color][p.walk][s];
-    for (int f = 0; f < 8; ++f)
-        if (p.flags & (1u << f)) k ^= t.flag[f][s];
+    for (unsigned f = p.flags; f; f &= f - 1) k ^= t.flag[std::countr_zero(f)][s];
     return k;
 }
 Key castling_key(Square s) { return tables().castling[s]; }
