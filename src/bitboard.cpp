@@ -1,8 +1,8 @@
 #include "rebirth/bitboard.h"
 
+#include <array>
 #include <bit>
 #include <mutex>
-#include <vector>
 
 namespace rebirth {
 
@@ -51,20 +51,8 @@ Bitboard leap(Square s, std::initializer_list<Dir> dirs) {
     return b;
 }
 
-// xorshift64*: deterministic magic search.
-struct Prng {
-    std::uint64_t s;
-    std::uint64_t next() {
-        s ^= s >> 12;
-        s ^= s << 25;
-        s ^= s >> 27;
-        return s * 2685821657736338717ULL;
-    }
-    std::uint64_t sparse() { return next() & next() & next(); }
-};
-
-// Magics found once by the search below (same seed); checked at start-up, searched again
-// only if one fails.
+// Magics found once by a trial search (xorshift64* sparse candidates); make_magic_table
+// checks each at compile time.
 constexpr std::uint64_t kRookMagics[SQUARE_NB] = {
     0x1080004008801020ULL, 0x0840092002c03000ULL, 0x1900200010400900ULL, 0x0880100008000480ULL, 0x4200100420080200ULL,
     0x8100020100080400ULL, 0x0200040110886200ULL, 0x0200008040220411ULL, 0x0404800084400220ULL, 0x0000401000402000ULL,
@@ -97,26 +85,26 @@ constexpr std::uint64_t kBishopMagics[SQUARE_NB] = {
 };
 
 // The squares from s along d to the board's edge, s excluded.
-Bitboard ray(Square s, Dir d) {
+constexpr Bitboard ray(Square s, Dir d) {
     Bitboard b = 0;
     for (int f = file_of(s) + d.df, r = rank_of(s) + d.dr; on_board(f, r); f += d.df, r += d.dr)
         b |= square_bb(make_square(f, r));
     return b;
 }
 
-// slide() from the rays of four directions, for filling the magic tables at start-up: along
-// each ray, the ray minus the ray beyond the nearest blocker.
+// slider attacks from the rays of four directions: along each ray, the ray minus the ray
+// beyond the nearest blocker.
 struct Rays {
-    Bitboard along[4][SQUARE_NB];
-    bool up[4];  // the ray goes to higher square indices: the nearest blocker is the lowest
+    Bitboard along[4][SQUARE_NB] = {};
+    bool up[4] = {};  // the ray goes to higher square indices: the nearest blocker is the lowest
 
-    explicit Rays(const Dir (&dirs)[4]) {
+    constexpr explicit Rays(const Dir (&dirs)[4]) {
         for (int i = 0; i < 4; ++i) {
             up[i] = dirs[i].dr * 8 + dirs[i].df > 0;
             for (int t = 0; t < SQUARE_NB; ++t) along[i][t] = ray(Square(t), dirs[i]);
         }
     }
-    Bitboard attacks(Square s, Bitboard occupied) const {
+    constexpr Bitboard attacks(Square s, Bitboard occupied) const {
         Bitboard a = 0;
         for (int i = 0; i < 4; ++i) {
             Bitboard r = along[i][s];
@@ -130,55 +118,61 @@ struct Rays {
     }
 };
 
-// Zero-initialised static storage: no start-up cost until a page is first written.
-Bitboard rook_table[0x19000];
-Bitboard bishop_table[0x1480];
+// One slider's magic tables, made at compile time: per square its relevant occupancy mask
+// (the rays less their last square), its offset into `attacks`, and the attacks of every
+// subset of the mask at the index its magic gives. `ok`: no two subsets with different
+// attacks share an index.
+template <std::size_t N>
+struct MagicTable {
+    std::array<Bitboard, N> attacks{};
+    std::array<Bitboard, SQUARE_NB> mask{};
+    std::array<unsigned, SQUARE_NB> offset{};
+    bool ok = true;
+};
 
-// Fills `entries`, the table of square s, for m.magic from every subset of m.mask; false when two
-// subsets with different attacks share an entry (the magic does not work). `stamp` marks the
-// entries written in this fill (an entry of an earlier stamp counts as empty).
-bool fill_magic(const detail::Magic& m, Bitboard* entries, Square s, const Rays& rays, std::vector<int>& stamps,
-                int stamp) {
-    Bitboard b = 0;
-    do {
-        const unsigned idx = m.index(b);
-        const Bitboard attacks = rays.attacks(s, b);
-        if (stamps[idx] != stamp) {
-            stamps[idx] = stamp;
-            entries[idx] = attacks;
-        } else if (entries[idx] != attacks) {
-            return false;
+template <std::size_t N>
+constexpr MagicTable<N> make_magic_table(const Dir (&dirs)[4], const std::uint64_t (&magics)[SQUARE_NB]) {
+    MagicTable<N> t;
+    const Rays rays(dirs);
+    std::size_t offset = 0;
+    for (int si = 0; si < SQUARE_NB; ++si) {
+        const Square s = Square(si);
+        Bitboard mask = 0;
+        for (int i = 0; i < 4; ++i) {
+            const Bitboard r = rays.along[i][s];
+            if (r) mask |= r & ~square_bb(Square(rays.up[i] ? 63 - std::countl_zero(r) : std::countr_zero(r)));
         }
-        b = (b - m.mask) & m.mask;
-    } while (b);
-    return true;
+        const int bits = std::popcount(mask);
+        t.mask[s] = mask;
+        t.offset[s] = unsigned(offset);
+        Bitboard b = 0;
+        do {
+            // A slider always attacks some square: an entry still 0 is unused.
+            const unsigned idx = unsigned(((b & mask) * magics[s]) >> (64 - bits));
+            const Bitboard attacks = rays.attacks(s, b);
+            if (t.attacks[offset + idx] == 0)
+                t.attacks[offset + idx] = attacks;
+            else if (t.attacks[offset + idx] != attacks)
+                t.ok = false;
+            b = (b - mask) & mask;
+        } while (b);
+        offset += std::size_t(1) << bits;
+    }
+    if (offset != N) t.ok = false;
+    return t;
 }
 
-// Gives every square its magic (the known one, or one found by trial if it fails) and fills
-// the shared attack table.
-void init_magics(detail::Magic (&magics)[SQUARE_NB], Bitboard* table, const Dir (&dirs)[4],
+// In the binary's read-only data: no start-up cost but the pages first read.
+constexpr auto kRookTable = make_magic_table<0x19000>(kRookDirs, kRookMagics);
+constexpr auto kBishopTable = make_magic_table<0x1480>(kBishopDirs, kBishopMagics);
+static_assert(kRookTable.ok && kBishopTable.ok, "a slider magic does not index its attacks");
+
+template <std::size_t N>
+void init_magics(detail::Magic (&magics)[SQUARE_NB], const MagicTable<N>& table,
                  const std::uint64_t (&known)[SQUARE_NB]) {
-    Prng rng{0x9E3779B97F4A7C15ULL};
-    std::vector<int> stamps(4096, 0);
-    int stamp = 0;
-    size_t offset = 0;
-    const Rays rays(dirs);
-    for (int si = 0; si < SQUARE_NB; ++si) {
-        Square s = Square(si);
-        Bitboard edges =
-            ((rank_bb(0) | rank_bb(7)) & ~rank_bb(rank_of(s))) | ((file_bb(0) | file_bb(7)) & ~file_bb(file_of(s)));
-        detail::Magic& m = magics[s];
-        m.mask = slide(s, dirs, 0) & ~edges;
-        int bits = popcount(m.mask);
-        m.shift = 64 - bits;
-        m.attacks = table + offset;
-        m.magic = known[s];
-        while (!fill_magic(m, table + offset, s, rays, stamps, ++stamp)) {
-            do m.magic = rng.sparse();
-            while (popcount((m.magic * m.mask) >> 56) < 6);
-        }
-        offset += size_t(1) << bits;
-    }
+    for (int s = 0; s < SQUARE_NB; ++s)
+        magics[s] = {table.mask[s], known[s], table.attacks.data() + table.offset[s],
+                     unsigned(64 - std::popcount(table.mask[s]))};
 }
 
 void init_all() {
@@ -191,8 +185,8 @@ void init_all() {
         detail::knight_attacks[s] = leap(s, {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}});
         detail::king_attacks[s] = leap(s, {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}});
     }
-    init_magics(detail::rook_magics, rook_table, kRookDirs, kRookMagics);
-    init_magics(detail::bishop_magics, bishop_table, kBishopDirs, kBishopMagics);
+    init_magics(detail::rook_magics, kRookTable, kRookMagics);
+    init_magics(detail::bishop_magics, kBishopTable, kBishopMagics);
     // Along each of the eight directions from a: the whole line through a, and the squares
     // passed on the way to each square b (zero for squares not aligned).
     for (int a = 0; a < SQUARE_NB; ++a)
