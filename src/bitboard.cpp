@@ -26,22 +26,6 @@ struct Dir {
 constexpr Dir kRookDirs[4] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
 constexpr Dir kBishopDirs[4] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
 
-// Slider attacks from s along dirs, stopping at (and including) the first occupied square.
-Bitboard slide(Square s, const Dir (&dirs)[4], Bitboard occupied) {
-    Bitboard attacks = 0;
-    for (const Dir& d : dirs) {
-        int f = file_of(s) + d.df, r = rank_of(s) + d.dr;
-        while (on_board(f, r)) {
-            Square t = make_square(f, r);
-            attacks |= square_bb(t);
-            if (occupied & square_bb(t)) break;
-            f += d.df;
-            r += d.dr;
-        }
-    }
-    return attacks;
-}
-
 Bitboard leap(Square s, std::initializer_list<Dir> dirs) {
     Bitboard b = 0;
     for (const Dir& d : dirs) {
@@ -92,7 +76,7 @@ constexpr Bitboard ray(Square s, Dir d) {
     return b;
 }
 
-// slider attacks from the rays of four directions: along each ray, the ray minus the ray
+// Slider attacks from the rays of four directions: along each ray, the ray minus the ray
 // beyond the nearest blocker.
 struct Rays {
     Bitboard along[4][SQUARE_NB] = {};
@@ -193,8 +177,7 @@ void init_all() {
         for (const auto* dirs : {&kRookDirs, &kBishopDirs})
             for (const Dir& d : *dirs) {
                 const Square sa = Square(a);
-                const Dir axis[4] = {d, {-d.df, -d.dr}, d, d};
-                const Bitboard whole = slide(sa, axis, 0) | square_bb(sa);
+                const Bitboard whole = ray(sa, d) | ray(sa, {-d.df, -d.dr}) | square_bb(sa);
                 Bitboard passed = 0;
                 for (int f = file_of(sa) + d.df, r = rank_of(sa) + d.dr; f >= 0 && f < 8 && r >= 0 && r < 8;
                      f += d.df, r += d.dr) {

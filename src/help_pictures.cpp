@@ -1030,7 +1030,8 @@ class PictureSearch {
 
     // feasible() with the needs known.
     bool rest_feasible(int p, const Position& pos, int remaining, int need_white, int need_black) const {
-        return rest_feasible(p, pos, remaining, Budgets(*this, pos, remaining), need_white, need_black);
+        return rest_feasible(entry(p, need_white, need_black), pos, remaining, Budgets(*this, pos, remaining),
+                             need_white, need_black);
     }
 
     // Each side's moves left (castling counted as a move more) and the goal side's, for
@@ -1044,10 +1045,6 @@ class PictureSearch {
               goal(s.moves_of(pos, s.goal_side_, remaining)) {}
     };
 
-    bool rest_feasible(int p, const Position& pos, int remaining, const Budgets& budgets, int need_white,
-                       int need_black) const {
-        return rest_feasible(entry(p, need_white, need_black), pos, remaining, budgets, need_white, need_black);
-    }
     bool rest_feasible(const Live::Entry& e, const Position& pos, int remaining, const Budgets& budgets, int need_white,
                        int need_black) const {
         const int p = e.picture;
@@ -1159,8 +1156,8 @@ class PictureSearch {
             ++stamp_;
             const std::uint64_t bit = std::uint64_t(1) << id;
             for (std::size_t i = 0; i < n; ++i) {
+                if (!(live.entries[i].demands & bit)) continue;
                 const std::size_t p = std::size_t(live.entries[i].picture);
-                if (!(demands_[p] & bit)) continue;
                 const int kind = kind_of_[p * units + id];
                 const int slack = budget - live.entries[i].need[mover];
                 if (kind_stamp_[std::size_t(kind)] != stamp_) {

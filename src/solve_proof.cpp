@@ -5,10 +5,8 @@
 #include <string>
 #include <vector>
 
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
-
 #include "exact_set.h"
+#include "parallel.h"
 #include "rebirth/legality.h"
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
@@ -450,7 +448,7 @@ std::string solve_length(const Run& run, const Position& root, int length, long&
         return s.text();
     }
     std::vector<std::string> texts(roots.size());
-    auto body = [&](int i) {
+    auto body = [&](size_t i) {
         Position pos = root;
         UndoInfo u;
         pos.do_move(roots[i], u);
@@ -460,8 +458,7 @@ std::string solve_length(const Run& run, const Position& root, int length, long&
         s.solve(pos, length - 1, goal_side, 0);
         texts[i] = s.text();
     };
-    tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
-    arena.execute([&] { tbb::parallel_for(0, roots.size(), body); });
+    run_in_arena(threads, [&] { for_each_index(threads, size_t(roots.size()), body); });
     std::string text;
     for (const std::string& t : texts) text += t;
     return text;
