@@ -11,6 +11,7 @@
 #include <mutex>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "rebirth/bitboard.h"
@@ -129,7 +130,8 @@ struct Picture {
     // pass, would have left it there), so such a checker standing on its square must still
     // leave it and come back: two moves. -1 otherwise.
     int moving_checker = -1;
-    std::vector<int> captured;  // stalemate: defending units that must be taken
+    std::vector<int> captured;                // stalemate: defending units that must be taken
+    Target checker{-1, SQ_NONE, Form::Same};  // mate: the checking unit's target
 };
 
 // The moves a picture unit needs: its distance, or 2 for a checker that must move last and
@@ -192,6 +194,7 @@ class PictureMaker {
           a_moves_(attacker_moves),
           d_moves_(defender_moves) {
         for (int i = 0; i < int(units.size()); ++i) {
+            if (units[i].walk != KING) ++others_[units[i].color];
             if (units[i].color == attacker)
                 attackers_.push_back(i);
             else if (units[i].walk == KING)
@@ -293,6 +296,7 @@ class PictureMaker {
                     const Square c = pop_lsb(b);
                     const Bitboard line = between_bb(c, k_);
                     picture_.moving_checker = line ? -1 : id;
+                    picture_.checker = {id, c, forms[fi]};
                     const int d = picture_distance(picture_, id, u.walk, u.color, u.square, c, forms[fi]);
                     if (d > a_moves_) continue;
                     place(id, c, forms[fi], d, 0, line);
@@ -312,19 +316,13 @@ class PictureMaker {
     // Whether the pawns' captures can be made: each takes a different unit of the other side
     // that the picture does not place (nor a king).
     bool captures_possible() const {
-        int takeable[2] = {0, 0};
-        for (int id = 0; id < int(units_.size()); ++id) {
-            const Unit& u = units_[id];
-            if (u.walk == KING) continue;
-            const bool captured =
-                std::find(picture_.captured.begin(), picture_.captured.end(), id) != picture_.captured.end();
-            if (!used_[id] || captured) ++takeable[u.color];
-        }
-        return caps_[WHITE] <= takeable[BLACK] && caps_[BLACK] <= takeable[WHITE];
+        return caps_[WHITE] <= others_[BLACK] - placed_others_[BLACK] &&
+               caps_[BLACK] <= others_[WHITE] - placed_others_[WHITE];
     }
 
     void place(int id, Square s, Form f, int a_cost, int d_cost, Bitboard line) {
         caps_[units_[id].color] += pawn_captures(id, s, f);
+        if (units_[id].walk != KING) ++placed_others_[units_[id].color];
         picture_.targets.push_back({id, s, f});
         used_[id] = 1;
         placed_ |= square_bb(s);
@@ -336,6 +334,7 @@ class PictureMaker {
     void unplace(int a_cost, int d_cost) {
         const Target t = picture_.targets.back();
         caps_[units_[t.unit].color] -= pawn_captures(t.unit, t.square, t.form);
+        if (units_[t.unit].walk != KING) --placed_others_[units_[t.unit].color];
         picture_.targets.pop_back();
         used_[t.unit] = 0;
         placed_ &= ~square_bb(t.square);
@@ -831,6 +830,8 @@ class PictureMaker {
     Bitboard placed_ = 0;
     int a_cost_ = 0, d_cost_ = 0;
     int caps_[2] = {0, 0};  // captures the placed pawns of each colour make
+    // Per colour: its units but the king, and those of them placed (the others may be taken).
+    int others_[2] = {0, 0}, placed_others_[2] = {0, 0};
     static constexpr int kFormCount = 7;
     std::vector<std::array<std::vector<Bitboard>, kFormCount>> within_;
     std::set<std::vector<int>> seen_;
@@ -881,6 +882,7 @@ class PictureSearch {
                 const std::size_t at = p * units_.size() + std::size_t(t.unit);
                 kind_of_[at] = 2 * table_of_[at] + (t.unit == pictures[p].moving_checker ? 1 : 0);
             }
+        make_balls();
         kind_slot_.assign(2 * tables_.size(), 0);
         kind_stamp_.assign(2 * tables_.size(), 0);
         delta_.assign(2 * tables_.size(), 0);
@@ -893,6 +895,7 @@ class PictureSearch {
         for (int i = 0; i < int(units_.size()); ++i) {
             id_at_[units_[i].square] = i;
             sq_of_[i] = units_[i].square;
+            sq_bytes_[std::size_t(i)] = char(units_[i].square);
             units_hash_ ^= unit_hash(i, units_[i].square);
             alive_ |= std::uint64_t(1) << i;
             units_of_[units_[i].color] |= std::uint64_t(1) << i;
@@ -901,7 +904,10 @@ class PictureSearch {
         pawn_units_.clear();
         for (int i = 0; i < int(units_.size()); ++i)
             if (units_[i].walk == PAWN) pawn_units_.push_back(i);
-        memo_ = LineMap(4 + sizeof(Bitboard) + units_.size() + pawn_units_.size());
+        // Keys without promoted pawns or unusual castling rights fit memo_, the others
+        // memo_long_.
+        memo_ = LineMap(4 + units_.size());
+        memo_long_ = LineMap(4 + sizeof(Bitboard) + units_.size() + pawn_units_.size());
         Position pos = root_;
         Live live;
         for (int p = 0; p < int(pictures.size()); ++p)
@@ -1135,10 +1141,10 @@ class PictureSearch {
     // them (with no slack: nearer).
     struct Allowed {
         std::uint64_t free = 0;  // bit id: unit id may make any move
-        // For a unit not free, the kinds of its demands in the live pictures, each with the
-        // largest slack (the mover's budget less its need) among them: kinds[start[id] ..
-        // start[id + 1]).
-        std::vector<int> start;
+        // For a unit of the mover not free, the kinds of its demands in the live pictures,
+        // each with the largest slack (the mover's budget less its need) among them:
+        // kinds[begin[id] .. end[id]).
+        std::array<int, 64> begin, end;
         std::vector<std::pair<int, int>> kinds;
     };
     void allowed_moves(const Live& live, int budget, Color mover, Allowed& out) {
@@ -1147,12 +1153,10 @@ class PictureSearch {
         for (std::size_t i = 0; i < n; ++i)
             if (budget - live.entries[i].need[mover] >= 1) out.free |= ~live.entries[i].demands;
         const std::size_t units = units_.size();
-        out.start.assign(units + 1, 0);
         out.kinds.clear();
-        const std::uint64_t open = units_of_[mover] & ~out.free;
-        for (std::size_t id = 0; id < units; ++id) {
-            out.start[id] = int(out.kinds.size());
-            if (!((open >> id) & 1)) continue;
+        for (std::uint64_t open = units_of_[mover] & alive_ & ~out.free; open; open &= open - 1) {
+            const auto id = std::size_t(std::countr_zero(open));
+            out.begin[id] = int(out.kinds.size());
             ++stamp_;
             const std::uint64_t bit = std::uint64_t(1) << id;
             for (std::size_t i = 0; i < n; ++i) {
@@ -1169,8 +1173,55 @@ class PictureSearch {
                     best = std::max(best, slack);
                 }
             }
+            out.end[id] = int(out.kinds.size());
         }
-        out.start[units] = int(out.kinds.size());
+    }
+
+    // balls_[(kind * 6 + walk - KING) * kLevels + d]: the squares from which a unit of that
+    // walk needs at most d moves for a demand of that kind (kind_distance).
+    static constexpr int kLevels = 16;
+    void make_balls() {
+        balls_.assign(2 * tables_.size() * 6 * kLevels, 0);
+        for (std::size_t kind = 0; kind < 2 * tables_.size(); ++kind)
+            for (int w = KING; w <= PAWN; ++w) {
+                Bitboard* ball = &balls_[(kind * 6 + std::size_t(w - KING)) * kLevels];
+                for (int t = 0; t < SQUARE_NB; ++t) {
+                    const int d = kind_distance(int(kind), Walk(w), Square(t));
+                    if (d < kLevels) ball[d] |= square_bb(Square(t));
+                }
+                for (int d = 1; d < kLevels; ++d) ball[d] |= ball[d - 1];
+            }
+    }
+
+    // A superset of the squares allowed() lets each unit of `mover` go to, by departure
+    // square (written on the squares of the mover's units alone): every square for a unit
+    // free or now a pawn (whose promotions change its walk), the squares within its demands'
+    // slack for the others, and the castling squares for a king that may castle.
+    void targets(const Position& pos, Color mover, const Allowed& a, std::array<Bitboard, SQUARE_NB>& to) const {
+        for (std::uint64_t b = units_of_[mover] & alive_; b;) {
+            const int id = std::countr_zero(b);
+            b &= b - 1;
+            const Square from = sq_of_[std::size_t(id)];
+            const Walk w = pos.piece_on(from).walk;
+            if (((a.free >> id) & 1) || w == PAWN) {
+                to[from] = ~Bitboard(0);
+                continue;
+            }
+            Bitboard t = 0;
+            for (int k = a.begin[std::size_t(id)]; k < a.end[std::size_t(id)]; ++k) {
+                const auto [kind, slack] = a.kinds[std::size_t(k)];
+                const int level = kind_distance(kind, w, from) + slack - 1;
+                if (level >= kLevels) {
+                    t = ~Bitboard(0);
+                    break;
+                }
+                if (level >= 0) t |= balls_[(std::size_t(kind) * 6 + std::size_t(w - KING)) * kLevels + level];
+            }
+            to[from] = t;
+        }
+        const Square king = pos.king_square(mover);
+        if (king != SQ_NONE && (pos.castling_rights() & square_bb(king)))
+            to[king] |= square_bb(SQ_C1) | square_bb(SQ_G1) | square_bb(SQ_C8) | square_bb(SQ_G8);
     }
 
     // Whether move m may be played under some live picture (castling: always).
@@ -1181,7 +1232,7 @@ class PictureSearch {
         if ((a.free >> id) & 1) return true;
         const Walk before = pos.piece_on(m.from).walk;
         const Walk after = m.kind == MoveKind::Promotion ? m.promotion : before;
-        for (int k = a.start[std::size_t(id)]; k < a.start[std::size_t(id) + 1]; ++k) {
+        for (int k = a.begin[std::size_t(id)]; k < a.end[std::size_t(id)]; ++k) {
             const auto [kind, slack] = a.kinds[std::size_t(k)];
             if (kind_distance(kind, after, m.to) - kind_distance(kind, before, m.from) <= slack - 1) return true;
         }
@@ -1223,6 +1274,59 @@ class PictureSearch {
         }
     }
 
+    // Whether a move of the goal side, to move in pos, reaches the goal and leaves a final
+    // position that some picture of `live` fits: a unit that picture places stands on its
+    // square after the move (it moved there, or stood there and stays), so the mover is a unit
+    // free in a picture asking no move of it (need 0), or a unit moving onto the square a
+    // picture gives it; castling always. A mate gives check (told without playing the move:
+    // orthodox chess).
+    bool last_move_reaches(Position& pos, const Live& live) {
+        const Color mover = pos.side_to_move();
+        Frame& frame = frames_[1];
+        Allowed& a = frame.allowed;
+        allowed_moves(live, 1, mover, a);
+        for (std::uint64_t b = units_of_[mover] & alive_; b; b &= b - 1) {
+            const auto id = std::size_t(std::countr_zero(b));
+            const Square from = sq_of_[id];
+            const Walk w = pos.piece_on(from).walk;
+            if (((a.free >> id) & 1) || w == PAWN) {
+                frame.to[from] = ~Bitboard(0);
+                continue;
+            }
+            Bitboard t = 0;
+            for (int k = a.begin[id]; k < a.end[id]; ++k) {
+                const std::size_t plain = std::size_t(a.kinds[std::size_t(k)].first & ~1);
+                t |= balls_[(plain * 6 + std::size_t(w - KING)) * kLevels];
+            }
+            frame.to[from] = t;
+        }
+        const Square king = pos.king_square(mover);
+        if (king != SQ_NONE && (pos.castling_rights() & square_bb(king)))
+            frame.to[king] |= square_bb(SQ_C1) | square_bb(SQ_G1) | square_bb(SQ_C8) | square_bb(SQ_G8);
+        MoveList& list = frame.moves;
+        generate_legal_to(pos, frame.to.data(), list);
+        for (const Move& m : list) {
+            if (m.kind != MoveKind::Castling) {
+                const int id = id_at_[m.from];
+                if (id < 0) continue;
+                if (!((a.free >> id) & 1)) {
+                    const Walk after = m.kind == MoveKind::Promotion ? m.promotion : pos.piece_on(m.from).walk;
+                    bool onto = false;
+                    for (int k = a.begin[std::size_t(id)]; k < a.end[std::size_t(id)] && !onto; ++k)
+                        onto = tables_[std::size_t(a.kinds[std::size_t(k)].first >> 1)].from(after, m.to) == 0;
+                    if (!onto) continue;
+                }
+            }
+            if (goal_ == Goal::Mate && !gives_check(pos, m)) continue;
+            UndoInfo u;
+            pos.do_move(m, u);
+            const bool reached = goal_reached(pos, u, goal_);
+            pos.undo_move(m, u);
+            if (reached) return true;
+        }
+        return false;
+    }
+
     // Whether some play of `remaining` half-moves from pos reaches the goal (series: of
     // `remaining` moves of the side to move, the goal side passing and never left in check,
     // then the goal side's move reaching the goal); records pos in the guide when one does.
@@ -1232,7 +1336,7 @@ class PictureSearch {
         bool found = false;
         if (!series_ && remaining == 1) {
             // The last half-move: cheaper to test again than to remember (no memo).
-            found = pos.side_to_move() == goal_side_ && goal_reachable_in_one(pos, goal_);
+            found = pos.side_to_move() == goal_side_ && last_move_reaches(pos, live);
             if (found) {
                 guide_key(pos, remaining, key_);
                 guide_.good.insert(key_);
@@ -1246,9 +1350,19 @@ class PictureSearch {
             Allowed& permitted = frame.allowed;
             allowed_moves(live, budget, mover, permitted);
             MoveList& list = frame.moves;
-            generate_legal(pos, list);
-            for (const Move& m : list) {
-                if (!allowed(pos, m, permitted)) continue;
+            targets(pos, mover, permitted, frame.to);
+            generate_legal_to(pos, frame.to.data(), list);
+            // The allowed moves; the memo entries of their children start loading at once.
+            std::vector<Move>& moves = frame.allowed_list;
+            moves.clear();
+            const bool memo_next = series_ || remaining - 1 != 1;
+            for (const Move& m : list)
+                if (allowed(pos, m, permitted)) {
+                    moves.push_back(m);
+                    if (memo_next && m.kind != MoveKind::Castling)
+                        memo_.prefetch(child_hash(pos, m, mover, remaining - 1));
+                }
+            for (const Move& m : moves) {
                 const Walk before = pos.piece_on(m.from).walk;
                 const int moved = id_at_[m.from];
                 const Step s = apply(pos, m, mover);
@@ -1290,22 +1404,41 @@ class PictureSearch {
         memo_key(pos, remaining);
         LineMap::Ticket ticket;
         const std::uint64_t h = memo_hash(pos, remaining);
-        const int memo = memo_.find_or_add(memo_key_, h, ticket);
-        if (memo >= 0) return memo == 1;
+        LineMap& memo = memo_key_.size() <= memo_.capacity() ? memo_ : memo_long_;
+        const int known = memo.find_or_add(memo_key_, h, ticket);
+        if (known >= 0) return known == 1;
         still_live(pos, remaining, mover, m, moved, before, taken, live, next);
         const bool found = !next.empty() && search(pos, remaining, next);
-        if (!memo_.current(ticket)) memo_key(pos, remaining);
-        memo_.set(ticket, memo_key_, h, found ? 1 : 0);
+        if (!memo.current(ticket)) memo_key(pos, remaining);
+        memo.set(ticket, memo_key_, h, found ? 1 : 0);
         return found;
     }
 
-    // A hash of memo_key(pos, remaining) from pos's Zobrist key and units_hash_ (equal keys,
-    // equal hashes), known before the key is written.
+    // A hash of memo_key(pos, remaining) (equal keys, equal hashes): of the units' squares
+    // (units_hash_), the side to move and the half-moves left. Castling rights, en passant and
+    // promotions seldom tell keys apart and are left out, so a child's hash is known before
+    // its move is played (child_hash).
     std::uint64_t memo_hash(const Position& pos, int remaining) const {
-        std::uint64_t h = pos.key() ^ units_hash_ ^ (std::uint64_t(remaining) * 0x9E3779B97F4A7C15ull);
+        return hash_of(units_hash_ ^ std::uint64_t(pos.side_to_move()), remaining);
+    }
+    static std::uint64_t hash_of(std::uint64_t keys, int remaining) {
+        std::uint64_t h = keys ^ (std::uint64_t(remaining) * 0x9E3779B97F4A7C15ull);
         h ^= h >> 31;
         h *= 0xff51afd7ed558ccdull;
         return h ^ (h >> 29);
+    }
+
+    // memo_hash() of the child after move m (no castling) of `mover` with `remaining`
+    // half-moves left.
+    std::uint64_t child_hash(const Position& pos, const Move& m, Color mover, int remaining) const {
+        std::uint64_t units = units_hash_;
+        const int id = id_at_[m.from];
+        if (id >= 0) units ^= unit_hash(id, m.from) ^ unit_hash(id, m.to);
+        const Square cs = capture_square(m, mover);
+        const int taken = pos.empty(cs) ? -1 : id_at_[cs];
+        if (taken >= 0) units ^= unit_hash(taken, cs) ^ unit_hash(taken, SQ_NONE);
+        const Color next = series_ ? mover : ~mover;
+        return hash_of(units ^ std::uint64_t(next), remaining);
     }
 
     // units_hash_'s share of unit id on square s (SQ_NONE: taken).
@@ -1319,28 +1452,46 @@ class PictureSearch {
     void move_unit(int id, Square to) {
         units_hash_ ^= unit_hash(id, sq_of_[std::size_t(id)]) ^ unit_hash(id, to);
         sq_of_[std::size_t(id)] = to;
+        sq_bytes_[std::size_t(id)] = char(to == SQ_NONE ? 64 : to);
     }
 
-    // The memo's key: the half-moves left, the side to move, castling rights, the en passant
-    // square, the square of every unit and the walk of every unit first a pawn. The units
+    // The memo's key: the half-moves left, the side to move, the en passant square, the
+    // castling rights (one byte when they lie on the corner and king squares only), the square
+    // of every unit, then the walk of every unit first a pawn when one has promoted. The units
     // (their colours fixed) on their squares in their walks are the board, so the key is
     // exact; it also tells apart positions alike but for which of two alike units stands
-    // where, which differ in their budgets.
+    // where, which differ in their budgets. The fourth byte says which optional parts follow.
     void memo_key(const Position& pos, int remaining) {
+        constexpr Bitboard corners = square_bb(SQ_A1) | square_bb(SQ_E1) | square_bb(SQ_H1) | square_bb(SQ_A8) |
+                                     square_bb(SQ_E8) | square_bb(SQ_H8);
         char* k = memo_buf_.data();
         *k++ = char(remaining);
         *k++ = char(pos.side_to_move());
         *k++ = char(pos.ep_square());
         const Bitboard rights = pos.castling_rights();
-        *k++ = char(rights ? 1 : 0);
-        if (rights) {
+        char* tag = k++;
+        *tag = 0;
+        if (rights & ~corners) {
+            *tag = 1;
             std::memcpy(k, &rights, sizeof rights);
             k += sizeof rights;
+        } else if (rights) {
+            *tag = char(0x80 | (rights & 1) | ((rights >> 3) & 2) | ((rights >> 5) & 4) | ((rights >> 53) & 8) |
+                        ((rights >> 56) & 16) | ((rights >> 58) & 32));
         }
-        for (Square s : sq_of_) *k++ = char(s == SQ_NONE ? 64 : s);
+        std::memcpy(k, sq_bytes_.data(), sq_bytes_.size());  // a fixed size: no call
+        k += sq_of_.size();
+        bool promoted = false;
         for (int id : pawn_units_) {
             const Square s = sq_of_[std::size_t(id)];
-            *k++ = char(s == SQ_NONE ? NO_WALK : pos.piece_on(s).walk);
+            if (s != SQ_NONE && pos.piece_on(s).walk != PAWN) promoted = true;
+        }
+        if (promoted) {
+            *tag = char(*tag | 0x40);
+            for (int id : pawn_units_) {
+                const Square s = sq_of_[std::size_t(id)];
+                *k++ = char(s == SQ_NONE ? NO_WALK : pos.piece_on(s).walk);
+            }
         }
         memo_key_ = std::string_view(memo_buf_.data(), std::size_t(k - memo_buf_.data()));
     }
@@ -1357,6 +1508,7 @@ class PictureSearch {
     std::vector<Bitboard> blocked_;
     std::array<int, 64> id_at_{};
     std::vector<Square> sq_of_;
+    std::array<char, 64> sq_bytes_{};     // sq_of_ as memo_key() writes it (64: taken)
     std::uint64_t alive_ = 0;             // bit id: unit id not taken
     std::uint64_t units_hash_ = 0;        // XOR of unit_hash(id, sq_of_[id])
     std::uint64_t units_of_[2] = {0, 0};  // bit id: unit id is of that colour
@@ -1367,18 +1519,21 @@ class PictureSearch {
         Live next;
         Allowed allowed;
         MoveList moves;
+        std::vector<Move> allowed_list;
+        std::array<Bitboard, SQUARE_NB> to;  // targets()
     };
     std::vector<Frame> frames_;
     bool series_ = false;
     std::vector<StillDistances> tables_;  // the demands' distance tables (make_tables)
     std::vector<int> table_of_;           // [picture][unit]: its table, -1: none
     std::vector<int> kind_of_;            // [picture][unit]: its demand's kind, -1: none
+    std::vector<Bitboard> balls_;         // make_balls()
     // Per kind, scratch of allowed_moves() (its entry in Allowed::kinds) and still_live() (the
     // moved unit's change of distance): valid where kind_stamp_ is stamp_.
     std::vector<int> kind_slot_, delta_;
     std::vector<std::uint64_t> kind_stamp_;
     std::uint64_t stamp_ = 0;
-    LineMap memo_;                 // child()'s: whether a play from a node reaches the goal
+    LineMap memo_, memo_long_;     // child()'s: whether a play from a node reaches the goal
     std::vector<int> pawn_units_;  // the units first pawns (memo_key)
     std::string key_;
     // memo_key()'s key, in memo_buf_: at most 4 + 8 bytes and two per unit (64 at most).
@@ -1424,23 +1579,43 @@ std::vector<Picture> minimal_pictures(std::vector<Picture> all, int king) {
         for (int c : all[i].captured) sig[i] |= std::uint64_t(1) << ((c * 29 + 17) & 63);
     }
     std::vector<bool> keep(all.size(), false);
-    // The pictures kept so far per king square, with their signatures and empty squares side
-    // by side (the screening reads those alone).
+    // The pictures kept so far, filed by the king's square and one of their targets (the
+    // checker's, else the first but the king's; none: only the king): a picture whose
+    // demands are among b's is filed under the king's square and a target of b. Signatures
+    // and empty squares side by side (the screening reads those alone).
     struct Kept {
         std::vector<std::uint64_t> sig, empty;
         std::vector<std::size_t> index;
     };
-    std::array<Kept, 65> kept;
+    auto file_key = [](int king_sq, const Target* t) {
+        if (!t) return std::uint64_t(king_sq + 1);
+        return std::uint64_t(king_sq + 1) | std::uint64_t(t->unit + 1) << 8 | std::uint64_t(t->square) << 16 |
+               std::uint64_t(t->form) << 24;
+    };
+    auto filed_under = [&](const Picture& p) -> const Target* {
+        if (p.checker.unit >= 0) return &p.checker;
+        for (const Target& t : p.targets)
+            if (t.unit != king) return &t;
+        return nullptr;
+    };
+    std::unordered_map<std::uint64_t, Kept> kept;
     for (std::size_t i : order) {
-        Kept& group = kept[king_square(all[i]) + 1];
+        const int ks = king_square(all[i]);
         const std::uint64_t si = sig[i], ei = all[i].empty;
         bool covered = false;
-        for (std::size_t k = 0; k < group.index.size(); ++k)
-            if (!(group.sig[k] & ~si) && !(group.empty[k] & ~ei) && demands_subset(all[group.index[k]], all[i])) {
-                covered = true;
-                break;
-            }
+        auto screen = [&](std::uint64_t key) {
+            const auto it = kept.find(key);
+            if (it == kept.end()) return;
+            const Kept& group = it->second;
+            for (std::size_t k = 0; k < group.index.size() && !covered; ++k)
+                if (!(group.sig[k] & ~si) && !(group.empty[k] & ~ei) && demands_subset(all[group.index[k]], all[i]))
+                    covered = true;
+        };
+        screen(file_key(ks, nullptr));
+        for (std::size_t t = 0; t < all[i].targets.size() && !covered; ++t)
+            if (all[i].targets[t].unit != king) screen(file_key(ks, &all[i].targets[t]));
         if (covered) continue;
+        Kept& group = kept[file_key(ks, filed_under(all[i]))];
         group.sig.push_back(si);
         group.empty.push_back(ei);
         group.index.push_back(i);

@@ -60,9 +60,11 @@ void gen_castling(const Position& pos, MoveList& list, Color us, Attacked&& atta
 
 // Fully legal generation for orthodox units only, using check and pin masks. With
 // QuietOnly, only non-captures (Circe rules add the captures themselves); the check state it
-// computes is left in *safety when given.
+// computes is left in *safety when given. With `to`, only moves to to[from] (castling: when the
+// king's destination is there).
 template <Color Us, bool QuietOnly = false>
-void gen_orthodox(const Position& pos, MoveList& list, KingSafety* safety = nullptr) {
+void gen_orthodox(const Position& pos, MoveList& list, KingSafety* safety = nullptr, const Bitboard* to = nullptr) {
+    const auto allowed_to = [to](Square from) { return to ? to[from] : ~Bitboard(0); };
     constexpr Color Them = Color(Us ^ 1);
     const Bitboard occ = pos.pieces();
     const Bitboard ours = pos.pieces(Us);
@@ -77,7 +79,7 @@ void gen_orthodox(const Position& pos, MoveList& list, KingSafety* safety = null
         if (safety) *safety = KingSafety{checkers, pinned};
         // King steps.
         const Bitboard occ_no_king = occ ^ square_bb(ksq);
-        for (Bitboard t = king_attacks(ksq) & mask; t;) {
+        for (Bitboard t = king_attacks(ksq) & mask & allowed_to(ksq); t;) {
             Square to = pop_lsb(t);
             if (!pos.attackers_to(to, Them, occ_no_king)) add(list, ksq, to);
         }
@@ -85,26 +87,31 @@ void gen_orthodox(const Position& pos, MoveList& list, KingSafety* safety = null
         if (checkers) {
             Square c = lsb(checkers);
             mask &= between_bb(ksq, c) | checkers;
-        } else {
+        } else if (!to) {
             gen_castling(pos, list, Us, [&](Square s) { return pos.attackers_to(s, Them) != 0; });
+        } else if (to[ksq] & (square_bb(SQ_C1) | square_bb(SQ_G1) | square_bb(SQ_C8) | square_bb(SQ_G8))) {
+            MoveList castlings;
+            gen_castling(pos, castlings, Us, [&](Square s) { return pos.attackers_to(s, Them) != 0; });
+            for (const Move& m : castlings)
+                if (to[ksq] & square_bb(m.to)) list.push(m);
         }
     }
 
     // Knights (a pinned knight never moves).
     for (Bitboard b = pos.pieces(Us, KNIGHT) & ~pinned; b;) {
         Square from = pop_lsb(b);
-        for (Bitboard t = knight_attacks(from) & mask; t;) add(list, from, pop_lsb(t));
+        for (Bitboard t = knight_attacks(from) & mask & allowed_to(from); t;) add(list, from, pop_lsb(t));
     }
     // Sliders.
     for (Bitboard b = (pos.pieces(Us, BISHOP) | pos.pieces(Us, QUEEN)); b;) {
         Square from = pop_lsb(b);
-        Bitboard t = bishop_attacks(from, occ) & mask;
+        Bitboard t = bishop_attacks(from, occ) & mask & allowed_to(from);
         if (pinned & square_bb(from)) t &= line_bb(ksq, from);
         while (t) add(list, from, pop_lsb(t));
     }
     for (Bitboard b = (pos.pieces(Us, ROOK) | pos.pieces(Us, QUEEN)); b;) {
         Square from = pop_lsb(b);
-        Bitboard t = rook_attacks(from, occ) & mask;
+        Bitboard t = rook_attacks(from, occ) & mask & allowed_to(from);
         if (pinned & square_bb(from)) t &= line_bb(ksq, from);
         while (t) add(list, from, pop_lsb(t));
     }
@@ -116,7 +123,9 @@ void gen_orthodox(const Position& pos, MoveList& list, KingSafety* safety = null
     constexpr Bitboard third = Us == WHITE ? rank_bb(2) : rank_bb(5);
     const Bitboard pawns = pos.pieces(Us, PAWN) & ~first;
     const Bitboard empty = ~occ;
-    auto legal_for_pin = [&](Square from, Square to) { return !(pinned & square_bb(from)) || aligned(ksq, from, to); };
+    auto legal_for_pin = [&](Square from, Square t) {
+        return (allowed_to(from) & square_bb(t)) && (!(pinned & square_bb(from)) || aligned(ksq, from, t));
+    };
     {
         const Bitboard normal = pawns & ~seventh;
         Bitboard push1 = shift_up<Us>(normal) & empty;
@@ -168,6 +177,7 @@ void gen_orthodox(const Position& pos, MoveList& list, KingSafety* safety = null
         const Square cap = Square(ep - up);
         for (Bitboard b = pawn_attacks(Them, ep) & pawns; b;) {
             Square from = pop_lsb(b);
+            if (!(allowed_to(from) & square_bb(ep))) continue;
             if (ksq != SQ_NONE) {
                 Bitboard occ2 = (occ ^ square_bb(from) ^ square_bb(cap)) | square_bb(ep);
                 if (pos.attackers_to(ksq, Them, occ2) & ~square_bb(cap)) continue;
@@ -280,6 +290,22 @@ void generate_legal_by_make(const Position& pos, MoveList& list) {
         generate_rules_legal_by_make(pos, list);
     else
         generate_legal(pos, list);
+}
+
+void generate_legal_to(const Position& pos, const Bitboard* to, MoveList& list) {
+    if (pos.has_rules() || pos.has_fairy()) {
+        MoveList all;
+        generate_legal(pos, all);
+        list.clear();
+        for (const Move& m : all)
+            if (to[m.from] & square_bb(m.to)) list.push(m);
+        return;
+    }
+    list.clear();
+    if (pos.side_to_move() == WHITE)
+        gen_orthodox<WHITE>(pos, list, nullptr, to);
+    else
+        gen_orthodox<BLACK>(pos, list, nullptr, to);
 }
 
 int count_legal(const Position& pos) {

@@ -10,6 +10,7 @@
 #include "test_util.h"
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -139,6 +140,58 @@ TEST(FastPaths, SameMovesUnderTheShortcutFamiliesVariants) {
     }
     EXPECT_GE(cases, 100);
     std::printf("%d positions under %d variant cases\n", nodes, cases);
+}
+
+// generate_legal_to (the targeted generator of the help-play search) gives exactly the moves
+// of generate_legal whose destination is on the mask of their departure square (castling:
+// the king's destination), for random masks, on movelists.jsonl's positions without a
+// condition (the fast path) and with one (the filtered fallback), and on random games from
+// them.
+TEST(FastPaths, TargetedGenerationIsTheFilteredFullGeneration) {
+    std::istringstream in(test::read_text(fs::path(REBIRTH_SHARED_DIR) / "reference" / "movelists.jsonl"));
+    std::mt19937_64 rng(41);
+    int nodes = 0, castlings = 0;
+    std::vector<RuleSet> rule_sets;
+    rule_sets.reserve(4096);
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty()) continue;
+        const auto j = nlohmann::json::parse(line);
+        if (j.contains("popeye_error")) continue;
+        const std::string condition = j.at("condition");
+        SetupRules sr;
+        if (!condition.empty()) {
+            rule_sets.push_back(resolve_rules(parse_condition_words(condition, "movelists.jsonl"), "movelists.jsonl"));
+            sr.rules = &rule_sets.back();
+        }
+        Position pos;
+        try {
+            pos.set(parse_fen(j.at("fen").get<std::string>()), sr);
+        } catch (const std::exception&) {
+            continue;
+        }
+        for (int ply = 0; ply < 12; ++ply) {
+            MoveList all;
+            generate_legal(pos, all);
+            if (all.empty()) break;
+            for (int trial = 0; trial < 3; ++trial) {
+                std::array<Bitboard, SQUARE_NB> to;
+                for (Bitboard& b : to) b = trial == 0 ? ~Bitboard(0) : rng() & rng();
+                MoveList expected, got;
+                for (const Move& m : all)
+                    if (to[m.from] & square_bb(m.to)) expected.push(m);
+                generate_legal_to(pos, to.data(), got);
+                ASSERT_EQ(texts(pos, got), texts(pos, expected))
+                    << j.at("id") << " after " << ply << " random moves, mask trial " << trial;
+                for (const Move& m : got) castlings += m.kind == MoveKind::Castling;
+                ++nodes;
+            }
+            const Move m = all[std::uniform_int_distribution<int>(0, all.size() - 1)(rng)];
+            UndoInfo u;
+            pos.do_move(m, u);
+        }
+    }
+    EXPECT_GE(nodes, 1000);
+    EXPECT_GT(castlings, 0);
 }
 
 // walk_attacks_square looks along the one ray that leads to the target; it must agree with

@@ -9,6 +9,9 @@ namespace rebirth {
 // castling, en passant, all promotions. Fills `list` (cleared first).
 void generate_legal(const Position& pos, MoveList& list);
 
+// generate_legal's moves m whose m.to is on to[m.from] (castling: the king's destination).
+void generate_legal_to(const Position& pos, const Bitboard* to, MoveList& list);
+
 // Under rules (Circe family): the legal moves found by playing every pseudo-legal move and
 // testing the check rule, without generate_legal's fast paths (pins, check tests on bitboards,
 // Mars and Assassin shortcuts): the reference the tests compare generate_legal with. Without
