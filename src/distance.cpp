@@ -135,7 +135,8 @@ struct Tables {
     std::array<std::array<std::array<std::uint8_t, 64>, 64>, kRows> attack{};
     // Pawns (index: colour): the fewest moves to stand on a square as a pawn, and as a queen
     // or a knight promoted on the way.
-    std::array<std::array<std::array<std::uint8_t, 64>, 64>, 2> pawn_only{}, as_queen{}, as_knight{};
+    std::array<std::array<std::array<std::uint8_t, 64>, 64>, 2> pawn_only{}, as_queen{}, as_knight{}, as_rook{},
+        as_bishop{};
     // Per row: the squares attacked from each square, and the squares attacking each square.
     std::array<std::array<Bitboard, 64>, kRows> attacked{}, attacking{};
 
@@ -173,6 +174,8 @@ struct Tables {
                 auto rows = [&](const auto& table) { return [&](Square p) { return table[p].data(); }; };
                 as_queen[c][from] = via_promotion(pawn, last, Square(from), rows(dist[1]));
                 as_knight[c][from] = via_promotion(pawn, last, Square(from), rows(dist[4]));
+                as_rook[c][from] = via_promotion(pawn, last, Square(from), rows(dist[2]));
+                as_bishop[c][from] = via_promotion(pawn, last, Square(from), rows(dist[3]));
                 const auto queen_attacks = via_promotion(pawn, last, Square(from), rows(attack[1]));
                 const auto knight_attacks = via_promotion(pawn, last, Square(from), rows(attack[4]));
                 auto& d = dist[row][from];
@@ -233,6 +236,8 @@ const std::uint8_t* empty_distances_as(Walk w, Color c, Square from, Walk as) {
         if (as == PAWN) return tables().pawn_only[c][from].data();
         if (as == QUEEN) return tables().as_queen[c][from].data();
         if (as == KNIGHT) return tables().as_knight[c][from].data();
+        if (as == ROOK) return tables().as_rook[c][from].data();
+        if (as == BISHOP) return tables().as_bishop[c][from].data();
         return nullptr;
     }
     return as == w ? empty_distances_from(w, c, from) : nullptr;

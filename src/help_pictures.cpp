@@ -59,10 +59,12 @@ int compute_distance_to(Walk w, Color c, Square s, Square t, Form f) {
         case Form::Same:
             return at(empty_distances_as(PAWN, c, s, PAWN));
         case Form::PromotedQueen:
-        case Form::PromotedRook:
-        case Form::PromotedBishop:
         case Form::PromotedLine:
             return at(empty_distances_as(PAWN, c, s, QUEEN));
+        case Form::PromotedRook:
+            return at(empty_distances_as(PAWN, c, s, ROOK));
+        case Form::PromotedBishop:
+            return at(empty_distances_as(PAWN, c, s, BISHOP));
         case Form::PromotedKnight:
             return at(empty_distances_as(PAWN, c, s, KNIGHT));
         case Form::Any:
@@ -434,11 +436,10 @@ class PictureMaker {
         found_(p);
     }
 
-    // The walk a placed unit has in every final position fitting the picture; NO_WALK when
-    // it may have several (a pawn that may promote).
     // The walks a placed unit may have in the final position: its own (a piece), the form's
-    // (a pawn promoting to a named walk), or those a pawn in any form reaches within the moves
-    // its side has left (a pawn, promoted line pieces, a promoted knight). At most 5, in out.
+    // (a pawn promoting to a named walk), or those a pawn in several forms reaches within the
+    // moves its side has left, each walk by its own distance (a promoted line piece: queen,
+    // rook, bishop; any form: a pawn too, and a knight). At most 5, in out.
     int final_walks(const Target& t, Walk* out) const {
         const Unit& u = units_[t.unit];
         if (u.walk != PAWN) {
@@ -454,17 +455,18 @@ class PictureMaker {
             return 1;
         }
         int n = 0;
-        if (t.form == Form::PromotedLine) {
-            for (Walk w : {QUEEN, ROOK, BISHOP}) out[n++] = w;
-            return n;
-        }
-        // The moves this unit may take: its side's budget less the other units' costs.
+        // The moves this unit may take: its side's budget less the other units' costs. Each
+        // walk counts with its own distance (a promoted bishop keeps its promotion square's
+        // colour).
         const int budget = (u.color == attacker_ ? a_moves_ - a_cost_ : d_moves_ - d_cost_) +
-                           distance_to(PAWN, u.color, u.square, t.square, Form::Any);
-        if (distance_to(PAWN, u.color, u.square, t.square, Form::Same) <= budget) out[n++] = PAWN;
-        if (distance_to(PAWN, u.color, u.square, t.square, Form::PromotedLine) <= budget)
-            for (Walk w : {QUEEN, ROOK, BISHOP}) out[n++] = w;
-        if (distance_to(PAWN, u.color, u.square, t.square, Form::PromotedKnight) <= budget) out[n++] = KNIGHT;
+                           distance_to(PAWN, u.color, u.square, t.square, t.form);
+        if (t.form == Form::Any && distance_to(PAWN, u.color, u.square, t.square, Form::Same) <= budget)
+            out[n++] = PAWN;
+        if (distance_to(PAWN, u.color, u.square, t.square, Form::PromotedQueen) <= budget) out[n++] = QUEEN;
+        if (distance_to(PAWN, u.color, u.square, t.square, Form::PromotedRook) <= budget) out[n++] = ROOK;
+        if (distance_to(PAWN, u.color, u.square, t.square, Form::PromotedBishop) <= budget) out[n++] = BISHOP;
+        if (t.form == Form::Any && distance_to(PAWN, u.color, u.square, t.square, Form::PromotedKnight) <= budget)
+            out[n++] = KNIGHT;
         return n;
     }
 
@@ -551,7 +553,7 @@ class PictureMaker {
                 rest /= pieces.size();
             }
             Position* board = board_of(placed);
-            if (!board || parries_preventable_on(*board)) return true;
+            if (board ? parries_preventable_on(*board) : !king_attack_fixed(placed)) return true;
         }
         return false;
     }
@@ -613,6 +615,18 @@ class PictureMaker {
             if (p.color == by && (unit_attack_set(p.walk, by, q, placed.occ) & square_bb(s))) out |= square_bb(q);
         }
         return out;
+    }
+
+    // Whether a placed defending unit attacks the placed attacking king along no square a unit
+    // could still stand on (next to it, a knight's or pawn's attack, or a line through squares
+    // the picture keeps empty): no final position fitting the picture has these walks, the
+    // attacker having just moved.
+    bool king_attack_fixed(const Placed& placed) const {
+        const Square king = placed.king[attacker_];
+        if (king == SQ_NONE) return false;
+        for (Bitboard b = attackers_among(placed, king, ~attacker_); b;)
+            if (!(between_bb(pop_lsb(b), king) & ~picture_.empty)) return true;
+        return false;
     }
 
     // `placed` as a position, the defender to move; null when it is not one (the attacker in

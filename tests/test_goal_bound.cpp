@@ -73,6 +73,26 @@ TEST(Distance, PawnsStepCaptureAndPromote) {
     EXPECT_EQ(as_knight[sq("d8")], 1);  // e7xd8=S
     EXPECT_EQ(as_knight[sq("f6")], 2);  // e7-e8=S, Se8-f6
     EXPECT_EQ(empty_distances_as(ROOK, WHITE, sq("a1"), QUEEN), nullptr);
+    // As a bishop it keeps its promotion square's colour: a7-a8=B, Ba8-h1 two moves, but a1
+    // (dark) only by a7xb8=B, Bb8-e5, Be5-a1: three, where a queen or a rook needs two.
+    const std::uint8_t* as_bishop = empty_distances_as(PAWN, WHITE, sq("a7"), BISHOP);
+    const std::uint8_t* as_rook = empty_distances_as(PAWN, WHITE, sq("a7"), ROOK);
+    const std::uint8_t* as_queen = empty_distances_as(PAWN, WHITE, sq("a7"), QUEEN);
+    ASSERT_NE(as_bishop, nullptr);
+    ASSERT_NE(as_rook, nullptr);
+    ASSERT_NE(as_queen, nullptr);
+    EXPECT_EQ(as_bishop[sq("h1")], 2);
+    EXPECT_EQ(as_bishop[sq("a1")], 3);
+    EXPECT_EQ(as_queen[sq("a1")], 2);
+    EXPECT_EQ(as_rook[sq("a1")], 2);
+    EXPECT_EQ(as_rook[sq("h1")], 3);  // a8=R, Ra8-h8, Rh8-h1 (or a8-a1-h1)
+    // A black pawn: h2-h1=B (light), Bh1-a8; g1 only by capture h2xg1=B.
+    const std::uint8_t* black_bishop = empty_distances_as(PAWN, BLACK, sq("h2"), BISHOP);
+    ASSERT_NE(black_bishop, nullptr);
+    EXPECT_EQ(black_bishop[sq("a8")], 2);
+    EXPECT_EQ(black_bishop[sq("g1")], 1);
+    EXPECT_EQ(black_bishop[sq("h1")], 1);
+    EXPECT_EQ(black_bishop[sq("b8")], 3);  // h2xg1=B, Bg1-a7, Ba7-b8
 }
 
 // still_distances: the series side's distances while the other side stands still (ser-h#).

@@ -45,16 +45,17 @@ Bitboard empty_attackers(Walk w, Color c, Square s);
 Bitboard one_move_squares(Walk w, Color c, Square s, Bitboard blocked);
 
 // The fewest moves, per square, for a unit of walk w and colour c on `from` to stand there
-// with walk `as` on an empty board: a pawn as a pawn (never on its last rank), or as a queen
-// or a knight (promoted on the way; a promoted rook or bishop never needs fewer moves than
-// a queen, nor attacks more); any other walk only as itself. Null for other pairs.
+// with walk `as` on an empty board: a pawn as a pawn (never on its last rank), or as a queen,
+// rook, bishop or knight promoted on the way (a promoted rook or bishop never needs fewer
+// moves than a queen, nor attacks more; a bishop keeps its promotion square's colour); any
+// other walk only as itself. Null for other pairs.
 const std::uint8_t* empty_distances_as(Walk w, Color c, Square from, Walk as);
 
 // As empty_distances_as, on a board whose `blocked` squares hold units that never move and
 // are never captured (pawns that never leave their first square): they can be neither
-// entered nor crossed. Null for the pairs empty_distances_as refuses and for a unit standing
-// on a blocked square. The values stay valid while the same thread asks only with the same
-// set of blocked squares (a cache per thread keeps up to 64 sets).
+// entered nor crossed. Null for the pairs empty_distances_as refuses, for a pawn as a
+// promoted rook or bishop, and for a unit standing on a blocked square. The values stay valid while the same thread
+// asks only with the same set of blocked squares (a cache per thread keeps up to 64 sets).
 const std::uint8_t* blocked_distances_as(Bitboard blocked, Walk w, Color c, Square from, Walk as);
 
 // The squares whose value in a row of 64 distances (as the functions above return) is at
