@@ -1,6 +1,6 @@
 // Command-line contract of the `rebirth` executable (README.md "Command line"): runs the built
 // binary (REBIRTH_BINARY) as a child process and checks stdout, stderr and the exit status.
-// Exit codes (README.md, src/cli.h): 0 success, 2 bad input or not supported yet, 1 internal failure.
+// Exit codes (README.md, src/cli/cli.h): 0 success, 2 bad input or not supported yet, 1 internal failure.
 
 #include <gtest/gtest.h>
 
@@ -448,7 +448,7 @@ TEST_F(Cli, ProblemBeyondTheFileIsRefusedNamingTheFile) {
 
 // Exit 2 = "not supported yet" (README exit codes). The brief of this suite and README
 // ("a condition is refused as not supported yet") predate Circe support in perft; the
-// combinations src/rules.cpp still refuses (AntiCirce Kamikaze, Circe Parrain + AntiCirce)
+// combinations src/rules/rules.cpp still refuses (AntiCirce Kamikaze, Circe Parrain + AntiCirce)
 // must be refused with exit 2 and "not supported yet", naming where they were given.
 TEST_F(Cli, PerftWithUnsupportedConditionIsNotSupportedYet) {
     const std::string with_cond = write(
@@ -608,7 +608,7 @@ TEST_F(Cli, HelpOnProgramAndSubcommands) {
 
 // ---------------------------------------------------------------------------------------
 // bad input: README "Exit codes: ... 2 bad input (the message names the file, line and
-// offending word)"; src/cli.h: errors go to stderr.
+// offending word)"; src/cli/cli.h: errors go to stderr.
 
 struct BadInp {
     std::string name;     // test label and file name
@@ -630,7 +630,7 @@ const std::vector<BadInp> kParseErrors{
 };
 
 // Position errors are found after parsing: the message names the line where the problem
-// starts (src/cmd_solve.cpp check_position). Each bad problem is problem 2 of its file,
+// starts (src/cli/cmd_solve.cpp check_position). Each bad problem is problem 2 of its file,
 // so the line (5) is not simply the first line.
 const std::string kGoodFirst = "BeginProblem\nstip #2\npieces white ka1 black ka3\nNextProblem\n";
 const std::vector<BadInp> kPositionErrors{
@@ -659,7 +659,7 @@ TEST_F(Cli, BadInpFileIsReportedWithFileLineAndWord_Perft) {
 }
 
 // `solve` on the same files. For position errors solve goes on with the other problems;
-// the error must still reach stderr with file, line and word (src/cli.h: "errors on stderr").
+// the error must still reach stderr with file, line and word (src/cli/cli.h: "errors on stderr").
 TEST_F(Cli, BadInpFileIsReportedWithFileLineAndWord_Solve) {
     std::vector<BadInp> all = kParseErrors;
     all.insert(all.end(), kPositionErrors.begin(), kPositionErrors.end());

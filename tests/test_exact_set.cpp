@@ -1,4 +1,4 @@
-// The exact failure-table set (src/exact_set.h) against std::set, alone and under concurrent
+// The exact failure-table set (src/core/exact_set.h) against std::set, alone and under concurrent
 // inserts: a key is found exactly when the same bytes were inserted.
 
 #include <gtest/gtest.h>
@@ -12,7 +12,7 @@
 
 #include <tbb/parallel_for.h>
 
-#include "../src/exact_set.h"
+#include "../src/core/exact_set.h"
 
 namespace rebirth {
 namespace {

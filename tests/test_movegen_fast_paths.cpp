@@ -25,7 +25,7 @@
 #include "rebirth/setup.h"
 #include "rebirth/walk.h"
 
-#include "../src/walk_attacks.h"
+#include "../src/core/walk_attacks.h"
 
 namespace rebirth {
 namespace {

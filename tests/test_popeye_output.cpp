@@ -1,4 +1,4 @@
-// Popeye's problem header (src/popeye_output.cpp) against Popeye 4.104's own output.
+// Popeye's problem header (src/io/popeye_output.cpp) against Popeye 4.104's own output.
 //
 // Where the header ends in a reference NAME.out: Popeye prints remarks and messages, then
 // (unless NoBoard) the author/origin/award/title lines, the diagram(s), the stipulation line

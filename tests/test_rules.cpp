@@ -15,7 +15,7 @@
 #include <set>
 #include <string>
 
-#include "../src/popeye_parse.h"
+#include "../src/io/popeye_parse.h"
 #include "rebirth/error.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/rules.h"

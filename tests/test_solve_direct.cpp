@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "../src/solve_internal.h"
+#include "../src/solve/solve_internal.h"
 #include "rebirth/movegen.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/popeye_output.h"

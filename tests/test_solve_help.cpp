@@ -1,4 +1,4 @@
-// Help and series play (src/solve_help.cpp, front end src/solve.cpp) against Popeye 4.104's
+// Help and series play (src/solve/solve_help.cpp, front end src/solve/solve.cpp) against Popeye 4.104's
 // output for every reference problem of the groups help and series (index.jsonl).
 //
 // For each problem: format_header + solve_problem of every problem of NAME.inp is compared
@@ -174,7 +174,7 @@ TEST(SolveHelp, IntroMoveThenSeriesMate) {
     EXPECT_EQ(solution_lines(input, 4), want);
 }
 
-// Option Intelligent (src/help_pictures.cpp: help play follows the positions found by the
+// Option Intelligent (src/solve/help_pictures.cpp: help play follows the positions found by the
 // searches towards each mate picture) against the plain exhaustive search, on random
 // positions: a White king with one or two rooks, bishops or knights (castling rights now and then) against a
 // Black king with three to six, h#2.5 (five half-moves, White first), h#3 (six, Black first), ser-h#3, and with one or

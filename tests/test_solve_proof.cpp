@@ -1,4 +1,4 @@
-// Proof games (src/solve_proof.cpp, dispatched from src/solve.cpp): dian, dian.5 and a=>bn.
+// Proof games (src/proofgame/solve_proof.cpp, dispatched from src/solve/solve.cpp): dian, dian.5 and a=>bn.
 //
 // The reference problems of group `proofgame` (index.jsonl) must reproduce Popeye 4.104's
 // output exactly. The hand-made cases have expected answers derived by reasoning, explained
@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "../src/popeye_parse.h"
-#include "../src/solve_internal.h"
+#include "../src/io/popeye_parse.h"
+#include "../src/solve/solve_internal.h"
 #include "rebirth/movegen.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/popeye_output.h"

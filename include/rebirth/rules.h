@@ -120,6 +120,13 @@ struct RuleSet {
     friend bool operator==(const RuleSet&, const RuleSet&) = default;
 };
 
+// Whether a pawn on its own first rank may step (and capture) one square (Parrain,
+// ContraParrain, Cage); elsewhere it is immobile. Where it moves it also gives check
+// (Position::attackers_to), as in Popeye 4.104 (issue 10; RULES.md section 5 amended).
+inline bool first_rank_pawns_move(const RuleSet& r) {
+    return r.square == SquareRule::Parrain || r.square == SquareRule::ContraParrain || r.square == SquareRule::Cage;
+}
+
 // Adds Option CastlingMutuallyExclusive's pairs (a white and a black game-array rook square,
 // "a1h8") to `rules`: castling with either rook cancels the other's castling right.
 void add_castling_exclusive(RuleSet& rules, const std::vector<std::pair<Square, Square>>& pairs);

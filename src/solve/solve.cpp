@@ -18,7 +18,7 @@
 #include "rebirth/popeye_output.h"
 #include "rebirth/position.h"
 #include "rebirth/rules.h"
-#include "solve_internal.h"
+#include "solve/solve_internal.h"
 
 namespace rebirth {
 

@@ -1,7 +1,7 @@
 #include <array>
 #include <cctype>
 
-#include "popeye_parse.h"
+#include "io/popeye_parse.h"
 #include "rebirth/walk.h"
 
 namespace rebirth::popeye {

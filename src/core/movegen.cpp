@@ -1,9 +1,9 @@
 #include "rebirth/movegen.h"
 
-#include "movegen_rules.h"
+#include "core/rule_hooks.h"
+#include "core/walk_attacks.h"
 #include "rebirth/bitboard.h"
 #include "rebirth/rules.h"
-#include "walk_attacks.h"
 
 namespace rebirth {
 

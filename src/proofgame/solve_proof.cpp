@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "exact_set.h"
-#include "parallel.h"
+#include "core/exact_set.h"
+#include "core/parallel.h"
 #include "rebirth/legality.h"
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
@@ -15,8 +15,8 @@
 #include "rebirth/proof_captures.h"
 #include "rebirth/proof_tempo.h"
 #include "rebirth/rules.h"
-#include "rebirth_square.h"
-#include "solve_internal.h"
+#include "rules/rebirth_square.h"
+#include "solve/solve_internal.h"
 
 namespace rebirth {
 

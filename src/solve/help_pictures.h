@@ -6,7 +6,7 @@
 #include <mutex>
 #include <string>
 
-#include "exact_set.h"
+#include "core/exact_set.h"
 #include "rebirth/goal.h"
 #include "rebirth/position.h"
 

@@ -14,15 +14,15 @@
 
 #include <vector>
 
-#include "exact_set.h"
-#include "help_pictures.h"
-#include "parallel.h"
+#include "core/exact_set.h"
+#include "core/parallel.h"
 #include "rebirth/goal_bound.h"
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
 #include "rebirth/popeye_order.h"
 #include "rebirth/rules.h"
-#include "solve_internal.h"
+#include "solve/help_pictures.h"
+#include "solve/solve_internal.h"
 
 namespace rebirth {
 

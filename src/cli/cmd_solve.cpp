@@ -12,7 +12,7 @@
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "rebirth/error.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/popeye_output.h"

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "popeye_parse.h"
+#include "io/popeye_parse.h"
 #include "rebirth/walk.h"
 
 namespace rebirth {

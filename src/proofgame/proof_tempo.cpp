@@ -5,9 +5,9 @@
 #include <memory>
 #include <unordered_map>
 
+#include "core/walk_attacks.h"
 #include "rebirth/bitboard.h"
 #include "rebirth/distance.h"
-#include "walk_attacks.h"
 
 namespace rebirth {
 

@@ -6,9 +6,9 @@
 #include <cstdlib>
 #include <numeric>
 
-#include "movegen_rules.h"
 #include "rebirth/movegen.h"
 #include "rebirth/rules.h"
+#include "rules/movegen_rules.h"
 
 namespace rebirth {
 

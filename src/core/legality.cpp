@@ -7,9 +7,9 @@
 #include <string>
 #include <utility>
 
+#include "core/walk_attacks.h"
 #include "rebirth/bitboard.h"
 #include "rebirth/walk.h"
-#include "walk_attacks.h"
 
 namespace rebirth {
 

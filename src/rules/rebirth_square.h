@@ -54,12 +54,6 @@ inline bool rebirth_promotes(const RuleSet& r) {
             return false;
     }
 }
-// Whether a pawn on its own first rank may step (and capture) one square (Parrain,
-// ContraParrain, Cage); elsewhere it is immobile. Where it moves it also gives check
-// (Position::attackers_to), as in Popeye 4.104 (issue 10; RULES.md section 5 amended).
-inline bool first_rank_pawns_move(const RuleSet& r) {
-    return r.square == SquareRule::Parrain || r.square == SquareRule::ContraParrain || r.square == SquareRule::Cage;
-}
 // Whether s is on the last rank for colour c (a pawn reborn there promotes).
 inline bool last_rank(Color c, Square s) { return rank_of(s) == (c == WHITE ? 7 : 0); }
 inline bool first_rank(Color c, Square s) { return rank_of(s) == (c == WHITE ? 0 : 7); }

@@ -6,11 +6,11 @@
 #include <optional>
 #include <stdexcept>
 
+#include "core/walk_attacks.h"
 #include "rebirth/bitboard.h"
 #include "rebirth/movegen.h"
 #include "rebirth/position.h"
-#include "rebirth_square.h"
-#include "walk_attacks.h"
+#include "rules/rebirth_square.h"
 
 namespace rebirth {
 

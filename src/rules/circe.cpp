@@ -3,12 +3,12 @@
 // move makes (rebirth square and walk, Mars departure); do_rules_move applies it.
 #include <stdexcept>
 
-#include "movegen_rules.h"
 #include "rebirth/bitboard.h"
 #include "rebirth/movegen.h"
 #include "rebirth/position.h"
 #include "rebirth/rules.h"
-#include "rebirth_square.h"
+#include "rules/movegen_rules.h"
+#include "rules/rebirth_square.h"
 
 namespace rebirth {
 

@@ -1,14 +1,14 @@
-#include "movegen_rules.h"
+#include "rules/movegen_rules.h"
 
 #include <optional>
 
-#include "exact_set.h"
+#include "core/exact_set.h"
+#include "core/walk_attacks.h"
 #include "rebirth/bitboard.h"
 #include "rebirth/legality.h"
 #include "rebirth/movegen.h"
 #include "rebirth/rules.h"
-#include "rebirth_square.h"
-#include "walk_attacks.h"
+#include "rules/rebirth_square.h"
 
 namespace rebirth {
 

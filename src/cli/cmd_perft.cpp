@@ -2,7 +2,7 @@
 #include <string>
 #include <vector>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "rebirth/error.h"
 #include "rebirth/perft.h"
 #include "rebirth/popeye_input.h"

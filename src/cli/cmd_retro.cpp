@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "rebirth/error.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/retro.h"

@@ -1,4 +1,4 @@
-#include "rebirth_square.h"
+#include "rules/rebirth_square.h"
 
 namespace rebirth {
 

@@ -4,11 +4,10 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/walk_attacks.h"
 #include "rebirth/error.h"
 #include "rebirth/rules.h"
 #include "rebirth/walk.h"
-#include "rebirth_square.h"
-#include "walk_attacks.h"
 
 namespace rebirth {
 

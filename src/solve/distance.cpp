@@ -11,8 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/walk_attacks.h"
 #include "rebirth/bitboard.h"
-#include "walk_attacks.h"
 
 namespace rebirth {
 

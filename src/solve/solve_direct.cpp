@@ -13,12 +13,12 @@
 #include <unordered_map>
 #include <vector>
 
-#include "exact_set.h"
-#include "parallel.h"
+#include "core/exact_set.h"
+#include "core/parallel.h"
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
 #include "rebirth/popeye_order.h"
-#include "solve_internal.h"
+#include "solve/solve_internal.h"
 
 namespace rebirth {
 

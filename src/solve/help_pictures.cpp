@@ -1,4 +1,4 @@
-#include "help_pictures.h"
+#include "solve/help_pictures.h"
 
 #include <algorithm>
 #include <array>
@@ -14,12 +14,12 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/walk_attacks.h"
 #include "rebirth/bitboard.h"
 #include "rebirth/distance.h"
 #include "rebirth/goal.h"
 #include "rebirth/movegen.h"
 #include "rebirth/setup.h"
-#include "walk_attacks.h"
 
 namespace rebirth {
 
