@@ -1210,11 +1210,12 @@ class PictureSearch {
     // A superset of the squares allowed() lets each unit of `mover` go to, by departure
     // square (written on the squares of the mover's units alone): every square for a unit
     // free or now a pawn (whose promotions change its walk), the squares within its demands'
-    // slack for the others, and the castling squares for a king that may castle.
-    void targets(const Position& pos, Color mover, const Allowed& a, std::array<Bitboard, SQUARE_NB>& to) const {
-        for (std::uint64_t b = units_of_[mover] & alive_; b;) {
+    // slack for the others, and the castling squares for a king that may castle. With
+    // `last` (the play's last half-move), a unit a picture places must land on its square.
+    void targets(const Position& pos, Color mover, const Allowed& a, bool last,
+                 std::array<Bitboard, SQUARE_NB>& to) const {
+        for (std::uint64_t b = units_of_[mover] & alive_; b; b &= b - 1) {
             const int id = std::countr_zero(b);
-            b &= b - 1;
             const Square from = sq_of_[std::size_t(id)];
             const Walk w = pos.piece_on(from).walk;
             if (((a.free >> id) & 1) || w == PAWN) {
@@ -1224,12 +1225,14 @@ class PictureSearch {
             Bitboard t = 0;
             for (int k = a.begin[std::size_t(id)]; k < a.end[std::size_t(id)]; ++k) {
                 const auto [kind, slack] = a.kinds[std::size_t(k)];
-                const int level = kind_distance(kind, w, from) + slack - 1;
+                // The last move lands on the square itself: the plain kind's distance 0.
+                const int plain = last ? kind & ~1 : kind;
+                const int level = last ? 0 : kind_distance(kind, w, from) + slack - 1;
                 if (level >= kLevels) {
                     t = ~Bitboard(0);
                     break;
                 }
-                if (level >= 0) t |= balls_[(std::size_t(kind) * 6 + std::size_t(w - KING)) * kLevels + level];
+                if (level >= 0) t |= balls_[(std::size_t(plain) * 6 + std::size_t(w - KING)) * kLevels + level];
             }
             to[from] = t;
         }
@@ -1299,24 +1302,7 @@ class PictureSearch {
         Frame& frame = frames_[1];
         Allowed& a = frame.allowed;
         allowed_moves(live, 1, mover, a);
-        for (std::uint64_t b = units_of_[mover] & alive_; b; b &= b - 1) {
-            const auto id = std::size_t(std::countr_zero(b));
-            const Square from = sq_of_[id];
-            const Walk w = pos.piece_on(from).walk;
-            if (((a.free >> id) & 1) || w == PAWN) {
-                frame.to[from] = ~Bitboard(0);
-                continue;
-            }
-            Bitboard t = 0;
-            for (int k = a.begin[id]; k < a.end[id]; ++k) {
-                const std::size_t plain = std::size_t(a.kinds[std::size_t(k)].first & ~1);
-                t |= balls_[(plain * 6 + std::size_t(w - KING)) * kLevels];
-            }
-            frame.to[from] = t;
-        }
-        const Square king = pos.king_square(mover);
-        if (king != SQ_NONE && (pos.castling_rights() & square_bb(king)))
-            frame.to[king] |= square_bb(SQ_C1) | square_bb(SQ_G1) | square_bb(SQ_C8) | square_bb(SQ_G8);
+        targets(pos, mover, a, true, frame.to);
         MoveList& list = frame.moves;
         generate_legal_to(pos, frame.to.data(), list);
         for (const Move& m : list) {
@@ -1364,7 +1350,7 @@ class PictureSearch {
             Allowed& permitted = frame.allowed;
             allowed_moves(live, budget, mover, permitted);
             MoveList& list = frame.moves;
-            targets(pos, mover, permitted, frame.to);
+            targets(pos, mover, permitted, false, frame.to);
             generate_legal_to(pos, frame.to.data(), list);
             // The allowed moves; the memo entries of their children start loading at once.
             std::vector<Move>& moves = frame.allowed_list;
