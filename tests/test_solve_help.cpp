@@ -176,12 +176,11 @@ TEST(SolveHelp, IntroMoveThenSeriesMate) {
 
 // Option Intelligent (src/solve/help_pictures.cpp: help play follows the positions found by the
 // searches towards each mate picture) against the plain exhaustive search, on random
-// positions: a White king with one or two rooks, bishops or knights (castling rights now and then) against a
-// Black king with three to six, h#2.5 (five half-moves, White first), h#3 (six, Black first), ser-h#3, and with one or
-// two Black units h=2.5, h=3 and ser-h=3. Both searches
-// must print the same solutions; a picture that misses a mate, a budget too small or a
-// parry test too strict shows up as a missing line. Popeye's own intelligent-mode problems
-// are in data/popeye (compared with Popeye's output by test_popeye_suite).
+// positions: a White king with one or two rooks, bishops or knights (castling rights now and then, for Black too)
+// against a Black king with three to six, h#2.5 (five half-moves, White first), h#3 (six, Black first), ser-h#3, and
+// with one or two Black units h=2.5, h=3 and ser-h=3. Both searches must print the same solutions; a picture that
+// misses a mate, a budget too small or a parry test too strict shows up as a missing line. Popeye's own
+// intelligent-mode problems are in data/popeye (compared with Popeye's output by test_popeye_suite).
 TEST(SolveHelp, IntelligentModeFindsThePlainSolutions) {
     std::mt19937 rng(20261126);
     const char* const walks = "qrbsp";
@@ -191,8 +190,11 @@ TEST(SolveHelp, IntelligentModeFindsThePlainSolutions) {
         std::array<char, 64> board{};
         std::string white = "k", black = "k";
         const bool castle = rng() % 4 == 0;
-        int wk = castle ? 4 : int(rng() % 64), bk = int(rng() % 64);
-        if (wk == bk) continue;
+        // Black castling rights (its king and rooks at home) now and then too: the mated side's
+        // castling spares it a move only in some pictures.
+        const bool black_castles = !castle && rng() % 4 == 0;
+        int wk = castle ? 4 : int(rng() % 64), bk = black_castles ? 60 : int(rng() % 64);
+        if (wk == bk || (black_castles && (wk == 56 || wk == 63))) continue;
         board[wk] = board[bk] = 1;
         white += square(wk);
         black += square(bk);
@@ -200,12 +202,16 @@ TEST(SolveHelp, IntelligentModeFindsThePlainSolutions) {
             board[0] = board[7] = 1;
             white += " ra1h1";
         }
+        if (black_castles) {
+            board[56] = board[63] = 1;
+            black += " ra8h8";
+        }
         auto add_units = [&](std::string& side, int n, bool is_white) {
             for (int i = 0; i < n; ++i) {
                 const char w = walks[(is_white ? 1 : 0) + rng() % (is_white ? 3 : 5)];
                 int s = int(rng() % 64);
                 if (board[s] || (w == 'p' && (s < 8 || s >= 56))) continue;
-                if (is_white && castle && s < 8) continue;
+                if ((is_white && castle && s < 8) || (!is_white && black_castles && s >= 56)) continue;
                 board[s] = 1;
                 side += std::string(" ") + w + square(s);
             }

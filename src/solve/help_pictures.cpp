@@ -172,6 +172,38 @@ int castling_bonus(const Position& pos, Color c) {
     return (pos.castling_rights() & rank_bb(c == WHITE ? 0 : 7)) ? 1 : 0;
 }
 
+// Whether castling can spare colour c a move towards picture p: only when p places both
+// c's king and a rook that may castle with it, and each is a move nearer its square from its
+// castled square than from its own (the king's distances already count castling's two-file
+// step, and the rook's trip from its corner is never longer than one move more). Otherwise
+// c needs at least the sum of its units' distances.
+bool castling_saves(const Position& root, const std::vector<Unit>& units, const std::vector<Target>& targets, Color c) {
+    const Bitboard rights = root.castling_rights();
+    const int rank = c == WHITE ? 0 : 7;
+    const Square home = make_square(4, rank);
+    if (!(rights & square_bb(home))) return false;
+    auto target_of = [&](Square from, Walk w) -> const Target* {
+        for (const Target& t : targets)
+            if (units[t.unit].square == from && units[t.unit].walk == w && units[t.unit].color == c) return &t;
+        return nullptr;
+    };
+    const Target* king = target_of(home, KING);
+    if (!king) return false;
+    for (const bool short_side : {true, false}) {
+        const Square corner = make_square(short_side ? 7 : 0, rank);
+        if (!(rights & square_bb(corner))) continue;
+        const Target* rook = target_of(corner, ROOK);
+        if (!rook) continue;
+        const Square king_to = make_square(short_side ? 6 : 2, rank), rook_to = make_square(short_side ? 5 : 3, rank);
+        if (distance_to(KING, c, home, king->square, king->form) ==
+                1 + distance_to(KING, c, king_to, king->square, king->form) &&
+            distance_to(ROOK, c, corner, rook->square, rook->form) ==
+                1 + distance_to(ROOK, c, rook_to, rook->square, rook->form))
+            return true;
+    }
+    return false;
+}
+
 // Moves (of both sides) that may vacate a square besides their departure square, within
 // `half_moves`: castling (the rook's square) and en passant (the taken pawn's square, which
 // matters only for squares of `empty` that hold pawns on the en-passant ranks).
@@ -415,6 +447,13 @@ class PictureMaker {
 
     // A complete picture: the squares that must be empty and hold units now each need a move.
     void finish() {
+        // The budgets count a move more for a side that may castle; this picture may need it.
+        if (a_cost_ > a_moves_ - castling_bonus(pos_, attacker_) &&
+            !castling_saves(pos_, units_, picture_.targets, attacker_))
+            return;
+        if (d_cost_ > d_moves_ - castling_bonus(pos_, ~attacker_) &&
+            !castling_saves(pos_, units_, picture_.targets, ~attacker_))
+            return;
         const int openings = popcount(picture_.empty & pos_.pieces());
         if (openings > a_moves_ + d_moves_ + extra_vacated(pos_, picture_.empty, a_moves_ + d_moves_)) return;
         if (!stalemate_ && !parries_preventable()) return;
@@ -889,6 +928,10 @@ class PictureSearch {
                 if (units_[t.unit].color != goal_side_) blocked_[p] |= square_bb(t.square);
             }
         }
+        no_castling_.assign(pictures.size(), 0);
+        for (std::size_t p = 0; p < pictures.size(); ++p)
+            for (Color c : {WHITE, BLACK})
+                if (!castling_saves(root_, units_, pictures[p].targets, c)) no_castling_[p] |= 1 << c;
         make_tables(pictures);
         kind_of_.assign(table_of_.size(), -1);
         for (std::size_t p = 0; p < pictures.size(); ++p)
@@ -941,6 +984,7 @@ class PictureSearch {
             std::uint64_t demands;  // bit id: the picture places unit id
             std::uint64_t to_take;  // bit id: unit id must be taken
             Bitboard empty;         // the squares it needs empty
+            int no_castling;        // bit c: castling spares colour c no move here (castling_saves)
         };
         std::vector<Entry> entries;
         void clear() { entries.clear(); }
@@ -948,7 +992,12 @@ class PictureSearch {
         std::size_t size() const { return entries.size(); }
     };
     Live::Entry entry(int p, int white, int black) const {
-        return {p, {white, black}, demands_[std::size_t(p)], to_take_[std::size_t(p)], picture(p).empty};
+        return {p,
+                {white, black},
+                demands_[std::size_t(p)],
+                to_take_[std::size_t(p)],
+                picture(p).empty,
+                no_castling_[std::size_t(p)]};
     }
 
     // The moves of colour c among the `remaining` half-moves, pos's side to move first.
@@ -1058,17 +1107,23 @@ class PictureSearch {
     // rest_feasible() over many pictures.
     struct Budgets {
         int side[2];
+        int castling[2];  // the move more counted in side[c] for castling
         int goal;
         Budgets(const PictureSearch& s, const Position& pos, int remaining)
             : side{s.moves_of(pos, WHITE, remaining) + castling_bonus(pos, WHITE),
                    s.moves_of(pos, BLACK, remaining) + castling_bonus(pos, BLACK)},
+              castling{castling_bonus(pos, WHITE), castling_bonus(pos, BLACK)},
               goal(s.moves_of(pos, s.goal_side_, remaining)) {}
+        // The part of side[c] entry e cannot use: the castling move, where it spares nothing.
+        int bonus(Color c, const Live::Entry& e) const { return (e.no_castling >> c) & castling[c]; }
     };
 
     bool rest_feasible(const Live::Entry& e, const Position& pos, int remaining, const Budgets& budgets, int need_white,
                        int need_black) const {
         const int p = e.picture;
-        if (need_white > budgets.side[WHITE] || need_black > budgets.side[BLACK]) return false;
+        if (need_white > budgets.side[WHITE] - budgets.bonus(WHITE, e) ||
+            need_black > budgets.side[BLACK] - budgets.bonus(BLACK, e))
+            return false;
         // Each unit still to be taken needs a move of the goal side.
         if (popcount(e.to_take & alive_) > budgets.goal) return false;
         const Bitboard empty = e.empty;
@@ -1161,11 +1216,15 @@ class PictureSearch {
         std::array<int, 64> begin, end;
         std::vector<std::pair<int, int>> kinds;
     };
-    void allowed_moves(const Live& live, int budget, Color mover, Allowed& out) {
+    // `castling`: the move more `budget` counts for castling (1 or 0), which the entries where
+    // castling spares the mover nothing cannot use.
+    void allowed_moves(const Live& live, int budget, int castling, Color mover, Allowed& out) {
+        auto unusable = [&](const Live::Entry& e, Color c) { return (e.no_castling >> c) & castling; };
         const std::size_t n = live.size();
         out.free = 0;
         for (std::size_t i = 0; i < n; ++i)
-            if (budget - live.entries[i].need[mover] >= 1) out.free |= ~live.entries[i].demands;
+            if (budget - unusable(live.entries[i], mover) - live.entries[i].need[mover] >= 1)
+                out.free |= ~live.entries[i].demands;
         const std::size_t units = units_.size();
         out.kinds.clear();
         for (std::uint64_t open = units_of_[mover] & alive_ & ~out.free; open; open &= open - 1) {
@@ -1177,7 +1236,7 @@ class PictureSearch {
                 if (!(live.entries[i].demands & bit)) continue;
                 const std::size_t p = std::size_t(live.entries[i].picture);
                 const int kind = kind_of_[p * units + id];
-                const int slack = budget - live.entries[i].need[mover];
+                const int slack = budget - unusable(live.entries[i], mover) - live.entries[i].need[mover];
                 if (kind_stamp_[std::size_t(kind)] != stamp_) {
                     kind_stamp_[std::size_t(kind)] = stamp_;
                     kind_slot_[std::size_t(kind)] = int(out.kinds.size());
@@ -1301,7 +1360,7 @@ class PictureSearch {
         const Color mover = pos.side_to_move();
         Frame& frame = frames_[1];
         Allowed& a = frame.allowed;
-        allowed_moves(live, 1, mover, a);
+        allowed_moves(live, 1, 0, mover, a);
         targets(pos, mover, a, true, frame.to);
         MoveList& list = frame.moves;
         generate_legal_to(pos, frame.to.data(), list);
@@ -1348,7 +1407,7 @@ class PictureSearch {
             Frame& frame = frames_[std::size_t(remaining)];
             Live& next = frame.next;
             Allowed& permitted = frame.allowed;
-            allowed_moves(live, budget, mover, permitted);
+            allowed_moves(live, budget, castling_bonus(pos, mover), mover, permitted);
             MoveList& list = frame.moves;
             targets(pos, mover, permitted, false, frame.to);
             generate_legal_to(pos, frame.to.data(), list);
@@ -1514,6 +1573,7 @@ class PictureSearch {
     std::uint64_t units_of_[2] = {0, 0};  // bit id: unit id is of that colour
     std::vector<std::uint64_t> demands_;  // [picture]: bit id when it places unit id
     std::vector<std::uint64_t> to_take_;  // [picture]: bit id when unit id must be taken
+    std::vector<int> no_castling_;        // [picture]: bit c when castling spares colour c no move
     // A node's scratch space, one per number of half-moves left (search() recurses with fewer).
     struct Frame {
         Live next;
