@@ -39,10 +39,12 @@ constexpr Bitboard shift_east(Bitboard b) {
     return Us == WHITE ? b << 9 : b >> 7;
 }
 
-// Castling for the side to move, when its king is not in check. `attacked(s)` tells whether
-// the opponent attacks s with the king still on its square.
+// Castling for the side to move, when its king is not in check, to the king's destinations on
+// `destinations`. `attacked(s)` tells whether the opponent attacks s with the king still on
+// its square.
 template <typename Attacked>
-void gen_castling(const Position& pos, MoveList& list, Color us, Attacked&& attacked) {
+void gen_castling(const Position& pos, MoveList& list, Color us, Attacked&& attacked,
+                  Bitboard destinations = ~Bitboard(0)) {
     Square k = us == WHITE ? SQ_E1 : SQ_E8;
     if (pos.king_square(us) != k) return;
     Bitboard rights = pos.castling_rights();
@@ -50,11 +52,11 @@ void gen_castling(const Position& pos, MoveList& list, Color us, Attacked&& atta
     Bitboard occ = pos.pieces();
     int r = rank_of(k);
     Square rook_h = make_square(7, r), rook_a = make_square(0, r);
-    if ((rights & square_bb(rook_h)) && !(between_bb(k, rook_h) & occ) && !attacked(make_square(5, r)) &&
-        !attacked(make_square(6, r)))
+    if ((destinations & square_bb(make_square(6, r))) && (rights & square_bb(rook_h)) &&
+        !(between_bb(k, rook_h) & occ) && !attacked(make_square(5, r)) && !attacked(make_square(6, r)))
         add(list, k, make_square(6, r), MoveKind::Castling);
-    if ((rights & square_bb(rook_a)) && !(between_bb(k, rook_a) & occ) && !attacked(make_square(3, r)) &&
-        !attacked(make_square(2, r)))
+    if ((destinations & square_bb(make_square(2, r))) && (rights & square_bb(rook_a)) &&
+        !(between_bb(k, rook_a) & occ) && !attacked(make_square(3, r)) && !attacked(make_square(2, r)))
         add(list, k, make_square(2, r), MoveKind::Castling);
 }
 
@@ -87,13 +89,9 @@ void gen_orthodox(const Position& pos, MoveList& list, KingSafety* safety = null
         if (checkers) {
             Square c = lsb(checkers);
             mask &= between_bb(ksq, c) | checkers;
-        } else if (!to) {
-            gen_castling(pos, list, Us, [&](Square s) { return pos.attackers_to(s, Them) != 0; });
-        } else if (to[ksq] & (square_bb(SQ_C1) | square_bb(SQ_G1) | square_bb(SQ_C8) | square_bb(SQ_G8))) {
-            MoveList castlings;
-            gen_castling(pos, castlings, Us, [&](Square s) { return pos.attackers_to(s, Them) != 0; });
-            for (const Move& m : castlings)
-                if (to[ksq] & square_bb(m.to)) list.push(m);
+        } else {
+            gen_castling(
+                pos, list, Us, [&](Square s) { return pos.attackers_to(s, Them) != 0; }, allowed_to(ksq));
         }
     }
 

@@ -26,8 +26,9 @@ namespace rebirth {
 namespace {
 
 // The walk a unit of a picture has in the final position: its own (a pawn staying a pawn), a
-// promoted queen, rook or bishop (counted as a queen, which never needs more moves nor
-// attacks less), a promoted knight, or any walk (a defending unit that blocks a flight).
+// promoted line piece (counted as a queen, which never needs more moves nor attacks less), a
+// promoted queen, rook, bishop or knight (each by its own distance), or any walk (a
+// defending unit that blocks a flight).
 enum class Form : std::uint8_t { Same, PromotedLine, PromotedKnight, Any, PromotedQueen, PromotedRook, PromotedBishop };
 
 // The walk of a promoted form that names one (NO_WALK otherwise).
@@ -172,12 +173,15 @@ int castling_bonus(const Position& pos, Color c) {
     return (pos.castling_rights() & rank_bb(c == WHITE ? 0 : 7)) ? 1 : 0;
 }
 
-// Whether castling can spare colour c a move towards picture p: only when p places both
-// c's king and a rook that may castle with it, and each is a move nearer its square from its
-// castled square than from its own (the king's distances already count castling's two-file
-// step, and the rook's trip from its corner is never longer than one move more). Otherwise
-// c needs at least the sum of its units' distances.
-bool castling_saves(const Position& root, const std::vector<Unit>& units, const std::vector<Target>& targets, Color c) {
+// Whether castling can spare colour c a move towards the picture of `targets`, its units'
+// distances measured by distance(target, walk, square) (a metric in which each move of the
+// unit shortens its distance by one at most, the king's counting castling's two-file step):
+// only when the picture places both c's king and a rook that may castle with it, and each is
+// a move nearer its square from its castled square than from its own (castling shortens the
+// sum by two then, by one at most otherwise). Otherwise c needs at least that sum.
+template <class Distance>
+bool castling_saves(const Position& root, const std::vector<Unit>& units, const std::vector<Target>& targets, Color c,
+                    Distance&& distance) {
     const Bitboard rights = root.castling_rights();
     const int rank = c == WHITE ? 0 : 7;
     const Square home = make_square(4, rank);
@@ -195,10 +199,8 @@ bool castling_saves(const Position& root, const std::vector<Unit>& units, const 
         const Target* rook = target_of(corner, ROOK);
         if (!rook) continue;
         const Square king_to = make_square(short_side ? 6 : 2, rank), rook_to = make_square(short_side ? 5 : 3, rank);
-        if (distance_to(KING, c, home, king->square, king->form) ==
-                1 + distance_to(KING, c, king_to, king->square, king->form) &&
-            distance_to(ROOK, c, corner, rook->square, rook->form) ==
-                1 + distance_to(ROOK, c, rook_to, rook->square, rook->form))
+        if (distance(*king, KING, home) == 1 + distance(*king, KING, king_to) &&
+            distance(*rook, ROOK, corner) == 1 + distance(*rook, ROOK, rook_to))
             return true;
     }
     return false;
@@ -208,9 +210,7 @@ bool castling_saves(const Position& root, const std::vector<Unit>& units, const 
 // `half_moves`: castling (the rook's square) and en passant (the taken pawn's square, which
 // matters only for squares of `empty` that hold pawns on the en-passant ranks).
 int extra_vacated(const Position& pos, Bitboard empty, int half_moves) {
-    int extra = 0;
-    for (Color c : {WHITE, BLACK})
-        if (pos.castling_rights() & rank_bb(c == WHITE ? 0 : 7)) ++extra;
+    const int extra = castling_bonus(pos, WHITE) + castling_bonus(pos, BLACK);
     const Bitboard ep_pawns = empty & pos.pieces(PAWN) & (rank_bb(3) | rank_bb(4));
     return extra + std::min(popcount(ep_pawns), half_moves / 2);
 }
@@ -448,11 +448,15 @@ class PictureMaker {
     // A complete picture: the squares that must be empty and hold units now each need a move.
     void finish() {
         // The budgets count a move more for a side that may castle; this picture may need it.
+        // The costs are empty-board distances.
+        auto empty_board = [this](const Target& t, Walk w, Square s) {
+            return distance_to(w, units_[t.unit].color, s, t.square, t.form);
+        };
         if (a_cost_ > a_moves_ - castling_bonus(pos_, attacker_) &&
-            !castling_saves(pos_, units_, picture_.targets, attacker_))
+            !castling_saves(pos_, units_, picture_.targets, attacker_, empty_board))
             return;
         if (d_cost_ > d_moves_ - castling_bonus(pos_, ~attacker_) &&
-            !castling_saves(pos_, units_, picture_.targets, ~attacker_))
+            !castling_saves(pos_, units_, picture_.targets, ~attacker_, empty_board))
             return;
         const int openings = popcount(picture_.empty & pos_.pieces());
         if (openings > a_moves_ + d_moves_ + extra_vacated(pos_, picture_.empty, a_moves_ + d_moves_)) return;
@@ -928,11 +932,17 @@ class PictureSearch {
                 if (units_[t.unit].color != goal_side_) blocked_[p] |= square_bb(t.square);
             }
         }
-        no_castling_.assign(pictures.size(), 0);
-        for (std::size_t p = 0; p < pictures.size(); ++p)
-            for (Color c : {WHITE, BLACK})
-                if (!castling_saves(root_, units_, pictures[p].targets, c)) no_castling_[p] |= 1 << c;
         make_tables(pictures);
+        // Castling's move more, per picture, in the distances the search sums (the series
+        // side's are its still_distances; a checker's 0 counted 2 only lengthens them).
+        no_castling_.assign(pictures.size(), 0);
+        for (std::size_t p = 0; p < pictures.size(); ++p) {
+            auto own_table = [&](const Target& t, Walk w, Square s) {
+                return tables_[std::size_t(table_of_[p * units_.size() + std::size_t(t.unit)])].from(w, s);
+            };
+            for (Color c : {WHITE, BLACK})
+                if (!castling_saves(root_, units_, pictures[p].targets, c, own_table)) no_castling_[p] |= 1 << c;
+        }
         kind_of_.assign(table_of_.size(), -1);
         for (std::size_t p = 0; p < pictures.size(); ++p)
             for (const Target& t : pictures[p].targets) {
@@ -1140,9 +1150,9 @@ class PictureSearch {
                 const int id = id_at_[pop_lsb(b)];
                 if (id < 0 || demand(p, id) < 0) ++blockers;
             }
-            if ((c == WHITE ? need_white : need_black) + blockers >
-                moves_of(pos, c, remaining) + castling_bonus(pos, c))
-                return false;
+            // Castling's move more counts in every picture here: it may vacate a blocker's
+            // square (its rook's) with the king's move.
+            if ((c == WHITE ? need_white : need_black) + blockers > budgets.side[c]) return false;
         }
         return true;
     }
@@ -1403,11 +1413,12 @@ class PictureSearch {
             return found;
         } else {
             const Color mover = pos.side_to_move();
-            const int budget = moves_of(pos, mover, remaining) + castling_bonus(pos, mover);
+            const int castling = castling_bonus(pos, mover);
+            const int budget = moves_of(pos, mover, remaining) + castling;
             Frame& frame = frames_[std::size_t(remaining)];
             Live& next = frame.next;
             Allowed& permitted = frame.allowed;
-            allowed_moves(live, budget, castling_bonus(pos, mover), mover, permitted);
+            allowed_moves(live, budget, castling, mover, permitted);
             MoveList& list = frame.moves;
             targets(pos, mover, permitted, false, frame.to);
             generate_legal_to(pos, frame.to.data(), list);
