@@ -126,6 +126,17 @@ TEST(PopeyeOracle, MatchesPopeyeByteForByte) {
     EXPECT_EQ(files, 3);
 }
 
+// Option Intelligent where a mate picture's placed Black unit attacks the White king along a
+// line that a unit the picture leaves free blocks in the final position (random positions, the
+// intelligent search's king-attack rule must keep those pictures): the same solutions as
+// Popeye, whose intelligent mode prints them in another order.
+TEST(PopeyeOracle, IntelligentKingLinesSameSolutions) {
+    const std::string dir = REBIRTH_SOURCE_DIR "/data/popeye-oracle/";
+    const std::vector<std::string> popeye = solution_lines(read_text(dir + "intelligent_king_lines.out"));
+    EXPECT_EQ(popeye.size(), 757u);
+    EXPECT_EQ(solution_lines(solve_file(dir + "intelligent_king_lines.inp")), popeye);
+}
+
 // bench/popeye_set.txt (scripts/bench-popeye.sh) names problems of data/popeye and
 // data/popeye-slow: every one must exist, at least 60 of them, in every group the issue asks
 // for (a problem moved between the two folders once left the script stopping halfway).
