@@ -13,6 +13,7 @@
 #include "rebirth/popeye_order.h"
 #include "rebirth/proof_bound.h"
 #include "rebirth/proof_captures.h"
+#include "rebirth/proof_rebirth.h"
 #include "rebirth/proof_tempo.h"
 #include "rebirth/rules.h"
 #include "rules/rebirth_square.h"
@@ -223,6 +224,7 @@ struct Run {
     bool distances = false;        // proof_bound.h applies
     int max_change = 0;            // max_squares_per_move (0: no bound)
     bool arrival_changes = false;  // a move always changes its arrival square (last_move_arrives)
+    const RebirthBound* rebirth = nullptr;  // the rebirth rules' bounds (proof_rebirth.h), when they apply
 };
 
 // Whether every move changes the contents of its arrival square under the rules of `pos`
@@ -286,10 +288,17 @@ class Searcher {
         if (run_.max_change == 0) return false;
         const Distance d = run_.bits.plain ? distance_bits(pos, run_.bits) : distance(pos, *run_.target);
         if (d.squares > next_move_change(pos, run_.max_change) + run_.max_change * (remaining - 1)) return true;
-        if (!run_.bound) return false;
-        const std::array<int, COLOR_NB> need = moves_needed(pos, d);
         const Color stm = pos.side_to_move();
         const int own = (remaining + 1) / 2, other = remaining / 2;
+        if (run_.rebirth) {
+            for (Color c : {stm, ~stm}) {
+                const int mine = c == stm ? own : other, theirs = c == stm ? other : own;
+                if (!run_.rebirth->surplus_possible(pos, *run_.target, c, mine, theirs)) return true;
+                if (run_.rebirth->moves_needed(pos, *run_.target, c, mine, theirs) > mine) return true;
+            }
+        }
+        if (!run_.bound) return false;
+        const std::array<int, COLOR_NB> need = moves_needed(pos, d);
         if (need[stm] > own || need[~stm] > other) return true;
         if (!run_.distances) return false;
         const Color moved = ~stm;  // the side that made the last move (when there is a parent)
@@ -503,6 +512,7 @@ bool solve_proof_game(const SolveContext& ctx, std::string& out) {
     if (opt.duplex || opt.half_duplex) starters.push_back(~first);
 
     std::string text;
+    std::unique_ptr<const RebirthBound> rebirth_bound;
     for (size_t r = 0; r < starters.size(); ++r) {
         Run run;
         run.ctx = &ctx;
@@ -518,6 +528,9 @@ bool solve_proof_game(const SolveContext& ctx, std::string& out) {
                          std::all_of(target.begin(), target.end(), [](Piece p) { return p.walk <= PAWN; });
         run.max_change = max_squares_per_move(ctx.initial);
         run.arrival_changes = last_move_arrives(ctx.initial, run.max_change);
+        if (ctx.initial.has_rules() && run.bits.plain && !rebirth_bound)
+            rebirth_bound = RebirthBound::make(*ctx.initial.rules());
+        if (run.bits.plain) run.rebirth = rebirth_bound.get();
         Position root = ctx.initial;
         if (root.side_to_move() != run.first) root.set_side_to_move_for_analysis(run.first);
         if (root.in_check(~run.first)) {

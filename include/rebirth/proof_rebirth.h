@@ -1,0 +1,79 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+
+#include "rebirth/position.h"
+#include "rebirth/proof_bound.h"
+#include "rebirth/rules.h"
+
+// Lower bounds for proof games under rebirth rules (the Circe family), where a unit also
+// changes square without a move of its own.
+//
+// The model: a unit of colour c reaches a square by its own moves (each one move of c), by
+// a move of its own that the rules extend (Anti-Circe: a capturer lands on its rebirth square;
+// Mars Circe: a capture starts from the mover's rebirth square; Anti-Mars: a non-capture does)
+// and by being captured and reborn (Circe: during a move of the other side, which captures at
+// most one unit of c a move; Parrain: during c's next move). Rebirth squares are those of the
+// rules' square function over every capture square, or every square where that function
+// depends on more than the unit and the capture square (Parrain, PWC, Diagram, Super ...).
+// The distance of a unit to a target unit is the fewest own moves over a graph of its
+// (square, walk) states with those moves and rebirths (a pawn promotes on its last rank;
+// moves as on an empty board: obstacles only add moves). A side then needs at least the least
+// assignment of its units to its target squares, where the units are reborn at most k times
+// in all (k: the other side's moves left): max(assignment with free rebirths, assignment
+// without less the most k rebirths can save, one unit saving at most what one rebirth or
+// what any number of them (two or more) spares it), less the castlings it can still make
+// (one move each; more than one only where the king can be reborn on its home square).
+// Parrain's rebirth square is the capture square moved by the vector of a move of the orthodox
+// walks: a queen's or a knight's step from it, or itself (castling's king + rook vectors),
+// from the pawn's square or the square behind or before it (en passant).
+//
+// Covers reborn None, Captured, Capturer and Both with occupied Relaxed, Strict or Assassin,
+// every square rule and the mirror, vertical-mirror and Frisch-auf adapters, Mars and
+// Anti-Mars, with units of the orthodox walks only. Not: walk changes on rebirth (Clone,
+// Chameleon), Atom, Kamikaze, Alsatian, Hydra, and buried or lifted units (Volcanic,
+// Parachute, Ultra): RebirthBound::make gives null for those.
+
+namespace rebirth {
+
+class RebirthBound {
+  public:
+    // The model for `rules`, or null where it does not apply.
+    static std::unique_ptr<const RebirthBound> make(const RuleSet& rules);
+
+    // The fewest own moves a unit of colour c and walk w (KING..PAWN) on `from` needs to stand
+    // on `to` with walk `as` when it is captured and reborn (at no move of its own) at most
+    // `rebirths` times (0, 1, or 2 for any number); kFar (distance.h) where it never can.
+    int distance(Color c, Walk w, Square from, Walk as, Square to, int rebirths) const;
+
+    // The fewest moves side c needs to bring its units onto its target squares when the other
+    // side has `other_left` moves left (at most that many captures of c's units) and c
+    // `own_left`; kFar when a target unit of c is out of reach.
+    int moves_needed(const Position& pos, const Board& target, Color c, int own_left, int other_left) const;
+
+    // Whether the units of c beyond those of the target can all disappear in the moves left:
+    // at most one a move of the other side, and under Circe Assassin or a capturer's relaxed
+    // rebirth also one a move of c. True (no verdict) under rules removing more at once.
+    bool surplus_possible(const Position& pos, const Board& target, Color c, int own_left, int other_left) const;
+
+    // Whether under these rules a captured unit is reborn during the other side's move
+    // (Circe), which the assignment with free rebirths stands for.
+    bool captured_rebirth() const { return captured_rebirth_; }
+
+  private:
+    RebirthBound() = default;
+    // dist_[rebirths][c][walk - KING][from][(as - KING) * 64 + to]
+    using Row = std::array<std::uint8_t, 6 * 64>;
+    std::array<std::array<std::array<std::array<Row, 64>, 6>, 2>, 3> dist_{};
+    // Castling: whether a king of colour c can be reborn on its home square (and castle again).
+    std::array<bool, 2> king_regains_{false, false};
+    std::array<bool, 2> rook_regains_{false, false};
+    bool captured_rebirth_ = false;
+    bool parrain_ = false;
+    bool self_removal_ = false;   // a move of c may remove a unit of c (Assassin, relaxed capturer)
+    bool many_removals_ = false;  // a move may remove more than one unit (no surplus verdict)
+};
+
+}  // namespace rebirth

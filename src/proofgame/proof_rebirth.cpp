@@ -1,0 +1,343 @@
+#include "rebirth/proof_rebirth.h"
+
+#include <algorithm>
+#include <functional>
+#include <vector>
+
+#include "rebirth/assignment.h"
+#include "rebirth/bitboard.h"
+#include "rebirth/distance.h"
+#include "rules/rebirth_square.h"
+
+namespace rebirth {
+
+namespace {
+
+constexpr int kWalks = 6;  // KING..PAWN
+constexpr Bitboard kAll = ~Bitboard(0);
+
+int walk_index(Walk w) { return w - KING; }
+
+// The square rules whose square depends on the unit and the capture square alone.
+bool square_from_capture(SquareRule s) {
+    switch (s) {
+        case SquareRule::Classic:
+        case SquareRule::File:
+        case SquareRule::Rank:
+        case SquareRule::Symmetry:
+        case SquareRule::VerticalSymmetry:
+        case SquareRule::HorizontalSymmetry:
+        case SquareRule::Antipodes:
+        case SquareRule::Diametral:
+            return true;
+        default:
+            return false;
+    }
+}
+
+// The squares where a unit of colour c and walk w captured on s may be reborn under `rules`
+// (a promoted one too under Frisch-auf); every square where the rule needs more facts.
+Bitboard rebirth_squares(const RuleSet& rules, Color c, Walk w, Square s) {
+    if (!square_from_capture(rules.square)) return kAll;
+    CaptureFacts f;
+    f.unit = make_piece(c, w);
+    f.capture = s;
+    Bitboard b = 0;
+    const Square r = rebirth_square(rules, f, w);
+    if (r != SQ_NONE) b |= square_bb(r);
+    if (rules.frischauf && w != PAWN && w != KING) {
+        f.unit.flags = PF_PROMOTED;
+        const Square p = rebirth_square(rules, f, w);
+        if (p != SQ_NONE) b |= square_bb(p);
+    }
+    return b;
+}
+
+// Parrain's (and ContraParrain's) squares for a unit captured on s: s moved by the vector (or
+// its opposite) of one move of an orthodox walk: s, a queen's line or a knight's step from s;
+// for a pawn also from the squares before and behind it (en passant's capture square).
+Bitboard vector_squares(Walk w, Square s) {
+    Bitboard centres = square_bb(s);
+    if (w == PAWN) {
+        if (rank_of(s) < 7) centres |= square_bb(Square(s + 8));
+        if (rank_of(s) > 0) centres |= square_bb(Square(s - 8));
+    }
+    Bitboard b = centres;
+    for (Bitboard t = centres; t;) {
+        const Square x = pop_lsb(t);
+        b |= empty_attacks(QUEEN, WHITE, x) | empty_attacks(KNIGHT, WHITE, x);
+    }
+    return b;
+}
+
+// The rules of the capturer's rebirth when both units are reborn.
+RuleSet capturer_rules(const RuleSet& r) {
+    RuleSet c = r;
+    if (r.reborn == Reborn::Both) {
+        c.square = r.both_capturer.square;
+        c.mirror = r.both_capturer.mirror;
+        c.vertical_mirror = r.both_capturer.vertical_mirror;
+        c.frischauf = r.both_capturer.frischauf;
+    }
+    return c;
+}
+
+bool supported_occupied(Occupied o) {
+    return o == Occupied::Relaxed || o == Occupied::Strict || o == Occupied::Assassin;
+}
+
+// Per colour, walk and square: where the unit goes by the rules' rebirth.
+using SquareSets = std::array<std::array<std::array<Bitboard, 64>, kWalks>, 2>;
+
+}  // namespace
+
+std::unique_ptr<const RebirthBound> RebirthBound::make(const RuleSet& r) {
+    if (r.atom || r.kamikaze || r.alsatian || r.hydra || r.clone || r.chameleon) return nullptr;
+    if (!supported_occupied(r.occupied)) return nullptr;
+    if (r.reborn == Reborn::Both &&
+        (r.both_capturer.clone || r.both_capturer.chameleon || !supported_occupied(r.both_capturer.occupied)))
+        return nullptr;
+    init_bitboards();  // the attack tables behind one_move_squares
+    std::unique_ptr<RebirthBound> b(new RebirthBound());
+    const bool captured = r.reborn == Reborn::Captured || r.reborn == Reborn::Both;
+    const bool capturer = r.reborn == Reborn::Capturer || r.reborn == Reborn::Both;
+    const bool shifted = r.mars || r.antimars;
+    b->captured_rebirth_ = captured;
+    b->parrain_ = parrain_like(r);
+    b->many_removals_ = r.reborn == Reborn::Both;
+    b->self_removal_ = b->parrain_ || r.occupied == Occupied::Assassin ||
+                       (r.reborn == Reborn::Capturer && r.occupied == Occupied::Relaxed);
+    const RuleSet cap_rules = capturer_rules(r);
+    const bool promotes = rebirth_promotes(r);
+
+    // tele: captured and reborn (Circe; kings only under Rex Inclusive); land: a capturer's
+    // rebirth square after capturing on the square; shift: the mover's rebirth square (Mars,
+    // Anti-Mars), the square its move starts from.
+    SquareSets tele{}, land{}, shift{};
+    for (Color c : {WHITE, BLACK})
+        for (int k = 0; k < kWalks; ++k)
+            for (int s = 0; s < 64; ++s) {
+                const Walk w = Walk(KING + k);
+                const Bitboard own = rebirth_squares(r, c, w, Square(s));
+                if (captured && (w != KING || r.rex == Rex::Inclusive))
+                    tele[c][k][s] = parrain_like(r) && !capturer && !shifted ? vector_squares(w, Square(s)) : own;
+                if (capturer) land[c][k][s] = rebirth_squares(cap_rules, c, w, Square(s));
+                if (shifted) shift[c][k][s] = own;
+            }
+    for (Color c : {WHITE, BLACK}) {
+        const int home = c == WHITE ? 0 : 7;
+        const Bitboard corners = square_bb(make_square(0, home)) | square_bb(make_square(7, home));
+        const Bitboard king_home = square_bb(make_square(4, home));
+        for (int s = 0; s < 64; ++s) {
+            if ((tele[c][walk_index(KING)][s] | land[c][walk_index(KING)][s]) & king_home) b->king_regains_[c] = true;
+            if ((tele[c][walk_index(ROOK)][s] | land[c][walk_index(ROOK)][s]) & corners) b->rook_regains_[c] = true;
+        }
+    }
+
+    // Breadth-first search over (walk, square) states, level by level: one own move a level;
+    // a captured unit's rebirth costs no move of its own (same level): none in version 0, at
+    // most one in version 1, any number in version 2. States are kept per number of rebirths
+    // used so far (0 or 1; version 2 keeps them all in plane 0).
+    for (int version = 0; version < 3; ++version) {
+        if (version > 0 && !captured) {
+            b->dist_[version] = b->dist_[0];
+            continue;
+        }
+        for (Color c : {WHITE, BLACK}) {
+            const Bitboard last_rank = rank_bb(c == WHITE ? 7 : 0);
+            for (int w0 = 0; w0 < kWalks; ++w0)
+                for (int from = 0; from < 64; ++from) {
+                    Row& row = b->dist_[version][c][w0][from];
+                    row.fill(std::uint8_t(kFar));
+                    using Planes = std::array<std::array<Bitboard, kWalks>, 2>;
+                    Planes seen{}, front{};
+                    auto add = [&](Planes& into, int plane, int k, Bitboard sq) {
+                        sq &= ~seen[plane][k];
+                        seen[plane][k] |= sq;
+                        into[plane][k] |= sq;
+                    };
+                    // A pawn arriving on its last rank: by a move it promotes; by a rebirth it
+                    // promotes where the rules say so, else it stands there.
+                    auto add_pawn = [&](Planes& into, int plane, Bitboard sq, bool by_move) {
+                        add(into, plane, walk_index(PAWN), sq & (by_move || !promotes ? ~last_rank : kAll));
+                        if (by_move || promotes)
+                            for (Walk p : {QUEEN, ROOK, BISHOP, KNIGHT})
+                                add(into, plane, walk_index(p), sq & last_rank);
+                    };
+                    add(front, 0, w0, square_bb(Square(from)));
+                    for (int level = 0; level < kFar; ++level) {
+                        if (version > 0) {
+                            // Close the level under rebirths (each square's images once).
+                            const int to_plane = version == 1 ? 1 : 0;
+                            std::array<Bitboard, kWalks> todo = front[0];
+                            for (bool more = true; more;) {
+                                more = false;
+                                Planes fresh{};
+                                for (int k = 0; k < kWalks; ++k)
+                                    for (Bitboard t = todo[k]; t;) {
+                                        const Bitboard img = tele[c][k][pop_lsb(t)];
+                                        if (k == walk_index(PAWN))
+                                            add_pawn(fresh, to_plane, img, false);
+                                        else
+                                            add(fresh, to_plane, k, img);
+                                    }
+                                for (int p = 0; p < 2; ++p)
+                                    for (int k = 0; k < kWalks; ++k) front[p][k] |= fresh[p][k];
+                                if (version == 2) {
+                                    todo = fresh[0];
+                                    for (int k = 0; k < kWalks; ++k) more |= fresh[0][k] != 0;
+                                }
+                            }
+                        }
+                        bool any = false;
+                        for (int p = 0; p < 2; ++p)
+                            for (int k = 0; k < kWalks; ++k)
+                                for (Bitboard t = front[p][k]; t;) {
+                                    std::uint8_t& d = row[k * 64 + pop_lsb(t)];
+                                    d = std::min(d, std::uint8_t(level));
+                                    any = true;
+                                }
+                        if (!any) break;
+                        Planes next{};
+                        for (int p = 0; p < 2; ++p)
+                            for (int k = 0; k < kWalks; ++k) {
+                                const Walk w = Walk(KING + k);
+                                for (Bitboard t = front[p][k]; t;) {
+                                    const Square s = pop_lsb(t);
+                                    Bitboard to = one_move_squares(w, c, s, 0);
+                                    if (shifted)
+                                        for (Bitboard f = shift[c][k][s]; f;)
+                                            to |= one_move_squares(w, c, pop_lsb(f), 0);
+                                    if (w == PAWN)
+                                        add_pawn(next, p, to, true);
+                                    else
+                                        add(next, p, k, to);
+                                    if (capturer) {
+                                        // The capture lands the capturer (promoted on its last
+                                        // rank) on its rebirth square.
+                                        for (Bitboard a = to; a;) {
+                                            const Square x = pop_lsb(a);
+                                            if (w == PAWN && (last_rank & square_bb(x))) {
+                                                for (Walk q : {QUEEN, ROOK, BISHOP, KNIGHT})
+                                                    add(next, p, walk_index(q), land[c][walk_index(q)][x]);
+                                            } else if (w == PAWN) {
+                                                add_pawn(next, p, land[c][k][x], false);
+                                            } else {
+                                                add(next, p, k, land[c][k][x]);
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        front = next;
+                    }
+                }
+        }
+    }
+    return b;
+}
+
+int RebirthBound::distance(Color c, Walk w, Square from, Walk as, Square to, int rebirths) const {
+    if (w < KING || w > PAWN || as < KING || as > PAWN) return kFar;
+    return dist_[std::clamp(rebirths, 0, 2)][c][walk_index(w)][from][walk_index(as) * 64 + to];
+}
+
+int RebirthBound::moves_needed(const Position& pos, const Board& target, Color c, int own_left, int other_left) const {
+    // A unit on a target square of its own walk keeps it in some least assignment (the
+    // distances are shortest paths: the triangle inequality holds), for both assignments.
+    Bitboard settled = 0;
+    for (Bitboard b = pos.pieces(c); b;) {
+        const Square s = pop_lsb(b);
+        if (target[s].walk == pos.piece_on(s).walk && target[s].color == c) settled |= square_bb(s);
+    }
+    std::array<const Row*, 17> free_rows{}, one_rows{}, paid_rows{};
+    std::array<Walk, 17> walks{};
+    int columns = 0;
+    for (Bitboard b = pos.pieces(c) & ~settled; b && columns < 16; ++columns) {
+        const Square s = pop_lsb(b);
+        walks[columns] = pos.piece_on(s).walk;
+        if (walks[columns] < KING || walks[columns] > PAWN) return 0;  // outside the model: no verdict
+        free_rows[columns] = &dist_[2][c][walk_index(walks[columns])][s];
+        one_rows[columns] = &dist_[1][c][walk_index(walks[columns])][s];
+        paid_rows[columns] = &dist_[0][c][walk_index(walks[columns])][s];
+    }
+    // A unit waiting for its Parrain rebirth comes back anywhere with the next move of c (and
+    // never without one).
+    int waiting = -1;
+    const Piece pending = pos.parrain_piece();
+    if (!pending.empty() && pending.color == c && own_left > 0 && columns < 16) {
+        waiting = columns;
+        walks[columns++] = pending.walk;
+    }
+    std::array<AssignmentRow, 16> free_cost, one_cost, paid_cost;
+    int rows = 0, target_units = popcount(settled);
+    for (int t = 0; t < SQUARE_NB; ++t) {
+        const Piece want = target[t];
+        if (want.empty() || want.color != c || (settled & square_bb(Square(t)))) continue;
+        if (++target_units > 16) return kFar;
+        if (want.walk < KING || want.walk > PAWN) return 0;
+        AssignmentRow& fr = free_cost[rows];
+        AssignmentRow& pr = paid_cost[rows];
+        AssignmentRow& or1 = one_cost[rows];
+        ++rows;
+        const int idx = walk_index(want.walk) * 64 + t;
+        for (int i = 0; i < columns; ++i) {
+            if (i == waiting) {
+                const bool fits = walks[i] == want.walk || (walks[i] == PAWN && want.walk != KING && want.walk != PAWN);
+                fr[i] = pr[i] = or1[i] = fits ? 0 : kFar;
+                continue;
+            }
+            fr[i] = (*free_rows[i])[idx];
+            or1[i] = (*one_rows[i])[idx];
+            pr[i] = (*paid_rows[i])[idx];
+        }
+    }
+    if (rows > columns) return kFar;
+    int bound = min_cost_assignment(free_cost.data(), rows, columns);
+    if (bound >= kFar) return kFar;
+    if (captured_rebirth_ && rows > 0) {
+        const int paid = min_cost_assignment(paid_cost.data(), rows, columns);
+        // Each rebirth needs a capture by the other side: at most other_left in all. A unit
+        // reborn once saves at most one[i], reborn twice or more at most any[i]; the most
+        // the captures can save is a knapsack over the units (best[k]: with k captures).
+        const int k_max = std::clamp(other_left, 0, 32);
+        std::array<int, 33> best{};
+        for (int i = 0; i < columns; ++i) {
+            int one = 0, any = 0;
+            for (int r = 0; r < rows; ++r) {
+                one = std::max(one, paid_cost[r][i] - one_cost[r][i]);
+                any = std::max(any, paid_cost[r][i] - free_cost[r][i]);
+            }
+            if (i == waiting) one = any = 0;
+            for (int k = k_max; k >= 1; --k) {
+                best[k] = std::max(best[k], best[k - 1] + one);
+                if (k >= 2) best[k] = std::max(best[k], best[k - 2] + any);
+            }
+        }
+        bound = std::max(bound, paid - best[k_max]);
+    }
+    // Castling moves two units with one move: one move spared per castling.
+    const int home = c == WHITE ? 0 : 7;
+    const Bitboard rights = pos.castling_rights();
+    int castlings = 0;
+    if (king_regains_[c]) {
+        castlings = own_left;
+    } else if (rights & square_bb(make_square(4, home))) {
+        const Bitboard corners = square_bb(make_square(0, home)) | square_bb(make_square(7, home));
+        castlings = (rights & corners) || rook_regains_[c] ? 1 : 0;
+    }
+    return std::max(0, bound - castlings);
+}
+
+bool RebirthBound::surplus_possible(const Position& pos, const Board& target, Color c, int own_left,
+                                    int other_left) const {
+    if (many_removals_) return true;
+    int surplus = popcount(pos.pieces(c));
+    const Piece pending = pos.parrain_piece();
+    if (!pending.empty() && pending.color == c && own_left > 0) ++surplus;  // back with c's next move
+    for (const Piece& p : target)
+        if (!p.empty() && p.color == c) --surplus;
+    return surplus <= other_left + (self_removal_ ? own_left : 0);
+}
+
+}  // namespace rebirth

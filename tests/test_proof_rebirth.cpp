@@ -1,0 +1,203 @@
+// The proof-game bounds under rebirth rules (proof_rebirth.h): distances worked out by hand
+// from RULES.md's rebirth squares, the rule sets the model refuses, and soundness on played
+// games under every condition of the model: no position of a seeded random game needs more
+// moves of a side than the game still made.
+
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "rebirth/distance.h"
+#include "rebirth/movegen.h"
+#include "rebirth/popeye_input.h"
+#include "rebirth/proof_rebirth.h"
+#include "rebirth/rules.h"
+#include "rebirth/setup.h"
+
+namespace rebirth {
+namespace {
+
+using test::kGameArray;
+
+RuleSet rules_of(const char* words) { return resolve_rules(parse_condition_words(words, "test"), "test"); }
+
+// Circe (RULES.md 3): a pawn never goes back, but captured on d5 it is reborn on d2: no move
+// of its own. A knight from c3 to b1: one move, a rebirth (captured on c3: reborn on g1, a
+// dark square's home) does not help.
+TEST(ProofRebirth, CirceDistances) {
+    const auto b = RebirthBound::make(rules_of("Circe"));
+    ASSERT_TRUE(b);
+    EXPECT_GE(b->distance(WHITE, PAWN, SQ_D5, PAWN, SQ_D2, 0), kFar);
+    EXPECT_EQ(b->distance(WHITE, PAWN, SQ_D5, PAWN, SQ_D2, 1), 0);
+    // Reborn on d2, then d2-d4 is one move (double step); e4 takes two (a capture to e6 and
+    // the rebirth on e2, or d2-d3xe4).
+    EXPECT_EQ(b->distance(WHITE, PAWN, SQ_D5, PAWN, SQ_D4, 1), 1);
+    EXPECT_EQ(b->distance(WHITE, PAWN, SQ_D5, PAWN, SQ_E4, 1), 2);
+    EXPECT_EQ(b->distance(WHITE, KNIGHT, SQ_C3, KNIGHT, SQ_B1, 0), 1);
+    EXPECT_EQ(b->distance(WHITE, KNIGHT, SQ_C3, KNIGHT, SQ_B1, 2), 1);
+    // Kings are never captured (Rex Exclusive): no rebirth.
+    EXPECT_EQ(b->distance(WHITE, KING, SQ_E4, KING, SQ_E1, 2), 3);
+    // Bishops keep their square colour, reborn on the home square of the capture square's colour.
+    EXPECT_GE(b->distance(WHITE, BISHOP, SQ_C1, BISHOP, SQ_H1, 2), kFar);
+    // Circe Rex Inclusive: the king captured anywhere is reborn on e1.
+    const auto rex = RebirthBound::make(rules_of("Circe RexInclusive"));
+    ASSERT_TRUE(rex);
+    EXPECT_EQ(rex->distance(WHITE, KING, SQ_E4, KING, SQ_E1, 1), 0);
+}
+
+// Vertical-symmetry Circe: a bishop captured on a dark square is reborn on its mirror square,
+// a light one. From c1 to h1 (light): one move to b2, captured there, reborn on g2, one move
+// to h1 (captured on c1 at once: reborn on f1, two moves from h1).
+TEST(ProofRebirth, VerticalSymmetryChangesABishopsColour) {
+    const auto b = RebirthBound::make(rules_of("Circe VerticalSymmetry"));
+    ASSERT_TRUE(b);
+    EXPECT_GE(b->distance(WHITE, BISHOP, SQ_C1, BISHOP, SQ_H1, 0), kFar);
+    EXPECT_EQ(b->distance(WHITE, BISHOP, SQ_C1, BISHOP, SQ_H1, 1), 2);
+    EXPECT_EQ(b->distance(WHITE, BISHOP, SQ_C1, BISHOP, SQ_F1, 1), 0);
+}
+
+// Anti-Circe: the capturer goes to its rebirth square with the capture: a rook on a4 that
+// captures anywhere on a dark square lands on a1 (one move), on a light one on h1.
+TEST(ProofRebirth, AntiCirceCapturerLandsHome) {
+    const auto b = RebirthBound::make(rules_of("AntiCirce"));
+    ASSERT_TRUE(b);
+    EXPECT_EQ(b->distance(WHITE, ROOK, SQ_B4, ROOK, SQ_H1, 0), 1);
+    // A pawn that captures is reborn on its second rank, on the capture file: from e5 to d2
+    // or f2 in one move (a pawn never goes back by its own moves), to b2 not in one.
+    EXPECT_EQ(b->distance(WHITE, PAWN, SQ_E5, PAWN, SQ_D2, 0), 1);
+    EXPECT_EQ(b->distance(WHITE, PAWN, SQ_E5, PAWN, SQ_F2, 0), 1);
+    EXPECT_GT(b->distance(WHITE, PAWN, SQ_E5, PAWN, SQ_B2, 0), 1);
+    EXPECT_GE(empty_distances_as(PAWN, WHITE, SQ_E5, PAWN)[SQ_D2], kFar);
+}
+
+// Parrain: the rebirth square is the capture square moved by the next move's vector: a queen's
+// line or a knight's step. A knight on g1 captured there may come back on b6 (a diagonal
+// away) at once; without a rebirth it needs four moves.
+TEST(ProofRebirth, ParrainVectors) {
+    const auto b = RebirthBound::make(rules_of("Circe Parrain"));
+    ASSERT_TRUE(b);
+    EXPECT_EQ(b->distance(WHITE, KNIGHT, SQ_G1, KNIGHT, SQ_B6, 0), empty_distance(KNIGHT, WHITE, SQ_G1, SQ_B6));
+    EXPECT_EQ(b->distance(WHITE, KNIGHT, SQ_G1, KNIGHT, SQ_B6, 1), 0);
+    // From g1, b5 is neither on a line nor a knight's step: one rebirth does not bring it there
+    // without a move.
+    EXPECT_GT(b->distance(WHITE, KNIGHT, SQ_G1, KNIGHT, SQ_B5, 1), 0);
+    // A knight's step as the vector (the next move a knight's): a rook captured on a1 comes
+    // back on b3.
+    EXPECT_EQ(b->distance(WHITE, ROOK, SQ_A1, ROOK, SQ_B3, 1), 0);
+    EXPECT_EQ(b->distance(WHITE, ROOK, SQ_A1, ROOK, SQ_B3, 0), 2);
+    // ContraParrain: the opposite vector, the same squares.
+    const auto contra = RebirthBound::make(rules_of("Circe ContraParrain"));
+    ASSERT_TRUE(contra);
+    EXPECT_EQ(contra->distance(WHITE, ROOK, SQ_A1, ROOK, SQ_B3, 1), 0);
+}
+
+// Mars Circe: a capture starts from the capturer's rebirth square. A white knight on h5 (a
+// light square) has b1 as its rebirth square (RULES.md 3: b1 is the light one), so one
+// capture takes it to a3, c3 or d2, each at least two knight moves from h5.
+TEST(ProofRebirth, MarsCaptureFromTheRebirthSquare) {
+    const auto b = RebirthBound::make(rules_of("MarsCirce"));
+    ASSERT_TRUE(b);
+    for (Square s : {SQ_A3, SQ_C3, SQ_D2}) {
+        EXPECT_EQ(b->distance(WHITE, KNIGHT, SQ_H5, KNIGHT, s, 0), 1);
+        EXPECT_GT(empty_distance(KNIGHT, WHITE, SQ_H5, s), 1);
+    }
+    EXPECT_EQ(b->distance(WHITE, KNIGHT, SQ_H5, KNIGHT, SQ_G3, 0), 1);
+}
+
+TEST(ProofRebirth, RefusedRules) {
+    for (const char* words : {"Circe Chameleon", "Circe Clone", "Circe Volcanic", "Circe Parachute"})
+        EXPECT_FALSE(RebirthBound::make(rules_of(words))) << words;
+}
+
+// The conditions the soundness test plays.
+const char* const kConditions[] = {
+    "Circe",
+    "Circe Parrain",
+    "Circe ContraParrain",
+    "AntiCirce",
+    "AntiCirce Cheylan",
+    "AntiCirce Relaxed",
+    "AntiCirce Symmetry",
+    "AntiCirce Couscous",
+    "Circe Assassin",
+    "Circe Assassin RexInclusive",
+    "MarsCirce",
+    "MarsCirce Mirror",
+    "AntiMarsCirce",
+    "Circe Symmetry",
+    "HorizontalSymmetryCirce",
+    "Circe VerticalSymmetry",
+    "Circe Antipodes",
+    "Circe Diametral",
+    "PWC",
+    "Circe Equipollents",
+    "Circe Couscous",
+    "Circe RexInclusive",
+    "Circe Mirror",
+    "FrischaufCirce",
+    "Circe AntiCirce",
+    "Circe Cage",
+    "SuperCirce",
+    "Circe Take&Make",
+    "Circe Diagram",
+    "Circe File",
+    "Circe Rank",
+    "Circe Strict",
+};
+
+// Soundness on played games: under each condition, seeded random games of 16 half-moves from
+// the game array, captures preferred (so units are reborn), with the final board as target:
+// from every position on the way, each side needs no more moves than the game still made, and
+// its surplus units can go.
+TEST(ProofRebirth, NeverMoreThanARandomGameMade) {
+    std::mt19937 rng(17);
+    long checks = 0;
+    for (const char* words : kConditions) {
+        const RuleSet rules = rules_of(words);
+        const auto bound = RebirthBound::make(rules);
+        ASSERT_TRUE(bound) << words;
+        SetupRules sr;
+        sr.rules = &rules;
+        Position start;
+        start.set(parse_fen(kGameArray), sr);
+        for (int game = 0; game < 60; ++game) {
+            // Captures first: a capture whenever one exists, in every other game.
+            std::vector<Position> line;
+            Position pos = start;
+            line.push_back(pos);
+            for (int ply = 0; ply < 16; ++ply) {
+                MoveList list, takes;
+                generate_legal(pos, list);
+                if (list.empty()) break;
+                for (const Move& m : list)
+                    if (!pos.empty(m.to) || m.kind == MoveKind::EnPassant) takes.push(m);
+                const MoveList& from = game % 2 == 0 && !takes.empty() ? takes : list;
+                UndoInfo u;
+                pos.do_move(from[std::uniform_int_distribution<int>(0, from.size() - 1)(rng)], u);
+                line.push_back(pos);
+            }
+            const Board target = line.back().to_setup().board;
+            const int n = int(line.size()) - 1;
+            for (int k = 0; k <= n; ++k) {
+                const Color stm = line[k].side_to_move();
+                const int own = (n - k + 1) / 2, other = (n - k) / 2;
+                for (Color c : {stm, ~stm}) {
+                    const int mine = c == stm ? own : other, theirs = c == stm ? other : own;
+                    ASSERT_LE(bound->moves_needed(line[k], target, c, mine, theirs), mine)
+                        << words << ", game " << game << ", ply " << k << ", " << (c == WHITE ? "White" : "Black");
+                    ASSERT_TRUE(bound->surplus_possible(line[k], target, c, mine, theirs))
+                        << words << ", game " << game << ", ply " << k;
+                }
+                ++checks;
+            }
+        }
+    }
+    EXPECT_GT(checks, 20000);
+}
+
+}  // namespace
+}  // namespace rebirth
