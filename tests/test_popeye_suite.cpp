@@ -116,14 +116,15 @@ INSTANTIATE_TEST_SUITE_P(Popeye, PopeyeSuite, ::testing::ValuesIn(load()), entry
 TEST(PopeyeOracle, MatchesPopeyeByteForByte) {
     const std::string dir = REBIRTH_SOURCE_DIR "/data/popeye-oracle/";
     int files = 0;
-    for (const char* name : {"mars_castling_white", "mars_castling_black_h1", "any_move_marks"}) {
+    for (const char* name :
+         {"mars_castling_white", "mars_castling_black_h1", "any_move_marks", "antimars_null_last_move"}) {
         SCOPED_TRACE(name);
         const std::string popeye = read_text(dir + name + ".out");
         ASSERT_FALSE(popeye.empty());
         EXPECT_EQ(solve_file(dir + name + ".inp"), popeye);
         ++files;
     }
-    EXPECT_EQ(files, 3);
+    EXPECT_EQ(files, 4);
 }
 
 // Option Intelligent where a mate picture's placed Black unit attacks the White king along a

@@ -194,11 +194,23 @@ TEST(SolveProof, RandomGamesAreAmongTheSolutions) {
                                 "AntiCirce",
                                 "Circe Parrain",
                                 "MarsCirce",
+                                "AntiMarsCirce",
                                 "Circe Assassin",
                                 "Circe RexInclusive",
                                 "Circe Mirror",
                                 "AntiCirce Cheylan",
-                                "Circe ContraParrain"};
+                                "Circe ContraParrain",
+                                "Circe Symmetry",
+                                "HorizontalSymmetryCirce",
+                                "Circe Antipodes",
+                                "PWC",
+                                "Circe Equipollents",
+                                "Circe Couscous",
+                                "SuperCirce",
+                                "Circe Cage",
+                                "Circe Take&Make",
+                                "Circe Diagram",
+                                "Circe AntiCirce"};
     std::mt19937 rng(20261125);
     int games = 0;
     for (const char* cond : conditions) {
@@ -256,6 +268,17 @@ TEST(SolveProof, LongerRandomGamesAreAmongTheSolutions) {
         ++games;
     }
     EXPECT_GE(games, 20);
+}
+
+// Anti-Mars Circe: a non-capture starts from the mover's rebirth square, so a pawn may go back
+// towards it (RULES.md; Popeye's move generator lists such moves, movelists.jsonl's
+// `h3-h7-h5`): 1.a2-a4 a7-a5 2.Ra1-a2 a5-a7-a6 reaches this diagram. Popeye 4.104's
+// proof-game solver finds no solution: a known Popeye defect (README).
+TEST(SolveProof, AntiMarsPawnGoesBackInAProofGame) {
+    const std::string out = solutions(
+        "beginproblem stip dia2 fors rsbqkbsr/1ppppppp/p7/8/P7/8/RPPPPPPP/1SBQKBSR cond AntiMarsCirce "
+        "endproblem");
+    EXPECT_NE(out.find("  1.a2-a4 a7-a5   2.Ra1-a2 a5-a7-a6 dia\n"), std::string::npos) << out;
 }
 
 // 1.e2-e4 f7-f6 2.Qd1-h5+: the target has Black (to move) in check, which must not stop the

@@ -231,13 +231,14 @@ struct Run {
 // with plain units: the mover arrives there, or under AntiCirce it leaves the square empty
 // (the captured unit was there). Not where the square may get back what it held: a capturer
 // that vanishes or is reborn elsewhere while the captured unit is reborn on the capture
-// square (Kamikaze, Circe with AntiCirce), and the multi-unit effects (Atom, Hydra) and
-// unbounded ones (max_squares_per_move 0) are left out.
+// square (Kamikaze, Circe with AntiCirce), Anti-Mars (a non-capture from the rebirth square may
+// land on the square the mover stands on: g5-g7-g5 changes no square), and the multi-unit
+// effects (Atom, Hydra) and unbounded ones (max_squares_per_move 0) are left out.
 bool last_move_arrives(const Position& pos, int max_change) {
     if (max_change == 0) return false;
     if (!pos.has_rules()) return true;
     const RuleSet& r = *pos.rules();
-    return r.reborn != Reborn::Both && !r.kamikaze && !r.atom && !r.hydra;
+    return r.reborn != Reborn::Both && !r.kamikaze && !r.atom && !r.hydra && !r.antimars;
 }
 
 // The squares where pos differs from the target (t.plain and pos without attributes).
