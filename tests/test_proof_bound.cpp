@@ -35,6 +35,22 @@ TEST(ProofBound, MovesNeededFromTheGameArray) {
     EXPECT_EQ(proof_moves_needed(start, castled, BLACK), 4);
 }
 
+// Black's c-pawn on b6 with a7 and b7 kept: only c7 can fill b6, by capturing there, so a
+// white unit is taken on b6 and must get there first: the b1 knight (the only white unit off
+// its target square), three moves (b1-c3-d5-b6), where the target squares alone need none.
+// With b7 gone too, the b-pawn fills b6 without capturing: no such capture.
+TEST(ProofBound, CapturesPawnsMustMakeTakeUnitsThatGetThere) {
+    const Position start(parse_fen(kStart));
+    const Board b6 = board_of("rnbqkbnr/pp1ppppp/1p6/8/8/8/PPPPPPPP/R1BQKBNR w KQkq - 0 1");
+    std::array<Bitboard, 8> slots{};
+    ASSERT_EQ(pawn_capture_slots(start, b6, BLACK, fixed_units(start, b6), slots), 1);
+    EXPECT_EQ(slots[0], square_bb(SQ_B6));
+    EXPECT_EQ(pawn_capture_slots(start, b6, WHITE, fixed_units(start, b6), slots), 0);
+    EXPECT_EQ(proof_moves_needed(start, b6, WHITE), 3);
+    const Board b7_gone = board_of("rnbqkbnr/p2ppppp/1p6/8/8/8/PPPPPPPP/R1BQKBNR w KQkq - 0 1");
+    EXPECT_EQ(pawn_capture_slots(start, b7_gone, BLACK, fixed_units(start, b7_gone), slots), 0);
+}
+
 TEST(ProofBound, PawnsChangeFilesOnlyByCapturing) {
     const Position start(parse_fen(kStart));
     // A white pawn on d3 with the e2 pawn gone: e2xd3 needs a capture, but every black unit

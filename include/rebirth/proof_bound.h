@@ -13,12 +13,14 @@
 // unit of that side (a piece of the same walk, or a pawn promoting on the way), so the side
 // needs at least the least total, over the ways of giving each target square its own unit,
 // of the fewest moves of that unit to get there (an assignment; less castling_saving: castling
-// moves two units at once). The fixed units (fixed_units: a pawn on its first square that the
-// target keeps there, and the units that follow from those) never move again and are never
-// captured: no unit enters or crosses their squares (distance.h, blocked_distances_as). A pawn
-// changes file only by capturing, so its side needs at least as many captures as the least
-// total file change over the ways of giving each target pawn its own pawn; each capture
-// takes one unit of the other side that the target does not keep.
+// moves two units at once). A capture the other side's pawns must still make (a target pawn
+// of theirs that only a pawn from another file can fill: pawn_capture_slots) takes a distinct
+// unit of the side, which first goes to a square where that capture can land: one more row of
+// the assignment, whose unit then has no target square. The fixed units (fixed_units: a pawn on its first square that
+// the target keeps there, and the units that follow from those) never move again and are never captured: no unit enters
+// or crosses their squares (distance.h, blocked_distances_as). A pawn changes file only by capturing, so its side needs
+// at least as many captures as the least total file change over the ways of giving each target pawn its own pawn; each
+// capture takes one unit of the other side that the target does not keep.
 //
 // Sound in orthodox chess only: no rules that move units by rebirth or otherwise, and no
 // fairy walks on the board or in the target. proof_bound_applies says when.
@@ -65,6 +67,15 @@ Bitboard fixed_units(const Position& pos, const Board& target, Bitboard known);
 // that ends on its home square after castling needs at least three moves the distances count
 // as none: no saving either.
 int castling_saving(const Position& pos, const Board& target, Color c, Bitboard fixed);
+
+// The captures side k's pawns must still make: for each target pawn of k that no pawn of k
+// stands on and that no pawn of k on its file can reach (fixed pawns apart), so that the pawn
+// that fills it changes file, the squares where that pawn's capture can land (the cones between
+// the candidate pawns and the target square). Each such capture takes a distinct unit of ~k,
+// which stands on that square (or, en passant, behind it) then. Fills `slots`, returns how
+// many (at most 8).
+int pawn_capture_slots(const Position& pos, const Board& target, Color k, Bitboard fixed,
+                       std::array<Bitboard, 8>& slots);
 
 // Whether side c's pawns can reach their target squares with the captures left to c (the
 // units of ~c on the board beyond those in the target).

@@ -154,9 +154,74 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboa
             row[i] = d ? d[t] : (units[i] == t && walks[i] == want.walk ? 0 : kFar);
         }
     }
+    // Captures the other side's pawns must still make land on units of c: one row per target
+    // pawn of ~c that needs one, a unit of c that ends there at the cost of reaching one of its
+    // squares (each such capture takes a distinct unit, which then has no target square).
+    std::array<Bitboard, 8> slots{};
+    const int n_slots = pawn_capture_slots(pos, target, ~c, fixed, slots);
+    const Bitboard ep_rank = rank_bb(c == WHITE ? 2 : 5);  // where ~c's en passant captures land
+    for (int k = 0; k < n_slots; ++k) {
+        if (rows == 16) break;
+        AssignmentRow& row = cost[rows++];
+        for (int i = 0; i < columns; ++i) {
+            int best = kFar;
+            const UnitRows& r = rows_of[i];
+            if (!r[0]) {  // a fixed unit never moves: only where it stands
+                best = (slots[k] & square_bb(units[i])) ? 0 : kFar;
+            } else {
+                for (Bitboard q = slots[k]; q;) {
+                    const Square sq = pop_lsb(q);
+                    for (const std::uint8_t* d : r)
+                        if (d) best = std::min<int>(best, d[sq]);
+                    // En passant: the pawn taken stands beside the landing square, behind it.
+                    if (walks[i] == PAWN && (ep_rank & square_bb(sq)))
+                        best = std::min<int>(best, r[0][c == WHITE ? sq + 8 : sq - 8]);
+                }
+            }
+            row[i] = best;
+        }
+    }
+    if (rows > columns) return kFar;
     int total = min_cost_assignment(cost.data(), rows, columns);
     if (total >= kFar) return total;
     return std::max(0, total - castling_saving(pos, target, c, fixed));
+}
+
+int pawn_capture_slots(const Position& pos, const Board& target, Color k, Bitboard fixed,
+                       std::array<Bitboard, 8>& slots) {
+    // A pawn's cone: the squares it can stand on later as a pawn (forward, as many files as
+    // ranks), and the squares from which a pawn reaches a square.
+    struct Cones {
+        std::array<std::array<Bitboard, 64>, 2> ahead{}, behind{};
+        Cones() {
+            for (Color c : {WHITE, BLACK})
+                for (int a = 0; a < 64; ++a)
+                    for (int b = 0; b < 64; ++b) {
+                        const int dr = c == WHITE ? rank_of(Square(b)) - rank_of(Square(a))
+                                                  : rank_of(Square(a)) - rank_of(Square(b));
+                        if (dr > 0 && std::abs(file_of(Square(b)) - file_of(Square(a))) <= dr) {
+                            ahead[c][a] |= square_bb(Square(b));
+                            behind[c][b] |= square_bb(Square(a));
+                        }
+                    }
+        }
+    };
+    static const Cones cones;
+    const Bitboard pawns = pos.pieces(k, PAWN) & ~fixed;
+    int n = 0;
+    for (int t = 0; t < SQUARE_NB && n < 8; ++t) {
+        if (target[t].walk != PAWN || target[t].color != k) continue;
+        if (pos.pieces(k, PAWN) & square_bb(Square(t))) continue;  // may stay there
+        const Bitboard candidates = pawns & cones.behind[k][t];
+        if (!candidates || (candidates & file_bb(file_of(Square(t))))) continue;
+        Bitboard squares = 0;
+        for (Bitboard b = candidates; b;) {
+            const Square p = pop_lsb(b);
+            squares |= cones.ahead[k][p] & (cones.behind[k][t] | square_bb(Square(t)));
+        }
+        slots[n++] = squares;
+    }
+    return n;
 }
 
 int castling_saving(const Position& pos, const Board& target, Color c, Bitboard fixed) {
