@@ -51,6 +51,22 @@ TEST(ProofBound, CapturesPawnsMustMakeTakeUnitsThatGetThere) {
     EXPECT_EQ(pawn_capture_slots(start, b7_gone, BLACK, fixed_units(start, b7_gone), slots), 0);
 }
 
+// A pawn changes file only by taking, and White takes at most the black units the target
+// does not keep: e2 to c4 takes twice. With one black unit to take it never gets there; with
+// two it needs two moves (e2xd3xc4).
+TEST(ProofBound, APawnChangesFilesAtMostAsOftenAsItCanTake) {
+    const Position one(parse_fen("1n2k3/8/8/8/8/8/4P3/4K3 w - - 0 1"));
+    const Board c4 = board_of("4k3/8/8/8/2P5/8/8/4K3 w - - 0 1");
+    EXPECT_GE(proof_moves_needed(one, c4, WHITE), kFar);
+    const Position two(parse_fen("1nb1k3/8/8/8/8/8/4P3/4K3 w - - 0 1"));
+    EXPECT_EQ(proof_moves_needed(two, c4, WHITE), 2);
+    // Promoting: a2 to a queen on d7 takes five moves to a promotion square, then one from c8
+    // (two files away: two takes) or two from a8 or b8.
+    const Board d7 = board_of("7k/3Q4/8/8/8/8/8/4K3 w - - 0 1");
+    EXPECT_EQ(proof_moves_needed(Position(parse_fen("1n5k/8/8/8/8/8/P7/4K3 w - - 0 1")), d7, WHITE), 7);
+    EXPECT_EQ(proof_moves_needed(Position(parse_fen("1nb4k/8/8/8/8/8/P7/4K3 w - - 0 1")), d7, WHITE), 6);
+}
+
 TEST(ProofBound, PawnsChangeFilesOnlyByCapturing) {
     const Position start(parse_fen(kStart));
     // A white pawn on d3 with the e2 pawn gone: e2xd3 needs a capture, but every black unit

@@ -141,6 +141,53 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboa
         walks[columns] = pos.piece_on(s).walk;
         rows_of[columns] = unit_rows(fixed, walks[columns], c, s);
     }
+    // A pawn changes file only by taking, and c takes at most the units of ~c beyond those of
+    // the target: a pawn whose way needs more file changes never gets there (as a pawn, or to
+    // its promotion square).
+    int takes = popcount(pos.pieces(~c));
+    for (const Piece& p : target)
+        if (!p.empty() && p.color == ~c) --takes;
+    takes = std::max(takes, 0);
+    const int last = c == WHITE ? 7 : 0, seventh = c == WHITE ? 6 : 1;
+    // Per pawn column, when c cannot take on every file: its promotion squares within `takes`
+    // files, each with the moves to promote there and the promoted queen's and knight's rows.
+    struct Promotion {
+        int moves;
+        const std::uint8_t* queen;
+        const std::uint8_t* knight;
+    };
+    std::array<std::array<Promotion, 8>, 16> promotions{};
+    std::array<int, 16> n_promotions{};
+    const bool limited = takes < 7;
+    if (limited)
+        for (int i = 0; i < columns; ++i) {
+            if (walks[i] != PAWN || !rows_of[i][0]) continue;
+            const int file = file_of(units[i]);
+            for (int f = std::max(0, file - takes); f <= std::min(7, file + takes); ++f) {
+                const Square p8 = make_square(f, last);
+                if (fixed & square_bb(p8)) continue;
+                int reach = kFar;
+                for (int g = std::max(0, f - 1); g <= std::min(7, f + 1); ++g)
+                    reach = std::min<int>(reach, rows_of[i][0][make_square(g, seventh)]);
+                if (reach >= kFar) continue;
+                promotions[i][n_promotions[i]++] = {reach + 1, blocked_distances_as(fixed, QUEEN, c, p8, QUEEN),
+                                                    blocked_distances_as(fixed, KNIGHT, c, p8, KNIGHT)};
+            }
+        }
+    // The fewest moves of column i to stand on t with walk `want`.
+    auto unit_cost = [&](int i, Walk want, int t) -> int {
+        const std::uint8_t* d = row_for(rows_of[i], walks[i], want);
+        if (!d) return units[i] == t && walks[i] == want ? 0 : kFar;
+        if (walks[i] != PAWN || !limited) return d[t];
+        if (want == PAWN) return std::abs(file_of(Square(t)) - file_of(units[i])) > takes ? kFar : d[t];
+        // Promoted: through a promotion square within `takes` files.
+        int best = kFar;
+        for (int k = 0; k < n_promotions[i]; ++k) {
+            const std::uint8_t* piece = want == KNIGHT ? promotions[i][k].knight : promotions[i][k].queen;
+            if (piece) best = std::min(best, promotions[i][k].moves + piece[t]);
+        }
+        return std::max<int>(d[t], std::min(best, kFar));
+    };
     std::array<AssignmentRow, 16> cost;
     int rows = 0;
     int target_units = popcount(settled);
@@ -149,10 +196,7 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboa
         if (want.empty() || want.color != c || (settled & square_bb(Square(t)))) continue;
         if (++target_units > 16) return kFar;  // more target units than a side has
         AssignmentRow& row = cost[rows++];
-        for (int i = 0; i < columns; ++i) {
-            const std::uint8_t* d = row_for(rows_of[i], walks[i], want.walk);
-            row[i] = d ? d[t] : (units[i] == t && walks[i] == want.walk ? 0 : kFar);
-        }
+        for (int i = 0; i < columns; ++i) row[i] = unit_cost(i, want.walk, t);
     }
     // Captures the other side's pawns must still make land on units of c: one row per target
     // pawn of ~c that needs one, a unit of c that ends there at the cost of reaching one of its
@@ -171,11 +215,14 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboa
             } else {
                 for (Bitboard q = slots[k]; q;) {
                     const Square sq = pop_lsb(q);
-                    for (const std::uint8_t* d : r)
-                        if (d) best = std::min<int>(best, d[sq]);
-                    // En passant: the pawn taken stands beside the landing square, behind it.
-                    if (walks[i] == PAWN && (ep_rank & square_bb(sq)))
-                        best = std::min<int>(best, r[0][c == WHITE ? sq + 8 : sq - 8]);
+                    if (walks[i] == PAWN) {
+                        for (Walk w : {PAWN, QUEEN, KNIGHT}) best = std::min(best, unit_cost(i, w, sq));
+                        // En passant: the pawn taken stands beside the landing square, behind it.
+                        if (ep_rank & square_bb(sq))
+                            best = std::min(best, unit_cost(i, PAWN, c == WHITE ? sq + 8 : sq - 8));
+                    } else {
+                        best = std::min(best, unit_cost(i, walks[i], sq));
+                    }
                 }
             }
             row[i] = best;
