@@ -238,6 +238,45 @@ TEST(SolveProof, RandomGamesAreAmongTheSolutions) {
     EXPECT_GE(games, 50);
 }
 
+// Longer games under the rebirth rules whose proof-game bounds prune most (proof_rebirth.h):
+// 8 half-moves, captures one move in three where there is one. A bound that refused a game
+// that exists would lose it here.
+TEST(SolveProof, RandomGamesUnderRebirthRulesAreAmongTheSolutions) {
+    const char* conditions[] = {"Circe",
+                                "AntiCirce",
+                                "MarsCirce",
+                                "AntiMarsCirce",
+                                "Circe Mirror",
+                                "Circe Symmetry",
+                                "Circe Antipodes",
+                                "HorizontalSymmetryCirce",
+                                "Circe RexInclusive",
+                                "AntiCirce Cheylan"};
+    std::mt19937 rng(20261127);
+    int games = 0;
+    for (const char* cond : conditions) {
+        const RuleSet rules = resolve_rules(parse_condition_words(cond, "test"), "test");
+        SetupRules setup_rules;
+        setup_rules.rules = &rules;
+        const Position start(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), setup_rules);
+        for (int game = 0; game < 2; ++game) {
+            const PlayedGame g = play_random_game(start, 8, cond, [&](const Position& pos, const MoveList& list) {
+                std::vector<Move> captures;
+                for (const Move& m : list)
+                    if (!pos.empty(m.to) || m.kind == MoveKind::EnPassant) captures.push_back(m);
+                return !captures.empty() && rng() % 3 == 0 ? captures[rng() % captures.size()]
+                                                           : list[static_cast<int>(rng() % list.size())];
+            });
+            if (g.input.empty()) continue;
+            SCOPED_TRACE(g.input);
+            const std::string out = solutions(g.input);
+            EXPECT_NE(out.find(g.line + "\n"), std::string::npos) << "missing:" << g.line;
+            ++games;
+        }
+    }
+    EXPECT_GE(games, 18);
+}
+
 // The same in orthodox chess with longer games, 8 to 12 half-moves, where the bounds of
 // proof_bound.h, proof_tempo.h and proof_captures.h prune: a bound that refused a game that
 // exists would lose it here (captures one move in three where there is one, so units are
