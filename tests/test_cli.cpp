@@ -560,6 +560,30 @@ TEST_F(Cli, SolveJsonSummary) {
     EXPECT_GE(j.at("threads").get<int>(), 1);
 }
 
+// Proof games get a verdict in the --json line (issue 12): unique, cooked, no-solution. The
+// answers by hand: 1.e2-e4 e7-e5 is the only game to its board in one move; the game array
+// after dia2 is reached by many (1.Sf3 Sf6 2.Sg1 Sg8, 1.Sc3 Sc6 2.Sb1 Sb8, ...); a board with
+// two white pawns advanced is no dia1. Other play has no verdict.
+TEST_F(Cli, SolveJsonProofGameVerdict) {
+    const std::string file = write("dia.inp",
+                                   "BeginProblem\nstip dia1\nforsyth rsbqkbsr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RSBQKBSR\n"
+                                   "NextProblem\nstip dia2\nforsyth rsbqkbsr/pppppppp/8/8/8/8/PPPPPPPP/RSBQKBSR\n"
+                                   "NextProblem\nstip dia1\nforsyth rsbqkbsr/pppppppp/8/8/3PP3/8/PPP2PPP/RSBQKBSR\n"
+                                   "NextProblem\nstip h#1\npieces white kh1 black kh3 qg4\nEndProblem\n");
+    const RunResult r = run({"solve", "--regression", "--quiet", "--json", file});
+    expect_clean_exit(r, 0);
+    std::vector<nlohmann::json> lines;
+    for (const std::string& line : split_lines(r.out))
+        if (!line.empty() && line[0] == '{') lines.push_back(nlohmann::json::parse(line));
+    ASSERT_EQ(lines.size(), 4u) << r;
+    EXPECT_EQ(lines[0].at("verdict"), "unique") << r;
+    EXPECT_EQ(lines[0].at("solutions"), 1);
+    EXPECT_EQ(lines[1].at("verdict"), "cooked") << r;
+    EXPECT_GT(lines[1].at("solutions").get<int>(), 1);
+    EXPECT_EQ(lines[2].at("verdict"), "no-solution") << r;
+    EXPECT_FALSE(lines[3].contains("verdict")) << r;
+}
+
 // --maxtime ends a long search cleanly, says so in the output and reports a timeout. The
 // problem: a help mate in 4 with many units, far beyond 0.05 s of search.
 TEST_F(Cli, SolveMaxTimeStopsCleanly) {

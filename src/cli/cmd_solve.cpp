@@ -5,6 +5,7 @@
 #include <iostream>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -79,6 +80,22 @@ void report_bad_input(const InputError& e, nlohmann::json& summary) {
 // diagram) is reported for that problem and the file goes on; the exit code is then 2. For a
 // parse error nothing but the error line is printed for the problem: its header would show a
 // half-read diagram and stipulation, which is not what Popeye prints either.
+// A proof game's (dia, a=>b) verdict for --json: "unique" (one game in every twin), "cooked"
+// (more than one in some twin, also when MaxSolutions stopped after the second),
+// "no-solution", "timeout", or "partial" (MaxSolutions stopped at one); none for other play.
+static std::optional<std::string> proof_game_verdict(const Problem& p, const SolveReport& report) {
+    const auto play = p.stipulation.play;
+    if (play != Stipulation::Play::ProofGame && play != Stipulation::Play::AToB) return std::nullopt;
+    const std::string status = report.status();
+    if (status == "solved") return "unique";
+    if (status == "partial") {
+        for (int n : report.twin_solutions)
+            if (n > 1) return "cooked";
+        return "partial";
+    }
+    return status;
+}
+
 int run_solve(const SolveArgs& args) {
     std::vector<Problem> problems = parse_popeye_file(args.file, ParseMode::Recover);
     const int threads = args.threads > 0 ? args.threads : tbb::info::default_concurrency();
@@ -107,6 +124,7 @@ int run_solve(const SolveArgs& args) {
                 if (!report.supported) ++unsolved;
                 summary["status"] = report.status();
                 summary["solutions"] = report.solutions;
+                if (const auto v = proof_game_verdict(p, report)) summary["verdict"] = *v;
                 summary["nodes"] = report.nodes;
                 summary["seconds"] = report.seconds;
                 if (!report.notes.empty()) summary["reasons"] = report.notes;
