@@ -67,6 +67,15 @@ TEST(ProofBound, APawnChangesFilesAtMostAsOftenAsItCanTake) {
     EXPECT_EQ(proof_moves_needed(Position(parse_fen("1nb4k/8/8/8/8/8/P7/4K3 w - - 0 1")), d7, WHITE), 6);
 }
 
+// The king's distances count castling's two-file step as one move; a king that can no longer
+// castle (rights gone, the king still at home) needs two moves from e8 to c8. (With the right,
+// two as well: 0-0-0 and the rook back to a8, or Kd8-c8; the bound may say less.)
+TEST(ProofBound, AKingThatCannotCastleWalks) {
+    const Board c8 = board_of("r1k4r/8/8/8/8/8/8/4K3 w - - 0 1");
+    EXPECT_LE(proof_moves_needed(Position(parse_fen("r3k2r/8/8/8/8/8/8/4K3 w q - 0 1")), c8, BLACK), 2);
+    EXPECT_EQ(proof_moves_needed(Position(parse_fen("r3k2r/8/8/8/8/8/8/4K3 w - - 0 1")), c8, BLACK), 2);
+}
+
 TEST(ProofBound, PawnsChangeFilesOnlyByCapturing) {
     const Position start(parse_fen(kStart));
     // A white pawn on d3 with the e2 pawn gone: e2xd3 needs a capture, but every black unit

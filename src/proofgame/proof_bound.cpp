@@ -188,6 +188,9 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboa
         }
         return std::max<int>(d[t], std::min(best, kFar));
     };
+    // The king's distances count castling as one king move; without a castling right left c
+    // never castles again, and its king walks a square a move.
+    const bool castling_helps = pos.castling_sides(c) != 0;
     std::array<AssignmentRow, 16> cost;
     int rows = 0;
     int target_units = popcount(settled);
@@ -196,7 +199,13 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboa
         if (want.empty() || want.color != c || (settled & square_bb(Square(t)))) continue;
         if (++target_units > 16) return kFar;  // more target units than a side has
         AssignmentRow& row = cost[rows++];
-        for (int i = 0; i < columns; ++i) row[i] = unit_cost(i, want.walk, t);
+        for (int i = 0; i < columns; ++i) {
+            row[i] = unit_cost(i, want.walk, t);
+            // A king that can no longer castle walks a square a move.
+            if (walks[i] == KING && !castling_helps)
+                row[i] = std::max(row[i], std::max(std::abs(file_of(units[i]) - file_of(Square(t))),
+                                                   std::abs(rank_of(units[i]) - rank_of(Square(t)))));
+        }
     }
     // Captures the other side's pawns must still make land on units of c: one row per target
     // pawn of ~c that needs one, a unit of c that ends there at the cost of reaching one of its
@@ -210,7 +219,9 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboa
         for (int i = 0; i < columns; ++i) {
             int best = kFar;
             const UnitRows& r = rows_of[i];
-            if (!r[0]) {  // a fixed unit never moves: only where it stands
+            if (walks[i] == KING) {
+                best = kFar;     // a king is never taken
+            } else if (!r[0]) {  // a fixed unit never moves: only where it stands
                 best = (slots[k] & square_bb(units[i])) ? 0 : kFar;
             } else {
                 for (Bitboard q = slots[k]; q;) {
