@@ -1,5 +1,7 @@
 #include "rebirth/notation.h"
 
+#include "rebirth/movegen.h"
+
 #include "rebirth/rules.h"
 #include "rebirth/text.h"
 #include "rebirth/walk.h"
@@ -111,6 +113,61 @@ std::string move_to_popeye(const Position& pos, const Move& m, bool with_check, 
     // Anti-Mars castling writes the units brought home before the castling sign.
     s = m.kind == MoveKind::Castling ? brackets + s : s + brackets;
     if (with_check && after.in_check()) s += " +";
+    return s;
+}
+
+}  // namespace rebirth
+
+namespace rebirth {
+
+std::string move_to_san(const Position& pos, const Move& m) {
+    const Piece mover = pos.piece_on(m.from);
+    if (mover.walk > PAWN) return move_to_popeye(pos, m);  // no SAN letter for fairy walks
+    std::string s;
+    if (m.kind == MoveKind::Castling) {
+        s = file_of(m.to) > file_of(m.from) ? "O-O" : "O-O-O";
+    } else {
+        const bool takes = m.kind == MoveKind::EnPassant || !pos.piece_on(m.to).empty();
+        if (mover.walk == PAWN) {
+            if (takes) s += char('a' + file_of(m.from));
+        } else {
+            s += "KQRBN"[mover.walk - KING];
+            // Disambiguation: another unit of the same walk and colour that can go there too.
+            MoveList list;
+            generate_legal(pos, list);
+            bool other = false, same_file = false, same_rank = false;
+            for (const Move& o : list) {
+                if (o.to != m.to || o.from == m.from || o.kind == MoveKind::Castling) continue;
+                const Piece p = pos.piece_on(o.from);
+                if (p.walk != mover.walk || p.color != mover.color) continue;
+                other = true;
+                same_file = same_file || file_of(o.from) == file_of(m.from);
+                same_rank = same_rank || rank_of(o.from) == rank_of(m.from);
+            }
+            if (other) {
+                if (!same_file)
+                    s += char('a' + file_of(m.from));
+                else if (!same_rank)
+                    s += char('1' + rank_of(m.from));
+                else
+                    s += square_name(m.from);
+            }
+        }
+        if (takes) s += 'x';
+        s += square_name(m.to);
+        if (m.kind == MoveKind::Promotion && m.promotion >= QUEEN && m.promotion <= KNIGHT) {
+            s += '=';
+            s += "KQRBN"[m.promotion - KING];
+        }
+    }
+    Position after = pos;
+    UndoInfo u;
+    after.do_move(m, u);
+    if (after.in_check()) {
+        MoveList replies;
+        generate_legal(after, replies);
+        s += replies.size() == 0 ? '#' : '+';
+    }
     return s;
 }
 
