@@ -162,7 +162,9 @@ TEST(ProofSplit, FrontierKeepsEveryPrefixOnceInGenerationOrder) {
     for (const auto& [node, k] : play.order) {
         ASSERT_LT(size_t(node), play.nodes.size());
         // Nodes are numbered by their first prefix, prefixes listed in order within a node.
-        if (seen[size_t(node)] == 0) EXPECT_EQ(node, next_node++);
+        if (seen[size_t(node)] == 0) {
+            EXPECT_EQ(node, next_node++);
+        }
         EXPECT_EQ(size_t(k), seen[size_t(node)]++);
         const MoveLine& prefix = play.nodes[size_t(node)].prefixes.at(size_t(k));
         indices.push_back(move_indices(start, prefix));
