@@ -267,12 +267,18 @@ const Problem& ProblemCache::problem(const WorkItem& item) {
     return problems[std::size_t(item.problem_index - 1)];
 }
 
-const ProofTwinSolver& ProblemCache::proof_solver(const WorkItem& item) {
+std::shared_ptr<const ProofTwinSolver> ProblemCache::proof_solver(const WorkItem& item) {
     const Problem& p = problem(item);  // checks the file's checksum
+    const ProofKey key{item.file, int(item.problem_index), int(item.twin)};
     std::lock_guard lock(mutex_);
-    auto& slot = proof_[{item.file, int(item.problem_index), int(item.twin)}];
-    if (!slot) slot = std::make_unique<ProofTwinSolver>(p, item.twin);
-    return *slot;
+    auto it = std::find_if(proof_.begin(), proof_.end(), [&](const auto& e) { return e.first == key; });
+    if (it != proof_.end()) {
+        proof_.splice(proof_.begin(), proof_, it);
+    } else {
+        proof_.emplace_front(key, std::make_shared<const ProofTwinSolver>(p, item.twin));
+        if (proof_.size() > kProofSolvers) proof_.pop_back();
+    }
+    return proof_.front().second;
 }
 
 Result solve_one(const Problem& p, int threads, double max_seconds) {
@@ -434,7 +440,7 @@ Result run_item(const WorkItem& item, ProblemCache& cache) {
         if (item.kind == SearchKind::Solve || item.kind == SearchKind::ProofGame) {
             const int threads = r.threads;
             if (item.kind == SearchKind::ProofGame)
-                r = solve_proof_item(cache.proof_solver(item), item);
+                r = solve_proof_item(*cache.proof_solver(item), item);
             else if (item.path.empty())
                 r = solve_one(cache.problem(item), item.threads, item.max_seconds);
             else

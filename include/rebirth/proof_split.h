@@ -85,7 +85,9 @@ struct ProofSuffixes {
 };
 
 // One twin of a proof-game problem (twins numbered as plan_proof_games lists them) set up
-// for searching and writing its lines: the set-up (rules, bounds) is done once. Its const
+// for searching and writing its lines: the set-up (rules, bounds) is done once, and the
+// searches of each play share their failure facts (positions from which no line goes on),
+// so later items of a play search less; the lines found do not depend on them. Its const
 // functions may be called from several threads at once. Throws std::invalid_argument for no
 // such twin or a twin that is no proof game the solver handles, InputError when the twin
 // is not playable.

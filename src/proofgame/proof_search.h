@@ -15,6 +15,26 @@
 
 namespace rebirth {
 
+class ExactSet;
+
+// Failure facts shared by the searches of one play of one twin (every length and prefix):
+// the positions from which no line of r more half-moves reaches the target, kept per r up
+// to the play's longest length. Sound across searches: a fact depends only on the position,
+// r, the target and the side that makes the last move, which the lengths of a play share.
+// Safe to use from several threads at once; entries are never removed.
+class ProofFailures {
+  public:
+    explicit ProofFailures(int longest);
+    ~ProofFailures();
+    ProofFailures(const ProofFailures&) = delete;
+    ProofFailures& operator=(const ProofFailures&) = delete;
+    // The table of positions `remaining` half-moves from the end (null beyond the longest).
+    ExactSet* at(int remaining) const;
+
+  private:
+    std::vector<std::unique_ptr<ExactSet>> sets_;
+};
+
 // The plays (phases) of one proof-game twin, set up exactly as solve_proof_game searches
 // them: the start position per play, the target, the bounds that apply. Keeps a reference to
 // the context (and so to its problem, rules and position): keep them alive and in place.
@@ -48,10 +68,11 @@ class ProofTwinSearch {
     // wanted and sets `stopped` when it runs out. Searches on ctx.threads and counts nodes
     // through ctx.control (which may throw SearchStopped); `call` (when given) replaces the
     // constructor's context for these (same problem, rules and position), so that calls
-    // from several threads each have their own. Throws std::invalid_argument for an illegal
+    // from several threads each have their own; `shared` (when given) keeps the failure
+    // facts for later searches of the play. Throws std::invalid_argument for an illegal
     // prefix, a length not longer than it or no such play.
     void solve(int play, const MoveLine& prefix, int length, long& limit_left, bool& stopped, std::string* text,
-               std::vector<MoveLine>* lines, const SolveContext* call = nullptr) const;
+               std::vector<MoveLine>* lines, const SolveContext* call = nullptr, ProofFailures* shared = nullptr) const;
 
     // The positions after `depth` half-moves of play `play` (not blocked): each distinct
     // position once (position_code, the solver's exact key), in the order of the first prefix

@@ -111,7 +111,10 @@ struct ProofTwinSolver::Impl {
         : tw(std::move(p)),
           setup(load_twin(tw)),
           ctx{tw, setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), 1, nullptr, nullptr},
-          search(checked(ctx)) {}
+          search(checked(ctx)) {
+        for (const ProofTwinSearch::Play& play : search.plays())
+            failures.push_back(play.lengths.empty() ? nullptr : std::make_unique<ProofFailures>(play.lengths.back()));
+    }
     // ctx, when the solver handles its stipulation.
     static const SolveContext& checked(const SolveContext& ctx) {
         if (!is_proof(ctx.problem) || !ProofTwinSearch::handles(ctx))
@@ -127,6 +130,7 @@ struct ProofTwinSolver::Impl {
     const std::unique_ptr<TwinSetup> setup;
     const SolveContext ctx;
     const ProofTwinSearch search;
+    std::vector<std::unique_ptr<ProofFailures>> failures;  // per play: shared by its searches
 };
 
 ProofTwinSolver::ProofTwinSolver(const Problem& p, int twin) : impl_(std::make_unique<Impl>(twin_of(p, twin))) {}
@@ -156,7 +160,8 @@ ProofSuffixes ProofTwinSolver::suffixes(int play, const MoveLine& prefix, const 
             std::vector<MoveLine> lines;
             long limit_left = 0;
             bool stopped = false;
-            m.search.solve(play, prefix, len, limit_left, stopped, nullptr, &lines, &call);
+            m.search.solve(play, prefix, len, limit_left, stopped, nullptr, &lines, &call,
+                           m.failures[size_t(play)].get());
             out.lines.push_back(std::move(lines));
         }
     } catch (const SearchStopped&) {

@@ -280,6 +280,9 @@ class Searcher {
         keep_from_ = keep_from;
     }
 
+    // Keeps the failure facts in `shared` (when given) instead of tables of its own.
+    void share(ProofFailures* shared) { shared_ = shared; }
+
     // Solutions in exactly `remaining` half-moves from `pos` (reached from the root by the
     // prefix); the last mover is `goal_side`. Stops early once `limit` lines were written
     // (0 = no limit).
@@ -378,7 +381,7 @@ class Searcher {
         std::string code;
         if (memo) {
             code = position_code(pos);
-            if (remaining < static_cast<int>(failures_.size()) && failures_[remaining]->contains(code)) return false;
+            if (const ExactSet* failed = failures(remaining); failed && failed->contains(code)) return false;
         }
         MoveList list;
         popeye_ordered_moves(pos, list);
@@ -402,12 +405,28 @@ class Searcher {
             stack_.pop_back();
             pos.undo_move(m, u);
         }
-        if (memo && !found && !stop_) {
-            while (remaining >= static_cast<int>(failures_.size())) failures_.push_back(std::make_unique<ExactSet>());
-            // Bounded, as the other solvers' tables: past the cap failures are not remembered.
-            if (failures_[remaining]->size() < kMaxFailuresPerDepth) failures_[remaining]->insert(code);
-        }
+        if (memo && !found && !stop_) remember_failure(remaining, code);
         return found;
+    }
+
+    // The failure facts of positions `remaining` half-moves from the end (the shared table's
+    // when there is one), or null when none were kept.
+    const ExactSet* failures(int remaining) const {
+        if (shared_) return shared_->at(remaining);
+        return remaining < static_cast<int>(failures_.size()) ? failures_[size_t(remaining)].get() : nullptr;
+    }
+
+    // Remembers that no line of `remaining` half-moves goes on from the position `code`.
+    // Bounded, as the other solvers' tables: past the cap failures are not remembered.
+    void remember_failure(int remaining, const std::string& code) {
+        ExactSet* set = nullptr;
+        if (shared_) {
+            set = shared_->at(remaining);
+        } else {
+            while (remaining >= static_cast<int>(failures_.size())) failures_.push_back(std::make_unique<ExactSet>());
+            set = failures_[size_t(remaining)].get();
+        }
+        if (set && set->size() < kMaxFailuresPerDepth) set->insert(code);
     }
 
     // The last half-move (by the goal side): it changes every square where pos differs from
@@ -451,6 +470,7 @@ class Searcher {
     const Position& root_;
     std::vector<Move> stack_;
     std::vector<std::unique_ptr<ExactSet>> failures_;
+    ProofFailures* shared_ = nullptr;
     static constexpr size_t kMaxFailuresPerDepth = size_t(1) << 21;
     std::string text_;
     std::vector<MoveLine>* lines_ = nullptr;
@@ -466,9 +486,11 @@ class Searcher {
 // `lines` their moves after the prefix to `lines`. With no solution limit the first moves
 // after the prefix are searched in parallel (each on its own position copy), their lines
 // joined in move order. `limit_left` (0: none) counts down the lines still wanted; `stopped`
-// is set when it ran out.
+// is set when it ran out. `shared` (when given) holds the failure facts of every search of
+// the play instead of each searcher's own.
 void solve_length(const Run& run, const Position& root, const MoveLine& prefix, const Position& from, int length,
-                  long& limit_left, bool& stopped, std::string* text, std::vector<MoveLine>* lines) {
+                  long& limit_left, bool& stopped, std::string* text, std::vector<MoveLine>* lines,
+                  ProofFailures* shared) {
     const Color goal_side = length % 2 ? run.first : ~run.first;
     const int remaining = length - static_cast<int>(prefix.size());
     const long limit = limit_left;
@@ -478,6 +500,7 @@ void solve_length(const Run& run, const Position& root, const MoveLine& prefix, 
     if (limit > 0 || threads == 1 || remaining < 3 || firsts.size() < 2) {
         Position pos = from;
         Searcher s(run, root, prefix);
+        s.share(shared);
         if (lines) s.collect(lines, prefix.size());
         s.solve(pos, remaining, goal_side, limit);
         if (limit > 0) {
@@ -498,6 +521,7 @@ void solve_length(const Run& run, const Position& root, const MoveLine& prefix, 
         MoveLine line = prefix;
         line.push_back(firsts[i]);
         Searcher s(run, root, line);
+        s.share(shared);
         if (lines) s.collect(&found[i], prefix.size());
         s.solve(pos, remaining - 1, goal_side, 0);
         texts[i] = s.text();
@@ -626,7 +650,8 @@ void play_checked(Position& pos, const MoveLine& line) {
 }  // namespace
 
 void ProofTwinSearch::solve(int play, const MoveLine& prefix, int length, long& limit_left, bool& stopped,
-                            std::string* text, std::vector<MoveLine>* lines, const SolveContext* ctx) const {
+                            std::string* text, std::vector<MoveLine>* lines, const SolveContext* ctx,
+                            ProofFailures* shared) const {
     const Impl& m = *impl_;
     if (play < 0 || play >= static_cast<int>(m.plays.size())) throw std::invalid_argument("no such play");
     if (length <= static_cast<int>(prefix.size())) throw std::invalid_argument("a length no longer than the prefix");
@@ -641,7 +666,7 @@ void ProofTwinSearch::solve(int play, const MoveLine& prefix, int length, long& 
         // The play ends where the goal side reaches the target: no line goes on from there.
         if (mover == goal_side && board_matches(from, m.target)) return;
     }
-    solve_length(run, root, prefix, from, length, limit_left, stopped, text, lines);
+    solve_length(run, root, prefix, from, length, limit_left, stopped, text, lines, shared);
 }
 
 bool ProofTwinSearch::frontier(int play, int depth, size_t max_prefixes, std::vector<ProofFrontierNode>& nodes,
@@ -699,6 +724,16 @@ std::string ProofTwinSearch::line_text(int play, const MoveLine& line) const {
     Position pos = m.roots[size_t(play)];
     play_checked(pos, line);  // every move legal: the text below plays them unchecked
     return render_line(m.runs[size_t(play)], m.roots[size_t(play)], line);
+}
+
+ProofFailures::ProofFailures(int longest) {
+    for (int r = 0; r <= longest; ++r) sets_.push_back(std::make_unique<ExactSet>());
+}
+
+ProofFailures::~ProofFailures() = default;
+
+ExactSet* ProofFailures::at(int remaining) const {
+    return remaining >= 0 && remaining < static_cast<int>(sets_.size()) ? sets_[size_t(remaining)].get() : nullptr;
 }
 
 bool solve_proof_game(const SolveContext& ctx, std::string& out) {

@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -72,9 +73,11 @@ class ProblemCache {
     const LoadedProblem& get(const WorkItem& item);
     // The parsed problem (twins included) of a solve item. Throws InputError on bad input.
     const Problem& problem(const WorkItem& item);
-    // The twin of a proof-game item, set up once per file, problem and twin. Throws as
-    // ProofTwinSolver.
-    const ProofTwinSolver& proof_solver(const WorkItem& item);
+    // The twin of a proof-game item, set up once per file, problem and twin, its searches
+    // sharing their failure facts; the kProofSolvers used last are kept (a solver in use stays
+    // alive with its caller). Throws as ProofTwinSolver.
+    std::shared_ptr<const ProofTwinSolver> proof_solver(const WorkItem& item);
+    static constexpr std::size_t kProofSolvers = 4;
 
   private:
     struct ParsedFile {
@@ -84,7 +87,8 @@ class ProblemCache {
     std::mutex mutex_;
     std::map<std::pair<std::string, int>, LoadedProblem> loaded_;
     std::map<std::string, ParsedFile> parsed_;
-    std::map<std::tuple<std::string, int, int>, std::unique_ptr<ProofTwinSolver>> proof_;
+    using ProofKey = std::tuple<std::string, int, int>;                             // file, problem, twin
+    std::list<std::pair<ProofKey, std::shared_ptr<const ProofTwinSolver>>> proof_;  // latest first
 };
 
 // The output of `rebirth solve --regression --quiet` for problem `p` alone, with its
