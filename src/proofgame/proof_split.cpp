@@ -37,8 +37,10 @@ size_t index_of(const std::vector<int>& lengths, int length) {
     return size_t(it - lengths.begin());
 }
 
-// The frontier depth of a play whose lengths are `lengths`, and its frontier, chosen as
-// ProofSplitOptions says (or fixed by `fixed` when > 0).
+// Sets plan.depth, plan.nodes and plan.order of play `play` (plan.lengths set): the depth
+// whose frontier size is nearest options.target_nodes, as ProofSplitOptions says, or `fixed`
+// when > 0; the play's longest length (no frontier, the start item searches all) when no
+// depth below it qualifies.
 void choose_depth(const ProofTwinSearch& search, int play, const ProofSplitOptions& options, int fixed,
                   ProofPlayPlan& plan) {
     const int longest = plan.lengths.back();
