@@ -12,7 +12,7 @@ build_dir=${SANITIZE_BUILD_DIR:-build-asan}
 # Suites that exercise the readers, the rules of every condition (reference move lists to
 # depth 3), the solvers and the command line, in a few minutes under the sanitizers.
 suites=(test_fen test_popeye_input test_popeye_output test_rules test_legality test_seeds
-        test_reference_movelists test_solve_direct test_solve_help test_solve_proof
+        test_reference_movelists test_solve_direct test_solve_help test_solve_proof test_proof_split
         test_data_problems test_popeye_suite test_cli)
 
 bash scripts/deps.sh

@@ -139,8 +139,8 @@ class Reader {
     }
     std::string kind(const json& v, const std::string& key) const {
         std::string k = string(v, key);
-        if (k != "perft" && k != "solve" && k != "noop")
-            fail(key, "unknown search kind '" + k + "' (implemented: perft, solve, noop)");
+        if (k != "perft" && k != "solve" && k != "proofgame" && k != "noop")
+            fail(key, "unknown search kind '" + k + "' (implemented: perft, solve, proofgame, noop)");
         return k;
     }
 
@@ -149,6 +149,23 @@ class Reader {
     std::string file_;
     Offsets offsets_;
 };
+
+bool proof_stipulation(const Stipulation& st) {
+    return st.play == Stipulation::Play::ProofGame || st.play == Stipulation::Play::AToB;
+}
+
+// Why problem `p` (of `file`) is no proof game in every twin ("" when it is one).
+std::string not_a_proof_game(const Problem& p, const std::string& file) {
+    const auto where = [&](int line) { return file + ":" + std::to_string(line) + ": "; };
+    if (!proof_stipulation(p.stipulation))
+        return where(p.where.line) + "stipulation '" + p.stipulation.text + "' is no proof game (dia, a=>b)";
+    for (const Twin& twin : p.twins)
+        for (const TwinOp& op : twin.ops)
+            if (op.kind == TwinOp::Kind::Stipulation && !proof_stipulation(op.stipulation))
+                return where(twin.where.line) + "twin stipulation '" + op.stipulation.text +
+                       "' is no proof game (dia, a=>b)";
+    return "";
+}
 
 std::string resolve(const std::string& base_dir, const std::string& p) {
     if (p.empty() || p[0] == '/' || base_dir.empty()) return p;
@@ -247,8 +264,10 @@ Job parse_job(std::string_view text, const std::string& file_name, const std::st
             std::string stem = fs::path(file).stem().string();
             int count = 1;
             std::string error;
+            std::vector<Problem> parsed;
             try {
-                count = int(parse_popeye(read_file_bytes(file), file).size());
+                parsed = parse_popeye(read_file_bytes(file), file);
+                count = int(parsed.size());
             } catch (const InputError& e) {
                 error = e.what();
             }
@@ -256,6 +275,11 @@ Job parse_job(std::string_view text, const std::string& file_name, const std::st
                 r.fail(key + ".problem", file + " holds " + std::to_string(count) + " problem(s)");
             for (int k = 1; k <= count; ++k) {
                 if (only_index && k != only_index) continue;
+                // A proofgame entry holds proof games only (every twin).
+                if (entry_kind == "proofgame" && error.empty()) {
+                    const std::string why = not_a_proof_game(parsed[std::size_t(k - 1)], file);
+                    if (!why.empty()) r.fail(files_key, why + " (kind proofgame)");
+                }
                 JobProblem p;
                 p.id = count > 1 ? stem + "-" + std::to_string(k) : stem;
                 p.file = file;

@@ -156,7 +156,7 @@ void apply_journal_line(JournalState& state, const std::string& line, const std:
         if (type == "start") {
             std::string fp = j.at("fingerprint").get<std::string>();
             const int version = j.at("version").get<int>();
-            if (version != kJournalVersion && version != 3) {
+            if (version != kJournalVersion && version != 3 && version != 4) {
                 std::string why = version == 1   ? " (older journals name repeated moves alike)"
                                   : version == 2 ? " (older journals keep solve problems whole)"
                                                  : "";
@@ -170,7 +170,10 @@ void apply_journal_line(JournalState& state, const std::string& line, const std:
             state.fingerprint = fp;
             ++state.runs;
         } else if (type == "plan") {
-            state.problems[j.at("problem").get<std::string>()].plan(j.at("items").get<std::vector<std::string>>());
+            const std::string problem = j.at("problem").get<std::string>();
+            const auto items = j.at("items").get<std::vector<std::string>>();
+            state.problems[problem].plan(items);
+            state.plans[problem] = items;
         } else if (type == "done") {
             state.problems.at(j.at("problem").get<std::string>())
                 .done(j.at("path").get<std::string>(), j.at("nodes").get<std::uint64_t>());
@@ -206,6 +209,17 @@ void apply_journal_line(JournalState& state, const std::string& line, const std:
             FragmentRecord rec = fragment_from_json(j);
             state.problems.at(problem).done(path, rec.nodes);
             state.fragments[problem][path] = std::move(rec);
+        } else if (type == "proof") {
+            const std::string problem = j.at("problem").get<std::string>();
+            const std::string path = j.at("path").get<std::string>();
+            ProofRecord rec;
+            rec.lines = j.at("lines").get<std::vector<std::vector<std::string>>>();
+            rec.timed_out = j.at("timed_out").get<bool>();
+            rec.nodes = j.at("nodes").get<std::uint64_t>();
+            rec.seconds = j.at("seconds").get<double>();
+            rec.threads = j.at("threads").get<int>();
+            state.problems.at(problem).done(path, rec.nodes);
+            state.proofs[problem][path] = std::move(rec);
         } else if (type == "reply_split") {
             const std::string problem = j.at("problem").get<std::string>();
             const std::string path = j.at("path").get<std::string>();
@@ -346,6 +360,18 @@ std::string journal_fragment(const std::string& problem, const std::string& path
     j["problem"] = problem;
     j["path"] = path;
     return j.dump();
+}
+
+std::string journal_proof(const std::string& problem, const std::string& path, const ProofRecord& record) {
+    return json{{"t", "proof"},
+                {"problem", problem},
+                {"path", path},
+                {"timed_out", record.timed_out},
+                {"nodes", record.nodes},
+                {"seconds", record.seconds},
+                {"threads", record.threads},
+                {"lines", record.lines}}
+        .dump();
 }
 
 std::string journal_reply_split(const std::string& problem, const std::string& path,

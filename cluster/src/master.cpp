@@ -21,6 +21,13 @@ namespace rebirth::cluster {
 namespace fs = std::filesystem;
 using clock_type = std::chrono::steady_clock;
 
+// A proof-game item: play `play` of twin `twin`, its start item (node -1) or a frontier node.
+struct ProofItem {
+    int twin = 0;
+    int play = 0;
+    int node = -1;
+};
+
 struct Master::ProblemRun {
     const JobProblem* spec = nullptr;
     std::uint32_t index = 0;
@@ -29,6 +36,11 @@ struct Master::ProblemRun {
     std::optional<SolveRecord> solved;                             // solve
     std::optional<Problem> problem;                                // solve, when split
     SolvePlan plan;                                                // solve: its root items
+    bool proof_candidate = false;                                  // solve: maybe a proof game to split
+    std::optional<ProofGamePlan> proof;                            // a proof game split at its frontier
+    std::map<std::string, ProofItem> proof_items;                  // proof item key -> its place in `proof`
+    std::vector<std::string> proof_keys;                           // proof item keys in plan order
+    std::map<std::string, ProofRecord> proofs;                     // proof items done, by key
     std::map<std::string, std::size_t> root_items;                 // item key -> index in plan.items
     std::map<std::string, FragmentRecord> fragments;               // split solve: by item key
     std::map<std::string, std::vector<std::string>> replies;       // root item key -> reply keys
@@ -73,7 +85,7 @@ Master::Master(Job job, MasterOptions options) : job_(std::move(job)), options_(
                 } else {
                     const std::string bytes = read_file_bytes(run->spec->file);
                     run->file_hash = checksum(bytes);
-                    if (run->spec->kind == "solve") plan_split(*run, bytes);
+                    if (solves(run->spec->kind)) plan_split(*run, bytes);
                 }
             } catch (const InputError& e) {
                 run->error = e.what();
@@ -81,7 +93,8 @@ Master::Master(Job job, MasterOptions options) : job_(std::move(job)), options_(
         }
         fp << ";" << run->spec->id << ":" << run->spec->depth << ":"
            << (run->error.empty() ? std::to_string(run->file_hash) : std::string("error"));
-        if (run->spec->kind == "solve") fp << ":solve:" << run->spec->index << ":" << run->spec->limits.max_seconds;
+        if (solves(run->spec->kind))
+            fp << ":" << run->spec->kind << ":" << run->spec->index << ":" << run->spec->limits.max_seconds;
         if (run->spec->kind == "noop") fp << ":noop:" << run->spec->items;
         runs_.push_back(std::move(run));
     }
@@ -113,11 +126,27 @@ Master::Master(Job job, MasterOptions options) : job_(std::move(job)), options_(
     for (auto& run : runs_) {
         if (!run->error.empty()) continue;
         auto it = state.problems.find(run->spec->id);
+        if (run->proof_candidate) {
+            auto journaled = state.plans.find(run->spec->id);
+            plan_proof(*run, journaled == state.plans.end() ? nullptr : &journaled->second);
+        }
         if (it != state.problems.end()) {
             run->progress = std::move(it->second);
             if (auto rec = state.solved.find(run->spec->id); rec != state.solved.end()) run->solved = rec->second;
             if (auto f = state.fragments.find(run->spec->id); f != state.fragments.end())
                 run->fragments = std::move(f->second);
+            if (auto p = state.proofs.find(run->spec->id); p != state.proofs.end()) {
+                for (auto& [key, rec] : p->second) {
+                    try {
+                        check_proof_record(*run, key, rec);
+                    } catch (const std::logic_error& e) {
+                        throw InputError(
+                            job_.journal, 0, run->spec->id,
+                            "the journal's proof-game items do not fit the problem: " + std::string(e.what()));
+                    }
+                }
+                run->proofs = std::move(p->second);
+            }
             if (auto r = state.replies.find(run->spec->id); r != state.replies.end()) {
                 try {
                     for (const auto& [root, children] : r->second) add_replies(*run, root, children);
@@ -144,13 +173,97 @@ void Master::plan_split(ProblemRun& run, const std::string& bytes) {
         const std::vector<Problem> problems = parse_popeye(bytes, run.spec->file);
         if (run.spec->index < 1 || run.spec->index > int(problems.size())) return;
         SolvePlan plan = plan_solve(problems[std::size_t(run.spec->index - 1)]);
-        if (!plan.splittable || plan.items.size() < 2) return;
+        if (!plan.splittable) {
+            // Perhaps a proof game: split at its frontier once the journal is read (plan_proof).
+            run.problem = problems[std::size_t(run.spec->index - 1)];
+            run.proof_candidate = true;
+            return;
+        }
+        if (plan.items.size() < 2) return;
         for (std::size_t i = 0; i < plan.items.size(); ++i) run.root_items[solve_item_key(plan.items[i])] = i;
         run.problem = problems[std::size_t(run.spec->index - 1)];
         run.plan = std::move(plan);
     } catch (const std::exception&) {
         run.root_items.clear();
+        run.problem.reset();
+        run.proof_candidate = false;
     }
+}
+
+// A solve problem that plan_solve does not split, split at its frontier when it is a proof
+// game (plan_proof_games): fresh, aiming at items_per_rank items per worker rank in each
+// play, or with the frontier depths of `journaled` (the items of its journaled plan, whose
+// start item keys name them). It stays one item when it does not split into two items or
+// more, or when the journal planned it whole. Throws InputError when the journaled items are
+// not those of the plan they name.
+void Master::plan_proof(ProblemRun& run, const std::vector<std::string>* journaled) {
+    ProofSplitOptions options;
+    if (journaled) {
+        for (const std::string& key : *journaled) {
+            int twin = 0, play = 0;
+            const int depth = proof_start_depth(key, twin, play);
+            if (depth >= 0) options.depths[{twin, play}] = depth;
+        }
+        if (options.depths.empty()) return;  // planned whole (or by root moves)
+    } else {
+        options.target_nodes = std::max(1, run.spec->limits.items_per_rank * std::max(1, options_.worker_ranks));
+    }
+    ProofGamePlan plan = plan_proof_games(*run.problem, options);
+    std::vector<std::string> keys;
+    std::map<std::string, ProofItem> items;
+    for (std::size_t t = 0; plan.splittable && t < plan.twins.size(); ++t) {
+        for (std::size_t r = 0; r < plan.twins[t].plays.size(); ++r) {
+            const ProofPlayPlan& play = plan.twins[t].plays[r];
+            if (play.blocked) continue;
+            keys.push_back(proof_start_key(int(t), int(r), play.depth));
+            items[keys.back()] = {int(t), int(r), -1};
+            for (std::size_t n = 0; n < play.nodes.size(); ++n) {
+                keys.push_back(proof_node_key(int(t), int(r), play.nodes[n].prefixes.front()));
+                items[keys.back()] = {int(t), int(r), int(n)};
+            }
+        }
+    }
+    if (journaled && keys != *journaled)
+        throw InputError(job_.journal, 0, run.spec->id,
+                         "the journal's plan does not fit the problem's proof-game split" +
+                             (plan.splittable ? std::string() : " (" + plan.reason + ")"));
+    if (!plan.splittable || keys.size() < 2) return;
+    run.proof = std::move(plan);
+    run.proof_keys = std::move(keys);
+    run.proof_items = std::move(items);
+}
+
+// Checks that `rec` answers proof item `key` of `run`: one list of lines per length of the
+// item (none when timed out), each line a path of the length's moves after the item's path.
+// Throws std::logic_error naming the misfit.
+void Master::check_proof_record(const ProblemRun& run, const std::string& key, const ProofRecord& rec) const {
+    auto it = run.proof_items.find(key);
+    if (!run.proof || it == run.proof_items.end())
+        throw std::logic_error("'" + key + "' is no proof-game item of the problem");
+    const ProofItem& item = it->second;
+    const ProofPlayPlan& play = run.proof->twins[std::size_t(item.twin)].plays[std::size_t(item.play)];
+    const std::vector<int> lengths = play.item_lengths(item.node < 0);
+    if (rec.timed_out) {
+        if (!rec.lines.empty()) throw std::logic_error("item '" + key + "' timed out with lines");
+        return;
+    }
+    if (rec.lines.size() != lengths.size())
+        throw std::logic_error("item '" + key + "' has lines of " + std::to_string(rec.lines.size()) +
+                               " length(s), its plan " + std::to_string(lengths.size()));
+    const int before = item.node < 0 ? 0 : play.depth;
+    for (std::size_t i = 0; i < lengths.size(); ++i)
+        for (const std::string& line : rec.lines[i]) {
+            Path path;
+            try {
+                path = parse_path_key(line);
+            } catch (const std::invalid_argument& e) {
+                throw std::logic_error("item '" + key + "': " + e.what());
+            }
+            if (int(path.size()) != lengths[i] - before)
+                throw std::logic_error("item '" + key + "' has a line '" + line + "' of " +
+                                       std::to_string(path.size()) + " moves, " + std::to_string(lengths[i] - before) +
+                                       " expected");
+        }
 }
 
 // Records that root item `root` of a split solve problem is handed back as its replies
@@ -173,8 +286,10 @@ void Master::add_replies(ProblemRun& run, const std::string& root, const std::ve
 // item "*" (every twin) of a solve problem, the items "#1".."#N" of a noop problem.
 void Master::plan_problem(ProblemRun& run) {
     std::vector<std::string> items;
-    if (run.spec->kind == "solve") {
-        if (run.problem)
+    if (solves(run.spec->kind)) {
+        if (run.proof)
+            items = run.proof_keys;
+        else if (!run.root_items.empty())
             for (const SolveRootItem& r : run.plan.items) items.push_back(solve_item_key(r));
         else
             items.push_back(kSolveItem);
@@ -208,9 +323,22 @@ std::optional<WorkItem> Master::next_item() {
             item.depth = run.spec->depth - int(item.path.size());
             item.budget_seconds = run.spec->limits.item_seconds;
         } else {
-            item.kind = run.spec->kind == "solve" ? SearchKind::Solve : SearchKind::Noop;
+            item.kind = solves(run.spec->kind) ? SearchKind::Solve : SearchKind::Noop;
             item.max_seconds = run.spec->limits.max_seconds;
-            if (item.kind == SearchKind::Solve && p.path != kSolveItem) {
+            if (item.kind == SearchKind::Solve && run.proof) {
+                auto it = run.proof_items.find(p.path);
+                if (it == run.proof_items.end()) {
+                    fail(run, "journal item '" + p.path + "' is no proof-game item of the problem");
+                    continue;
+                }
+                const ProofItem& proof = it->second;
+                const ProofPlayPlan& play = run.proof->twins[std::size_t(proof.twin)].plays[std::size_t(proof.play)];
+                item.kind = SearchKind::ProofGame;
+                item.twin = proof.twin;
+                item.phase = proof.play;
+                if (proof.node >= 0) item.path = path_of(play.nodes[std::size_t(proof.node)].prefixes.front());
+                for (int len : play.item_lengths(proof.node < 0)) item.lengths.push_back(len);
+            } else if (item.kind == SearchKind::Solve && p.path != kSolveItem) {
                 auto it = run.root_items.find(p.path);
                 auto share = run.shares.find(p.path);
                 if (it == run.root_items.end() && share == run.shares.end()) {
@@ -251,13 +379,19 @@ void Master::on_result(const Result& result) {
     --run.in_flight;
     run.threads = std::max(run.threads, int(result.threads));
     if (!run.error.empty()) return;
-    const bool solve = run.spec->kind == "solve";
-    const bool fragment = solve && p.path != kSolveItem;
-    if (result.status != Result::Status::Error && result.status != Result::Status::Split &&
-        (solve != (result.status == Result::Status::Solved || result.status == Result::Status::Fragment) ||
-         (solve && fragment != (result.status == Result::Status::Fragment))))
+    const bool solve = solves(run.spec->kind);
+    const bool proof_item = run.proof_items.count(p.path) != 0;
+    const bool fragment = solve && !proof_item && p.path != kSolveItem;
+    if (proof_item || result.status == Result::Status::Proof) {
+        if (!proof_item || (result.status != Result::Status::Proof && result.status != Result::Status::Error))
+            throw ProtocolError("result of status " + std::to_string(int(result.status)) + " for a " +
+                                (proof_item ? "proof-game" : run.spec->kind) + " item");
+    } else if (result.status != Result::Status::Error && result.status != Result::Status::Split &&
+               (solve != (result.status == Result::Status::Solved || result.status == Result::Status::Fragment) ||
+                (solve && fragment != (result.status == Result::Status::Fragment)))) {
         throw ProtocolError("result of status " + std::to_string(int(result.status)) + " for a " + run.spec->kind +
                             " item");
+    }
     const bool root_item = fragment && run.root_items.count(p.path) != 0;
     if (result.status == Result::Status::Split && run.spec->kind != "perft" && !root_item)
         throw ProtocolError("split result for a " + run.spec->kind + " item that is no root item");
@@ -276,6 +410,22 @@ void Master::on_result(const Result& result) {
                 run.progress.done(p.path, rec.nodes);
                 journal_->append(journal_fragment(run.spec->id, p.path, rec));
                 run.fragments[p.path] = std::move(rec);
+                break;
+            }
+            case Result::Status::Proof: {
+                ProofRecord rec;
+                rec.timed_out = result.timed_out;
+                rec.nodes = result.nodes;
+                rec.seconds = result.seconds;
+                rec.threads = int(result.threads);
+                for (const std::vector<Path>& lines : result.proof_lines) {
+                    rec.lines.emplace_back();
+                    for (const Path& line : lines) rec.lines.back().push_back(path_key(path_of(moves_of(line))));
+                }
+                check_proof_record(run, p.path, rec);
+                run.progress.done(p.path, rec.nodes);
+                journal_->append(journal_proof(run.spec->id, p.path, rec));
+                run.proofs[p.path] = std::move(rec);
                 break;
             }
             case Result::Status::Done:
@@ -331,14 +481,67 @@ void Master::fail(ProblemRun& run, const std::string& message) {
     if (options_.progress) *options_.progress << "rebirth-cluster: " << run.spec->id << ": " << message << "\n";
 }
 
+// A proof-game problem's output from its items' lines (assemble_proof_games), journaled as
+// its "solved" line with an empty path; fails the problem when they do not assemble.
+void Master::assemble_proof(ProblemRun& run) {
+    SolveRecord rec;
+    SolveReport report;
+    try {
+        std::vector<std::vector<ProofPlayResults>> results;
+        auto suffixes = [&](const std::string& key) {
+            auto it = run.proofs.find(key);
+            if (it == run.proofs.end()) throw std::logic_error("proof-game item '" + key + "' has no result");
+            const ProofRecord& r = it->second;
+            rec.threads = std::max(rec.threads, r.threads);
+            ProofSuffixes s;
+            s.timed_out = r.timed_out;
+            s.nodes = r.nodes;
+            s.seconds = r.seconds;
+            for (const std::vector<std::string>& lines : r.lines) {
+                s.lines.emplace_back();
+                for (const std::string& line : lines) s.lines.back().push_back(moves_of(parse_path_key(line)));
+            }
+            return s;
+        };
+        for (std::size_t t = 0; t < run.proof->twins.size(); ++t) {
+            results.emplace_back();
+            for (std::size_t r = 0; r < run.proof->twins[t].plays.size(); ++r) {
+                const ProofPlayPlan& play = run.proof->twins[t].plays[r];
+                ProofPlayResults res;
+                if (!play.blocked) {
+                    res.start = suffixes(proof_start_key(int(t), int(r), play.depth));
+                    for (const ProofFrontierNode& node : play.nodes)
+                        res.nodes.push_back(suffixes(proof_node_key(int(t), int(r), node.prefixes.front())));
+                }
+                results.back().push_back(std::move(res));
+            }
+        }
+        SolveLimits limits;
+        limits.max_seconds = run.spec->limits.max_seconds;
+        report = assemble_proof_games(*run.problem, *run.proof, results, limits);
+    } catch (const std::exception& e) {
+        fail(run, std::string("the proof-game items do not assemble: ") + e.what());
+        return;
+    }
+    rec.text = format_header(*run.problem) + report.text;
+    rec.status = report.status();
+    rec.solutions = report.solutions;
+    rec.nodes = report.nodes;
+    rec.seconds = report.seconds;
+    journal_->append(journal_solved(run.spec->id, "", rec));
+    run.solved = std::move(rec);
+}
+
 // Writes a problem's output once its last item is in: ID.perft (the --divide text), ID.out
 // (the solve output) or ID.noop (the item count).
 void Master::maybe_finish(ProblemRun& run) {
     if (run.written || !run.error.empty() || !run.progress.finished() || run.in_flight > 0) return;
     std::string text;
     std::string extension;
-    if (run.spec->kind == "solve") {
-        if (!run.solved && run.problem) assemble(run);
+    if (solves(run.spec->kind)) {
+        if (!run.solved && run.proof) assemble_proof(run);
+        if (!run.solved && !run.root_items.empty()) assemble(run);
+        if (!run.error.empty()) return;  // the proof-game items did not assemble
         if (!run.solved) throw std::logic_error("solve problem " + run.spec->id + " finished without a record");
         text = run.solved->text;
         extension = ".out";

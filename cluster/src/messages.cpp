@@ -9,6 +9,7 @@
 #include <boost/archive/impl/archive_serializer_map.ipp>
 #include <boost/archive/impl/basic_binary_iarchive.ipp>
 #include <boost/archive/impl/basic_binary_iprimitive.ipp>
+#include <boost/serialization/array_optimization.hpp>
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/vector.hpp>
 
@@ -69,6 +70,10 @@ class BoundedIArchive : public boost::archive::binary_iarchive_impl<BoundedIArch
 
 }  // namespace rebirth::cluster
 
+// Vectors of numbers (WorkItem::lengths) are written as one block by binary_oarchive's array
+// optimization: read them the same way.
+BOOST_SERIALIZATION_USE_ARRAY_OPTIMIZATION(rebirth::cluster::BoundedIArchive)
+
 template class boost::archive::basic_binary_iprimitive<rebirth::cluster::BoundedIArchive, char, std::char_traits<char>>;
 template class boost::archive::basic_binary_iarchive<rebirth::cluster::BoundedIArchive>;
 template class boost::archive::binary_iarchive_impl<rebirth::cluster::BoundedIArchive, char, std::char_traits<char>>;
@@ -100,7 +105,7 @@ template <class Archive>
 void serialize(Archive& ar, rebirth::cluster::WorkItem& w, const unsigned int) {
     std::uint8_t kind = std::uint8_t(w.kind);
     ar& w.protocol& w.item_id& w.problem& w.file& w.problem_index& w.file_hash& kind& w.path& w.depth& w
-        .budget_seconds& w.threads& w.max_seconds& w.twin& w.phase;
+        .budget_seconds& w.threads& w.max_seconds& w.twin& w.phase& w.lengths;
     w.kind = rebirth::cluster::SearchKind(kind);
 }
 
@@ -118,7 +123,7 @@ template <class Archive>
 void serialize(Archive& ar, rebirth::cluster::Result& r, const unsigned int) {
     std::uint8_t status = std::uint8_t(r.status);
     ar& r.protocol& r.item_id& r.problem& status& r.nodes& r.done& r.pending& r.error& r.threads& r.seconds& r.text& r
-        .solve_status& r.solutions& r.parts& r.timed_out& r.requests& r.fragments;
+        .solve_status& r.solutions& r.parts& r.timed_out& r.requests& r.fragments& r.proof_lines;
     r.status = rebirth::cluster::Result::Status(status);
 }
 
@@ -217,22 +222,42 @@ std::string serialize(const Result& result) { return to_bytes(result); }
 
 WorkItem deserialize_work_item(std::string_view bytes) {
     WorkItem item = from_bytes<WorkItem>(bytes, "work item");
-    if (item.kind < SearchKind::Perft || item.kind > SearchKind::Noop)
+    if (item.kind < SearchKind::Perft || item.kind > SearchKind::ProofGame)
         throw ProtocolError("work item of unknown search kind");
     if (item.kind == SearchKind::Noop && !item.path.empty()) throw ProtocolError("noop work item with a move path");
     if (item.kind == SearchKind::Solve && item.path.size() > 2)
         throw ProtocolError("solve work item with a path of more than two moves");
+    if (item.kind != SearchKind::ProofGame && !item.lengths.empty())
+        throw ProtocolError("work item with proof-game lengths but not of kind proof game");
+    // A proof-game item searches lengths longer than its path, each once, shortest first.
+    std::int32_t previous = std::int32_t(item.path.size());
+    for (std::int32_t len : item.lengths) {
+        if (len <= previous || len > kMaxProofLength)
+            throw ProtocolError("proof-game work item with length " + std::to_string(len) + " after " +
+                                std::to_string(previous) + " (lengths increase from the path's, at most " +
+                                std::to_string(kMaxProofLength) + ")");
+        previous = len;
+    }
     return item;
 }
 
 Result deserialize_result(std::string_view bytes) {
     Result r = from_bytes<Result>(bytes, "result");
-    if (r.status < Result::Status::Done || r.status > Result::Status::Fragment)
+    if (r.status < Result::Status::Done || r.status > Result::Status::Proof)
         throw ProtocolError("result of unknown status");
     if (r.status != Result::Status::Solved && (!r.text.empty() || !r.solve_status.empty()))
         throw ProtocolError("result with a solution text but not of status solved");
-    if (r.status != Result::Status::Fragment && (!r.parts.empty() || r.timed_out))
+    if (r.status != Result::Status::Fragment && !r.parts.empty())
         throw ProtocolError("result with fragment parts but not of status fragment");
+    if (r.status != Result::Status::Fragment && r.status != Result::Status::Proof && r.timed_out)
+        throw ProtocolError("result timed out but not of status fragment or proof");
+    if (r.status != Result::Status::Proof && !r.proof_lines.empty())
+        throw ProtocolError("result with proof-game lines but not of status proof");
+    if (r.timed_out && !r.proof_lines.empty()) throw ProtocolError("timed-out result with proof-game lines");
+    for (const std::vector<Path>& lines : r.proof_lines)
+        for (const Path& line : lines)
+            if (line.empty() || line.size() > std::size_t(kMaxProofLength))
+                throw ProtocolError("proof-game line of " + std::to_string(line.size()) + " moves");
     if (r.status != Result::Status::Split && !r.fragments.empty())
         throw ProtocolError("result with reply fragments but not of status split");
     for (const ChildFragment& f : r.fragments)

@@ -267,6 +267,20 @@ const Problem& ProblemCache::problem(const WorkItem& item) {
     return problems[std::size_t(item.problem_index - 1)];
 }
 
+std::shared_ptr<const ProofTwinSolver> ProblemCache::proof_solver(const WorkItem& item) {
+    const Problem& p = problem(item);  // checks the file's checksum
+    const ProofKey key{item.file, int(item.problem_index), int(item.twin)};
+    std::lock_guard lock(mutex_);
+    auto it = std::find_if(proof_.begin(), proof_.end(), [&](const auto& e) { return e.first == key; });
+    if (it != proof_.end()) {
+        proof_.splice(proof_.begin(), proof_, it);
+    } else {
+        proof_.emplace_front(key, std::make_shared<const ProofTwinSolver>(p, item.twin));
+        if (proof_.size() > kProofSolvers) proof_.pop_back();
+    }
+    return proof_.front().second;
+}
+
 Result solve_one(const Problem& p, int threads, double max_seconds) {
     Result r;
     r.status = Result::Status::Solved;
@@ -348,6 +362,69 @@ Result solve_root_item(const Problem& p, const WorkItem& item) {
                              " of twin " + std::to_string(item.twin));
 }
 
+Path path_of(const MoveLine& line) {
+    Path path;
+    for (const Move& m : line) path.push_back(PathMove{m, 0});
+    return path;
+}
+
+MoveLine moves_of(const Path& path) {
+    MoveLine line;
+    for (const PathMove& m : path) line.push_back(m.move);
+    return line;
+}
+
+std::string proof_start_key(int twin, int play, int depth) {
+    return std::to_string(twin) + "." + std::to_string(play) + "/k" + std::to_string(depth);
+}
+
+std::string proof_node_key(int twin, int play, const MoveLine& first_prefix) {
+    return std::to_string(twin) + "." + std::to_string(play) + "/" + path_key(path_of(first_prefix));
+}
+
+int proof_start_depth(const std::string& key, int& twin, int& play) {
+    // TWIN.PLAY/kDEPTH, each a number without leading zeros.
+    auto number = [](std::string_view s, int& out) {
+        if (s.empty() || s.size() > 6 || (s.size() > 1 && s[0] == '0')) return false;
+        out = 0;
+        for (char c : s) {
+            if (c < '0' || c > '9') return false;
+            out = out * 10 + (c - '0');
+        }
+        return true;
+    };
+    const std::size_t dot = key.find('.'), slash = key.find('/');
+    if (dot == std::string::npos || slash == std::string::npos || dot > slash || slash + 1 >= key.size() ||
+        key[slash + 1] != 'k')
+        return -1;
+    const std::string_view view(key);
+    int t = 0, p = 0, depth = 0;
+    if (!number(view.substr(0, dot), t) || !number(view.substr(dot + 1, slash - dot - 1), p) ||
+        !number(view.substr(slash + 2), depth))
+        return -1;
+    twin = t;
+    play = p;
+    return depth;
+}
+
+Result solve_proof_item(const ProofTwinSolver& twin, const WorkItem& item) {
+    SolveLimits limits;
+    limits.max_seconds = item.max_seconds;
+    const std::vector<int> lengths(item.lengths.begin(), item.lengths.end());
+    ProofSuffixes found = twin.suffixes(item.phase, moves_of(item.path), lengths, item.threads, limits);
+    Result r;
+    r.status = Result::Status::Proof;
+    r.timed_out = found.timed_out;
+    r.nodes = found.nodes;
+    r.seconds = found.seconds;
+    for (const std::vector<MoveLine>& lines : found.lines) {
+        std::vector<Path> paths;
+        for (const MoveLine& line : lines) paths.push_back(path_of(line));
+        r.proof_lines.push_back(std::move(paths));
+    }
+    return r;
+}
+
 Result run_item(const WorkItem& item, ProblemCache& cache) {
     using clock = std::chrono::steady_clock;
     const auto start = clock::now();
@@ -360,10 +437,14 @@ Result run_item(const WorkItem& item, ProblemCache& cache) {
             r.status = Result::Status::Done;
             return r;
         }
-        if (item.kind == SearchKind::Solve) {
+        if (item.kind == SearchKind::Solve || item.kind == SearchKind::ProofGame) {
             const int threads = r.threads;
-            const Problem& p = cache.problem(item);
-            r = item.path.empty() ? solve_one(p, item.threads, item.max_seconds) : solve_root_item(p, item);
+            if (item.kind == SearchKind::ProofGame)
+                r = solve_proof_item(*cache.proof_solver(item), item);
+            else if (item.path.empty())
+                r = solve_one(cache.problem(item), item.threads, item.max_seconds);
+            else
+                r = solve_root_item(cache.problem(item), item);
             r.item_id = item.item_id;
             r.problem = item.problem;
             r.threads = threads;

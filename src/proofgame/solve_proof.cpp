@@ -1,12 +1,15 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/exact_set.h"
 #include "core/parallel.h"
+#include "proofgame/proof_search.h"
 #include "rebirth/legality.h"
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
@@ -249,12 +252,36 @@ Bitboard differing_bits(const Position& pos, const TargetBits& t) {
     return differ;
 }
 
+// Popeye's text of the line `moves` played from `root` (the play's start position):
+// "\n  1.e2-e4 e7-e5   2.Sg1-f3 dia", numbered from the run's first side.
+std::string render_line(const Run& run, const Position& root, const MoveLine& moves) {
+    std::string line = "\n";
+    Position pos = root;
+    const Language lang = run.ctx->problem.language;
+    int number = 1;
+    for (size_t i = 0; i < moves.size(); ++i) {
+        append_line_move(line, pos, moves[i], lang, pos.side_to_move() == run.first, number, true);
+        line += i + 1 == moves.size() ? run.mark : " ";
+    }
+    return line;
+}
+
 // Depth-first search of one length from one position, collecting Popeye's solution lines
 // in move order. Each instance owns its failure tables; instances never share state.
 class Searcher {
   public:
     Searcher(const Run& run, const Position& root, const std::vector<Move>& prefix)
         : run_(run), root_(root), stack_(prefix) {}
+
+    // Collects each line's moves after the first `keep_from` (the prefix) in `lines` instead
+    // of writing its text.
+    void collect(std::vector<MoveLine>* lines, size_t keep_from) {
+        lines_ = lines;
+        keep_from_ = keep_from;
+    }
+
+    // Keeps the failure facts in `shared` (when given) instead of tables of its own.
+    void share(ProofFailures* shared) { shared_ = shared; }
 
     // Solutions in exactly `remaining` half-moves from `pos` (reached from the root by the
     // prefix); the last mover is `goal_side`. Stops early once `limit` lines were written
@@ -354,7 +381,7 @@ class Searcher {
         std::string code;
         if (memo) {
             code = position_code(pos);
-            if (remaining < static_cast<int>(failures_.size()) && failures_[remaining]->contains(code)) return false;
+            if (const ExactSet* failed = failures(remaining); failed && failed->contains(code)) return false;
         }
         MoveList list;
         popeye_ordered_moves(pos, list);
@@ -378,12 +405,28 @@ class Searcher {
             stack_.pop_back();
             pos.undo_move(m, u);
         }
-        if (memo && !found && !stop_) {
-            while (remaining >= static_cast<int>(failures_.size())) failures_.push_back(std::make_unique<ExactSet>());
-            // Bounded, as the other solvers' tables: past the cap failures are not remembered.
-            if (failures_[remaining]->size() < kMaxFailuresPerDepth) failures_[remaining]->insert(code);
-        }
+        if (memo && !found && !stop_) remember_failure(remaining, code);
         return found;
+    }
+
+    // The failure facts of positions `remaining` half-moves from the end (the shared table's
+    // when there is one), or null when none were kept.
+    const ExactSet* failures(int remaining) const {
+        if (shared_) return shared_->at(remaining);
+        return remaining < static_cast<int>(failures_.size()) ? failures_[size_t(remaining)].get() : nullptr;
+    }
+
+    // Remembers that no line of `remaining` half-moves goes on from the position `code`.
+    // Bounded, as the other solvers' tables: past the cap failures are not remembered.
+    void remember_failure(int remaining, const std::string& code) {
+        ExactSet* set = nullptr;
+        if (shared_) {
+            set = shared_->at(remaining);
+        } else {
+            while (remaining >= static_cast<int>(failures_.size())) failures_.push_back(std::make_unique<ExactSet>());
+            set = failures_[size_t(remaining)].get();
+        }
+        if (set && set->size() < kMaxFailuresPerDepth) set->insert(code);
     }
 
     // The last half-move (by the goal side): it changes every square where pos differs from
@@ -412,17 +455,13 @@ class Searcher {
         return hits.size() > 0;
     }
 
-    // Appends the line on the stack: "  1.e2-e4 e7-e5   2.Sg1-f3 dia".
+    // Appends the line on the stack: "  1.e2-e4 e7-e5   2.Sg1-f3 dia" (or, collecting, its
+    // moves after the prefix).
     void emit() {
-        std::string line = "\n";
-        Position pos = root_;
-        const Language lang = run_.ctx->problem.language;
-        int number = 1;
-        for (size_t i = 0; i < stack_.size(); ++i) {
-            append_line_move(line, pos, stack_[i], lang, pos.side_to_move() == run_.first, number, true);
-            line += i + 1 == stack_.size() ? run_.mark : " ";
-        }
-        text_ += line;
+        if (lines_)
+            lines_->emplace_back(stack_.begin() + long(keep_from_), stack_.end());
+        else
+            text_ += render_line(run_, root_, stack_);
         ++found_;
         if (limit_ > 0 && found_ >= limit_) stop_ = true;
     }
@@ -431,47 +470,67 @@ class Searcher {
     const Position& root_;
     std::vector<Move> stack_;
     std::vector<std::unique_ptr<ExactSet>> failures_;
+    ProofFailures* shared_ = nullptr;
     static constexpr size_t kMaxFailuresPerDepth = size_t(1) << 21;
     std::string text_;
+    std::vector<MoveLine>* lines_ = nullptr;
+    size_t keep_from_ = 0;
     Color goal_side_ = WHITE;
     long limit_ = 0;
     long found_ = 0;
     bool stop_ = false;
 };
 
-// Every solution of one length, in Popeye's order. With no solution limit the root moves are
-// searched in parallel (each on its own position copy), their lines joined in root order.
-std::string solve_length(const Run& run, const Position& root, int length, long& limit_left, bool& stopped) {
+// Every solution of `length` half-moves that begins with `prefix` (played from the play's
+// start `root` to `from`), in Popeye's order: their text is appended to `text`, or with
+// `lines` their moves after the prefix to `lines`. With no solution limit the first moves
+// after the prefix are searched in parallel (each on its own position copy), their lines
+// joined in move order. `limit_left` (0: none) counts down the lines still wanted; `stopped`
+// is set when it ran out. `shared` (when given) holds the failure facts of every search of
+// the play instead of each searcher's own.
+void solve_length(const Run& run, const Position& root, const MoveLine& prefix, const Position& from, int length,
+                  long& limit_left, bool& stopped, std::string* text, std::vector<MoveLine>* lines,
+                  ProofFailures* shared) {
     const Color goal_side = length % 2 ? run.first : ~run.first;
+    const int remaining = length - static_cast<int>(prefix.size());
     const long limit = limit_left;
     const int threads = run.ctx->threads;
-    MoveList roots;
-    popeye_ordered_moves(root, roots);
-    if (limit > 0 || threads == 1 || length < 3 || roots.size() < 2) {
-        Position pos = root;
-        Searcher s(run, root, {});
-        s.solve(pos, length, goal_side, limit);
+    MoveList firsts;
+    popeye_ordered_moves(from, firsts);
+    if (limit > 0 || threads == 1 || remaining < 3 || firsts.size() < 2) {
+        Position pos = from;
+        Searcher s(run, root, prefix);
+        s.share(shared);
+        if (lines) s.collect(lines, prefix.size());
+        s.solve(pos, remaining, goal_side, limit);
         if (limit > 0) {
             limit_left -= s.found();
             stopped = s.stopped();
         }
-        return s.text();
+        if (text) *text += s.text();
+        return;
     }
-    std::vector<std::string> texts(roots.size());
+    std::vector<std::string> texts(firsts.size());
+    std::vector<std::vector<MoveLine>> found(firsts.size());
     auto body = [&](size_t i) {
-        Position pos = root;
+        Position pos = from;
         UndoInfo u;
-        pos.do_move(roots[i], u);
-        const bool at_target = root.side_to_move() == goal_side && board_matches(pos, *run.target);
-        if (at_target) return;  // the play would end after its first move
-        Searcher s(run, root, {roots[i]});
-        s.solve(pos, length - 1, goal_side, 0);
+        pos.do_move(firsts[i], u);
+        const bool at_target = from.side_to_move() == goal_side && board_matches(pos, *run.target);
+        if (at_target) return;  // the play would end after this move
+        MoveLine line = prefix;
+        line.push_back(firsts[i]);
+        Searcher s(run, root, line);
+        s.share(shared);
+        if (lines) s.collect(&found[i], prefix.size());
+        s.solve(pos, remaining - 1, goal_side, 0);
         texts[i] = s.text();
     };
-    run_in_arena(threads, [&] { for_each_index(threads, size_t(roots.size()), body); });
-    std::string text;
-    for (const std::string& t : texts) text += t;
-    return text;
+    run_in_arena(threads, [&] { for_each_index(threads, size_t(firsts.size()), body); });
+    for (size_t i = 0; i < texts.size(); ++i) {
+        if (text) *text += texts[i];
+        if (lines) lines->insert(lines->end(), found[i].begin(), found[i].end());
+    }
 }
 
 }  // namespace
@@ -499,27 +558,41 @@ Setup proof_start_setup(const Problem& p) {
     return s;
 }
 
-bool solve_proof_game(const SolveContext& ctx, std::string& out) {
+bool ProofTwinSearch::handles(const SolveContext& ctx) {
+    const Stipulation& st = ctx.problem.stipulation;
+    const bool dia = st.play == Stipulation::Play::ProofGame;
+    if ((!dia && st.play != Stipulation::Play::AToB) || st.series || st.intro > 0 || st.half_moves < 1) return false;
+    return dia || ctx.problem.start_board.has_value();
+}
+
+struct ProofTwinSearch::Impl {
+    Board target{};
+    std::unique_ptr<const RebirthBound> rebirth_bound;
+    std::vector<Run> runs;        // one per play; they point at `target` and `rebirth_bound`
+    std::vector<Position> roots;  // each play's start, its first side to move
+    std::vector<Play> plays;
+};
+
+ProofTwinSearch::ProofTwinSearch(const SolveContext& ctx) : impl_(std::make_unique<Impl>()) {
+    if (!handles(ctx)) throw std::invalid_argument("not a proof game that solve_proof_game solves");
     const Stipulation& st = ctx.problem.stipulation;
     const Options& opt = ctx.problem.options;
     const bool dia = st.play == Stipulation::Play::ProofGame;
-    if ((!dia && st.play != Stipulation::Play::AToB) || st.series || st.intro > 0 || st.half_moves < 1) return false;
-    if (!dia && !ctx.problem.start_board) return false;
-
-    const Board target = ctx.problem.setup.board;
+    Impl& m = *impl_;
+    m.target = ctx.problem.setup.board;
+    const Board& target = m.target;
     const Color first = ctx.initial.side_to_move();
     std::vector<Color> starters;
     if (!opt.half_duplex) starters.push_back(first);
     if (opt.duplex || opt.half_duplex) starters.push_back(~first);
-
-    std::string text;
-    std::unique_ptr<const RebirthBound> rebirth_bound;
-    for (size_t r = 0; r < starters.size(); ++r) {
+    // As in help play: every length of the same parity from the shortest (exact-: n only).
+    const int min_length = st.exact ? st.half_moves : (st.half_moves % 2 ? 1 : 2);
+    for (const Color starter : starters) {
         Run run;
         run.ctx = &ctx;
         run.target = &target;
         run.mark = dia ? " dia" : " a=>b";
-        run.first = starters[r];
+        run.first = starter;
         run.bound = !ctx.initial.has_rules();
         run.distances = proof_bound_applies(ctx.initial, target);
         run.bits = target_bits(target);
@@ -529,36 +602,160 @@ bool solve_proof_game(const SolveContext& ctx, std::string& out) {
                          std::all_of(target.begin(), target.end(), [](Piece p) { return p.walk <= PAWN; });
         run.max_change = max_squares_per_move(ctx.initial);
         run.arrival_changes = last_move_arrives(ctx.initial, run.max_change);
-        if (ctx.initial.has_rules() && run.bits.plain && !rebirth_bound)
-            rebirth_bound = RebirthBound::make(*ctx.initial.rules());
-        if (run.bits.plain) run.rebirth = rebirth_bound.get();
+        if (ctx.initial.has_rules() && run.bits.plain && !m.rebirth_bound)
+            m.rebirth_bound = RebirthBound::make(*ctx.initial.rules());
+        if (run.bits.plain) run.rebirth = m.rebirth_bound.get();
         Position root = ctx.initial;
         if (root.side_to_move() != run.first) root.set_side_to_move_for_analysis(run.first);
-        if (root.in_check(~run.first)) {
-            text += "\n";
-            continue;
-        }
+        Play play;
+        play.first = starter;
+        play.blocked = root.in_check(~run.first);
         // An orthodox diagram no game reaches (legality.h) has no proof game: said at once.
-        if (dia && !ctx.initial.has_rules() && !ctx.initial.has_fairy()) {
+        if (!play.blocked && dia && !ctx.initial.has_rules() && !ctx.initial.has_fairy()) {
             const Color to_move = st.half_moves % 2 ? ~run.first : run.first;
             const LegalityVerdict v = analyze_orthodox_legality(target, to_move);
             if (v.illegal) {
-                if (ctx.notes)
-                    ctx.notes->push_back(std::string(run.first == WHITE ? "White" : "Black") +
-                                         " playing first: no game reaches the diagram (" + v.reason + ")");
-                text += "\n";
-                continue;
+                play.blocked = true;
+                play.note = std::string(run.first == WHITE ? "White" : "Black") +
+                            " playing first: no game reaches the diagram (" + v.reason + ")";
             }
         }
-        // As in help play: every length of the same parity from the shortest (exact-: n only);
-        // MaxSolutions counts the solutions of each run (phase) separately.
-        const int min_length = st.exact ? st.half_moves : (st.half_moves % 2 ? 1 : 2);
+        if (!play.blocked)
+            for (int len = min_length; len <= st.half_moves; len += 2) play.lengths.push_back(len);
+        m.runs.push_back(run);
+        m.roots.push_back(std::move(root));
+        m.plays.push_back(std::move(play));
+    }
+}
+
+ProofTwinSearch::~ProofTwinSearch() = default;
+
+const std::vector<ProofTwinSearch::Play>& ProofTwinSearch::plays() const { return impl_->plays; }
+
+namespace {
+
+// Plays `line` from `pos`, each move checked to be legal there. Throws
+// std::invalid_argument naming the first move that is not.
+void play_checked(Position& pos, const MoveLine& line) {
+    for (size_t i = 0; i < line.size(); ++i) {
+        MoveList legal;
+        popeye_ordered_moves(pos, legal);
+        if (std::find(legal.begin(), legal.end(), line[i]) == legal.end())
+            throw std::invalid_argument("move " + std::to_string(i + 1) + " of the line is not legal in its position");
+        UndoInfo u;
+        pos.do_move(line[i], u);
+    }
+}
+
+}  // namespace
+
+void ProofTwinSearch::solve(int play, const MoveLine& prefix, int length, long& limit_left, bool& stopped,
+                            std::string* text, std::vector<MoveLine>* lines, const SolveContext* ctx,
+                            ProofFailures* shared) const {
+    const Impl& m = *impl_;
+    if (play < 0 || play >= static_cast<int>(m.plays.size())) throw std::invalid_argument("no such play");
+    if (length <= static_cast<int>(prefix.size())) throw std::invalid_argument("a length no longer than the prefix");
+    Run run = m.runs[size_t(play)];
+    if (ctx) run.ctx = ctx;
+    const Position& root = m.roots[size_t(play)];
+    const Color goal_side = length % 2 ? run.first : ~run.first;
+    Position from = root;
+    for (size_t i = 0; i < prefix.size(); ++i) {
+        const Color mover = from.side_to_move();
+        play_checked(from, MoveLine{prefix[i]});
+        // The play ends where the goal side reaches the target: no line goes on from there.
+        if (mover == goal_side && board_matches(from, m.target)) return;
+    }
+    solve_length(run, root, prefix, from, length, limit_left, stopped, text, lines, shared);
+}
+
+bool ProofTwinSearch::frontier(int play, int depth, size_t max_prefixes, std::vector<ProofFrontierNode>& nodes,
+                               std::vector<std::pair<int, int>>& order) const {
+    const Impl& m = *impl_;
+    if (play < 0 || play >= static_cast<int>(m.plays.size()) || m.plays[size_t(play)].lengths.empty())
+        throw std::invalid_argument("no such play");
+    if (depth < 0) throw std::invalid_argument("a negative frontier depth");
+    const Run& run = m.runs[size_t(play)];
+    const Color goal_side = m.plays[size_t(play)].lengths.front() % 2 ? run.first : ~run.first;
+    nodes.clear();
+    order.clear();
+    std::map<std::string, int> index;  // position_code -> node
+    MoveLine prefix;
+    bool complete = true;
+    // Depth-first in Popeye's move order: prefixes come out in generation order.
+    auto walk = [&](auto& self, Position& pos, int left) -> void {
+        if (!complete) return;
+        if (left == 0) {
+            if (order.size() >= max_prefixes) {
+                complete = false;
+                return;
+            }
+            auto [it, fresh] = index.emplace(position_code(pos), static_cast<int>(nodes.size()));
+            if (fresh) nodes.emplace_back();
+            ProofFrontierNode& node = nodes[size_t(it->second)];
+            order.push_back({it->second, static_cast<int>(node.prefixes.size())});
+            node.prefixes.push_back(prefix);
+            return;
+        }
+        MoveList list;
+        popeye_ordered_moves(pos, list);
+        const Color mover = pos.side_to_move();
+        for (const Move& mv : list) {
+            UndoInfo u;
+            pos.do_move(mv, u);
+            // A prefix where the goal side reaches the target ends the play there.
+            if (!(mover == goal_side && board_matches(pos, m.target))) {
+                prefix.push_back(mv);
+                self(self, pos, left - 1);
+                prefix.pop_back();
+            }
+            pos.undo_move(mv, u);
+            if (!complete) return;
+        }
+    };
+    Position pos = m.roots[size_t(play)];
+    walk(walk, pos, depth);
+    return complete;
+}
+
+std::string ProofTwinSearch::line_text(int play, const MoveLine& line) const {
+    const Impl& m = *impl_;
+    if (play < 0 || play >= static_cast<int>(m.plays.size())) throw std::invalid_argument("no such play");
+    Position pos = m.roots[size_t(play)];
+    play_checked(pos, line);  // every move legal: the text below plays them unchecked
+    return render_line(m.runs[size_t(play)], m.roots[size_t(play)], line);
+}
+
+ProofFailures::ProofFailures(int longest) {
+    for (int r = 0; r <= longest; ++r) sets_.push_back(std::make_unique<ExactSet>());
+}
+
+ProofFailures::~ProofFailures() = default;
+
+ExactSet* ProofFailures::at(int remaining) const {
+    return remaining >= 0 && remaining < static_cast<int>(sets_.size()) ? sets_[size_t(remaining)].get() : nullptr;
+}
+
+bool solve_proof_game(const SolveContext& ctx, std::string& out) {
+    if (!ProofTwinSearch::handles(ctx)) return false;
+    const ProofTwinSearch search(ctx);
+    const Options& opt = ctx.problem.options;
+    const std::vector<ProofTwinSearch::Play>& plays = search.plays();
+    std::string text;
+    for (size_t r = 0; r < plays.size(); ++r) {
+        const ProofTwinSearch::Play& play = plays[r];
+        if (play.blocked) {
+            if (!play.note.empty() && ctx.notes) ctx.notes->push_back(play.note);
+            text += "\n";
+            continue;
+        }
+        // MaxSolutions counts the solutions of each play (phase) separately.
         long limit_left = opt.max_solutions ? std::max(*opt.max_solutions, 1) : 0;
         bool stopped = false;
-        for (int len = min_length; len <= st.half_moves && !stopped; len += 2)
-            text += solve_length(run, root, len, limit_left, stopped);
+        for (size_t i = 0; i < play.lengths.size() && !stopped; ++i)
+            search.solve(static_cast<int>(r), {}, play.lengths[i], limit_left, stopped, &text, nullptr);
         if (stopped && ctx.partial) *ctx.partial = true;
-        if (!stopped || r + 1 != starters.size()) text += "\n";
+        if (!stopped || r + 1 != plays.size()) text += "\n";
     }
     out += text;
     return true;

@@ -47,39 +47,10 @@ const char* time_word(Language lang) {
     }
 }
 
-// A twin's resolved rules and playable diagram (positions point at `rules`: keep in place).
-struct TwinSetup {
-    RuleSet rules;
-    Position pos;
-};
-
-bool is_proof(const Problem& tw) {
-    return tw.stipulation.play == Stipulation::Play::ProofGame || tw.stipulation.play == Stipulation::Play::AToB;
-}
-
 bool is_help_family(const Problem& tw) {
     const Stipulation::Play play = tw.stipulation.play;
     return tw.stipulation.series || play == Stipulation::Play::Help || play == Stipulation::Play::HelpSelf ||
            play == Stipulation::Play::HelpReflex;
-}
-
-// Resolves the conditions of twin `tw` (already applied) and sets up the position play
-// starts from. Throws InputError naming the twin's file and line.
-std::unique_ptr<TwinSetup> load_twin(const Problem& tw) {
-    const int line = tw.condition_line ? tw.condition_line : tw.where.line;
-    auto setup = std::make_unique<TwinSetup>(TwinSetup{resolve_rules(tw.conditions, tw.where.file, line), {}});
-    add_castling_exclusive(setup->rules, tw.options.castling_exclusive);
-    SetupRules setup_rules;
-    setup_rules.require_white_king = !tw.options.no_white_king;
-    setup_rules.require_black_king = !tw.options.no_black_king;
-    setup_rules.rules = &setup->rules;
-    // Proof games play from the game array or position a; their diagram is only the target.
-    try {
-        setup->pos.set(is_proof(tw) ? proof_start_setup(tw) : tw.setup, setup_rules, tw.where.file);
-    } catch (const InputError& e) {
-        throw InputError(tw.where.file, tw.where.line, e.word(), e.reason());
-    }
-    return setup;
 }
 
 // Solves one twin (already applied) and appends Popeye's phases to `out`; false when no
@@ -101,21 +72,6 @@ bool solve_twin(const Problem& tw, int threads, std::string& out, bool& partial,
     }
     out += text;
     return true;
-}
-
-// The twins solve_problem_report solves, in order: each applied twin with its twin line
-// ("" for a problem without twins, which is solved as it is).
-std::vector<std::pair<Problem, std::string>> twins_of(const Problem& p) {
-    std::vector<std::pair<Problem, std::string>> out;
-    if (p.twins.empty()) {
-        out.push_back({p, ""});
-        return out;
-    }
-    // With ZeroPosition the diagram itself is not solved: twin a) is the first Twin.
-    const bool zero = p.twins.front().zero_position;
-    const size_t count = zero ? p.twins.size() : p.twins.size() + 1;
-    for (size_t i = 0; i < count; ++i) out.push_back({apply_twin(p, zero ? i + 1 : i), format_twin_line(p, i)});
-    return out;
 }
 
 // Popeye's message for a search stopped by the time limit.
@@ -143,6 +99,40 @@ void finish_report(SolveReport& report, const std::string& out, bool partial, co
 }
 
 }  // namespace
+
+bool is_proof(const Problem& tw) {
+    return tw.stipulation.play == Stipulation::Play::ProofGame || tw.stipulation.play == Stipulation::Play::AToB;
+}
+
+std::unique_ptr<TwinSetup> load_twin(const Problem& tw) {
+    const int line = tw.condition_line ? tw.condition_line : tw.where.line;
+    auto setup = std::make_unique<TwinSetup>(TwinSetup{resolve_rules(tw.conditions, tw.where.file, line), {}});
+    add_castling_exclusive(setup->rules, tw.options.castling_exclusive);
+    SetupRules setup_rules;
+    setup_rules.require_white_king = !tw.options.no_white_king;
+    setup_rules.require_black_king = !tw.options.no_black_king;
+    setup_rules.rules = &setup->rules;
+    // Proof games play from the game array or position a; their diagram is only the target.
+    try {
+        setup->pos.set(is_proof(tw) ? proof_start_setup(tw) : tw.setup, setup_rules, tw.where.file);
+    } catch (const InputError& e) {
+        throw InputError(tw.where.file, tw.where.line, e.word(), e.reason());
+    }
+    return setup;
+}
+
+std::vector<std::pair<Problem, std::string>> twins_of(const Problem& p) {
+    std::vector<std::pair<Problem, std::string>> out;
+    if (p.twins.empty()) {
+        out.push_back({p, ""});
+        return out;
+    }
+    // With ZeroPosition the diagram itself is not solved: twin a) is the first Twin.
+    const bool zero = p.twins.front().zero_position;
+    const size_t count = zero ? p.twins.size() : p.twins.size() + 1;
+    for (size_t i = 0; i < count; ++i) out.push_back({apply_twin(p, zero ? i + 1 : i), format_twin_line(p, i)});
+    return out;
+}
 
 // Number of solutions in a twin's text: keys of battle play ("   1.Sb2-c4 !", not the
 // refutations of tries, which are indented further), solution lines of help, series and
@@ -269,31 +259,6 @@ std::vector<SolveRootItem> reply_items(const SolveContext& ctx, const SolveRootI
 }
 
 // solve_fragment in twin `tw` of the item's problem.
-// One timed search in twin `tw`: its node counter, the time limit of `limits` counted from
-// construction, the loaded twin and a solve context on it. Not copyable: the context points
-// into it.
-struct TwinRun {
-    TwinRun(const Problem& tw, int threads, const SolveLimits& limits)
-        : start(std::chrono::steady_clock::now()),
-          setup(load_twin(tw)),
-          ctx{tw, setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), threads, &partial, &control} {
-        control.nodes = &nodes;
-        control.set_time_limit(start, limits.max_seconds);
-    }
-    TwinRun(const TwinRun&) = delete;
-    TwinRun& operator=(const TwinRun&) = delete;
-
-    // Seconds since construction.
-    double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
-
-    std::atomic<std::uint64_t> nodes{0};
-    SearchControl control;
-    bool partial = false;
-    const std::chrono::steady_clock::time_point start;
-    const std::unique_ptr<TwinSetup> setup;
-    SolveContext ctx;
-};
-
 SolveFragment twin_fragment(const Problem& tw, const SolveRootItem& item, int threads, const SolveLimits& limits) {
     SolveFragment fragment;
     TwinRun run(tw, threads, limits);
@@ -397,6 +362,11 @@ SolveReport assemble_solve(const Problem& p, const SolvePlan& plan, const std::v
                            const SolveLimits& limits) {
     if (!plan.splittable || fragments.size() != plan.items.size())
         throw std::logic_error("fragments do not fit the plan");
+    return assemble_twins(p, plan.twins, fragments, limits);
+}
+
+SolveReport assemble_twins(const Problem& p, const std::vector<SolvePlan::Twin>& twins,
+                           const std::vector<SolveFragment>& fragments, const SolveLimits& limits) {
     SolveReport report;
     for (const SolveFragment& f : fragments) {
         report.nodes += f.nodes;
@@ -404,12 +374,14 @@ SolveReport assemble_solve(const Problem& p, const SolvePlan& plan, const std::v
     }
     std::string out;
     bool partial = false;
-    for (const SolvePlan::Twin& twin : plan.twins) {
+    for (const SolvePlan::Twin& twin : twins) {
         const size_t before = out.size();
         if (!p.twins.empty()) out.append("\n").append(twin.line).append("\n");
         std::string text;
         bool stopped = false;
         for (const SolvePlan::Phase& ph : twin.phases) {
+            if (ph.first_item < 0 || ph.roots < 0 || size_t(ph.first_item) + size_t(ph.roots) > fragments.size())
+                throw std::logic_error("fragments do not fit the plan");
             for (int r = 0; r < ph.roots; ++r) stopped = stopped || fragments[size_t(ph.first_item + r)].timed_out;
             if (ph.blocked) {
                 text += "\n";

@@ -9,13 +9,16 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rebirth/goal.h"
 #include "rebirth/position.h"
 #include "rebirth/problem.h"
 #include "rebirth/rules.h"
+#include "rebirth/solve.h"
 
 namespace rebirth {
 
@@ -85,6 +88,55 @@ struct SolveContext {
         if (control) control->visit();
     }
 };
+
+// Whether twin `tw` is a proof game (dia..., a=>b...).
+bool is_proof(const Problem& tw);
+
+// A twin's resolved rules and playable diagram (positions point at `rules`: keep in place).
+struct TwinSetup {
+    RuleSet rules;
+    Position pos;
+};
+
+// Resolves the conditions of twin `tw` (already applied) and sets up the position play
+// starts from (proof games: proof_start_setup). Throws InputError naming the twin's file
+// and line.
+std::unique_ptr<TwinSetup> load_twin(const Problem& tw);
+
+// The twins solve_problem_report solves, in order: each applied twin with its twin line
+// ("" for a problem without twins, which is solved as it is).
+std::vector<std::pair<Problem, std::string>> twins_of(const Problem& p);
+
+// One timed search in twin `tw`: its node counter, the time limit of `limits` counted from
+// construction, the loaded twin and a solve context on it. Not copyable: the context points
+// into it.
+struct TwinRun {
+    TwinRun(const Problem& tw, int threads, const SolveLimits& limits)
+        : start(std::chrono::steady_clock::now()),
+          setup(load_twin(tw)),
+          ctx{tw, setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), threads, &partial, &control} {
+        control.nodes = &nodes;
+        control.set_time_limit(start, limits.max_seconds);
+    }
+    TwinRun(const TwinRun&) = delete;
+    TwinRun& operator=(const TwinRun&) = delete;
+
+    // Seconds since construction.
+    double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
+
+    std::atomic<std::uint64_t> nodes{0};
+    SearchControl control;
+    bool partial = false;
+    const std::chrono::steady_clock::time_point start;
+    const std::unique_ptr<TwinSetup> setup;
+    SolveContext ctx;
+};
+
+// assemble_solve on the twins of a plan: each phase's text from its fragments
+// (fragments[first_item .. first_item + roots)), twin lines, closing line and counts as
+// solve_problem_report gives them. Throws std::logic_error when they do not fit.
+SolveReport assemble_twins(const Problem& p, const std::vector<SolvePlan::Twin>& twins,
+                           const std::vector<SolveFragment>& fragments, const SolveLimits& limits);
 
 // A move that reaches the play's goal, with its text in the problem's language (no marks) and
 // whether it gives check.

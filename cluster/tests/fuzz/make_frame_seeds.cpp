@@ -52,6 +52,15 @@ int main(int argc, char** argv) {
     solve.twin = 1;
     solve.phase = 1;
 
+    WorkItem proof = perft;
+    proof.kind = SearchKind::ProofGame;
+    proof.path = {path_move(6, 21), path_move(62, 45)};
+    proof.depth = 0;
+    proof.budget_seconds = 0;
+    proof.max_seconds = 60;
+    proof.twin = 1;
+    proof.lengths = {4, 6};
+
     Result done;
     done.item_id = 7;
     done.nodes = 400;
@@ -70,6 +79,9 @@ int main(int argc, char** argv) {
     fragment.status = Result::Status::Fragment;
     fragment.parts = {"", "  1.Qa7-d7 !\n"};
     fragment.timed_out = true;
+    Result proof_result = done;
+    proof_result.status = Result::Status::Proof;
+    proof_result.proof_lines = {{{path_move(1, 18), path_move(57, 42)}}, {}};
     Result error = done;
     error.status = Result::Status::Error;
     error.error = "cannot read the file";
@@ -82,6 +94,8 @@ int main(int argc, char** argv) {
     write(dir / "result_solved.frame", encode_frame(MsgType::Result, serialize(solved)));
     write(dir / "result_fragment.frame", encode_frame(MsgType::Result, serialize(fragment)));
     write(dir / "result_error.frame", encode_frame(MsgType::Result, serialize(error)));
+    write(dir / "work_proof.frame", encode_frame(MsgType::Work, serialize(proof)));
+    write(dir / "result_proof.frame", encode_frame(MsgType::Result, serialize(proof_result)));
     write(dir / "work_perft.payload", serialize(perft));
     write(dir / "result_split.payload", serialize(split));
     return 0;

@@ -14,9 +14,9 @@ namespace rebirth::cluster {
 // Format version of the journal, written in its start lines; a journal of another version
 // is refused. 2: path tokens carry ":o<n>" for repeated moves (protocol 3). 3: solve
 // problems split into root items ("fragment" lines, "solved" lines with an empty path for
-// the assembled problem). 4: a solve root item handed back as replies ("reply_split" lines);
-// journals of version 3 are read as well.
-inline constexpr int kJournalVersion = 4;
+// the assembled problem). 4: a solve root item handed back as replies ("reply_split" lines).
+// 5: proof-game items ("proof" lines). Journals of versions 3 and 4 are read as well.
+inline constexpr int kJournalVersion = 5;
 
 // The state of one problem's search: the items still to search (in dispatch order) and
 // the leaf counts found so far, summed per first move. Paths are path_key strings.
@@ -76,6 +76,18 @@ struct FragmentRecord {
     friend bool operator==(const FragmentRecord&, const FragmentRecord&) = default;
 };
 
+// A proof-game item of a problem split at its frontier as the journal keeps it.
+struct ProofRecord {
+    // Per length of the item, its solutions as the moves after the item's path (path_key
+    // strings: move tokens joined by spaces), in the solver's order.
+    std::vector<std::vector<std::string>> lines;
+    bool timed_out = false;
+    std::uint64_t nodes = 0;
+    double seconds = 0;
+    int threads = 0;
+    friend bool operator==(const ProofRecord&, const ProofRecord&) = default;
+};
+
 // What a journal holds: the fingerprint of the job it belongs to, each problem's progress,
 // the solve results and the problems already written out. `valid_bytes` is the length of its complete lines
 // (a line cut short by a kill is dropped; a bad line elsewhere is an error).
@@ -86,6 +98,8 @@ struct JournalState {
     std::map<std::string, std::map<std::string, FragmentRecord>> fragments;  // problem, item key
     // Solve root items handed back as replies: problem, root item key -> reply keys in order.
     std::map<std::string, std::map<std::string, std::vector<std::string>>> replies;
+    std::map<std::string, std::map<std::string, ProofRecord>> proofs;  // problem, item key
+    std::map<std::string, std::vector<std::string>> plans;             // each problem's planned items
     std::size_t valid_bytes = 0;
     int runs = 0;
 };
@@ -136,6 +150,8 @@ std::string journal_finished(const std::string& problem, std::uint64_t nodes);
 std::string journal_solved(const std::string& problem, const std::string& path, const SolveRecord& record);
 // Root item `path` of split solve problem `problem` is done with `record`.
 std::string journal_fragment(const std::string& problem, const std::string& path, const FragmentRecord& record);
+// Proof-game item `path` of problem `problem` is done with `record`.
+std::string journal_proof(const std::string& problem, const std::string& path, const ProofRecord& record);
 // Root item `path` of split solve problem `problem` is replaced by its replies `children`
 // (keys in reply order), of which those in `done` are searched.
 std::string journal_reply_split(const std::string& problem, const std::string& path,

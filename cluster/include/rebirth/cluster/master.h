@@ -66,9 +66,12 @@ class Master {
         std::string path;
     };
     void plan_split(ProblemRun& run, const std::string& bytes);
+    void plan_proof(ProblemRun& run, const std::vector<std::string>* journaled);
+    void check_proof_record(const ProblemRun& run, const std::string& key, const ProofRecord& rec) const;
     void plan_problem(ProblemRun& run);
     void add_replies(ProblemRun& run, const std::string& root, const std::vector<std::string>& children);
     void assemble(ProblemRun& run);
+    void assemble_proof(ProblemRun& run);
     void maybe_finish(ProblemRun& run);
     void fail(ProblemRun& run, const std::string& message);
     void emit_summaries();

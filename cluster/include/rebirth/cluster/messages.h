@@ -19,7 +19,12 @@ namespace rebirth::cluster {
 //    (a result no longer asks for one implicitly).
 // 6: a solve root item with a budget hands back its replies (Status::Split with
 //    Result::fragments for the replies searched and two-move paths pending).
-inline constexpr std::uint16_t kProtocolVersion = 6;
+// 7: proof-game items (SearchKind::ProofGame with WorkItem::lengths), answered with
+//    Status::Proof and Result::proof_lines.
+inline constexpr std::uint16_t kProtocolVersion = 7;
+
+// Most half-moves of a proof-game length in a message (Popeye's stipulations stay far below).
+inline constexpr std::int32_t kMaxProofLength = 1000;
 
 // Most items a worker may ask for in one message.
 inline constexpr std::uint32_t kMaxRequests = 4096;
@@ -43,12 +48,15 @@ using Path = std::vector<PathMove>;
 
 // Perft: leaves of the subtree below a path. Solve: every twin of one problem, as
 // `rebirth solve --regression`. Noop: nothing (measures the master's dispatch rate).
-enum class SearchKind : std::uint8_t { Perft = 1, Solve = 2, Noop = 3 };
+// ProofGame: the proof-game solutions of one play of one twin that begin with the path.
+enum class SearchKind : std::uint8_t { Perft = 1, Solve = 2, Noop = 3, ProofGame = 4 };
 
 // A share of a search: the subtree below `path` (moves from the problem's diagram), or for
 // Solve a whole problem (empty path) or one root move of play `phase` of twin `twin`
 // (a one-move path; with a budget it may hand back its replies) or one reply to it (a
-// two-move path), or nothing for Noop.
+// two-move path), or nothing for Noop; for ProofGame the solutions of play `phase` of twin
+// `twin` of each of `lengths` that begin with `path` (half-moves from the play's start
+// position: empty for a start item, the first prefix of a frontier node otherwise).
 struct WorkItem {
     std::uint16_t protocol = kProtocolVersion;
     std::uint64_t item_id = 0;
@@ -62,8 +70,9 @@ struct WorkItem {
     double budget_seconds = 0;  // 0 = never hand children back
     std::int32_t threads = 0;
     double max_seconds = 0;  // Solve: time limit of the problem (0 = none)
-    std::int32_t twin = 0;   // Solve with a path: the twin and play of the root move
+    std::int32_t twin = 0;   // Solve with a path, ProofGame: the twin and play of the item
     std::int32_t phase = 0;
+    std::vector<std::int32_t> lengths;  // ProofGame: the lengths to search, increasing
     friend bool operator==(const WorkItem&, const WorkItem&) = default;
 };
 
@@ -89,10 +98,12 @@ struct ChildFragment {
 // `solve_status`, `solutions`, `nodes` = positions searched), or the text of one root move
 // of a solve problem (Fragment: `parts`, one per length, `timed_out`, `nodes`), or why it
 // could not search (Error). A solve root item may also end Split: `pending` lists all its
-// replies (two-move paths) in order and `fragments` holds those searched.
+// replies (two-move paths) in order and `fragments` holds those searched. A proof-game
+// item answers Proof: `proof_lines`, per length of the item, the solutions as the moves
+// after its path (in the solver's order), or `timed_out`.
 // `requests` is how many new items the worker asks for with it.
 struct Result {
-    enum class Status : std::uint8_t { Done = 1, Split = 2, Error = 3, Solved = 4, Fragment = 5 };
+    enum class Status : std::uint8_t { Done = 1, Split = 2, Error = 3, Solved = 4, Fragment = 5, Proof = 6 };
     std::uint16_t protocol = kProtocolVersion;
     std::uint64_t item_id = 0;
     std::uint32_t problem = 0;
@@ -106,10 +117,11 @@ struct Result {
     std::string text;          // Solved: the problem's output (header and solution)
     std::string solve_status;  // Solved: SolveReport::status() or "bad-input"
     std::int32_t solutions = 0;
-    std::vector<std::string> parts;        // Fragment: the root move's text per length
-    bool timed_out = false;                // Fragment: the time limit stopped it
-    std::uint32_t requests = 0;            // new items the worker asks for (its freed slots)
-    std::vector<ChildFragment> fragments;  // Split of a solve root item: the replies searched
+    std::vector<std::string> parts;              // Fragment: the root move's text per length
+    bool timed_out = false;                      // Fragment, Proof: the time limit stopped it
+    std::uint32_t requests = 0;                  // new items the worker asks for (its freed slots)
+    std::vector<ChildFragment> fragments;        // Split of a solve root item: the replies searched
+    std::vector<std::vector<Path>> proof_lines;  // Proof: per length, the moves after the path
     friend bool operator==(const Result&, const Result&) = default;
 };
 

@@ -4,17 +4,20 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "rebirth/cluster/messages.h"
 #include "rebirth/position.h"
 #include "rebirth/problem.h"
+#include "rebirth/proof_split.h"
 #include "rebirth/rules.h"
 #include "rebirth/solve.h"
 
@@ -70,6 +73,11 @@ class ProblemCache {
     const LoadedProblem& get(const WorkItem& item);
     // The parsed problem (twins included) of a solve item. Throws InputError on bad input.
     const Problem& problem(const WorkItem& item);
+    // The twin of a proof-game item, set up once per file, problem and twin, its searches
+    // sharing their failure facts; the kProofSolvers used last are kept (a solver in use stays
+    // alive with its caller). Throws as ProofTwinSolver.
+    std::shared_ptr<const ProofTwinSolver> proof_solver(const WorkItem& item);
+    static constexpr std::size_t kProofSolvers = 4;
 
   private:
     struct ParsedFile {
@@ -79,6 +87,8 @@ class ProblemCache {
     std::mutex mutex_;
     std::map<std::pair<std::string, int>, LoadedProblem> loaded_;
     std::map<std::string, ParsedFile> parsed_;
+    using ProofKey = std::tuple<std::string, int, int>;                             // file, problem, twin
+    std::list<std::pair<ProofKey, std::shared_ptr<const ProofTwinSolver>>> proof_;  // latest first
 };
 
 // The output of `rebirth solve --regression --quiet` for problem `p` alone, with its
@@ -99,10 +109,29 @@ Path solve_item_path(const SolveRootItem& item);
 // reply in order, `fragments` holds those searched). Throws std::runtime_error when the problem has no such item.
 Result solve_root_item(const Problem& p, const WorkItem& item);
 
+// A path of the moves of `line` (occurrences 0) and the moves of a path.
+Path path_of(const MoveLine& line);
+MoveLine moves_of(const Path& path);
+
+// The journal keys of the items of a proof-game problem split at its frontier
+// (plan_proof_games): "TWIN.PLAY/kDEPTH" for the start item of a play (the lengths up to
+// DEPTH from the play's start; "0.0/k2"), and "TWIN.PLAY/PATH" for a frontier node, PATH the
+// path_key of its first prefix ("0.0/g1f3 g8f6").
+std::string proof_start_key(int twin, int play, int depth);
+std::string proof_node_key(int twin, int play, const MoveLine& first_prefix);
+// The depth of a start item key, or -1 when `key` is none (then `twin` and `play` are unset).
+int proof_start_depth(const std::string& key, int& twin, int& play);
+
+// The answer to a proof-game item (Status::Proof): the suffixes of its play, path and
+// lengths in `twin` (the item's twin), with the item's threads and time limit. Throws
+// std::invalid_argument when the item does not fit the twin.
+Result solve_proof_item(const ProofTwinSolver& twin, const WorkItem& item);
+
 // Searches one item (the worker's job). Perft items with more than kSplitFloor plies left
 // and a budget go child by child and hand back the children left once the budget is
 // spent; solve items solve the whole problem (Status::Solved) or one root move of it
-// (Status::Fragment, a one-move path); noop items return at once.
+// (Status::Fragment, a one-move path); proof-game items answer Status::Proof; noop items
+// return at once.
 // Errors (bad file, illegal path) come back as Result::Status::Error.
 Result run_item(const WorkItem& item, ProblemCache& cache);
 inline constexpr int kSplitFloor = 4;

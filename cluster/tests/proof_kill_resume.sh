@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# proof_kill_resume.sh REBIRTH_MPIRUN CLUSTER JOB EXPECTED WORK: SIGKILL the master of a
+# proof-game run once some proof-game items are journaled, continue with --resume, and check
+# every output, that the run was resumed and that no item was journaled twice.
+set -euo pipefail
+launcher="$1"; cluster="$2"; job="$3"; expected="$4"; work="$5"
+. "$(dirname "$0")/solve_common.sh"
+. "$(dirname "$0")/proof_common.sh"
+rm -rf "$work"; mkdir -p "$work"
+journal="$work/out/journal.jsonl"
+total=$("$cluster" --list "$job" | wc -l)
+run=("$launcher" -n 2 "$job" --output-dir "$work/out" --journal "$journal")
+
+"${run[@]}" > "$work/summary1.jsonl" 2> "$work/stderr1.txt" &
+launcher_pid=$!
+proofs() { grep -c '"t":"proof"' "$journal" || true; }
+for _ in $(seq 1 1000); do
+  if [[ -f "$journal" ]] && [[ $(proofs) -ge 30 ]]; then break; fi
+  sleep 0.01
+done
+master_pid=$(head -n 1 "$journal" | sed -n 's/.*"pid":\([0-9]*\).*/\1/p')
+if [[ $(grep -c '"t":"finished"' "$journal" || true) -ge $total ]]; then
+  echo "the run ended before it could be killed" >&2; exit 1
+fi
+kill -KILL "$master_pid"
+wait "$launcher_pid" && { echo "mpirun exited 0 after the master was killed" >&2; exit 1; }
+before=$(proofs)
+echo "killed master $master_pid after $before proof-game items"
+
+"${run[@]}" --resume > "$work/summary2.jsonl" 2> "$work/stderr2.txt"
+same_solve "$cluster" "$job" "$expected" "$work/out"
+check_proof_summary "$cluster" "$job" "$expected" "$work/summary2.jsonl"
+test "$(grep -c '"t":"start"' "$journal")" -eq 2
+grep -q 'resuming' "$work/stderr2.txt"
+check_proof_items "$journal"
+test "$(grep -c '"t":"finished"' "$journal")" -eq "$total"
+echo "resumed run: $(($(proofs) - before)) proof-game item(s) searched after the kill, outputs identical"

@@ -1,0 +1,96 @@
+#pragma once
+
+// Internal interface of the proof-game solver (solve_proof.cpp) for its split
+// (proof_split.cpp). Not a public header.
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "rebirth/move.h"
+#include "rebirth/proof_split.h"
+#include "solve/solve_internal.h"
+
+namespace rebirth {
+
+class ExactSet;
+
+// Failure facts shared by the searches of one play of one twin (every length and prefix):
+// the positions from which no line of r more half-moves reaches the target, kept per r up
+// to the play's longest length. Sound across searches: a fact depends only on the position,
+// r, the target and the side that makes the last move, which the lengths of a play share.
+// Safe to use from several threads at once; entries are never removed.
+class ProofFailures {
+  public:
+    explicit ProofFailures(int longest);
+    ~ProofFailures();
+    ProofFailures(const ProofFailures&) = delete;
+    ProofFailures& operator=(const ProofFailures&) = delete;
+    // The table of positions `remaining` half-moves from the end (null beyond the longest).
+    ExactSet* at(int remaining) const;
+
+  private:
+    std::vector<std::unique_ptr<ExactSet>> sets_;
+};
+
+// The plays (phases) of one proof-game twin, set up exactly as solve_proof_game searches
+// them: the start position per play, the target, the bounds that apply. Keeps a reference to
+// the context (and so to its problem, rules and position): keep them alive and in place.
+// Its const functions may be called from several threads at once.
+class ProofTwinSearch {
+  public:
+    struct Play {
+        bool blocked = false;      // only an empty line: the opponent of the first mover is in
+                                   // check, or (orthodox dia) no game reaches the diagram
+        std::string note;          // the latter's reason, for SolveContext::notes
+        Color first = WHITE;       // plays the first half-move and carries the move numbers
+        std::vector<int> lengths;  // the lengths searched, shortest first (none when blocked)
+    };
+
+    // Whether solve_proof_game solves the stipulation of ctx.problem.
+    static bool handles(const SolveContext& ctx);
+    // Throws std::invalid_argument unless handles(ctx).
+    explicit ProofTwinSearch(const SolveContext& ctx);
+    ~ProofTwinSearch();
+    ProofTwinSearch(const ProofTwinSearch&) = delete;
+    ProofTwinSearch& operator=(const ProofTwinSearch&) = delete;
+
+    // In output order: the play of the stipulation's side, then (duplex) the other side's.
+    const std::vector<Play>& plays() const;
+
+    // The solutions of `length` half-moves of play `play` that begin with `prefix` (shorter
+    // than `length`; moves from the play's start), in the order solve_proof_game writes
+    // them: their text appended to `text`, or with `lines` their moves after the prefix.
+    // None when a move of the prefix by the side that makes the last move reaches the
+    // target (the play ends there). `limit_left` (0: none) counts down the lines still
+    // wanted and sets `stopped` when it runs out. Searches on ctx.threads and counts nodes
+    // through ctx.control (which may throw SearchStopped); `call` (when given) replaces the
+    // constructor's context for these (same problem, rules and position), so that calls
+    // from several threads each have their own; `shared` (when given) keeps the failure
+    // facts for later searches of the play. Throws std::invalid_argument for an illegal
+    // prefix, a length not longer than it or no such play.
+    void solve(int play, const MoveLine& prefix, int length, long& limit_left, bool& stopped, std::string* text,
+               std::vector<MoveLine>* lines, const SolveContext* call = nullptr, ProofFailures* shared = nullptr) const;
+
+    // The positions after `depth` half-moves of play `play` (not blocked): each distinct
+    // position once (position_code, the solver's exact key), in the order of the first prefix
+    // that reaches it, with every prefix that reaches it; `order` lists every prefix in
+    // generation order as (node, index in its prefixes). Prefixes where the side that makes
+    // the last move reaches the target before their end are left out (the play ends
+    // there). False (and what was found so far) when there are more than `max_prefixes`.
+    bool frontier(int play, int depth, std::size_t max_prefixes, std::vector<ProofFrontierNode>& nodes,
+                  std::vector<std::pair<int, int>>& order) const;
+
+    // The text solve_proof_game writes for the solution `line` of play `play` (moves from
+    // its start): "\n  1.e2-e4 e7-e5   2.Sg1-f3 dia". Throws std::invalid_argument when a
+    // move is not legal.
+    std::string line_text(int play, const MoveLine& line) const;
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rebirth

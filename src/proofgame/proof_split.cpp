@@ -1,0 +1,258 @@
+#include "rebirth/proof_split.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "proofgame/proof_search.h"
+#include "rebirth/error.h"
+#include "solve/solve_internal.h"
+
+namespace rebirth {
+
+std::vector<int> ProofPlayPlan::item_lengths(bool start) const {
+    std::vector<int> out;
+    for (int len : lengths)
+        if ((len <= depth) == start) out.push_back(len);
+    return out;
+}
+
+namespace {
+
+// Twin `twin` of p as twins_of applies it; throws std::invalid_argument when there is none.
+Problem twin_of(const Problem& p, int twin) {
+    auto twins = twins_of(p);
+    if (twin < 0 || twin >= static_cast<int>(twins.size())) throw std::invalid_argument("no such twin");
+    return std::move(twins[size_t(twin)].first);
+}
+
+// The index of `length` in `lengths`; throws std::logic_error when it is not there.
+size_t index_of(const std::vector<int>& lengths, int length) {
+    const auto it = std::find(lengths.begin(), lengths.end(), length);
+    if (it == lengths.end()) throw std::logic_error("a length the item does not search");
+    return size_t(it - lengths.begin());
+}
+
+// Sets plan.depth, plan.nodes and plan.order of play `play` (plan.lengths set): the depth
+// whose frontier size is nearest options.target_nodes, as ProofSplitOptions says, or `fixed`
+// when > 0; the play's longest length (no frontier, the start item searches all) when no
+// depth below it qualifies.
+void choose_depth(const ProofTwinSearch& search, int play, const ProofSplitOptions& options, int fixed,
+                  ProofPlayPlan& plan) {
+    const int longest = plan.lengths.back();
+    if (fixed > 0) {
+        plan.depth = fixed;
+        if (fixed < longest) search.frontier(play, fixed, static_cast<size_t>(-1), plan.nodes, plan.order);
+        return;
+    }
+    plan.depth = longest;  // the start item alone, unless a frontier is taken below
+    // How far a frontier of n nodes is from the target (ratio either way).
+    const double target = std::max(1, options.target_nodes);
+    auto off = [&](size_t n) { return n == 0 ? 1e300 : std::max(double(n) / target, target / double(n)); };
+    for (int d = 1; d < longest && d <= options.max_depth; ++d) {
+        std::vector<ProofFrontierNode> nodes;
+        std::vector<std::pair<int, int>> order;
+        if (!search.frontier(play, d, options.max_prefixes, nodes, order)) break;
+        if (plan.depth == longest || off(nodes.size()) < off(plan.nodes.size())) {
+            plan.depth = d;
+            plan.nodes = std::move(nodes);
+            plan.order = std::move(order);
+        }
+        if (static_cast<int>(plan.nodes.size()) >= options.target_nodes || plan.depth != d) break;
+    }
+}
+
+}  // namespace
+
+ProofGamePlan plan_proof_games(const Problem& p, const ProofSplitOptions& options) {
+    ProofGamePlan plan;
+    auto refuse = [](std::string why) {
+        ProofGamePlan no;
+        no.reason = std::move(why);
+        return no;
+    };
+    try {
+        const auto twins = twins_of(p);
+        for (size_t t = 0; t < twins.size(); ++t) {
+            const Problem& tw = twins[t].first;
+            if (tw.stipulation.empty() || !is_proof(tw)) return refuse("a twin is no proof game");
+            if (tw.options.max_solutions) return refuse("MaxSolutions (its count runs across the items)");
+            TwinRun run(tw, 1, SolveLimits{});
+            if (!ProofTwinSearch::handles(run.ctx)) return refuse("a proof game the solver does not handle");
+            const ProofTwinSearch search(run.ctx);
+            ProofTwinPlan twin;
+            twin.line = twins[t].second;
+            for (size_t r = 0; r < search.plays().size(); ++r) {
+                const ProofTwinSearch::Play& play = search.plays()[r];
+                ProofPlayPlan pp;
+                pp.blocked = play.blocked;
+                pp.lengths = play.lengths;
+                if (!pp.blocked) {
+                    const auto fixed = options.depths.find({int(t), int(r)});
+                    if (fixed != options.depths.end() && fixed->second < 1)
+                        return refuse("frontier depth " + std::to_string(fixed->second) + " below 1");
+                    choose_depth(search, int(r), options, fixed == options.depths.end() ? 0 : fixed->second, pp);
+                }
+                twin.plays.push_back(std::move(pp));
+            }
+            plan.twins.push_back(std::move(twin));
+        }
+    } catch (const InputError& e) {
+        return refuse(std::string("not playable: ") + e.what());
+    }
+    plan.splittable = true;
+    return plan;
+}
+
+struct ProofTwinSolver::Impl {
+    explicit Impl(Problem p)
+        : tw(std::move(p)),
+          setup(load_twin(tw)),
+          ctx{tw, setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), 1, nullptr, nullptr},
+          search(checked(ctx)) {
+        for (const ProofTwinSearch::Play& play : search.plays())
+            failures.push_back(play.lengths.empty() ? nullptr : std::make_unique<ProofFailures>(play.lengths.back()));
+    }
+    // ctx, when the solver handles its stipulation.
+    static const SolveContext& checked(const SolveContext& ctx) {
+        if (!is_proof(ctx.problem) || !ProofTwinSearch::handles(ctx))
+            throw std::invalid_argument("the twin is no proof game the solver handles");
+        return ctx;
+    }
+    // Play `play` (checked).
+    const ProofTwinSearch::Play& play(int index) const {
+        if (index < 0 || index >= static_cast<int>(search.plays().size())) throw std::invalid_argument("no such play");
+        return search.plays()[size_t(index)];
+    }
+    const Problem tw;  // the members below point at it
+    const std::unique_ptr<TwinSetup> setup;
+    const SolveContext ctx;
+    const ProofTwinSearch search;
+    std::vector<std::unique_ptr<ProofFailures>> failures;  // per play: shared by its searches
+};
+
+ProofTwinSolver::ProofTwinSolver(const Problem& p, int twin) : impl_(std::make_unique<Impl>(twin_of(p, twin))) {}
+
+ProofTwinSolver::~ProofTwinSolver() = default;
+
+int ProofTwinSolver::plays() const { return static_cast<int>(impl_->search.plays().size()); }
+
+ProofSuffixes ProofTwinSolver::suffixes(int play, const MoveLine& prefix, const std::vector<int>& lengths, int threads,
+                                        const SolveLimits& limits) const {
+    const Impl& m = *impl_;
+    const std::vector<int>& searched = m.play(play).lengths;
+    for (int len : lengths)
+        if (std::find(searched.begin(), searched.end(), len) == searched.end())
+            throw std::invalid_argument("length " + std::to_string(len) + " is not searched in this play");
+    // This call's own node counter, time limit and thread count.
+    const auto start = std::chrono::steady_clock::now();
+    std::atomic<std::uint64_t> nodes{0};
+    SearchControl control;
+    control.nodes = &nodes;
+    control.set_time_limit(start, limits.max_seconds);
+    bool partial = false;
+    const SolveContext call{m.tw, m.setup->rules, m.setup->pos, m.ctx.goal, threads, &partial, &control};
+    ProofSuffixes out;
+    try {
+        for (int len : lengths) {
+            std::vector<MoveLine> lines;
+            long limit_left = 0;
+            bool stopped = false;
+            m.search.solve(play, prefix, len, limit_left, stopped, nullptr, &lines, &call,
+                           m.failures[size_t(play)].get());
+            out.lines.push_back(std::move(lines));
+        }
+    } catch (const SearchStopped&) {
+        out.lines.clear();
+        out.timed_out = true;
+    }
+    out.nodes = nodes.load();
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return out;
+}
+
+std::string ProofTwinSolver::line(int play, const MoveLine& prefix, const MoveLine& suffix) const {
+    impl_->play(play);
+    MoveLine all = prefix;
+    all.insert(all.end(), suffix.begin(), suffix.end());
+    return impl_->search.line_text(play, all);
+}
+
+ProofSuffixes solve_proof_suffixes(const Problem& p, int twin, int play, const MoveLine& prefix,
+                                   const std::vector<int>& lengths, int threads, const SolveLimits& limits) {
+    return ProofTwinSolver(p, twin).suffixes(play, prefix, lengths, threads, limits);
+}
+
+SolveReport assemble_proof_games(const Problem& p, const ProofGamePlan& plan,
+                                 const std::vector<std::vector<ProofPlayResults>>& results, const SolveLimits& limits) {
+    if (!plan.splittable || results.size() != plan.twins.size()) throw std::logic_error("results do not fit the plan");
+    // One fragment per play, its parts the play's text per length: assemble_twins then writes
+    // the twins as solve_problem_report does.
+    std::vector<SolvePlan::Twin> twins;
+    std::vector<SolveFragment> fragments;
+    for (size_t t = 0; t < plan.twins.size(); ++t) {
+        const ProofTwinPlan& twin = plan.twins[t];
+        if (results[t].size() != twin.plays.size()) throw std::logic_error("results do not fit the plan");
+        SolvePlan::Twin out;
+        out.line = twin.line;
+        for (size_t r = 0; r < twin.plays.size(); ++r) {
+            const ProofPlayPlan& play = twin.plays[r];
+            const ProofPlayResults& res = results[t][r];
+            SolvePlan::Phase phase;
+            phase.blocked = play.blocked;
+            phase.lengths = std::max<int>(1, static_cast<int>(play.lengths.size()));
+            phase.first_item = static_cast<int>(fragments.size());
+            phase.roots = 1;
+            SolveFragment f;
+            if (!play.blocked) {
+                if (res.nodes.size() != play.nodes.size()) throw std::logic_error("results do not fit the plan");
+                const std::vector<int> start_lengths = play.item_lengths(true);
+                const std::vector<int> node_lengths = play.item_lengths(false);
+                auto count = [&](const ProofSuffixes& s, size_t expected) {
+                    f.nodes += s.nodes;
+                    f.seconds += s.seconds;
+                    f.timed_out = f.timed_out || s.timed_out;
+                    if (!s.timed_out && s.lines.size() != expected)
+                        throw std::logic_error("an item's lengths do not fit the plan");
+                };
+                count(res.start, start_lengths.size());
+                for (const ProofSuffixes& s : res.nodes) count(s, node_lengths.size());
+                if (!f.timed_out) {
+                    const ProofTwinSolver writer(p, static_cast<int>(t));
+                    f.parts.resize(play.lengths.size());
+                    for (size_t i = 0; i < play.lengths.size(); ++i) {
+                        const int len = play.lengths[i];
+                        std::string& part = f.parts[i];
+                        if (len <= play.depth) {
+                            for (const MoveLine& line : res.start.lines[index_of(start_lengths, len)]) {
+                                if (static_cast<int>(line.size()) != len)
+                                    throw std::logic_error("a line of another length");
+                                part += writer.line(static_cast<int>(r), {}, line);
+                            }
+                            continue;
+                        }
+                        const size_t at = index_of(node_lengths, len);
+                        for (const auto& [node, k] : play.order) {
+                            const MoveLine& prefix = play.nodes.at(size_t(node)).prefixes.at(size_t(k));
+                            for (const MoveLine& suffix : res.nodes[size_t(node)].lines[at]) {
+                                if (static_cast<int>(prefix.size() + suffix.size()) != len)
+                                    throw std::logic_error("a line of another length");
+                                part += writer.line(static_cast<int>(r), prefix, suffix);
+                            }
+                        }
+                    }
+                }
+            }
+            fragments.push_back(std::move(f));
+            out.phases.push_back(phase);
+        }
+        twins.push_back(std::move(out));
+    }
+    return assemble_twins(p, twins, fragments, limits);
+}
+
+}  // namespace rebirth

@@ -1,0 +1,289 @@
+// Proof games split at a frontier (include/rebirth/proof_split.h): every item searched alone
+// and the results assembled give solve_problem_report's text byte for byte, whatever the
+// depth; the frontier keeps every prefix once, deduplicates positions and follows Popeye's
+// move order; the play ends where the target is reached early; bad items are refused.
+
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "rebirth/movegen.h"
+#include "rebirth/popeye_input.h"
+#include "rebirth/popeye_order.h"
+#include "rebirth/proof_split.h"
+#include "rebirth/solve.h"
+
+namespace rebirth {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kSource = REBIRTH_SOURCE_DIR;
+
+// The game array, where every dia starts.
+Position game_array() { return Position(parse_fen(test::kGameArray)); }
+
+// The plain move from `from` to `to`.
+Move plain(Square from, Square to) {
+    Move m;
+    m.from = from;
+    m.to = to;
+    return m;
+}
+
+Problem problem_of(const std::string& text) { return parse_popeye(text, "test.inp").at(0); }
+
+Problem file_problem(const fs::path& file, size_t index = 0) { return parse_popeye_file(file.string()).at(index); }
+
+// What one process prints after the header.
+std::string whole_text(const Problem& p) { return solve_problem_report(p, 1, SolveLimits{}).text; }
+
+// The plan of `p` with every play cut at `depth`.
+ProofGamePlan plan_at(const Problem& p, int depth) {
+    ProofSplitOptions options;
+    const ProofGamePlan free = plan_proof_games(p, options);
+    for (size_t t = 0; t < free.twins.size(); ++t)
+        for (size_t r = 0; r < free.twins[t].plays.size(); ++r) options.depths[{int(t), int(r)}] = depth;
+    return plan_proof_games(p, options);
+}
+
+// Every item of `plan` searched alone, on one thread.
+std::vector<std::vector<ProofPlayResults>> search_items(const Problem& p, const ProofGamePlan& plan) {
+    std::vector<std::vector<ProofPlayResults>> results(plan.twins.size());
+    for (size_t t = 0; t < plan.twins.size(); ++t) {
+        const ProofTwinSolver solver(p, int(t));
+        for (size_t r = 0; r < plan.twins[t].plays.size(); ++r) {
+            const ProofPlayPlan& play = plan.twins[t].plays[r];
+            ProofPlayResults res;
+            if (!play.blocked) {
+                res.start = solver.suffixes(int(r), {}, play.item_lengths(true), 1, SolveLimits{});
+                for (const ProofFrontierNode& node : play.nodes)
+                    res.nodes.push_back(
+                        solver.suffixes(int(r), node.prefixes.front(), play.item_lengths(false), 1, SolveLimits{}));
+            }
+            results[t].push_back(std::move(res));
+        }
+    }
+    return results;
+}
+
+// The split report of `p` at `depth`.
+SolveReport split_report(const Problem& p, int depth) {
+    const ProofGamePlan plan = plan_at(p, depth);
+    EXPECT_TRUE(plan.splittable) << plan.reason;
+    return assemble_proof_games(p, plan, search_items(p, plan), SolveLimits{});
+}
+
+// Knights to f3 and f6 in three moves: reached after two half-moves already, so no longer
+// line may pass through the target (1.Sg1-f3 Sg8-f6 2.Sf3-g5 Sf6-g4 3.Sg5-f3 Sg4-f6 is none).
+const char* kKnightsEarly =
+    "beginproblem pieces white ke1 qd1 ra1 rh1 bc1 bf1 sb1 sf3 pa2 pb2 pc2 pd2 pe2 pf2 pg2 ph2 "
+    "black ke8 qd8 ra8 rh8 bc8 bf8 sb8 sf6 pa7 pb7 pc7 pd7 pe7 pf7 pg7 ph7 stipulation dia3 endproblem";
+
+TEST(ProofSplit, AssembledTextIsTheSolversAtEveryDepth) {
+    // Each problem with the depths it is cut at (the a=>b search is the slowest: one depth).
+    const std::vector<std::pair<Problem, std::vector<int>>> problems = {
+        {file_problem(kSource / "data/popeye/BEISPIEL_proof_005.inp"), {1, 2, 3}},            // twins dia7, dia7.5
+        {file_problem(kSource / "data/popeye/BEISPIEL_proof_012.inp"), {1, 2, 3}},            // dia4, 5 solutions
+        {file_problem(kSource / "data/popeye/BEISPIEL_atob_005.inp"), {2}},                   // a=>b3, 6 solutions
+        {file_problem(kSource / "data/popeye/REGRESSIONS_4_37_to_4_41_003.inp"), {1, 2, 3}},  // Circe Assassin
+        {file_problem(kSource / "data/popeye/REGRESSIONS_4_69_to_4_71_008.inp"), {1, 2, 3}},  // AntiCirce Symmetry
+        {file_problem(kSource / "cluster/tests/data/proof_duplex.inp", 0), {1, 2, 3}},        // duplex dia
+        {file_problem(kSource / "cluster/tests/data/proof_duplex.inp", 1), {1, 2, 3}},  // duplex, one play blocked
+        {problem_of(kKnightsEarly), {1, 2, 3}},
+    };
+    for (const auto& [p, depths] : problems) {
+        const SolveReport whole = solve_problem_report(p, 1, SolveLimits{});
+        ASSERT_GT(whole.solutions, 0) << p.where.file;
+        for (int depth : depths) {
+            const SolveReport split = split_report(p, depth);
+            EXPECT_EQ(split.text, whole.text) << p.where.file << " at depth " << depth;
+            EXPECT_EQ(split.twin_solutions, whole.twin_solutions) << p.where.file;
+            EXPECT_EQ(split.status(), whole.status()) << p.where.file;
+        }
+    }
+}
+
+TEST(ProofSplit, PlayEndsWhereTheTargetIsReachedEarly) {
+    const Problem p = problem_of(kKnightsEarly);
+    const std::string whole = whole_text(p);
+    EXPECT_NE(whole.find("\n  1.Sg1-f3 Sg8-f6 dia"), std::string::npos);
+    EXPECT_EQ(whole.find("\n  1.Sg1-f3 Sg8-f6   2."), std::string::npos);  // the rule itself
+    EXPECT_NE(whole.find("\n  1.Sg1-f3 Sg8-h6   2."), std::string::npos);  // longer lines exist
+
+    const ProofGamePlan plan = plan_at(p, 2);
+    const ProofPlayPlan& play = plan.twins.at(0).plays.at(0);
+    EXPECT_EQ(play.item_lengths(true), (std::vector<int>{2}));
+    EXPECT_EQ(play.item_lengths(false), (std::vector<int>{4, 6}));
+    // The frontier leaves out the prefix that reaches the target.
+    const ProofTwinSolver solver(p, 0);
+    for (const ProofFrontierNode& node : play.nodes)
+        for (const MoveLine& prefix : node.prefixes) EXPECT_NE(solver.line(0, prefix, {}), "\n  1.Sg1-f3 Sg8-f6 dia");
+    EXPECT_EQ(play.order.size(), 399u);
+    // And a search from there finds nothing, from one move earlier no line through it.
+    const Move sf3 = plain(SQ_G1, SQ_F3), sf6 = plain(SQ_G8, SQ_F6);
+    EXPECT_TRUE(solver.suffixes(0, {sf3, sf6}, {4, 6}, 1, SolveLimits{}).lines.at(1).empty());
+    const ProofSuffixes from_sf3 = solver.suffixes(0, {sf3}, {6}, 1, SolveLimits{});
+    ASSERT_FALSE(from_sf3.lines.at(0).empty());
+    for (const MoveLine& suffix : from_sf3.lines[0]) EXPECT_FALSE(suffix.front() == sf6);
+}
+
+// The index of each move of `line` in Popeye's order of its position's moves.
+std::vector<int> move_indices(Position pos, const MoveLine& line) {
+    std::vector<int> out;
+    for (const Move& m : line) {
+        MoveList list;
+        popeye_ordered_moves(pos, list);
+        out.push_back(int(std::find(list.begin(), list.end(), m) - list.begin()));
+        UndoInfo u;
+        pos.do_move(m, u);
+    }
+    return out;
+}
+
+TEST(ProofSplit, FrontierKeepsEveryPrefixOnceInGenerationOrder) {
+    const Problem p = file_problem(kSource / "data/popeye/BEISPIEL_proof_012.inp");
+    const ProofGamePlan plan = plan_at(p, 3);
+    ASSERT_TRUE(plan.splittable) << plan.reason;
+    const ProofPlayPlan& play = plan.twins.at(0).plays.at(0);
+    EXPECT_EQ(play.depth, 3);
+    EXPECT_EQ(play.order.size(), 8902u);              // perft 3 of the game array: no prefix ends the play
+    EXPECT_LT(play.nodes.size(), play.order.size());  // 1.e2-e3 e7-e6 2.d2-d3 = 1.d2-d3 e7-e6 2.e2-e3
+    const Position start = game_array();
+    std::vector<std::vector<int>> indices;
+    std::vector<size_t> seen(play.nodes.size(), 0);
+    int next_node = 0;
+    for (const auto& [node, k] : play.order) {
+        ASSERT_LT(size_t(node), play.nodes.size());
+        // Nodes are numbered by their first prefix, prefixes listed in order within a node.
+        if (seen[size_t(node)] == 0) {
+            EXPECT_EQ(node, next_node++);
+        }
+        EXPECT_EQ(size_t(k), seen[size_t(node)]++);
+        const MoveLine& prefix = play.nodes[size_t(node)].prefixes.at(size_t(k));
+        indices.push_back(move_indices(start, prefix));
+        // Every prefix of a node reaches its first prefix's position.
+        Position a = start, b = start;
+        UndoInfo u;
+        for (const Move& m : prefix) a.do_move(m, u);
+        for (const Move& m : play.nodes[size_t(node)].prefixes.front()) b.do_move(m, u);
+        EXPECT_EQ(a.key(), b.key());
+    }
+    for (size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(seen[i], play.nodes[i].prefixes.size());
+    EXPECT_TRUE(std::is_sorted(indices.begin(), indices.end()));
+    EXPECT_EQ(std::adjacent_find(indices.begin(), indices.end()), indices.end());
+}
+
+TEST(ProofSplit, DepthNearestTheTarget) {
+    const Problem p = file_problem(kSource / "data/popeye/BEISPIEL_proof_012.inp");  // dia4 from the array
+    auto depth = [&](int target, int max_depth = 4) {
+        ProofSplitOptions options;
+        options.target_nodes = target;
+        options.max_depth = max_depth;
+        const ProofGamePlan plan = plan_proof_games(p, options);
+        EXPECT_TRUE(plan.splittable) << plan.reason;
+        return plan.twins.at(0).plays.at(0).depth;
+    };
+    EXPECT_EQ(depth(1), 1);
+    EXPECT_EQ(depth(16), 1);   // 20 nodes
+    EXPECT_EQ(depth(40), 1);   // 20 is nearer than 400
+    EXPECT_EQ(depth(300), 2);  // 400 is nearer than 20
+    EXPECT_EQ(depth(5000, 2), 2);
+    // A play of one half-move has no frontier: its start item searches everything.
+    const ProofGamePlan one = plan_proof_games(
+        problem_of("beginproblem pieces white ke1 qd1 ra1 rh1 bc1 bf1 sb1 sg1 pa2 pb2 pc2 pd2 pe4 pf2 pg2 ph2 "
+                   "black ke8 qd8 ra8 rh8 bc8 bf8 sb8 sg8 pa7 pb7 pc7 pd7 pe7 pf7 pg7 ph7 stipulation dia0.5 "
+                   "endproblem"),
+        ProofSplitOptions{});
+    ASSERT_TRUE(one.splittable) << one.reason;
+    EXPECT_EQ(one.twins[0].plays[0].depth, 1);
+    EXPECT_TRUE(one.twins[0].plays[0].nodes.empty());
+}
+
+TEST(ProofSplit, MaxSolutionsAndOtherPlayStayWhole) {
+    const ProofGamePlan max =
+        plan_proof_games(file_problem(kSource / "data/popeye/REGRESSIONS_4_55_to_4_57_026.inp"), ProofSplitOptions{});
+    EXPECT_FALSE(max.splittable);
+    EXPECT_NE(max.reason.find("MaxSolutions"), std::string::npos);
+    const ProofGamePlan help =
+        plan_proof_games(problem_of("beginproblem pieces white kc1 black ka1 stipulation h#1 endproblem"), {});
+    EXPECT_FALSE(help.splittable);
+    EXPECT_NE(help.reason.find("no proof game"), std::string::npos);
+    // Position a without a black king: not playable (the single item reports it).
+    const ProofGamePlan bad = plan_proof_games(
+        problem_of("beginproblem pieces white ke1 stipulation a=>b1 pieces white ke2 black ke8 endproblem"), {});
+    EXPECT_FALSE(bad.splittable);
+    EXPECT_NE(bad.reason.find("not playable"), std::string::npos) << bad.reason;
+}
+
+TEST(ProofSplit, BadItemsAreRefused) {
+    const Problem p = problem_of(kKnightsEarly);
+    const ProofTwinSolver solver(p, 0);
+    Move nowhere;
+    nowhere.from = SQ_E4;
+    nowhere.to = SQ_E5;
+    EXPECT_THROW(solver.suffixes(0, {nowhere}, {4}, 1, SolveLimits{}), std::invalid_argument);  // illegal
+    EXPECT_THROW(solver.suffixes(0, {}, {3}, 1, SolveLimits{}), std::invalid_argument);         // not searched
+    EXPECT_THROW(solver.suffixes(1, {}, {2}, 1, SolveLimits{}), std::invalid_argument);         // no such play
+    EXPECT_THROW(solver.suffixes(0, {plain(SQ_G1, SQ_F3), plain(SQ_G1, SQ_F3)}, {2}, 1, SolveLimits{}),
+                 std::invalid_argument);  // a length not longer than the prefix
+    EXPECT_THROW(solver.line(0, {nowhere}, {}), std::invalid_argument);
+    EXPECT_THROW(ProofTwinSolver(p, 1), std::invalid_argument);
+    EXPECT_THROW(ProofTwinSolver(problem_of("beginproblem pieces white kc1 black ka1 stipulation h#1 endproblem"), 0),
+                 std::invalid_argument);
+}
+
+TEST(ProofSplit, ResultsThatDoNotFitAreRefused) {
+    const Problem p = problem_of(kKnightsEarly);
+    const ProofGamePlan plan = plan_at(p, 1);
+    const auto results = search_items(p, plan);
+    EXPECT_EQ(assemble_proof_games(p, plan, results, SolveLimits{}).text, whole_text(p));
+
+    auto missing = results;
+    missing[0][0].nodes.pop_back();
+    EXPECT_THROW(assemble_proof_games(p, plan, missing, SolveLimits{}), std::logic_error);
+    // A node with lines of length 6 (five moves after its one-move prefix).
+    const auto with_lines = [](std::vector<ProofSuffixes>& nodes) {
+        return std::find_if(nodes.begin(), nodes.end(), [](const ProofSuffixes& s) { return !s.lines.at(2).empty(); });
+    };
+    auto short_line = results;
+    const auto some = with_lines(short_line[0][0].nodes);
+    ASSERT_NE(some, short_line[0][0].nodes.end());
+    ASSERT_EQ(some->lines[2][0].size(), 5u);
+    some->lines[2][0].pop_back();
+    EXPECT_THROW(assemble_proof_games(p, plan, short_line, SolveLimits{}), std::logic_error);
+    auto illegal = results;
+    const auto other = with_lines(illegal[0][0].nodes);
+    ASSERT_NE(other, illegal[0][0].nodes.end());
+    std::swap(other->lines[2][0][0], other->lines[2][0][1]);  // moves out of turn
+    EXPECT_THROW(assemble_proof_games(p, plan, illegal, SolveLimits{}), std::invalid_argument);
+}
+
+TEST(ProofSplit, TimedOutItemEndsTheTwinAsATimeLimit) {
+    const Problem p = file_problem(kSource / "data/popeye/BEISPIEL_proof_005.inp");  // twins a) and b)
+    const ProofGamePlan plan = plan_at(p, 1);
+    auto results = search_items(p, plan);
+    results[1][0].nodes[3] = ProofSuffixes{{}, 10, 0.5, true};  // twin b)
+    SolveLimits limits;
+    limits.max_seconds = 7;
+    const SolveReport report = assemble_proof_games(p, plan, results, limits);
+    EXPECT_TRUE(report.timed_out);
+    EXPECT_EQ(report.status(), "timeout");
+    EXPECT_EQ(report.twin_solutions.size(), 1u);  // twin a) only
+    EXPECT_NE(report.text.find("time limit of 7 s reached"), std::string::npos);
+    // A real limit: an item stopped by its own time limit says so.
+    const ProofSuffixes stopped =
+        ProofTwinSolver(p, 1).suffixes(0, {}, plan.twins[1].plays[0].lengths, 1, SolveLimits{1e-9, false});
+    EXPECT_TRUE(stopped.timed_out);
+    EXPECT_TRUE(stopped.lines.empty());
+}
+
+}  // namespace
+}  // namespace rebirth
