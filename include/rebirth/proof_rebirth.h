@@ -58,10 +58,6 @@ class RebirthBound {
     // rebirth also one a move of c. True (no verdict) under rules removing more at once.
     bool surplus_possible(const Position& pos, const Board& target, Color c, int own_left, int other_left) const;
 
-    // Whether under these rules a captured unit is reborn during the other side's move
-    // (Circe), which the assignment with free rebirths stands for.
-    bool captured_rebirth() const { return captured_rebirth_; }
-
   private:
     RebirthBound() = default;
     // dist_[rebirths][c][walk - KING][from][(as - KING) * 64 + to]
@@ -71,7 +67,6 @@ class RebirthBound {
     std::array<bool, 2> king_regains_{false, false};
     std::array<bool, 2> rook_regains_{false, false};
     bool captured_rebirth_ = false;
-    bool parrain_ = false;
     bool self_removal_ = false;   // a move of c may remove a unit of c (Assassin, relaxed capturer)
     bool many_removals_ = false;  // a move may remove more than one unit (no surplus verdict)
 };

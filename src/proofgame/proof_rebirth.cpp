@@ -103,9 +103,9 @@ std::unique_ptr<const RebirthBound> RebirthBound::make(const RuleSet& r) {
     const bool capturer = r.reborn == Reborn::Capturer || r.reborn == Reborn::Both;
     const bool shifted = r.mars || r.antimars;
     b->captured_rebirth_ = captured;
-    b->parrain_ = parrain_like(r);
+    const bool parrain = parrain_like(r);
     b->many_removals_ = r.reborn == Reborn::Both;
-    b->self_removal_ = b->parrain_ || r.occupied == Occupied::Assassin ||
+    b->self_removal_ = parrain || r.occupied == Occupied::Assassin ||
                        (r.reborn == Reborn::Capturer && r.occupied == Occupied::Relaxed);
     const RuleSet cap_rules = capturer_rules(r);
     const bool promotes = rebirth_promotes(r);
@@ -120,7 +120,7 @@ std::unique_ptr<const RebirthBound> RebirthBound::make(const RuleSet& r) {
                 const Walk w = Walk(KING + k);
                 const Bitboard own = rebirth_squares(r, c, w, Square(s));
                 if (captured && (w != KING || r.rex == Rex::Inclusive))
-                    tele[c][k][s] = parrain_like(r) && !capturer && !shifted ? vector_squares(w, Square(s)) : own;
+                    tele[c][k][s] = parrain && !capturer && !shifted ? vector_squares(w, Square(s)) : own;
                 if (capturer) land[c][k][s] = rebirth_squares(cap_rules, c, w, Square(s));
                 if (shifted) shift[c][k][s] = own;
             }
