@@ -584,6 +584,28 @@ TEST_F(Cli, SolveJsonProofGameVerdict) {
     EXPECT_FALSE(lines[3].contains("verdict")) << r;
 }
 
+// --pgn: stdout holds only the proof games as PGN (here 1.e2-e4 e7-e5, the one game to the
+// diagram, in SAN); a problem of another stipulation is left out with its file and line on
+// stderr, the exit status 2; --pgn and --json exclude each other.
+TEST_F(Cli, SolvePgnWritesProofGamesOnly) {
+    const std::string file = write("pgn.inp",
+                                   "BeginProblem\nstip h#1\npieces white kh1 black kh3 qg4\n"
+                                   "NextProblem\nOrigin Test \"1\"\nstip dia1\n"
+                                   "forsyth rsbqkbsr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RSBQKBSR\nEndProblem\n");
+    const RunResult r = run({"solve", "--quiet", "--pgn", file});
+    expect_clean_exit(r, 2);
+    EXPECT_EQ(r.out,
+              "[Event \"Test \\\"1\\\"\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"1\"]\n"
+              "[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n[Stipulation \"dia1\"]\n[PlyCount \"2\"]\n\n"
+              "1. e4 e5 *\n\n")
+        << r;
+    EXPECT_TRUE(contains(r.err, file + ":1: stipulation h#1 left out")) << r;
+    EXPECT_TRUE(contains(r.err, file + ":5: 1 proof game(s) written (unique)")) << r;
+    const RunResult both = run({"solve", "--pgn", "--json", file});
+    expect_clean_exit(both, 2);
+    EXPECT_TRUE(contains(both.err, "--json excludes --pgn")) << both;
+}
+
 // --maxtime ends a long search cleanly, says so in the output and reports a timeout. The
 // problem: a help mate in 4 with many units, far beyond 0.05 s of search.
 TEST_F(Cli, SolveMaxTimeStopsCleanly) {

@@ -102,10 +102,12 @@ TEST(ProofSplit, AssembledTextIsTheSolversAtEveryDepth) {
     for (const auto& [p, depths] : problems) {
         const SolveReport whole = solve_problem_report(p, 1, SolveLimits{});
         ASSERT_GT(whole.solutions, 0) << p.where.file;
+        EXPECT_EQ(whole.proof_games.size(), size_t(whole.solutions)) << p.where.file;
         for (int depth : depths) {
             const SolveReport split = split_report(p, depth);
             EXPECT_EQ(split.text, whole.text) << p.where.file << " at depth " << depth;
             EXPECT_EQ(split.twin_solutions, whole.twin_solutions) << p.where.file;
+            EXPECT_EQ(split.proof_games, whole.proof_games) << p.where.file << " at depth " << depth;
             EXPECT_EQ(split.status(), whole.status()) << p.where.file;
         }
     }

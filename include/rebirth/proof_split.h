@@ -22,7 +22,8 @@ namespace rebirth {
 // moves after the node's position (suffixes), which hold for every prefix that reaches it.
 // assemble_proof_games writes each length's lines prefix by prefix in generation order, as
 // solve_proof_game does, so assemble_proof_games(p, plan, results).text equals
-// solve_problem_report(p, ...).text (time limits apart: each item has its own).
+// solve_problem_report(p, ...).text, and its proof_games theirs (time limits apart: each
+// item has its own).
 
 using MoveLine = std::vector<Move>;
 
@@ -100,6 +101,9 @@ class ProofTwinSolver {
 
     // The number of plays (phases) of the twin.
     int plays() const;
+    // The side that makes the first half-move of play `play`. Throws std::invalid_argument
+    // for no such play.
+    Color first(int play) const;
 
     // The solutions of play `play` that begin with `prefix` (half-moves from the play's start
     // position: the game array for dia, position a for a=>b), for each of `lengths` (lengths

@@ -16,7 +16,17 @@ struct SolveLimits {
     bool show_time = false;  // append Popeye's " Time = ..." to the closing line (not in -regression mode)
 };
 
-// What solving one problem produced: Popeye's text and a summary for --json.
+// A proof game found (dia, a=>b), as data.
+struct ProofGameSolution {
+    int twin = 0;             // index of the twin (0 = a), or of the problem itself without twins)
+    int play = 0;             // 0: the stipulation's play; 1: Duplex's other one
+    Color first = WHITE;      // the side that plays the first half-move
+    std::vector<Move> moves;  // the half-moves from the play's start (game array, or position a)
+    friend bool operator==(const ProofGameSolution&, const ProofGameSolution&) = default;
+};
+
+// What solving one problem produced: Popeye's text, the proof games as data, and a summary
+// for --json.
 struct SolveReport {
     std::string text;                 // everything after the header (as solve_problem)
     bool supported = true;            // every twin's stipulation has a solver
@@ -29,6 +39,8 @@ struct SolveReport {
     // Facts proved without search, e.g. "a) White to move: the target cannot be reached: white
     // pawn on h1" (a proof game whose diagram no game reaches).
     std::vector<std::string> notes;
+    // The proof games found, in output order (solve_problem_report only; empty for other play).
+    std::vector<ProofGameSolution> proof_games;
     // "solved", "cooked", "no-solution", "timeout", "partial" or "unsupported".
     std::string status() const;
 };
@@ -40,6 +52,13 @@ struct SolveReport {
 SolveReport solve_problem_report(const Problem& p, int threads, const SolveLimits& limits,
                                  std::atomic<std::uint64_t>* nodes = nullptr, std::atomic<int>* root_done = nullptr,
                                  std::atomic<int>* root_total = nullptr);
+
+// The proof games of `report` (solve_problem_report(p, ...)) in PGN, one game each in
+// output order (pgn.h): the Seven Tag Roster (Event: the origin; Round: the game's number in
+// the problem), then Composer, Stipulation, Condition and Twin when the problem has them,
+// SetUp and FEN when play does not start from the game array with White to move, and
+// PlyCount. Throws InputError when a twin is not playable (solve_problem_report threw it).
+std::string proof_games_pgn(const Problem& p, const SolveReport& report);
 
 // Everything Popeye prints after the header (format_header) for one problem: for each twin
 // its twin line, the solution lines with Popeye's blank lines, then "solution finished."

@@ -24,6 +24,7 @@ struct SolveArgs {
     int threads = 0;
     bool regression = false;  // no solving times, as Popeye's -regression
     bool json = false;        // one JSON summary line per problem after its output
+    bool pgn = false;         // proof games as PGN instead of Popeye's text
     double max_seconds = 0;   // time limit per problem (0: none)
     bool quiet = false;       // no progress heartbeat on stderr
 };

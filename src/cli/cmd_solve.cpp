@@ -96,6 +96,43 @@ static std::optional<std::string> proof_game_verdict(const Problem& p, const Sol
     return status;
 }
 
+// --pgn: solves proof-game problem `p` and prints its games as PGN on stdout; says on stderr
+// how many were found, or why none is printed (another stipulation, bad input, time limit).
+// False when the problem was not solved completely.
+static bool solve_pgn(const Problem& p, const std::string& id, int threads, const SolveLimits& limits, bool quiet) {
+    const auto proof = [](const Stipulation& s) {
+        return s.play == Stipulation::Play::ProofGame || s.play == Stipulation::Play::AToB;
+    };
+    bool all_proof = proof(p.stipulation);
+    for (const Twin& t : p.twins)
+        for (const TwinOp& op : t.ops)
+            if (op.kind == TwinOp::Kind::Stipulation && !proof(op.stipulation)) all_proof = false;
+    if (!all_proof) {
+        std::cerr << "rebirth: " << id << ": stipulation " << p.stipulation.text
+                  << " left out: --pgn writes proof games (dia, a=>b) only\n";
+        return false;
+    }
+    try {
+        std::atomic<std::uint64_t> nodes{0};
+        std::atomic<int> root_done{0}, root_total{0};
+        SolveReport report;
+        {
+            Heartbeat heartbeat(id, nodes, root_done, root_total, !quiet);
+            report = solve_problem_report(p, threads, limits, &nodes, &root_done, &root_total);
+        }
+        std::cout << proof_games_pgn(p, report);
+        std::cout.flush();
+        const auto verdict = proof_game_verdict(p, report);
+        std::cerr << "rebirth: " << id << ": " << report.proof_games.size() << " proof game(s) written"
+                  << (verdict ? " (" + *verdict + ")" : "") << "\n";
+        for (const std::string& note : report.notes) std::cerr << "rebirth: " << id << ": " << note << "\n";
+        return report.supported && !report.timed_out;
+    } catch (const InputError& e) {
+        std::cerr << "rebirth: " << e.what() << "\n";
+        return false;
+    }
+}
+
 int run_solve(const SolveArgs& args) {
     std::vector<Problem> problems = parse_popeye_file(args.file, ParseMode::Recover);
     const int threads = args.threads > 0 ? args.threads : tbb::info::default_concurrency();
@@ -107,6 +144,12 @@ int run_solve(const SolveArgs& args) {
         const Problem& p = problems[index];
         const std::string id = p.where.file + ":" + std::to_string(p.where.line);
         nlohmann::json summary{{"id", id}, {"stipulation", p.stipulation.text}, {"threads", threads}};
+        if (args.pgn) {
+            // stdout holds only PGN: everything else goes to stderr.
+            if (p.error) std::cerr << "rebirth: " << p.error->what() << "\n";
+            if (p.error || !solve_pgn(p, id, args.threads, limits, args.quiet)) ++unsolved;
+            continue;
+        }
         if (p.error) {
             report_bad_input(*p.error, summary);
             ++unsolved;

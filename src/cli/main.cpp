@@ -40,6 +40,11 @@ int main(int argc, char** argv) {
     solve_cmd->add_flag("--json", solve.json,
                         "After each problem print one JSON line: id, stipulation, solutions, status, nodes, "
                         "seconds, threads");
+    CLI::Option* pgn_flag = solve_cmd->add_flag(
+        "--pgn", solve.pgn,
+        "Print the proof games (dia, a=>b) found as PGN instead of Popeye's text, rebirths in comments; other "
+        "stipulations are left out with a message");
+    solve_cmd->get_option("--json")->excludes(pgn_flag);
     solve_cmd->add_option("--maxtime", solve.max_seconds, "Time limit per problem in seconds (reported as timeout)")
         ->check(CLI::PositiveNumber);
     solve_cmd->add_flag("--quiet", solve.quiet, "No progress heartbeat on stderr");

@@ -84,9 +84,10 @@ class ProofTwinSearch {
                   std::vector<std::pair<int, int>>& order) const;
 
     // The text solve_proof_game writes for the solution `line` of play `play` (moves from
-    // its start): "\n  1.e2-e4 e7-e5   2.Sg1-f3 dia". Throws std::invalid_argument when a
-    // move is not legal.
-    std::string line_text(int play, const MoveLine& line) const;
+    // its start): "\n  1.e2-e4 e7-e5   2.Sg1-f3 dia". With `check` throws
+    // std::invalid_argument when a move is not legal; without, the line must be one the
+    // search found.
+    std::string line_text(int play, const MoveLine& line, bool check = true) const;
 
   private:
     struct Impl;

@@ -141,6 +141,8 @@ ProofTwinSolver::~ProofTwinSolver() = default;
 
 int ProofTwinSolver::plays() const { return static_cast<int>(impl_->search.plays().size()); }
 
+Color ProofTwinSolver::first(int play) const { return impl_->play(play).first; }
+
 ProofSuffixes ProofTwinSolver::suffixes(int play, const MoveLine& prefix, const std::vector<int>& lengths, int threads,
                                         const SolveLimits& limits) const {
     const Impl& m = *impl_;
@@ -194,6 +196,8 @@ SolveReport assemble_proof_games(const Problem& p, const ProofGamePlan& plan,
     // the twins as solve_problem_report does.
     std::vector<SolvePlan::Twin> twins;
     std::vector<SolveFragment> fragments;
+    std::vector<ProofGameSolution> games;  // up to the first timed-out item, as the text
+    bool cut = false;
     for (size_t t = 0; t < plan.twins.size(); ++t) {
         const ProofTwinPlan& twin = plan.twins[t];
         if (results[t].size() != twin.plays.size()) throw std::logic_error("results do not fit the plan");
@@ -221,6 +225,7 @@ SolveReport assemble_proof_games(const Problem& p, const ProofGamePlan& plan,
                 };
                 count(res.start, start_lengths.size());
                 for (const ProofSuffixes& s : res.nodes) count(s, node_lengths.size());
+                cut = cut || f.timed_out;
                 if (!f.timed_out) {
                     const ProofTwinSolver writer(p, static_cast<int>(t));
                     f.parts.resize(play.lengths.size());
@@ -232,6 +237,7 @@ SolveReport assemble_proof_games(const Problem& p, const ProofGamePlan& plan,
                                 if (static_cast<int>(line.size()) != len)
                                     throw std::logic_error("a line of another length");
                                 part += writer.line(static_cast<int>(r), {}, line);
+                                if (!cut) games.push_back({int(t), int(r), writer.first(int(r)), line});
                             }
                             continue;
                         }
@@ -242,6 +248,10 @@ SolveReport assemble_proof_games(const Problem& p, const ProofGamePlan& plan,
                                 if (static_cast<int>(prefix.size() + suffix.size()) != len)
                                     throw std::logic_error("a line of another length");
                                 part += writer.line(static_cast<int>(r), prefix, suffix);
+                                if (cut) continue;
+                                MoveLine whole = prefix;
+                                whole.insert(whole.end(), suffix.begin(), suffix.end());
+                                games.push_back({int(t), int(r), writer.first(int(r)), std::move(whole)});
                             }
                         }
                     }
@@ -252,7 +262,9 @@ SolveReport assemble_proof_games(const Problem& p, const ProofGamePlan& plan,
         }
         twins.push_back(std::move(out));
     }
-    return assemble_twins(p, twins, fragments, limits);
+    SolveReport report = assemble_twins(p, twins, fragments, limits);
+    report.proof_games = std::move(games);
+    return report;
 }
 
 }  // namespace rebirth

@@ -718,11 +718,13 @@ bool ProofTwinSearch::frontier(int play, int depth, size_t max_prefixes, std::ve
     return complete;
 }
 
-std::string ProofTwinSearch::line_text(int play, const MoveLine& line) const {
+std::string ProofTwinSearch::line_text(int play, const MoveLine& line, bool check) const {
     const Impl& m = *impl_;
     if (play < 0 || play >= static_cast<int>(m.plays.size())) throw std::invalid_argument("no such play");
-    Position pos = m.roots[size_t(play)];
-    play_checked(pos, line);  // every move legal: the text below plays them unchecked
+    if (check) {
+        Position pos = m.roots[size_t(play)];
+        play_checked(pos, line);  // every move legal: the text below plays them unchecked
+    }
     return render_line(m.runs[size_t(play)], m.roots[size_t(play)], line);
 }
 
@@ -752,8 +754,14 @@ bool solve_proof_game(const SolveContext& ctx, std::string& out) {
         // MaxSolutions counts the solutions of each play (phase) separately.
         long limit_left = opt.max_solutions ? std::max(*opt.max_solutions, 1) : 0;
         bool stopped = false;
-        for (size_t i = 0; i < play.lengths.size() && !stopped; ++i)
-            search.solve(static_cast<int>(r), {}, play.lengths[i], limit_left, stopped, &text, nullptr);
+        for (size_t i = 0; i < play.lengths.size() && !stopped; ++i) {
+            std::vector<MoveLine> lines;
+            search.solve(static_cast<int>(r), {}, play.lengths[i], limit_left, stopped, nullptr, &lines);
+            for (MoveLine& line : lines) {
+                text += search.line_text(static_cast<int>(r), line, false);
+                if (ctx.proof_games) ctx.proof_games->push_back({0, static_cast<int>(r), play.first, std::move(line)});
+            }
+        }
         if (stopped && ctx.partial) *ctx.partial = true;
         if (!stopped || r + 1 != plays.size()) text += "\n";
     }

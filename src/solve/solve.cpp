@@ -56,10 +56,10 @@ bool is_help_family(const Problem& tw) {
 // Solves one twin (already applied) and appends Popeye's phases to `out`; false when no
 // solver handles its stipulation (a one-line message is appended instead).
 bool solve_twin(const Problem& tw, int threads, std::string& out, bool& partial, SearchControl* control,
-                std::vector<std::string>* notes) {
+                std::vector<std::string>* notes, std::vector<ProofGameSolution>* proof_games = nullptr) {
     const std::unique_ptr<TwinSetup> setup = load_twin(tw);
-    SolveContext ctx{tw,      setup->rules, setup->pos, goal_from_text(tw.stipulation.goal),
-                     threads, &partial,     control,    notes};
+    SolveContext ctx{tw,      setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), threads, &partial,
+                     control, notes,        proof_games};
     std::string text;
     const bool handled = !tw.stipulation.empty() && (is_proof(tw)         ? solve_proof_game(ctx, text)
                                                      : is_help_family(tw) ? solve_help_or_series(ctx, text)
@@ -172,8 +172,13 @@ SolveReport solve_problem_report(const Problem& p, int threads, const SolveLimit
         for (const auto& [tw, line] : twins_of(p)) {
             const size_t before = out.size();
             if (!p.twins.empty()) out.append("\n").append(line).append("\n");
-            if (!solve_twin(tw, threads, out, partial, &control, &report.notes)) report.supported = false;
+            std::vector<ProofGameSolution> games;
+            if (!solve_twin(tw, threads, out, partial, &control, &report.notes, &games)) report.supported = false;
             report.twin_solutions.push_back(count_solutions(out.substr(before)));
+            for (ProofGameSolution& g : games) {
+                g.twin = static_cast<int>(report.twin_solutions.size()) - 1;
+                report.proof_games.push_back(std::move(g));
+            }
         }
     } catch (const SearchStopped&) {
         report.timed_out = true;

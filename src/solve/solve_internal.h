@@ -83,6 +83,9 @@ struct SolveContext {
     // Facts proved without search (why a twin has no solution, e.g. an unreachable target);
     // may be null.
     std::vector<std::string>* notes = nullptr;
+    // Proof games found (solve_proof_game), as data in output order (twin 0: the caller
+    // numbers the twins); may be null.
+    std::vector<ProofGameSolution>* proof_games = nullptr;
 
     void visit() const {
         if (control) control->visit();
