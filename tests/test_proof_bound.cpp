@@ -159,5 +159,29 @@ TEST(ProofBound, NeverMoreThanARandomGameMade) {
     EXPECT_GT(checks, 5000);
 }
 
+// MovesNeededCache gives proof_moves_needed's value on every position of random games (each
+// asked twice, so the second answer comes from the table), with the fixed units as computed.
+TEST(ProofBound, MovesNeededCacheGivesTheSameValues) {
+    std::mt19937 rng(41);
+    int hits = 0;
+    for (int game = 0; game < 60; ++game) {
+        const std::vector<Position> line = test::random_line(Position(parse_fen(kStart)), 16 + game % 12, rng);
+        const Board target = line.back().to_setup().board;
+        MovesNeededCache cache(target);
+        for (int round = 0; round < 2; ++round)
+            for (const Position& pos : line) {
+                const Bitboard fixed = fixed_units(pos, target);
+                for (Color c : {WHITE, BLACK}) {
+                    ASSERT_EQ(cache.moves_needed(pos, c, fixed), proof_moves_needed(pos, target, c, fixed))
+                        << "game " << game;
+                    // With other fixed units the key differs: never the value of the first.
+                    ASSERT_EQ(cache.moves_needed(pos, c, 0), proof_moves_needed(pos, target, c, 0)) << "game " << game;
+                    hits += round;
+                }
+            }
+    }
+    EXPECT_GT(hits, 1000);
+}
+
 }  // namespace
 }  // namespace rebirth

@@ -113,6 +113,34 @@ std::string refusal_along(const std::vector<Position>& line) {
     return "";
 }
 
+// CaptureBoundCache gives proof_captures_feasible's verdict, with moves to spare and with too
+// few (so that refusals are compared too), on every position of random games, each asked
+// twice so that the second answer uses the remembered assignments.
+TEST(ProofCaptures, CacheGivesTheSameVerdicts) {
+    std::mt19937 rng(43);
+    int refused = 0;
+    for (int game = 0; game < 80; ++game) {
+        const std::vector<Position> line = test::random_line(Position(parse_fen(kStart)), 14 + game % 16, rng);
+        const Board target = line.back().to_setup().board;
+        CaptureBoundCache cache(target);
+        const int n = int(line.size()) - 1;
+        for (int round = 0; round < 2; ++round)
+            for (int k = 0; k <= n; ++k) {
+                int white = 0, black = 0;
+                for (int i = k; i < n; ++i) (line[i].side_to_move() == WHITE ? white : black)++;
+                const Bitboard fixed = fixed_units(line[k], target);
+                for (int less = 0; less <= 4; ++less) {
+                    const std::array<int, COLOR_NB> left{std::max(0, white - less), std::max(0, black - less / 2)};
+                    const bool plain = proof_captures_feasible(line[k], target, fixed, left);
+                    ASSERT_EQ(proof_captures_feasible(line[k], target, fixed, left, &cache), plain)
+                        << "game " << game << " ply " << k;
+                    refused += !plain;
+                }
+            }
+    }
+    EXPECT_GT(refused, 100);
+}
+
 // Soundness on played games: along seeded random games from the game array, captures
 // frequent, the bounds never refuse the rest of the game.
 TEST(ProofCaptures, NeverRefusesTheRestOfARandomGame) {

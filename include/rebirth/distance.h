@@ -57,6 +57,9 @@ const std::uint8_t* empty_distances_as(Walk w, Color c, Square from, Walk as);
 // promoted rook or bishop, and for a unit standing on a blocked square. The values stay valid while the same thread
 // asks only with the same set of blocked squares (a cache per thread keeps up to 64 sets).
 const std::uint8_t* blocked_distances_as(Bitboard blocked, Walk w, Color c, Square from, Walk as);
+// A count that grows each time this thread's blocked_distances_as tables are dropped (when a
+// 65th set is asked for): the rows it returned stay valid while this count is unchanged.
+std::uint64_t blocked_distances_generation();
 
 // The squares whose value in a row of 64 distances (as the functions above return) is at
 // most n.

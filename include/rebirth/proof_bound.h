@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "rebirth/position.h"
 #include "rebirth/types.h"
@@ -37,6 +38,26 @@ bool proof_bound_applies(const Position& pos, const Board& target);
 int proof_moves_needed(const Position& pos, const Board& target, Color c);
 // The same with fixed_units(pos, target) given.
 int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboard fixed);
+
+// proof_moves_needed(pos, target, c, fixed) for one target, remembered: its value depends only
+// on c's units (squares and walks), ~c's pawns and number of units, c's castling sides and
+// `fixed`, which make the key of an entry; a lookup compares the whole key, so a value comes
+// back only for equal inputs. Holds at most 2^15 values (a newer one replaces an older one
+// in its slot); the table is allocated at the first call. One per thread: not thread-safe.
+// Keeps a reference to the target.
+class MovesNeededCache {
+  public:
+    explicit MovesNeededCache(const Board& target) : target_(target) {}
+    int moves_needed(const Position& pos, Color c, Bitboard fixed);
+
+  private:
+    struct Entry {
+        std::array<Bitboard, 9> key{};
+        int value = -1;  // -1: empty
+    };
+    const Board& target_;
+    std::vector<Entry> entries_;
+};
 
 // The distance rows (blocked_distances_as, the fixed units as walls) of a unit of walk w and
 // colour c on s: [0] its own walk, and for a pawn [1] as a queen and [2] as a knight after

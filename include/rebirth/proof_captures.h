@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <memory>
 
 #include "rebirth/position.h"
 #include "rebirth/proof_bound.h"
@@ -40,11 +41,32 @@ Bitboard proof_capture_squares(const Position& pos, const Board& target, Color o
 bool proof_capture_possible(const Position& pos, const Board& target, Color c, Bitboard fixed, Bitboard capture_squares,
                             int moves_left);
 
+// The assignment problems of one side's units to its target squares that the bound starts
+// from, remembered for one target: each depends only on the side's units (squares and walks),
+// its castling sides and the fixed units, which make its key (compared whole on a lookup), and
+// it is kept while blocked_distances_generation() is unchanged (it points into those
+// tables). Holds at most 1024 (a newer one replaces an older one in its slot). One per
+// thread: not thread-safe. Keeps a reference to the target.
+class CaptureBoundCache {
+  public:
+    explicit CaptureBoundCache(const Board& target);
+    ~CaptureBoundCache();
+    CaptureBoundCache(const CaptureBoundCache&) = delete;
+    CaptureBoundCache& operator=(const CaptureBoundCache&) = delete;
+    struct Impl;
+
+  private:
+    friend bool proof_captures_feasible(const Position&, const Board&, Bitboard, std::array<int, COLOR_NB>,
+                                        CaptureBoundCache*);
+    std::unique_ptr<Impl> impl_;
+};
+
 // The whole bound for both sides: false when a side that must still take (the target keeps
 // fewer units of the other side than the board has) cannot make its captures and reach its
 // target squares with moves_left[c] moves while the other side makes moves_left[~c]
-// (proof_capture_squares of the other side, then proof_capture_possible).
+// (proof_capture_squares of the other side, then proof_capture_possible). `cache` (when
+// given, for the same target) saves recomputing the sides' assignments.
 bool proof_captures_feasible(const Position& pos, const Board& target, Bitboard fixed,
-                             std::array<int, COLOR_NB> moves_left);
+                             std::array<int, COLOR_NB> moves_left, CaptureBoundCache* cache = nullptr);
 
 }  // namespace rebirth

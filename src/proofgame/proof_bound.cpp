@@ -245,6 +245,24 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboa
     return std::max(0, total - castling_saving(pos, target, c, fixed));
 }
 
+int MovesNeededCache::moves_needed(const Position& pos, Color c, Bitboard fixed) {
+    constexpr std::size_t kSize = std::size_t(1) << 15;
+    std::array<Bitboard, 9> key;
+    for (int w = 0; w < 6; ++w) key[size_t(w)] = pos.pieces(c, Walk(KING + w));
+    key[6] = pos.pieces(~c, PAWN);
+    key[7] = Bitboard(popcount(pos.pieces(~c))) | Bitboard(pos.castling_sides(c)) << 8 | Bitboard(c) << 16;
+    key[8] = fixed;
+    std::uint64_t h = 0;
+    for (Bitboard k : key) h = (h ^ k) * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 29;
+    if (entries_.empty()) entries_.resize(kSize);
+    Entry& e = entries_[h & (kSize - 1)];
+    if (e.value >= 0 && e.key == key) return e.value;
+    e.key = key;
+    e.value = proof_moves_needed(pos, target_, c, fixed);
+    return e.value;
+}
+
 int pawn_capture_slots(const Position& pos, const Board& target, Color k, Bitboard fixed,
                        std::array<Bitboard, 8>& slots) {
     // A pawn's cone: the squares it can stand on later as a pawn (forward, as many files as

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <vector>
 
 #include "rebirth/assignment.h"
 #include "rebirth/bitboard.h"
@@ -226,15 +228,62 @@ bool proof_capture_possible(const Position& pos, const Board& target, Color c, B
     return capture_possible(side_matrix(pos, target, c, fixed), pos, c, fixed, capture_squares, moves_left);
 }
 
-bool proof_captures_feasible(const Position& pos, const Board& target, Bitboard fixed,
-                             std::array<int, COLOR_NB> moves_left) {
+struct CaptureBoundCache::Impl {
+    struct Entry {
+        std::array<Bitboard, 8> key{};
+        std::uint64_t generation = 0;
+        bool used = false;
+        SideMatrix matrix;
+    };
+    static constexpr std::size_t kSize = 1024;
+    const Board& target;
+    std::vector<Entry> entries;
     std::array<int, COLOR_NB> kept{0, 0};
-    for (const Piece& p : target)
-        if (!p.empty()) ++kept[p.color];
+
+    explicit Impl(const Board& t) : target(t) {
+        for (const Piece& p : t)
+            if (!p.empty()) ++kept[p.color];
+    }
+
+    // side_matrix(pos, target, c, fixed), from the table when it holds it.
+    const SideMatrix& matrix(const Position& pos, Color c, Bitboard fixed) {
+        std::array<Bitboard, 8> key;
+        for (int w = 0; w < 6; ++w) key[size_t(w)] = pos.pieces(c, Walk(KING + w));
+        key[6] = fixed;
+        key[7] = Bitboard(pos.castling_sides(c)) | Bitboard(c) << 8;
+        std::uint64_t h = 0;
+        for (Bitboard k : key) h = (h ^ k) * 0x9E3779B97F4A7C15ull;
+        h ^= h >> 31;
+        if (entries.empty()) entries.resize(kSize);
+        Entry& e = entries[h & (kSize - 1)];
+        const std::uint64_t generation = blocked_distances_generation();
+        if (e.used && e.key == key && e.generation == generation) return e.matrix;
+        e.matrix = side_matrix(pos, target, c, fixed);
+        // Rows asked for while building it may have dropped the tables: it then points into
+        // the new ones.
+        e.generation = blocked_distances_generation();
+        e.key = key;
+        e.used = true;
+        return e.matrix;
+    }
+};
+
+CaptureBoundCache::CaptureBoundCache(const Board& target) : impl_(std::make_unique<Impl>(target)) {}
+CaptureBoundCache::~CaptureBoundCache() = default;
+
+bool proof_captures_feasible(const Position& pos, const Board& target, Bitboard fixed,
+                             std::array<int, COLOR_NB> moves_left, CaptureBoundCache* cache) {
+    std::array<int, COLOR_NB> kept{0, 0};
+    if (cache) {
+        kept = cache->impl_->kept;
+    } else {
+        for (const Piece& p : target)
+            if (!p.empty()) ++kept[p.color];
+    }
     std::array<SideMatrix, COLOR_NB> m;
     std::array<bool, COLOR_NB> built{false, false};
     auto matrix = [&](Color c) -> const SideMatrix& {
-        if (!built[c]) m[c] = side_matrix(pos, target, c, fixed);
+        if (!built[c]) m[c] = cache ? cache->impl_->matrix(pos, c, fixed) : side_matrix(pos, target, c, fixed);
         built[c] = true;
         return m[c];
     };

@@ -271,7 +271,7 @@ std::string render_line(const Run& run, const Position& root, const MoveLine& mo
 class Searcher {
   public:
     Searcher(const Run& run, const Position& root, const std::vector<Move>& prefix)
-        : run_(run), root_(root), stack_(prefix) {}
+        : run_(run), root_(root), stack_(prefix), needed_(*run.target), captures_(*run.target) {}
 
     // Collects each line's moves after the first `keep_from` (the prefix) in `lines` instead
     // of writing its text.
@@ -334,16 +334,17 @@ class Searcher {
         // The parent's fixed units that the move left alone are still fixed.
         const Bitboard fixed = fixed_units(pos, *run_.target, parent ? parent->fixed & ~touched : 0);
         b.fixed = fixed;
-        b.moves[stm] = keep ? parent->moves[stm] : proof_moves_needed(pos, *run_.target, stm, fixed);
+        b.moves[stm] = keep ? parent->moves[stm] : needed_.moves_needed(pos, stm, fixed);
         if (b.moves[stm] > own) return true;
-        b.moves[moved] = proof_moves_needed(pos, *run_.target, moved, fixed);
+        b.moves[moved] = needed_.moves_needed(pos, moved, fixed);
         if (b.moves[moved] > other) return true;
         // A side that must still take units sends one of its units through a square where
         // one of them can stand then (proof_captures.h).
         std::array<int, COLOR_NB> left{};
         left[stm] = own;
         left[moved] = other;
-        if ((d.excess[WHITE] > 0 || d.excess[BLACK] > 0) && !proof_captures_feasible(pos, *run_.target, fixed, left))
+        if ((d.excess[WHITE] > 0 || d.excess[BLACK] > 0) &&
+            !proof_captures_feasible(pos, *run_.target, fixed, left, &captures_))
             return true;
         for (Color c : {WHITE, BLACK}) {
             // c's pawns and the count of ~c's units decide; the side that did not move keeps
@@ -469,6 +470,8 @@ class Searcher {
     const Run& run_;
     const Position& root_;
     std::vector<Move> stack_;
+    mutable MovesNeededCache needed_;     // proof_moves_needed, remembered
+    mutable CaptureBoundCache captures_;  // proof_captures_feasible's assignments, remembered
     std::vector<std::unique_ptr<ExactSet>> failures_;
     ProofFailures* shared_ = nullptr;
     static constexpr size_t kMaxFailuresPerDepth = size_t(1) << 21;

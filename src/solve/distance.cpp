@@ -287,6 +287,12 @@ const std::uint8_t* blocked_row(BlockedTables& t, Bitboard blocked, int row, Squ
 
 }  // namespace
 
+namespace {
+thread_local std::uint64_t blocked_generation = 0;
+}  // namespace
+
+std::uint64_t blocked_distances_generation() { return blocked_generation; }
+
 const std::uint8_t* blocked_distances_as(Bitboard blocked, Walk w, Color c, Square from, Walk as) {
     int row = -1;
     if (w == PAWN) {
@@ -303,7 +309,10 @@ const std::uint8_t* blocked_distances_as(Bitboard blocked, Walk w, Color c, Squa
     if (!last || last_set != blocked) {
         auto it = cache.find(blocked);
         if (it == cache.end()) {
-            if (cache.size() >= 64) cache.clear();
+            if (cache.size() >= 64) {
+                cache.clear();
+                ++blocked_generation;
+            }
             it = cache.emplace(blocked, std::make_unique<BlockedTables>()).first;
         }
         last_set = blocked;
