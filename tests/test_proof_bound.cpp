@@ -51,6 +51,41 @@ TEST(ProofBound, CapturesPawnsMustMakeTakeUnitsThatGetThere) {
     EXPECT_EQ(pawn_capture_slots(start, b7_gone, BLACK, fixed_units(start, b7_gone), slots), 0);
 }
 
+// pawn_capture_ways, worked out by hand. Target: White's d-pawn on c4 (the c2 and b2 pawns
+// stay home, fixed), one black unit (the b8 knight) gone: only d2 fills c4, with one capture,
+// on c3 or c4. With White's b2 pawn gone too, b2 or d2 fills c4 (two ways, the same squares).
+// With a second black unit gone the e-pawn may take twice (e2xd3xc4, d2 then gone as well):
+// a third way, d3 then c4. More ways than asked for: false.
+TEST(ProofBound, PawnCaptureWays) {
+    const Position start(parse_fen(kStart));
+    const Board c4 = board_of("r1bqkbnr/pppppppp/8/8/2P5/8/PPP1PPPP/RNBQKBNR w KQkq - 0 1");
+    std::vector<PawnCaptureWay> ways;
+    ASSERT_TRUE(pawn_capture_ways(start, c4, WHITE, fixed_units(start, c4), ways, 8));
+    ASSERT_EQ(ways.size(), 1u);
+    ASSERT_EQ(ways[0].slots, 1);
+    EXPECT_EQ(ways[0].squares[0], square_bb(SQ_C3) | square_bb(SQ_C4));
+    // Black's units keep their squares but the b8 knight, which must stand on c3 or c4 when it
+    // is taken: c4 is three knight moves away (b8-d7-b6-c4), c3 four (a step of (1, 5): knight
+    // moves change the parity of dx + dy, so an even number of them).
+    EXPECT_EQ(proof_moves_needed(start, c4, BLACK), 3);
+    const Board c4_b2 = board_of("r1bqkbnr/pppppppp/8/8/2P5/8/P1P1PPPP/RNBQKBNR w KQkq - 0 1");
+    ASSERT_TRUE(pawn_capture_ways(start, c4_b2, WHITE, fixed_units(start, c4_b2), ways, 8));
+    ASSERT_EQ(ways.size(), 2u);
+    const Board c4_two = board_of("r1bqkb1r/pppppppp/8/8/2P5/8/P1P2PPP/RNBQKBNR w KQkq - 0 1");
+    ASSERT_TRUE(pawn_capture_ways(start, c4_two, WHITE, fixed_units(start, c4_two), ways, 8));
+    ASSERT_EQ(ways.size(), 3u);
+    bool twice = false;
+    for (const PawnCaptureWay& w : ways)
+        if (w.slots == 2) {
+            twice = true;
+            EXPECT_EQ(w.squares[0], square_bb(SQ_D3));
+            EXPECT_EQ(w.squares[1], square_bb(SQ_C4));
+        }
+    EXPECT_TRUE(twice);
+    EXPECT_FALSE(pawn_capture_ways(start, c4_two, WHITE, fixed_units(start, c4_two), ways, 2));
+    EXPECT_TRUE(ways.empty());
+}
+
 // A pawn changes file only by taking, and White takes at most the black units the target
 // does not keep: e2 to c4 takes twice. With one black unit to take it never gets there; with
 // two it needs two moves (e2xd3xc4).

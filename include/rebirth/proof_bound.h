@@ -14,10 +14,11 @@
 // unit of that side (a piece of the same walk, or a pawn promoting on the way), so the side
 // needs at least the least total, over the ways of giving each target square its own unit,
 // of the fewest moves of that unit to get there (an assignment; less castling_saving: castling
-// moves two units at once). A capture the other side's pawns must still make (a target pawn
-// of theirs that only a pawn from another file can fill: pawn_capture_slots) takes a distinct
-// unit of the side, which first goes to a square where that capture can land: one more row of
-// the assignment, whose unit then has no target square. The fixed units (fixed_units: a pawn on its first square that
+// moves two units at once). A capture the other side's pawns must still make (a file change
+// of one of their pawns on its way to a target pawn square, over every way of giving those
+// squares their pawns: pawn_capture_ways, the least over the ways) takes a distinct unit of
+// the side, which first goes to a square where that capture can land: one more row of the
+// assignment, whose unit then has no target square. The fixed units (fixed_units: a pawn on its first square that
 // the target keeps there, and the units that follow from those) never move again and are never captured: no unit enters
 // or crosses their squares (distance.h, blocked_distances_as). A pawn changes file only by capturing, so its side needs
 // at least as many captures as the least total file change over the ways of giving each target pawn its own pawn; each
@@ -42,7 +43,7 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboa
 // proof_moves_needed(pos, target, c, fixed) for one target, remembered: its value depends only
 // on c's units (squares and walks), ~c's pawns and number of units, c's castling sides and
 // `fixed`, which make the key of an entry; a lookup compares the whole key, so a value comes
-// back only for equal inputs. Holds at most 2^15 values (a newer one replaces an older one
+// back only for equal inputs. Holds at most 2^16 values (a newer one replaces an older one
 // in its slot); the table is allocated at the first call. One per thread: not thread-safe.
 // Keeps a reference to the target.
 class MovesNeededCache {
@@ -97,6 +98,22 @@ int castling_saving(const Position& pos, const Board& target, Color c, Bitboard 
 // many (at most 8).
 int pawn_capture_slots(const Position& pos, const Board& target, Color k, Bitboard fixed,
                        std::array<Bitboard, 8>& slots);
+
+// The captures side k's pawns must still make, per way of giving each target pawn of k (fixed
+// ones apart) its own pawn of k: a pawn on file f that fills a target pawn on file g makes at
+// least |g - f| captures, the j-th landing on file f + j * sign(g - f) between the pawn and the
+// target square (their cones), each taking a distinct unit of ~k that stands on that square
+// (or, en passant, behind it) then. Only ways whose captures k can still make (the units of ~k
+// beyond those of the target) count. Each way is its list of slots, the squares where each
+// capture can land; `ways` is filled with one list per way (none when no way exists: the
+// target's pawns are out of reach). False (and `ways` empty) when there are more than
+// `max_ways` ways: then use pawn_capture_slots.
+struct PawnCaptureWay {
+    int slots = 0;
+    std::array<Bitboard, 16> squares{};
+};
+bool pawn_capture_ways(const Position& pos, const Board& target, Color k, Bitboard fixed,
+                       std::vector<PawnCaptureWay>& ways, int max_ways);
 
 // Whether side c's pawns can reach their target squares with the captures left to c (the
 // units of ~c on the board beyond those in the target).

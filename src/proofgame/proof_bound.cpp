@@ -207,46 +207,52 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboa
                                                    std::abs(rank_of(units[i]) - rank_of(Square(t)))));
         }
     }
-    // Captures the other side's pawns must still make land on units of c: one row per target
-    // pawn of ~c that needs one, a unit of c that ends there at the cost of reaching one of its
-    // squares (each such capture takes a distinct unit, which then has no target square).
-    std::array<Bitboard, 8> slots{};
-    const int n_slots = pawn_capture_slots(pos, target, ~c, fixed, slots);
+    // Captures the other side's pawns must still make land on units of c: one row per capture,
+    // a unit of c that ends there at the cost of reaching one of its squares (each such capture
+    // takes a distinct unit, which then has no target square). Over every way of assigning
+    // ~c's pawns to their target squares, the least; with too many ways, the captures every
+    // way makes (pawn_capture_slots).
     const Bitboard ep_rank = rank_bb(c == WHITE ? 2 : 5);  // where ~c's en passant captures land
-    for (int k = 0; k < n_slots; ++k) {
-        if (rows == 16) break;
-        AssignmentRow& row = cost[rows++];
-        for (int i = 0; i < columns; ++i) {
-            int best = kFar;
-            const UnitRows& r = rows_of[i];
-            if (walks[i] == KING) {
-                best = kFar;     // a king is never taken
-            } else if (!r[0]) {  // a fixed unit never moves: only where it stands
-                best = (slots[k] & square_bb(units[i])) ? 0 : kFar;
+    auto slot_cost = [&](int i, Bitboard slot) {
+        int best = kFar;
+        const UnitRows& r = rows_of[i];
+        if (walks[i] == KING) return kFar;                               // a king is never taken
+        if (!r[0]) return (slot & square_bb(units[i])) ? 0 : int(kFar);  // a fixed unit never moves
+        for (Bitboard q = slot; q;) {
+            const Square sq = pop_lsb(q);
+            if (walks[i] == PAWN) {
+                for (Walk w : {PAWN, QUEEN, KNIGHT}) best = std::min(best, unit_cost(i, w, sq));
+                // En passant: the pawn taken stands beside the landing square, behind it.
+                if (ep_rank & square_bb(sq)) best = std::min(best, unit_cost(i, PAWN, c == WHITE ? sq + 8 : sq - 8));
             } else {
-                for (Bitboard q = slots[k]; q;) {
-                    const Square sq = pop_lsb(q);
-                    if (walks[i] == PAWN) {
-                        for (Walk w : {PAWN, QUEEN, KNIGHT}) best = std::min(best, unit_cost(i, w, sq));
-                        // En passant: the pawn taken stands beside the landing square, behind it.
-                        if (ep_rank & square_bb(sq))
-                            best = std::min(best, unit_cost(i, PAWN, c == WHITE ? sq + 8 : sq - 8));
-                    } else {
-                        best = std::min(best, unit_cost(i, walks[i], sq));
-                    }
-                }
+                best = std::min(best, unit_cost(i, walks[i], sq));
             }
-            row[i] = best;
         }
+        return best;
+    };
+    std::vector<PawnCaptureWay> ways;
+    if (!pawn_capture_ways(pos, target, ~c, fixed, ways, 24)) {
+        std::array<Bitboard, 8> slots{};
+        PawnCaptureWay all;
+        all.slots = pawn_capture_slots(pos, target, ~c, fixed, slots);
+        std::copy(slots.begin(), slots.end(), all.squares.begin());
+        ways.assign(1, all);
     }
-    if (rows > columns) return kFar;
-    int total = min_cost_assignment(cost.data(), rows, columns);
+    if (ways.empty()) return kFar;  // ~c's target pawns are out of reach
+    int total = kFar;
+    for (const PawnCaptureWay& way : ways) {
+        if (rows + way.slots > columns) continue;
+        std::array<AssignmentRow, 16> with = cost;
+        for (int k = 0; k < way.slots; ++k)
+            for (int i = 0; i < columns; ++i) with[rows + k][i] = slot_cost(i, way.squares[k]);
+        total = std::min(total, min_cost_assignment(with.data(), rows + way.slots, columns));
+    }
     if (total >= kFar) return total;
     return std::max(0, total - castling_saving(pos, target, c, fixed));
 }
 
 int MovesNeededCache::moves_needed(const Position& pos, Color c, Bitboard fixed) {
-    constexpr std::size_t kSize = std::size_t(1) << 15;
+    constexpr std::size_t kSize = std::size_t(1) << 16;
     std::array<Bitboard, 9> key;
     for (int w = 0; w < 6; ++w) key[size_t(w)] = pos.pieces(c, Walk(KING + w));
     key[6] = pos.pieces(~c, PAWN);
@@ -298,6 +304,71 @@ int pawn_capture_slots(const Position& pos, const Board& target, Color k, Bitboa
         slots[n++] = squares;
     }
     return n;
+}
+
+bool pawn_capture_ways(const Position& pos, const Board& target, Color k, Bitboard fixed,
+                       std::vector<PawnCaptureWay>& ways, int max_ways) {
+    ways.clear();
+    int takes = popcount(pos.pieces(~k));
+    for (const Piece& p : target)
+        if (!p.empty() && p.color == ~k) --takes;
+    std::array<Square, 16> pawns{}, squares{};
+    int n_pawns = 0, n_squares = 0;
+    for (Bitboard b = pos.pieces(k, PAWN) & ~fixed; b && n_pawns < 16;) pawns[n_pawns++] = pop_lsb(b);
+    for (int t = 0; t < SQUARE_NB; ++t)
+        if (target[t].walk == PAWN && target[t].color == k && !(fixed & square_bb(Square(t)))) {
+            if (n_squares == 16) return false;
+            squares[n_squares++] = Square(t);
+        }
+    // Whether pawn p can fill square t, and with how many captures (file changes).
+    auto changes = [&](Square p, Square t) {
+        const int dr = k == WHITE ? rank_of(t) - rank_of(p) : rank_of(p) - rank_of(t);
+        const int df = std::abs(file_of(t) - file_of(p));
+        return (dr > 0 && df <= dr) || p == t ? df : -1;
+    };
+    std::array<int, 16> chosen{};
+    unsigned used = 0;
+    bool complete = true;
+    auto walk = [&](auto& self, int j, int spent) -> void {
+        if (!complete) return;
+        if (j == n_squares) {
+            if (static_cast<int>(ways.size()) == max_ways) {
+                complete = false;
+                return;
+            }
+            PawnCaptureWay way;
+            for (int q = 0; q < n_squares; ++q) {
+                const Square p = pawns[chosen[q]], t = squares[q];
+                const int df = file_of(t) - file_of(p), step = df > 0 ? 1 : -1;
+                for (int m = 1; m <= std::abs(df); ++m) {
+                    // The m-th capture lands on file f + m * step, at least m ranks ahead of the
+                    // pawn and at least |df| - m ranks behind the target square.
+                    const int file = file_of(p) + m * step;
+                    Bitboard slot = 0;
+                    for (int r = 0; r < 8; ++r) {
+                        const int ahead = k == WHITE ? r - rank_of(p) : rank_of(p) - r;
+                        const int behind = k == WHITE ? rank_of(t) - r : r - rank_of(t);
+                        if (ahead >= m && behind >= std::abs(df) - m) slot |= square_bb(make_square(file, r));
+                    }
+                    way.squares[size_t(way.slots++)] = slot;
+                }
+            }
+            ways.push_back(way);
+            return;
+        }
+        for (int i = 0; i < n_pawns; ++i) {
+            if (used & (1u << i)) continue;
+            const int df = changes(pawns[i], squares[j]);
+            if (df < 0 || spent + df > takes) continue;
+            used |= 1u << i;
+            chosen[j] = i;
+            self(self, j + 1, spent + df);
+            used &= ~(1u << i);
+        }
+    };
+    walk(walk, 0, 0);
+    if (!complete) ways.clear();
+    return complete;
 }
 
 int castling_saving(const Position& pos, const Board& target, Color c, Bitboard fixed) {
