@@ -127,6 +127,22 @@ TEST(PopeyeOracle, MatchesPopeyeByteForByte) {
     EXPECT_EQ(files, 4);
 }
 
+// Round trip (issue 12) checked against Popeye: random games of 10 half-moves under Circe
+// Mirror and Mars Circe (captures one move in three), the dia5 of the position reached: Popeye
+// 4.104 prints 96, 144 and 2400 games, and rebirth the same bytes.
+TEST(PopeyeOracle, RoundTripProofGamesSameAsPopeye) {
+    const std::string dir = REBIRTH_SOURCE_DIR "/data/popeye-oracle/";
+    const std::pair<const char*, size_t> cases[] = {{"roundtrip_circe_mirror_dia5_a", 96},
+                                                    {"roundtrip_circe_mirror_dia5_b", 144},
+                                                    {"roundtrip_marscirce_dia5", 2400}};
+    for (const auto& [name, games] : cases) {
+        SCOPED_TRACE(name);
+        const std::string popeye = read_text(dir + name + ".out");
+        EXPECT_EQ(solution_lines(popeye).size(), games);
+        EXPECT_EQ(solve_file(dir + name + ".inp"), popeye);
+    }
+}
+
 // Option Intelligent where a mate picture's placed Black unit attacks the White king along a
 // line that a unit the picture leaves free blocks in the final position (random positions, the
 // intelligent search's king-attack rule must keep those pictures): the same solutions as
