@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "rebirth/position.h"
 #include "rebirth/proof_bound.h"
@@ -59,6 +60,7 @@ class RebirthBound {
     bool surplus_possible(const Position& pos, const Board& target, Color c, int own_left, int other_left) const;
 
   private:
+    friend class RebirthBoundCache;
     RebirthBound() = default;
     // dist_[rebirths][c][walk - KING][from][(as - KING) * 64 + to]
     using Row = std::array<std::uint8_t, 6 * 64>;
@@ -69,6 +71,27 @@ class RebirthBound {
     bool captured_rebirth_ = false;
     bool self_removal_ = false;   // a move of c may remove a unit of c (Assassin, relaxed capturer)
     bool many_removals_ = false;  // a move may remove more than one unit (no surplus verdict)
+};
+
+// RebirthBound::moves_needed for one bound and target, remembered: its value depends only on
+// c's units (squares, and walks among the orthodox ones), c's castling rights, a unit of c
+// waiting for its Parrain rebirth, and the moves left to both sides, which make the key of an
+// entry; a lookup compares the whole key, so a value comes back only for equal inputs. Holds
+// at most 2^16 values (a newer one replaces an older one in its slot), allocated at the first
+// call. One per thread: not thread-safe. Keeps references to the bound and the target.
+class RebirthBoundCache {
+  public:
+    RebirthBoundCache(const RebirthBound& bound, const Board& target) : bound_(bound), target_(target) {}
+    int moves_needed(const Position& pos, Color c, int own_left, int other_left);
+
+  private:
+    struct Entry {
+        std::array<Bitboard, 9> key{};
+        int value = -1;  // -1: empty
+    };
+    const RebirthBound& bound_;
+    const Board& target_;
+    std::vector<Entry> entries_;
 };
 
 }  // namespace rebirth

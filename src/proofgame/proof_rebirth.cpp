@@ -340,4 +340,25 @@ bool RebirthBound::surplus_possible(const Position& pos, const Board& target, Co
     return surplus <= other_left + (self_removal_ ? own_left : 0);
 }
 
+int RebirthBoundCache::moves_needed(const Position& pos, Color c, int own_left, int other_left) {
+    constexpr std::size_t kSize = std::size_t(1) << 16;
+    std::array<Bitboard, 9> key;
+    for (int w = 0; w < 6; ++w) key[size_t(w)] = pos.pieces(c, Walk(KING + w));
+    key[6] = pos.pieces(c);
+    const Piece pending = pos.parrain_piece();
+    const Bitboard waiting = !pending.empty() && pending.color == c ? Bitboard(pending.walk) + 1 : 0;
+    key[7] = pos.castling_rights();
+    key[8] = Bitboard(std::uint16_t(own_left)) | Bitboard(std::uint16_t(other_left)) << 16 | waiting << 32 |
+             Bitboard(c) << 48;
+    std::uint64_t h = 0;
+    for (Bitboard k : key) h = (h ^ k) * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 29;
+    if (entries_.empty()) entries_.resize(kSize);
+    Entry& e = entries_[h & (kSize - 1)];
+    if (e.value >= 0 && e.key == key) return e.value;
+    e.key = key;
+    e.value = bound_.moves_needed(pos, target_, c, own_left, other_left);
+    return e.value;
+}
+
 }  // namespace rebirth

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -271,7 +272,9 @@ std::string render_line(const Run& run, const Position& root, const MoveLine& mo
 class Searcher {
   public:
     Searcher(const Run& run, const Position& root, const std::vector<Move>& prefix)
-        : run_(run), root_(root), stack_(prefix), needed_(*run.target), captures_(*run.target) {}
+        : run_(run), root_(root), stack_(prefix), needed_(*run.target), captures_(*run.target) {
+        if (run.rebirth) rebirth_.emplace(*run.rebirth, *run.target);
+    }
 
     // Collects each line's moves after the first `keep_from` (the prefix) in `lines` instead
     // of writing its text.
@@ -286,10 +289,15 @@ class Searcher {
     // Solutions in exactly `remaining` half-moves from `pos` (reached from the root by the
     // prefix); the last mover is `goal_side`. Stops early once `limit` lines were written
     // (0 = no limit).
+    // Without a limit the moves are searched in generation order (sorting them at every node
+    // costs more than sorting the lines found) and the lines are put in Popeye's order at the
+    // end; with a limit, in Popeye's order, so that the first lines are Popeye's first.
     void solve(Position& pos, int remaining, Color goal_side, long limit) {
         goal_side_ = goal_side;
         limit_ = limit;
+        ordered_ = limit > 0;
         search(pos, remaining);
+        if (!ordered_) write_in_order(pos);
     }
 
     const std::string& text() const { return text_; }
@@ -322,7 +330,7 @@ class Searcher {
             for (Color c : {stm, ~stm}) {
                 const int mine = c == stm ? own : other, theirs = c == stm ? other : own;
                 if (!run_.rebirth->surplus_possible(pos, *run_.target, c, mine, theirs)) return true;
-                if (run_.rebirth->moves_needed(pos, *run_.target, c, mine, theirs) > mine) return true;
+                if (rebirth_->moves_needed(pos, c, mine, theirs) > mine) return true;
             }
         }
         if (!run_.bound) return false;
@@ -385,7 +393,10 @@ class Searcher {
             if (const ExactSet* failed = failures(remaining); failed && failed->contains(code)) return false;
         }
         MoveList list;
-        popeye_ordered_moves(pos, list);
+        if (ordered_)
+            popeye_ordered_moves(pos, list);
+        else
+            generate_legal(pos, list);
         const Color mover = pos.side_to_move();
         bool found = false;
         for (const Move& m : list) {
@@ -459,6 +470,11 @@ class Searcher {
     // Appends the line on the stack: "  1.e2-e4 e7-e5   2.Sg1-f3 dia" (or, collecting, its
     // moves after the prefix).
     void emit() {
+        if (!ordered_) {
+            pending_.push_back(stack_);
+            ++found_;
+            return;
+        }
         if (lines_)
             lines_->emplace_back(stack_.begin() + long(keep_from_), stack_.end());
         else
@@ -467,11 +483,43 @@ class Searcher {
         if (limit_ > 0 && found_ >= limit_) stop_ = true;
     }
 
+    // Writes the lines found in generation order (pending_) as emit() would have in Popeye's:
+    // ordered by the rank of each move after the prefix among popeye_ordered_moves of its
+    // position (`start`: the position after the prefix), ties in the order found.
+    void write_in_order(const Position& start) {
+        const size_t from = stack_.size();  // the prefix: every line begins with it
+        std::vector<std::pair<std::vector<int>, size_t>> keys(pending_.size());
+        for (size_t j = 0; j < pending_.size(); ++j) {
+            Position pos = start;
+            keys[j].second = j;
+            for (size_t i = from; i < pending_[j].size(); ++i) {
+                MoveList list;
+                popeye_ordered_moves(pos, list);
+                const Move& m = pending_[j][i];
+                keys[j].first.push_back(static_cast<int>(std::find(list.begin(), list.end(), m) - list.begin()));
+                UndoInfo u;
+                pos.do_move(m, u);
+            }
+        }
+        std::stable_sort(keys.begin(), keys.end());
+        for (const auto& [key, j] : keys) {
+            const MoveLine& line = pending_[j];
+            if (lines_)
+                lines_->emplace_back(line.begin() + long(keep_from_), line.end());
+            else
+                text_ += render_line(run_, root_, line);
+        }
+        pending_.clear();
+    }
+
     const Run& run_;
     const Position& root_;
     std::vector<Move> stack_;
-    mutable MovesNeededCache needed_;     // proof_moves_needed, remembered
-    mutable CaptureBoundCache captures_;  // proof_captures_feasible's assignments, remembered
+    bool ordered_ = true;                               // moves searched in Popeye's order (else pending_ sorted)
+    std::vector<MoveLine> pending_;                     // lines found, in generation order (ordered_ false)
+    mutable MovesNeededCache needed_;                   // proof_moves_needed, remembered
+    mutable CaptureBoundCache captures_;                // proof_captures_feasible's assignments, remembered
+    mutable std::optional<RebirthBoundCache> rebirth_;  // run_.rebirth's moves_needed, remembered
     std::vector<std::unique_ptr<ExactSet>> failures_;
     ProofFailures* shared_ = nullptr;
     static constexpr size_t kMaxFailuresPerDepth = size_t(1) << 21;
