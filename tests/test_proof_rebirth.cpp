@@ -149,6 +149,51 @@ const char* const kConditions[] = {
     "Circe Strict",
 };
 
+// RebirthBoundCache gives RebirthBound::moves_needed's value: under each condition, on every
+// position of seeded random games (captures preferred) for several move budgets, each asked
+// twice so that the second answer comes from the table.
+TEST(ProofRebirth, CacheGivesTheSameValues) {
+    std::mt19937 rng(29);
+    long hits = 0;
+    for (const char* words : kConditions) {
+        const RuleSet rules = rules_of(words);
+        const auto bound = RebirthBound::make(rules);
+        ASSERT_TRUE(bound) << words;
+        SetupRules sr;
+        sr.rules = &rules;
+        Position start;
+        start.set(parse_fen(kGameArray), sr);
+        for (int game = 0; game < 6; ++game) {
+            std::vector<Position> line{start};
+            Position pos = start;
+            for (int ply = 0; ply < 14; ++ply) {
+                MoveList list, takes;
+                generate_legal(pos, list);
+                if (list.empty()) break;
+                for (const Move& m : list)
+                    if (!pos.empty(m.to) || m.kind == MoveKind::EnPassant) takes.push(m);
+                const MoveList& from = !takes.empty() && rng() % 2 ? takes : list;
+                UndoInfo u;
+                pos.do_move(from[std::uniform_int_distribution<int>(0, from.size() - 1)(rng)], u);
+                line.push_back(pos);
+            }
+            const Board target = line.back().to_setup().board;
+            RebirthBoundCache cache(*bound, target);
+            for (int round = 0; round < 2; ++round)
+                for (const Position& p : line)
+                    for (Color c : {WHITE, BLACK})
+                        for (int own = 0; own <= 6; own += 3)
+                            for (int other = 0; other <= 6; other += 2) {
+                                ASSERT_EQ(cache.moves_needed(p, c, own, other),
+                                          bound->moves_needed(p, target, c, own, other))
+                                    << words << ", game " << game;
+                                hits += round;
+                            }
+        }
+    }
+    EXPECT_GT(hits, 10000);
+}
+
 // Soundness on played games: under each condition, seeded random games of 16 half-moves from
 // the game array, captures preferred (so units are reborn), with the final board as target:
 // from every position on the way, each side needs no more moves than the game still made, and
