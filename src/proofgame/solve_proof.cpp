@@ -448,10 +448,11 @@ class Searcher {
     bool last_move(Position& pos) {
         const Bitboard differ = differing_bits(pos, run_.bits);
         const Bitboard from_mask = pos.has_rules() ? ~Bitboard(0) : differ;
+        std::array<Bitboard, SQUARE_NB> to{};
+        for (Bitboard b = from_mask & pos.pieces(pos.side_to_move()); b;) to[size_t(pop_lsb(b))] = differ;
         MoveList list, hits;
-        generate_legal(pos, list);
+        generate_legal_to(pos, to.data(), list);
         for (const Move& m : list) {
-            if (!(differ & square_bb(m.to)) || !(from_mask & square_bb(m.from))) continue;
             UndoInfo u;
             pos.do_move(m, u);
             if (matches(pos)) hits.push(m);
