@@ -108,6 +108,81 @@ TEST(ProofRebirth, MarsCaptureFromTheRebirthSquare) {
     EXPECT_EQ(b->distance(WHITE, KNIGHT, SQ_H5, KNIGHT, SQ_G3, 0), 1);
 }
 
+// Castling under Circe Rex Inclusive, where a king reborn at home castles again: each castling
+// after the first needs a rebirth, so one of the other side's moves. Target: 1.Sg1-f3 2.e2-e3
+// 3.Bf1-e2 4.0-0 (knight, pawn, bishop, king and rook one move each, less the castling: 4).
+// With no move left to Black the king is never reborn: one castling, 4 moves; with two moves
+// left to Black at most three castlings count: 5 - 3 = 2.
+TEST(ProofRebirth, CastlingsAfterTheFirstNeedTheOtherSidesMoves) {
+    const RuleSet rules = rules_of("Circe RexInclusive");
+    const auto b = RebirthBound::make(rules);
+    ASSERT_TRUE(b);
+    SetupRules sr;
+    sr.rules = &rules;
+    Position start;
+    start.set(parse_fen(kGameArray), sr);
+    const Board target = parse_fen("rnbqkbnr/pppppppp/8/8/8/4PN2/PPPPBPPP/RNBQ1RK1 w kq - 0 1").board;
+    EXPECT_EQ(b->moves_needed(start, target, WHITE, 6, 0), 4);
+    EXPECT_EQ(b->moves_needed(start, target, WHITE, 6, 2), 2);
+}
+
+// Soundness where castling counts: games that castle whenever they can and otherwise take (a
+// king first, so that it is reborn at home), under the conditions where a king is reborn at
+// home (by the other side's capture, or as a capturer): no position on the way needs more
+// moves than the game made.
+TEST(ProofRebirth, NeverMoreThanAGameThatCastles) {
+    std::mt19937 rng(31);
+    std::array<int, COLOR_NB> castled{0, 0};
+    for (const char* words : {"Circe RexInclusive", "Circe Assassin RexInclusive", "AntiCirce", "AntiCirce Cheylan",
+                              "Circe Mirror RexInclusive", "SuperCirce RexInclusive"}) {
+        const RuleSet rules = rules_of(words);
+        const auto bound = RebirthBound::make(rules);
+        ASSERT_TRUE(bound) << words;
+        SetupRules sr;
+        sr.rules = &rules;
+        Position start;
+        start.set(parse_fen(kGameArray), sr);
+        for (int game = 0; game < 40; ++game) {
+            std::vector<Position> line{start};
+            Position pos = start;
+            for (int ply = 0; ply < 24; ++ply) {
+                MoveList list, castles, takes, kings;
+                generate_legal(pos, list);
+                if (list.empty()) break;
+                for (const Move& m : list) {
+                    if (m.kind == MoveKind::Castling) castles.push(m);
+                    if (!pos.empty(m.to) || m.kind == MoveKind::EnPassant) takes.push(m);
+                    if (pos.piece_on(m.to).walk == KING || pos.piece_on(m.from).walk == KING) kings.push(m);
+                }
+                // Castle, else take with or take a king (so that it is reborn at home), else take.
+                MoveList king_takes;
+                for (const Move& m : kings)
+                    if (!pos.empty(m.to)) king_takes.push(m);
+                const MoveList& from = !castles.empty()              ? castles
+                                       : !king_takes.empty()         ? king_takes
+                                       : !takes.empty() && rng() % 2 ? takes
+                                                                     : list;
+                if (!castles.empty()) ++castled[pos.side_to_move()];
+                UndoInfo u;
+                pos.do_move(from[std::uniform_int_distribution<int>(0, from.size() - 1)(rng)], u);
+                line.push_back(pos);
+            }
+            const Board target = line.back().to_setup().board;
+            const int n = int(line.size()) - 1;
+            for (int k = 0; k <= n; ++k) {
+                const Color stm = line[k].side_to_move();
+                const int own = (n - k + 1) / 2, other = (n - k) / 2;
+                for (Color c : {stm, ~stm}) {
+                    const int mine = c == stm ? own : other, theirs = c == stm ? other : own;
+                    ASSERT_LE(bound->moves_needed(line[k], target, c, mine, theirs), mine)
+                        << words << ", game " << game << ", ply " << k;
+                }
+            }
+        }
+    }
+    EXPECT_GT(castled[WHITE] + castled[BLACK], 40);
+}
+
 TEST(ProofRebirth, RefusedRules) {
     for (const char* words : {"Circe Chameleon", "Circe Clone", "Circe Volcanic", "Circe Parachute"})
         EXPECT_FALSE(RebirthBound::make(rules_of(words))) << words;

@@ -26,7 +26,9 @@
 // in all (k: the other side's moves left): max(assignment with free rebirths, assignment
 // without less the most k rebirths can save, one unit saving at most what one rebirth or
 // what any number of them (two or more) spares it), less the castlings it can still make
-// (one move each; more than one only where the king can be reborn on its home square).
+// (one move each; more than one only where the king can be reborn on its home square, and
+// when only the other side's captures bring it back, at most one more per move of the other
+// side).
 // Parrain's rebirth square is the capture square moved by the vector of a move of the orthodox
 // walks: a queen's or a knight's step from it, or itself (castling's king + rook vectors),
 // from the pawn's square or the square behind or before it (en passant).
@@ -68,6 +70,7 @@ class RebirthBound {
     // Castling: whether a king of colour c can be reborn on its home square (and castle again).
     std::array<bool, 2> king_regains_{false, false};
     std::array<bool, 2> rook_regains_{false, false};
+    std::array<bool, 2> king_regains_by_own_capture_{false, false};  // a capturing king reborn at home
     bool captured_rebirth_ = false;
     bool self_removal_ = false;   // a move of c may remove a unit of c (Assassin, relaxed capturer)
     bool many_removals_ = false;  // a move may remove more than one unit (no surplus verdict)

@@ -130,6 +130,7 @@ std::unique_ptr<const RebirthBound> RebirthBound::make(const RuleSet& r) {
         const Bitboard king_home = square_bb(make_square(4, home));
         for (int s = 0; s < 64; ++s) {
             if ((tele[c][walk_index(KING)][s] | land[c][walk_index(KING)][s]) & king_home) b->king_regains_[c] = true;
+            if (land[c][walk_index(KING)][s] & king_home) b->king_regains_by_own_capture_[c] = true;
             if ((tele[c][walk_index(ROOK)][s] | land[c][walk_index(ROOK)][s]) & corners) b->rook_regains_[c] = true;
         }
     }
@@ -321,7 +322,11 @@ int RebirthBound::moves_needed(const Position& pos, const Board& target, Color c
     const Bitboard rights = pos.castling_rights();
     int castlings = 0;
     if (king_regains_[c]) {
-        castlings = own_left;
+        // Each castling after the first needs the king's right back, by a rebirth on its home
+        // square: when only the other side's captures bring it back, at most one per move of
+        // the other side.
+        const int now = rights & square_bb(make_square(4, home)) ? 1 : 0;
+        castlings = king_regains_by_own_capture_[c] ? own_left : std::min(own_left, now + other_left);
     } else if (rights & square_bb(make_square(4, home))) {
         const Bitboard corners = square_bb(make_square(0, home)) | square_bb(make_square(7, home));
         castlings = (rights & corners) || rook_regains_[c] ? 1 : 0;
