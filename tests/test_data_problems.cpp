@@ -14,6 +14,7 @@
 
 #include "rebirth/popeye_input.h"
 #include "rebirth/solve.h"
+#include "test_util.h"
 
 using namespace rebirth;
 
@@ -30,11 +31,7 @@ struct Entry {
 
 std::vector<Entry> load() {
     std::vector<Entry> out;
-    std::ifstream in(kData + "index.jsonl");
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.empty()) continue;
-        const auto j = nlohmann::json::parse(line);
+    for (const auto& j : test::read_jsonl(kData + "index.jsonl")) {
         out.push_back({j.at("id"), j.at("file"), j.at("solution").get<std::vector<std::string>>(),
                        j.value("known_divergence", std::string())});
     }

@@ -40,10 +40,7 @@ struct NatchCase {
 
 std::vector<NatchCase> natch_cases() {
     std::vector<NatchCase> out;
-    std::istringstream in(test::read_text(fs::path(REBIRTH_SHARED_DIR) / "reference" / "proofgames" / "natch.jsonl"));
-    for (std::string line; std::getline(in, line);) {
-        if (line.empty()) continue;
-        const auto j = nlohmann::json::parse(line);
+    for (const auto& j : test::read_jsonl(fs::path(REBIRTH_SHARED_DIR) / "reference" / "proofgames" / "natch.jsonl")) {
         NatchCase c;
         c.id = j.at("id");
         c.fen = j.at("fen");

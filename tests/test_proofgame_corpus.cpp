@@ -43,9 +43,7 @@ struct CorpusEntry {
 
 std::vector<CorpusEntry> corpus() {
     std::vector<CorpusEntry> out;
-    for (const std::string& line : test::split_lines(test::read_text(kDir / "index.jsonl"))) {
-        if (line.empty()) continue;
-        const auto j = nlohmann::json::parse(line);
+    for (const auto& j : test::read_jsonl(kDir / "index.jsonl")) {
         CorpusEntry e;
         e.id = j.at("id");
         e.file = j.at("file");

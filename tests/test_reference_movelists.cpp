@@ -19,6 +19,7 @@
 #include "rebirth/position.h"
 #include "rebirth/rules.h"
 #include "rebirth/setup.h"
+#include "test_util.h"
 
 using namespace rebirth;
 
@@ -40,11 +41,7 @@ struct Case {
 
 std::vector<Case> load_cases() {
     std::vector<Case> cases;
-    std::ifstream in(REBIRTH_SHARED_DIR "/reference/movelists.jsonl");
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.empty()) continue;
-        auto j = nlohmann::json::parse(line);
+    for (const auto& j : test::read_jsonl(REBIRTH_SHARED_DIR "/reference/movelists.jsonl")) {
         Case c;
         c.id = j.at("id").get<std::string>();
         c.fen = j.at("fen").get<std::string>();

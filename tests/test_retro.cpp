@@ -40,11 +40,9 @@ std::set<std::string> last_types(const std::string& fen, int depth) {
 
 TEST(Retro, LastMoveTypesOfTheJankoRecords) {
     const fs::path file = fs::path(REBIRTH_SHARED_DIR) / "reference" / "retro" / "lastmoves.jsonl";
-    std::istringstream in(test::read_text(file));
     int records = 0, proved = 0;
     std::string unproved;
-    for (std::string line; std::getline(in, line);) {
-        const auto j = nlohmann::json::parse(line);
+    for (const auto& j : test::read_jsonl(file)) {
         const std::string type = j["record_type"];
         if (type != "A" && type != "B" && type != "C") continue;
         ++records;
@@ -87,10 +85,8 @@ TEST(Retro, HandCases) {
 // refuted, and where it is the only one left the answer is proved and must be it.
 TEST(Retro, LastNSingleMovesOfTheFullSequenceRecords) {
     const fs::path file = fs::path(REBIRTH_SHARED_DIR) / "reference" / "retro" / "lastmoves.jsonl";
-    std::istringstream in(test::read_text(file));
     int records = 0, unique = 0;
-    for (std::string line; std::getline(in, line);) {
-        const auto j = nlohmann::json::parse(line);
+    for (const auto& j : test::read_jsonl(file)) {
         if (j["record_type"] != "other") continue;
         ++records;
         const std::string id = j["id"];

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -82,6 +83,23 @@ inline std::vector<std::string> split_lines(const std::string& text) {
     std::string line;
     while (std::getline(in, line)) lines.push_back(line);
     return lines;
+}
+
+// The JSON objects of a JSON Lines file, one per non-empty line; a line that does not parse
+// throws std::runtime_error naming the file and line (the reference files are never edited).
+inline std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& path) {
+    std::vector<nlohmann::json> out;
+    int number = 0;
+    for (const std::string& line : split_lines(read_text(path))) {
+        ++number;
+        if (line.empty()) continue;
+        try {
+            out.push_back(nlohmann::json::parse(line));
+        } catch (const nlohmann::json::exception& e) {
+            throw std::runtime_error(path.string() + ":" + std::to_string(number) + ": " + e.what());
+        }
+    }
+    return out;
 }
 
 // The legal moves of pos in Popeye notation (no check marks), sorted.
