@@ -1,8 +1,9 @@
 // Proof games on the cluster (protocol 7, journal 5): proof-game items and results on the
 // wire (round trips, truncated and corrupted frames, field checks), the proofgame job kind,
 // a master that splits proof games at their frontier and writes what one process writes,
-// stops and resumes from its journal (with the journal's frontier depth), and refuses
-// results and journal lines that do not fit.
+// stops and resumes from its journal (with the journal's frontier depth), leaves a MaxSolutions
+// play's items after its first lines unsearched (in flight: their results ignored; resumed: found
+// again from the journal), and refuses results and journal lines that do not fit.
 
 #include <gtest/gtest.h>
 
@@ -38,6 +39,9 @@ const std::string kSource = REBIRTH_SOURCE_DIR;
 const std::string kDuplex = kSource + "/cluster/tests/data/proof_duplex.inp";
 const std::string kTwins = kSource + "/data/popeye/BEISPIEL_proof_005.inp";
 const std::string kMaxSolutions = kSource + "/data/popeye/REGRESSIONS_4_55_to_4_57_026.inp";
+// Six proof games with MaxSolutions: dia4 with 2 and with 5 (all) of its 5 solutions, an
+// exact-dia2 duplex, three lengths, twins, an exact-dia2.
+const std::string kMaxSolutionsSet = kSource + "/cluster/tests/data/proof_maxsolutions.inp";
 
 using rebirth::test::read_text;
 
@@ -244,7 +248,8 @@ TEST(ClusterProofMaster, SplitProofGamesWriteWhatOneProcessWrites) {
     EXPECT_GT(proof_items[0], 20);  // the duplex dia: 2 plays of 20 nodes and a start item each
     EXPECT_GT(proof_items[1], 2);   // the duplex a=>b: Black's play only
     EXPECT_GT(proof_items[2], 20);
-    EXPECT_EQ(solve_items[3], 1);  // MaxSolutions: one item
+    EXPECT_GT(proof_items[3], 2);  // MaxSolutions 5 splits too
+    EXPECT_EQ(solve_items.size(), 0u);
     EXPECT_EQ(read_text(dir / "out" / "proof_duplex-1.out"), cli_solve_text(kDuplex, 0));
     EXPECT_EQ(read_text(dir / "out" / "proof_duplex-2.out"), cli_solve_text(kDuplex, 1));
     EXPECT_EQ(read_text(dir / "out" / "BEISPIEL_proof_005.out"), cli_solve_text(kTwins, 0));
@@ -254,8 +259,98 @@ TEST(ClusterProofMaster, SplitProofGamesWriteWhatOneProcessWrites) {
     EXPECT_NE(summary.str().find(R"({"id":"BEISPIEL_proof_005","status":"solved","solutions":2,)"), std::string::npos);
     // Each item journaled once, the assembled output once per problem.
     EXPECT_EQ(journal_lines(job.journal, "proof").size(),
-              std::size_t(proof_items[0] + proof_items[1] + proof_items[2]));
+              std::size_t(proof_items[0] + proof_items[1] + proof_items[2] + proof_items[3]));
     EXPECT_EQ(journal_lines(job.journal, "solved").size(), 4u);
+}
+
+// The number of items of each problem's plan in `journal`, by problem id.
+std::map<std::string, std::size_t> planned_items(const std::string& journal) {
+    std::map<std::string, std::size_t> out;
+    for (const auto& j : journal_lines(journal, "plan")) out[j["problem"]] = j["items"].size();
+    return out;
+}
+
+TEST(ClusterProofMaster, MaxSolutionsLeavesTheItemsAfterTheFirstLinesUnsearched) {
+    const fs::path dir = fresh_dir("maxsolutions");
+    const Job job = proof_job(dir, "\"" + kMaxSolutionsSet + "\"");
+    ASSERT_EQ(job.problems.size(), 6u);
+    std::ostringstream summary;
+    MasterOptions options;
+    options.summary = &summary;
+    const std::vector<WorkItem> items = run_job(job, options);
+    std::map<std::uint32_t, std::size_t> handed;
+    for (const WorkItem& w : items) {
+        EXPECT_EQ(w.kind, SearchKind::ProofGame);
+        ++handed[w.problem];
+    }
+    const std::map<std::string, std::size_t> planned = planned_items(job.journal);
+    for (std::uint32_t i = 0; i < job.problems.size(); ++i) {
+        const std::string& id = job.problems[i].id;
+        EXPECT_EQ(read_text(dir / "out" / (id + ".out")), cli_solve_text(kMaxSolutionsSet, i)) << id;
+        EXPECT_GT(planned.at(id), 2u) << id;
+        EXPECT_LE(handed[i], planned.at(id)) << id;
+    }
+    // One length searched by the frontier nodes (exact-dia2, nodes after one half-move): the
+    // nodes after the one with the play's last line are not searched. With several (dia4) the
+    // nodes' lines of the shorter lengths come first: every node is needed.
+    for (std::uint32_t i : {2u, 5u}) EXPECT_LT(handed[i], planned.at(job.problems[i].id)) << i;
+    EXPECT_EQ(handed[0], planned.at(job.problems[0].id));
+    EXPECT_EQ(journal_lines(job.journal, "proof").size(), items.size());
+    EXPECT_NE(summary.str().find(R"("status":"partial","solutions":2,)"), std::string::npos) << summary.str();
+}
+
+TEST(ClusterProofMaster, MaxSolutionsIgnoresTheResultsOfItemsNoLongerNeeded) {
+    // Every item of exact-dia2 with MaxSolutions 2 handed out before any result is in: once
+    // the first two lines are known the others' results are ignored (not journaled).
+    const fs::path dir = fresh_dir("maxsolutions-in-flight");
+    Job job = proof_job(dir, "\"" + kMaxSolutionsSet + "\"");
+    job.problems.erase(job.problems.begin(), job.problems.begin() + 5);
+    ProblemCache cache;
+    Master m(job, MasterOptions{});
+    std::vector<WorkItem> out;
+    while (auto item = m.next_item()) out.push_back(*item);
+    ASSERT_GT(out.size(), 10u);
+    for (const WorkItem& w : out) m.on_result(run_item(w, cache));
+    EXPECT_TRUE(m.finished());
+    const std::size_t journaled = journal_lines(job.journal, "proof").size();
+    EXPECT_LT(journaled * 2, out.size());
+    EXPECT_EQ(read_text(dir / "out" / (job.problems[0].id + ".out")), cli_solve_text(kMaxSolutionsSet, 5));
+    EXPECT_EQ(journal_lines(job.journal, "solved").size(), 1u);
+}
+
+TEST(ClusterProofMaster, MaxSolutionsResumedRunDoesNotSearchASettledPlayAgain) {
+    // The duplex with MaxSolutions 3: its first play's items come first in the plan.
+    const std::string duplex = "\"" + kMaxSolutionsSet + "\"";
+    auto duplex_job = [&](const fs::path& dir) {
+        Job job = proof_job(dir, duplex);
+        job.problems.erase(job.problems.begin(), job.problems.begin() + 2);
+        job.problems.resize(1);
+        return job;
+    };
+    const fs::path whole_dir = fresh_dir("maxsolutions-duplex");
+    const std::vector<WorkItem> whole = run_job(duplex_job(whole_dir), MasterOptions{});
+    const auto first = std::count_if(whole.begin(), whole.end(), [](const WorkItem& w) { return w.phase == 0; });
+    ASSERT_GT(first, 1);
+    ASSERT_GT(whole.size(), std::size_t(first) + 2);
+    ASSERT_TRUE(std::is_partitioned(whole.begin(), whole.end(), [](const WorkItem& w) { return w.phase == 0; }));
+
+    // Stopped once the first play is known and one item of the second is in.
+    const fs::path dir = fresh_dir("maxsolutions-resume");
+    const Job job = duplex_job(dir);
+    MasterOptions options;
+    options.stop_after_results = int(first) + 1;
+    run_job(job, options);
+    EXPECT_EQ(journal_lines(job.journal, "proof").size(), std::size_t(first) + 1);
+    MasterOptions resume;
+    resume.resume = true;
+    const std::vector<WorkItem> rest = run_job(job, resume);
+    EXPECT_EQ(rest.size(), whole.size() - std::size_t(first) - 1);
+    for (const WorkItem& w : rest) EXPECT_EQ(w.phase, 1);
+    EXPECT_EQ(read_text(dir / "out" / (job.problems[0].id + ".out")), cli_solve_text(kMaxSolutionsSet, 2));
+    std::map<std::string, int> journaled;
+    for (const auto& j : journal_lines(job.journal, "proof")) journaled[j["path"]] += 1;
+    EXPECT_EQ(journaled.size(), whole.size());
+    for (const auto& [key, n] : journaled) EXPECT_EQ(n, 1) << key;
 }
 
 TEST(ClusterProofMaster, ResumedRunKeepsTheJournaledDepth) {

@@ -1,7 +1,9 @@
 // Proof games split at a frontier (include/rebirth/proof_split.h): every item searched alone
 // and the results assembled give solve_problem_report's text byte for byte, whatever the
-// depth; the frontier keeps every prefix once, deduplicates positions and follows Popeye's
-// move order; the play ends where the target is reached early; bad items are refused.
+// depth, with MaxSolutions too (each item returns its first n lines at most, the items after
+// the play's n-th line are not needed); the frontier keeps every prefix once, deduplicates
+// positions and follows Popeye's move order; the play ends where the target is reached early;
+// bad items are refused.
 
 #include <gtest/gtest.h>
 
@@ -10,6 +12,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -209,11 +212,149 @@ TEST(ProofSplit, DepthNearestTheTarget) {
     EXPECT_TRUE(one.twins[0].plays[0].nodes.empty());
 }
 
-TEST(ProofSplit, MaxSolutionsAndOtherPlayStayWhole) {
+// The four knights, exact-dia2 duplex: 4 + 4 solutions, all of length 4.
+const char* kKnightsExactDuplex =
+    "beginproblem pieces white ke1 qd1 ra1 rh1 bc1 bf1 sc3 sf3 pa2 pb2 pc2 pd2 pe2 pf2 pg2 ph2 "
+    "black ke8 qd8 ra8 rh8 bc8 bf8 sc6 sf6 pa7 pb7 pc7 pd7 pe7 pf7 pg7 ph7 stipulation exact-dia2 option duplex "
+    "endproblem";
+
+// `p` with option MaxSolutions n.
+Problem with_max_solutions(Problem p, int n) {
+    p.options.max_solutions = n;
+    return p;
+}
+
+// The number of lines of each play of each twin in `report` (proof_games).
+std::map<std::pair<int, int>, int> lines_per_play(const SolveReport& report) {
+    std::map<std::pair<int, int>, int> out;
+    for (const ProofGameSolution& g : report.proof_games) ++out[{g.twin, g.play}];
+    return out;
+}
+
+// The items of `play` that proof_play_items_needed names from all of `res`.
+size_t needed_of(const ProofPlayPlan& play, const ProofPlayResults& res) {
+    if (play.blocked) return 0;
+    std::vector<std::optional<ProofItemTally>> all{tally_of(res.start)};
+    for (const ProofSuffixes& s : res.nodes) all.push_back(tally_of(s));
+    const std::optional<size_t> needed = proof_play_items_needed(play, all);
+    EXPECT_TRUE(needed.has_value());
+    return needed.value_or(0);
+}
+
+TEST(ProofSplit, MaxSolutionsAssembledTextIsTheSolvers) {
+    // Problems with several solutions: their plays' line counts (and MaxSolutions 1, 2, 5 and
+    // each play's exact count) decide where the text ends.
+    const std::vector<std::pair<Problem, std::vector<int>>> problems = {
+        {file_problem(kSource / "data/popeye/BEISPIEL_proof_012.inp"), {1, 2, 3}},      // dia4, 5 solutions
+        {file_problem(kSource / "data/popeye/BEISPIEL_proof_013.inp"), {1, 2, 3}},      // exact-dia4, the same
+        {file_problem(kSource / "data/popeye/BEISPIEL_atob_005.inp"), {2}},             // a=>b3, 6 solutions
+        {file_problem(kSource / "data/popeye/BEISPIEL_proof_005.inp"), {1, 2}},         // twins, 1 solution each
+        {file_problem(kSource / "cluster/tests/data/proof_duplex.inp", 0), {1, 2, 3}},  // duplex dia, 4 + 4
+        {file_problem(kSource / "cluster/tests/data/proof_duplex.inp", 1), {1, 2}},     // duplex, one play blocked
+        {problem_of(kKnightsEarly), {1, 2, 3}},                                         // lengths 2, 4 and 6
+        {problem_of(kKnightsExactDuplex), {1, 2, 3}},  // one length: the nodes after the n-th line are not needed
+    };
+    int partial = 0, complete = 0, unneeded = 0;
+    for (const auto& [p, depths] : problems) {
+        const std::map<std::pair<int, int>, int> counts = lines_per_play(solve_problem_report(p, 1, SolveLimits{}));
+        std::vector<int> limits = {1, 2, 5};
+        for (const auto& [play, n] : counts) limits.push_back(n);
+        std::sort(limits.begin(), limits.end());
+        limits.erase(std::unique(limits.begin(), limits.end()), limits.end());
+        for (int n : limits) {
+            const Problem q = with_max_solutions(p, n);
+            const SolveReport whole = solve_problem_report(q, 1, SolveLimits{});
+            (whole.partial ? partial : complete) += 1;
+            for (int depth : depths) {
+                const std::string what =
+                    p.where.file + " with MaxSolutions " + std::to_string(n) + " at depth " + std::to_string(depth);
+                const ProofGamePlan plan = plan_at(q, depth);
+                ASSERT_TRUE(plan.splittable) << plan.reason;
+                auto results = search_items(q, plan);
+                for (size_t t = 0; t < plan.twins.size(); ++t)
+                    for (size_t r = 0; r < plan.twins[t].plays.size(); ++r) {
+                        const ProofPlayPlan& play = plan.twins[t].plays[r];
+                        EXPECT_EQ(play.max_lines, n) << what;
+                        if (play.blocked) continue;
+                        // Each item returns n lines at most, its lengths counted together.
+                        const ProofPlayResults& res = results[t][r];
+                        for (size_t i = 0; i <= res.nodes.size(); ++i) {
+                            size_t lines = 0;
+                            for (const auto& l : (i == 0 ? res.start : res.nodes[i - 1]).lines) lines += l.size();
+                            EXPECT_LE(lines, size_t(n)) << what;
+                        }
+                    }
+                const SolveReport split = assemble_proof_games(q, plan, results, SolveLimits{});
+                EXPECT_EQ(split.text, whole.text) << what;
+                EXPECT_EQ(split.proof_games, whole.proof_games) << what;
+                EXPECT_EQ(split.twin_solutions, whole.twin_solutions) << what;
+                EXPECT_EQ(split.partial, whole.partial) << what;
+                EXPECT_EQ(split.status(), whole.status()) << what;
+                // The items after the needed ones do not count: left empty, the text is the same.
+                for (size_t t = 0; t < plan.twins.size(); ++t)
+                    for (size_t r = 0; r < plan.twins[t].plays.size(); ++r) {
+                        ProofPlayResults& res = results[t][r];
+                        if (plan.twins[t].plays[r].blocked) continue;
+                        const size_t needed = needed_of(plan.twins[t].plays[r], res);
+                        for (size_t i = needed; i <= res.nodes.size(); ++i) {
+                            ASSERT_GT(i, 0u) << what;  // the start item is always needed
+                            res.nodes[i - 1] = ProofSuffixes{};
+                            ++unneeded;
+                        }
+                    }
+                EXPECT_EQ(assemble_proof_games(q, plan, results, SolveLimits{}).text, whole.text) << what;
+            }
+        }
+    }
+    EXPECT_GT(partial, 10);
+    EXPECT_GT(complete, 3);
+    EXPECT_GT(unneeded, 1000) << unneeded;
+}
+
+TEST(ProofSplit, MaxSolutionsItemsNeededFromTheResultsKnown) {
+    // The four knights in exact-dia2 (4 solutions, 1.Sb1-c3 ... twice): one length, so the nodes
+    // after the one with the second line are not needed (with dia2 they all are: their lines of
+    // length 2, none, come first).
+    const Problem p = with_max_solutions(
+        problem_of("beginproblem pieces white ke1 qd1 ra1 rh1 bc1 bf1 sc3 sf3 pa2 pb2 pc2 pd2 pe2 pf2 pg2 ph2 "
+                   "black ke8 qd8 ra8 rh8 bc8 bf8 sc6 sf6 pa7 pb7 pc7 pd7 pe7 pf7 pg7 ph7 stipulation exact-dia2 "
+                   "endproblem"),
+        2);
+    const ProofGamePlan plan = plan_at(p, 1);
+    const ProofPlayPlan& play = plan.twins.at(0).plays.at(0);
+    const auto results = search_items(p, plan);
+    const ProofPlayResults& res = results[0][0];
+    std::vector<std::optional<ProofItemTally>> all{tally_of(res.start)};
+    for (const ProofSuffixes& s : res.nodes) all.push_back(tally_of(s));
+    const size_t needed = proof_play_items_needed(play, all).value();
+    EXPECT_GT(needed, 1u);
+    EXPECT_LT(needed, all.size());
+    // The first `needed` items decide; one of them missing leaves it open; a timed-out one
+    // among them ends the play there.
+    std::vector<std::optional<ProofItemTally>> known(all.begin(), all.begin() + long(needed));
+    known.resize(all.size());
+    EXPECT_EQ(proof_play_items_needed(play, known), needed);
+    auto gap = known;
+    gap[needed - 1].reset();
+    EXPECT_EQ(proof_play_items_needed(play, gap), std::nullopt);
+    gap[0] = ProofItemTally{true, {}};
+    EXPECT_EQ(proof_play_items_needed(play, gap), 1u);
+    // Without MaxSolutions every item is needed, once all are in.
+    ProofPlayPlan unlimited = play;
+    unlimited.max_lines = 0;
+    EXPECT_EQ(proof_play_items_needed(unlimited, known), std::nullopt);
+    // Results that do not fit the plan: another number of items, of lengths.
+    EXPECT_THROW(proof_play_items_needed(play, {}), std::logic_error);
+    auto wrong = known;
+    wrong[0]->lines.push_back(0);
+    EXPECT_THROW(proof_play_items_needed(play, wrong), std::logic_error);
+}
+
+TEST(ProofSplit, OtherPlayStaysWhole) {
     const ProofGamePlan max =
         plan_proof_games(file_problem(kSource / "data/popeye/REGRESSIONS_4_55_to_4_57_026.inp"), ProofSplitOptions{});
-    EXPECT_FALSE(max.splittable);
-    EXPECT_NE(max.reason.find("MaxSolutions"), std::string::npos);
+    EXPECT_TRUE(max.splittable) << max.reason;  // MaxSolutions 5 splits
+    EXPECT_EQ(max.twins.at(0).plays.at(0).max_lines, 5);
     const ProofGamePlan help =
         plan_proof_games(problem_of("beginproblem pieces white kc1 black ka1 stipulation h#1 endproblem"), {});
     EXPECT_FALSE(help.splittable);

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iomanip>
 #include <ostream>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -31,19 +32,21 @@ struct ProofItem {
 struct Master::ProblemRun {
     const JobProblem* spec = nullptr;
     std::uint32_t index = 0;
-    std::unique_ptr<LoadedProblem> loaded;                         // perft
-    std::uint64_t file_hash = 0;                                   // every kind
-    std::optional<SolveRecord> solved;                             // solve
-    std::optional<Problem> problem;                                // solve, when split
-    SolvePlan plan;                                                // solve: its root items
-    bool proof_candidate = false;                                  // solve: maybe a proof game to split
-    std::optional<ProofGamePlan> proof;                            // a proof game split at its frontier
-    std::map<std::string, ProofItem> proof_items;                  // proof item key -> its place in `proof`
-    std::vector<std::string> proof_keys;                           // proof item keys in plan order
-    std::map<std::string, ProofRecord> proofs;                     // proof items done, by key
-    std::map<std::string, std::size_t> root_items;                 // item key -> index in plan.items
-    std::map<std::string, FragmentRecord> fragments;               // split solve: by item key
-    std::map<std::string, std::vector<std::string>> replies;       // root item key -> reply keys
+    std::unique_ptr<LoadedProblem> loaded;                                    // perft
+    std::uint64_t file_hash = 0;                                              // every kind
+    std::optional<SolveRecord> solved;                                        // solve
+    std::optional<Problem> problem;                                           // solve, when split
+    SolvePlan plan;                                                           // solve: its root items
+    bool proof_candidate = false;                                             // solve: maybe a proof game to split
+    std::optional<ProofGamePlan> proof;                                       // a proof game split at its frontier
+    std::map<std::string, ProofItem> proof_items;                             // proof item key -> its place in `proof`
+    std::vector<std::string> proof_keys;                                      // proof item keys in plan order
+    std::map<std::pair<int, int>, std::vector<std::string>> proof_play_keys;  // (twin, play) -> its keys in order
+    std::set<std::pair<int, int>> proof_settled;              // MaxSolutions plays whose text is known (settle_proof)
+    std::map<std::string, ProofRecord> proofs;                // proof items done, by key
+    std::map<std::string, std::size_t> root_items;            // item key -> index in plan.items
+    std::map<std::string, FragmentRecord> fragments;          // split solve: by item key
+    std::map<std::string, std::vector<std::string>> replies;  // root item key -> reply keys
     std::map<std::string, std::pair<std::size_t, Path>> shares;    // reply key -> root item, path
     std::vector<std::pair<std::string, std::string>> first_moves;  // token, Popeye name
     ProblemProgress progress;
@@ -155,6 +158,9 @@ Master::Master(Job job, MasterOptions options) : job_(std::move(job)), options_(
                                      std::string("the journal's replies do not fit the problem: ") + e.what());
                 }
             }
+            // MaxSolutions plays whose first lines the journaled items hold: the rest is not searched.
+            if (run->proof)
+                for (const auto& [play, keys] : run->proof_play_keys) settle_proof(*run, play.first, play.second);
         } else {
             plan_problem(*run);
         }
@@ -211,15 +217,18 @@ void Master::plan_proof(ProblemRun& run, const std::vector<std::string>* journal
     ProofGamePlan plan = plan_proof_games(*run.problem, options);
     std::vector<std::string> keys;
     std::map<std::string, ProofItem> items;
+    std::map<std::pair<int, int>, std::vector<std::string>> play_keys;
     for (std::size_t t = 0; plan.splittable && t < plan.twins.size(); ++t) {
         for (std::size_t r = 0; r < plan.twins[t].plays.size(); ++r) {
             const ProofPlayPlan& play = plan.twins[t].plays[r];
             if (play.blocked) continue;
             keys.push_back(proof_start_key(int(t), int(r), play.depth));
             items[keys.back()] = {int(t), int(r), -1};
+            play_keys[{int(t), int(r)}].push_back(keys.back());
             for (std::size_t n = 0; n < play.nodes.size(); ++n) {
                 keys.push_back(proof_node_key(int(t), int(r), play.nodes[n].prefixes.front()));
                 items[keys.back()] = {int(t), int(r), int(n)};
+                play_keys[{int(t), int(r)}].push_back(keys.back());
             }
         }
     }
@@ -231,6 +240,44 @@ void Master::plan_proof(ProblemRun& run, const std::vector<std::string>* journal
     run.proof = std::move(plan);
     run.proof_keys = std::move(keys);
     run.proof_items = std::move(items);
+    run.proof_play_keys = std::move(play_keys);
+}
+
+// Play `play` of twin `twin` of a split proof game with MaxSolutions: once its items done so
+// far hold its first max_lines lines (proof_play_items_needed), the items after them are not
+// searched: dropped from the queue and done in the progress (not journaled: a resumed run
+// finds the same from the journaled items), and the results of those in flight are ignored.
+void Master::settle_proof(ProblemRun& run, int twin, int play) {
+    const ProofPlayPlan& plan = run.proof->twins.at(std::size_t(twin)).plays.at(std::size_t(play));
+    if (plan.blocked || plan.max_lines <= 0 || run.proof_settled.count({twin, play})) return;
+    const std::vector<std::string>& keys = run.proof_play_keys.at({twin, play});
+    std::vector<std::optional<ProofItemTally>> items(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        auto it = run.proofs.find(keys[i]);
+        if (it == run.proofs.end()) continue;
+        ProofItemTally tally;
+        tally.timed_out = it->second.timed_out;
+        for (const std::vector<std::string>& lines : it->second.lines) tally.lines.push_back(lines.size());
+        items[i] = std::move(tally);
+    }
+    const std::optional<std::size_t> needed = proof_play_items_needed(plan, items);
+    if (!needed) return;
+    run.proof_settled.insert({twin, play});
+    std::set<std::string> cancelled;
+    for (std::size_t i = *needed; i < keys.size(); ++i)
+        if (run.progress.is_pending(keys[i])) cancelled.insert(keys[i]);
+    if (cancelled.empty()) return;
+    for (const std::string& key : cancelled) run.progress.done(key, 0);
+    std::erase_if(queue_, [&](const Pending& p) { return p.problem == run.index && cancelled.count(p.path); });
+    for (auto& [id, p] : in_flight_) {
+        if (p.problem != run.index || p.cancelled || !cancelled.count(p.path)) continue;
+        p.cancelled = true;
+        --run.in_flight;
+    }
+    if (options_.progress)
+        *options_.progress << "rebirth-cluster: " << run.spec->id << ": twin " << twin << " play " << play
+                           << ": its first " << plan.max_lines << " line(s) known, " << cancelled.size()
+                           << " item(s) left unsearched (MaxSolutions)\n";
 }
 
 // Checks that `rec` answers proof item `key` of `run`: one list of lines per length of the
@@ -376,6 +423,12 @@ void Master::on_result(const Result& result) {
     ++items_done_;
     nodes_done_ += result.nodes;
     ProblemRun& run = *runs_[p.problem];
+    if (p.cancelled) {  // its play's text is known without it (settle_proof): ignored
+        ++results_taken_;
+        report_progress(false);
+        if (options_.stop_after_results && results_taken_ >= *options_.stop_after_results) stopped_ = true;
+        return;
+    }
     --run.in_flight;
     run.threads = std::max(run.threads, int(result.threads));
     if (!run.error.empty()) return;
@@ -426,6 +479,8 @@ void Master::on_result(const Result& result) {
                 run.progress.done(p.path, rec.nodes);
                 journal_->append(journal_proof(run.spec->id, p.path, rec));
                 run.proofs[p.path] = std::move(rec);
+                const ProofItem& item = run.proof_items.at(p.path);
+                settle_proof(run, item.twin, item.play);
                 break;
             }
             case Result::Status::Done:
@@ -488,8 +543,11 @@ void Master::assemble_proof(ProblemRun& run) {
     SolveReport report;
     try {
         std::vector<std::vector<ProofPlayResults>> results;
-        auto suffixes = [&](const std::string& key) {
+        // An item's result; with MaxSolutions an item left unsearched (settle_proof) has none,
+        // and assemble_proof_games does not need it.
+        auto suffixes = [&](const ProofPlayPlan& play, const std::string& key) {
             auto it = run.proofs.find(key);
+            if (it == run.proofs.end() && play.max_lines > 0) return ProofSuffixes{};
             if (it == run.proofs.end()) throw std::logic_error("proof-game item '" + key + "' has no result");
             const ProofRecord& r = it->second;
             rec.threads = std::max(rec.threads, r.threads);
@@ -509,9 +567,9 @@ void Master::assemble_proof(ProblemRun& run) {
                 const ProofPlayPlan& play = run.proof->twins[t].plays[r];
                 ProofPlayResults res;
                 if (!play.blocked) {
-                    res.start = suffixes(proof_start_key(int(t), int(r), play.depth));
+                    res.start = suffixes(play, proof_start_key(int(t), int(r), play.depth));
                     for (const ProofFrontierNode& node : play.nodes)
-                        res.nodes.push_back(suffixes(proof_node_key(int(t), int(r), node.prefixes.front())));
+                        res.nodes.push_back(suffixes(play, proof_node_key(int(t), int(r), node.prefixes.front())));
                 }
                 results.back().push_back(std::move(res));
             }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +25,16 @@ namespace rebirth {
 // solve_proof_game does, so assemble_proof_games(p, plan, results).text equals
 // solve_problem_report(p, ...).text, and its proof_games theirs (time limits apart: each
 // item has its own).
+//
+// MaxSolutions n counts each play's lines (shortest length first) and stops its search at the
+// n-th. Each item then searches in Popeye's order and returns its first n lines at most, its
+// lengths counted together: an item's lines of a length can only be among the play's first n
+// when the item has fewer than n lines of the shorter lengths, since each of them gives the
+// play one line at least. The items are needed in plan order (the start item, then the nodes
+// in the order of their first prefixes), and proof_play_items_needed tells, from the results
+// known so far, when the play's first n lines are known: the items after them need no search.
+// Every length's lines come before the next length's, so when the n-th line is of a longer
+// length than the nodes' shortest, every node is needed (for its lines of the shorter ones).
 
 using MoveLine = std::vector<Move>;
 
@@ -40,6 +51,7 @@ struct ProofPlayPlan {
     int depth = 0;                           // the start item searches the lengths <= depth, the nodes the others
     std::vector<ProofFrontierNode> nodes;    // in the order of their first prefixes
     std::vector<std::pair<int, int>> order;  // every prefix in generation order: (node, index)
+    int max_lines = 0;                       // MaxSolutions: the play stops at its max_lines-th line (0: none)
 
     // The lengths of the start item (<= depth) or of a frontier node's item (> depth).
     std::vector<int> item_lengths(bool start) const;
@@ -51,8 +63,7 @@ struct ProofTwinPlan {
 };
 
 // How a proof-game problem splits: per twin its plays; `splittable` false (and why in
-// `reason`) when a twin is no proof game, MaxSolutions is set (its count runs across the
-// items: such problems stay whole), or the problem is not playable.
+// `reason`) when a twin is no proof game the solver handles or the problem is not playable.
 struct ProofGamePlan {
     bool splittable = false;
     std::string reason;
@@ -76,7 +87,9 @@ struct ProofSplitOptions {
 ProofGamePlan plan_proof_games(const Problem& p, const ProofSplitOptions& options);
 
 // What one item found: per length of its item_lengths, the solutions as the moves after the
-// item's position (for the start item: whole lines), in the order solve_proof_game writes them.
+// item's position (for the start item: whole lines), in the order solve_proof_game writes them;
+// with MaxSolutions n only the first n of them, the lengths counted together (the lengths after
+// the n-th line have none).
 struct ProofSuffixes {
     std::vector<std::vector<MoveLine>> lines;
     std::uint64_t nodes = 0;
@@ -109,8 +122,11 @@ class ProofTwinSolver {
     // position: the game array for dia, position a for a=>b), for each of `lengths` (lengths
     // the play searches, each longer than the prefix), as the moves after the prefix in the
     // order solve_proof_game writes them. Searches on `threads` (0 = all cores) with
-    // `limits.max_seconds` as its own time limit. Throws std::invalid_argument for no such
-    // play, a length it does not search or not longer than the prefix, or an illegal prefix.
+    // `limits.max_seconds` as its own time limit. With the twin's MaxSolutions n it searches
+    // one thread in Popeye's order and stops at the n-th line, `lengths` (shortest first)
+    // counted together: the lengths after it get no lines. Throws std::invalid_argument for no
+    // such play, a length it does not search or not longer than the prefix, or an illegal
+    // prefix.
     ProofSuffixes suffixes(int play, const MoveLine& prefix, const std::vector<int>& lengths, int threads,
                            const SolveLimits& limits) const;
 
@@ -135,10 +151,33 @@ struct ProofPlayResults {
     std::vector<ProofSuffixes> nodes;
 };
 
+// What proof_play_items_needed knows of one item's result: its number of lines per length of
+// its item_lengths (none when it timed out).
+struct ProofItemTally {
+    bool timed_out = false;
+    std::vector<std::size_t> lines;
+};
+
+// The tally of `s`.
+ProofItemTally tally_of(const ProofSuffixes& s);
+
+// How many items of `play`, in plan order (0: the start item, 1 + i: frontier node i), make
+// its text, when the results known so far (`items`, one per item, empty when not in yet) tell:
+// without max_lines every item, once all are in; with it the items up to the one whose lines
+// complete the play's first max_lines lines, or up to a timed-out item reached before them
+// (the play is cut), or every item when all are in and the play has fewer lines. Nothing while
+// an item before that point is not in. Deterministic: the same for any results of the items
+// after that point. Throws std::logic_error when `items` or a result reached does not fit
+// the plan.
+std::optional<std::size_t> proof_play_items_needed(const ProofPlayPlan& play,
+                                                   const std::vector<std::optional<ProofItemTally>>& items);
+
 // The report solve_problem_report gives for `p` from the results of every item of `plan`
 // (results[twin][play]; blocked plays have none). A timed-out item ends its twin's text as a
-// time limit would. Throws std::logic_error when the results do not fit the plan, and
-// std::invalid_argument when a line is not legal.
+// time limit would. With MaxSolutions only the items proof_play_items_needed names count: the
+// results of the others are ignored (they may be left empty) and the play's text ends at its
+// max_lines-th line, the report then partial. Throws std::logic_error when the results do not
+// fit the plan, and std::invalid_argument when a line is not legal.
 SolveReport assemble_proof_games(const Problem& p, const ProofGamePlan& plan,
                                  const std::vector<std::vector<ProofPlayResults>>& results, const SolveLimits& limits);
 

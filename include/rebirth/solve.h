@@ -112,6 +112,9 @@ struct SolveFragment {
     std::uint64_t nodes = 0;
     double seconds = 0;
     bool timed_out = false;  // the time limit stopped it (parts are then empty)
+    // MaxSolutions stopped its play (proof games): the report is partial, and the play's
+    // text has no closing blank line when it is its twin's last.
+    bool stopped = false;
 };
 
 // The root items of `p`; not splittable (and no items) for proof games, intro moves,

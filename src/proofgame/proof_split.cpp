@@ -66,6 +66,10 @@ void choose_depth(const ProofTwinSearch& search, int play, const ProofSplitOptio
     }
 }
 
+// The lines MaxSolutions lets each play of twin `tw` write, as solve_proof_game counts
+// them (0: no limit).
+int max_lines_of(const Problem& tw) { return tw.options.max_solutions ? std::max(*tw.options.max_solutions, 1) : 0; }
+
 }  // namespace
 
 ProofGamePlan plan_proof_games(const Problem& p, const ProofSplitOptions& options) {
@@ -80,7 +84,6 @@ ProofGamePlan plan_proof_games(const Problem& p, const ProofSplitOptions& option
         for (size_t t = 0; t < twins.size(); ++t) {
             const Problem& tw = twins[t].first;
             if (tw.stipulation.empty() || !is_proof(tw)) return refuse("a twin is no proof game");
-            if (tw.options.max_solutions) return refuse("MaxSolutions (its count runs across the items)");
             TwinRun run(tw, 1, SolveLimits{});
             if (!ProofTwinSearch::handles(run.ctx)) return refuse("a proof game the solver does not handle");
             const ProofTwinSearch search(run.ctx);
@@ -91,6 +94,7 @@ ProofGamePlan plan_proof_games(const Problem& p, const ProofSplitOptions& option
                 ProofPlayPlan pp;
                 pp.blocked = play.blocked;
                 pp.lengths = play.lengths;
+                pp.max_lines = max_lines_of(tw);
                 if (!pp.blocked) {
                     const auto fixed = options.depths.find({int(t), int(r)});
                     if (fixed != options.depths.end() && fixed->second < 1)
@@ -159,13 +163,15 @@ ProofSuffixes ProofTwinSolver::suffixes(int play, const MoveLine& prefix, const 
     bool partial = false;
     const SolveContext call{m.tw, m.setup->rules, m.setup->pos, m.ctx.goal, threads, &partial, &control};
     ProofSuffixes out;
+    // MaxSolutions: the lines still wanted, counted down across the lengths (0: no limit).
+    long limit_left = max_lines_of(m.tw);
+    bool stopped = false;
     try {
         for (int len : lengths) {
             std::vector<MoveLine> lines;
-            long limit_left = 0;
-            bool stopped = false;
-            m.search.solve(play, prefix, len, limit_left, stopped, nullptr, &lines, &call,
-                           m.failures[size_t(play)].get());
+            if (!stopped)
+                m.search.solve(play, prefix, len, limit_left, stopped, nullptr, &lines, &call,
+                               m.failures[size_t(play)].get());
             out.lines.push_back(std::move(lines));
         }
     } catch (const SearchStopped&) {
@@ -189,6 +195,59 @@ ProofSuffixes solve_proof_suffixes(const Problem& p, int twin, int play, const M
     return ProofTwinSolver(p, twin).suffixes(play, prefix, lengths, threads, limits);
 }
 
+ProofItemTally tally_of(const ProofSuffixes& s) {
+    ProofItemTally t;
+    t.timed_out = s.timed_out;
+    for (const std::vector<MoveLine>& lines : s.lines) t.lines.push_back(lines.size());
+    return t;
+}
+
+std::optional<std::size_t> proof_play_items_needed(const ProofPlayPlan& play,
+                                                   const std::vector<std::optional<ProofItemTally>>& items) {
+    const size_t all = play.blocked ? 0 : 1 + play.nodes.size();
+    if (items.size() != all) throw std::logic_error("results do not fit the plan");
+    if (play.blocked) return 0;
+    const size_t start_lengths = play.item_lengths(true).size(), node_lengths = play.item_lengths(false).size();
+    // Item i's tally when it is in (checked against the plan), else null.
+    auto in = [&](size_t i) -> const ProofItemTally* {
+        const std::optional<ProofItemTally>& t = items[i];
+        if (!t) return nullptr;
+        if (t->timed_out ? !t->lines.empty() : t->lines.size() != (i == 0 ? start_lengths : node_lengths))
+            throw std::logic_error("an item's lengths do not fit the plan");
+        return &*t;
+    };
+    if (play.max_lines <= 0) {
+        for (size_t i = 0; i < all; ++i)
+            if (!in(i)) return std::nullopt;
+        return all;
+    }
+    // The play's lines in the order solve_proof_game writes them, counted up to max_lines:
+    // the start item's lengths, then per longer length every prefix in generation order.
+    const size_t wanted = size_t(play.max_lines);
+    const ProofItemTally* start = in(0);
+    if (!start) return std::nullopt;
+    if (start->timed_out) return 1;
+    size_t count = 0;
+    for (size_t n : start->lines) count += n;
+    if (count >= wanted) return 1;
+    size_t reached = 0;  // nodes reached so far: the first ones in plan order
+    for (size_t at = 0; at < node_lengths; ++at)
+        for (const auto& [node, k] : play.order) {
+            if (node < 0 || size_t(node) >= play.nodes.size()) throw std::logic_error("a plan's order of other nodes");
+            for (; reached <= size_t(node); ++reached) {
+                const ProofItemTally* t = in(1 + reached);
+                if (!t) return std::nullopt;
+                if (t->timed_out) return 2 + reached;
+            }
+            count += items[1 + size_t(node)]->lines[at];
+            if (count >= wanted) return 1 + reached;
+        }
+    // Fewer lines than max_lines: every item counts (each node has a prefix in the order).
+    for (; reached < play.nodes.size(); ++reached)
+        if (!in(1 + reached)) return std::nullopt;
+    return all;
+}
+
 SolveReport assemble_proof_games(const Problem& p, const ProofGamePlan& plan,
                                  const std::vector<std::vector<ProofPlayResults>>& results, const SolveLimits& limits) {
     if (!plan.splittable || results.size() != plan.twins.size()) throw std::logic_error("results do not fit the plan");
@@ -196,13 +255,15 @@ SolveReport assemble_proof_games(const Problem& p, const ProofGamePlan& plan,
     // the twins as solve_problem_report does.
     std::vector<SolvePlan::Twin> twins;
     std::vector<SolveFragment> fragments;
-    std::vector<ProofGameSolution> games;  // up to the first timed-out item, as the text
+    std::vector<ProofGameSolution> games;  // the twins' before the first timed-out one, as the text
     bool cut = false;
     for (size_t t = 0; t < plan.twins.size(); ++t) {
         const ProofTwinPlan& twin = plan.twins[t];
         if (results[t].size() != twin.plays.size()) throw std::logic_error("results do not fit the plan");
         SolvePlan::Twin out;
         out.line = twin.line;
+        std::vector<ProofGameSolution> twin_games;
+        bool twin_timed_out = false;
         for (size_t r = 0; r < twin.plays.size(); ++r) {
             const ProofPlayPlan& play = twin.plays[r];
             const ProofPlayResults& res = results[t][r];
@@ -214,52 +275,64 @@ SolveReport assemble_proof_games(const Problem& p, const ProofGamePlan& plan,
             SolveFragment f;
             if (!play.blocked) {
                 if (res.nodes.size() != play.nodes.size()) throw std::logic_error("results do not fit the plan");
-                const std::vector<int> start_lengths = play.item_lengths(true);
-                const std::vector<int> node_lengths = play.item_lengths(false);
-                auto count = [&](const ProofSuffixes& s, size_t expected) {
+                // The items that make the text: all, or with MaxSolutions those up to its last line.
+                std::vector<std::optional<ProofItemTally>> tallies{tally_of(res.start)};
+                for (const ProofSuffixes& s : res.nodes) tallies.push_back(tally_of(s));
+                const size_t needed = proof_play_items_needed(play, tallies).value();
+                for (size_t i = 0; i < needed; ++i) {
+                    const ProofSuffixes& s = i == 0 ? res.start : res.nodes[i - 1];
                     f.nodes += s.nodes;
                     f.seconds += s.seconds;
                     f.timed_out = f.timed_out || s.timed_out;
-                    if (!s.timed_out && s.lines.size() != expected)
-                        throw std::logic_error("an item's lengths do not fit the plan");
-                };
-                count(res.start, start_lengths.size());
-                for (const ProofSuffixes& s : res.nodes) count(s, node_lengths.size());
-                cut = cut || f.timed_out;
+                }
+                twin_timed_out = twin_timed_out || f.timed_out;
                 if (!f.timed_out) {
                     const ProofTwinSolver writer(p, static_cast<int>(t));
+                    const std::vector<int> start_lengths = play.item_lengths(true);
+                    const std::vector<int> node_lengths = play.item_lengths(false);
+                    const size_t limit = play.max_lines > 0 ? size_t(play.max_lines) : static_cast<size_t>(-1);
+                    size_t written = 0;
+                    // Writes the line prefix + suffix of length `len` into `part`.
+                    auto add = [&](std::string& part, int len, const MoveLine& prefix, const MoveLine& suffix) {
+                        if (static_cast<int>(prefix.size() + suffix.size()) != len)
+                            throw std::logic_error("a line of another length");
+                        part += writer.line(static_cast<int>(r), prefix, suffix);
+                        MoveLine whole = prefix;
+                        whole.insert(whole.end(), suffix.begin(), suffix.end());
+                        twin_games.push_back({int(t), int(r), writer.first(int(r)), std::move(whole)});
+                        ++written;
+                    };
                     f.parts.resize(play.lengths.size());
-                    for (size_t i = 0; i < play.lengths.size(); ++i) {
+                    for (size_t i = 0; i < play.lengths.size() && written < limit; ++i) {
                         const int len = play.lengths[i];
                         std::string& part = f.parts[i];
                         if (len <= play.depth) {
                             for (const MoveLine& line : res.start.lines[index_of(start_lengths, len)]) {
-                                if (static_cast<int>(line.size()) != len)
-                                    throw std::logic_error("a line of another length");
-                                part += writer.line(static_cast<int>(r), {}, line);
-                                if (!cut) games.push_back({int(t), int(r), writer.first(int(r)), line});
+                                if (written == limit) break;
+                                add(part, len, {}, line);
                             }
                             continue;
                         }
                         const size_t at = index_of(node_lengths, len);
                         for (const auto& [node, k] : play.order) {
+                            if (written == limit) break;
+                            if (size_t(node) + 1 >= needed) throw std::logic_error("a node the text does not need");
                             const MoveLine& prefix = play.nodes.at(size_t(node)).prefixes.at(size_t(k));
                             for (const MoveLine& suffix : res.nodes[size_t(node)].lines[at]) {
-                                if (static_cast<int>(prefix.size() + suffix.size()) != len)
-                                    throw std::logic_error("a line of another length");
-                                part += writer.line(static_cast<int>(r), prefix, suffix);
-                                if (cut) continue;
-                                MoveLine whole = prefix;
-                                whole.insert(whole.end(), suffix.begin(), suffix.end());
-                                games.push_back({int(t), int(r), writer.first(int(r)), std::move(whole)});
+                                if (written == limit) break;
+                                add(part, len, prefix, suffix);
                             }
                         }
                     }
+                    f.stopped = written == limit;
                 }
             }
             fragments.push_back(std::move(f));
             out.phases.push_back(phase);
         }
+        // As one process: a twin cut by the time limit writes nothing, nor do the twins after it.
+        cut = cut || twin_timed_out;
+        if (!cut) games.insert(games.end(), twin_games.begin(), twin_games.end());
         twins.push_back(std::move(out));
     }
     SolveReport report = assemble_twins(p, twins, fragments, limits);

@@ -383,11 +383,17 @@ SolveReport assemble_twins(const Problem& p, const std::vector<SolvePlan::Twin>&
         const size_t before = out.size();
         if (!p.twins.empty()) out.append("\n").append(twin.line).append("\n");
         std::string text;
-        bool stopped = false;
-        for (const SolvePlan::Phase& ph : twin.phases) {
+        bool timed_out = false;
+        for (size_t i = 0; i < twin.phases.size(); ++i) {
+            const SolvePlan::Phase& ph = twin.phases[i];
             if (ph.first_item < 0 || ph.roots < 0 || size_t(ph.first_item) + size_t(ph.roots) > fragments.size())
                 throw std::logic_error("fragments do not fit the plan");
-            for (int r = 0; r < ph.roots; ++r) stopped = stopped || fragments[size_t(ph.first_item + r)].timed_out;
+            bool limited = false;  // MaxSolutions stopped the phase
+            for (int r = 0; r < ph.roots; ++r) {
+                timed_out = timed_out || fragments[size_t(ph.first_item + r)].timed_out;
+                limited = limited || fragments[size_t(ph.first_item + r)].stopped;
+            }
+            partial = partial || limited;
             if (ph.blocked) {
                 text += "\n";
                 continue;
@@ -400,10 +406,11 @@ SolveReport assemble_twins(const Problem& p, const std::vector<SolvePlan::Twin>&
                         text += f.parts[size_t(len)];
                     }
                 }
-            text += "\n";
+            // As solve_proof_game: a stopped last play ends without its blank line.
+            if (!limited || i + 1 != twin.phases.size()) text += "\n";
         }
         // As one process: the twin being searched when time ran out writes nothing.
-        if (stopped) {
+        if (timed_out) {
             report.timed_out = true;
             out += timeout_text(limits.max_seconds);
             partial = true;

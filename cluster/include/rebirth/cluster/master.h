@@ -31,7 +31,11 @@ struct MasterOptions {
 // merged per first move and printed in generation order, so the output does not depend on
 // how the tree was split or in which order items finished; a solve problem's output is
 // its worker's text, or for a problem split into root items the fragments assembled in
-// plan order (assemble_solve), so it does not depend on the split either.
+// plan order (assemble_solve), so it does not depend on the split either. A proof game split
+// at its frontier is assembled the same way (assemble_proof_games); with MaxSolutions, once a
+// play's first lines are known from its items in plan order, its later items are not handed
+// out and the results of those in flight are ignored (settle_proof; a resumed run finds the
+// same from the journal).
 class Master {
   public:
     // Loads the problems, reads the journal with --resume (a missing journal starts a
@@ -64,10 +68,12 @@ class Master {
     struct Pending {
         std::uint32_t problem;
         std::string path;
+        bool cancelled = false;  // in flight, no longer needed (settle_proof): its result is ignored
     };
     void plan_split(ProblemRun& run, const std::string& bytes);
     void plan_proof(ProblemRun& run, const std::vector<std::string>* journaled);
     void check_proof_record(const ProblemRun& run, const std::string& key, const ProofRecord& rec) const;
+    void settle_proof(ProblemRun& run, int twin, int play);
     void plan_problem(ProblemRun& run);
     void add_replies(ProblemRun& run, const std::string& root, const std::vector<std::string>& children);
     void assemble(ProblemRun& run);
