@@ -15,7 +15,7 @@ build_dir=${SANITIZE_BUILD_DIR:-build-asan}
 # left to the Release run: CI's budget.)
 suites=(test_fen test_popeye_input test_popeye_output test_rules test_legality test_seeds
         test_reference_movelists test_solve_direct test_solve_help test_solve_proof
-        test_popeye_suite test_cli)
+        test_popeye_suite test_cli test_pgn)
 
 bash scripts/deps.sh
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DREBIRTH_SANITIZE=ON \

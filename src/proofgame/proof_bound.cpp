@@ -240,12 +240,12 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboa
     }
     if (ways.empty()) return kFar;  // ~c's target pawns are out of reach
     int total = kFar;
+    // Each way's rows go below the target squares' rows (written over by the next way).
     for (const PawnCaptureWay& way : ways) {
         if (rows + way.slots > columns) continue;
-        std::array<AssignmentRow, 16> with = cost;
         for (int k = 0; k < way.slots; ++k)
-            for (int i = 0; i < columns; ++i) with[rows + k][i] = slot_cost(i, way.squares[k]);
-        total = std::min(total, min_cost_assignment(with.data(), rows + way.slots, columns));
+            for (int i = 0; i < columns; ++i) cost[size_t(rows + k)][size_t(i)] = slot_cost(i, way.squares[size_t(k)]);
+        total = std::min(total, min_cost_assignment(cost.data(), rows + way.slots, columns));
     }
     if (total >= kFar) return total;
     return std::max(0, total - castling_saving(pos, target, c, fixed));
