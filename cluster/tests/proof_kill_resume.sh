@@ -6,6 +6,7 @@ set -euo pipefail
 launcher="$1"; cluster="$2"; job="$3"; expected="$4"; work="$5"
 . "$(dirname "$0")/solve_common.sh"
 . "$(dirname "$0")/proof_common.sh"
+. "$(dirname "$0")/kill_common.sh"
 rm -rf "$work"; mkdir -p "$work"
 journal="$work/out/journal.jsonl"
 total=$("$cluster" --list "$job" | wc -l)
@@ -14,18 +15,10 @@ run=("$launcher" -n 2 "$job" --output-dir "$work/out" --journal "$journal")
 "${run[@]}" > "$work/summary1.jsonl" 2> "$work/stderr1.txt" &
 launcher_pid=$!
 proofs() { grep -c '"t":"proof"' "$journal" || true; }
-for _ in $(seq 1 1000); do
-  if [[ -f "$journal" ]] && [[ $(proofs) -ge 30 ]]; then break; fi
-  sleep 0.01
-done
-master_pid=$(head -n 1 "$journal" | sed -n 's/.*"pid":\([0-9]*\).*/\1/p')
-if [[ $(grep -c '"t":"finished"' "$journal" || true) -ge $total ]]; then
-  echo "the run ended before it could be killed" >&2; exit 1
-fi
-kill -KILL "$master_pid"
-wait "$launcher_pid" && { echo "mpirun exited 0 after the master was killed" >&2; exit 1; }
+ended() { [[ $(grep -c '"t":"finished"' "$journal" || true) -ge $total ]]; }
+kill_master_when "$launcher_pid" "$journal" proofs 30 1000 0.01 ended
 before=$(proofs)
-echo "killed master $master_pid after $before proof-game items"
+echo "killed master $killed_master after $before proof-game items"
 
 "${run[@]}" --resume > "$work/summary2.jsonl" 2> "$work/stderr2.txt"
 same_solve "$cluster" "$job" "$expected" "$work/out"

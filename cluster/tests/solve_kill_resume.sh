@@ -5,6 +5,7 @@
 set -euo pipefail
 launcher="$1"; cluster="$2"; job="$3"; expected="$4"; work="$5"
 . "$(dirname "$0")/solve_common.sh"
+. "$(dirname "$0")/kill_common.sh"
 rm -rf "$work"; mkdir -p "$work"
 journal="$work/out/journal.jsonl"
 total=$("$cluster" --list "$job" | wc -l)
@@ -13,16 +14,10 @@ run=("$launcher" -n 2 "$job" --output-dir "$work/out" --journal "$journal")
 "${run[@]}" > "$work/summary1.jsonl" 2> "$work/stderr1.txt" &
 launcher_pid=$!
 solved() { grep -c '"t":"solved"' "$journal" || true; }
-for _ in $(seq 1 800); do
-  if [[ -f "$journal" ]] && [[ $(solved) -ge 3 ]]; then break; fi
-  sleep 0.01
-done
-master_pid=$(head -n 1 "$journal" | sed -n 's/.*"pid":\([0-9]*\).*/\1/p')
-if [[ $(solved) -ge $total ]]; then echo "the run ended before it could be killed" >&2; exit 1; fi
-kill -KILL "$master_pid"
-wait "$launcher_pid" && { echo "mpirun exited 0 after the master was killed" >&2; exit 1; }
+ended() { [[ $(solved) -ge $total ]]; }
+kill_master_when "$launcher_pid" "$journal" solved 3 800 0.01 ended
 before=$(solved)
-echo "killed master $master_pid after $before of $total problems"
+echo "killed master $killed_master after $before of $total problems"
 
 "${run[@]}" --resume > "$work/summary2.jsonl" 2> "$work/stderr2.txt"
 same_solve "$cluster" "$job" "$expected" "$work/out"
