@@ -108,6 +108,23 @@ TEST(ProofRebirth, MarsCaptureFromTheRebirthSquare) {
     EXPECT_EQ(b->distance(WHITE, KNIGHT, SQ_H5, KNIGHT, SQ_G3, 0), 1);
 }
 
+// Along a played `line` with its last board as the target: from every position each side needs
+// no more moves than the game still made, and its surplus units can go.
+void expect_within_the_game(const RebirthBound& bound, const std::vector<Position>& line, const std::string& what) {
+    const Board target = line.back().to_setup().board;
+    const int n = int(line.size()) - 1;
+    for (int k = 0; k <= n; ++k) {
+        const Color stm = line[k].side_to_move();
+        const int own = (n - k + 1) / 2, other = (n - k) / 2;
+        for (Color c : {stm, ~stm}) {
+            const int mine = c == stm ? own : other, theirs = c == stm ? other : own;
+            ASSERT_LE(bound.moves_needed(line[k], target, c, mine, theirs), mine)
+                << what << ", ply " << k << ", " << (c == WHITE ? "White" : "Black");
+            ASSERT_TRUE(bound.surplus_possible(line[k], target, c, mine, theirs)) << what << ", ply " << k;
+        }
+    }
+}
+
 // Castling under Circe Rex Inclusive, where a king reborn at home castles again: each castling
 // after the first needs a rebirth, so one of the other side's moves. Target: 1.Sg1-f3 2.e2-e3
 // 3.Bf1-e2 4.0-0 (knight, pawn, bishop, king and rook one move each, less the castling: 4).
@@ -167,17 +184,8 @@ TEST(ProofRebirth, NeverMoreThanAGameThatCastles) {
                 pos.do_move(from[std::uniform_int_distribution<int>(0, from.size() - 1)(rng)], u);
                 line.push_back(pos);
             }
-            const Board target = line.back().to_setup().board;
-            const int n = int(line.size()) - 1;
-            for (int k = 0; k <= n; ++k) {
-                const Color stm = line[k].side_to_move();
-                const int own = (n - k + 1) / 2, other = (n - k) / 2;
-                for (Color c : {stm, ~stm}) {
-                    const int mine = c == stm ? own : other, theirs = c == stm ? other : own;
-                    ASSERT_LE(bound->moves_needed(line[k], target, c, mine, theirs), mine)
-                        << words << ", game " << game << ", ply " << k;
-                }
-            }
+            expect_within_the_game(*bound, line, std::string(words) + ", game " + std::to_string(game));
+            if (HasFatalFailure()) return;
         }
     }
     EXPECT_GT(castled[WHITE] + castled[BLACK], 40);
@@ -300,20 +308,9 @@ TEST(ProofRebirth, NeverMoreThanARandomGameMade) {
                 pos.do_move(from[std::uniform_int_distribution<int>(0, from.size() - 1)(rng)], u);
                 line.push_back(pos);
             }
-            const Board target = line.back().to_setup().board;
-            const int n = int(line.size()) - 1;
-            for (int k = 0; k <= n; ++k) {
-                const Color stm = line[k].side_to_move();
-                const int own = (n - k + 1) / 2, other = (n - k) / 2;
-                for (Color c : {stm, ~stm}) {
-                    const int mine = c == stm ? own : other, theirs = c == stm ? other : own;
-                    ASSERT_LE(bound->moves_needed(line[k], target, c, mine, theirs), mine)
-                        << words << ", game " << game << ", ply " << k << ", " << (c == WHITE ? "White" : "Black");
-                    ASSERT_TRUE(bound->surplus_possible(line[k], target, c, mine, theirs))
-                        << words << ", game " << game << ", ply " << k;
-                }
-                ++checks;
-            }
+            expect_within_the_game(*bound, line, std::string(words) + ", game " + std::to_string(game));
+            if (HasFatalFailure()) return;
+            checks += int(line.size());
         }
     }
     EXPECT_GT(checks, 20000);

@@ -186,36 +186,49 @@ PlayedGame play_random_game(Position pos, int plies, const char* cond, Pick pick
     return g;
 }
 
+// A move of `list` (the legal moves of pos): a capture one time in three where there is one,
+// else any move.
+Move capture_one_in_three(const Position& pos, const MoveList& list, std::mt19937& rng) {
+    std::vector<Move> captures;
+    for (const Move& m : list)
+        if (!pos.empty(m.to) || m.kind == MoveKind::EnPassant) captures.push_back(m);
+    return !captures.empty() && rng() % 3 == 0 ? captures[rng() % captures.size()]
+                                               : list[static_cast<int>(rng() % list.size())];
+}
+
+// The conditions with proof-game meaning of the round trips ("" is orthodox chess).
+const std::vector<std::string> kRoundTripConditions{"",
+                                                    "Circe",
+                                                    "AntiCirce",
+                                                    "Circe Parrain",
+                                                    "MarsCirce",
+                                                    "AntiMarsCirce",
+                                                    "Circe Assassin",
+                                                    "Circe RexInclusive",
+                                                    "Circe Mirror",
+                                                    "AntiCirce Cheylan",
+                                                    "Circe ContraParrain",
+                                                    "Circe Symmetry",
+                                                    "HorizontalSymmetryCirce",
+                                                    "Circe Antipodes",
+                                                    "PWC",
+                                                    "Circe Equipollents",
+                                                    "Circe Couscous",
+                                                    "SuperCirce",
+                                                    "Circe Cage",
+                                                    "Circe Take&Make",
+                                                    "Circe Diagram",
+                                                    "Circe AntiCirce"};
+
 // Round trip (issue 12): a game of 4 to 6 half-moves played at random from the game array
 // (captures preferred, so rebirths happen) is always among the solutions of `dia` for the
 // board it reaches, under every condition with proof-game meaning here. The line is written
 // as the solver writes its lines (append_line_move), so the comparison is exact.
 TEST(SolveProof, RandomGamesAreAmongTheSolutions) {
-    const char* conditions[] = {"",
-                                "Circe",
-                                "AntiCirce",
-                                "Circe Parrain",
-                                "MarsCirce",
-                                "AntiMarsCirce",
-                                "Circe Assassin",
-                                "Circe RexInclusive",
-                                "Circe Mirror",
-                                "AntiCirce Cheylan",
-                                "Circe ContraParrain",
-                                "Circe Symmetry",
-                                "HorizontalSymmetryCirce",
-                                "Circe Antipodes",
-                                "PWC",
-                                "Circe Equipollents",
-                                "Circe Couscous",
-                                "SuperCirce",
-                                "Circe Cage",
-                                "Circe Take&Make",
-                                "Circe Diagram",
-                                "Circe AntiCirce"};
     std::mt19937 rng(20261125);
     int games = 0;
-    for (const char* cond : conditions) {
+    for (const std::string& words : kRoundTripConditions) {
+        const char* cond = words.c_str();
         const RuleSet rules = resolve_rules(parse_condition_words(cond, "test"), "test");
         for (int game = 0; game < 6; ++game) {
             SetupRules setup_rules;
@@ -263,11 +276,7 @@ TEST(SolveProof, RandomGamesUnderRebirthRulesAreAmongTheSolutions) {
         const Position start(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), setup_rules);
         for (int game = 0; game < 2; ++game) {
             const PlayedGame g = play_random_game(start, 8, cond, [&](const Position& pos, const MoveList& list) {
-                std::vector<Move> captures;
-                for (const Move& m : list)
-                    if (!pos.empty(m.to) || m.kind == MoveKind::EnPassant) captures.push_back(m);
-                return !captures.empty() && rng() % 3 == 0 ? captures[rng() % captures.size()]
-                                                           : list[static_cast<int>(rng() % list.size())];
+                return capture_one_in_three(pos, list, rng);
             });
             if (g.input.empty()) continue;
             SCOPED_TRACE(g.input);
@@ -312,7 +321,7 @@ TEST(SolveProof, LongerRandomGamesAreAmongTheSolutions) {
 }
 
 // The long round trip (issue 12), not run by default (too long for the test suite): under
-// each condition of RandomGamesAreAmongTheSolutions, REBIRTH_RT_GAMES seeded random games of
+// each condition of kRoundTripConditions, REBIRTH_RT_GAMES seeded random games of
 // REBIRTH_RT_PLIES half-moves (default 2 of 10; captures one move in three), each solved
 // within REBIRTH_RT_SECONDS (default 60) on one thread; a game missing from the solutions
 // fails, a search stopped by the limit is only counted. REBIRTH_RT_CONDITIONS (comma-
@@ -325,28 +334,7 @@ TEST(SolveProof, DISABLED_LongRandomGamesAreAmongTheSolutions) {
     const int plies = number("REBIRTH_RT_PLIES", 10), per = number("REBIRTH_RT_GAMES", 2);
     SolveLimits limits;
     limits.max_seconds = number("REBIRTH_RT_SECONDS", 60);
-    std::vector<std::string> conditions{"",
-                                        "Circe",
-                                        "AntiCirce",
-                                        "Circe Parrain",
-                                        "MarsCirce",
-                                        "AntiMarsCirce",
-                                        "Circe Assassin",
-                                        "Circe RexInclusive",
-                                        "Circe Mirror",
-                                        "AntiCirce Cheylan",
-                                        "Circe ContraParrain",
-                                        "Circe Symmetry",
-                                        "HorizontalSymmetryCirce",
-                                        "Circe Antipodes",
-                                        "PWC",
-                                        "Circe Equipollents",
-                                        "Circe Couscous",
-                                        "SuperCirce",
-                                        "Circe Cage",
-                                        "Circe Take&Make",
-                                        "Circe Diagram",
-                                        "Circe AntiCirce"};
+    std::vector<std::string> conditions = kRoundTripConditions;
     if (const char* list = std::getenv("REBIRTH_RT_CONDITIONS")) {
         conditions.clear();
         std::stringstream in(list);
@@ -360,14 +348,9 @@ TEST(SolveProof, DISABLED_LongRandomGamesAreAmongTheSolutions) {
         setup_rules.rules = &rules;
         const Position start(parse_fen(test::kGameArray), setup_rules);
         for (int game = 0; game < per; ++game) {
-            const PlayedGame g =
-                play_random_game(start, plies, cond.c_str(), [&](const Position& pos, const MoveList& list) {
-                    std::vector<Move> captures;
-                    for (const Move& m : list)
-                        if (!pos.empty(m.to) || m.kind == MoveKind::EnPassant) captures.push_back(m);
-                    return !captures.empty() && rng() % 3 == 0 ? captures[rng() % captures.size()]
-                                                               : list[static_cast<int>(rng() % list.size())];
-                });
+            const PlayedGame g = play_random_game(
+                start, plies, cond.c_str(),
+                [&](const Position& pos, const MoveList& list) { return capture_one_in_three(pos, list, rng); });
             if (g.input.empty()) continue;
             const auto t0 = std::chrono::steady_clock::now();
             const SolveReport r = solve_problem_report(parse_popeye(g.input, "<test>")[0], 1, limits);

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdlib>
 
+#include "proofgame/cache_slot.h"
 #include "rebirth/assignment.h"
 #include "rebirth/bitboard.h"
 #include "rebirth/distance.h"
@@ -258,11 +259,8 @@ int MovesNeededCache::moves_needed(const Position& pos, Color c, Bitboard fixed)
     key[6] = pos.pieces(~c, PAWN);
     key[7] = Bitboard(popcount(pos.pieces(~c))) | Bitboard(pos.castling_sides(c)) << 8 | Bitboard(c) << 16;
     key[8] = fixed;
-    std::uint64_t h = 0;
-    for (Bitboard k : key) h = (h ^ k) * 0x9E3779B97F4A7C15ull;
-    h ^= h >> 29;
     if (entries_.empty()) entries_.resize(kSize);
-    Entry& e = entries_[h & (kSize - 1)];
+    Entry& e = entries_[cache_slot(key, kSize)];
     if (e.value >= 0 && e.key == key) return e.value;
     e.key = key;
     e.value = proof_moves_needed(pos, target_, c, fixed);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "proofgame/cache_slot.h"
 #include "rebirth/assignment.h"
 #include "rebirth/bitboard.h"
 #include "rebirth/distance.h"
@@ -251,11 +252,8 @@ struct CaptureBoundCache::Impl {
         for (int w = 0; w < 6; ++w) key[size_t(w)] = pos.pieces(c, Walk(KING + w));
         key[6] = fixed;
         key[7] = Bitboard(pos.castling_sides(c)) | Bitboard(c) << 8;
-        std::uint64_t h = 0;
-        for (Bitboard k : key) h = (h ^ k) * 0x9E3779B97F4A7C15ull;
-        h ^= h >> 31;
         if (entries.empty()) entries.resize(kSize);
-        Entry& e = entries[h & (kSize - 1)];
+        Entry& e = entries[cache_slot(key, kSize)];
         const std::uint64_t generation = blocked_distances_generation();
         if (e.used && e.key == key && e.generation == generation) return e.matrix;
         e.matrix = side_matrix(pos, target, c, fixed);

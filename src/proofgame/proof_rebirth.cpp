@@ -4,6 +4,7 @@
 #include <functional>
 #include <vector>
 
+#include "proofgame/cache_slot.h"
 #include "rebirth/assignment.h"
 #include "rebirth/bitboard.h"
 #include "rebirth/distance.h"
@@ -355,11 +356,8 @@ int RebirthBoundCache::moves_needed(const Position& pos, Color c, int own_left, 
     key[7] = pos.castling_rights();
     key[8] = Bitboard(std::uint16_t(own_left)) | Bitboard(std::uint16_t(other_left)) << 16 | waiting << 32 |
              Bitboard(c) << 48;
-    std::uint64_t h = 0;
-    for (Bitboard k : key) h = (h ^ k) * 0x9E3779B97F4A7C15ull;
-    h ^= h >> 29;
     if (entries_.empty()) entries_.resize(kSize);
-    Entry& e = entries_[h & (kSize - 1)];
+    Entry& e = entries_[cache_slot(key, kSize)];
     if (e.value >= 0 && e.key == key) return e.value;
     e.key = key;
     e.value = bound_.moves_needed(pos, target_, c, own_left, other_left);

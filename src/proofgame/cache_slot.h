@@ -1,0 +1,23 @@
+#pragma once
+
+// The slot of a key in the bounds' caches (proof_bound.cpp, proof_captures.cpp,
+// proof_rebirth.cpp). Not a public header.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "rebirth/types.h"
+
+namespace rebirth {
+
+// The slot of `key` among `size` slots (a power of two): a multiply-xor hash of its words.
+template <std::size_t N>
+std::size_t cache_slot(const std::array<Bitboard, N>& key, std::size_t size) {
+    std::uint64_t h = 0;
+    for (Bitboard k : key) h = (h ^ k) * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 29;
+    return static_cast<std::size_t>(h & (size - 1));
+}
+
+}  // namespace rebirth
