@@ -25,6 +25,15 @@ using test::kGameArray;
 
 RuleSet rules_of(const char* words) { return resolve_rules(parse_condition_words(words, "test"), "test"); }
 
+// The game array under `rules` (kept by the position: keep them alive).
+Position game_array_under(const RuleSet& rules) {
+    SetupRules sr;
+    sr.rules = &rules;
+    Position start;
+    start.set(parse_fen(kGameArray), sr);
+    return start;
+}
+
 // Circe (RULES.md 3): a pawn never goes back, but captured on d5 it is reborn on d2: no move
 // of its own. A knight from c3 to b1: one move, a rebirth (captured on c3: reborn on g1, a
 // dark square's home) does not help.
@@ -134,10 +143,7 @@ TEST(ProofRebirth, CastlingsAfterTheFirstNeedTheOtherSidesMoves) {
     const RuleSet rules = rules_of("Circe RexInclusive");
     const auto b = RebirthBound::make(rules);
     ASSERT_TRUE(b);
-    SetupRules sr;
-    sr.rules = &rules;
-    Position start;
-    start.set(parse_fen(kGameArray), sr);
+    const Position start = game_array_under(rules);
     const Board target = parse_fen("rnbqkbnr/pppppppp/8/8/8/4PN2/PPPPBPPP/RNBQ1RK1 w kq - 0 1").board;
     EXPECT_EQ(b->moves_needed(start, target, WHITE, 6, 0), 4);
     EXPECT_EQ(b->moves_needed(start, target, WHITE, 6, 2), 2);
@@ -155,10 +161,7 @@ TEST(ProofRebirth, NeverMoreThanAGameThatCastles) {
         const RuleSet rules = rules_of(words);
         const auto bound = RebirthBound::make(rules);
         ASSERT_TRUE(bound) << words;
-        SetupRules sr;
-        sr.rules = &rules;
-        Position start;
-        start.set(parse_fen(kGameArray), sr);
+        const Position start = game_array_under(rules);
         for (int game = 0; game < 40; ++game) {
             std::vector<Position> line{start};
             Position pos = start;
@@ -242,10 +245,7 @@ TEST(ProofRebirth, CacheGivesTheSameValues) {
         const RuleSet rules = rules_of(words);
         const auto bound = RebirthBound::make(rules);
         ASSERT_TRUE(bound) << words;
-        SetupRules sr;
-        sr.rules = &rules;
-        Position start;
-        start.set(parse_fen(kGameArray), sr);
+        const Position start = game_array_under(rules);
         for (int game = 0; game < 6; ++game) {
             std::vector<Position> line{start};
             Position pos = start;
@@ -288,10 +288,7 @@ TEST(ProofRebirth, NeverMoreThanARandomGameMade) {
         const RuleSet rules = rules_of(words);
         const auto bound = RebirthBound::make(rules);
         ASSERT_TRUE(bound) << words;
-        SetupRules sr;
-        sr.rules = &rules;
-        Position start;
-        start.set(parse_fen(kGameArray), sr);
+        const Position start = game_array_under(rules);
         for (int game = 0; game < 60; ++game) {
             // Captures first: a capture whenever one exists, in every other game.
             std::vector<Position> line;

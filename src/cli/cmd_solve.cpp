@@ -80,12 +80,16 @@ void report_bad_input(const InputError& e, nlohmann::json& summary) {
 // diagram) is reported for that problem and the file goes on; the exit code is then 2. For a
 // parse error nothing but the error line is printed for the problem: its header would show a
 // half-read diagram and stipulation, which is not what Popeye prints either.
+// Whether `s` is a proof game (dia..., a=>b...).
+static bool is_proof_game(const Stipulation& s) {
+    return s.play == Stipulation::Play::ProofGame || s.play == Stipulation::Play::AToB;
+}
+
 // A proof game's (dia, a=>b) verdict for --json: "unique" (one game in every twin), "cooked"
 // (more than one in some twin, also when MaxSolutions stopped after the second),
 // "no-solution", "timeout", or "partial" (MaxSolutions stopped at one); none for other play.
 static std::optional<std::string> proof_game_verdict(const Problem& p, const SolveReport& report) {
-    const auto play = p.stipulation.play;
-    if (play != Stipulation::Play::ProofGame && play != Stipulation::Play::AToB) return std::nullopt;
+    if (!is_proof_game(p.stipulation)) return std::nullopt;
     const std::string status = report.status();
     if (status == "solved") return "unique";
     if (status == "partial") {
@@ -100,13 +104,10 @@ static std::optional<std::string> proof_game_verdict(const Problem& p, const Sol
 // how many were found, or why none is printed (another stipulation, bad input, time limit).
 // False when the problem was not solved completely.
 static bool solve_pgn(const Problem& p, const std::string& id, int threads, const SolveLimits& limits, bool quiet) {
-    const auto proof = [](const Stipulation& s) {
-        return s.play == Stipulation::Play::ProofGame || s.play == Stipulation::Play::AToB;
-    };
-    bool all_proof = proof(p.stipulation);
+    bool all_proof = is_proof_game(p.stipulation);
     for (const Twin& t : p.twins)
         for (const TwinOp& op : t.ops)
-            if (op.kind == TwinOp::Kind::Stipulation && !proof(op.stipulation)) all_proof = false;
+            if (op.kind == TwinOp::Kind::Stipulation && !is_proof_game(op.stipulation)) all_proof = false;
     if (!all_proof) {
         std::cerr << "rebirth: " << id << ": stipulation " << p.stipulation.text
                   << " left out: --pgn writes proof games (dia, a=>b) only\n";

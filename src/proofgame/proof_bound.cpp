@@ -33,6 +33,15 @@ Bitboard pawn_reach(Color c, Square from, Bitboard walls) {
     return reach;
 }
 
+// The captures c can still make: the units of ~c on the board beyond those of the target
+// (negative when the target has more).
+int takes_left(const Position& pos, const Board& target, Color c) {
+    int takes = popcount(pos.pieces(~c));
+    for (const Piece& p : target)
+        if (!p.empty() && p.color == ~c) --takes;
+    return takes;
+}
+
 }  // namespace
 
 // Why the fixed units are fixed:
@@ -145,10 +154,7 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboa
     // A pawn changes file only by taking, and c takes at most the units of ~c beyond those of
     // the target: a pawn whose way needs more file changes never gets there (as a pawn, or to
     // its promotion square).
-    int takes = popcount(pos.pieces(~c));
-    for (const Piece& p : target)
-        if (!p.empty() && p.color == ~c) --takes;
-    takes = std::max(takes, 0);
+    const int takes = std::max(takes_left(pos, target, c), 0);
     const int last = c == WHITE ? 7 : 0, seventh = c == WHITE ? 6 : 1;
     // Per pawn column, when c cannot take on every file: its promotion squares within `takes`
     // files, each with the moves to promote there and the promoted queen's and knight's rows.
@@ -307,9 +313,7 @@ int pawn_capture_slots(const Position& pos, const Board& target, Color k, Bitboa
 bool pawn_capture_ways(const Position& pos, const Board& target, Color k, Bitboard fixed,
                        std::vector<PawnCaptureWay>& ways, int max_ways) {
     ways.clear();
-    int takes = popcount(pos.pieces(~k));
-    for (const Piece& p : target)
-        if (!p.empty() && p.color == ~k) --takes;
+    const int takes = takes_left(pos, target, k);
     std::array<Square, 16> pawns{}, squares{};
     int n_pawns = 0, n_squares = 0;
     for (Bitboard b = pos.pieces(k, PAWN) & ~fixed; b && n_pawns < 16;) pawns[n_pawns++] = pop_lsb(b);
@@ -387,10 +391,7 @@ int castling_saving(const Position& pos, const Board& target, Color c, Bitboard 
 }
 
 bool proof_captures_possible(const Position& pos, const Board& target, Color c) {
-    int kept = 0;
-    for (const Piece& p : target)
-        if (!p.empty() && p.color == ~c) ++kept;
-    const int captures = popcount(pos.pieces(~c)) - kept;
+    const int captures = takes_left(pos, target, c);
     // Rows: c's target pawns; columns: c's pawns on the board; cost: the file changes, each
     // one capture (kFar when the pawn cannot get there as a pawn).
     std::array<Square, 16> pawns{};

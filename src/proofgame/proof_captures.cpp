@@ -229,6 +229,18 @@ bool proof_capture_possible(const Position& pos, const Board& target, Color c, B
     return capture_possible(side_matrix(pos, target, c, fixed), pos, c, fixed, capture_squares, moves_left);
 }
 
+namespace {
+
+// The number of units of each side in the target.
+std::array<int, COLOR_NB> kept_units(const Board& target) {
+    std::array<int, COLOR_NB> kept{0, 0};
+    for (const Piece& p : target)
+        if (!p.empty()) ++kept[p.color];
+    return kept;
+}
+
+}  // namespace
+
 struct CaptureBoundCache::Impl {
     struct Entry {
         std::array<Bitboard, 8> key{};
@@ -239,12 +251,9 @@ struct CaptureBoundCache::Impl {
     static constexpr std::size_t kSize = 1024;
     const Board& target;
     std::vector<Entry> entries;
-    std::array<int, COLOR_NB> kept{0, 0};
+    const std::array<int, COLOR_NB> kept;
 
-    explicit Impl(const Board& t) : target(t) {
-        for (const Piece& p : t)
-            if (!p.empty()) ++kept[p.color];
-    }
+    explicit Impl(const Board& t) : target(t), kept(kept_units(t)) {}
 
     // side_matrix(pos, target, c, fixed), from the table when it holds it.
     const SideMatrix& matrix(const Position& pos, Color c, Bitboard fixed) {
@@ -271,13 +280,7 @@ CaptureBoundCache::~CaptureBoundCache() = default;
 
 bool proof_captures_feasible(const Position& pos, const Board& target, Bitboard fixed,
                              std::array<int, COLOR_NB> moves_left, CaptureBoundCache* cache) {
-    std::array<int, COLOR_NB> kept{0, 0};
-    if (cache) {
-        kept = cache->impl_->kept;
-    } else {
-        for (const Piece& p : target)
-            if (!p.empty()) ++kept[p.color];
-    }
+    const std::array<int, COLOR_NB> kept = cache ? cache->impl_->kept : kept_units(target);
     std::array<SideMatrix, COLOR_NB> m;
     std::array<bool, COLOR_NB> built{false, false};
     auto matrix = [&](Color c) -> const SideMatrix& {
