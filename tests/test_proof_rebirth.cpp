@@ -104,6 +104,50 @@ TEST(ProofRebirth, ParrainVectors) {
     EXPECT_EQ(contra->distance(WHITE, ROOK, SQ_A1, ROOK, SQ_B3, 1), 0);
 }
 
+// A position under `rules` from a FEN (keeps a reference to the rules: keep them alive).
+Position position_under(const RuleSet& rules, const char* fen) {
+    SetupRules sr;
+    sr.rules = &rules;
+    Position pos;
+    pos.set(parse_fen(fen), sr);
+    return pos;
+}
+
+// Parrain's rebirth waits for the captured side's next move (RULES.md 5), so a side reborn k
+// times answers each capture with a move of its own. Target: the diagram of Popeye's
+// REGRESSIONS_4_37_to_4_41_004 (dia3.5: the game array with the g1 knight on b6). After
+// 1.Sb1-a3 c7-c6 2.g2-g3 e7-e6, White to play two moves and Black one: no pawn steps back, so
+// each pawn off its square needs a rebirth. Black's one move answers at most one capture:
+// c6 and e6 cannot both come home. White is reborn at most once (Black takes once, White
+// answers with its last move): the g3 pawn takes that rebirth, and the knight needs three
+// moves to b6 without one (with White's king ending on e1, castling spares nothing).
+TEST(ProofRebirth, ParrainRebirthsWaitForAnAnswer) {
+    const RuleSet rules = rules_of("Circe Parrain");
+    const auto b = RebirthBound::make(rules);
+    ASSERT_TRUE(b);
+    const Position pos = position_under(rules, "rnbqkbnr/pp1p1ppp/2p1p3/8/8/N5P1/PPPPPP1P/R1BQKBNR w KQkq - 0 3");
+    const Board target = parse_fen("rnbqkbnr/pppppppp/1N6/8/8/8/PPPPPPPP/RNBQKB1R w KQkq - 0 1").board;
+    EXPECT_GT(b->moves_needed(pos, target, BLACK, 1, 2), 1);
+    EXPECT_GT(b->moves_needed(pos, target, WHITE, 2, 1), 2);
+    // With one Black move more (two Black moves, two White) both black pawns could come home,
+    // each captured and answered.
+    EXPECT_LE(b->moves_needed(pos, target, BLACK, 2, 2), 2);
+}
+
+// Anti-Mars castling (RULES.md 5: non-captures start from the rebirth square): the king castles
+// from e1 without a right of its own. From a game the soundness test met: 5.Ke1-f1 took White's
+// rights, and 5...Bc5 6.Sh3 Qg5 7.0-0 (the king from f1 by way of e1, the rook h1-f1) a5 8.Qe1
+// a6 (from a7, the pawn's rebirth square) 9.a4: White's four moves from the position after
+// 5.Kf1 reach the target; the castling spares the rook's move.
+TEST(ProofRebirth, AntiMarsCastlesWithoutTheKingsRight) {
+    const RuleSet rules = rules_of("AntiMarsCirce");
+    const auto b = RebirthBound::make(rules);
+    ASSERT_TRUE(b);
+    const Position pos = position_under(rules, "rnbqkbnr/pppp1pp1/4p2p/8/6P1/8/PPPPPPBP/RNBQ1KNR b kq - 1 3");
+    const Board target = parse_fen("rnb2knr/1ppp1pp1/p3p2p/2b3q1/P5P1/7N/1PPPPPBP/RNB1QRK1 w - - 0 1").board;
+    EXPECT_LE(b->moves_needed(pos, target, WHITE, 4, 5), 4);
+}
+
 // Mars Circe: a capture starts from the capturer's rebirth square. A white knight on h5 (a
 // light square) has b1 as its rebirth square (RULES.md 3: b1 is the light one), so one
 // capture takes it to a3, c3 or d2, each at least two knight moves from h5.
@@ -151,13 +195,14 @@ TEST(ProofRebirth, CastlingsAfterTheFirstNeedTheOtherSidesMoves) {
 
 // Soundness where castling counts: games that castle whenever they can and otherwise take (a
 // king first, so that it is reborn at home), under the conditions where a king is reborn at
-// home (by the other side's capture, or as a capturer): no position on the way needs more
-// moves than the game made.
+// home (by the other side's capture, or as a capturer) or castles without its right (Anti-Mars,
+// Mars Circe Rex Inclusive): no position on the way needs more moves than the game made.
 TEST(ProofRebirth, NeverMoreThanAGameThatCastles) {
     std::mt19937 rng(31);
     std::array<int, COLOR_NB> castled{0, 0};
-    for (const char* words : {"Circe RexInclusive", "Circe Assassin RexInclusive", "AntiCirce", "AntiCirce Cheylan",
-                              "Circe Mirror RexInclusive", "SuperCirce RexInclusive"}) {
+    for (const char* words :
+         {"Circe RexInclusive", "Circe Assassin RexInclusive", "AntiCirce", "AntiCirce Cheylan",
+          "Circe Mirror RexInclusive", "SuperCirce RexInclusive", "AntiMarsCirce", "MarsCirce RexInclusive"}) {
         const RuleSet rules = rules_of(words);
         const auto bound = RebirthBound::make(rules);
         ASSERT_TRUE(bound) << words;
@@ -214,6 +259,8 @@ const char* const kConditions[] = {
     "MarsCirce",
     "MarsCirce Mirror",
     "AntiMarsCirce",
+    "AntiMarsCirce RexInclusive",
+    "MarsCirce RexInclusive",
     "Circe Symmetry",
     "HorizontalSymmetryCirce",
     "Circe VerticalSymmetry",

@@ -2,6 +2,8 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
 #include <vector>
 
 #include "rebirth/position.h"
@@ -54,10 +56,10 @@ class MovesNeededCache {
   private:
     struct Entry {
         std::array<Bitboard, 9> key{};
-        int value = -1;  // -1: empty
+        int stored = 0;  // the value plus one; 0: empty (all bytes zero)
     };
     const Board& target_;
-    std::vector<Entry> entries_;
+    std::unique_ptr<Entry, void (*)(void*)> entries_{nullptr, std::free};  // zeroed_table, at the first call
 };
 
 // The distance rows (blocked_distances_as, the fixed units as walls) of a unit of walk w and

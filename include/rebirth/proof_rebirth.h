@@ -1,8 +1,11 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "rebirth/position.h"
@@ -64,16 +67,33 @@ class RebirthBound {
   private:
     friend class RebirthBoundCache;
     RebirthBound() = default;
-    // dist_[rebirths][c][walk - KING][from][(as - KING) * 64 + to]
+    // The distances of a unit of c and walk KING + walk on `from` with at most `version` (0, 1,
+    // 2: any number) rebirths: [(as - KING) * 64 + to]. Computed at the first call (from any
+    // thread), then kept.
     using Row = std::array<std::uint8_t, 6 * 64>;
-    std::array<std::array<std::array<std::array<Row, 64>, 6>, 2>, 3> dist_{};
+    const Row& row(int version, Color c, int walk, Square from) const;
+    void compute_row(int version, Color c, int walk, Square from, Row& row) const;
+    static constexpr int kRows = 3 * 2 * 6 * 64;
+    std::unique_ptr<Row[]> dist_;  // [((version * 2 + c) * 6 + walk) * 64 + from], filled at first use
+    mutable std::unique_ptr<std::atomic<bool>[]> ready_;  // whether that row is filled
+    mutable std::mutex fill_;
+    // Per colour, walk and square: where the unit goes by a rebirth (tele: captured; land: as a
+    // capturer, after capturing there; shift: the square Mars or Anti-Mars moves start from).
+    using SquareSets = std::array<std::array<std::array<Bitboard, 64>, 6>, 2>;
+    SquareSets tele_{}, land_{}, shift_{};
+    bool capturer_rebirth_ = false;
+    bool shifted_ = false;
+    bool promotes_ = false;
     // Castling: whether a king of colour c can be reborn on its home square (and castle again).
     std::array<bool, 2> king_regains_{false, false};
     std::array<bool, 2> rook_regains_{false, false};
     std::array<bool, 2> king_regains_by_own_capture_{false, false};  // a capturing king reborn at home
     bool captured_rebirth_ = false;
-    bool self_removal_ = false;   // a move of c may remove a unit of c (Assassin, relaxed capturer)
-    bool many_removals_ = false;  // a move may remove more than one unit (no surplus verdict)
+    bool delayed_rebirth_ = false;             // Parrain: reborn during the captured side's next move
+    bool castles_from_anywhere_ = false;       // Anti-Mars castling (no king right, rooks lifted)
+    bool castles_without_king_right_ = false;  // Mars Circe Rex Inclusive castling
+    bool self_removal_ = false;                // a move of c may remove a unit of c (Assassin, relaxed capturer)
+    bool many_removals_ = false;               // a move may remove more than one unit (no surplus verdict)
 };
 
 // RebirthBound::moves_needed for one bound and target, remembered: its value depends only on
@@ -90,11 +110,11 @@ class RebirthBoundCache {
   private:
     struct Entry {
         std::array<Bitboard, 9> key{};
-        int value = -1;  // -1: empty
+        int stored = 0;  // the value plus one; 0: empty (all bytes zero)
     };
     const RebirthBound& bound_;
     const Board& target_;
-    std::vector<Entry> entries_;
+    std::unique_ptr<Entry, void (*)(void*)> entries_{nullptr, std::free};  // zeroed_table, at the first call
 };
 
 }  // namespace rebirth

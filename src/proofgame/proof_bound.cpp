@@ -265,12 +265,13 @@ int MovesNeededCache::moves_needed(const Position& pos, Color c, Bitboard fixed)
     key[6] = pos.pieces(~c, PAWN);
     key[7] = Bitboard(popcount(pos.pieces(~c))) | Bitboard(pos.castling_sides(c)) << 8 | Bitboard(c) << 16;
     key[8] = fixed;
-    if (entries_.empty()) entries_.resize(kSize);
-    Entry& e = entries_[cache_slot(key, kSize)];
-    if (e.value >= 0 && e.key == key) return e.value;
+    if (!entries_) entries_.reset(zeroed_table<Entry>(kSize));
+    Entry& e = entries_.get()[cache_slot(key, kSize)];
+    if (e.stored > 0 && e.key == key) return e.stored - 1;
+    const int value = proof_moves_needed(pos, target_, c, fixed);
     e.key = key;
-    e.value = proof_moves_needed(pos, target_, c, fixed);
-    return e.value;
+    e.stored = value + 1;
+    return value;
 }
 
 int pawn_capture_slots(const Position& pos, const Board& target, Color k, Bitboard fixed,

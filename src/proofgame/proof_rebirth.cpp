@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <mutex>
 #include <vector>
 
 #include "proofgame/cache_slot.h"
@@ -83,12 +84,14 @@ RuleSet capturer_rules(const RuleSet& r) {
     return c;
 }
 
+Bitboard corners_of(Color c) {
+    const int home = c == WHITE ? 0 : 7;
+    return square_bb(make_square(0, home)) | square_bb(make_square(7, home));
+}
+
 bool supported_occupied(Occupied o) {
     return o == Occupied::Relaxed || o == Occupied::Strict || o == Occupied::Assassin;
 }
-
-// Per colour, walk and square: where the unit goes by the rules' rebirth.
-using SquareSets = std::array<std::array<std::array<Bitboard, 64>, kWalks>, 2>;
 
 }  // namespace
 
@@ -100,21 +103,30 @@ std::unique_ptr<const RebirthBound> RebirthBound::make(const RuleSet& r) {
         return nullptr;
     init_bitboards();  // the attack tables behind one_move_squares
     std::unique_ptr<RebirthBound> b(new RebirthBound());
+    b->dist_.reset(new Row[kRows]);  // not initialized: each row is filled at its first use
+    b->ready_.reset(new std::atomic<bool>[kRows]());
     const bool captured = r.reborn == Reborn::Captured || r.reborn == Reborn::Both;
     const bool capturer = r.reborn == Reborn::Capturer || r.reborn == Reborn::Both;
     const bool shifted = r.mars || r.antimars;
     b->captured_rebirth_ = captured;
     const bool parrain = parrain_like(r);
+    b->delayed_rebirth_ = parrain;
+    b->castles_from_anywhere_ = r.antimars;
+    b->castles_without_king_right_ = r.mars && r.rex == Rex::Inclusive;
     b->many_removals_ = r.reborn == Reborn::Both;
     b->self_removal_ = parrain || r.occupied == Occupied::Assassin ||
                        (r.reborn == Reborn::Capturer && r.occupied == Occupied::Relaxed);
     const RuleSet cap_rules = capturer_rules(r);
-    const bool promotes = rebirth_promotes(r);
+    b->capturer_rebirth_ = capturer;
+    b->shifted_ = shifted;
+    b->promotes_ = rebirth_promotes(r);
 
     // tele: captured and reborn (Circe; kings only under Rex Inclusive); land: a capturer's
     // rebirth square after capturing on the square; shift: the mover's rebirth square (Mars,
     // Anti-Mars), the square its move starts from.
-    SquareSets tele{}, land{}, shift{};
+    SquareSets& tele = b->tele_;
+    SquareSets& land = b->land_;
+    SquareSets& shift = b->shift_;
     for (Color c : {WHITE, BLACK})
         for (int k = 0; k < kWalks; ++k)
             for (int s = 0; s < 64; ++s) {
@@ -136,112 +148,115 @@ std::unique_ptr<const RebirthBound> RebirthBound::make(const RuleSet& r) {
         }
     }
 
-    // Breadth-first search over (walk, square) states, level by level: one own move a level;
-    // a captured unit's rebirth costs no move of its own (same level): none in version 0, at
-    // most one in version 1, any number in version 2. States are kept per number of rebirths
-    // used so far (0 or 1; version 2 keeps them all in plane 0).
-    for (int version = 0; version < 3; ++version) {
-        if (version > 0 && !captured) {
-            b->dist_[version] = b->dist_[0];
-            continue;
-        }
-        for (Color c : {WHITE, BLACK}) {
-            const Bitboard last_rank = rank_bb(c == WHITE ? 7 : 0);
-            for (int w0 = 0; w0 < kWalks; ++w0)
-                for (int from = 0; from < 64; ++from) {
-                    Row& row = b->dist_[version][c][w0][from];
-                    row.fill(std::uint8_t(kFar));
-                    using Planes = std::array<std::array<Bitboard, kWalks>, 2>;
-                    Planes seen{}, front{};
-                    auto add = [&](Planes& into, int plane, int k, Bitboard sq) {
-                        sq &= ~seen[plane][k];
-                        seen[plane][k] |= sq;
-                        into[plane][k] |= sq;
-                    };
-                    // A pawn arriving on its last rank: by a move it promotes; by a rebirth it
-                    // promotes where the rules say so, else it stands there.
-                    auto add_pawn = [&](Planes& into, int plane, Bitboard sq, bool by_move) {
-                        add(into, plane, walk_index(PAWN), sq & (by_move || !promotes ? ~last_rank : kAll));
-                        if (by_move || promotes)
-                            for (Walk p : {QUEEN, ROOK, BISHOP, KNIGHT})
-                                add(into, plane, walk_index(p), sq & last_rank);
-                    };
-                    add(front, 0, w0, square_bb(Square(from)));
-                    for (int level = 0; level < kFar; ++level) {
-                        if (version > 0) {
-                            // Close the level under rebirths (each square's images once).
-                            const int to_plane = version == 1 ? 1 : 0;
-                            std::array<Bitboard, kWalks> todo = front[0];
-                            for (bool more = true; more;) {
-                                more = false;
-                                Planes fresh{};
-                                for (int k = 0; k < kWalks; ++k)
-                                    for (Bitboard t = todo[k]; t;) {
-                                        const Bitboard img = tele[c][k][pop_lsb(t)];
-                                        if (k == walk_index(PAWN))
-                                            add_pawn(fresh, to_plane, img, false);
-                                        else
-                                            add(fresh, to_plane, k, img);
-                                    }
-                                for (int p = 0; p < 2; ++p)
-                                    for (int k = 0; k < kWalks; ++k) front[p][k] |= fresh[p][k];
-                                if (version == 2) {
-                                    todo = fresh[0];
-                                    for (int k = 0; k < kWalks; ++k) more |= fresh[0][k] != 0;
-                                }
-                            }
-                        }
-                        bool any = false;
-                        for (int p = 0; p < 2; ++p)
-                            for (int k = 0; k < kWalks; ++k)
-                                for (Bitboard t = front[p][k]; t;) {
-                                    std::uint8_t& d = row[k * 64 + pop_lsb(t)];
-                                    d = std::min(d, std::uint8_t(level));
-                                    any = true;
-                                }
-                        if (!any) break;
-                        Planes next{};
-                        for (int p = 0; p < 2; ++p)
-                            for (int k = 0; k < kWalks; ++k) {
-                                const Walk w = Walk(KING + k);
-                                for (Bitboard t = front[p][k]; t;) {
-                                    const Square s = pop_lsb(t);
-                                    Bitboard to = one_move_squares(w, c, s, 0);
-                                    if (shifted)
-                                        for (Bitboard f = shift[c][k][s]; f;)
-                                            to |= one_move_squares(w, c, pop_lsb(f), 0);
-                                    if (w == PAWN)
-                                        add_pawn(next, p, to, true);
-                                    else
-                                        add(next, p, k, to);
-                                    if (capturer) {
-                                        // The capture lands the capturer (promoted on its last
-                                        // rank) on its rebirth square.
-                                        for (Bitboard a = to; a;) {
-                                            const Square x = pop_lsb(a);
-                                            if (w == PAWN && (last_rank & square_bb(x))) {
-                                                for (Walk q : {QUEEN, ROOK, BISHOP, KNIGHT})
-                                                    add(next, p, walk_index(q), land[c][walk_index(q)][x]);
-                                            } else if (w == PAWN) {
-                                                add_pawn(next, p, land[c][k][x], false);
-                                            } else {
-                                                add(next, p, k, land[c][k][x]);
-                                            }
-                                        }
-                                    }
-                                }
-                            }
-                        front = next;
-                    }
-                }
+    return b;
+}
+
+const RebirthBound::Row& RebirthBound::row(int version, Color c, int walk, Square from) const {
+    if (!captured_rebirth_) version = 0;  // no rebirth changes a distance
+    const std::size_t i =
+        ((std::size_t(version) * 2 + std::size_t(c)) * kWalks + std::size_t(walk)) * 64 + std::size_t(from);
+    if (!ready_[i].load(std::memory_order_acquire)) {
+        const std::lock_guard<std::mutex> lock(fill_);
+        if (!ready_[i].load(std::memory_order_relaxed)) {
+            compute_row(version, c, walk, from, dist_[i]);
+            ready_[i].store(true, std::memory_order_release);
         }
     }
-    return b;
+    return dist_[i];
+}
+
+// Breadth-first search over (walk, square) states, level by level: one own move a level; a
+// captured unit's rebirth costs no move of its own (same level): none in version 0, at most
+// one in version 1, any number in version 2. States are kept per number of rebirths used so
+// far (0 or 1; version 2 keeps them all in plane 0).
+void RebirthBound::compute_row(int version, Color c, int w0, Square from, Row& row) const {
+    const Bitboard last_rank = rank_bb(c == WHITE ? 7 : 0);
+    row.fill(std::uint8_t(kFar));
+    using Planes = std::array<std::array<Bitboard, kWalks>, 2>;
+    Planes seen{}, front{};
+    auto add = [&](Planes& into, int plane, int k, Bitboard sq) {
+        sq &= ~seen[plane][k];
+        seen[plane][k] |= sq;
+        into[plane][k] |= sq;
+    };
+    // A pawn arriving on its last rank: by a move it promotes; by a rebirth it promotes where
+    // the rules say so, else it stands there.
+    auto add_pawn = [&](Planes& into, int plane, Bitboard sq, bool by_move) {
+        add(into, plane, walk_index(PAWN), sq & (by_move || !promotes_ ? ~last_rank : kAll));
+        if (by_move || promotes_)
+            for (Walk p : {QUEEN, ROOK, BISHOP, KNIGHT}) add(into, plane, walk_index(p), sq & last_rank);
+    };
+    add(front, 0, w0, square_bb(from));
+    for (int level = 0; level < kFar; ++level) {
+        if (version > 0) {
+            // Close the level under rebirths (each square's images once).
+            const int to_plane = version == 1 ? 1 : 0;
+            std::array<Bitboard, kWalks> todo = front[0];
+            for (bool more = true; more;) {
+                more = false;
+                Planes fresh{};
+                for (int k = 0; k < kWalks; ++k)
+                    for (Bitboard t = todo[k]; t;) {
+                        const Bitboard img = tele_[c][k][pop_lsb(t)];
+                        if (k == walk_index(PAWN))
+                            add_pawn(fresh, to_plane, img, false);
+                        else
+                            add(fresh, to_plane, k, img);
+                    }
+                for (int p = 0; p < 2; ++p)
+                    for (int k = 0; k < kWalks; ++k) front[p][k] |= fresh[p][k];
+                if (version == 2) {
+                    todo = fresh[0];
+                    for (int k = 0; k < kWalks; ++k) more |= fresh[0][k] != 0;
+                }
+            }
+        }
+        bool any = false;
+        for (int p = 0; p < 2; ++p)
+            for (int k = 0; k < kWalks; ++k)
+                for (Bitboard t = front[p][k]; t;) {
+                    std::uint8_t& d = row[k * 64 + pop_lsb(t)];
+                    d = std::min(d, std::uint8_t(level));
+                    any = true;
+                }
+        if (!any) break;
+        Planes next{};
+        for (int p = 0; p < 2; ++p)
+            for (int k = 0; k < kWalks; ++k) {
+                const Walk w = Walk(KING + k);
+                for (Bitboard t = front[p][k]; t;) {
+                    const Square s = pop_lsb(t);
+                    Bitboard to = one_move_squares(w, c, s, 0);
+                    if (shifted_)
+                        for (Bitboard f = shift_[c][k][s]; f;) to |= one_move_squares(w, c, pop_lsb(f), 0);
+                    if (w == PAWN)
+                        add_pawn(next, p, to, true);
+                    else
+                        add(next, p, k, to);
+                    if (capturer_rebirth_) {
+                        // The capture lands the capturer (promoted on its last rank) on its
+                        // rebirth square.
+                        for (Bitboard a = to; a;) {
+                            const Square x = pop_lsb(a);
+                            if (w == PAWN && (last_rank & square_bb(x))) {
+                                for (Walk q : {QUEEN, ROOK, BISHOP, KNIGHT})
+                                    add(next, p, walk_index(q), land_[c][walk_index(q)][x]);
+                            } else if (w == PAWN) {
+                                add_pawn(next, p, land_[c][k][x], false);
+                            } else {
+                                add(next, p, k, land_[c][k][x]);
+                            }
+                        }
+                    }
+                }
+            }
+        front = next;
+    }
 }
 
 int RebirthBound::distance(Color c, Walk w, Square from, Walk as, Square to, int rebirths) const {
     if (w < KING || w > PAWN || as < KING || as > PAWN) return kFar;
-    return dist_[std::clamp(rebirths, 0, 2)][c][walk_index(w)][from][walk_index(as) * 64 + to];
+    return row(std::clamp(rebirths, 0, 2), c, walk_index(w), from)[std::size_t(walk_index(as) * 64 + to)];
 }
 
 int RebirthBound::moves_needed(const Position& pos, const Board& target, Color c, int own_left, int other_left) const {
@@ -259,9 +274,9 @@ int RebirthBound::moves_needed(const Position& pos, const Board& target, Color c
         const Square s = pop_lsb(b);
         walks[columns] = pos.piece_on(s).walk;
         if (walks[columns] < KING || walks[columns] > PAWN) return 0;  // outside the model: no verdict
-        free_rows[columns] = &dist_[2][c][walk_index(walks[columns])][s];
-        one_rows[columns] = &dist_[1][c][walk_index(walks[columns])][s];
-        paid_rows[columns] = &dist_[0][c][walk_index(walks[columns])][s];
+        free_rows[columns] = &row(2, c, walk_index(walks[columns]), s);
+        one_rows[columns] = &row(1, c, walk_index(walks[columns]), s);
+        paid_rows[columns] = &row(0, c, walk_index(walks[columns]), s);
     }
     // A unit waiting for its Parrain rebirth comes back anywhere with the next move of c (and
     // never without one).
@@ -299,10 +314,13 @@ int RebirthBound::moves_needed(const Position& pos, const Board& target, Color c
     if (bound >= kFar) return kFar;
     if (captured_rebirth_ && rows > 0) {
         const int paid = min_cost_assignment(paid_cost.data(), rows, columns);
-        // Each rebirth needs a capture by the other side: at most other_left in all. A unit
-        // reborn once saves at most one[i], reborn twice or more at most any[i]; the most
-        // the captures can save is a knapsack over the units (best[k]: with k captures).
-        const int k_max = std::clamp(other_left, 0, 32);
+        // Each rebirth needs a capture by the other side: at most other_left in all; under
+        // Parrain the unit comes back during c's next move, so the capture is one of the other
+        // side's moves that c still answers. A unit reborn once saves at most one[i], reborn
+        // twice or more at most any[i]; the most the captures can save is a knapsack over the
+        // units (best[k]: with k captures).
+        const int answered = pos.side_to_move() == c ? own_left - 1 : own_left;
+        const int k_max = std::clamp(delayed_rebirth_ ? std::min(other_left, answered) : other_left, 0, 32);
         std::array<int, 33> best{};
         for (int i = 0; i < columns; ++i) {
             int one = 0, any = 0;
@@ -317,20 +335,56 @@ int RebirthBound::moves_needed(const Position& pos, const Board& target, Color c
             }
         }
         bound = std::max(bound, paid - best[k_max]);
+        // The same limit priced (Lagrangian relaxation): for any price p >= 0 a rebirth costs
+        // p, a unit's cost is min(paid, one + p, any + 2p), and the least assignment less p
+        // times k_max bounds the least total with at most k_max rebirths. This still counts
+        // where some units can only get home by a rebirth (paid out of reach), which the
+        // knapsack above cannot. Prices 1, 2, 4 ... up to past own_left (enough to decide
+        // whether own_left suffices).
+        std::array<AssignmentRow, 16> priced;
+        for (int p = 1; bound <= own_left && p <= 2 * std::max(own_left, 1) && p < kFar / 2; p *= 2) {
+            for (int r = 0; r < rows; ++r)
+                for (int i = 0; i < columns; ++i)
+                    priced[r][i] = std::min({paid_cost[r][i], one_cost[r][i] + p, free_cost[r][i] + 2 * p, kFar - 1});
+            bound = std::max(bound, min_cost_assignment(priced.data(), rows, columns) - p * k_max);
+        }
     }
     // Castling moves two units with one move: one move spared per castling.
     const int home = c == WHITE ? 0 : 7;
     const Bitboard rights = pos.castling_rights();
     int castlings = 0;
+    const Piece end_home = target[make_square(4, home)];
+    const bool king_ends_home = end_home.walk == KING && end_home.color == c;
     if (king_regains_[c]) {
         // Each castling after the first needs the king's right back, by a rebirth on its home
         // square: when only the other side's captures bring it back, at most one per move of
         // the other side.
         const int now = rights & square_bb(make_square(4, home)) ? 1 : 0;
         castlings = king_regains_by_own_capture_[c] ? own_left : std::min(own_left, now + other_left);
-    } else if (rights & square_bb(make_square(4, home))) {
+    } else if ((rights & square_bb(make_square(4, home))) && !king_ends_home) {
+        // A king that ends at home and is never reborn there walks back after castling: at
+        // least the move the castling spared (the king's distances count castling as one
+        // king move, so the rook's free step is all it saves).
         const Bitboard corners = square_bb(make_square(0, home)) | square_bb(make_square(7, home));
         castlings = (rights & corners) || rook_regains_[c] ? 1 : 0;
+    }
+    if (castles_from_anywhere_) {
+        // Anti-Mars: the king castles from its rebirth square without a right, with a rook
+        // lifted onto its empty corner. A rook's moves after its last castling start on its
+        // castled square, at most one move from anywhere it could reach without castling
+        // (its non-captures start on a corner), so all of a rook's castlings spare at most
+        // one move (the king's distances count castling as one king move): at most one a
+        // rook, or a pawn that may promote to one, off its target.
+        int rooks = 0;
+        for (Bitboard b = pos.pieces(c, ROOK) | pos.pieces(c, PAWN); b;) {
+            const Square s = pop_lsb(b);
+            if (!(settled & square_bb(s))) ++rooks;
+        }
+        castlings = std::max(castlings, std::min(own_left, rooks));
+    } else if (castles_without_king_right_) {
+        // Mars Circe with Rex Inclusive: the king castles from its empty rebirth square
+        // without its own right, once a corner's right.
+        castlings = std::max(castlings, std::min(own_left, popcount(rights & corners_of(c))));
     }
     return std::max(0, bound - castlings);
 }
@@ -355,13 +409,14 @@ int RebirthBoundCache::moves_needed(const Position& pos, Color c, int own_left, 
     const Bitboard waiting = !pending.empty() && pending.color == c ? Bitboard(pending.walk) + 1 : 0;
     key[7] = pos.castling_rights();
     key[8] = Bitboard(std::uint16_t(own_left)) | Bitboard(std::uint16_t(other_left)) << 16 | waiting << 32 |
-             Bitboard(c) << 48;
-    if (entries_.empty()) entries_.resize(kSize);
-    Entry& e = entries_[cache_slot(key, kSize)];
-    if (e.value >= 0 && e.key == key) return e.value;
+             Bitboard(c) << 48 | Bitboard(pos.side_to_move()) << 52;
+    if (!entries_) entries_.reset(zeroed_table<Entry>(kSize));
+    Entry& e = entries_.get()[cache_slot(key, kSize)];
+    if (e.stored > 0 && e.key == key) return e.stored - 1;
+    const int value = bound_.moves_needed(pos, target_, c, own_left, other_left);
     e.key = key;
-    e.value = bound_.moves_needed(pos, target_, c, own_left, other_left);
-    return e.value;
+    e.stored = value + 1;
+    return value;
 }
 
 }  // namespace rebirth
