@@ -218,5 +218,65 @@ TEST(ProofBound, MovesNeededCacheGivesTheSameValues) {
     EXPECT_GT(hits, 1000);
 }
 
+// MoveProgress, worked out by hand, towards the diagram of Natch's double_en_passant (White:
+// knights on d2 and g1, pawns on a2, b2, f2, g2, h2, the rest elsewhere). From the game array
+// the knights need one move (b1-d2) and g1 keeps its knight; after 1.Sg1-f3 they need two
+// (b1-d2 and f3-g1, or b1-c3 ... no fewer): one more. No white pawn ever comes back to a2 after
+// 1.a2-a3: out of reach. A plain move of a unit off its target square that brings it nearer
+// (1.d2-d4, the d-pawn's way to c6) lowers the need by at most one.
+TEST(ProofBound, MoveProgressCountsTheMoverAlone) {
+    const Position pos(parse_fen(kStart));
+    const Board target = board_of("rn1q1bnr/4pppp/kPPp4/8/8/3BBP2/PP1N1PPP/R2QK1NR w - - 0 1");
+    const Bitboard fixed = fixed_units(pos, target);
+    const MoveProgress progress(pos, target, WHITE, fixed);
+    const int need = proof_moves_needed(pos, target, WHITE, fixed);
+    EXPECT_EQ(progress.need(), need);
+    EXPECT_EQ(progress.need_after(SQ_G1, SQ_F3), need + 1);
+    EXPECT_GE(progress.need_after(SQ_A2, SQ_A3), kFar);
+    EXPECT_GE(progress.need_after(SQ_D2, SQ_D4), need - 1);
+    EXPECT_LE(progress.need_after(SQ_D2, SQ_D4), need);
+}
+
+// Soundness of MoveProgress on played games: from every position of seeded random games (the
+// final board as target), for every plain move of the side to move (no capture, promotion,
+// castling or en passant), the bound after the move is at most proof_moves_needed of the
+// position after it, counted with the same fixed units, and for every capture by a piece
+// the other side's bound without the unit taken is at most its need after; and the bounds
+// say more than "no verdict" on many moves (so that the test can fail).
+TEST(ProofBound, MoveProgressNeverAboveTheNeedAfter) {
+    std::mt19937 rng(23);
+    long checks = 0, raised = 0, captures = 0;
+    for (int game = 0; game < 80; ++game) {
+        const std::vector<Position> line = test::random_line(Position(parse_fen(kStart)), 12 + game % 16, rng, 3);
+        const Board target = line.back().to_setup().board;
+        for (const Position& at : line) {
+            Position pos = at;
+            const Color c = pos.side_to_move();
+            const Bitboard fixed = fixed_units(pos, target);
+            const MoveProgress progress(pos, target, c, fixed), taken(pos, target, ~c, fixed);
+            ASSERT_EQ(progress.need(), proof_moves_needed(pos, target, c, fixed)) << "game " << game;
+            MoveList list;
+            generate_legal(pos, list);
+            for (const Move& m : list) {
+                if (m.kind != MoveKind::Normal) continue;
+                const bool capture = !pos.empty(m.to);
+                if (capture && pos.piece_on(m.from).walk == PAWN) continue;
+                const int bound = capture ? taken.need_without(m.to) : progress.need_after(m.from, m.to);
+                UndoInfo u;
+                pos.do_move(m, u);
+                const int after = proof_moves_needed(pos, target, capture ? ~c : c, fixed);
+                pos.undo_move(m, u);
+                ASSERT_LE(bound, after) << "game " << game << (capture ? ", a capture" : "");
+                ++checks;
+                if (capture) ++captures;
+                if (bound > (capture ? taken : progress).need()) ++raised;
+            }
+        }
+    }
+    EXPECT_GT(checks, 20000);
+    EXPECT_GT(captures, 500);
+    EXPECT_GT(raised, checks / 10);
+}
+
 }  // namespace
 }  // namespace rebirth

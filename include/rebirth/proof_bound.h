@@ -62,6 +62,41 @@ class MovesNeededCache {
     std::unique_ptr<Entry, void (*)(void*)> entries_{nullptr, std::free};  // zeroed_table, at the first call
 };
 
+// proof_moves_needed(pos, target, c, fixed) before and after each plain move of c (no
+// capture, promotion, castling or en passant), without working out each position after.
+// Such a move changes only the mover's costs in the assignments (its distances to c's target
+// squares and to the squares where the captures of ~c's pawns land): the fixed units stay
+// walls and c's castling rights only shrink. So each way's dual solution (assignment.h), with
+// the mover's column price lowered to what its new costs allow, bounds that way's new
+// assignment from below, and the least over the ways (less the castling saving) bounds the
+// need after the move, counted with the same fixed units (which stay fixed). Likewise for c's
+// need once a piece of the other side takes one of c's units: its column drops out (the
+// other side's pawns, whose captures make rows, and c's captures left are unchanged; only
+// the ways those pawns have can go). The search
+// skips a move after which c needs more moves than it has left. Keeps a reference to pos,
+// whose units must not change while it is asked.
+struct NeedRecord;
+class MoveProgress {
+  public:
+    MoveProgress(const Position& pos, const Board& target, Color c, Bitboard fixed);
+    ~MoveProgress();
+    MoveProgress(const MoveProgress&) = delete;
+    MoveProgress& operator=(const MoveProgress&) = delete;
+    // proof_moves_needed(pos, target, c, fixed).
+    int need() const;
+    // At most proof_moves_needed after the plain move of c's unit on `from` to `to`, counted
+    // with the same fixed units; 0 (no verdict) for a unit on a target square of its walk.
+    int need_after(Square from, Square to) const;
+    // At most proof_moves_needed once the other side's piece (not a pawn: its pawns stay) takes
+    // c's unit on `taken` (not en passant), counted with the same fixed units; 0 (no verdict)
+    // for a fixed unit.
+    int need_without(Square taken) const;
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
 // The distance rows (blocked_distances_as, the fixed units as walls) of a unit of walk w and
 // colour c on s: [0] its own walk, and for a pawn [1] as a queen and [2] as a knight after
 // promotion; all null for a unit on a fixed square or of a walk without tables.

@@ -128,7 +128,148 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c) {
     return proof_moves_needed(pos, target, c, fixed_units(pos, target));
 }
 
-int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboard fixed) {
+namespace {
+
+// What proof_moves_needed charges a unit of c, for one position, target and set of fixed
+// units: its fewest moves to each target square of c and to each square where a capture that
+// ~c's pawns must make can land. Shared by proof_moves_needed and MoveProgress, which must
+// count alike.
+class NeedModel {
+  public:
+    // One unit: its square, walk, distance rows and (a pawn, when c cannot take on every
+    // file) its promotion squares within reach of the captures left.
+    struct Promotion {
+        int moves;
+        const std::uint8_t* queen;
+        const std::uint8_t* knight;
+    };
+    struct Unit {
+        Square square = SQ_NONE;
+        Walk walk = NO_WALK;
+        UnitRows rows{};
+        std::array<Promotion, 8> promotions{};
+        int n_promotions = 0;
+    };
+
+    NeedModel(const Position& pos, const Board& target, Color c, Bitboard fixed)
+        : c_(c), fixed_(fixed), castling_helps_(pos.castling_sides(c) != 0) {
+        // A pawn changes file only by taking, and c takes at most the units of ~c beyond
+        // those of the target: a pawn whose way needs more file changes never gets there (as
+        // a pawn, or to its promotion square).
+        takes_ = std::max(takes_left(pos, target, c), 0);
+        limited_ = takes_ < 7;
+        // Captures the other side's pawns must still make land on units of c, per way of
+        // assigning ~c's pawns to their target squares; with too many ways, the captures
+        // every way makes (pawn_capture_slots).
+        if (!pawn_capture_ways(pos, target, ~c, fixed, ways_, 24)) {
+            std::array<Bitboard, 8> slots{};
+            PawnCaptureWay all;
+            all.slots = pawn_capture_slots(pos, target, ~c, fixed, slots);
+            std::copy(slots.begin(), slots.end(), all.squares.begin());
+            ways_.assign(1, all);
+        }
+    }
+
+    const std::vector<PawnCaptureWay>& ways() const { return ways_; }
+
+    Unit unit(Square s, Walk w) const {
+        Unit u;
+        u.square = s;
+        u.walk = w;
+        u.rows = unit_rows(fixed_, w, c_, s);
+        if (!limited_ || w != PAWN || !u.rows[0]) return u;
+        const int last = c_ == WHITE ? 7 : 0, seventh = c_ == WHITE ? 6 : 1;
+        const int file = file_of(s);
+        for (int f = std::max(0, file - takes_); f <= std::min(7, file + takes_); ++f) {
+            const Square p8 = make_square(f, last);
+            if (fixed_ & square_bb(p8)) continue;
+            int reach = kFar;
+            for (int g = std::max(0, f - 1); g <= std::min(7, f + 1); ++g)
+                reach = std::min<int>(reach, u.rows[0][make_square(g, seventh)]);
+            if (reach >= kFar) continue;
+            u.promotions[size_t(u.n_promotions++)] = {reach + 1, blocked_distances_as(fixed_, QUEEN, c_, p8, QUEEN),
+                                                      blocked_distances_as(fixed_, KNIGHT, c_, p8, KNIGHT)};
+        }
+        return u;
+    }
+
+    // The fewest moves of u to stand on t with walk `want`.
+    int unit_cost(const Unit& u, Walk want, int t) const {
+        const int d = raw_cost(u, want, t);
+        // The king's distances count castling as one king move; without a castling right
+        // left c never castles again, and its king walks a square a move.
+        if (u.walk == KING && !castling_helps_)
+            return std::max(d, std::max(std::abs(file_of(u.square) - file_of(Square(t))),
+                                        std::abs(rank_of(u.square) - rank_of(Square(t)))));
+        return d;
+    }
+
+    // The fewest moves of u to stand where a capture of `slot` takes it (kFar for a king).
+    int slot_cost(const Unit& u, Bitboard slot) const {
+        if (u.walk == KING) return kFar;                                      // a king is never taken
+        if (!u.rows[0]) return (slot & square_bb(u.square)) ? 0 : int(kFar);  // a fixed unit never moves
+        const Bitboard ep_rank = rank_bb(c_ == WHITE ? 2 : 5);                // where ~c's en passant captures land
+        int best = kFar;
+        for (Bitboard q = slot; q;) {
+            const Square sq = pop_lsb(q);
+            if (u.walk == PAWN) {
+                for (Walk w : {PAWN, QUEEN, KNIGHT}) best = std::min(best, raw_cost(u, w, sq));
+                // En passant: the pawn taken stands beside the landing square, behind it.
+                if (ep_rank & square_bb(sq)) best = std::min(best, raw_cost(u, PAWN, c_ == WHITE ? sq + 8 : sq - 8));
+            } else {
+                best = std::min(best, raw_cost(u, u.walk, sq));
+            }
+        }
+        return best;
+    }
+
+  private:
+    int raw_cost(const Unit& u, Walk want, int t) const {
+        const std::uint8_t* d = row_for(u.rows, u.walk, want);
+        if (!d) return u.square == t && u.walk == want ? 0 : kFar;
+        if (u.walk != PAWN || !limited_) return d[t];
+        if (want == PAWN) return std::abs(file_of(Square(t)) - file_of(u.square)) > takes_ ? kFar : d[t];
+        // Promoted: through a promotion square within `takes` files.
+        int best = kFar;
+        for (int k = 0; k < u.n_promotions; ++k) {
+            const std::uint8_t* piece = want == KNIGHT ? u.promotions[size_t(k)].knight : u.promotions[size_t(k)].queen;
+            if (piece) best = std::min(best, u.promotions[size_t(k)].moves + piece[t]);
+        }
+        return std::max<int>(d[t], std::min(best, kFar));
+    }
+
+    Color c_;
+    Bitboard fixed_;
+    bool castling_helps_;
+    int takes_ = 0;
+    bool limited_ = false;
+    std::vector<PawnCaptureWay> ways_;
+};
+
+}  // namespace
+
+// What MoveProgress keeps of one proof_moves_needed computation: the assignments' rows,
+// columns and, per way of ~c's pawn captures that has an assignment, its dual solution.
+struct NeedRecord {
+    struct Way {
+        int slots = 0;
+        std::array<Bitboard, 16> squares{};
+        AssignmentDuals duals;
+        int dual_sum = 0;  // the assignment's total
+    };
+    std::array<NeedModel::Unit, 16> units{};
+    int columns = 0;
+    std::array<std::pair<Walk, Square>, 16> wanted{};  // the rows: c's unsettled target units
+    int rows = 0;
+    std::vector<Way> ways;
+    int castling = 0;
+};
+
+namespace {
+
+// proof_moves_needed, with `record` (when given) filled for MoveProgress.
+int moves_needed(const Position& pos, const Board& target, Color c, Bitboard fixed, const NeedModel& model,
+                 NeedRecord* record) {
     // A unit already on a target square of its own walk keeps it: some least assignment
     // does (were that square given to another unit B and the unit sent to t', B going on
     // from there along the unit's way to t' costs no more: the distances obey the triangle
@@ -141,63 +282,15 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboa
     // Columns: c's units on the board, with their distance rows (own walk; a pawn also as a
     // queen and as a knight after promotion); rows: the target squares of c's units.
     // A unit that never moves (fixed) has no rows: its own square only.
-    std::array<Square, 16> units{};
-    std::array<Walk, 16> walks{};
-    std::array<UnitRows, 16> rows_of{};
+    NeedRecord local;
+    NeedRecord& r = record ? *record : local;
+    std::array<NeedModel::Unit, 16>& units = r.units;
     int columns = 0;
     for (Bitboard b = pos.pieces(c) & ~settled; b && columns < 16; ++columns) {
         const Square s = pop_lsb(b);
-        units[columns] = s;
-        walks[columns] = pos.piece_on(s).walk;
-        rows_of[columns] = unit_rows(fixed, walks[columns], c, s);
+        units[size_t(columns)] = model.unit(s, pos.piece_on(s).walk);
     }
-    // A pawn changes file only by taking, and c takes at most the units of ~c beyond those of
-    // the target: a pawn whose way needs more file changes never gets there (as a pawn, or to
-    // its promotion square).
-    const int takes = std::max(takes_left(pos, target, c), 0);
-    const int last = c == WHITE ? 7 : 0, seventh = c == WHITE ? 6 : 1;
-    // Per pawn column, when c cannot take on every file: its promotion squares within `takes`
-    // files, each with the moves to promote there and the promoted queen's and knight's rows.
-    struct Promotion {
-        int moves;
-        const std::uint8_t* queen;
-        const std::uint8_t* knight;
-    };
-    std::array<std::array<Promotion, 8>, 16> promotions{};
-    std::array<int, 16> n_promotions{};
-    const bool limited = takes < 7;
-    if (limited)
-        for (int i = 0; i < columns; ++i) {
-            if (walks[i] != PAWN || !rows_of[i][0]) continue;
-            const int file = file_of(units[i]);
-            for (int f = std::max(0, file - takes); f <= std::min(7, file + takes); ++f) {
-                const Square p8 = make_square(f, last);
-                if (fixed & square_bb(p8)) continue;
-                int reach = kFar;
-                for (int g = std::max(0, f - 1); g <= std::min(7, f + 1); ++g)
-                    reach = std::min<int>(reach, rows_of[i][0][make_square(g, seventh)]);
-                if (reach >= kFar) continue;
-                promotions[i][n_promotions[i]++] = {reach + 1, blocked_distances_as(fixed, QUEEN, c, p8, QUEEN),
-                                                    blocked_distances_as(fixed, KNIGHT, c, p8, KNIGHT)};
-            }
-        }
-    // The fewest moves of column i to stand on t with walk `want`.
-    auto unit_cost = [&](int i, Walk want, int t) -> int {
-        const std::uint8_t* d = row_for(rows_of[i], walks[i], want);
-        if (!d) return units[i] == t && walks[i] == want ? 0 : kFar;
-        if (walks[i] != PAWN || !limited) return d[t];
-        if (want == PAWN) return std::abs(file_of(Square(t)) - file_of(units[i])) > takes ? kFar : d[t];
-        // Promoted: through a promotion square within `takes` files.
-        int best = kFar;
-        for (int k = 0; k < n_promotions[i]; ++k) {
-            const std::uint8_t* piece = want == KNIGHT ? promotions[i][k].knight : promotions[i][k].queen;
-            if (piece) best = std::min(best, promotions[i][k].moves + piece[t]);
-        }
-        return std::max<int>(d[t], std::min(best, kFar));
-    };
-    // The king's distances count castling as one king move; without a castling right left c
-    // never castles again, and its king walks a square a move.
-    const bool castling_helps = pos.castling_sides(c) != 0;
+    r.columns = columns;
     std::array<AssignmentRow, 16> cost;
     int rows = 0;
     int target_units = popcount(settled);
@@ -205,57 +298,138 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboa
         const Piece want = target[t];
         if (want.empty() || want.color != c || (settled & square_bb(Square(t)))) continue;
         if (++target_units > 16) return kFar;  // more target units than a side has
-        AssignmentRow& row = cost[rows++];
-        for (int i = 0; i < columns; ++i) {
-            row[i] = unit_cost(i, want.walk, t);
-            // A king that can no longer castle walks a square a move.
-            if (walks[i] == KING && !castling_helps)
-                row[i] = std::max(row[i], std::max(std::abs(file_of(units[i]) - file_of(Square(t))),
-                                                   std::abs(rank_of(units[i]) - rank_of(Square(t)))));
-        }
+        r.wanted[size_t(rows)] = {want.walk, Square(t)};
+        AssignmentRow& row = cost[size_t(rows++)];
+        for (int i = 0; i < columns; ++i) row[size_t(i)] = model.unit_cost(units[size_t(i)], want.walk, t);
     }
-    // Captures the other side's pawns must still make land on units of c: one row per capture,
-    // a unit of c that ends there at the cost of reaching one of its squares (each such capture
-    // takes a distinct unit, which then has no target square). Over every way of assigning
-    // ~c's pawns to their target squares, the least; with too many ways, the captures every
-    // way makes (pawn_capture_slots).
-    const Bitboard ep_rank = rank_bb(c == WHITE ? 2 : 5);  // where ~c's en passant captures land
-    auto slot_cost = [&](int i, Bitboard slot) {
-        int best = kFar;
-        const UnitRows& r = rows_of[i];
-        if (walks[i] == KING) return kFar;                               // a king is never taken
-        if (!r[0]) return (slot & square_bb(units[i])) ? 0 : int(kFar);  // a fixed unit never moves
-        for (Bitboard q = slot; q;) {
-            const Square sq = pop_lsb(q);
-            if (walks[i] == PAWN) {
-                for (Walk w : {PAWN, QUEEN, KNIGHT}) best = std::min(best, unit_cost(i, w, sq));
-                // En passant: the pawn taken stands beside the landing square, behind it.
-                if (ep_rank & square_bb(sq)) best = std::min(best, unit_cost(i, PAWN, c == WHITE ? sq + 8 : sq - 8));
-            } else {
-                best = std::min(best, unit_cost(i, walks[i], sq));
-            }
-        }
-        return best;
-    };
-    std::vector<PawnCaptureWay> ways;
-    if (!pawn_capture_ways(pos, target, ~c, fixed, ways, 24)) {
-        std::array<Bitboard, 8> slots{};
-        PawnCaptureWay all;
-        all.slots = pawn_capture_slots(pos, target, ~c, fixed, slots);
-        std::copy(slots.begin(), slots.end(), all.squares.begin());
-        ways.assign(1, all);
-    }
-    if (ways.empty()) return kFar;  // ~c's target pawns are out of reach
+    r.rows = rows;
+    // Each capture ~c's pawns must still make takes a distinct unit of c, which ends there
+    // (no target square of its own): one row per capture, at the cost of reaching one of its
+    // squares. The least over the ways.
+    if (model.ways().empty()) return kFar;  // ~c's target pawns are out of reach
     int total = kFar;
     // Each way's rows go below the target squares' rows (written over by the next way).
-    for (const PawnCaptureWay& way : ways) {
+    for (const PawnCaptureWay& way : model.ways()) {
         if (rows + way.slots > columns) continue;
         for (int k = 0; k < way.slots; ++k)
-            for (int i = 0; i < columns; ++i) cost[size_t(rows + k)][size_t(i)] = slot_cost(i, way.squares[size_t(k)]);
-        total = std::min(total, min_cost_assignment(cost.data(), rows + way.slots, columns));
+            for (int i = 0; i < columns; ++i)
+                cost[size_t(rows + k)][size_t(i)] = model.slot_cost(units[size_t(i)], way.squares[size_t(k)]);
+        AssignmentDuals duals;
+        const int value = min_cost_assignment(cost.data(), rows + way.slots, columns, record ? &duals : nullptr);
+        total = std::min(total, value);
+        if (record && value < kFar) {
+            // Each column's price raised as far as the row prices allow (still at most 0):
+            // a feasible dual solution whose sum bounds the assignment from below.
+            NeedRecord::Way w;
+            w.slots = way.slots;
+            w.squares = way.squares;
+            w.duals = duals;
+            const int n = rows + way.slots;
+            w.dual_sum = 0;
+            for (int k = 0; k < n; ++k) w.dual_sum += duals.row[size_t(k)];
+            for (int i = 0; i < columns; ++i) {
+                int price = 0;
+                for (int k = 0; k < n; ++k) price = std::min(price, cost[size_t(k)][size_t(i)] - duals.row[size_t(k)]);
+                w.duals.column[size_t(i)] = price;
+                w.dual_sum += price;
+            }
+            record->ways.push_back(w);
+        }
     }
     if (total >= kFar) return total;
-    return std::max(0, total - castling_saving(pos, target, c, fixed));
+    r.castling = castling_saving(pos, target, c, fixed);
+    return std::max(0, total - r.castling);
+}
+
+}  // namespace
+
+int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboard fixed) {
+    return moves_needed(pos, target, c, fixed, NeedModel(pos, target, c, fixed), nullptr);
+}
+
+struct MoveProgress::Impl {
+    NeedModel model;
+    NeedRecord record;
+    const Position& pos;
+    Bitboard fixed;
+    int need = 0;
+    Impl(const Position& p, const Board& target, Color c, Bitboard f) : model(p, target, c, f), pos(p), fixed(f) {
+        need = moves_needed(p, target, c, f, model, &record);
+    }
+};
+
+MoveProgress::MoveProgress(const Position& pos, const Board& target, Color c, Bitboard fixed)
+    : impl_(std::make_unique<Impl>(pos, target, c, fixed)) {}
+
+MoveProgress::~MoveProgress() = default;
+
+int MoveProgress::need() const { return impl_->need; }
+
+int MoveProgress::need_after(Square from, Square to) const {
+    const Impl& m = *impl_;
+    const NeedRecord& r = m.record;
+    if (m.need >= kFar) return kFar;  // what no unit reaches now it does not reach after a move
+    int j = 0;
+    while (j < r.columns && r.units[size_t(j)].square != from) ++j;
+    const Walk walk = m.pos.piece_on(from).walk;
+    // A unit on a target square of its walk (settled: no column, its square no row) that
+    // leaves it: one more row (its square) and column (the mover).
+    const bool settled = j == r.columns;
+    if (!settled && !r.units[size_t(j)].rows[0]) return 0;  // a fixed unit moves: no verdict
+    if (settled && (walk < KING || walk > PAWN || r.columns >= 16)) return 0;
+    const NeedModel::Unit after = m.model.unit(to, walk);
+    // Per way, the parent's dual solution with the mover's column price lowered to what its
+    // new costs allow is feasible for the new costs: its sum bounds the new assignment. For
+    // a settled mover, the new row's price is the least its other columns allow.
+    int best = kFar;
+    for (const NeedRecord::Way& w : r.ways) {
+        int sum = w.dual_sum, column = 0;
+        if (settled) {
+            int price = kFar;
+            for (int i = 0; i < r.columns; ++i)
+                price = std::min(price, m.model.unit_cost(r.units[size_t(i)], walk, from) - w.duals.column[size_t(i)]);
+            sum += price;
+            column = std::min(column, m.model.unit_cost(after, walk, from) - price);
+        } else {
+            sum -= w.duals.column[size_t(j)];
+        }
+        for (int i = 0; i < r.rows; ++i) {
+            const auto [want, t] = r.wanted[size_t(i)];
+            column = std::min(column, m.model.unit_cost(after, want, t) - w.duals.row[size_t(i)]);
+        }
+        for (int k = 0; k < w.slots; ++k)
+            column = std::min(column, m.model.slot_cost(after, w.squares[size_t(k)]) - w.duals.row[size_t(r.rows + k)]);
+        best = std::min(best, sum + column);
+    }
+    return std::clamp(best - r.castling, 0, int(kFar));
+}
+
+int MoveProgress::need_without(Square taken) const {
+    const Impl& m = *impl_;
+    const NeedRecord& r = m.record;
+    if (m.need >= kFar) return kFar;
+    if (m.fixed & square_bb(taken)) return 0;  // a fixed unit taken: no verdict here
+    int j = 0;
+    while (j < r.columns && r.units[size_t(j)].square != taken) ++j;
+    const Walk walk = m.pos.piece_on(taken).walk;
+    if (j == r.columns && (walk < KING || walk > PAWN)) return 0;
+    // Per way: without a column its price drops out (it is at most 0); a unit taken on a
+    // target square of its walk leaves that square as one more row, priced as the other
+    // columns allow.
+    int best = kFar;
+    for (const NeedRecord::Way& w : r.ways) {
+        int sum = w.dual_sum;
+        if (j < r.columns) {
+            sum -= w.duals.column[size_t(j)];
+        } else {
+            int price = kFar;
+            for (int i = 0; i < r.columns; ++i)
+                price = std::min(price, m.model.unit_cost(r.units[size_t(i)], walk, taken) - w.duals.column[size_t(i)]);
+            sum += price;
+        }
+        best = std::min(best, sum);
+    }
+    return std::clamp(best - r.castling, 0, int(kFar));
 }
 
 int MovesNeededCache::moves_needed(const Position& pos, Color c, Bitboard fixed) {

@@ -398,9 +398,26 @@ class Searcher {
         else
             generate_legal(pos, list);
         const Color mover = pos.side_to_move();
+        // With at most one move to spare, the mover's plain moves after which it needs more
+        // moves than it has left are not played (MoveProgress: no position to work out).
+        const int own = (remaining + 1) / 2;
+        std::optional<MoveProgress> progress, taken;  // the mover's; the other side's, at its first capture
+        if (mine && remaining > 1) {
+            progress.emplace(pos, *run_.target, mover, bounds.fixed);
+            if (progress->need() > own) return false;
+        }
         bool found = false;
         for (const Move& m : list) {
             if (stop_) break;
+            if (progress && m.kind == MoveKind::Normal) {
+                if (pos.empty(m.to)) {
+                    if (progress->need_after(m.from, m.to) >= own) continue;
+                } else if (pos.piece_on(m.from).walk != PAWN) {
+                    // A piece takes: the other side may then need more than it has left.
+                    if (!taken) taken.emplace(pos, *run_.target, ~mover, bounds.fixed);
+                    if (taken->need_without(m.to) > remaining / 2) continue;
+                }
+            }
             UndoInfo u;
             pos.do_move(m, u);
             stack_.push_back(m);
