@@ -382,16 +382,17 @@ class Searcher {
     bool search(Position& pos, int remaining, const Bounds* parent = nullptr, bool captured = false,
                 Bitboard touched = ~Bitboard(0)) {
         run_.ctx->visit();
-        Bounds bounds;
-        if (hopeless(pos, remaining, bounds, parent, captured, touched)) return false;
-        const Bounds* mine = run_.distances && bounds.moves[WHITE] >= 0 ? &bounds : nullptr;
-        if (remaining == 1 && run_.arrival_changes && run_.bits.plain) return last_move(pos);
+        // A position known to fail first: the bounds cost more than the lookup.
         const bool memo = remaining > 1;
         std::string code;
         if (memo) {
             code = position_code(pos);
             if (const ExactSet* failed = failures(remaining); failed && failed->contains(code)) return false;
         }
+        Bounds bounds;
+        if (hopeless(pos, remaining, bounds, parent, captured, touched)) return false;
+        const Bounds* mine = run_.distances && bounds.moves[WHITE] >= 0 ? &bounds : nullptr;
+        if (remaining == 1 && run_.arrival_changes && run_.bits.plain) return last_move(pos);
         MoveList list;
         if (ordered_)
             popeye_ordered_moves(pos, list);
@@ -412,10 +413,16 @@ class Searcher {
             if (progress && m.kind == MoveKind::Normal) {
                 if (pos.empty(m.to)) {
                     if (progress->need_after(m.from, m.to) >= own) continue;
-                } else if (pos.piece_on(m.from).walk != PAWN) {
+                } else {
+                    // Taking a piece leaves the mover's costs as after a plain move, or higher
+                    // (fewer captures left; the other side's pawns, whose captures make rows,
+                    // stay).
+                    if (pos.piece_on(m.to).walk != PAWN && progress->need_after(m.from, m.to) >= own) continue;
                     // A piece takes: the other side may then need more than it has left.
-                    if (!taken) taken.emplace(pos, *run_.target, ~mover, bounds.fixed);
-                    if (taken->need_without(m.to) > remaining / 2) continue;
+                    if (pos.piece_on(m.from).walk != PAWN) {
+                        if (!taken) taken.emplace(pos, *run_.target, ~mover, bounds.fixed);
+                        if (taken->need_without(m.to) > remaining / 2) continue;
+                    }
                 }
             }
             UndoInfo u;
