@@ -240,9 +240,9 @@ TEST(ProofBound, MoveProgressCountsTheMoverAlone) {
 // Soundness of MoveProgress on played games: from every position of seeded random games (the
 // final board as target), for every plain move of the side to move (no capture, promotion,
 // castling or en passant), the bound after the move is at most proof_moves_needed of the
-// position after it, counted with the same fixed units (also after taking a piece), and for
-// every capture by a piece the other side's bound without the unit taken is at most its need
-// after; and the bounds
+// position after it, counted with the same fixed units (also after a capture), and for every
+// capture the other side's bound without the unit taken is at most its need after; and the
+// bounds
 // say more than "no verdict" on many moves (so that the test can fail).
 TEST(ProofBound, MoveProgressNeverAboveTheNeedAfter) {
     std::mt19937 rng(23);
@@ -261,12 +261,10 @@ TEST(ProofBound, MoveProgressNeverAboveTheNeedAfter) {
             for (const Move& m : list) {
                 if (m.kind != MoveKind::Normal || (fixed & square_bb(m.to))) continue;
                 const bool capture = !pos.empty(m.to);
-                // The mover's bound holds after a plain move or the capture of a piece; the
-                // other side's after a capture by a piece.
-                const bool mover_bound = !capture || pos.piece_on(m.to).walk != PAWN;
-                const bool taken_bound = capture && pos.piece_on(m.from).walk != PAWN;
-                const int bound = mover_bound ? progress.need_after(m.from, m.to) : 0;
-                const int without = taken_bound ? taken.need_without(m.to) : 0;
+                // The capture rows stay unless a pawn is taken (the mover's) or takes (the
+                // other side's).
+                const int bound = progress.need_after(m.from, m.to, !capture || pos.piece_on(m.to).walk != PAWN);
+                const int without = capture ? taken.need_without(m.to, pos.piece_on(m.from).walk != PAWN) : 0;
                 UndoInfo u;
                 pos.do_move(m, u);
                 const int after = proof_moves_needed(pos, target, c, fixed);

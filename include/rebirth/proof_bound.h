@@ -85,12 +85,15 @@ class MoveProgress {
     // proof_moves_needed(pos, target, c, fixed).
     int need() const;
     // At most proof_moves_needed after the plain move of c's unit on `from` to `to`, counted
-    // with the same fixed units; 0 (no verdict) for a unit on a target square of its walk.
-    int need_after(Square from, Square to) const;
-    // At most proof_moves_needed once the other side's piece (not a pawn: its pawns stay) takes
-    // c's unit on `taken` (not en passant), counted with the same fixed units; 0 (no verdict)
-    // for a fixed unit.
-    int need_without(Square taken) const;
+    // with the same fixed units; 0 (no verdict) for a fixed unit. With `captures_stay` false,
+    // also after a capture that changes the other side's pawns (the rows of the captures
+    // they must make are left out).
+    int need_after(Square from, Square to, bool captures_stay = true) const;
+    // At most proof_moves_needed once the other side takes c's unit on `taken` (not en
+    // passant), counted with the same fixed units; 0 (no verdict) for a fixed unit. With
+    // `captures_stay` (the taker is a piece) the rows of the captures the other side's pawns
+    // must make count; else (a pawn takes, changing file) they are left out.
+    int need_without(Square taken, bool captures_stay = true) const;
 
   private:
     struct Impl;

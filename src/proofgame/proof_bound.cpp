@@ -255,7 +255,8 @@ struct NeedRecord {
         int slots = 0;
         std::array<Bitboard, 16> squares{};
         AssignmentDuals duals;
-        int dual_sum = 0;  // the assignment's total
+        int dual_sum = 0;    // the dual solution's sum: at most the assignment's total
+        int target_sum = 0;  // the same without the capture rows' prices (the target squares' rows alone)
     };
     std::array<NeedModel::Unit, 16> units{};
     int columns = 0;
@@ -327,11 +328,14 @@ int moves_needed(const Position& pos, const Board& target, Color c, Bitboard fix
             const int n = rows + way.slots;
             w.dual_sum = 0;
             for (int k = 0; k < n; ++k) w.dual_sum += duals.row[size_t(k)];
+            w.target_sum = w.dual_sum;
+            for (int k = rows; k < n; ++k) w.target_sum -= duals.row[size_t(k)];
             for (int i = 0; i < columns; ++i) {
                 int price = 0;
                 for (int k = 0; k < n; ++k) price = std::min(price, cost[size_t(k)][size_t(i)] - duals.row[size_t(k)]);
                 w.duals.column[size_t(i)] = price;
                 w.dual_sum += price;
+                w.target_sum += price;
             }
             record->ways.push_back(w);
         }
@@ -365,10 +369,10 @@ MoveProgress::~MoveProgress() = default;
 
 int MoveProgress::need() const { return impl_->need; }
 
-int MoveProgress::need_after(Square from, Square to) const {
+int MoveProgress::need_after(Square from, Square to, bool captures_stay) const {
     const Impl& m = *impl_;
     const NeedRecord& r = m.record;
-    if (m.need >= kFar) return kFar;  // what no unit reaches now it does not reach after a move
+    if (m.need >= kFar) return captures_stay ? int(kFar) : 0;  // no move reaches what no unit reaches
     int j = 0;
     while (j < r.columns && r.units[size_t(j)].square != from) ++j;
     const Walk walk = m.pos.piece_on(from).walk;
@@ -380,34 +384,44 @@ int MoveProgress::need_after(Square from, Square to) const {
     const NeedModel::Unit after = m.model.unit(to, walk);
     // Per way, the parent's dual solution with the mover's column price lowered to what its
     // new costs allow is feasible for the new costs: its sum bounds the new assignment. For
-    // a settled mover, the new row's price is the least its other columns allow.
-    int best = kFar;
+    // a settled mover, the new row's price is the least its other columns allow. When the
+    // capture rows change, the target squares' rows alone (a smaller assignment): any way's
+    // prices bound it, the best of them counts.
+    // The mover's new costs to the target squares (and the other columns' to the square it
+    // leaves), the same for every way.
+    std::array<int, 16> to_targets{}, to_left{};
+    for (int i = 0; i < r.rows; ++i) {
+        const auto [want, t] = r.wanted[size_t(i)];
+        to_targets[size_t(i)] = m.model.unit_cost(after, want, t);
+    }
+    if (settled)
+        for (int i = 0; i < r.columns; ++i) to_left[size_t(i)] = m.model.unit_cost(r.units[size_t(i)], walk, from);
+    const int back = settled ? m.model.unit_cost(after, walk, from) : 0;
+    int best = captures_stay ? int(kFar) : 0;
     for (const NeedRecord::Way& w : r.ways) {
-        int sum = w.dual_sum, column = 0;
+        int sum = captures_stay ? w.dual_sum : w.target_sum, column = 0;
         if (settled) {
             int price = kFar;
-            for (int i = 0; i < r.columns; ++i)
-                price = std::min(price, m.model.unit_cost(r.units[size_t(i)], walk, from) - w.duals.column[size_t(i)]);
+            for (int i = 0; i < r.columns; ++i) price = std::min(price, to_left[size_t(i)] - w.duals.column[size_t(i)]);
             sum += price;
-            column = std::min(column, m.model.unit_cost(after, walk, from) - price);
+            column = std::min(column, back - price);
         } else {
             sum -= w.duals.column[size_t(j)];
         }
-        for (int i = 0; i < r.rows; ++i) {
-            const auto [want, t] = r.wanted[size_t(i)];
-            column = std::min(column, m.model.unit_cost(after, want, t) - w.duals.row[size_t(i)]);
-        }
-        for (int k = 0; k < w.slots; ++k)
-            column = std::min(column, m.model.slot_cost(after, w.squares[size_t(k)]) - w.duals.row[size_t(r.rows + k)]);
-        best = std::min(best, sum + column);
+        for (int i = 0; i < r.rows; ++i) column = std::min(column, to_targets[size_t(i)] - w.duals.row[size_t(i)]);
+        if (captures_stay)
+            for (int k = 0; k < w.slots; ++k)
+                column =
+                    std::min(column, m.model.slot_cost(after, w.squares[size_t(k)]) - w.duals.row[size_t(r.rows + k)]);
+        best = captures_stay ? std::min(best, sum + column) : std::max(best, sum + column);
     }
     return std::clamp(best - r.castling, 0, int(kFar));
 }
 
-int MoveProgress::need_without(Square taken) const {
+int MoveProgress::need_without(Square taken, bool captures_stay) const {
     const Impl& m = *impl_;
     const NeedRecord& r = m.record;
-    if (m.need >= kFar) return kFar;
+    if (m.need >= kFar) return captures_stay ? int(kFar) : 0;
     if (m.fixed & square_bb(taken)) return 0;  // a fixed unit taken: no verdict here
     int j = 0;
     while (j < r.columns && r.units[size_t(j)].square != taken) ++j;
@@ -415,10 +429,10 @@ int MoveProgress::need_without(Square taken) const {
     if (j == r.columns && (walk < KING || walk > PAWN)) return 0;
     // Per way: without a column its price drops out (it is at most 0); a unit taken on a
     // target square of its walk leaves that square as one more row, priced as the other
-    // columns allow.
-    int best = kFar;
+    // columns allow. When the capture rows change, the target squares' rows alone, as above.
+    int best = captures_stay ? int(kFar) : 0;
     for (const NeedRecord::Way& w : r.ways) {
-        int sum = w.dual_sum;
+        int sum = captures_stay ? w.dual_sum : w.target_sum;
         if (j < r.columns) {
             sum -= w.duals.column[size_t(j)];
         } else {
@@ -427,7 +441,7 @@ int MoveProgress::need_without(Square taken) const {
                 price = std::min(price, m.model.unit_cost(r.units[size_t(i)], walk, taken) - w.duals.column[size_t(i)]);
             sum += price;
         }
-        best = std::min(best, sum);
+        best = captures_stay ? std::min(best, sum) : std::max(best, sum);
     }
     return std::clamp(best - r.castling, 0, int(kFar));
 }

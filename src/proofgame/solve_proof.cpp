@@ -414,15 +414,12 @@ class Searcher {
                 if (pos.empty(m.to)) {
                     if (progress->need_after(m.from, m.to) >= own) continue;
                 } else {
-                    // Taking a piece leaves the mover's costs as after a plain move, or higher
-                    // (fewer captures left; the other side's pawns, whose captures make rows,
-                    // stay).
-                    if (pos.piece_on(m.to).walk != PAWN && progress->need_after(m.from, m.to) >= own) continue;
-                    // A piece takes: the other side may then need more than it has left.
-                    if (pos.piece_on(m.from).walk != PAWN) {
-                        if (!taken) taken.emplace(pos, *run_.target, ~mover, bounds.fixed);
-                        if (taken->need_without(m.to) > remaining / 2) continue;
-                    }
+                    // A capture leaves the mover's costs as after a plain move, or higher (fewer
+                    // captures left), and the capture rows too unless a pawn is taken.
+                    if (progress->need_after(m.from, m.to, pos.piece_on(m.to).walk != PAWN) >= own) continue;
+                    // The other side may then need more than it has left.
+                    if (!taken) taken.emplace(pos, *run_.target, ~mover, bounds.fixed);
+                    if (taken->need_without(m.to, pos.piece_on(m.from).walk != PAWN) > remaining / 2) continue;
                 }
             }
             UndoInfo u;
