@@ -137,9 +137,9 @@ int next_move_change(const Position& pos, int max_change) {
 // An exact, collision-free encoding of everything that decides the play from `pos`: units
 // with their attributes, side to move, castling, en passant and, under rebirth rules, the
 // diagram origins and the waiting (Parrain, buried) units.
-std::string position_code(const Position& pos) {
-    std::string k;
-    k.reserve(pos.has_rules() ? 120 : 80);
+// Written into `k` (its old contents replaced, its storage kept).
+void position_code(const Position& pos, std::string& k) {
+    k.clear();
     for (int s = 0; s < SQUARE_NB; ++s) {
         const Piece p = pos.piece_on(Square(s));
         k += static_cast<char>(p.walk | (p.color << 4) | (p.flags << 5));
@@ -160,6 +160,11 @@ std::string position_code(const Position& pos) {
             k += static_cast<char>(u.piece.walk | (u.piece.color << 4) | (u.piece.flags << 5));
         }
     }
+}
+
+std::string position_code(const Position& pos) {
+    std::string k;
+    position_code(pos, k);
     return k;
 }
 
@@ -295,6 +300,7 @@ class Searcher {
     void solve(Position& pos, int remaining, Color goal_side, long limit) {
         goal_side_ = goal_side;
         limit_ = limit;
+        if (codes_.size() <= size_t(remaining)) codes_.resize(size_t(remaining) + 1);
         ordered_ = limit > 0;
         search(pos, remaining);
         if (!ordered_) write_in_order(pos);
@@ -384,9 +390,9 @@ class Searcher {
         run_.ctx->visit();
         // A position known to fail first: the bounds cost more than the lookup.
         const bool memo = remaining > 1;
-        std::string code;
+        std::string& code = codes_[size_t(remaining)];  // one buffer a depth (sized by solve())
         if (memo) {
-            code = position_code(pos);
+            position_code(pos, code);
             if (const ExactSet* failed = failures(remaining); failed && failed->contains(code)) return false;
         }
         Bounds bounds;
@@ -403,16 +409,24 @@ class Searcher {
         // moves than it has left are not played (MoveProgress: no position to work out).
         const int own = (remaining + 1) / 2;
         std::optional<MoveProgress> progress, taken;  // the mover's; the other side's, at its first capture
+        int spare = 0;
         if (mine && remaining > 1) {
             progress.emplace(pos, *run_.target, mover, bounds.fixed);
             if (progress->need() > own) return false;
+            spare = own - progress->need();
         }
         bool found = false;
         for (const Move& m : list) {
             if (stop_) break;
             if (progress && m.kind == MoveKind::Normal) {
                 if (pos.empty(m.to)) {
-                    if (progress->need_after(m.from, m.to) >= own) continue;
+                    // A piece can step back, so its move raises its costs by one at most: with
+                    // two moves or more to spare only a pawn or a unit leaving its target
+                    // square (that the others may not reach) can leave the mover short.
+                    const Piece home = (*run_.target)[m.from], unit = pos.piece_on(m.from);
+                    const bool leaves = home.walk == unit.walk && home.color == mover;
+                    if ((spare < 2 || leaves || unit.walk == PAWN) && progress->need_after(m.from, m.to) >= own)
+                        continue;
                 } else {
                     // A capture leaves the mover's costs as after a plain move, or higher (fewer
                     // captures left), and the capture rows too unless a pawn is taken.
@@ -543,6 +557,7 @@ class Searcher {
     mutable CaptureBoundCache captures_;                // proof_captures_feasible's assignments, remembered
     mutable std::optional<RebirthBoundCache> rebirth_;  // run_.rebirth's moves_needed, remembered
     std::vector<std::unique_ptr<ExactSet>> failures_;
+    std::vector<std::string> codes_;  // position_code's buffer per half-moves remaining
     ProofFailures* shared_ = nullptr;
     static constexpr size_t kMaxFailuresPerDepth = size_t(1) << 21;
     std::string text_;
