@@ -360,5 +360,59 @@ TEST(ProofRebirth, NeverMoreThanARandomGameMade) {
     EXPECT_GT(checks, 20000);
 }
 
+// RebirthProgress on played games: under each condition, from every position of seeded
+// random games (captures preferred, so that units are reborn; the final board as target), for
+// every plain move of the side to move (no capture, promotion, castling or en passant), its
+// bound is at most RebirthBound::moves_needed of the position after the move, for several
+// numbers of moves left; and it says more than "no verdict" on many moves.
+TEST(ProofRebirth, ProgressNeverAboveTheNeedAfter) {
+    std::mt19937 rng(57);
+    long checks = 0, said = 0;
+    for (const char* words : kConditions) {
+        const RuleSet rules = rules_of(words);
+        const auto bound = RebirthBound::make(rules);
+        ASSERT_TRUE(bound) << words;
+        const Position start = game_array_under(rules);
+        for (int game = 0; game < 12; ++game) {
+            std::vector<Position> line{start};
+            Position pos = start;
+            for (int ply = 0; ply < 14; ++ply) {
+                MoveList list, takes;
+                generate_legal(pos, list);
+                if (list.empty()) break;
+                for (const Move& m : list)
+                    if (!pos.empty(m.to) || m.kind == MoveKind::EnPassant) takes.push(m);
+                const MoveList& from = game % 2 == 0 && !takes.empty() ? takes : list;
+                UndoInfo u;
+                pos.do_move(from[std::uniform_int_distribution<int>(0, from.size() - 1)(rng)], u);
+                line.push_back(pos);
+            }
+            const Board target = line.back().to_setup().board;
+            for (const Position& at : line) {
+                Position p = at;
+                const Color c = p.side_to_move();
+                MoveList list;
+                generate_legal(p, list);
+                for (const auto& [own, other] : {std::pair{1, 0}, {2, 1}, {4, 3}, {7, 7}}) {
+                    const RebirthProgress progress(*bound, p, target, c, own, other);
+                    for (const Move& m : list) {
+                        if (m.kind != MoveKind::Normal || !p.empty(m.to)) continue;
+                        const int after_bound = progress.need_after(m.from, m.to);
+                        UndoInfo u;
+                        p.do_move(m, u);
+                        const int need = bound->moves_needed(p, target, c, own - 1, other);
+                        p.undo_move(m, u);
+                        ASSERT_LE(after_bound, need) << words << ", game " << game;
+                        ++checks;
+                        if (after_bound > 0) ++said;
+                    }
+                }
+            }
+        }
+    }
+    EXPECT_GT(checks, 50000);
+    EXPECT_GT(said, checks / 4);
+}
+
 }  // namespace
 }  // namespace rebirth

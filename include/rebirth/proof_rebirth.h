@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "rebirth/position.h"
@@ -66,7 +67,11 @@ class RebirthBound {
 
   private:
     friend class RebirthBoundCache;
+    friend class RebirthProgress;
     RebirthBound() = default;
+    // The castlings moves_needed subtracts (`settled`: c's units on target squares of their walk).
+    int castlings(const Position& pos, const Board& target, Color c, int own_left, int other_left,
+                  Bitboard settled) const;
     // The distances of a unit of c and walk KING + walk on `from` with at most `version` (0, 1,
     // 2: any number) rebirths: [(as - KING) * 64 + to]. Computed at the first call (from any
     // thread), then kept.
@@ -94,6 +99,37 @@ class RebirthBound {
     bool castles_without_king_right_ = false;  // Mars Circe Rex Inclusive castling
     bool self_removal_ = false;                // a move of c may remove a unit of c (Assassin, relaxed capturer)
     bool many_removals_ = false;               // a move may remove more than one unit (no surplus verdict)
+};
+
+// RebirthBound::moves_needed after each plain move of c (no capture, promotion, castling or
+// en passant), without working out the position after it, as MoveProgress (proof_bound.h):
+// under the rules the bound covers such a move changes only the mover's square (captures
+// make the rebirths), so the dual solution of the assignment with free rebirths (which the
+// bound is at least), the mover's column repriced, bounds that assignment after the move;
+// less the most castlings the bound could count then. No verdict while a unit of c waits for
+// its Parrain rebirth (the move brings it back). Keeps references to the bound and pos, whose
+// units must not change while it is asked.
+class RebirthProgress {
+  public:
+    RebirthProgress(const RebirthBound& bound, const Position& pos, const Board& target, Color c, int own_left,
+                    int other_left);
+    // At most RebirthBound::moves_needed(position after the plain move from -> to, target, c,
+    // own_left - 1, other_left); 0 when no verdict.
+    int need_after(Square from, Square to) const;
+
+  private:
+    int free_cost(Walk w, Square from, int row) const;
+    const RebirthBound& bound_;
+    const Position& pos_;
+    Color c_;
+    bool valid_ = false;
+    int columns_ = 0, rows_ = 0;
+    std::array<Square, 16> squares_{};
+    std::array<Walk, 16> walks_{};
+    std::array<std::pair<Walk, Square>, 16> wanted_{};
+    std::array<int, 16> row_price_{}, column_price_{};
+    int dual_sum_ = 0;
+    int castlings_ = 0;
 };
 
 // RebirthBound::moves_needed for one bound and target, remembered: its value depends only on

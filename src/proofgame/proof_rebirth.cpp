@@ -349,7 +349,11 @@ int RebirthBound::moves_needed(const Position& pos, const Board& target, Color c
             bound = std::max(bound, min_cost_assignment(priced.data(), rows, columns) - p * k_max);
         }
     }
-    // Castling moves two units with one move: one move spared per castling.
+    return std::max(0, bound - castlings(pos, target, c, own_left, other_left, settled));
+}
+
+int RebirthBound::castlings(const Position& pos, const Board& target, Color c, int own_left, int other_left,
+                            Bitboard settled) const {
     const int home = c == WHITE ? 0 : 7;
     const Bitboard rights = pos.castling_rights();
     int castlings = 0;
@@ -386,7 +390,7 @@ int RebirthBound::moves_needed(const Position& pos, const Board& target, Color c
         // without its own right, once a corner's right.
         castlings = std::max(castlings, std::min(own_left, popcount(rights & corners_of(c))));
     }
-    return std::max(0, bound - castlings);
+    return castlings;
 }
 
 bool RebirthBound::surplus_possible(const Position& pos, const Board& target, Color c, int own_left,
@@ -398,6 +402,87 @@ bool RebirthBound::surplus_possible(const Position& pos, const Board& target, Co
     for (const Piece& p : target)
         if (!p.empty() && p.color == c) --surplus;
     return surplus <= other_left + (self_removal_ ? own_left : 0);
+}
+
+RebirthProgress::RebirthProgress(const RebirthBound& bound, const Position& pos, const Board& target, Color c,
+                                 int own_left, int other_left)
+    : bound_(bound), pos_(pos), c_(c) {
+    const Piece pending = pos.parrain_piece();
+    if (!pending.empty() && pending.color == c) return;  // the next move brings it back: no verdict
+    Bitboard settled = 0;
+    for (Bitboard b = pos.pieces(c); b;) {
+        const Square s = pop_lsb(b);
+        if (target[s].walk == pos.piece_on(s).walk && target[s].color == c) settled |= square_bb(s);
+    }
+    for (Bitboard b = pos.pieces(c) & ~settled; b && columns_ < 16; ++columns_) {
+        const Square s = pop_lsb(b);
+        const Walk w = pos.piece_on(s).walk;
+        if (w < KING || w > PAWN) return;
+        squares_[size_t(columns_)] = s;
+        walks_[size_t(columns_)] = w;
+    }
+    int target_units = popcount(settled);
+    for (int t = 0; t < SQUARE_NB; ++t) {
+        const Piece want = target[t];
+        if (want.empty() || want.color != c || (settled & square_bb(Square(t)))) continue;
+        if (++target_units > 16 || want.walk < KING || want.walk > PAWN) return;
+        wanted_[size_t(rows_++)] = {want.walk, Square(t)};
+    }
+    if (rows_ > columns_) return;
+    std::array<AssignmentRow, 16> cost;
+    for (int r = 0; r < rows_; ++r)
+        for (int i = 0; i < columns_; ++i)
+            cost[size_t(r)][size_t(i)] = free_cost(walks_[size_t(i)], squares_[size_t(i)], r);
+    AssignmentDuals duals;
+    if (min_cost_assignment(cost.data(), rows_, columns_, &duals) >= kFar) return;
+    // Each column's price raised as far as the row prices allow: a feasible dual solution.
+    row_price_ = duals.row;
+    for (int r = 0; r < rows_; ++r) dual_sum_ += row_price_[size_t(r)];
+    for (int i = 0; i < columns_; ++i) {
+        int price = 0;
+        for (int r = 0; r < rows_; ++r) price = std::min(price, cost[size_t(r)][size_t(i)] - row_price_[size_t(r)]);
+        column_price_[size_t(i)] = price;
+        dual_sum_ += price;
+    }
+    // Castlings: as many as the bound could count after any move (settled units not told
+    // apart: Anti-Mars counts every rook and pawn).
+    castlings_ = bound.castlings(pos, target, c, own_left, other_left, 0);
+    valid_ = true;
+}
+
+int RebirthProgress::free_cost(Walk w, Square from, int r) const {
+    const auto [want, t] = wanted_[size_t(r)];
+    return bound_.row(2, c_, w - KING, from)[std::size_t((want - KING) * 64 + t)];
+}
+
+int RebirthProgress::need_after(Square from, Square to) const {
+    if (!valid_) return 0;
+    const Walk walk = pos_.piece_on(from).walk;
+    if (walk < KING || walk > PAWN) return 0;
+    int j = 0;
+    while (j < columns_ && squares_[size_t(j)] != from) ++j;
+    const bool settled = j == columns_;
+    if (settled && columns_ >= 16) return 0;
+    const RebirthBound::Row& after = bound_.row(2, c_, walk - KING, to);
+    int sum = dual_sum_, column = 0;
+    if (settled) {
+        // It leaves a target square of its walk: that square is one more row, priced as the
+        // other columns allow.
+        const std::size_t idx = std::size_t((walk - KING) * 64 + from);
+        int price = kFar;
+        for (int i = 0; i < columns_; ++i)
+            price = std::min(price, int(bound_.row(2, c_, walks_[size_t(i)] - KING, squares_[size_t(i)])[idx]) -
+                                        column_price_[size_t(i)]);
+        sum += price;
+        column = std::min(column, int(after[idx]) - price);
+    } else {
+        sum -= column_price_[size_t(j)];
+    }
+    for (int r = 0; r < rows_; ++r) {
+        const auto [want, t] = wanted_[size_t(r)];
+        column = std::min(column, int(after[std::size_t((want - KING) * 64 + t)]) - row_price_[size_t(r)]);
+    }
+    return std::clamp(sum + column - castlings_, 0, int(kFar));
 }
 
 int RebirthBoundCache::moves_needed(const Position& pos, Color c, int own_left, int other_left) {

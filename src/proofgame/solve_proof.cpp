@@ -405,8 +405,8 @@ class Searcher {
         else
             generate_legal(pos, list);
         const Color mover = pos.side_to_move();
-        // With at most one move to spare, the mover's plain moves after which it needs more
-        // moves than it has left are not played (MoveProgress: no position to work out).
+        // The mover's moves after which a side needs more moves than it has left are not
+        // played (MoveProgress, RebirthProgress: no position to work out).
         const int own = (remaining + 1) / 2;
         std::optional<MoveProgress> progress, taken;  // the mover's; the other side's, at its first capture
         int spare = 0;
@@ -415,9 +415,15 @@ class Searcher {
             if (progress->need() > own) return false;
             spare = own - progress->need();
         }
+        // Under rebirth rules, with at most one move to spare: the plain moves.
+        std::optional<RebirthProgress> reborn;
+        if (run_.rebirth && remaining > 1 && rebirth_->moves_needed(pos, mover, own, remaining / 2) + 1 >= own)
+            reborn.emplace(*run_.rebirth, pos, *run_.target, mover, own, remaining / 2);
         bool found = false;
         for (const Move& m : list) {
             if (stop_) break;
+            if (reborn && m.kind == MoveKind::Normal && pos.empty(m.to) && reborn->need_after(m.from, m.to) >= own)
+                continue;
             if (progress && m.kind == MoveKind::Normal) {
                 if (pos.empty(m.to)) {
                     // A piece can step back, so its move raises its costs by one at most: with
