@@ -531,28 +531,76 @@ class Searcher {
     void write_in_order(const Position& start) {
         const size_t from = stack_.size();  // the prefix: every line begins with it
         std::vector<std::pair<std::vector<int>, size_t>> keys(pending_.size());
+        // Lines share prefixes (found depth first, then sorted): the positions and ranks of
+        // the previous line's moves are kept and only its differing tail is replayed.
+        std::vector<Position> at{start};  // at[k]: after the first k moves beyond the prefix
         for (size_t j = 0; j < pending_.size(); ++j) {
-            Position pos = start;
+            const MoveLine& line = pending_[j];
+            size_t same = 0;
+            if (j > 0) {
+                const MoveLine& prev = pending_[j - 1];
+                while (from + same < line.size() && from + same < prev.size() && same + 1 < at.size() &&
+                       line[from + same] == prev[from + same])
+                    ++same;
+                keys[j].first.assign(keys[j - 1].first.begin(), keys[j - 1].first.begin() + long(same));
+            }
+            at.resize(same + 1);
             keys[j].second = j;
-            for (size_t i = from; i < pending_[j].size(); ++i) {
+            for (size_t i = from + same; i < line.size(); ++i) {
+                Position pos = at.back();
                 MoveList list;
                 popeye_ordered_moves(pos, list);
-                const Move& m = pending_[j][i];
-                keys[j].first.push_back(static_cast<int>(std::find(list.begin(), list.end(), m) - list.begin()));
+                keys[j].first.push_back(static_cast<int>(std::find(list.begin(), list.end(), line[i]) - list.begin()));
                 UndoInfo u;
-                pos.do_move(m, u);
+                pos.do_move(line[i], u);
+                at.push_back(std::move(pos));
             }
         }
         std::stable_sort(keys.begin(), keys.end());
+        LineText texts(run_, root_);
         for (const auto& [key, j] : keys) {
             const MoveLine& line = pending_[j];
             if (lines_)
                 lines_->emplace_back(line.begin() + long(keep_from_), line.end());
             else
-                text_ += render_line(run_, root_, line);
+                text_ += texts.render(line);
         }
         pending_.clear();
     }
+
+    // render_line for lines in a row, the previous line's common prefix not written again.
+    class LineText {
+      public:
+        LineText(const Run& run, const Position& root) : run_(run) { plies_.push_back({root, 0, 1}); }
+        std::string render(const MoveLine& moves) {
+            size_t same = 0;
+            while (same < moves.size() && same < last_.size() && same + 1 < plies_.size() && moves[same] == last_[same])
+                ++same;
+            plies_.resize(same + 1);
+            text_.resize(plies_.back().length);
+            for (size_t i = same; i < moves.size(); ++i) {
+                Ply next = plies_.back();
+                if (i > 0) text_ += ' ';
+                append_line_move(text_, next.pos, moves[i], run_.ctx->problem.language,
+                                 next.pos.side_to_move() == run_.first, next.number, true);
+                next.length = text_.size();
+                plies_.push_back(std::move(next));
+            }
+            last_ = moves;
+            return "\n" + text_ + run_.mark;
+        }
+
+      private:
+        struct Ply {
+            Position pos;       // after the moves so far
+            size_t length = 0;  // of text_ then
+            int number = 1;     // the next move number
+        };
+        const Run& run_;
+        std::vector<Ply> plies_;
+        std::string text_;
+        MoveLine last_;
+    };
 
     const Run& run_;
     const Position& root_;
