@@ -25,13 +25,35 @@ using test::kGameArray;
 
 RuleSet rules_of(const char* words) { return resolve_rules(parse_condition_words(words, "test"), "test"); }
 
-// The game array under `rules` (kept by the position: keep them alive).
-Position game_array_under(const RuleSet& rules) {
+// A position under `rules` from a FEN (keeps a reference to the rules: keep them alive).
+Position position_under(const RuleSet& rules, const char* fen) {
     SetupRules sr;
     sr.rules = &rules;
-    Position start;
-    start.set(parse_fen(kGameArray), sr);
-    return start;
+    Position pos;
+    pos.set(parse_fen(fen), sr);
+    return pos;
+}
+
+// The game array under `rules` (kept by the position: keep them alive).
+Position game_array_under(const RuleSet& rules) { return position_under(rules, kGameArray); }
+
+// A seeded random game of up to `plies` half-moves from `start` (every position on the way),
+// taking whenever it can when `takes_first` (so that units are reborn).
+std::vector<Position> random_game(const Position& start, int plies, bool takes_first, std::mt19937& rng) {
+    std::vector<Position> line{start};
+    Position pos = start;
+    for (int ply = 0; ply < plies; ++ply) {
+        MoveList list, takes;
+        generate_legal(pos, list);
+        if (list.empty()) break;
+        for (const Move& m : list)
+            if (!pos.empty(m.to) || m.kind == MoveKind::EnPassant) takes.push(m);
+        const MoveList& from = takes_first && !takes.empty() ? takes : list;
+        UndoInfo u;
+        pos.do_move(from[std::uniform_int_distribution<int>(0, from.size() - 1)(rng)], u);
+        line.push_back(pos);
+    }
+    return line;
 }
 
 // Circe (RULES.md 3): a pawn never goes back, but captured on d5 it is reborn on d2: no move
@@ -102,15 +124,6 @@ TEST(ProofRebirth, ParrainVectors) {
     const auto contra = RebirthBound::make(rules_of("Circe ContraParrain"));
     ASSERT_TRUE(contra);
     EXPECT_EQ(contra->distance(WHITE, ROOK, SQ_A1, ROOK, SQ_B3, 1), 0);
-}
-
-// A position under `rules` from a FEN (keeps a reference to the rules: keep them alive).
-Position position_under(const RuleSet& rules, const char* fen) {
-    SetupRules sr;
-    sr.rules = &rules;
-    Position pos;
-    pos.set(parse_fen(fen), sr);
-    return pos;
 }
 
 // Parrain's rebirth waits for the captured side's next move (RULES.md 5), so a side reborn k
@@ -338,20 +351,7 @@ TEST(ProofRebirth, NeverMoreThanARandomGameMade) {
         const Position start = game_array_under(rules);
         for (int game = 0; game < 60; ++game) {
             // Captures first: a capture whenever one exists, in every other game.
-            std::vector<Position> line;
-            Position pos = start;
-            line.push_back(pos);
-            for (int ply = 0; ply < 16; ++ply) {
-                MoveList list, takes;
-                generate_legal(pos, list);
-                if (list.empty()) break;
-                for (const Move& m : list)
-                    if (!pos.empty(m.to) || m.kind == MoveKind::EnPassant) takes.push(m);
-                const MoveList& from = game % 2 == 0 && !takes.empty() ? takes : list;
-                UndoInfo u;
-                pos.do_move(from[std::uniform_int_distribution<int>(0, from.size() - 1)(rng)], u);
-                line.push_back(pos);
-            }
+            const std::vector<Position> line = random_game(start, 16, game % 2 == 0, rng);
             expect_within_the_game(*bound, line, std::string(words) + ", game " + std::to_string(game));
             if (HasFatalFailure()) return;
             checks += int(line.size());
@@ -374,19 +374,7 @@ TEST(ProofRebirth, ProgressNeverAboveTheNeedAfter) {
         ASSERT_TRUE(bound) << words;
         const Position start = game_array_under(rules);
         for (int game = 0; game < 12; ++game) {
-            std::vector<Position> line{start};
-            Position pos = start;
-            for (int ply = 0; ply < 14; ++ply) {
-                MoveList list, takes;
-                generate_legal(pos, list);
-                if (list.empty()) break;
-                for (const Move& m : list)
-                    if (!pos.empty(m.to) || m.kind == MoveKind::EnPassant) takes.push(m);
-                const MoveList& from = game % 2 == 0 && !takes.empty() ? takes : list;
-                UndoInfo u;
-                pos.do_move(from[std::uniform_int_distribution<int>(0, from.size() - 1)(rng)], u);
-                line.push_back(pos);
-            }
+            const std::vector<Position> line = random_game(start, 14, game % 2 == 0, rng);
             const Board target = line.back().to_setup().board;
             for (const Position& at : line) {
                 Position p = at;

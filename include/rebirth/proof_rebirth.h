@@ -106,8 +106,8 @@ class RebirthBound {
 // under the rules the bound covers such a move changes only the mover's square (captures
 // make the rebirths), so the dual solution of the assignment with free rebirths (which the
 // bound is at least), the mover's column repriced, bounds that assignment after the move;
-// less the most castlings the bound could count then. No verdict while a unit of c waits for
-// its Parrain rebirth (the move brings it back). Keeps references to the bound and pos, whose
+// less the most castlings the bound could count then. A unit of c waiting for its Parrain
+// rebirth costs nothing now and no less after the move. Keeps references to the bound and pos, whose
 // units must not change while it is asked.
 class RebirthProgress {
   public:
@@ -124,6 +124,7 @@ class RebirthProgress {
     Color c_;
     bool valid_ = false;
     int columns_ = 0, rows_ = 0;
+    int waiting_ = -1;  // the column of a unit waiting for its Parrain rebirth
     std::array<Square, 16> squares_{};
     std::array<Walk, 16> walks_{};
     std::array<std::pair<Walk, Square>, 16> wanted_{};

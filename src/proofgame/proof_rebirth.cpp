@@ -407,8 +407,6 @@ bool RebirthBound::surplus_possible(const Position& pos, const Board& target, Co
 RebirthProgress::RebirthProgress(const RebirthBound& bound, const Position& pos, const Board& target, Color c,
                                  int own_left, int other_left)
     : bound_(bound), pos_(pos), c_(c) {
-    const Piece pending = pos.parrain_piece();
-    if (!pending.empty() && pending.color == c) return;  // the next move brings it back: no verdict
     Bitboard settled = 0;
     for (Bitboard b = pos.pieces(c); b;) {
         const Square s = pop_lsb(b);
@@ -420,6 +418,16 @@ RebirthProgress::RebirthProgress(const RebirthBound& bound, const Position& pos,
         if (w < KING || w > PAWN) return;
         squares_[size_t(columns_)] = s;
         walks_[size_t(columns_)] = w;
+    }
+    // A unit waiting for its Parrain rebirth (back with this move, anywhere): a column of cost
+    // 0 to every target unit it can be, as in moves_needed. After the move it stands somewhere
+    // (costs no lower) or is gone (its column dropped): its price stays valid either way.
+    const Piece pending = pos.parrain_piece();
+    if (!pending.empty() && pending.color == c && own_left > 0) {
+        if (columns_ >= 16 || pending.walk < KING || pending.walk > PAWN) return;
+        waiting_ = columns_;
+        squares_[size_t(columns_)] = SQ_NONE;
+        walks_[size_t(columns_++)] = pending.walk;
     }
     int target_units = popcount(settled);
     for (int t = 0; t < SQUARE_NB; ++t) {
@@ -447,11 +455,16 @@ RebirthProgress::RebirthProgress(const RebirthBound& bound, const Position& pos,
     // Castlings: as many as the bound could count after any move (settled units not told
     // apart: Anti-Mars counts every rook and pawn).
     castlings_ = bound.castlings(pos, target, c, own_left, other_left, 0);
+    // A unit reborn with the move may bring back one castling right (a king or rook at home)
+    // or, under Anti-Mars, one more rook: one castling more at most.
+    if (waiting_ >= 0) ++castlings_;
     valid_ = true;
 }
 
 int RebirthProgress::free_cost(Walk w, Square from, int r) const {
     const auto [want, t] = wanted_[size_t(r)];
+    if (from == SQ_NONE)  // the waiting unit
+        return w == want || (w == PAWN && want != KING && want != PAWN) ? 0 : int(kFar);
     return bound_.row(2, c_, w - KING, from)[std::size_t((want - KING) * 64 + t)];
 }
 
@@ -470,9 +483,14 @@ int RebirthProgress::need_after(Square from, Square to) const {
         // other columns allow.
         const std::size_t idx = std::size_t((walk - KING) * 64 + from);
         int price = kFar;
-        for (int i = 0; i < columns_; ++i)
-            price = std::min(price, int(bound_.row(2, c_, walks_[size_t(i)] - KING, squares_[size_t(i)])[idx]) -
-                                        column_price_[size_t(i)]);
+        for (int i = 0; i < columns_; ++i) {
+            const int cost = i == waiting_ ? (walks_[size_t(i)] == walk ||
+                                                      (walks_[size_t(i)] == PAWN && walk != KING && walk != PAWN)
+                                                  ? 0
+                                                  : int(kFar))
+                                           : int(bound_.row(2, c_, walks_[size_t(i)] - KING, squares_[size_t(i)])[idx]);
+            price = std::min(price, cost - column_price_[size_t(i)]);
+        }
         sum += price;
         column = std::min(column, int(after[idx]) - price);
     } else {
