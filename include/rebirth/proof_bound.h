@@ -62,20 +62,19 @@ class MovesNeededCache {
     std::unique_ptr<Entry, void (*)(void*)> entries_{nullptr, std::free};  // zeroed_table, at the first call
 };
 
-// proof_moves_needed(pos, target, c, fixed) before and after each plain move of c (no
-// capture, promotion, castling or en passant), without working out each position after.
-// Such a move changes only the mover's costs in the assignments (its distances to c's target
-// squares and to the squares where the captures of ~c's pawns land): the fixed units stay
-// walls and c's castling rights only shrink. So each way's dual solution (assignment.h), with
-// the mover's column price lowered to what its new costs allow, bounds that way's new
-// assignment from below, and the least over the ways (less the castling saving) bounds the
-// need after the move, counted with the same fixed units (which stay fixed). Likewise for c's
-// need once a piece of the other side takes one of c's units: its column drops out (the
-// other side's pawns, whose captures make rows, and c's captures left are unchanged; only
-// the ways those pawns have can go). The search
-// skips a move after which c needs more moves than it has left. Keeps a reference to pos,
-// whose units must not change while it is asked.
-struct NeedRecord;
+// proof_moves_needed(pos, target, c, fixed) before and after each move of c or capture of a
+// unit of c, without working out the position after it. A plain move (no capture,
+// promotion, castling or en passant) changes only the mover's costs in the assignments (its
+// distances to c's target squares and to the squares where the captures of ~c's pawns land):
+// the fixed units stay walls and c's castling rights only shrink. So each way's dual solution
+// (assignment.h), with the mover's column price lowered to what its new costs allow, bounds
+// that way's new assignment from below, and the least over the ways (less the castling
+// saving) bounds the need after the move, counted with the same fixed units (which stay
+// fixed). A unit leaving a target square of its walk adds that square as a row, priced as
+// the other columns allow. A capture of a unit of c drops its column (at most 0); where pawns
+// take or are taken the capture rows change, and the target squares' rows alone count, under
+// the best way's prices. The search skips a move after which a side needs more moves than
+// it has left. Keeps a reference to pos, whose units must not change while it is asked.
 class MoveProgress {
   public:
     MoveProgress(const Position& pos, const Board& target, Color c, Bitboard fixed);

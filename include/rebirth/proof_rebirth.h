@@ -107,8 +107,9 @@ class RebirthBound {
 // make the rebirths), so the dual solution of the assignment with free rebirths (which the
 // bound is at least), the mover's column repriced, bounds that assignment after the move;
 // less the most castlings the bound could count then. A unit of c waiting for its Parrain
-// rebirth costs nothing now and no less after the move. Keeps references to the bound and pos, whose
-// units must not change while it is asked.
+// rebirth costs nothing now and no less after the move (its rebirth may bring back one
+// castling). Keeps references to the bound and pos, whose units must not change while it is
+// asked.
 class RebirthProgress {
   public:
     RebirthProgress(const RebirthBound& bound, const Position& pos, const Board& target, Color c, int own_left,
