@@ -27,4 +27,9 @@ struct AssignmentDuals {
 };
 int min_cost_assignment(const AssignmentRow* cost, int rows, int columns, AssignmentDuals* duals = nullptr);
 
+// Raises each column's price of `duals` (a feasible dual solution for `cost`) as far as the
+// row prices allow, min(0, least cost[r][c] - row[r]): still feasible, its sum no lower.
+// Returns that sum, a lower bound of the least total.
+int raise_column_prices(const AssignmentRow* cost, int rows, int columns, AssignmentDuals& duals);
+
 }  // namespace rebirth

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "rebirth/assignment.h"
 #include "rebirth/position.h"
 #include "rebirth/proof_bound.h"
 #include "rebirth/rules.h"
@@ -119,7 +120,8 @@ class RebirthProgress {
     int need_after(Square from, Square to) const;
 
   private:
-    int free_cost(Walk w, Square from, int row) const;
+    // The free-rebirth distance of column `column`'s unit to stand as `unit` (walk, square).
+    int free_cost(int column, std::pair<Walk, Square> unit) const;
     const RebirthBound& bound_;
     const Position& pos_;
     Color c_;
@@ -129,7 +131,7 @@ class RebirthProgress {
     std::array<Square, 16> squares_{};
     std::array<Walk, 16> walks_{};
     std::array<std::pair<Walk, Square>, 16> wanted_{};
-    std::array<int, 16> row_price_{}, column_price_{};
+    AssignmentDuals duals_;  // with the column prices raised (raise_column_prices)
     int dual_sum_ = 0;
     int castlings_ = 0;
 };

@@ -91,4 +91,16 @@ int min_cost_assignment(const AssignmentRow* cost, int rows, int columns, Assign
     return total;
 }
 
+int raise_column_prices(const AssignmentRow* cost, int rows, int columns, AssignmentDuals& duals) {
+    int sum = 0;
+    for (int r = 0; r < rows; ++r) sum += duals.row[size_t(r)];
+    for (int c = 0; c < columns; ++c) {
+        int price = 0;
+        for (int r = 0; r < rows; ++r) price = std::min(price, cost[r][size_t(c)] - duals.row[size_t(r)]);
+        duals.column[size_t(c)] = price;
+        sum += price;
+    }
+    return sum;
+}
+
 }  // namespace rebirth

@@ -171,6 +171,7 @@ class NeedModel {
     }
 
     const std::vector<PawnCaptureWay>& ways() const { return ways_; }
+    Bitboard fixed() const { return fixed_; }
 
     Unit unit(Square s, Walk w) const {
         Unit u;
@@ -325,18 +326,9 @@ int moves_needed(const Position& pos, const Board& target, Color c, Bitboard fix
             w.slots = way.slots;
             w.squares = way.squares;
             w.duals = duals;
-            const int n = rows + way.slots;
-            w.dual_sum = 0;
-            for (int k = 0; k < n; ++k) w.dual_sum += duals.row[size_t(k)];
+            w.dual_sum = raise_column_prices(cost.data(), rows + way.slots, columns, w.duals);
             w.target_sum = w.dual_sum;
-            for (int k = rows; k < n; ++k) w.target_sum -= duals.row[size_t(k)];
-            for (int i = 0; i < columns; ++i) {
-                int price = 0;
-                for (int k = 0; k < n; ++k) price = std::min(price, cost[size_t(k)][size_t(i)] - duals.row[size_t(k)]);
-                w.duals.column[size_t(i)] = price;
-                w.dual_sum += price;
-                w.target_sum += price;
-            }
+            for (int k = rows; k < rows + way.slots; ++k) w.target_sum -= duals.row[size_t(k)];
             record->ways.push_back(w);
         }
     }
@@ -355,10 +347,31 @@ struct MoveProgress::Impl {
     NeedModel model;
     NeedRecord record;
     const Position& pos;
-    Bitboard fixed;
     int need = 0;
-    Impl(const Position& p, const Board& target, Color c, Bitboard f) : model(p, target, c, f), pos(p), fixed(f) {
+    Impl(const Position& p, const Board& target, Color c, Bitboard f) : model(p, target, c, f), pos(p) {
         need = moves_needed(p, target, c, f, model, &record);
+    }
+
+    // The column of the unit on s (record.columns when it has none: settled).
+    int column_of(Square s) const {
+        int j = 0;
+        while (j < record.columns && record.units[size_t(j)].square != s) ++j;
+        return j;
+    }
+
+    // For a unit of walk w that leaves (or is taken on) s, a target square of its walk: each
+    // column's cost to fill s.
+    std::array<int, 16> costs_to(Walk w, Square s) const {
+        std::array<int, 16> costs{};
+        for (int i = 0; i < record.columns; ++i) costs[size_t(i)] = model.unit_cost(record.units[size_t(i)], w, s);
+        return costs;
+    }
+
+    // The highest price, beside way w's column prices, of a new row with those costs.
+    int new_row_price(const NeedRecord::Way& w, const std::array<int, 16>& costs) const {
+        int price = kFar;
+        for (int i = 0; i < record.columns; ++i) price = std::min(price, costs[size_t(i)] - w.duals.column[size_t(i)]);
+        return price;
     }
 };
 
@@ -373,8 +386,7 @@ int MoveProgress::need_after(Square from, Square to, bool captures_stay) const {
     const Impl& m = *impl_;
     const NeedRecord& r = m.record;
     if (m.need >= kFar) return captures_stay ? int(kFar) : 0;  // no move reaches what no unit reaches
-    int j = 0;
-    while (j < r.columns && r.units[size_t(j)].square != from) ++j;
+    const int j = m.column_of(from);
     const Walk walk = m.pos.piece_on(from).walk;
     // A unit on a target square of its walk (settled: no column, its square no row) that
     // leaves it: one more row (its square) and column (the mover).
@@ -389,20 +401,18 @@ int MoveProgress::need_after(Square from, Square to, bool captures_stay) const {
     // prices bound it, the best of them counts.
     // The mover's new costs to the target squares (and the other columns' to the square it
     // leaves), the same for every way.
-    std::array<int, 16> to_targets{}, to_left{};
+    std::array<int, 16> to_targets{};
     for (int i = 0; i < r.rows; ++i) {
         const auto [want, t] = r.wanted[size_t(i)];
         to_targets[size_t(i)] = m.model.unit_cost(after, want, t);
     }
-    if (settled)
-        for (int i = 0; i < r.columns; ++i) to_left[size_t(i)] = m.model.unit_cost(r.units[size_t(i)], walk, from);
+    const std::array<int, 16> to_left = settled ? m.costs_to(walk, from) : std::array<int, 16>{};
     const int back = settled ? m.model.unit_cost(after, walk, from) : 0;
     int best = captures_stay ? int(kFar) : 0;
     for (const NeedRecord::Way& w : r.ways) {
         int sum = captures_stay ? w.dual_sum : w.target_sum, column = 0;
         if (settled) {
-            int price = kFar;
-            for (int i = 0; i < r.columns; ++i) price = std::min(price, to_left[size_t(i)] - w.duals.column[size_t(i)]);
+            const int price = m.new_row_price(w, to_left);
             sum += price;
             column = std::min(column, back - price);
         } else {
@@ -422,25 +432,21 @@ int MoveProgress::need_without(Square taken, bool captures_stay) const {
     const Impl& m = *impl_;
     const NeedRecord& r = m.record;
     if (m.need >= kFar) return captures_stay ? int(kFar) : 0;
-    if (m.fixed & square_bb(taken)) return 0;  // a fixed unit taken: no verdict here
-    int j = 0;
-    while (j < r.columns && r.units[size_t(j)].square != taken) ++j;
+    if (m.model.fixed() & square_bb(taken)) return 0;  // a fixed unit taken: no verdict here
+    const int j = m.column_of(taken);
     const Walk walk = m.pos.piece_on(taken).walk;
     if (j == r.columns && (walk < KING || walk > PAWN)) return 0;
+    const std::array<int, 16> to_left = j == r.columns ? m.costs_to(walk, taken) : std::array<int, 16>{};
     // Per way: without a column its price drops out (it is at most 0); a unit taken on a
     // target square of its walk leaves that square as one more row, priced as the other
     // columns allow. When the capture rows change, the target squares' rows alone, as above.
     int best = captures_stay ? int(kFar) : 0;
     for (const NeedRecord::Way& w : r.ways) {
         int sum = captures_stay ? w.dual_sum : w.target_sum;
-        if (j < r.columns) {
+        if (j < r.columns)
             sum -= w.duals.column[size_t(j)];
-        } else {
-            int price = kFar;
-            for (int i = 0; i < r.columns; ++i)
-                price = std::min(price, m.model.unit_cost(r.units[size_t(i)], walk, taken) - w.duals.column[size_t(i)]);
-            sum += price;
-        }
+        else
+            sum += m.new_row_price(w, to_left);
         best = captures_stay ? std::min(best, sum) : std::max(best, sum);
     }
     return std::clamp(best - r.castling, 0, int(kFar));

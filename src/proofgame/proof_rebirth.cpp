@@ -84,6 +84,10 @@ RuleSet capturer_rules(const RuleSet& r) {
     return c;
 }
 
+// Whether a unit of walk w waiting for its Parrain rebirth can fill a target unit of walk
+// `want`: the same walk, or a pawn reborn on its last rank, promoted.
+bool waiting_fits(Walk w, Walk want) { return w == want || (w == PAWN && want != KING && want != PAWN); }
+
 Bitboard corners_of(Color c) {
     const int home = c == WHITE ? 0 : 7;
     return square_bb(make_square(0, home)) | square_bb(make_square(7, home));
@@ -139,7 +143,7 @@ std::unique_ptr<const RebirthBound> RebirthBound::make(const RuleSet& r) {
             }
     for (Color c : {WHITE, BLACK}) {
         const int home = c == WHITE ? 0 : 7;
-        const Bitboard corners = square_bb(make_square(0, home)) | square_bb(make_square(7, home));
+        const Bitboard corners = corners_of(c);
         const Bitboard king_home = square_bb(make_square(4, home));
         for (int s = 0; s < 64; ++s) {
             if ((tele[c][walk_index(KING)][s] | land[c][walk_index(KING)][s]) & king_home) b->king_regains_[c] = true;
@@ -300,8 +304,7 @@ int RebirthBound::moves_needed(const Position& pos, const Board& target, Color c
         const int idx = walk_index(want.walk) * 64 + t;
         for (int i = 0; i < columns; ++i) {
             if (i == waiting) {
-                const bool fits = walks[i] == want.walk || (walks[i] == PAWN && want.walk != KING && want.walk != PAWN);
-                fr[i] = pr[i] = or1[i] = fits ? 0 : kFar;
+                fr[i] = pr[i] = or1[i] = waiting_fits(walks[i], want.walk) ? 0 : kFar;
                 continue;
             }
             fr[i] = (*free_rows[i])[idx];
@@ -369,8 +372,7 @@ int RebirthBound::castlings(const Position& pos, const Board& target, Color c, i
         // A king that ends at home and is never reborn there walks back after castling: at
         // least the move the castling spared (the king's distances count castling as one
         // king move, so the rook's free step is all it saves).
-        const Bitboard corners = square_bb(make_square(0, home)) | square_bb(make_square(7, home));
-        castlings = (rights & corners) || rook_regains_[c] ? 1 : 0;
+        castlings = (rights & corners_of(c)) || rook_regains_[c] ? 1 : 0;
     }
     if (castles_from_anywhere_) {
         // Anti-Mars: the king castles from its rebirth square without a right, with a rook
@@ -439,19 +441,9 @@ RebirthProgress::RebirthProgress(const RebirthBound& bound, const Position& pos,
     if (rows_ > columns_) return;
     std::array<AssignmentRow, 16> cost;
     for (int r = 0; r < rows_; ++r)
-        for (int i = 0; i < columns_; ++i)
-            cost[size_t(r)][size_t(i)] = free_cost(walks_[size_t(i)], squares_[size_t(i)], r);
-    AssignmentDuals duals;
-    if (min_cost_assignment(cost.data(), rows_, columns_, &duals) >= kFar) return;
-    // Each column's price raised as far as the row prices allow: a feasible dual solution.
-    row_price_ = duals.row;
-    for (int r = 0; r < rows_; ++r) dual_sum_ += row_price_[size_t(r)];
-    for (int i = 0; i < columns_; ++i) {
-        int price = 0;
-        for (int r = 0; r < rows_; ++r) price = std::min(price, cost[size_t(r)][size_t(i)] - row_price_[size_t(r)]);
-        column_price_[size_t(i)] = price;
-        dual_sum_ += price;
-    }
+        for (int i = 0; i < columns_; ++i) cost[size_t(r)][size_t(i)] = free_cost(i, wanted_[size_t(r)]);
+    if (min_cost_assignment(cost.data(), rows_, columns_, &duals_) >= kFar) return;
+    dual_sum_ = raise_column_prices(cost.data(), rows_, columns_, duals_);
     // Castlings: as many as the bound could count after any move (settled units not told
     // apart: Anti-Mars counts every rook and pawn).
     castlings_ = bound.castlings(pos, target, c, own_left, other_left, 0);
@@ -461,11 +453,11 @@ RebirthProgress::RebirthProgress(const RebirthBound& bound, const Position& pos,
     valid_ = true;
 }
 
-int RebirthProgress::free_cost(Walk w, Square from, int r) const {
-    const auto [want, t] = wanted_[size_t(r)];
-    if (from == SQ_NONE)  // the waiting unit
-        return w == want || (w == PAWN && want != KING && want != PAWN) ? 0 : int(kFar);
-    return bound_.row(2, c_, w - KING, from)[std::size_t((want - KING) * 64 + t)];
+int RebirthProgress::free_cost(int column, std::pair<Walk, Square> unit) const {
+    const auto [want, t] = unit;
+    const Walk w = walks_[size_t(column)];
+    if (column == waiting_) return waiting_fits(w, want) ? 0 : int(kFar);
+    return bound_.row(2, c_, w - KING, squares_[size_t(column)])[std::size_t((want - KING) * 64 + t)];
 }
 
 int RebirthProgress::need_after(Square from, Square to) const {
@@ -483,22 +475,16 @@ int RebirthProgress::need_after(Square from, Square to) const {
         // other columns allow.
         const std::size_t idx = std::size_t((walk - KING) * 64 + from);
         int price = kFar;
-        for (int i = 0; i < columns_; ++i) {
-            const int cost = i == waiting_ ? (walks_[size_t(i)] == walk ||
-                                                      (walks_[size_t(i)] == PAWN && walk != KING && walk != PAWN)
-                                                  ? 0
-                                                  : int(kFar))
-                                           : int(bound_.row(2, c_, walks_[size_t(i)] - KING, squares_[size_t(i)])[idx]);
-            price = std::min(price, cost - column_price_[size_t(i)]);
-        }
+        for (int i = 0; i < columns_; ++i)
+            price = std::min(price, free_cost(i, {walk, from}) - duals_.column[size_t(i)]);
         sum += price;
         column = std::min(column, int(after[idx]) - price);
     } else {
-        sum -= column_price_[size_t(j)];
+        sum -= duals_.column[size_t(j)];
     }
     for (int r = 0; r < rows_; ++r) {
         const auto [want, t] = wanted_[size_t(r)];
-        column = std::min(column, int(after[std::size_t((want - KING) * 64 + t)]) - row_price_[size_t(r)]);
+        column = std::min(column, int(after[std::size_t((want - KING) * 64 + t)]) - duals_.row[size_t(r)]);
     }
     return std::clamp(sum + column - castlings_, 0, int(kFar));
 }

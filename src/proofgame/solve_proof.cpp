@@ -258,18 +258,47 @@ Bitboard differing_bits(const Position& pos, const TargetBits& t) {
     return differ;
 }
 
+// Popeye's text of lines played from `root` (the play's start), one after another: the
+// previous line's common prefix (positions, move numbers, text) is not played again.
+class LineText {
+  public:
+    LineText(const Run& run, const Position& root) : run_(run) { plies_.push_back({root, 0, 1}); }
+    // "\n  1.e2-e4 e7-e5   2.Sg1-f3 dia", numbered from the run's first side.
+    std::string render(const MoveLine& moves) {
+        if (moves.empty()) return "\n";
+        size_t same = 0;
+        while (same < moves.size() && same < last_.size() && same + 1 < plies_.size() && moves[same] == last_[same])
+            ++same;
+        plies_.resize(same + 1);
+        text_.resize(plies_.back().length);
+        for (size_t i = same; i < moves.size(); ++i) {
+            Ply next = plies_.back();
+            if (i > 0) text_ += ' ';
+            append_line_move(text_, next.pos, moves[i], run_.ctx->problem.language,
+                             next.pos.side_to_move() == run_.first, next.number, true);
+            next.length = text_.size();
+            plies_.push_back(std::move(next));
+        }
+        last_ = moves;
+        return "\n" + text_ + run_.mark;
+    }
+
+  private:
+    struct Ply {
+        Position pos;       // after the moves so far
+        size_t length = 0;  // of text_ then
+        int number = 1;     // the next move number
+    };
+    const Run& run_;
+    std::vector<Ply> plies_;
+    std::string text_;
+    MoveLine last_;
+};
+
 // Popeye's text of the line `moves` played from `root` (the play's start position):
 // "\n  1.e2-e4 e7-e5   2.Sg1-f3 dia", numbered from the run's first side.
 std::string render_line(const Run& run, const Position& root, const MoveLine& moves) {
-    std::string line = "\n";
-    Position pos = root;
-    const Language lang = run.ctx->problem.language;
-    int number = 1;
-    for (size_t i = 0; i < moves.size(); ++i) {
-        append_line_move(line, pos, moves[i], lang, pos.side_to_move() == run.first, number, true);
-        line += i + 1 == moves.size() ? run.mark : " ";
-    }
-    return line;
+    return LineText(run, root).render(moves);
 }
 
 // Depth-first search of one length from one position, collecting Popeye's solution lines
@@ -567,40 +596,6 @@ class Searcher {
         }
         pending_.clear();
     }
-
-    // render_line for lines in a row, the previous line's common prefix not written again.
-    class LineText {
-      public:
-        LineText(const Run& run, const Position& root) : run_(run) { plies_.push_back({root, 0, 1}); }
-        std::string render(const MoveLine& moves) {
-            size_t same = 0;
-            while (same < moves.size() && same < last_.size() && same + 1 < plies_.size() && moves[same] == last_[same])
-                ++same;
-            plies_.resize(same + 1);
-            text_.resize(plies_.back().length);
-            for (size_t i = same; i < moves.size(); ++i) {
-                Ply next = plies_.back();
-                if (i > 0) text_ += ' ';
-                append_line_move(text_, next.pos, moves[i], run_.ctx->problem.language,
-                                 next.pos.side_to_move() == run_.first, next.number, true);
-                next.length = text_.size();
-                plies_.push_back(std::move(next));
-            }
-            last_ = moves;
-            return "\n" + text_ + run_.mark;
-        }
-
-      private:
-        struct Ply {
-            Position pos;       // after the moves so far
-            size_t length = 0;  // of text_ then
-            int number = 1;     // the next move number
-        };
-        const Run& run_;
-        std::vector<Ply> plies_;
-        std::string text_;
-        MoveLine last_;
-    };
 
     const Run& run_;
     const Position& root_;
