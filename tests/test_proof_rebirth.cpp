@@ -206,6 +206,23 @@ TEST(ProofRebirth, CastlingsAfterTheFirstNeedTheOtherSidesMoves) {
     EXPECT_EQ(b->moves_needed(start, target, WHITE, 6, 2), 2);
 }
 
+// Castling spares a move only to a rook that ends on a rook target square no rook stands on
+// now: with both rooks at home and targets, whatever castles, a rook must go back. Target:
+// 1.Sg1-f3 2.e2-e3 3.Bf1-e2 4.Ke1-f1: 4 moves, also when Black's captures could bring the king
+// back home to castle again.
+TEST(ProofRebirth, NoCastlingSavingWithoutAnOpenRookTarget) {
+    const RuleSet rules = rules_of("Circe RexInclusive");
+    const auto b = RebirthBound::make(rules);
+    ASSERT_TRUE(b);
+    const Position start = game_array_under(rules);
+    const Board target = parse_fen("rnbqkbnr/pppppppp/8/8/8/4PN2/PPPPBPPP/RNBQ1K1R w kq - 0 1").board;
+    EXPECT_EQ(b->moves_needed(start, target, WHITE, 6, 0), 4);
+    EXPECT_EQ(b->moves_needed(start, target, WHITE, 6, 2), 4);
+    // The rook on h1 gone to g1 opens h1: one castling may spare a move again.
+    const Board open = parse_fen("rnbqkbnr/pppppppp/8/8/8/4PN2/PPPPBPPP/RNBQ1KR1 w kq - 0 1").board;
+    EXPECT_EQ(b->moves_needed(start, open, WHITE, 6, 0), 5 - 1);
+}
+
 // Soundness where castling counts: games that castle whenever they can and otherwise take (a
 // king first, so that it is reborn at home), under the conditions where a king is reborn at
 // home (by the other side's capture, or as a capturer) or castles without its right (Anti-Mars,
@@ -233,13 +250,20 @@ TEST(ProofRebirth, NeverMoreThanAGameThatCastles) {
                     if (pos.piece_on(m.to).walk == KING || pos.piece_on(m.from).walk == KING) kings.push(m);
                 }
                 // Castle, else take with or take a king (so that it is reborn at home), else take.
-                MoveList king_takes;
+                // In odd games a rook that can go back to an empty corner of its side goes there
+                // first (so that targets have rooks at home after castlings).
+                MoveList king_takes, rooks_home;
                 for (const Move& m : kings)
                     if (!pos.empty(m.to)) king_takes.push(m);
-                const MoveList& from = !castles.empty()              ? castles
-                                       : !king_takes.empty()         ? king_takes
-                                       : !takes.empty() && rng() % 2 ? takes
-                                                                     : list;
+                for (const Move& m : list)
+                    if (pos.piece_on(m.from).walk == ROOK && (rank_of(m.to) == (pos.side_to_move() == WHITE ? 0 : 7)) &&
+                        (file_of(m.to) == 0 || file_of(m.to) == 7))
+                        rooks_home.push(m);
+                const MoveList& from = !castles.empty()                  ? castles
+                                       : game % 2 && !rooks_home.empty() ? rooks_home
+                                       : !king_takes.empty()             ? king_takes
+                                       : !takes.empty() && rng() % 2     ? takes
+                                                                         : list;
                 if (!castles.empty()) ++castled[pos.side_to_move()];
                 UndoInfo u;
                 pos.do_move(from[std::uniform_int_distribution<int>(0, from.size() - 1)(rng)], u);

@@ -133,7 +133,8 @@ class RebirthProgress {
     std::array<std::pair<Walk, Square>, 16> wanted_{};
     AssignmentDuals duals_;  // with the column prices raised (raise_column_prices)
     int dual_sum_ = 0;
-    int castlings_ = 0;
+    int castlings_ = 0;          // after a move of a unit that is not settled
+    int castlings_leaving_ = 0;  // after a move of a settled unit
 };
 
 // RebirthBound::moves_needed for one bound and target, remembered: its value depends only on

@@ -362,7 +362,17 @@ int RebirthBound::castlings(const Position& pos, const Board& target, Color c, i
     int castlings = 0;
     const Piece end_home = target[make_square(4, home)];
     const bool king_ends_home = end_home.walk == KING && end_home.color == c;
-    if (king_regains_[c]) {
+    // A castling spares one move only to a rook whose moves (its path followed, through each
+    // settled rook it replaces, by that rook's path) end on a rook target square no rook of c
+    // stands on now: without such a square, castling spares nothing (the king's distances
+    // count it as one king move, and a rook path ending on a settled square costs at least
+    // its castlings).
+    bool open_rook_target = false;
+    for (int t = 0; t < SQUARE_NB && !open_rook_target; ++t)
+        open_rook_target = target[t].walk == ROOK && target[t].color == c && !(settled & square_bb(Square(t)));
+    if (!open_rook_target) {
+        // Nothing to spare (Anti-Mars below lifts rooks, which this does not cover).
+    } else if (king_regains_[c]) {
         // Each castling after the first needs the king's right back, by a rebirth on its home
         // square: when only the other side's captures bring it back, at most one per move of
         // the other side.
@@ -387,7 +397,7 @@ int RebirthBound::castlings(const Position& pos, const Board& target, Color c, i
             if (!(settled & square_bb(s))) ++rooks;
         }
         castlings = std::max(castlings, std::min(own_left, rooks));
-    } else if (castles_without_king_right_) {
+    } else if (castles_without_king_right_ && open_rook_target) {
         // Mars Circe with Rex Inclusive: the king castles from its empty rebirth square
         // without its own right, once a corner's right.
         castlings = std::max(castlings, std::min(own_left, popcount(rights & corners_of(c))));
@@ -444,12 +454,14 @@ RebirthProgress::RebirthProgress(const RebirthBound& bound, const Position& pos,
         for (int i = 0; i < columns_; ++i) cost[size_t(r)][size_t(i)] = free_cost(i, wanted_[size_t(r)]);
     if (min_cost_assignment(cost.data(), rows_, columns_, &duals_) >= kFar) return;
     dual_sum_ = raise_column_prices(cost.data(), rows_, columns_, duals_);
-    // Castlings: as many as the bound could count after any move (settled units not told
-    // apart: Anti-Mars counts every rook and pawn).
-    castlings_ = bound.castlings(pos, target, c, own_left, other_left, 0);
+    // Castlings: as many as the bound could count after the move. A unit that is not settled
+    // settles no fewer by moving; a settled one leaving its square may open a rook target
+    // (or, under Anti-Mars, count as one more rook): counted as if no unit were settled.
+    castlings_ = bound.castlings(pos, target, c, own_left, other_left, settled);
+    castlings_leaving_ = bound.castlings(pos, target, c, own_left, other_left, 0);
     // A unit reborn with the move may bring back one castling right (a king or rook at home)
     // or, under Anti-Mars, one more rook: one castling more at most.
-    if (waiting_ >= 0) ++castlings_;
+    if (waiting_ >= 0) ++castlings_, ++castlings_leaving_;
     valid_ = true;
 }
 
@@ -486,7 +498,7 @@ int RebirthProgress::need_after(Square from, Square to) const {
         const auto [want, t] = wanted_[size_t(r)];
         column = std::min(column, int(after[std::size_t((want - KING) * 64 + t)]) - duals_.row[size_t(r)]);
     }
-    return std::clamp(sum + column - castlings_, 0, int(kFar));
+    return std::clamp(sum + column - (settled ? castlings_leaving_ : castlings_), 0, int(kFar));
 }
 
 int RebirthBoundCache::moves_needed(const Position& pos, Color c, int own_left, int other_left) {
