@@ -356,7 +356,7 @@ int RebirthBound::moves_needed(const Position& pos, const Board& target, Color c
 }
 
 int RebirthBound::castlings(const Position& pos, const Board& target, Color c, int own_left, int other_left,
-                            Bitboard settled) const {
+                            Bitboard settled, int king_slack) const {
     const int home = c == WHITE ? 0 : 7;
     const Bitboard rights = pos.castling_rights();
     int castlings = 0;
@@ -401,6 +401,24 @@ int RebirthBound::castlings(const Position& pos, const Board& target, Color c, i
         // Mars Circe with Rex Inclusive: the king castles from its empty rebirth square
         // without its own right, once a corner's right.
         castlings = std::max(castlings, std::min(own_left, popcount(rights & corners_of(c))));
+    }
+    // Each castling is also a move of the king (the king's distances count it as one), and
+    // after its last castling the king stands on a castled square: with N >= 1 castlings its
+    // moves are at least N plus its distance from there (r), the others' at least their
+    // distances, so the castlings spare at most the king's distance (d, without rebirths:
+    // no less than in any of the assignments) less r.
+    const Bitboard kings = pos.pieces(c, KING);
+    if (castlings > 0 && king_slack >= 0 && popcount(kings) == 1) {
+        int to = -1;
+        for (int t = 0; t < SQUARE_NB; ++t)
+            if (target[t].walk == KING && target[t].color == c) to = t;
+        if (to >= 0) {
+            const std::size_t idx = std::size_t(walk_index(KING) * 64 + to);
+            const int d = row(0, c, walk_index(KING), lsb(kings))[idx] + king_slack;
+            const int r = std::min(row(2, c, walk_index(KING), make_square(2, home))[idx],
+                                   row(2, c, walk_index(KING), make_square(6, home))[idx]);
+            castlings = std::clamp(d - r, 0, castlings);
+        }
     }
     return castlings;
 }
@@ -459,9 +477,13 @@ RebirthProgress::RebirthProgress(const RebirthBound& bound, const Position& pos,
     // (or, under Anti-Mars, count as one more rook): counted as if no unit were settled.
     castlings_ = bound.castlings(pos, target, c, own_left, other_left, settled);
     castlings_leaving_ = bound.castlings(pos, target, c, own_left, other_left, 0);
+    // A king's step is one square, so its distance grows by one at most (under Mars and
+    // Anti-Mars, whose moves start elsewhere, by no known amount).
+    king_castlings_ = bound.castlings(pos, target, c, own_left, other_left, settled, bound.shifted_ ? -1 : 1);
+    king_castlings_leaving_ = bound.castlings(pos, target, c, own_left, other_left, 0, bound.shifted_ ? -1 : 1);
     // A unit reborn with the move may bring back one castling right (a king or rook at home)
     // or, under Anti-Mars, one more rook: one castling more at most.
-    if (waiting_ >= 0) ++castlings_, ++castlings_leaving_;
+    if (waiting_ >= 0) ++castlings_, ++castlings_leaving_, ++king_castlings_, ++king_castlings_leaving_;
     valid_ = true;
 }
 
@@ -498,7 +520,9 @@ int RebirthProgress::need_after(Square from, Square to) const {
         const auto [want, t] = wanted_[size_t(r)];
         column = std::min(column, int(after[std::size_t((want - KING) * 64 + t)]) - duals_.row[size_t(r)]);
     }
-    return std::clamp(sum + column - (settled ? castlings_leaving_ : castlings_), 0, int(kFar));
+    const int castlings = walk == KING ? (settled ? king_castlings_leaving_ : king_castlings_)
+                                       : (settled ? castlings_leaving_ : castlings_);
+    return std::clamp(sum + column - castlings, 0, int(kFar));
 }
 
 int RebirthBoundCache::moves_needed(const Position& pos, Color c, int own_left, int other_left) {
