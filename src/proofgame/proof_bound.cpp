@@ -572,6 +572,21 @@ int castling_saving(const Position& pos, const Board& target, Color c, Bitboard 
     const unsigned sides = pos.castling_sides(c);
     const int rank = c == WHITE ? 0 : 7;
     if (!sides || (target[make_square(4, rank)].walk == KING && target[make_square(4, rank)].color == c)) return 0;
+    // A castling is also the king's move, and after it the king stands on c1 or g1: it spares
+    // nothing where the king is no nearer its target square from there than from where it is
+    // (its distances count castling as one king move).
+    auto king_way = [&](int saving) {
+        const Bitboard kings = pos.pieces(c, KING);
+        int to = -1;
+        for (int t = 0; t < SQUARE_NB; ++t)
+            if (target[t].walk == KING && target[t].color == c) to = t;
+        if (popcount(kings) != 1 || to < 0) return saving;
+        const std::uint8_t* now = blocked_distances_as(fixed, KING, c, lsb(kings), KING);
+        const std::uint8_t* queen_side = blocked_distances_as(fixed, KING, c, make_square(2, rank), KING);
+        const std::uint8_t* king_side = blocked_distances_as(fixed, KING, c, make_square(6, rank), KING);
+        if (!now || !queen_side || !king_side) return saving;
+        return now[to] > std::min(queen_side[to], king_side[to]) ? saving : 0;
+    };
     for (int side = 0; side < 2; ++side) {
         if (!(sides & (1u << side))) continue;
         const Square corner = make_square(side ? 7 : 0, rank), castled = make_square(side ? 5 : 3, rank);
@@ -580,7 +595,7 @@ int castling_saving(const Position& pos, const Board& target, Color c, Bitboard 
         const std::uint8_t* from_castled = blocked_distances_as(fixed, ROOK, c, castled, ROOK);
         if (!from_corner || !from_castled) continue;
         for (int t = 0; t < SQUARE_NB; ++t)
-            if (target[t].walk == ROOK && target[t].color == c && from_castled[t] < from_corner[t]) return 1;
+            if (target[t].walk == ROOK && target[t].color == c && from_castled[t] < from_corner[t]) return king_way(1);
     }
     return 0;
 }
