@@ -318,6 +318,11 @@ const char* const kConditions[] = {
     "Circe File",
     "Circe Rank",
     "Circe Strict",
+    "PWC RexInclusive",
+    "Circe VerticalMirror",
+    "Circe Couscous Mirror",
+    "AntiCirce PWC",
+    "AntiCirce Equipollents",
 };
 
 // RebirthBoundCache gives RebirthBound::moves_needed's value: under each condition, on every

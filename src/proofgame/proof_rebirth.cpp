@@ -40,7 +40,36 @@ bool square_from_capture(SquareRule s) {
 // The squares where a unit of colour c and walk w captured on s may be reborn under `rules`
 // (a promoted one too under Frisch-auf); every square where the rule needs more facts.
 Bitboard rebirth_squares(const RuleSet& rules, Color c, Walk w, Square s) {
-    if (!square_from_capture(rules.square)) return kAll;
+    if (!square_from_capture(rules.square)) {
+        // Rules whose square depends on the capturing move, for units of the orthodox walks:
+        // PWC's departure square and Equipollents' capture square plus the move's vector are
+        // a queen's line or a knight's step from the capture square (from the captured pawn's
+        // square for en passant, whose vector is a diagonal step); Couscous' is the classic
+        // square of the other unit of the capture (of the unit itself for Anti-Circe's en
+        // passant), for each walk and either colour (the mirror adapter swaps them).
+        Bitboard b = kAll;
+        if (rules.mars || rules.antimars) {
+            // Moves that start elsewhere: not worked out.
+        } else if (rules.square == SquareRule::PWC || rules.square == SquareRule::Equipollents) {
+            b = empty_attacks(QUEEN, WHITE, s) | empty_attacks(KNIGHT, WHITE, s);
+        } else if (rules.square == SquareRule::Couscous) {
+            b = 0;
+            for (Color x : {WHITE, BLACK})
+                for (Walk y : {KING, QUEEN, ROOK, BISHOP, KNIGHT, PAWN}) {
+                    b |= square_bb(classic_rebirth_square(y, x, s));
+                    if (rules.frischauf) b |= square_bb(classic_rebirth_square(y, x, s, true));
+                }
+        }
+        if (b != kAll && rules.vertical_mirror) {
+            Bitboard m = 0;
+            for (Bitboard t = b; t;) {
+                const Square x = pop_lsb(t);
+                m |= square_bb(make_square(7 - file_of(x), rank_of(x)));
+            }
+            b = m;
+        }
+        return b;
+    }
     CaptureFacts f;
     f.unit = make_piece(c, w);
     f.capture = s;

@@ -891,9 +891,13 @@ bool solve_proof_game(const SolveContext& ctx, std::string& out) {
         // MaxSolutions counts the solutions of each play (phase) separately.
         long limit_left = opt.max_solutions ? std::max(*opt.max_solutions, 1) : 0;
         bool stopped = false;
+        // One failure table for the play's searches: each thread's search (one a first move)
+        // uses what the others proved, as one thread's search does across its first moves.
+        ProofFailures failures(play.lengths.empty() ? 0 : play.lengths.back());
         for (size_t i = 0; i < play.lengths.size() && !stopped; ++i) {
             std::vector<MoveLine> lines;
-            search.solve(static_cast<int>(r), {}, play.lengths[i], limit_left, stopped, nullptr, &lines);
+            search.solve(static_cast<int>(r), {}, play.lengths[i], limit_left, stopped, nullptr, &lines, nullptr,
+                         &failures);
             for (MoveLine& line : lines) {
                 text += search.line_text(static_cast<int>(r), line, false);
                 if (ctx.proof_games) ctx.proof_games->push_back({0, static_cast<int>(r), play.first, std::move(line)});
