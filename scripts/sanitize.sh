@@ -26,11 +26,11 @@ cmake --build "$build_dir" --parallel "$(nproc)" --target rebirth "${suites[@]}"
 # at the solvers' corners); the whole corpus takes too long under the sanitizers. The random
 # comparison of Option Intelligent with the plain search (about 140 s here) is left to the
 # Release run; the intelligent-mode problems of REGRESSIONS run its code here. So is the
-# round trip of longer orthodox proof games (about 30 s here), the one under rebirth rules and
+# round trip of longer orthodox proof games (about 30 s here), the ones under rebirth rules and
 # the intelligent series play with pawns; the shorter round trip under every condition runs here.
 declare -A filters=([test_popeye_suite]='PopeyeSuiteCorpus.*:Popeye/PopeyeSuite.MatchesPopeye/TESTS_*:Popeye/PopeyeSuite.MatchesPopeye/REGRESSIONS_*'
                     [test_solve_help]='-SolveHelp.IntelligentModeFindsThePlainSolutions:SolveHelp.IntelligentSeriesWithPawnsFindsThePlainSolutions'
-                    [test_solve_proof]='-SolveProof.LongerRandomGamesAreAmongTheSolutions:SolveProof.RandomGamesUnderRebirthRulesAreAmongTheSolutions')
+                    [test_solve_proof]='-SolveProof.LongerRandomGamesAreAmongTheSolutions:SolveProof.RandomGamesUnderRebirthRulesAreAmongTheSolutions:SolveProof.TenPlyRandomGamesUnderRebirthRulesAreAmongTheSolutions')
 
 export ASAN_OPTIONS=abort_on_error=0:halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

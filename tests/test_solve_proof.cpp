@@ -253,39 +253,53 @@ TEST(SolveProof, RandomGamesAreAmongTheSolutions) {
     EXPECT_GE(games, 50);
 }
 
-// Longer games under the rebirth rules whose proof-game bounds prune most (proof_rebirth.h):
-// 8 half-moves, captures one move in three where there is one. A bound that refused a game
-// that exists would lose it here.
-TEST(SolveProof, RandomGamesUnderRebirthRulesAreAmongTheSolutions) {
-    const char* conditions[] = {"Circe",
-                                "AntiCirce",
-                                "MarsCirce",
-                                "AntiMarsCirce",
-                                "Circe Mirror",
-                                "Circe Symmetry",
-                                "Circe Antipodes",
-                                "HorizontalSymmetryCirce",
-                                "Circe RexInclusive",
-                                "AntiCirce Cheylan"};
-    std::mt19937 rng(20261127);
+// Under each condition, `per` seeded random games of `plies` half-moves from the game array
+// (captures one move in three where there is one): each game must be among the solutions of
+// `dia` for the board it reaches (a bound that refused a game that exists would lose it).
+// Returns how many games were played; prints each condition's solving time.
+int expect_random_games_solved(const std::vector<const char*>& conditions, int plies, int per, std::uint32_t seed) {
+    std::mt19937 rng(seed);
     int games = 0;
     for (const char* cond : conditions) {
         const RuleSet rules = resolve_rules(parse_condition_words(cond, "test"), "test");
         SetupRules setup_rules;
         setup_rules.rules = &rules;
         const Position start(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), setup_rules);
-        for (int game = 0; game < 2; ++game) {
-            const PlayedGame g = play_random_game(start, 8, cond, [&](const Position& pos, const MoveList& list) {
+        for (int game = 0; game < per; ++game) {
+            const PlayedGame g = play_random_game(start, plies, cond, [&](const Position& pos, const MoveList& list) {
                 return capture_one_in_three(pos, list, rng);
             });
             if (g.input.empty()) continue;
             SCOPED_TRACE(g.input);
+            const auto t0 = std::chrono::steady_clock::now();
             const std::string out = solutions(g.input);
+            std::printf("%-24s %d plies %.2f s\n", cond, plies,
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
             EXPECT_NE(out.find(g.line + "\n"), std::string::npos) << "missing:" << g.line;
             ++games;
         }
     }
+    return games;
+}
+
+// Longer games under the rebirth rules whose proof-game bounds prune most (proof_rebirth.h):
+// 8 half-moves, two games a condition.
+TEST(SolveProof, RandomGamesUnderRebirthRulesAreAmongTheSolutions) {
+    const int games = expect_random_games_solved(
+        {"Circe", "AntiCirce", "MarsCirce", "AntiMarsCirce", "Circe Mirror", "Circe Symmetry", "Circe Antipodes",
+         "HorizontalSymmetryCirce", "Circe RexInclusive", "AntiCirce Cheylan"},
+        8, 2, 20261127);
     EXPECT_GE(games, 18);
+}
+
+// Ten half-moves under the rebirth rules whose bounds prune enough for the suite (the
+// castling bounds of Rex Inclusive and Anti-Circe, Couscous' rebirth squares), one game a
+// condition. The longer and the other conditions' round trips are scripts/roundtrip-long.sh.
+TEST(SolveProof, TenPlyRandomGamesUnderRebirthRulesAreAmongTheSolutions) {
+    const int games = expect_random_games_solved({"Circe RexInclusive", "AntiCirce Cheylan", "Circe Couscous",
+                                                  "Circe Mirror", "MarsCirce", "Circe AntiCirce", "Circe Symmetry"},
+                                                 10, 1, 20261128);
+    EXPECT_GE(games, 6);
 }
 
 // The same in orthodox chess with longer games, 8 to 12 half-moves, where the bounds of
