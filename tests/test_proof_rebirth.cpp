@@ -91,6 +91,23 @@ TEST(ProofRebirth, VerticalSymmetryChangesABishopsColour) {
     EXPECT_EQ(b->distance(WHITE, BISHOP, SQ_C1, BISHOP, SQ_F1, 1), 0);
 }
 
+// Diagram Circe (RULES.md 4): a unit is reborn on its square in the diagram, here the game
+// array where play starts. A knight on c3 needs 4 moves to h8 (c3-e4-g5-f7-h8; 5+5 squares
+// away, at most 3 a move). Reborn, it stands on b1 or g1 (the knights' origins) or, being
+// perhaps a promoted pawn, on a pawn's origin: from g2, 3 moves (g2-h4-g6-h8). Without the
+// start position every square could be a diagram square: no move needed with a rebirth.
+TEST(ProofRebirth, DiagramCirceRebirthsOnTheOrigins) {
+    const RuleSet rules = rules_of("Circe Diagram");
+    const Position start = game_array_under(rules);
+    const auto with_start = RebirthBound::make(rules, &start);
+    const auto without = RebirthBound::make(rules);
+    ASSERT_TRUE(with_start && without);
+    EXPECT_EQ(with_start->distance(WHITE, KNIGHT, SQ_C3, KNIGHT, SQ_H8, 0), 4);
+    EXPECT_EQ(with_start->distance(WHITE, KNIGHT, SQ_C3, KNIGHT, SQ_H8, 2), 3);
+    EXPECT_EQ(with_start->distance(WHITE, KNIGHT, SQ_C3, KNIGHT, SQ_G1, 1), 0);
+    EXPECT_EQ(without->distance(WHITE, KNIGHT, SQ_C3, KNIGHT, SQ_H8, 2), 0);
+}
+
 // Anti-Circe: the capturer goes to its rebirth square with the capture: a rook on a4 that
 // captures anywhere on a dark square lands on a1 (one move), on a light one on h1.
 TEST(ProofRebirth, AntiCirceCapturerLandsHome) {
@@ -235,9 +252,9 @@ TEST(ProofRebirth, NeverMoreThanAGameThatCastles) {
          {"Circe RexInclusive", "Circe Assassin RexInclusive", "AntiCirce", "AntiCirce Cheylan",
           "Circe Mirror RexInclusive", "SuperCirce RexInclusive", "AntiMarsCirce", "MarsCirce RexInclusive"}) {
         const RuleSet rules = rules_of(words);
-        const auto bound = RebirthBound::make(rules);
-        ASSERT_TRUE(bound) << words;
         const Position start = game_array_under(rules);
+        const auto bound = RebirthBound::make(rules, &start);  // start: Diagram Circe's origins
+        ASSERT_TRUE(bound) << words;
         for (int game = 0; game < 40; ++game) {
             std::vector<Position> line{start};
             Position pos = start;
@@ -333,9 +350,9 @@ TEST(ProofRebirth, CacheGivesTheSameValues) {
     long hits = 0;
     for (const char* words : kConditions) {
         const RuleSet rules = rules_of(words);
-        const auto bound = RebirthBound::make(rules);
-        ASSERT_TRUE(bound) << words;
         const Position start = game_array_under(rules);
+        const auto bound = RebirthBound::make(rules, &start);  // start: Diagram Circe's origins
+        ASSERT_TRUE(bound) << words;
         for (int game = 0; game < 6; ++game) {
             std::vector<Position> line{start};
             Position pos = start;
@@ -376,9 +393,9 @@ TEST(ProofRebirth, NeverMoreThanARandomGameMade) {
     long checks = 0;
     for (const char* words : kConditions) {
         const RuleSet rules = rules_of(words);
-        const auto bound = RebirthBound::make(rules);
-        ASSERT_TRUE(bound) << words;
         const Position start = game_array_under(rules);
+        const auto bound = RebirthBound::make(rules, &start);  // start: Diagram Circe's origins
+        ASSERT_TRUE(bound) << words;
         for (int game = 0; game < 60; ++game) {
             // Captures first: a capture whenever one exists, in every other game.
             const std::vector<Position> line = random_game(start, 16, game % 2 == 0, rng);
@@ -400,9 +417,9 @@ TEST(ProofRebirth, ProgressNeverAboveTheNeedAfter) {
     long checks = 0, said = 0;
     for (const char* words : kConditions) {
         const RuleSet rules = rules_of(words);
-        const auto bound = RebirthBound::make(rules);
-        ASSERT_TRUE(bound) << words;
         const Position start = game_array_under(rules);
+        const auto bound = RebirthBound::make(rules, &start);  // start: Diagram Circe's origins
+        ASSERT_TRUE(bound) << words;
         for (int game = 0; game < 12; ++game) {
             const std::vector<Position> line = random_game(start, 14, game % 2 == 0, rng);
             const Board target = line.back().to_setup().board;

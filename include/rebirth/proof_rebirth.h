@@ -22,8 +22,11 @@
 // Mars Circe: a capture starts from the mover's rebirth square; Anti-Mars: a non-capture does)
 // and by being captured and reborn (Circe: during a move of the other side, which captures at
 // most one unit of c a move; Parrain: during c's next move). Rebirth squares are those of the
-// rules' square function over every capture square, or every square where that function
-// depends on more than the unit and the capture square (Parrain, PWC, Diagram, Super ...).
+// rules' square function over every capture square; where that function depends on more
+// than the unit and the capture square, a set that holds every square it can give: a queen's
+// line or a knight's step from the capture square (Parrain, PWC, Equipollents), the classic
+// squares of every walk (Couscous), the origins of the start position's units (Diagram, when
+// make() is given the start), else every square (Super, Cage, Take&Make).
 // The distance of a unit to a target unit is the fewest own moves over a graph of its
 // (square, walk) states with those moves and rebirths (a pawn promotes on its last rank;
 // moves as on an empty board: obstacles only add moves). A side then needs at least the least
@@ -48,8 +51,9 @@ namespace rebirth {
 
 class RebirthBound {
   public:
-    // The model for `rules`, or null where it does not apply.
-    static std::unique_ptr<const RebirthBound> make(const RuleSet& rules);
+    // The model for `rules`, or null where it does not apply; `start` (the position play starts
+    // from, whose units' origins Diagram Circe reborns them on) narrows Diagram Circe's squares.
+    static std::unique_ptr<const RebirthBound> make(const RuleSet& rules, const Position* start = nullptr);
 
     // The fewest own moves a unit of colour c and walk w (KING..PAWN) on `from` needs to stand
     // on `to` with walk `as` when it is captured and reborn (at no move of its own) at most

@@ -39,6 +39,34 @@ bool square_from_capture(SquareRule s) {
 
 // The squares where a unit of colour c and walk w captured on s may be reborn under `rules`
 // (a promoted one too under Frisch-auf); every square where the rule needs more facts.
+// The squares of b mirrored across the d/e line.
+Bitboard mirror_files(Bitboard b) {
+    Bitboard m = 0;
+    for (Bitboard t = b; t;) {
+        const Square x = pop_lsb(t);
+        m |= square_bb(make_square(7 - file_of(x), rank_of(x)));
+    }
+    return m;
+}
+
+// Per colour and walk, the origins (Diagram Circe's rebirth squares) of start's units of that
+// walk, and of its pawns for the walks they promote to; every square without a start.
+std::array<std::array<Bitboard, 6>, 2> diagram_origins(const Position* start) {
+    std::array<std::array<Bitboard, 6>, 2> sets;
+    for (auto& per_walk : sets) per_walk.fill(start ? 0 : kAll);
+    if (!start) return sets;
+    for (Bitboard b = start->pieces(); b;) {
+        const Square s = pop_lsb(b);
+        const Piece p = start->piece_on(s);
+        const Square origin = start->origin(s);
+        if (origin == SQ_NONE || p.walk < KING || p.walk > PAWN) continue;
+        sets[p.color][size_t(p.walk - KING)] |= square_bb(origin);
+        if (p.walk == PAWN)
+            for (Walk w : {QUEEN, ROOK, BISHOP, KNIGHT}) sets[p.color][size_t(w - KING)] |= square_bb(origin);
+    }
+    return sets;
+}
+
 Bitboard rebirth_squares(const RuleSet& rules, Color c, Walk w, Square s) {
     if (!square_from_capture(rules.square)) {
         // Rules whose square depends on the capturing move, for units of the orthodox walks:
@@ -60,15 +88,7 @@ Bitboard rebirth_squares(const RuleSet& rules, Color c, Walk w, Square s) {
                     if (rules.frischauf) b |= square_bb(classic_rebirth_square(y, x, s, true));
                 }
         }
-        if (b != kAll && rules.vertical_mirror) {
-            Bitboard m = 0;
-            for (Bitboard t = b; t;) {
-                const Square x = pop_lsb(t);
-                m |= square_bb(make_square(7 - file_of(x), rank_of(x)));
-            }
-            b = m;
-        }
-        return b;
+        return b != kAll && rules.vertical_mirror ? mirror_files(b) : b;
     }
     CaptureFacts f;
     f.unit = make_piece(c, w);
@@ -128,7 +148,7 @@ bool supported_occupied(Occupied o) {
 
 }  // namespace
 
-std::unique_ptr<const RebirthBound> RebirthBound::make(const RuleSet& r) {
+std::unique_ptr<const RebirthBound> RebirthBound::make(const RuleSet& r, const Position* start) {
     if (r.atom || r.kamikaze || r.alsatian || r.hydra || r.clone || r.chameleon) return nullptr;
     if (!supported_occupied(r.occupied)) return nullptr;
     if (r.reborn == Reborn::Both &&
@@ -160,14 +180,20 @@ std::unique_ptr<const RebirthBound> RebirthBound::make(const RuleSet& r) {
     SquareSets& tele = b->tele_;
     SquareSets& land = b->land_;
     SquareSets& shift = b->shift_;
+    // Diagram Circe: a unit's square in `start` (its origin), whatever the capture square.
+    const auto origins = diagram_origins(start);
+    auto diagram = [&](const RuleSet& rules, Color c, int k, Bitboard squares) {
+        if (rules.square != SquareRule::Diagram || !start) return squares;
+        return rules.vertical_mirror ? mirror_files(origins[c][size_t(k)]) : origins[c][size_t(k)];
+    };
     for (Color c : {WHITE, BLACK})
         for (int k = 0; k < kWalks; ++k)
             for (int s = 0; s < 64; ++s) {
                 const Walk w = Walk(KING + k);
-                const Bitboard own = rebirth_squares(r, c, w, Square(s));
+                const Bitboard own = diagram(r, c, k, rebirth_squares(r, c, w, Square(s)));
                 if (captured && (w != KING || r.rex == Rex::Inclusive))
                     tele[c][k][s] = parrain && !capturer && !shifted ? vector_squares(w, Square(s)) : own;
-                if (capturer) land[c][k][s] = rebirth_squares(cap_rules, c, w, Square(s));
+                if (capturer) land[c][k][s] = diagram(cap_rules, c, k, rebirth_squares(cap_rules, c, w, Square(s)));
                 if (shifted) shift[c][k][s] = own;
             }
     for (Color c : {WHITE, BLACK}) {

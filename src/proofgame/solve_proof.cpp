@@ -740,7 +740,7 @@ ProofTwinSearch::ProofTwinSearch(const SolveContext& ctx) : impl_(std::make_uniq
         run.max_change = max_squares_per_move(ctx.initial);
         run.arrival_changes = last_move_arrives(ctx.initial, run.max_change);
         if (ctx.initial.has_rules() && run.bits.plain && !m.rebirth_bound)
-            m.rebirth_bound = RebirthBound::make(*ctx.initial.rules());
+            m.rebirth_bound = RebirthBound::make(*ctx.initial.rules(), &ctx.initial);
         if (run.bits.plain) run.rebirth = m.rebirth_bound.get();
         Position root = ctx.initial;
         if (root.side_to_move() != run.first) root.set_side_to_move_for_analysis(run.first);
