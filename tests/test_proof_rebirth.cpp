@@ -37,6 +37,18 @@ Position position_under(const RuleSet& rules, const char* fen) {
 // The game array under `rules` (kept by the position: keep them alive).
 Position game_array_under(const RuleSet& rules) { return position_under(rules, kGameArray); }
 
+// A condition's rules, the game array under them and the bound for play from there (its
+// origins are Diagram Circe's rebirth squares). Not copyable: the position keeps the rules.
+struct UnderRules {
+    explicit UnderRules(const char* words)
+        : rules(rules_of(words)), start(game_array_under(rules)), bound(RebirthBound::make(rules, &start)) {}
+    UnderRules(const UnderRules&) = delete;
+    UnderRules& operator=(const UnderRules&) = delete;
+    const RuleSet rules;
+    const Position start;
+    const std::unique_ptr<const RebirthBound> bound;
+};
+
 // A seeded random game of up to `plies` half-moves from `start` (every position on the way),
 // taking whenever it can when `takes_first` (so that units are reborn).
 std::vector<Position> random_game(const Position& start, int plies, bool takes_first, std::mt19937& rng) {
@@ -251,13 +263,11 @@ TEST(ProofRebirth, NeverMoreThanAGameThatCastles) {
     for (const char* words :
          {"Circe RexInclusive", "Circe Assassin RexInclusive", "AntiCirce", "AntiCirce Cheylan",
           "Circe Mirror RexInclusive", "SuperCirce RexInclusive", "AntiMarsCirce", "MarsCirce RexInclusive"}) {
-        const RuleSet rules = rules_of(words);
-        const Position start = game_array_under(rules);
-        const auto bound = RebirthBound::make(rules, &start);  // start: Diagram Circe's origins
-        ASSERT_TRUE(bound) << words;
+        const UnderRules under(words);
+        ASSERT_TRUE(under.bound) << words;
         for (int game = 0; game < 40; ++game) {
-            std::vector<Position> line{start};
-            Position pos = start;
+            std::vector<Position> line{under.start};
+            Position pos = under.start;
             for (int ply = 0; ply < 24; ++ply) {
                 MoveList list, castles, takes, kings;
                 generate_legal(pos, list);
@@ -287,7 +297,7 @@ TEST(ProofRebirth, NeverMoreThanAGameThatCastles) {
                 pos.do_move(from[std::uniform_int_distribution<int>(0, from.size() - 1)(rng)], u);
                 line.push_back(pos);
             }
-            expect_within_the_game(*bound, line, std::string(words) + ", game " + std::to_string(game));
+            expect_within_the_game(*under.bound, line, std::string(words) + ", game " + std::to_string(game));
             if (HasFatalFailure()) return;
         }
     }
@@ -349,13 +359,11 @@ TEST(ProofRebirth, CacheGivesTheSameValues) {
     std::mt19937 rng(29);
     long hits = 0;
     for (const char* words : kConditions) {
-        const RuleSet rules = rules_of(words);
-        const Position start = game_array_under(rules);
-        const auto bound = RebirthBound::make(rules, &start);  // start: Diagram Circe's origins
-        ASSERT_TRUE(bound) << words;
+        const UnderRules under(words);
+        ASSERT_TRUE(under.bound) << words;
         for (int game = 0; game < 6; ++game) {
-            std::vector<Position> line{start};
-            Position pos = start;
+            std::vector<Position> line{under.start};
+            Position pos = under.start;
             for (int ply = 0; ply < 14; ++ply) {
                 MoveList list, takes;
                 generate_legal(pos, list);
@@ -368,14 +376,14 @@ TEST(ProofRebirth, CacheGivesTheSameValues) {
                 line.push_back(pos);
             }
             const Board target = line.back().to_setup().board;
-            RebirthBoundCache cache(*bound, target);
+            RebirthBoundCache cache(*under.bound, target);
             for (int round = 0; round < 2; ++round)
                 for (const Position& p : line)
                     for (Color c : {WHITE, BLACK})
                         for (int own = 0; own <= 6; own += 3)
                             for (int other = 0; other <= 6; other += 2) {
                                 ASSERT_EQ(cache.moves_needed(p, c, own, other),
-                                          bound->moves_needed(p, target, c, own, other))
+                                          under.bound->moves_needed(p, target, c, own, other))
                                     << words << ", game " << game;
                                 hits += round;
                             }
@@ -392,14 +400,12 @@ TEST(ProofRebirth, NeverMoreThanARandomGameMade) {
     std::mt19937 rng(17);
     long checks = 0;
     for (const char* words : kConditions) {
-        const RuleSet rules = rules_of(words);
-        const Position start = game_array_under(rules);
-        const auto bound = RebirthBound::make(rules, &start);  // start: Diagram Circe's origins
-        ASSERT_TRUE(bound) << words;
+        const UnderRules under(words);
+        ASSERT_TRUE(under.bound) << words;
         for (int game = 0; game < 60; ++game) {
             // Captures first: a capture whenever one exists, in every other game.
-            const std::vector<Position> line = random_game(start, 16, game % 2 == 0, rng);
-            expect_within_the_game(*bound, line, std::string(words) + ", game " + std::to_string(game));
+            const std::vector<Position> line = random_game(under.start, 16, game % 2 == 0, rng);
+            expect_within_the_game(*under.bound, line, std::string(words) + ", game " + std::to_string(game));
             if (HasFatalFailure()) return;
             checks += int(line.size());
         }
@@ -416,12 +422,10 @@ TEST(ProofRebirth, ProgressNeverAboveTheNeedAfter) {
     std::mt19937 rng(57);
     long checks = 0, said = 0;
     for (const char* words : kConditions) {
-        const RuleSet rules = rules_of(words);
-        const Position start = game_array_under(rules);
-        const auto bound = RebirthBound::make(rules, &start);  // start: Diagram Circe's origins
-        ASSERT_TRUE(bound) << words;
+        const UnderRules under(words);
+        ASSERT_TRUE(under.bound) << words;
         for (int game = 0; game < 12; ++game) {
-            const std::vector<Position> line = random_game(start, 14, game % 2 == 0, rng);
+            const std::vector<Position> line = random_game(under.start, 14, game % 2 == 0, rng);
             const Board target = line.back().to_setup().board;
             for (const Position& at : line) {
                 Position p = at;
@@ -429,13 +433,13 @@ TEST(ProofRebirth, ProgressNeverAboveTheNeedAfter) {
                 MoveList list;
                 generate_legal(p, list);
                 for (const auto& [own, other] : {std::pair{1, 0}, {2, 1}, {4, 3}, {7, 7}}) {
-                    const RebirthProgress progress(*bound, p, target, c, own, other);
+                    const RebirthProgress progress(*under.bound, p, target, c, own, other);
                     for (const Move& m : list) {
                         if (m.kind != MoveKind::Normal || !p.empty(m.to)) continue;
                         const int after_bound = progress.need_after(m.from, m.to);
                         UndoInfo u;
                         p.do_move(m, u);
-                        const int need = bound->moves_needed(p, target, c, own - 1, other);
+                        const int need = under.bound->moves_needed(p, target, c, own - 1, other);
                         p.undo_move(m, u);
                         ASSERT_LE(after_bound, need) << words << ", game " << game;
                         ++checks;

@@ -74,11 +74,13 @@ class RebirthBound {
     friend class RebirthBoundCache;
     friend class RebirthProgress;
     RebirthBound() = default;
-    // The castlings moves_needed subtracts (`settled`: c's units on target squares of their walk),
-    // at most the king's distance (plus `king_slack`; negative: not counted) less its distance
-    // from a castled square.
-    int castlings(const Position& pos, const Board& target, Color c, int own_left, int other_left, Bitboard settled,
-                  int king_slack = 0) const;
+    // The most castlings that can spare a move each (`settled`: c's units on target squares of
+    // their walk); moves_needed subtracts no more than king_way of them.
+    int castlings(const Position& pos, const Board& target, Color c, int own_left, int other_left,
+                  Bitboard settled) const;
+    // The most all castlings together can spare by the king's way: its distance (without
+    // rebirths) less its distance from a castled square; kFar when not worked out.
+    int king_way(const Position& pos, const Board& target, Color c) const;
     // The distances of a unit of c and walk KING + walk on `from` with at most `version` (0, 1,
     // 2: any number) rebirths: [(as - KING) * 64 + to]. Computed at the first call (from any
     // thread), then kept.
@@ -139,9 +141,10 @@ class RebirthProgress {
     std::array<std::pair<Walk, Square>, 16> wanted_{};
     AssignmentDuals duals_;  // with the column prices raised (raise_column_prices)
     int dual_sum_ = 0;
-    int castlings_ = 0;                                    // after a move of a unit that is not settled
-    int castlings_leaving_ = 0;                            // after a move of a settled unit
-    int king_castlings_ = 0, king_castlings_leaving_ = 0;  // the same after a king's move
+    int castlings_ = 0;            // RebirthBound::castlings after a move of a unit that is not settled
+    int castlings_leaving_ = 0;    // the same after a move of a settled unit
+    int king_way_ = 0;             // RebirthBound::king_way after a move of another unit
+    int king_way_after_step_ = 0;  // after a king's move
 };
 
 // RebirthBound::moves_needed for one bound and target, remembered: its value depends only on

@@ -37,15 +37,10 @@ bool square_from_capture(SquareRule s) {
     }
 }
 
-// The squares where a unit of colour c and walk w captured on s may be reborn under `rules`
-// (a promoted one too under Frisch-auf); every square where the rule needs more facts.
 // The squares of b mirrored across the d/e line.
 Bitboard mirror_files(Bitboard b) {
     Bitboard m = 0;
-    for (Bitboard t = b; t;) {
-        const Square x = pop_lsb(t);
-        m |= square_bb(make_square(7 - file_of(x), rank_of(x)));
-    }
+    for (Bitboard t = b; t;) m |= square_bb(mirrored_file(pop_lsb(t)));
     return m;
 }
 
@@ -67,6 +62,8 @@ std::array<std::array<Bitboard, 6>, 2> diagram_origins(const Position* start) {
     return sets;
 }
 
+// The squares where a unit of colour c and walk w captured on s may be reborn under `rules`
+// (a promoted one too under Frisch-auf); every square where the rule needs more facts.
 Bitboard rebirth_squares(const RuleSet& rules, Color c, Walk w, Square s) {
     if (!square_from_capture(rules.square)) {
         // Rules whose square depends on the capturing move, for units of the orthodox walks:
@@ -136,6 +133,17 @@ RuleSet capturer_rules(const RuleSet& r) {
 // Whether a unit of walk w waiting for its Parrain rebirth can fill a target unit of walk
 // `want`: the same walk, or a pawn reborn on its last rank, promoted.
 bool waiting_fits(Walk w, Walk want) { return w == want || (w == PAWN && want != KING && want != PAWN); }
+
+// c's units on target squares of their own walk (settled: some least assignment keeps them
+// there, the distances being shortest paths).
+Bitboard settled_units(const Position& pos, const Board& target, Color c) {
+    Bitboard settled = 0;
+    for (Bitboard b = pos.pieces(c); b;) {
+        const Square s = pop_lsb(b);
+        if (target[s].walk == pos.piece_on(s).walk && target[s].color == c) settled |= square_bb(s);
+    }
+    return settled;
+}
 
 Bitboard corners_of(Color c) {
     const int home = c == WHITE ? 0 : 7;
@@ -321,11 +329,7 @@ int RebirthBound::distance(Color c, Walk w, Square from, Walk as, Square to, int
 int RebirthBound::moves_needed(const Position& pos, const Board& target, Color c, int own_left, int other_left) const {
     // A unit on a target square of its own walk keeps it in some least assignment (the
     // distances are shortest paths: the triangle inequality holds), for both assignments.
-    Bitboard settled = 0;
-    for (Bitboard b = pos.pieces(c); b;) {
-        const Square s = pop_lsb(b);
-        if (target[s].walk == pos.piece_on(s).walk && target[s].color == c) settled |= square_bb(s);
-    }
+    const Bitboard settled = settled_units(pos, target, c);
     std::array<const Row*, 17> free_rows{}, one_rows{}, paid_rows{};
     std::array<Walk, 17> walks{};
     int columns = 0;
@@ -407,11 +411,13 @@ int RebirthBound::moves_needed(const Position& pos, const Board& target, Color c
             bound = std::max(bound, min_cost_assignment(priced.data(), rows, columns) - p * k_max);
         }
     }
-    return std::max(0, bound - castlings(pos, target, c, own_left, other_left, settled));
+    const int castlings = this->castlings(pos, target, c, own_left, other_left, settled);
+    const int spared = castlings > 0 ? std::clamp(king_way(pos, target, c), 0, castlings) : 0;
+    return std::max(0, bound - spared);
 }
 
 int RebirthBound::castlings(const Position& pos, const Board& target, Color c, int own_left, int other_left,
-                            Bitboard settled, int king_slack) const {
+                            Bitboard settled) const {
     const int home = c == WHITE ? 0 : 7;
     const Bitboard rights = pos.castling_rights();
     int castlings = 0;
@@ -457,25 +463,26 @@ int RebirthBound::castlings(const Position& pos, const Board& target, Color c, i
         // without its own right, once a corner's right.
         castlings = std::max(castlings, std::min(own_left, popcount(rights & corners_of(c))));
     }
+    return castlings;
+}
+
+int RebirthBound::king_way(const Position& pos, const Board& target, Color c) const {
     // Each castling is also a move of the king (the king's distances count it as one), and
     // after its last castling the king stands on a castled square: with N >= 1 castlings its
     // moves are at least N plus its distance from there (r), the others' at least their
     // distances, so the castlings spare at most the king's distance (d, without rebirths:
     // no less than in any of the assignments) less r.
     const Bitboard kings = pos.pieces(c, KING);
-    if (castlings > 0 && king_slack >= 0 && popcount(kings) == 1) {
-        int to = -1;
-        for (int t = 0; t < SQUARE_NB; ++t)
-            if (target[t].walk == KING && target[t].color == c) to = t;
-        if (to >= 0) {
-            const std::size_t idx = std::size_t(walk_index(KING) * 64 + to);
-            const int d = row(0, c, walk_index(KING), lsb(kings))[idx] + king_slack;
-            const int r = std::min(row(2, c, walk_index(KING), make_square(2, home))[idx],
-                                   row(2, c, walk_index(KING), make_square(6, home))[idx]);
-            castlings = std::clamp(d - r, 0, castlings);
-        }
-    }
-    return castlings;
+    int to = -1;
+    for (int t = 0; t < SQUARE_NB; ++t)
+        if (target[t].walk == KING && target[t].color == c) to = t;
+    if (popcount(kings) != 1 || to < 0) return kFar;
+    const int home = c == WHITE ? 0 : 7;
+    const std::size_t idx = std::size_t(walk_index(KING) * 64 + to);
+    const int d = row(0, c, walk_index(KING), lsb(kings))[idx];
+    const int r = std::min(row(2, c, walk_index(KING), make_square(2, home))[idx],
+                           row(2, c, walk_index(KING), make_square(6, home))[idx]);
+    return d - r;
 }
 
 bool RebirthBound::surplus_possible(const Position& pos, const Board& target, Color c, int own_left,
@@ -492,11 +499,7 @@ bool RebirthBound::surplus_possible(const Position& pos, const Board& target, Co
 RebirthProgress::RebirthProgress(const RebirthBound& bound, const Position& pos, const Board& target, Color c,
                                  int own_left, int other_left)
     : bound_(bound), pos_(pos), c_(c) {
-    Bitboard settled = 0;
-    for (Bitboard b = pos.pieces(c); b;) {
-        const Square s = pop_lsb(b);
-        if (target[s].walk == pos.piece_on(s).walk && target[s].color == c) settled |= square_bb(s);
-    }
+    const Bitboard settled = settled_units(pos, target, c);
     for (Bitboard b = pos.pieces(c) & ~settled; b && columns_ < 16; ++columns_) {
         const Square s = pop_lsb(b);
         const Walk w = pos.piece_on(s).walk;
@@ -531,14 +534,12 @@ RebirthProgress::RebirthProgress(const RebirthBound& bound, const Position& pos,
     // settles no fewer by moving; a settled one leaving its square may open a rook target
     // (or, under Anti-Mars, count as one more rook): counted as if no unit were settled.
     castlings_ = bound.castlings(pos, target, c, own_left, other_left, settled);
-    castlings_leaving_ = bound.castlings(pos, target, c, own_left, other_left, 0);
-    // A king's step is one square, so its distance grows by one at most (under Mars and
-    // Anti-Mars, whose moves start elsewhere, by no known amount).
-    king_castlings_ = bound.castlings(pos, target, c, own_left, other_left, settled, bound.shifted_ ? -1 : 1);
-    king_castlings_leaving_ = bound.castlings(pos, target, c, own_left, other_left, 0, bound.shifted_ ? -1 : 1);
-    // A unit reborn with the move may bring back one castling right (a king or rook at home)
-    // or, under Anti-Mars, one more rook: one castling more at most.
-    if (waiting_ >= 0) ++castlings_, ++castlings_leaving_, ++king_castlings_, ++king_castlings_leaving_;
+    castlings_leaving_ = bound.castlings(pos, target, c, own_left, other_left, 0);  // no fewer
+    // What they spare: at most the king's way. A king's step is one square, so its distance
+    // grows by one at most (under Mars and Anti-Mars, whose moves start elsewhere, by no known
+    // amount).
+    king_way_ = castlings_leaving_ > 0 ? bound.king_way(pos, target, c) : int(kFar);
+    king_way_after_step_ = bound.shifted_ || king_way_ >= kFar ? int(kFar) : king_way_ + 1;
     valid_ = true;
 }
 
@@ -575,9 +576,12 @@ int RebirthProgress::need_after(Square from, Square to) const {
         const auto [want, t] = wanted_[size_t(r)];
         column = std::min(column, int(after[std::size_t((want - KING) * 64 + t)]) - duals_.row[size_t(r)]);
     }
-    const int castlings = walk == KING ? (settled ? king_castlings_leaving_ : king_castlings_)
-                                       : (settled ? castlings_leaving_ : castlings_);
-    return std::clamp(sum + column - castlings, 0, int(kFar));
+    // A unit reborn with the move may bring back one castling right (a king or rook at home)
+    // or, under Anti-Mars, one more rook: one castling more at most.
+    const int spared =
+        std::clamp(walk == KING ? king_way_after_step_ : king_way_, 0, settled ? castlings_leaving_ : castlings_) +
+        (waiting_ >= 0 ? 1 : 0);
+    return std::clamp(sum + column - spared, 0, int(kFar));
 }
 
 int RebirthBoundCache::moves_needed(const Position& pos, Color c, int own_left, int other_left) {

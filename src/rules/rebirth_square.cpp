@@ -10,12 +10,6 @@ Walk reborn_walk(const RuleSet& rules, const CaptureFacts& f) {
     return w;
 }
 
-namespace {
-
-Square mirrored_file(Square s) { return make_square(7 - file_of(s), rank_of(s)); }
-
-}  // namespace
-
 Square rebirth_square(const RuleSet& rules, const CaptureFacts& f, Walk walk) {
     const Color c = f.unit.color;
     // The colour whose home squares count (Mirror: the other side's).

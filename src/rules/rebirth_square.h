@@ -30,6 +30,9 @@ inline Square classic_rebirth_square(Walk w, Color c, Square t, bool as_promoted
     }
 }
 
+// s mirrored across the d/e line (the vertical-mirror adapter).
+inline Square mirrored_file(Square s) { return make_square(7 - file_of(s), rank_of(s)); }
+
 // Parrain and ContraParrain: the rebirth waits for the next move.
 inline bool parrain_like(const RuleSet& r) {
     return r.square == SquareRule::Parrain || r.square == SquareRule::ContraParrain;
