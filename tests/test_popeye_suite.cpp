@@ -130,13 +130,21 @@ TEST(PopeyeOracle, MatchesPopeyeByteForByte) {
 // Round trip (issue 12) checked against Popeye: random games of 10 half-moves under Circe
 // Mirror, Mars Circe, Circe and Anti-Mars Circe (captures one move in three), the dia5 of the
 // position reached: Popeye 4.104 prints 96, 144, 2400, 1200, 7200 and 2400 games, and rebirth
-// the same bytes.
+// the same bytes; and of 8 half-moves under the rules whose proof-game bounds changed on
+// 2026-11-27 (Rex Inclusive's castlings, Couscous', Diagram's and PWC's rebirth squares), the
+// dia4: 61, 96, 108 and 144 games.
 TEST(PopeyeOracle, RoundTripProofGamesSameAsPopeye) {
     const std::string dir = REBIRTH_SOURCE_DIR "/data/popeye-oracle/";
-    const std::pair<const char*, size_t> cases[] = {
-        {"roundtrip_circe_mirror_dia5_a", 96}, {"roundtrip_circe_mirror_dia5_b", 144},
-        {"roundtrip_marscirce_dia5", 2400},    {"roundtrip_marscirce_dia5_b", 1200},
-        {"roundtrip_circe_dia5", 7200},        {"roundtrip_antimarscirce_dia5", 2400}};
+    const std::pair<const char*, size_t> cases[] = {{"roundtrip_circe_mirror_dia5_a", 96},
+                                                    {"roundtrip_circe_mirror_dia5_b", 144},
+                                                    {"roundtrip_marscirce_dia5", 2400},
+                                                    {"roundtrip_marscirce_dia5_b", 1200},
+                                                    {"roundtrip_circe_dia5", 7200},
+                                                    {"roundtrip_antimarscirce_dia5", 2400},
+                                                    {"roundtrip_circe_rexinclusive_dia4", 61},
+                                                    {"roundtrip_circe_couscous_dia4", 96},
+                                                    {"roundtrip_circe_diagram_dia4", 108},
+                                                    {"roundtrip_pwc_dia4", 144}};
     for (const auto& [name, games] : cases) {
         SCOPED_TRACE(name);
         const std::string popeye = read_text(dir + name + ".out");
