@@ -61,6 +61,24 @@ TEST(ProofCaptures, TheCapturerComesBack) {
     EXPECT_TRUE(proof_captures_feasible(start, target, fixed, {6, 0}));
 }
 
+// The game array less the pawns a2 and h2, Black back home after at most 4 moves: both pawns
+// must leave (no target square is theirs: a pawn never goes back, and White takes nothing to
+// change file), so both are taken. Only Black's knights can take and come home (every black
+// pawn is kept at home, walling in the bishops, and the queen, king and rooks can only
+// shuffle on their rank, where no white pawn comes): each takes within two of its moves out
+// of four, so within two knight moves of b8 or g8 (a5, b4 and c6 nearest the a-pawn; g4,
+// h5 and f6 nearest the h-pawn). Each pawn needs two moves to get there (a2-a4-a5, h2-h4-h5):
+// four white moves. One victim at a time (capture_possible) lets White go with two.
+TEST(ProofCaptures, EveryLostUnitGoesWhereTheOtherSideCanTakeIt) {
+    const Position start(parse_fen(kStart));
+    const Board target = board_of("rnbqkbnr/pppppppp/8/8/8/8/1PPPPPP1/RNBQKBNR w - - 0 1");
+    const Bitboard fixed = fixed_units(start, target);
+    EXPECT_EQ(proof_moves_needed(start, target, WHITE, fixed), 0);
+    EXPECT_TRUE(proof_captures_feasible(start, target, fixed, {4, 4}));
+    EXPECT_FALSE(proof_captures_feasible(start, target, fixed, {3, 4}));
+    EXPECT_FALSE(proof_captures_feasible(start, target, fixed, {2, 4}));
+}
+
 // squares_within (distance.h), which the capture squares are made of, against a plain count.
 TEST(ProofCaptures, SquaresWithinADistance) {
     for (Walk w : {KING, QUEEN, ROOK, BISHOP, KNIGHT, PAWN})

@@ -26,6 +26,15 @@
 // that unit, less castling_saving, or less one when the capturer is a rook that may castle
 // (its way to its castled square is then the king's move).
 //
+// Every unit a side o loses is taken where one of the other side's units stands then: on a
+// square q that some unit of the taker reaches on its way to its target square, or before it
+// is taken itself, within the taker's moves left (the dual bound of the taker's assignment,
+// as above). So o's units fill o's target squares while each of its lost units (as many as
+// the target lacks) goes into that reach: o's assignment with one more row per lost unit, a
+// unit's cost there its fewest moves to a square of the reach (a pawn also to the square in
+// front of one, taken en passant; a rook that may castle also from its castled square). All
+// lost units count at once, not one at a time.
+//
 // Sound in orthodox chess only, where proof_bound_applies holds.
 
 namespace rebirth {
@@ -45,7 +54,7 @@ bool proof_capture_possible(const Position& pos, const Board& target, Color c, B
 // from, remembered for one target: each depends only on the side's units (squares and walks),
 // its castling sides and the fixed units, which make its key (compared whole on a lookup), and
 // it is kept while blocked_distances_generation() is unchanged (it points into those
-// tables). Holds at most 1024 (a newer one replaces an older one in its slot). One per
+// tables). Holds at most 1024 per side (a newer one replaces an older one in its slot). One per
 // thread: not thread-safe. Keeps a reference to the target.
 class CaptureBoundCache {
   public:
@@ -64,8 +73,10 @@ class CaptureBoundCache {
 // The whole bound for both sides: false when a side that must still take (the target keeps
 // fewer units of the other side than the board has) cannot make its captures and reach its
 // target squares with moves_left[c] moves while the other side makes moves_left[~c]
-// (proof_capture_squares of the other side, then proof_capture_possible). `cache` (when
-// given, for the same target) saves recomputing the sides' assignments.
+// (proof_capture_squares of the other side, then proof_capture_possible), or when the other
+// side cannot bring every unit it loses into the taker's reach and its other units onto
+// their target squares with its moves. `cache` (when given, for the same target) saves
+// recomputing the sides' assignments and reaches.
 bool proof_captures_feasible(const Position& pos, const Board& target, Bitboard fixed,
                              std::array<int, COLOR_NB> moves_left, CaptureBoundCache* cache = nullptr);
 

@@ -218,6 +218,164 @@ bool capture_possible(const SideMatrix& m, const Position& pos, Color c, Bitboar
     return false;
 }
 
+// Where side c's units can take: per square q (not fixed), the fewest moves left to c with
+// which one of its units can stand on q to take there, worked out square by square when
+// asked. A unit takes on its way to a target square (the dual bound of the assignment with
+// the unit's costs raised to its way through q, as capture_possible), or before it is taken
+// itself (the others fill the target squares). A castling rook, or the castling saving, lowers
+// the moves left by what it may spare. With no verdict from the matrix every square not fixed
+// is in reach with no moves.
+struct CaptureReach {
+    bool ready = false;
+    bool anywhere = false;
+    // The rows' distances from every square, by the symmetry of the queen's, rook's, bishop's
+    // and knight's distances on a board of walls (not the king's: castling is one way); a
+    // queen's way back serves a pawn promoted before q to a queen, rook or bishop square.
+    std::array<const std::uint8_t*, 16> back{}, queen_back{};
+    std::array<int, 16> bonus{}, dropped{}, others{};
+    Bitboard known = 0;
+    std::array<std::uint8_t, SQUARE_NB> need{};
+
+    void prepare(const SideMatrix& m, const Position& pos, Color c, Bitboard fixed) {
+        ready = true;
+        known = 0;
+        anywhere = !m.valid || m.least >= kFar;
+        if (anywhere) return;
+        const Bitboard rights = pos.castling_rights();
+        for (int r = 0; r < m.rows; ++r) {
+            const Walk w = m.wants[r];
+            back[size_t(r)] = w != KING && w != PAWN ? blocked_distances_as(fixed, w, c, m.squares[r], w) : nullptr;
+            queen_back[size_t(r)] = w == QUEEN || w == ROOK || w == BISHOP
+                                        ? blocked_distances_as(fixed, QUEEN, c, m.squares[r], QUEEN)
+                                        : nullptr;
+        }
+        for (int i = 0; i < m.columns; ++i) {
+            const Unit& u = m.units[i];
+            const bool castles = u.walk == ROOK && (rights & square_bb(u.square)) &&
+                                 (pos.castling_sides(c) & (file_of(u.square) == 0 ? 1u : 2u));
+            bonus[size_t(i)] = castles ? 1 : m.saving;
+            dropped[size_t(i)] = m.least - m.duals.column[i];
+            others[size_t(i)] = m.columns > m.rows ? others_at_least(m, i) : kFar;
+        }
+    }
+
+    // The fewest moves left to c with which a unit of c can take on q (kFar: none).
+    int at(const SideMatrix& m, Color c, Bitboard fixed, Square q) {
+        if (fixed & square_bb(q)) return kFar;
+        if (anywhere) return 0;
+        if (known & square_bb(q)) return need[q];
+        int best = kFar;
+        for (int i = 0; i < m.columns; ++i) {
+            const Unit& u = m.units[i];
+            int taken = kFar;
+            for (const std::uint8_t* d : u.rows)
+                if (d) taken = std::min<int>(taken, d[q]);
+            if (taken >= kFar) continue;
+            int cost = others[size_t(i)] < kFar ? others[size_t(i)] + taken : kFar;
+            // On its way: the least over the rows of (way through q) - row price.
+            int raised = kFar;
+            if (u.walk == KING) {
+                // From q on: the empty board's distances (no higher than with walls).
+                const std::uint8_t* on = empty_distances_as(KING, c, q, KING);
+                for (int r = 0; r < m.rows; ++r)
+                    if (m.wants[r] == KING) raised = std::min(raised, taken + on[m.squares[r]] - m.duals.row[r]);
+            } else if (u.walk != PAWN) {
+                for (int r = 0; r < m.rows; ++r)
+                    if (m.wants[r] == u.walk) raised = std::min(raised, taken + back[size_t(r)][q] - m.duals.row[r]);
+            } else {
+                const int as_self = u.rows[0][q], as_queen = u.rows[1][q], as_knight = u.rows[2][q];
+                // From q on as a pawn: the empty board's distances (no higher than with walls).
+                const std::uint8_t* pawn = as_self < kFar ? empty_distances_as(PAWN, c, q, PAWN) : nullptr;
+                const std::uint8_t* queen = as_self < kFar ? empty_distances_as(PAWN, c, q, QUEEN) : nullptr;
+                const std::uint8_t* knight = as_self < kFar ? empty_distances_as(PAWN, c, q, KNIGHT) : nullptr;
+                for (int r = 0; r < m.rows; ++r) {
+                    const Walk want = m.wants[r];
+                    const Square t = m.squares[r];
+                    int via = kFar;
+                    if (want == PAWN) {
+                        if (pawn) via = as_self + pawn[t];
+                    } else if (want == KNIGHT) {
+                        if (knight) via = as_self + knight[t];
+                        if (as_knight < kFar) via = std::min(via, as_knight + back[size_t(r)][q]);
+                    } else if (want != KING) {
+                        if (queen) via = as_self + queen[t];
+                        if (as_queen < kFar) via = std::min(via, as_queen + queen_back[size_t(r)][q]);
+                    }
+                    if (via < kFar) raised = std::min(raised, via - m.duals.row[r]);
+                }
+            }
+            if (raised < kFar) cost = std::min(cost, dropped[size_t(i)] + raised);
+            best = std::min(best, cost - bonus[size_t(i)]);
+        }
+        need[q] = std::uint8_t(std::clamp(best, 0, kFar));
+        known |= square_bb(q);
+        return need[q];
+    }
+};
+
+// Whether side o can bring its units onto their target squares with at most `moves_left`
+// moves while `victims` of its units (those the target does not keep) each go to a square
+// where the other side c can take them with its `taker_moves` moves left (`reach`), a pawn
+// also to its double-step square in front of one, for en passant: the assignment of o's
+// matrix with one more row per victim, each unit's cost there its fewest moves into reach
+// (a rook that may castle also from its castled square: the castling is the king's move).
+// Squares more than o's spare moves away are not asked: a victim's cost there is lowered to
+// one more than the spare moves, which still bounds the assignment from below. False only
+// when every way needs more.
+bool victims_possible(const SideMatrix& m, const Position& pos, Color o, Bitboard fixed, int victims, int moves_left,
+                      CaptureReach& reach, const SideMatrix& taker, int taker_moves) {
+    if (!m.valid || m.least >= kFar) return m.valid || m.rows < 16 || m.columns == 16;
+    if (victims <= 0) return true;
+    if (m.rows + victims > m.columns) return false;
+    const int spare = moves_left + m.saving - m.least;
+    if (spare < 0) return false;
+    const Color c = ~o;
+    auto in_reach = [&](Square q) { return reach.at(taker, c, fixed, q) <= taker_moves; };
+    const int rank = o == WHITE ? 0 : 7;
+    const Bitboard double_steps = rank_bb(o == WHITE ? 3 : 4);
+    std::array<int, 16> cost{};
+    int free_units = 0;  // columns the least assignment leaves unused that can be taken where they stand
+    for (int i = 0; i < m.columns; ++i) {
+        const Unit& u = m.units[i];
+        int best = spare + 1;
+        auto scan = [&](const std::uint8_t* d, bool ep) {
+            for (int k = 0; k < best && k <= spare; ++k) {
+                // The squares at exactly k moves, nearest first: the first one in reach decides.
+                Bitboard ring = squares_within(d, k) & ~squares_within(d, k - 1);
+                for (Bitboard b = ring; b;) {
+                    const Square q = pop_lsb(b);
+                    const bool hit = in_reach(q) || (ep && (double_steps & square_bb(q)) &&
+                                                     in_reach(Square(o == WHITE ? q - 8 : q + 8)));
+                    if (hit) {
+                        best = k;
+                        return;
+                    }
+                }
+            }
+        };
+        if (u.walk != KING) {
+            for (int r = 0; r < 3; ++r)
+                if (u.rows[size_t(r)]) scan(u.rows[size_t(r)], u.walk == PAWN && r == 0);
+            if (u.walk == ROOK && (pos.castling_rights() & square_bb(u.square)) && rank_of(u.square) == rank &&
+                (file_of(u.square) == 0 || file_of(u.square) == 7) &&
+                (pos.castling_sides(o) & (file_of(u.square) == 0 ? 1u : 2u)) &&
+                !(fixed & between_bb(make_square(4, rank), u.square))) {
+                const Square castled = make_square(file_of(u.square) == 0 ? 3 : 5, rank);
+                if (const std::uint8_t* d = blocked_distances_as(fixed, ROOK, o, castled, ROOK)) scan(d, false);
+            }
+        } else {
+            best = kFar;  // a king is never taken
+        }
+        cost[size_t(i)] = best;
+        if (best == 0 && !(m.duals.used & (1u << i))) ++free_units;
+    }
+    if (free_units >= victims) return true;  // the least assignment stands, within moves_left
+    std::array<AssignmentRow, 16> rows = m.base;
+    for (int v = 0; v < victims; ++v)
+        for (int i = 0; i < m.columns; ++i) rows[size_t(m.rows + v)][size_t(i)] = cost[size_t(i)];
+    return min_cost_assignment(rows.data(), m.rows + victims, m.columns) - m.saving <= moves_left;
+}
+
 }  // namespace
 
 Bitboard proof_capture_squares(const Position& pos, const Board& target, Color owner, int moves_left, Bitboard fixed) {
@@ -247,31 +405,43 @@ struct CaptureBoundCache::Impl {
         std::uint64_t generation = 0;
         bool used = false;
         SideMatrix matrix;
+        CaptureReach reach;  // where the side can take, square by square as asked
     };
     static constexpr std::size_t kSize = 1024;
     const Board& target;
-    std::vector<Entry> entries;
+    // One table per side: a side's entry stays in place while the other side's is looked up.
+    std::array<std::vector<Entry>, COLOR_NB> entries;
     const std::array<int, COLOR_NB> kept;
 
     explicit Impl(const Board& t) : target(t), kept(kept_units(t)) {}
 
     // side_matrix(pos, target, c, fixed), from the table when it holds it.
-    const SideMatrix& matrix(const Position& pos, Color c, Bitboard fixed) {
+    const SideMatrix& matrix(const Position& pos, Color c, Bitboard fixed) { return entry(pos, c, fixed).matrix; }
+
+    // The matrix's CaptureReach, ready to be asked.
+    CaptureReach& reach(const Position& pos, Color c, Bitboard fixed) {
+        Entry& e = entry(pos, c, fixed);
+        if (!e.reach.ready) e.reach.prepare(e.matrix, pos, c, fixed);
+        return e.reach;
+    }
+
+    Entry& entry(const Position& pos, Color c, Bitboard fixed) {
         std::array<Bitboard, 8> key;
         for (int w = 0; w < 6; ++w) key[size_t(w)] = pos.pieces(c, Walk(KING + w));
         key[6] = fixed;
         key[7] = Bitboard(pos.castling_sides(c)) | Bitboard(c) << 8;
-        if (entries.empty()) entries.resize(kSize);
-        Entry& e = entries[cache_slot(key, kSize)];
+        if (entries[c].empty()) entries[c].resize(kSize);
+        Entry& e = entries[c][cache_slot(key, kSize)];
         const std::uint64_t generation = blocked_distances_generation();
-        if (e.used && e.key == key && e.generation == generation) return e.matrix;
+        if (e.used && e.key == key && e.generation == generation) return e;
         e.matrix = side_matrix(pos, target, c, fixed);
+        e.reach.ready = false;
         // Rows asked for while building it may have dropped the tables: it then points into
         // the new ones.
         e.generation = blocked_distances_generation();
         e.key = key;
         e.used = true;
-        return e.matrix;
+        return e;
     }
 };
 
@@ -281,17 +451,38 @@ CaptureBoundCache::~CaptureBoundCache() = default;
 bool proof_captures_feasible(const Position& pos, const Board& target, Bitboard fixed,
                              std::array<int, COLOR_NB> moves_left, CaptureBoundCache* cache) {
     const std::array<int, COLOR_NB> kept = cache ? cache->impl_->kept : kept_units(target);
+    // Without a cache the matrices are built here; with one they stay in its per-side tables.
     std::array<SideMatrix, COLOR_NB> m;
-    std::array<bool, COLOR_NB> built{false, false};
+    std::array<const SideMatrix*, COLOR_NB> built{nullptr, nullptr};
     auto matrix = [&](Color c) -> const SideMatrix& {
-        if (!built[c]) m[c] = cache ? cache->impl_->matrix(pos, c, fixed) : side_matrix(pos, target, c, fixed);
-        built[c] = true;
-        return m[c];
+        if (!built[c]) {
+            if (cache) {
+                built[c] = &cache->impl_->matrix(pos, c, fixed);
+            } else {
+                m[c] = side_matrix(pos, target, c, fixed);
+                built[c] = &m[c];
+            }
+        }
+        return *built[c];
     };
     for (Color c : {WHITE, BLACK}) {
         if (popcount(pos.pieces(~c)) <= kept[~c]) continue;  // c takes nothing
         const Bitboard squares = capture_squares(matrix(~c), pos, moves_left[~c], fixed);
         if (!capture_possible(matrix(c), pos, c, fixed, squares, moves_left[c])) return false;
+    }
+    // Each unit a side loses goes to a square where the other side can take it.
+    for (Color c : {WHITE, BLACK}) {
+        const int victims = popcount(pos.pieces(~c)) - kept[~c];
+        if (victims <= 0) continue;
+        CaptureReach own;
+        CaptureReach* reach = &own;
+        if (cache) {
+            reach = &cache->impl_->reach(pos, c, fixed);
+        } else {
+            own.prepare(matrix(c), pos, c, fixed);
+        }
+        if (!victims_possible(matrix(~c), pos, ~c, fixed, victims, moves_left[~c], *reach, matrix(c), moves_left[c]))
+            return false;
     }
     return true;
 }
