@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 #include "proofgame/cache_slot.h"
@@ -141,8 +142,11 @@ bool capture_possible(const SideMatrix& m, const Position& pos, Color c, Bitboar
                              (pos.castling_sides(c) & (file_of(u.square) == 0 ? 1u : 2u));
         const int limit = moves_left + (castles ? 1 : m.saving);
         // taken: the fewest moves to a capture square (u then taken itself).
-        int taken = kFar;
-        for (Bitboard b = capture_squares; b;) {
+        // Its capture is a move onto the square: from its own square it first leaves (a pawn
+        // never comes back), two moves at least.
+        const Bitboard away = capture_squares & ~square_bb(u.square);
+        int taken = u.walk != PAWN && (capture_squares & square_bb(u.square)) ? 2 : kFar;
+        for (Bitboard b = away; b;) {
             const Square q = pop_lsb(b);
             for (const std::uint8_t* d : u.rows)
                 if (d) taken = std::min<int>(taken, d[q]);
@@ -159,9 +163,9 @@ bool capture_possible(const SideMatrix& m, const Position& pos, Color c, Bitboar
         // via[r]: the fewest moves from u's square through a capture square to square r.
         std::array<int, 16> via;
         via.fill(kFar);
-        for (Bitboard b = may_take_on_way ? capture_squares : 0; b;) {
+        for (Bitboard b = may_take_on_way ? capture_squares & ~(u.walk == PAWN ? square_bb(u.square) : 0) : 0; b;) {
             const Square q = pop_lsb(b);
-            const int as_self = u.rows[0][q];
+            const int as_self = q == u.square ? 2 : u.rows[0][q];
             const int as_queen = u.walk == PAWN ? u.rows[1][q] : kFar;
             const int as_knight = u.walk == PAWN ? u.rows[2][q] : kFar;
             if (std::min({as_self, as_queen, as_knight}) >= kFar) continue;
@@ -233,12 +237,14 @@ struct CaptureReach {
     // queen's way back serves a pawn promoted before q to a queen, rook or bishop square.
     std::array<const std::uint8_t*, 16> back{}, queen_back{};
     std::array<int, 16> bonus{}, dropped{}, others{};
+    int takes = 0;  // the captures c can still make: the units of ~c the target lacks
     Bitboard known = 0;
     std::array<std::uint8_t, SQUARE_NB> need{};
 
-    void prepare(const SideMatrix& m, const Position& pos, Color c, Bitboard fixed) {
+    void prepare(const SideMatrix& m, const Position& pos, Color c, Bitboard fixed, int captures) {
         ready = true;
         known = 0;
+        takes = captures;
         anywhere = !m.valid || m.least >= kFar;
         if (anywhere) return;
         const Bitboard rights = pos.castling_rights();
@@ -270,6 +276,13 @@ struct CaptureReach {
             int taken = kFar;
             for (const std::uint8_t* d : u.rows)
                 if (d) taken = std::min<int>(taken, d[q]);
+            // Its capture is a move onto q: from q itself it first leaves (a pawn never comes back).
+            if (u.square == q) taken = u.walk == PAWN ? kFar : 2;
+            // A pawn changes file only by taking, at least once more to take on its own file.
+            if (u.walk == PAWN) {
+                const int files = std::abs(file_of(q) - file_of(u.square));
+                if ((files == 0 ? 2 : files) > takes) continue;
+            }
             if (taken >= kFar) continue;
             int cost = others[size_t(i)] < kFar ? others[size_t(i)] + taken : kFar;
             // On its way: the least over the rows of (way through q) - row price.
@@ -316,14 +329,15 @@ struct CaptureReach {
 // Whether side o can bring its units onto their target squares with at most `moves_left`
 // moves while `victims` of its units (those the target does not keep) each go to a square
 // where the other side c can take them with its `taker_moves` moves left (`reach`), a pawn
-// also to its double-step square in front of one, for en passant: the assignment of o's
+// on its first square also by its double step over one (taken en passant, or at once when it
+// has just made it): the assignment of o's
 // matrix with one more row per victim, each unit's cost there its fewest moves into reach
 // (a rook that may castle also from its castled square: the castling is the king's move).
 // Squares more than o's spare moves away are not asked: a victim's cost there is lowered to
 // one more than the spare moves, which still bounds the assignment from below. False only
 // when every way needs more.
 bool victims_possible(const SideMatrix& m, const Position& pos, Color o, Bitboard fixed, int victims, int moves_left,
-                      CaptureReach& reach, const SideMatrix& taker, int taker_moves) {
+                      CaptureReach& reach, const SideMatrix& taker, int taker_moves, int takes) {
     if (!m.valid || m.least >= kFar) return m.valid || m.rows < 16 || m.columns == 16;
     if (victims <= 0) return true;
     if (m.rows + victims > m.columns) return false;
@@ -332,36 +346,48 @@ bool victims_possible(const SideMatrix& m, const Position& pos, Color o, Bitboar
     const Color c = ~o;
     auto in_reach = [&](Square q) { return reach.at(taker, c, fixed, q) <= taker_moves; };
     const int rank = o == WHITE ? 0 : 7;
-    const Bitboard double_steps = rank_bb(o == WHITE ? 3 : 4);
     std::array<int, 16> cost{};
     int free_units = 0;  // columns the least assignment leaves unused that can be taken where they stand
     for (int i = 0; i < m.columns; ++i) {
         const Unit& u = m.units[i];
         int best = spare + 1;
-        auto scan = [&](const std::uint8_t* d, bool ep) {
+        auto scan = [&](const std::uint8_t* d, Bitboard allowed) {
             for (int k = 0; k < best && k <= spare; ++k) {
                 // The squares at exactly k moves, nearest first: the first one in reach decides.
-                Bitboard ring = squares_within(d, k) & ~squares_within(d, k - 1);
-                for (Bitboard b = ring; b;) {
-                    const Square q = pop_lsb(b);
-                    const bool hit = in_reach(q) || (ep && (double_steps & square_bb(q)) &&
-                                                     in_reach(Square(o == WHITE ? q - 8 : q + 8)));
-                    if (hit) {
+                const Bitboard ring = squares_within(d, k) & ~squares_within(d, k - 1) & allowed;
+                for (Bitboard b = ring; b;)
+                    if (in_reach(pop_lsb(b))) {
                         best = k;
                         return;
                     }
-                }
             }
         };
         if (u.walk != KING) {
+            // As a pawn it changes file only by taking: at most `takes` files.
+            Bitboard files = ~Bitboard(0);
+            if (u.walk == PAWN) {
+                const int f = file_of(u.square);
+                files = 0;
+                for (int g = std::max(0, f - takes); g <= std::min(7, f + takes); ++g) files |= file_bb(g);
+            }
             for (int r = 0; r < 3; ++r)
-                if (u.rows[size_t(r)]) scan(u.rows[size_t(r)], u.walk == PAWN && r == 0);
+                if (u.rows[size_t(r)]) scan(u.rows[size_t(r)], r == 0 ? files : ~Bitboard(0));
+            // Taken en passant: its double step (one move) passes over the square the taker lands on.
+            if (u.walk == PAWN && best > 1 && spare >= 1 && rank_of(u.square) == (o == WHITE ? 1 : 6)) {
+                const Square over = Square(o == WHITE ? u.square + 8 : u.square - 8);
+                const Square lands = Square(o == WHITE ? u.square + 16 : u.square - 16);
+                if (!(fixed & (square_bb(over) | square_bb(lands))) && in_reach(over)) best = 1;
+            }
+            // Or now, when it has just made that step.
+            if (u.walk == PAWN && pos.ep_square() != SQ_NONE &&
+                pos.ep_square() == (o == WHITE ? u.square - 8 : u.square + 8) && in_reach(pos.ep_square()))
+                best = 0;
             if (u.walk == ROOK && (pos.castling_rights() & square_bb(u.square)) && rank_of(u.square) == rank &&
                 (file_of(u.square) == 0 || file_of(u.square) == 7) &&
                 (pos.castling_sides(o) & (file_of(u.square) == 0 ? 1u : 2u)) &&
                 !(fixed & between_bb(make_square(4, rank), u.square))) {
                 const Square castled = make_square(file_of(u.square) == 0 ? 3 : 5, rank);
-                if (const std::uint8_t* d = blocked_distances_as(fixed, ROOK, o, castled, ROOK)) scan(d, false);
+                if (const std::uint8_t* d = blocked_distances_as(fixed, ROOK, o, castled, ROOK)) scan(d, ~Bitboard(0));
             }
         } else {
             best = kFar;  // a king is never taken
@@ -421,7 +447,7 @@ struct CaptureBoundCache::Impl {
     // The matrix's CaptureReach, ready to be asked.
     CaptureReach& reach(const Position& pos, Color c, Bitboard fixed) {
         Entry& e = entry(pos, c, fixed);
-        if (!e.reach.ready) e.reach.prepare(e.matrix, pos, c, fixed);
+        if (!e.reach.ready) e.reach.prepare(e.matrix, pos, c, fixed, std::max(0, popcount(pos.pieces(~c)) - kept[~c]));
         return e.reach;
     }
 
@@ -429,7 +455,7 @@ struct CaptureBoundCache::Impl {
         std::array<Bitboard, 8> key;
         for (int w = 0; w < 6; ++w) key[size_t(w)] = pos.pieces(c, Walk(KING + w));
         key[6] = fixed;
-        key[7] = Bitboard(pos.castling_sides(c)) | Bitboard(c) << 8;
+        key[7] = Bitboard(pos.castling_sides(c)) | Bitboard(c) << 8 | Bitboard(popcount(pos.pieces(~c))) << 16;
         if (entries[c].empty()) entries[c].resize(kSize);
         Entry& e = entries[c][cache_slot(key, kSize)];
         const std::uint64_t generation = blocked_distances_generation();
@@ -465,12 +491,8 @@ bool proof_captures_feasible(const Position& pos, const Board& target, Bitboard 
         }
         return *built[c];
     };
-    for (Color c : {WHITE, BLACK}) {
-        if (popcount(pos.pieces(~c)) <= kept[~c]) continue;  // c takes nothing
-        const Bitboard squares = capture_squares(matrix(~c), pos, moves_left[~c], fixed);
-        if (!capture_possible(matrix(c), pos, c, fixed, squares, moves_left[c])) return false;
-    }
-    // Each unit a side loses goes to a square where the other side can take it.
+    // Each unit a side loses goes to a square where the other side can take it (first: it
+    // refuses nearly every node the bound below refuses, and more).
     for (Color c : {WHITE, BLACK}) {
         const int victims = popcount(pos.pieces(~c)) - kept[~c];
         if (victims <= 0) continue;
@@ -479,10 +501,19 @@ bool proof_captures_feasible(const Position& pos, const Board& target, Bitboard 
         if (cache) {
             reach = &cache->impl_->reach(pos, c, fixed);
         } else {
-            own.prepare(matrix(c), pos, c, fixed);
+            own.prepare(matrix(c), pos, c, fixed, victims);
         }
-        if (!victims_possible(matrix(~c), pos, ~c, fixed, victims, moves_left[~c], *reach, matrix(c), moves_left[c]))
+        // ~c takes at most the units of c the target lacks.
+        const int takes = std::max(0, popcount(pos.pieces(c)) - kept[c]);
+        if (!victims_possible(matrix(~c), pos, ~c, fixed, victims, moves_left[~c], *reach, matrix(c), moves_left[c],
+                              takes))
             return false;
+    }
+    // A side that must still take goes through a square where a unit it takes can stand.
+    for (Color c : {WHITE, BLACK}) {
+        if (popcount(pos.pieces(~c)) <= kept[~c]) continue;  // c takes nothing
+        const Bitboard squares = capture_squares(matrix(~c), pos, moves_left[~c], fixed);
+        if (!capture_possible(matrix(c), pos, c, fixed, squares, moves_left[c])) return false;
     }
     return true;
 }
