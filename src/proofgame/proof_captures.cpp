@@ -84,6 +84,25 @@ SideMatrix side_matrix(const Position& pos, const Board& target, Color c, Bitboa
     return m;
 }
 
+// The fewest moves with which pawn unit u of colour c takes on q as a pawn: its way to a
+// square diagonally behind q, then the capture (kFar where none; never on its own square).
+int pawn_takes_at(const Unit& u, Color c, Square q) {
+    const int back = rank_of(q) + (c == WHITE ? -1 : 1);
+    if (back < 0 || back > 7) return kFar;
+    int best = kFar;
+    for (int g : {file_of(q) - 1, file_of(q) + 1})
+        if (g >= 0 && g <= 7) best = std::min(best, u.rows[0][make_square(g, back)] + 1);
+    return std::min(best, kFar);
+}
+
+// The fewest moves with which unit u of colour c takes on q: its capture is a move onto q,
+// so from q itself it first leaves and comes back (two moves; a pawn never comes back), and a
+// pawn takes as a pawn only diagonally (or after promoting, as a queen or knight).
+int takes_at(const Unit& u, Color c, Square q) {
+    if (u.walk == PAWN) return std::min({pawn_takes_at(u, c, q), int(u.rows[1][q]), int(u.rows[2][q])});
+    return q == u.square ? 2 : u.rows[0][q];
+}
+
 // The least assignment of m with column i left out (kFar when none).
 int assignment_without(const SideMatrix& m, int i) {
     if (m.rows > m.columns - 1) return kFar;
@@ -141,16 +160,9 @@ bool capture_possible(const SideMatrix& m, const Position& pos, Color c, Bitboar
         const bool castles = u.walk == ROOK && (rights & square_bb(u.square)) &&
                              (pos.castling_sides(c) & (file_of(u.square) == 0 ? 1u : 2u));
         const int limit = moves_left + (castles ? 1 : m.saving);
-        // taken: the fewest moves to a capture square (u then taken itself).
-        // Its capture is a move onto the square: from its own square it first leaves (a pawn
-        // never comes back), two moves at least.
-        const Bitboard away = capture_squares & ~square_bb(u.square);
-        int taken = u.walk != PAWN && (capture_squares & square_bb(u.square)) ? 2 : kFar;
-        for (Bitboard b = away; b;) {
-            const Square q = pop_lsb(b);
-            for (const std::uint8_t* d : u.rows)
-                if (d) taken = std::min<int>(taken, d[q]);
-        }
+        // taken: the fewest moves to take on a capture square (u then taken itself).
+        int taken = kFar;
+        for (Bitboard b = capture_squares; b;) taken = std::min(taken, takes_at(u, c, pop_lsb(b)));
         if (taken >= kFar) continue;
         // The dual bound (assignment.h) with u's costs raised to at least max(base, taken):
         // when it exceeds the limit both ways, u is not the capturer.
@@ -163,9 +175,9 @@ bool capture_possible(const SideMatrix& m, const Position& pos, Color c, Bitboar
         // via[r]: the fewest moves from u's square through a capture square to square r.
         std::array<int, 16> via;
         via.fill(kFar);
-        for (Bitboard b = may_take_on_way ? capture_squares & ~(u.walk == PAWN ? square_bb(u.square) : 0) : 0; b;) {
+        for (Bitboard b = may_take_on_way ? capture_squares : 0; b;) {
             const Square q = pop_lsb(b);
-            const int as_self = q == u.square ? 2 : u.rows[0][q];
+            const int as_self = u.walk == PAWN ? pawn_takes_at(u, c, q) : takes_at(u, c, q);
             const int as_queen = u.walk == PAWN ? u.rows[1][q] : kFar;
             const int as_knight = u.walk == PAWN ? u.rows[2][q] : kFar;
             if (std::min({as_self, as_queen, as_knight}) >= kFar) continue;
@@ -273,11 +285,7 @@ struct CaptureReach {
         int best = kFar;
         for (int i = 0; i < m.columns; ++i) {
             const Unit& u = m.units[i];
-            int taken = kFar;
-            for (const std::uint8_t* d : u.rows)
-                if (d) taken = std::min<int>(taken, d[q]);
-            // Its capture is a move onto q: from q itself it first leaves (a pawn never comes back).
-            if (u.square == q) taken = u.walk == PAWN ? kFar : 2;
+            int taken = takes_at(u, c, q);
             // A pawn changes file only by taking, at least once more to take on its own file.
             if (u.walk == PAWN) {
                 const int files = std::abs(file_of(q) - file_of(u.square));
@@ -296,7 +304,7 @@ struct CaptureReach {
                 for (int r = 0; r < m.rows; ++r)
                     if (m.wants[r] == u.walk) raised = std::min(raised, taken + back[size_t(r)][q] - m.duals.row[r]);
             } else {
-                const int as_self = u.rows[0][q], as_queen = u.rows[1][q], as_knight = u.rows[2][q];
+                const int as_self = pawn_takes_at(u, c, q), as_queen = u.rows[1][q], as_knight = u.rows[2][q];
                 // From q on as a pawn: the empty board's distances (no higher than with walls).
                 const std::uint8_t* pawn = as_self < kFar ? empty_distances_as(PAWN, c, q, PAWN) : nullptr;
                 const std::uint8_t* queen = as_self < kFar ? empty_distances_as(PAWN, c, q, QUEEN) : nullptr;
