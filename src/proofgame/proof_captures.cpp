@@ -155,20 +155,33 @@ bool capture_possible(const SideMatrix& m, const Position& pos, Color c, Bitboar
     std::array<AssignmentRow, 16> cost;
     for (int i = 0; i < m.columns; ++i) {
         const Unit& u = m.units[i];
-        // A rook that may castle gets to its castled square with the king's move: when it is
-        // the capturer, one move of its way may be free even if the target gives no saving.
-        const bool castles = u.walk == ROOK && (rights & square_bb(u.square)) &&
-                             (pos.castling_sides(c) & (file_of(u.square) == 0 ? 1u : 2u));
-        const int limit = moves_left + (castles ? 1 : m.saving);
+        // A rook that may castle gets to its castled square with the king's move: its way may
+        // start there (castling itself takes nothing). One side castles once, so another
+        // rook's saving (castling_saving) still counts.
+        const int home = c == WHITE ? 0 : 7;
+        const bool castles = u.walk == ROOK && (rights & square_bb(u.square)) && rank_of(u.square) == home &&
+                             (file_of(u.square) == 0 || file_of(u.square) == 7) &&
+                             (pos.castling_sides(c) & (file_of(u.square) == 0 ? 1u : 2u)) &&
+                             !(fixed & between_bb(make_square(4, home), u.square));
+        const Square castled = castles ? make_square(file_of(u.square) == 0 ? 3 : 5, home) : SQ_NONE;
+        const std::uint8_t* from_castled = castles ? blocked_distances_as(fixed, ROOK, c, castled, ROOK) : nullptr;
+        auto takes = [&](Square q) {
+            const int t = takes_at(u, c, q);
+            return from_castled ? std::min<int>(t, q == castled ? 2 : from_castled[q]) : t;
+        };
+        const int limit = moves_left + m.saving;
         // taken: the fewest moves to take on a capture square (u then taken itself).
         int taken = kFar;
-        for (Bitboard b = capture_squares; b;) taken = std::min(taken, takes_at(u, c, pop_lsb(b)));
+        for (Bitboard b = capture_squares; b;) taken = std::min(taken, takes(pop_lsb(b)));
         if (taken >= kFar) continue;
         // The dual bound (assignment.h) with u's costs raised to at least max(base, taken):
         // when it exceeds the limit both ways, u is not the capturer.
         const int dropped = m.least - m.duals.column[i];
         int floor = kFar;
-        for (int r = 0; r < m.rows; ++r) floor = std::min(floor, std::max(m.base[r][i], taken) - m.duals.row[r]);
+        for (int r = 0; r < m.rows; ++r) {
+            const int base = from_castled ? std::min<int>(m.base[r][i], from_castled[m.squares[r]]) : m.base[r][i];
+            floor = std::min(floor, std::max(base, taken) - m.duals.row[r]);
+        }
         const bool may_take_on_way = dropped + floor <= limit;
         const bool may_be_taken = m.columns > m.rows && dropped + taken <= limit;
         if (!may_take_on_way && !may_be_taken) continue;
@@ -177,7 +190,7 @@ bool capture_possible(const SideMatrix& m, const Position& pos, Color c, Bitboar
         via.fill(kFar);
         for (Bitboard b = may_take_on_way ? capture_squares : 0; b;) {
             const Square q = pop_lsb(b);
-            const int as_self = u.walk == PAWN ? pawn_takes_at(u, c, q) : takes_at(u, c, q);
+            const int as_self = u.walk == PAWN ? pawn_takes_at(u, c, q) : takes(q);
             const int as_queen = u.walk == PAWN ? u.rows[1][q] : kFar;
             const int as_knight = u.walk == PAWN ? u.rows[2][q] : kFar;
             if (std::min({as_self, as_queen, as_knight}) >= kFar) continue;
@@ -238,9 +251,10 @@ bool capture_possible(const SideMatrix& m, const Position& pos, Color c, Bitboar
 // which one of its units can stand on q to take there, worked out square by square when
 // asked. A unit takes on its way to a target square (the dual bound of the assignment with
 // the unit's costs raised to its way through q, as capture_possible), or before it is taken
-// itself (the others fill the target squares). A castling rook, or the castling saving, lowers
-// the moves left by what it may spare. With no verdict from the matrix every square not fixed
-// is in reach with no moves.
+// itself (the others fill the target squares). A rook that may castle may start its way from
+// its castled square (the castling is the king's move; one side castles once, so another
+// rook's saving, castling_saving, still lowers the moves left). With no verdict from the
+// matrix every square not fixed is in reach with no moves.
 struct CaptureReach {
     bool ready = false;
     bool anywhere = false;
@@ -249,6 +263,10 @@ struct CaptureReach {
     // queen's way back serves a pawn promoted before q to a queen, rook or bishop square.
     std::array<const std::uint8_t*, 16> back{}, queen_back{};
     std::array<int, 16> bonus{}, dropped{}, others{};
+    // A rook that may castle: its castled square and its distances from there (the castling
+    // is the king's move, so its way may start there; castling itself takes nothing).
+    std::array<Square, 16> castled{};
+    std::array<const std::uint8_t*, 16> from_castled{};
     int takes = 0;  // the captures c can still make: the units of ~c the target lacks
     Bitboard known = 0;
     std::array<std::uint8_t, SQUARE_NB> need{};
@@ -267,11 +285,17 @@ struct CaptureReach {
                                         ? blocked_distances_as(fixed, QUEEN, c, m.squares[r], QUEEN)
                                         : nullptr;
         }
+        const int home = c == WHITE ? 0 : 7;
         for (int i = 0; i < m.columns; ++i) {
             const Unit& u = m.units[i];
-            const bool castles = u.walk == ROOK && (rights & square_bb(u.square)) &&
-                                 (pos.castling_sides(c) & (file_of(u.square) == 0 ? 1u : 2u));
-            bonus[size_t(i)] = castles ? 1 : m.saving;
+            const bool castles = u.walk == ROOK && (rights & square_bb(u.square)) && rank_of(u.square) == home &&
+                                 (file_of(u.square) == 0 || file_of(u.square) == 7) &&
+                                 (pos.castling_sides(c) & (file_of(u.square) == 0 ? 1u : 2u)) &&
+                                 !(fixed & between_bb(make_square(4, home), u.square));
+            castled[size_t(i)] = castles ? make_square(file_of(u.square) == 0 ? 3 : 5, home) : SQ_NONE;
+            from_castled[size_t(i)] =
+                castles ? blocked_distances_as(fixed, ROOK, c, castled[size_t(i)], ROOK) : nullptr;
+            bonus[size_t(i)] = m.saving;
             dropped[size_t(i)] = m.least - m.duals.column[i];
             others[size_t(i)] = m.columns > m.rows ? others_at_least(m, i) : kFar;
         }
@@ -286,6 +310,8 @@ struct CaptureReach {
         for (int i = 0; i < m.columns; ++i) {
             const Unit& u = m.units[i];
             int taken = takes_at(u, c, q);
+            if (from_castled[size_t(i)])
+                taken = std::min<int>(taken, q == castled[size_t(i)] ? 2 : from_castled[size_t(i)][q]);
             // A pawn changes file only by taking, at least once more to take on its own file.
             if (u.walk == PAWN) {
                 const int files = std::abs(file_of(q) - file_of(u.square));
