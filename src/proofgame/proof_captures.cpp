@@ -135,11 +135,20 @@ Bitboard capture_squares(const SideMatrix& m, const Position& pos, int moves_lef
         if (u.walk == KING) continue;
         const int others = others_at_least(m, i);
         if (others >= kFar) continue;  // the target needs this unit: never taken
-        const bool castles = u.walk == ROOK && (rights & square_bb(u.square));
-        const int reach = moves_left - others + (castles ? 1 : m.saving);
+        const int reach = moves_left - others + m.saving;
         if (reach < 0) continue;
         for (const std::uint8_t* d : u.rows)
             if (d) squares |= squares_within(d, reach);
+        // A rook that may castle may also go on from its castled square (the king's move).
+        const int home = pos.piece_on(u.square).color == WHITE ? 0 : 7;
+        if (u.walk == ROOK && (rights & square_bb(u.square)) && rank_of(u.square) == home &&
+            (file_of(u.square) == 0 || file_of(u.square) == 7) &&
+            (pos.castling_sides(pos.piece_on(u.square).color) & (file_of(u.square) == 0 ? 1u : 2u)) &&
+            !(fixed & between_bb(make_square(4, home), u.square))) {
+            const Square castled = make_square(file_of(u.square) == 0 ? 3 : 5, home);
+            if (const std::uint8_t* d = blocked_distances_as(fixed, ROOK, pos.piece_on(u.square).color, castled, ROOK))
+                squares |= squares_within(d, reach);
+        }
     }
     // An en passant capture open now lands behind the pawn that has made its double step.
     if (pos.ep_square() != SQ_NONE) squares |= square_bb(pos.ep_square());
