@@ -271,7 +271,8 @@ struct CaptureReach {
     // and knight's distances on a board of walls (not the king's: castling is one way); a
     // queen's way back serves a pawn promoted before q to a queen, rook or bishop square.
     std::array<const std::uint8_t*, 16> back{}, queen_back{};
-    std::array<int, 16> bonus{}, dropped{}, others{};
+    std::array<int, 16> dropped{}, others{};
+    int saving = 0;  // castling_saving: what another rook's castling may spare
     // A rook that may castle: its castled square and its distances from there (the castling
     // is the king's move, so its way may start there; castling itself takes nothing).
     std::array<Square, 16> castled{};
@@ -284,6 +285,7 @@ struct CaptureReach {
         ready = true;
         known = 0;
         takes = captures;
+        saving = m.saving;
         anywhere = !m.valid || m.least >= kFar;
         if (anywhere) return;
         const Bitboard rights = pos.castling_rights();
@@ -304,7 +306,6 @@ struct CaptureReach {
             castled[size_t(i)] = castles ? make_square(file_of(u.square) == 0 ? 3 : 5, home) : SQ_NONE;
             from_castled[size_t(i)] =
                 castles ? blocked_distances_as(fixed, ROOK, c, castled[size_t(i)], ROOK) : nullptr;
-            bonus[size_t(i)] = m.saving;
             dropped[size_t(i)] = m.least - m.duals.column[i];
             others[size_t(i)] = m.columns > m.rows ? others_at_least(m, i) : kFar;
         }
@@ -361,13 +362,16 @@ struct CaptureReach {
                 }
             }
             if (raised < kFar) cost = std::min(cost, dropped[size_t(i)] + raised);
-            best = std::min(best, cost - bonus[size_t(i)]);
+            best = std::min(best, cost - saving);
         }
         need[q] = std::uint8_t(std::clamp(best, 0, kFar));
         known |= square_bb(q);
         return need[q];
     }
 };
+
+// The most moves to spare with which victims_possible gives a verdict (see there).
+constexpr int kVictimsSpare = 4;
 
 // Whether side o can bring its units onto their target squares with at most `moves_left`
 // moves while `victims` of its units (those the target does not keep) each go to a square
@@ -379,8 +383,6 @@ struct CaptureReach {
 // Squares more than o's spare moves away are not asked: a victim's cost there is lowered to
 // one more than the spare moves, which still bounds the assignment from below. False only
 // when every way needs more.
-constexpr int kVictimsSpare = 4;
-
 bool victims_possible(const SideMatrix& m, const Position& pos, Color o, Bitboard fixed, int victims, int moves_left,
                       CaptureReach& reach, const SideMatrix& taker, int taker_moves, int takes) {
     if (!m.valid || m.least >= kFar) return m.valid || m.rows < 16 || m.columns == 16;
