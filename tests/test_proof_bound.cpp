@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <random>
 #include <vector>
 
@@ -235,6 +236,28 @@ TEST(ProofBound, MoveProgressCountsTheMoverAlone) {
     EXPECT_GE(progress.need_after(SQ_A2, SQ_A3), kFar);
     EXPECT_GE(progress.need_after(SQ_D2, SQ_D4), need - 1);
     EXPECT_LE(progress.need_after(SQ_D2, SQ_D4), need);
+}
+
+// A search asks for many wall sets below a node while the node's MoveProgress waits: once the
+// distance tables it points into are dropped (a 65th wall set, distance.h), it still answers
+// as when it was built (under the sanitizers a stale row would be a use after free).
+TEST(ProofBound, MoveProgressOutlivesDroppedDistanceTables) {
+    const Position pos(parse_fen(kStart));
+    const Board target = board_of("rn1q1bnr/4pppp/kPPp4/8/8/3BBP2/PP1N1PPP/R2QK1NR w - - 0 1");
+    const Bitboard fixed = fixed_units(pos, target);
+    const MoveProgress progress(pos, target, WHITE, fixed), taken(pos, target, BLACK, fixed);
+    const int g1f3 = progress.need_after(SQ_G1, SQ_F3), d2d4 = progress.need_after(SQ_D2, SQ_D4);
+    const int without = taken.need_without(SQ_D7);
+    const std::uint64_t generation = blocked_distances_generation();
+    for (int k = 0; k < 70; ++k)
+        ASSERT_NE(
+            blocked_distances_as(square_bb(Square(16 + k % 32)) | (Bitboard(k) << 40), KNIGHT, WHITE, SQ_A1, KNIGHT),
+            nullptr);
+    ASSERT_NE(blocked_distances_generation(), generation);
+    EXPECT_EQ(progress.need_after(SQ_G1, SQ_F3), g1f3);
+    EXPECT_EQ(progress.need_after(SQ_D2, SQ_D4), d2d4);
+    EXPECT_EQ(taken.need_without(SQ_D7), without);
+    EXPECT_EQ(progress.need_after(SQ_G1, SQ_F3), proof_moves_needed(pos, target, WHITE, fixed) + 1);
 }
 
 // Soundness of MoveProgress on played games: from every position of seeded random games (the

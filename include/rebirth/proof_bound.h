@@ -74,7 +74,9 @@ class MovesNeededCache {
 // the other columns allow. A capture of a unit of c drops its column (at most 0); where pawns
 // take or are taken the capture rows change, and the target squares' rows alone count, under
 // the best way's prices. The search skips a move after which a side needs more moves than
-// it has left. Keeps a reference to pos, whose units must not change while it is asked.
+// it has left. Keeps a reference to pos, whose units must not change while it is asked (it
+// may be changed and restored in between, as a search does below the node: the distance
+// rows are then worked out again when the tables they pointed into were dropped).
 class MoveProgress {
   public:
     MoveProgress(const Position& pos, const Board& target, Color c, Bitboard fixed);
@@ -96,7 +98,9 @@ class MoveProgress {
 
   private:
     struct Impl;
-    std::unique_ptr<Impl> impl_;
+    // impl_, rebuilt first when the distance tables it points into were dropped.
+    const Impl& current() const;
+    mutable std::unique_ptr<Impl> impl_;
 };
 
 // The distance rows (blocked_distances_as, the fixed units as walls) of a unit of walk w and

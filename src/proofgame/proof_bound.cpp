@@ -347,9 +347,15 @@ struct MoveProgress::Impl {
     NeedModel model;
     NeedRecord record;
     const Position& pos;
+    const Board& target;
+    Color side;
     int need = 0;
-    Impl(const Position& p, const Board& target, Color c, Bitboard f) : model(p, target, c, f), pos(p) {
-        need = moves_needed(p, target, c, f, model, &record);
+    // The tables the rows point into (blocked_distances_generation() once built): asking for
+    // other walls, as the searches below a node do, may drop them.
+    std::uint64_t generation = 0;
+    Impl(const Position& p, const Board& t, Color c, Bitboard f) : model(p, t, c, f), pos(p), target(t), side(c) {
+        need = moves_needed(p, t, c, f, model, &record);
+        generation = blocked_distances_generation();
     }
 
     // The column of the unit on s (record.columns when it has none: settled).
@@ -380,10 +386,18 @@ MoveProgress::MoveProgress(const Position& pos, const Board& target, Color c, Bi
 
 MoveProgress::~MoveProgress() = default;
 
+const MoveProgress::Impl& MoveProgress::current() const {
+    if (impl_->generation != blocked_distances_generation()) {
+        const Impl& old = *impl_;
+        impl_ = std::make_unique<Impl>(old.pos, old.target, old.side, old.model.fixed());
+    }
+    return *impl_;
+}
+
 int MoveProgress::need() const { return impl_->need; }
 
 int MoveProgress::need_after(Square from, Square to, bool captures_stay) const {
-    const Impl& m = *impl_;
+    const Impl& m = current();
     const NeedRecord& r = m.record;
     if (m.need >= kFar) return captures_stay ? int(kFar) : 0;  // no move reaches what no unit reaches
     const int j = m.column_of(from);
@@ -429,7 +443,7 @@ int MoveProgress::need_after(Square from, Square to, bool captures_stay) const {
 }
 
 int MoveProgress::need_without(Square taken, bool captures_stay) const {
-    const Impl& m = *impl_;
+    const Impl& m = current();
     const NeedRecord& r = m.record;
     if (m.need >= kFar) return captures_stay ? int(kFar) : 0;
     if (m.model.fixed() & square_bb(taken)) return 0;  // a fixed unit taken: no verdict here
