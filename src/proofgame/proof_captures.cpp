@@ -103,6 +103,23 @@ int takes_at(const Unit& u, Color c, Square q) {
     return q == u.square ? 2 : u.rows[0][q];
 }
 
+// The distances, with the fixed units as walls, from the castled square (d1 or f1, d8 or f8)
+// of the rook of side c on `rook` when it may still castle: a right on that side and no fixed
+// unit between king and rook. Its way may start there: the castling is the king's move.
+// Null (and `castled` SQ_NONE) when it may not.
+const std::uint8_t* castling_rook_row(const Position& pos, Color c, Bitboard fixed, Square rook, Square& castled) {
+    castled = SQ_NONE;
+    const int home = c == WHITE ? 0 : 7, file = file_of(rook);
+    if (pos.piece_on(rook).walk != ROOK || !(pos.castling_rights() & square_bb(rook)) || rank_of(rook) != home ||
+        (file != 0 && file != 7) || !(pos.castling_sides(c) & (file == 0 ? 1u : 2u)) ||
+        (fixed & between_bb(make_square(4, home), rook)))
+        return nullptr;
+    const Square to = make_square(file == 0 ? 3 : 5, home);
+    const std::uint8_t* row = blocked_distances_as(fixed, ROOK, c, to, ROOK);
+    if (row) castled = to;
+    return row;
+}
+
 // The least assignment of m with column i left out (kFar when none).
 int assignment_without(const SideMatrix& m, int i) {
     if (m.rows > m.columns - 1) return kFar;
@@ -128,7 +145,6 @@ int others_at_least(const SideMatrix& m, int i) {
 // proof_capture_squares with owner's matrix given.
 Bitboard capture_squares(const SideMatrix& m, const Position& pos, int moves_left, Bitboard fixed) {
     if (!m.valid || m.least >= kFar) return ~fixed;  // no verdict: anywhere
-    const Bitboard rights = pos.castling_rights();
     Bitboard squares = 0;
     for (int i = 0; i < m.columns; ++i) {
         const Unit& u = m.units[i];
@@ -139,16 +155,10 @@ Bitboard capture_squares(const SideMatrix& m, const Position& pos, int moves_lef
         if (reach < 0) continue;
         for (const std::uint8_t* d : u.rows)
             if (d) squares |= squares_within(d, reach);
-        // A rook that may castle may also go on from its castled square (the king's move).
-        const int home = pos.piece_on(u.square).color == WHITE ? 0 : 7;
-        if (u.walk == ROOK && (rights & square_bb(u.square)) && rank_of(u.square) == home &&
-            (file_of(u.square) == 0 || file_of(u.square) == 7) &&
-            (pos.castling_sides(pos.piece_on(u.square).color) & (file_of(u.square) == 0 ? 1u : 2u)) &&
-            !(fixed & between_bb(make_square(4, home), u.square))) {
-            const Square castled = make_square(file_of(u.square) == 0 ? 3 : 5, home);
-            if (const std::uint8_t* d = blocked_distances_as(fixed, ROOK, pos.piece_on(u.square).color, castled, ROOK))
-                squares |= squares_within(d, reach);
-        }
+        // A rook that may castle may also go on from its castled square.
+        Square castled;
+        if (const std::uint8_t* d = castling_rook_row(pos, pos.piece_on(u.square).color, fixed, u.square, castled))
+            squares |= squares_within(d, reach);
     }
     // An en passant capture open now lands behind the pawn that has made its double step.
     if (pos.ep_square() != SQ_NONE) squares |= square_bb(pos.ep_square());
@@ -160,20 +170,14 @@ bool capture_possible(const SideMatrix& m, const Position& pos, Color c, Bitboar
                       int moves_left) {
     if (!m.valid) return m.rows < 16 || m.columns == 16;  // too many target units: never
     if (m.least >= kFar) return false;                    // the target is out of reach anyway
-    const Bitboard rights = pos.castling_rights();
     std::array<AssignmentRow, 16> cost;
     for (int i = 0; i < m.columns; ++i) {
         const Unit& u = m.units[i];
         // A rook that may castle gets to its castled square with the king's move: its way may
         // start there (castling itself takes nothing). One side castles once, so another
         // rook's saving (castling_saving) still counts.
-        const int home = c == WHITE ? 0 : 7;
-        const bool castles = u.walk == ROOK && (rights & square_bb(u.square)) && rank_of(u.square) == home &&
-                             (file_of(u.square) == 0 || file_of(u.square) == 7) &&
-                             (pos.castling_sides(c) & (file_of(u.square) == 0 ? 1u : 2u)) &&
-                             !(fixed & between_bb(make_square(4, home), u.square));
-        const Square castled = castles ? make_square(file_of(u.square) == 0 ? 3 : 5, home) : SQ_NONE;
-        const std::uint8_t* from_castled = castles ? blocked_distances_as(fixed, ROOK, c, castled, ROOK) : nullptr;
+        Square castled;
+        const std::uint8_t* from_castled = castling_rook_row(pos, c, fixed, u.square, castled);
         auto takes = [&](Square q) {
             const int t = takes_at(u, c, q);
             return from_castled ? std::min<int>(t, q == castled ? 2 : from_castled[q]) : t;
@@ -288,7 +292,6 @@ struct CaptureReach {
         saving = m.saving;
         anywhere = !m.valid || m.least >= kFar;
         if (anywhere) return;
-        const Bitboard rights = pos.castling_rights();
         for (int r = 0; r < m.rows; ++r) {
             const Walk w = m.wants[r];
             back[size_t(r)] = w != KING && w != PAWN ? blocked_distances_as(fixed, w, c, m.squares[r], w) : nullptr;
@@ -296,16 +299,8 @@ struct CaptureReach {
                                         ? blocked_distances_as(fixed, QUEEN, c, m.squares[r], QUEEN)
                                         : nullptr;
         }
-        const int home = c == WHITE ? 0 : 7;
         for (int i = 0; i < m.columns; ++i) {
-            const Unit& u = m.units[i];
-            const bool castles = u.walk == ROOK && (rights & square_bb(u.square)) && rank_of(u.square) == home &&
-                                 (file_of(u.square) == 0 || file_of(u.square) == 7) &&
-                                 (pos.castling_sides(c) & (file_of(u.square) == 0 ? 1u : 2u)) &&
-                                 !(fixed & between_bb(make_square(4, home), u.square));
-            castled[size_t(i)] = castles ? make_square(file_of(u.square) == 0 ? 3 : 5, home) : SQ_NONE;
-            from_castled[size_t(i)] =
-                castles ? blocked_distances_as(fixed, ROOK, c, castled[size_t(i)], ROOK) : nullptr;
+            from_castled[size_t(i)] = castling_rook_row(pos, c, fixed, m.units[i].square, castled[size_t(i)]);
             dropped[size_t(i)] = m.least - m.duals.column[i];
             others[size_t(i)] = m.columns > m.rows ? others_at_least(m, i) : kFar;
         }
@@ -377,9 +372,9 @@ constexpr int kVictimsSpare = 4;
 // moves while `victims` of its units (those the target does not keep) each go to a square
 // where the other side c can take them with its `taker_moves` moves left (`reach`), a pawn
 // on its first square also by its double step over one (taken en passant, or at once when it
-// has just made it): the assignment of o's
-// matrix with one more row per victim, each unit's cost there its fewest moves into reach
-// (a rook that may castle also from its castled square: the castling is the king's move).
+// has just made it): the assignment of o's matrix with one more row per victim, each unit's
+// cost there its fewest moves into reach (a rook that may castle also from its castled
+// square: the castling is the king's move).
 // Squares more than o's spare moves away are not asked: a victim's cost there is lowered to
 // one more than the spare moves, which still bounds the assignment from below. False only
 // when every way needs more.
@@ -395,7 +390,6 @@ bool victims_possible(const SideMatrix& m, const Position& pos, Color o, Bitboar
     if (spare > kVictimsSpare) return true;
     const Color c = ~o;
     auto in_reach = [&](Square q) { return reach.at(taker, c, fixed, q) <= taker_moves; };
-    const int rank = o == WHITE ? 0 : 7;
     std::array<int, 16> cost{};
     int free_units = 0;  // columns the least assignment leaves unused that can be taken where they stand
     for (int i = 0; i < m.columns; ++i) {
@@ -432,13 +426,8 @@ bool victims_possible(const SideMatrix& m, const Position& pos, Color o, Bitboar
             if (u.walk == PAWN && pos.ep_square() != SQ_NONE &&
                 pos.ep_square() == (o == WHITE ? u.square - 8 : u.square + 8) && in_reach(pos.ep_square()))
                 best = 0;
-            if (u.walk == ROOK && (pos.castling_rights() & square_bb(u.square)) && rank_of(u.square) == rank &&
-                (file_of(u.square) == 0 || file_of(u.square) == 7) &&
-                (pos.castling_sides(o) & (file_of(u.square) == 0 ? 1u : 2u)) &&
-                !(fixed & between_bb(make_square(4, rank), u.square))) {
-                const Square castled = make_square(file_of(u.square) == 0 ? 3 : 5, rank);
-                if (const std::uint8_t* d = blocked_distances_as(fixed, ROOK, o, castled, ROOK)) scan(d, ~Bitboard(0));
-            }
+            Square castled;
+            if (const std::uint8_t* d = castling_rook_row(pos, o, fixed, u.square, castled)) scan(d, ~Bitboard(0));
         } else {
             best = kFar;  // a king is never taken
         }
