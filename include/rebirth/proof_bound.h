@@ -59,7 +59,7 @@ class MovesNeededCache {
         int stored = 0;  // the value plus one; 0: empty (all bytes zero)
     };
     const Board& target_;
-    std::unique_ptr<Entry, void (*)(void*)> entries_{nullptr, std::free};  // zeroed_table, at the first call
+    std::unique_ptr<Entry, void (*)(void*)> entries_{nullptr, nullptr};  // zeroed_table, at the first call
 };
 
 // proof_moves_needed(pos, target, c, fixed) before and after each move of c or capture of a

@@ -165,7 +165,7 @@ class RebirthBoundCache {
     };
     const RebirthBound& bound_;
     const Board& target_;
-    std::unique_ptr<Entry, void (*)(void*)> entries_{nullptr, std::free};  // zeroed_table, at the first call
+    std::unique_ptr<Entry, void (*)(void*)> entries_{nullptr, nullptr};  // zeroed_table, at the first call
 };
 
 }  // namespace rebirth

@@ -473,7 +473,7 @@ int MovesNeededCache::moves_needed(const Position& pos, Color c, Bitboard fixed)
     key[6] = pos.pieces(~c, PAWN);
     key[7] = Bitboard(popcount(pos.pieces(~c))) | Bitboard(pos.castling_sides(c)) << 8 | Bitboard(c) << 16;
     key[8] = fixed;
-    if (!entries_) entries_.reset(zeroed_table<Entry>(kSize));
+    if (!entries_) entries_ = zeroed_table<Entry>(kSize);
     Entry& e = entries_.get()[cache_slot(key, kSize)];
     if (e.stored > 0 && e.key == key) return e.stored - 1;
     const int value = proof_moves_needed(pos, target_, c, fixed);

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <vector>
 
 #include "proofgame/cache_slot.h"
@@ -475,7 +476,10 @@ struct CaptureBoundCache::Impl {
     static constexpr std::size_t kSize = 1024;
     const Board& target;
     // One table per side: a side's entry stays in place while the other side's is looked up.
-    std::array<std::vector<Entry>, COLOR_NB> entries;
+    // Zeroed tables (an entry of zero bytes is unused), allocated at a side's first lookup: a
+    // short search touches few of their pages.
+    std::array<ZeroedTable<Entry>, COLOR_NB> entries{ZeroedTable<Entry>{nullptr, nullptr},
+                                                     ZeroedTable<Entry>{nullptr, nullptr}};
     const std::array<int, COLOR_NB> kept;
 
     explicit Impl(const Board& t) : target(t), kept(kept_units(t)) {}
@@ -495,8 +499,8 @@ struct CaptureBoundCache::Impl {
         for (int w = 0; w < 6; ++w) key[size_t(w)] = pos.pieces(c, Walk(KING + w));
         key[6] = fixed;
         key[7] = Bitboard(pos.castling_sides(c)) | Bitboard(c) << 8 | Bitboard(popcount(pos.pieces(~c))) << 16;
-        if (entries[c].empty()) entries[c].resize(kSize);
-        Entry& e = entries[c][cache_slot(key, kSize)];
+        if (!entries[c]) entries[c] = zeroed_table<Entry>(kSize);
+        Entry& e = entries[c].get()[cache_slot(key, kSize)];
         const std::uint64_t generation = blocked_distances_generation();
         if (e.used && e.key == key && e.generation == generation) return e;
         e.matrix = side_matrix(pos, target, c, fixed);

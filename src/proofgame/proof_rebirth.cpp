@@ -594,7 +594,7 @@ int RebirthBoundCache::moves_needed(const Position& pos, Color c, int own_left, 
     key[7] = pos.castling_rights();
     key[8] = Bitboard(std::uint16_t(own_left)) | Bitboard(std::uint16_t(other_left)) << 16 | waiting << 32 |
              Bitboard(c) << 48 | Bitboard(pos.side_to_move()) << 52;
-    if (!entries_) entries_.reset(zeroed_table<Entry>(kSize));
+    if (!entries_) entries_ = zeroed_table<Entry>(kSize);
     Entry& e = entries_.get()[cache_slot(key, kSize)];
     if (e.stored > 0 && e.key == key) return e.stored - 1;
     const int value = bound_.moves_needed(pos, target_, c, own_left, other_left);

@@ -5,17 +5,21 @@
 
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "rebirth/move.h"
+#include "rebirth/proof_bound.h"
 #include "rebirth/proof_split.h"
 #include "solve/solve_internal.h"
 
 namespace rebirth {
 
 class ExactSet;
+class RebirthBound;
+struct ProofCaches;
 
 // Failure facts shared by the searches of one play of one twin (every length and prefix):
 // the positions from which no line of r more half-moves reaches the target, kept per r up
@@ -30,9 +34,17 @@ class ProofFailures {
     ProofFailures& operator=(const ProofFailures&) = delete;
     // The table of positions `remaining` half-moves from the end (null beyond the longest).
     ExactSet* at(int remaining) const;
+    // A set of the bounds' caches for one search of the play (its target and rebirth bound),
+    // one given back by an earlier search when there is one: their values depend only on the
+    // position, the target and the rules, which the searches of a play share. Give it back
+    // with release().
+    std::unique_ptr<ProofCaches> acquire(const Board& target, const RebirthBound* bound);
+    void release(std::unique_ptr<ProofCaches> caches);
 
   private:
     std::vector<std::unique_ptr<ExactSet>> sets_;
+    std::mutex mutex_;
+    std::vector<std::unique_ptr<ProofCaches>> caches_;  // given back, for the next search
 };
 
 // The plays (phases) of one proof-game twin, set up exactly as solve_proof_game searches

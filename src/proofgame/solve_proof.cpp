@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -301,13 +302,31 @@ std::string render_line(const Run& run, const Position& root, const MoveLine& mo
     return LineText(run, root).render(moves);
 }
 
+}  // namespace
+
+// The bounds' caches of one search at a time. Their values depend only on the position (and
+// the play's target and rules), so the searches of a play hand them on (ProofFailures::acquire).
+struct ProofCaches {
+    ProofCaches(const Board& target, const RebirthBound* bound) : needed(target), captures(target) {
+        if (bound) rebirth.emplace(*bound, target);
+    }
+    MovesNeededCache needed;                   // proof_moves_needed, remembered
+    CaptureBoundCache captures;                // proof_captures_feasible's assignments, remembered
+    std::optional<RebirthBoundCache> rebirth;  // run.rebirth's moves_needed, remembered
+};
+
+namespace {
+
 // Depth-first search of one length from one position, collecting Popeye's solution lines
-// in move order. Each instance owns its failure tables; instances never share state.
+// in move order. Each instance owns its failure tables and bounds' caches, unless share()
+// gives it a play's (then it uses the caches alone until it ends).
 class Searcher {
   public:
     Searcher(const Run& run, const Position& root, const std::vector<Move>& prefix)
-        : run_(run), root_(root), stack_(prefix), needed_(*run.target), captures_(*run.target) {
-        if (run.rebirth) rebirth_.emplace(*run.rebirth, *run.target);
+        : run_(run), root_(root), stack_(prefix) {}
+
+    ~Searcher() {
+        if (shared_ && caches_) shared_->release(std::move(caches_));
     }
 
     // Collects each line's moves after the first `keep_from` (the prefix) in `lines` instead
@@ -317,7 +336,8 @@ class Searcher {
         keep_from_ = keep_from;
     }
 
-    // Keeps the failure facts in `shared` (when given) instead of tables of its own.
+    // Keeps the failure facts in `shared` (when given) instead of tables of its own, and takes
+    // its bounds' caches from there.
     void share(ProofFailures* shared) { shared_ = shared; }
 
     // Solutions in exactly `remaining` half-moves from `pos` (reached from the root by the
@@ -329,6 +349,9 @@ class Searcher {
     void solve(Position& pos, int remaining, Color goal_side, long limit) {
         goal_side_ = goal_side;
         limit_ = limit;
+        if (!caches_)
+            caches_ = shared_ ? shared_->acquire(*run_.target, run_.rebirth)
+                              : std::make_unique<ProofCaches>(*run_.target, run_.rebirth);
         if (codes_.size() <= size_t(remaining)) codes_.resize(size_t(remaining) + 1);
         ordered_ = limit > 0;
         search(pos, remaining);
@@ -365,7 +388,7 @@ class Searcher {
             for (Color c : {stm, ~stm}) {
                 const int mine = c == stm ? own : other, theirs = c == stm ? other : own;
                 if (!run_.rebirth->surplus_possible(pos, *run_.target, c, mine, theirs)) return true;
-                if (rebirth_->moves_needed(pos, c, mine, theirs) > mine) return true;
+                if (caches_->rebirth->moves_needed(pos, c, mine, theirs) > mine) return true;
             }
         }
         if (!run_.bound) return false;
@@ -377,9 +400,9 @@ class Searcher {
         // The parent's fixed units that the move left alone are still fixed.
         const Bitboard fixed = fixed_units(pos, *run_.target, parent ? parent->fixed & ~touched : 0);
         b.fixed = fixed;
-        b.moves[stm] = keep ? parent->moves[stm] : needed_.moves_needed(pos, stm, fixed);
+        b.moves[stm] = keep ? parent->moves[stm] : caches_->needed.moves_needed(pos, stm, fixed);
         if (b.moves[stm] > own) return true;
-        b.moves[moved] = needed_.moves_needed(pos, moved, fixed);
+        b.moves[moved] = caches_->needed.moves_needed(pos, moved, fixed);
         if (b.moves[moved] > other) return true;
         // A side that must still take units sends one of its units through a square where
         // one of them can stand then (proof_captures.h).
@@ -387,7 +410,7 @@ class Searcher {
         left[stm] = own;
         left[moved] = other;
         if ((d.excess[WHITE] > 0 || d.excess[BLACK] > 0) &&
-            !proof_captures_feasible(pos, *run_.target, fixed, left, &captures_))
+            !proof_captures_feasible(pos, *run_.target, fixed, left, &caches_->captures))
             return true;
         for (Color c : {WHITE, BLACK}) {
             // c's pawns and the count of ~c's units decide; the side that did not move keeps
@@ -446,7 +469,7 @@ class Searcher {
         }
         // Under rebirth rules, with at most one move to spare: the plain moves.
         std::optional<RebirthProgress> reborn;
-        if (run_.rebirth && remaining > 1 && rebirth_->moves_needed(pos, mover, own, remaining / 2) + 1 >= own)
+        if (run_.rebirth && remaining > 1 && caches_->rebirth->moves_needed(pos, mover, own, remaining / 2) + 1 >= own)
             reborn.emplace(*run_.rebirth, pos, *run_.target, mover, own, remaining / 2);
         bool found = false;
         for (const Move& m : list) {
@@ -600,11 +623,9 @@ class Searcher {
     const Run& run_;
     const Position& root_;
     std::vector<Move> stack_;
-    bool ordered_ = true;                               // moves searched in Popeye's order (else pending_ sorted)
-    std::vector<MoveLine> pending_;                     // lines found, in generation order (ordered_ false)
-    mutable MovesNeededCache needed_;                   // proof_moves_needed, remembered
-    mutable CaptureBoundCache captures_;                // proof_captures_feasible's assignments, remembered
-    mutable std::optional<RebirthBoundCache> rebirth_;  // run_.rebirth's moves_needed, remembered
+    bool ordered_ = true;                  // moves searched in Popeye's order (else pending_ sorted)
+    std::vector<MoveLine> pending_;        // lines found, in generation order (ordered_ false)
+    std::unique_ptr<ProofCaches> caches_;  // the bounds' caches (from shared_ when there is one)
     std::vector<std::unique_ptr<ExactSet>> failures_;
     std::vector<std::string> codes_;  // position_code's buffer per half-moves remaining
     ProofFailures* shared_ = nullptr;
@@ -870,6 +891,23 @@ ProofFailures::ProofFailures(int longest) {
 }
 
 ProofFailures::~ProofFailures() = default;
+
+std::unique_ptr<ProofCaches> ProofFailures::acquire(const Board& target, const RebirthBound* bound) {
+    {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (!caches_.empty()) {
+            std::unique_ptr<ProofCaches> c = std::move(caches_.back());
+            caches_.pop_back();
+            return c;
+        }
+    }
+    return std::make_unique<ProofCaches>(target, bound);
+}
+
+void ProofFailures::release(std::unique_ptr<ProofCaches> caches) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    caches_.push_back(std::move(caches));
+}
 
 ExactSet* ProofFailures::at(int remaining) const {
     return remaining >= 0 && remaining < static_cast<int>(sets_.size()) ? sets_[size_t(remaining)].get() : nullptr;
