@@ -337,6 +337,62 @@ int max_originals(Bitboard units, const Bitboard reach_of[2], Bitboard must) {
     return best;
 }
 
+// The steps of an orthodox walk other than the pawn's (kings' and queens' as one square in
+// every direction: a rider's move into or out of a square passes a neighbour on its line).
+constexpr Steps walk_steps(Walk w) {
+    return w == ROOK ? Steps::Orth : w == BISHOP ? Steps::Diag : w == KNIGHT ? Steps::Knight : Steps::King;
+}
+
+// Contract: `walls` (squares whose unit stood there all game) grown to a fixed point by the
+// K Q R B S standing on a game-array square of their colour and walk whose every step out
+// is a wall: no unit can have left or entered that square, so its unit is the original
+// one and never moved (the bishop on c1 behind pawns on b2 and d2).
+Bitboard frozen_units(const Scan& s, Bitboard walls) {
+    for (bool grown = true; grown;) {
+        grown = false;
+        for (Color c : {WHITE, BLACK})
+            for (const HomeSet& hs : kHomes)
+                for (Square home : hs.home) {
+                    if (home == SQ_NONE) continue;
+                    const Bitboard sq = square_bb(relative_square(c, home));
+                    if ((walls & sq) || !(s.of(c, hs.walk) & sq) || (steps(hs.steps, sq) & ~walls)) continue;
+                    walls |= sq;
+                    grown = true;
+                }
+    }
+    return walls;
+}
+
+// Contract: a pawn that cannot have taken its way onto its square (the squares it would
+// have taken from are walls) came there from the square behind it (a step, or a double
+// step over it), which was empty then; the pawn has blocked its square since. So the unit
+// standing now on the square behind came later, from one of its other entry squares
+// (its walk's steps; a pawn's steps and captures from behind; a promotion from behind on the
+// last rank): illegal when all of them are walls.
+LegalityVerdict vacated_squares(const Scan& s, const Board& board, Bitboard walls) {
+    const Bitboard pawn_ranks = ~(rank_bb(0) | rank_bb(7));
+    for (Color c : {WHITE, BLACK})
+        for (Bitboard b = s.of(c, PAWN) & ~relative_rank_bb(c, 1); b;) {
+            const Square x = pop_lsb(b);
+            const Bitboard xb = square_bb(x);
+            const Bitboard behind = backward(c, xb);
+            if ((sideways(behind) & ~walls) || !(behind & s.occ)) continue;
+            const Square sq = lsb(behind);
+            const Piece v = board[sq];
+            if (v.walk > PAWN) continue;  // fairy walks: no entry squares worked out
+            const Color d = v.color;
+            const Bitboard pawn_from = backward(d, behind);
+            Bitboard entries =
+                v.walk == PAWN ? (pawn_from | sideways(pawn_from)) & pawn_ranks : steps(walk_steps(v.walk), behind);
+            if (v.walk != PAWN && v.walk != KING && (behind & relative_rank_bb(d, 7)))
+                entries |= pawn_from | sideways(pawn_from);  // promoted there
+            if (entries & ~walls & ~xb) continue;
+            return illegal("the " + unit_on(board, sq) + " cannot have come there after the " + color_name(c) +
+                           " pawn on " + square_name(x) + " left it");
+        }
+    return {};
+}
+
 // Rules on where the units of colour c stand and how many promotions and captures they need.
 LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitboard walls) {
     const Bitboard pawns = s.of(c, PAWN);
@@ -531,11 +587,13 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
     }
     if (LegalityVerdict v = check_rules(s, board, side_to_move, is_ok(ep_square) ? ep_square : SQ_NONE); v.illegal)
         return v;
-    // Units that stood still all game: pawns on their own second rank, castling kings/rooks.
-    const Bitboard walls = (s.of(WHITE, PAWN) & rank_bb(1)) | (s.of(BLACK, PAWN) & rank_bb(6)) | rights;
+    // Units that stood still all game: pawns on their own second rank, castling kings/rooks,
+    // and the units they shut in on their game-array squares.
+    const Bitboard walls =
+        frozen_units(s, (s.of(WHITE, PAWN) & rank_bb(1)) | (s.of(BLACK, PAWN) & rank_bb(6)) | rights);
     for (Color c : {WHITE, BLACK})
         if (LegalityVerdict v = material_rules(s, board, c, walls); v.illegal) return v;
-    return {};
+    return vacated_squares(s, board, walls);
 }
 
 }  // namespace rebirth
