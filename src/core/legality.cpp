@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/walk_attacks.h"
 #include "rebirth/bitboard.h"
@@ -393,6 +394,72 @@ LegalityVerdict vacated_squares(const Scan& s, const Board& board, Bitboard wall
     return {};
 }
 
+// Whether `now` (walks, left to right) is `from` with some of its entries left out.
+bool subsequence(const std::vector<Walk>& now, const std::vector<Walk>& from) {
+    size_t i = 0;
+    for (size_t j = 0; j < from.size() && i < now.size(); ++j)
+        if (from[j] == now[i]) ++i;
+    return i == now.size();
+}
+
+// Contract: on a side's first rank, a run of squares that are not walls, with walls on every
+// square in front of it and diagonally in front of it, is a corridor no king, queen, rook or
+// bishop enters or leaves (only knights jump in and out; no unit of that side promotes
+// there, none of the other side can arrive but by a knight's jump). Inside, those units move
+// only along the rank and never pass one another, except the king and a rook by castling (at
+// most once, with nothing left between them). So their walks, left to right, are the game
+// array's on the run (knights apart) with units left out (taken), after at most one such
+// castling exchange: otherwise illegal (Qb1 Rc1 Kd1 behind unmoved a2..e2 with Bf1 shut in).
+LegalityVerdict corridor_order(const Scan& s, const Board& board, Bitboard walls) {
+    static constexpr Walk kArray[8] = {ROOK, KNIGHT, BISHOP, QUEEN, KING, BISHOP, KNIGHT, ROOK};
+    for (Color c : {WHITE, BLACK}) {
+        const int rank = c == WHITE ? 0 : 7;
+        for (int f = 0; f < 8;) {
+            if (walls & square_bb(make_square(f, rank))) {
+                ++f;
+                continue;
+            }
+            int g = f;
+            while (g < 8 && !(walls & square_bb(make_square(g, rank)))) ++g;
+            Bitboard run = 0;
+            for (int h = f; h < g; ++h) run |= square_bb(make_square(h, rank));
+            const int first = f;
+            f = g;
+            const Bitboard front = forward(c, run);
+            if ((front | sideways(front)) & ~walls) continue;  // open
+            std::vector<Walk> now, from;
+            bool plain = true;
+            for (int h = first; h < g; ++h) {
+                const Piece p = board[make_square(h, rank)];
+                if (kArray[h] != KNIGHT) from.push_back(kArray[h]);
+                if (p.walk == NO_WALK || p.walk == KNIGHT) continue;
+                if (p.color != c || p.walk > PAWN) plain = false;  // left to the other rules
+                now.push_back(p.walk);
+            }
+            if (!plain || subsequence(now, from)) continue;
+            // One castling: the king and a rook of the run exchange places once nothing of
+            // the run stands between them.
+            bool castled = false;
+            for (int rook_file : {0, 7}) {
+                if (first > std::min(rook_file, 4) || g <= std::max(rook_file, 4)) continue;  // not both in the run
+                std::vector<Walk> swapped;
+                for (int h = first; h < g; ++h) {
+                    if (kArray[h] == KNIGHT) continue;
+                    const bool between = h > std::min(rook_file, 4) && h < std::max(rook_file, 4);
+                    if (between) continue;  // taken before the castling
+                    swapped.push_back(h == 4 ? ROOK : h == rook_file ? KING : kArray[h]);
+                }
+                castled = castled || subsequence(now, swapped);
+            }
+            if (castled) continue;
+            return illegal("the " + color_name(c) + " king, queen, rooks and bishops on the " +
+                           std::string(c == WHITE ? "first" : "eighth") +
+                           " rank, shut in by units that never moved, cannot have come into this order");
+        }
+    }
+    return {};
+}
+
 // Rules on where the units of colour c stand and how many promotions and captures they need.
 LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitboard walls) {
     const Bitboard pawns = s.of(c, PAWN);
@@ -593,7 +660,8 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
         frozen_units(s, (s.of(WHITE, PAWN) & rank_bb(1)) | (s.of(BLACK, PAWN) & rank_bb(6)) | rights);
     for (Color c : {WHITE, BLACK})
         if (LegalityVerdict v = material_rules(s, board, c, walls); v.illegal) return v;
-    return vacated_squares(s, board, walls);
+    if (LegalityVerdict v = vacated_squares(s, board, walls); v.illegal) return v;
+    return corridor_order(s, board, walls);
 }
 
 }  // namespace rebirth
