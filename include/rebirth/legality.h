@@ -34,12 +34,18 @@ struct LegalityVerdict {
 //    each double check produced by one move (direct + discovered, promotion, en passant),
 //    each check by a unit that could have moved there (skipped when fairy units stand);
 //  - units reach their squares: pawns on their own second rank never moved and are
-//    permanent walls (so are castling kings/rooks); each K Q R B S is an original unit that
-//    can walk from its game-array square past the walls, or a promoted unit walking from a
-//    reachable promotion square; fairy units are promoted units;
+//    permanent walls (so are castling kings/rooks, and, to a fixed point, each K Q R B S on
+//    its game-array square whose every step out is a wall); each K Q R B S is an original
+//    unit that can walk from its game-array square past the walls, or a promoted unit
+//    walking from a reachable promotion square; fairy units are promoted units;
 //  - promoted units needed <= missing pawns;
 //  - pawns and promoted units are traced to distinct starting pawns; the file changes this
-//    needs (one capture each) must not exceed the number of missing opposing units.
+//    needs (one capture each) must not exceed the number of missing opposing units;
+//  - a unit came last to its square through a square that is not a wall; that square is
+//    shut when its unit came from there and stayed (a pawn that can only have come from
+//    it, a unit that cannot move off and can only have been promoted from it);
+//  - on a first rank shut in by walls, kings, queens, rooks and bishops keep the game
+//    array's order (units taken apart), but for one castling.
 // Allocation-free unless a violation is found (the reason string).
 LegalityVerdict analyze_orthodox_legality(const std::array<Piece, SQUARE_NB>& board, Color side_to_move,
                                           Bitboard castling_rights = 0, Square ep_square = SQ_NONE);

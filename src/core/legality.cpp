@@ -364,33 +364,52 @@ Bitboard frozen_units(const Scan& s, Bitboard walls) {
     return walls;
 }
 
-// Contract: a pawn that cannot have taken its way onto its square (the squares it would
-// have taken from are walls) came there from the square behind it (a step, or a double
-// step over it), which was empty then; the pawn has blocked its square since. So the unit
-// standing now on the square behind came later, from one of its other entry squares
-// (its walk's steps; a pawn's steps and captures from behind; a promotion from behind on the
-// last rank): illegal when all of them are walls.
-LegalityVerdict vacated_squares(const Scan& s, const Board& board, Bitboard walls) {
-    const Bitboard pawn_ranks = ~(rank_bb(0) | rank_bb(7));
-    for (Color c : {WHITE, BLACK})
-        for (Bitboard b = s.of(c, PAWN) & ~relative_rank_bb(c, 1); b;) {
-            const Square x = pop_lsb(b);
-            const Bitboard xb = square_bb(x);
-            const Bitboard behind = backward(c, xb);
-            if ((sideways(behind) & ~walls) || !(behind & s.occ)) continue;
-            const Square sq = lsb(behind);
-            const Piece v = board[sq];
-            if (v.walk > PAWN) continue;  // fairy walks: no entry squares worked out
-            const Color d = v.color;
-            const Bitboard pawn_from = backward(d, behind);
-            Bitboard entries =
-                v.walk == PAWN ? (pawn_from | sideways(pawn_from)) & pawn_ranks : steps(walk_steps(v.walk), behind);
-            if (v.walk != PAWN && v.walk != KING && (behind & relative_rank_bb(d, 7)))
-                entries |= pawn_from | sideways(pawn_from);  // promoted there
-            if (entries & ~walls & ~xb) continue;
-            return illegal("the " + unit_on(board, sq) + " cannot have come there after the " + color_name(c) +
-                           " pawn on " + square_name(x) + " left it");
+// The squares from which a unit `p` can have arrived on `sq` by one move: its walk's steps
+// (a rider passes the neighbour on its line); a pawn's step and captures from behind (on the
+// ranks pawns stand on; a double step passes the square behind); a promotion's from behind
+// on the last rank. Fairy walks: none worked out (callers skip them).
+Bitboard arrival_squares(Piece p, Square sq) {
+    const Bitboard b = square_bb(sq);
+    const Bitboard from = backward(p.color, b);
+    const Bitboard pawn_entries = (from | sideways(from)) & ~(rank_bb(0) | rank_bb(7));
+    if (p.walk == PAWN) return pawn_entries;
+    Bitboard e = steps(walk_steps(p.walk), b);
+    if (p.walk != KING && (b & relative_rank_bb(p.color, 7))) e |= pawn_entries;  // promoted there
+    return e;
+}
+
+// Contract: a unit V on a square S came there last through a square of
+// arrival_squares(V, S) that is not a wall. Such a square e is shut to it when its unit
+// came from S and has stood on e since (so S did not hold V then, and V came later): a pawn
+// on e whose every way onto e that is not a wall starts on S (a step or double step from S
+// or over it, or a capture from S), or a unit on e that cannot move off it (every step out
+// is a wall) and that can only have come there by a promotion from S. Illegal when every
+// such square is shut (c2 behind a pawn on c3 with b2 and d2 unmoved; a rook on b2 with
+// unmoved a2 c2, a pawn on b3 from b2, and a black bishop on b1 promoted from b2).
+LegalityVerdict blocked_arrivals(const Scan& s, const Board& board, Bitboard walls) {
+    for (Bitboard occupied = s.occ & ~walls & ~s.fairy; occupied;) {
+        const Square sq = pop_lsb(occupied);
+        const Bitboard here = square_bb(sq);
+        const Bitboard open = arrival_squares(board[sq], sq) & ~walls;
+        if (!open) continue;  // never arrived: the reach rules decide
+        bool shut = true;
+        for (Bitboard b = open; b && shut;) {
+            const Square e = pop_lsb(b);
+            const Piece u = board[e];
+            if (u.walk == NO_WALK || u.walk > PAWN) {
+                shut = false;
+            } else if (u.walk == PAWN) {
+                shut = !(arrival_squares(u, e) & ~walls & ~here);
+            } else {
+                const bool stuck = !(steps(walk_steps(u.walk), square_bb(e)) & ~walls);
+                shut = stuck && !(arrival_squares(u, e) & ~walls & ~here);
+            }
         }
+        if (shut)
+            return illegal(
+                "the " + unit_on(board, sq) + " cannot have come there: every square it could come from is " +
+                "held by a unit that never moved, or by one that came from " + square_name(sq) + " and stayed");
+    }
     return {};
 }
 
@@ -660,7 +679,7 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
         frozen_units(s, (s.of(WHITE, PAWN) & rank_bb(1)) | (s.of(BLACK, PAWN) & rank_bb(6)) | rights);
     for (Color c : {WHITE, BLACK})
         if (LegalityVerdict v = material_rules(s, board, c, walls); v.illegal) return v;
-    if (LegalityVerdict v = vacated_squares(s, board, walls); v.illegal) return v;
+    if (LegalityVerdict v = blocked_arrivals(s, board, walls); v.illegal) return v;
     return corridor_order(s, board, walls);
 }
 
