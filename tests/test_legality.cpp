@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <initializer_list>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -462,84 +463,85 @@ TEST(LegalityWalls, QueenCannotPassRookInCorridor) {
 
 // Soundness on real games.
 
-// Every position reached by legal moves from the game array is legal by definition, so none
-// may be proved illegal. Random games (fixed seed) produce captures, promotions, castling,
-// en passant and checks of every kind; each position is analysed with its castling rights
-// and en passant square as the engine keeps them.
-TEST(LegalitySoundness, RandomGamesAreNeverProvedIllegal) {
-    std::mt19937 rng(20240611);
+// Plays `games` games of at most `plies` half-moves from the game array, each move chosen by
+// `choose(pos, legal moves, rng)` (a move of the list, or none to end the game), and checks
+// that no position reached is proved illegal: every one is legal by definition. Each
+// position is analysed with its castling rights and en passant square as the engine keeps
+// them. Returns the number of positions and counts the castlings played.
+template <class Choose>
+int random_games_never_illegal(unsigned seed, int games, int plies, Choose choose, int& castlings) {
+    std::mt19937 rng(seed);
     MoveList list;
     int positions = 0;
-    for (int game = 0; game < 400; ++game) {
+    for (int game = 0; game < games; ++game) {
         Position pos(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
-        for (int ply = 0; ply < 300; ++ply) {
+        for (int ply = 0; ply < plies; ++ply) {
             generate_legal(pos, list);
-            if (list.size() == 0) break;
-            const Move m = list[std::uniform_int_distribution<int>(0, int(list.size()) - 1)(rng)];
+            const std::optional<Move> m = choose(pos, list, rng);
+            if (!m) break;
+            castlings += m->kind == MoveKind::Castling;
             UndoInfo undo;
-            pos.do_move(m, undo);
+            pos.do_move(*m, undo);
             const rebirth::Setup s = pos.to_setup();
             const LegalityVerdict v = analyze(s);
             ++positions;
-            ASSERT_FALSE(v.illegal) << v.reason << " in " << to_fen(s) << " (game " << game << ", ply " << ply << ")";
+            if (v.illegal) {
+                ADD_FAILURE() << v.reason << " in " << to_fen(s) << " (game " << game << ", ply " << ply << ")";
+                return positions;
+            }
         }
     }
+    return positions;
+}
+
+// Random games (fixed seed) produce captures, promotions, castling, en passant and checks of
+// every kind.
+TEST(LegalitySoundness, RandomGamesAreNeverProvedIllegal) {
+    int castlings = 0;
+    const int positions = random_games_never_illegal(
+        20240611, 400, 300,
+        [](const Position&, const MoveList& list, std::mt19937& rng) -> std::optional<Move> {
+            if (list.size() == 0) return std::nullopt;
+            return list[std::uniform_int_distribution<int>(0, int(list.size()) - 1)(rng)];
+        },
+        castlings);
     EXPECT_GT(positions, 10000);
 }
 
 // The same with games where half the moves are pawn single steps (when there is one): they
 // keep pawns at home and shut units in behind them, where the wall rules work.
 TEST(LegalitySoundness, GamesOfPawnStepsAreNeverProvedIllegal) {
-    std::mt19937 rng(20261127);
-    MoveList list;
-    int positions = 0;
-    for (int game = 0; game < 400; ++game) {
-        Position pos(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
-        for (int ply = 0; ply < 200; ++ply) {
-            generate_legal(pos, list);
-            if (list.size() == 0) break;
+    int castlings = 0;
+    const int positions = random_games_never_illegal(
+        20261127, 400, 200,
+        [](const Position& pos, const MoveList& list, std::mt19937& rng) -> std::optional<Move> {
+            if (list.size() == 0) return std::nullopt;
             std::vector<Move> steps;
             for (const Move& m : list)
                 if (pos.piece_on(m.from).walk == PAWN && pos.empty(m.to) && (m.to - m.from == 8 || m.from - m.to == 8))
                     steps.push_back(m);
-            const bool step = !steps.empty() && rng() % 2;
-            const Move m = step ? steps[rng() % steps.size()]
-                                : list[std::uniform_int_distribution<int>(0, int(list.size()) - 1)(rng)];
-            UndoInfo undo;
-            pos.do_move(m, undo);
-            const rebirth::Setup s = pos.to_setup();
-            const LegalityVerdict v = analyze(s);
-            ++positions;
-            ASSERT_FALSE(v.illegal) << v.reason << " in " << to_fen(s) << " (game " << game << ", ply " << ply << ")";
-        }
-    }
+            if (!steps.empty() && rng() % 2) return steps[rng() % steps.size()];
+            return list[std::uniform_int_distribution<int>(0, int(list.size()) - 1)(rng)];
+        },
+        castlings);
     EXPECT_GT(positions, 10000);
 }
 
-// Games where only pieces move (pawns stay at home): knights go out and take, the first
-// ranks stay corridors in which kings, rooks and queens shuffle and castle.
+// Games where only pieces move and no pawn is taken (pawns stay at home): knights go out and
+// take pieces, the first ranks stay corridors in which kings, rooks and queens shuffle and
+// castle once a knight has taken the bishop shut in between king and rook.
 TEST(LegalitySoundness, GamesWithoutPawnMovesAreNeverProvedIllegal) {
-    std::mt19937 rng(1127);
-    MoveList list;
-    int positions = 0, castlings = 0;
-    for (int game = 0; game < 600; ++game) {
-        Position pos(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
-        for (int ply = 0; ply < 150; ++ply) {
-            generate_legal(pos, list);
+    int castlings = 0;
+    const int positions = random_games_never_illegal(
+        99, 2000, 150,
+        [](const Position& pos, const MoveList& list, std::mt19937& rng) -> std::optional<Move> {
             std::vector<Move> pieces;
             for (const Move& m : list)
-                if (pos.piece_on(m.from).walk != PAWN) pieces.push_back(m);
-            if (pieces.empty()) break;
-            const Move m = pieces[rng() % pieces.size()];
-            castlings += m.kind == MoveKind::Castling;
-            UndoInfo undo;
-            pos.do_move(m, undo);
-            const rebirth::Setup s = pos.to_setup();
-            const LegalityVerdict v = analyze(s);
-            ++positions;
-            ASSERT_FALSE(v.illegal) << v.reason << " in " << to_fen(s) << " (game " << game << ", ply " << ply << ")";
-        }
-    }
+                if (pos.piece_on(m.from).walk != PAWN && pos.piece_on(m.to).walk != PAWN) pieces.push_back(m);
+            if (pieces.empty()) return std::nullopt;
+            return pieces[rng() % pieces.size()];
+        },
+        castlings);
     EXPECT_GT(positions, 10000);
     EXPECT_GT(castlings, 0);
 }
