@@ -32,7 +32,8 @@ struct LegalityVerdict {
 //  - the side not to move is not in check (fairy units included);
 //  - the checks on the side to move come from one possible last move: at most two checkers,
 //    each double check produced by one move (direct + discovered, promotion, en passant),
-//    each check by a unit that could have moved there (skipped when fairy units stand);
+//    each check by a unit that could have moved there, and not from a square where it
+//    already gave that check (skipped when fairy units stand);
 //  - units reach their squares: pawns on their own second rank never moved and are
 //    permanent walls (so are castling kings/rooks, and, to a fixed point, each K Q R B S on
 //    its game-array square whose every step out is a wall); each K Q R B S is an original

@@ -166,20 +166,43 @@ bool discovered_by(const Scan& s, Color x, Square k, Bitboard others, Bitboard v
     return true;
 }
 
+// Whether a unit of walk w and colour x on `from` attacks k over the occupied squares `occ`.
+bool attacks_from(Walk w, Color x, Square from, Square k, Bitboard occ) {
+    const Bitboard kb = square_bb(k);
+    switch (w) {
+        case PAWN:
+            return pawn_attacks(x, from) & kb;
+        case KNIGHT:
+            return knight_attacks(from) & kb;
+        case BISHOP:
+            return bishop_attacks(from, occ) & kb;
+        case ROOK:
+            return rook_attacks(from, occ) & kb;
+        case QUEEN:
+            return queen_attacks(from, occ) & kb;
+        default:
+            return false;
+    }
+}
+
 // Contract: the unit of colour x on t (a checker) arrived there by x's last move, and that
 // move also produced the checks `others` (at most one unit) by discovery. True when some
 // orthodox move allows this: a plain move, a double step, a promotion (with or without
 // capture), castling (rook) or an en passant capture (which empties two squares). Every
-// departure square is empty now, and the squares a move passed over still are.
+// departure square is empty now, and the squares a move passed over still are. The mover
+// did not already attack the king from its departure square (x was to move: the king of
+// the side not to move was not in check), counted with t occupied (by a unit it may have
+// taken there).
 bool direct_check_explained(const Scan& s, Color x, Square k, Square t, Bitboard others) {
     const Bitboard tb = square_bb(t);
     const Bitboard empty = ~s.occ;
     const int rr = relative_rank(x, rank_of(t));
     // One departure square per move: the checks in `others` need it on their line.
-    auto plain = [&](Bitboard departures) {
+    auto departs = [&](Walk before, Bitboard departures, Bitboard also_vacated = 0) {
         for (Bitboard d = departures & empty; d;) {
             const Square from = pop_lsb(d);
-            if (discovered_by(s, x, k, others, square_bb(from))) return true;
+            if (attacks_from(before, x, from, k, s.occ | square_bb(from) | also_vacated)) continue;
+            if (discovered_by(s, x, k, others, square_bb(from) | also_vacated)) return true;
         }
         return false;
     };
@@ -189,18 +212,15 @@ bool direct_check_explained(const Scan& s, Color x, Square k, Square t, Bitboard
                    : s.walk[ROOK] & tb   ? ROOK
                    : s.walk[QUEEN] & tb  ? QUEEN
                                          : NO_WALK;
+    auto plain = [&](Bitboard departures) { return departs(w, departures); };
     if (w == PAWN) {
         if (rr < 2) return false;  // no pawn ever moves to its second rank
         const Bitboard behind = backward(x, tb);
         if (plain(behind | sideways(behind))) return true;
         if (rr == 3 && (behind & empty) && plain(backward(x, behind))) return true;
         // En passant: the victim stood behind t after a double step from in front of t.
-        if (rr == 5 && (behind & empty) && (forward(x, tb) & empty)) {
-            for (Bitboard d = sideways(behind) & empty; d;) {
-                const Square from = pop_lsb(d);
-                if (discovered_by(s, x, k, others, square_bb(from) | behind)) return true;
-            }
-        }
+        if (rr == 5 && (behind & empty) && (forward(x, tb) & empty) && departs(PAWN, sideways(behind), behind))
+            return true;
         return false;
     }
     if (w == NO_WALK) return false;
@@ -211,7 +231,7 @@ bool direct_check_explained(const Scan& s, Color x, Square k, Square t, Bitboard
     if (plain(moves)) return true;
     if (rr == 7) {  // promotion from the seventh rank, straight or capturing
         const Bitboard behind = backward(x, tb);
-        if (plain(behind | sideways(behind))) return true;
+        if (departs(PAWN, behind | sideways(behind))) return true;
     }
     if (w == ROOK) {  // castling: the king passed the rook; king and rook squares emptied
         const int base = x == WHITE ? 0 : 56;
