@@ -58,6 +58,8 @@ inline constexpr Walk PAWN = 6;
 inline constexpr Walk GRASSHOPPER = 7;
 inline constexpr Walk NIGHTRIDER = 8;
 inline constexpr int WALK_NB = 16;  // capacity of per-walk tables
+// The walks of the game array's first (and eighth) rank, file a to h.
+inline constexpr Walk BACK_RANK_WALKS[8] = {ROOK, KNIGHT, BISHOP, QUEEN, KING, BISHOP, KNIGHT, ROOK};
 
 enum PieceFlag : std::uint8_t {
     PF_NONE = 0,

@@ -416,14 +416,9 @@ LegalityVerdict blocked_arrivals(const Scan& s, const Board& board, Bitboard wal
         for (Bitboard b = open; b && shut;) {
             const Square e = pop_lsb(b);
             const Piece u = board[e];
-            if (u.walk == NO_WALK || u.walk > PAWN) {
-                shut = false;
-            } else if (u.walk == PAWN) {
-                shut = !(arrival_squares(u, e) & ~walls & ~here);
-            } else {
-                const bool stuck = !(steps(walk_steps(u.walk), square_bb(e)) & ~walls);
-                shut = stuck && !(arrival_squares(u, e) & ~walls & ~here);
-            }
+            // A pawn never comes back to a square it left; a piece, unless it cannot move off.
+            const bool stays = u.walk == PAWN || !(steps(walk_steps(u.walk), square_bb(e)) & ~walls);
+            shut = u.walk != NO_WALK && u.walk <= PAWN && stays && !(arrival_squares(u, e) & ~walls & ~here);
         }
         if (shut)
             return illegal(
@@ -449,8 +444,7 @@ bool subsequence(const std::vector<Walk>& now, const std::vector<Walk>& from) {
 // most once, with nothing left between them). So their walks, left to right, are the game
 // array's on the run (knights apart) with units left out (taken), after at most one such
 // castling exchange: otherwise illegal (Qb1 Rc1 Kd1 behind unmoved a2..e2 with Bf1 shut in).
-LegalityVerdict corridor_order(const Scan& s, const Board& board, Bitboard walls) {
-    static constexpr Walk kArray[8] = {ROOK, KNIGHT, BISHOP, QUEEN, KING, BISHOP, KNIGHT, ROOK};
+LegalityVerdict corridor_order(const Board& board, Bitboard walls) {
     for (Color c : {WHITE, BLACK}) {
         const int rank = c == WHITE ? 0 : 7;
         for (int f = 0; f < 8;) {
@@ -470,7 +464,7 @@ LegalityVerdict corridor_order(const Scan& s, const Board& board, Bitboard walls
             bool plain = true;
             for (int h = first; h < g; ++h) {
                 const Piece p = board[make_square(h, rank)];
-                if (kArray[h] != KNIGHT) from.push_back(kArray[h]);
+                if (BACK_RANK_WALKS[h] != KNIGHT) from.push_back(BACK_RANK_WALKS[h]);
                 if (p.walk == NO_WALK || p.walk == KNIGHT) continue;
                 if (p.color != c || p.walk > PAWN) plain = false;  // left to the other rules
                 now.push_back(p.walk);
@@ -483,10 +477,10 @@ LegalityVerdict corridor_order(const Scan& s, const Board& board, Bitboard walls
                 if (first > std::min(rook_file, 4) || g <= std::max(rook_file, 4)) continue;  // not both in the run
                 std::vector<Walk> swapped;
                 for (int h = first; h < g; ++h) {
-                    if (kArray[h] == KNIGHT) continue;
+                    if (BACK_RANK_WALKS[h] == KNIGHT) continue;
                     const bool between = h > std::min(rook_file, 4) && h < std::max(rook_file, 4);
                     if (between) continue;  // taken before the castling
-                    swapped.push_back(h == 4 ? ROOK : h == rook_file ? KING : kArray[h]);
+                    swapped.push_back(h == 4 ? ROOK : h == rook_file ? KING : BACK_RANK_WALKS[h]);
                 }
                 castled = castled || subsequence(now, swapped);
             }
@@ -700,7 +694,7 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
     for (Color c : {WHITE, BLACK})
         if (LegalityVerdict v = material_rules(s, board, c, walls); v.illegal) return v;
     if (LegalityVerdict v = blocked_arrivals(s, board, walls); v.illegal) return v;
-    return corridor_order(s, board, walls);
+    return corridor_order(board, walls);
 }
 
 }  // namespace rebirth

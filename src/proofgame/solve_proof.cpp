@@ -45,12 +45,11 @@ bool board_matches(const Position& pos, const Board& target) {
 // The orthodox game array: the start of every dia stipulation.
 Board game_array() {
     Board b{};
-    const Walk officers[8] = {ROOK, KNIGHT, BISHOP, QUEEN, KING, BISHOP, KNIGHT, ROOK};
     for (int f = 0; f < 8; ++f) {
-        b[make_square(f, 0)] = make_piece(WHITE, officers[f]);
+        b[make_square(f, 0)] = make_piece(WHITE, BACK_RANK_WALKS[f]);
         b[make_square(f, 1)] = make_piece(WHITE, PAWN);
         b[make_square(f, 6)] = make_piece(BLACK, PAWN);
-        b[make_square(f, 7)] = make_piece(BLACK, officers[f]);
+        b[make_square(f, 7)] = make_piece(BLACK, BACK_RANK_WALKS[f]);
     }
     return b;
 }

@@ -83,8 +83,7 @@ static Bitboard may_be_reborn_on(const Position& pos, const RuleSet& R, Color c,
     const int rel = relative_rank(R.mirror ? ~c : c, rank_of(k));
     if (rel == 1) return all & pos.pieces(PAWN) & file_bb(file_of(k));
     if (rel != 0) return 0;
-    constexpr Walk by_file[8] = {ROOK, KNIGHT, BISHOP, QUEEN, KING, BISHOP, KNIGHT, ROOK};
-    return all & pos.pieces(by_file[file_of(k)]);
+    return all & pos.pieces(BACK_RANK_WALKS[file_of(k)]);
 }
 
 // Mars Circe without other rebirth: the units of ~c with the squares they capture from (their
@@ -1546,8 +1545,7 @@ struct AssassinAfter {
         const int rel = relative_rank(c, rank_of(k));
         if (rel == 1) return pos.pieces(c, PAWN) & file_bb(file_of(k));
         if (rel != 0) return 0;
-        constexpr Walk by_file[8] = {ROOK, KNIGHT, BISHOP, QUEEN, KING, BISHOP, KNIGHT, ROOK};
-        return pos.pieces(c, by_file[file_of(k)]);
+        return pos.pieces(c, BACK_RANK_WALKS[file_of(k)]);
     }
 };
 
