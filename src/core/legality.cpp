@@ -1,12 +1,12 @@
 #include "rebirth/legality.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include "core/walk_attacks.h"
 #include "rebirth/bitboard.h"
@@ -428,12 +428,19 @@ LegalityVerdict blocked_arrivals(const Scan& s, const Board& board, Bitboard wal
     return {};
 }
 
-// Whether `now` (walks, left to right) is `from` with some of its entries left out.
-bool subsequence(const std::vector<Walk>& now, const std::vector<Walk>& from) {
-    size_t i = 0;
-    for (size_t j = 0; j < from.size() && i < now.size(); ++j)
-        if (from[j] == now[i]) ++i;
-    return i == now.size();
+// Up to eight walks of a first rank, left to right (no allocation).
+struct RankWalks {
+    std::array<Walk, 8> walk{};
+    int size = 0;
+    void push(Walk w) { walk[size_t(size++)] = w; }
+};
+
+// Whether `now` is `from` with some of its walks left out.
+bool subsequence(const RankWalks& now, const RankWalks& from) {
+    int i = 0;
+    for (int j = 0; j < from.size && i < now.size; ++j)
+        if (from.walk[size_t(j)] == now.walk[size_t(i)]) ++i;
+    return i == now.size;
 }
 
 // Contract: on a side's first rank, a run of squares that are not walls, with walls on every
@@ -460,14 +467,14 @@ LegalityVerdict corridor_order(const Board& board, Bitboard walls) {
             f = g;
             const Bitboard front = forward(c, run);
             if ((front | sideways(front)) & ~walls) continue;  // open
-            std::vector<Walk> now, from;
+            RankWalks now, from;
             bool plain = true;
             for (int h = first; h < g; ++h) {
                 const Piece p = board[make_square(h, rank)];
-                if (BACK_RANK_WALKS[h] != KNIGHT) from.push_back(BACK_RANK_WALKS[h]);
+                if (BACK_RANK_WALKS[h] != KNIGHT) from.push(BACK_RANK_WALKS[h]);
                 if (p.walk == NO_WALK || p.walk == KNIGHT) continue;
                 if (p.color != c || p.walk > PAWN) plain = false;  // left to the other rules
-                now.push_back(p.walk);
+                now.push(p.walk);
             }
             if (!plain || subsequence(now, from)) continue;
             // One castling: the king and a rook of the run exchange places once nothing of
@@ -475,12 +482,12 @@ LegalityVerdict corridor_order(const Board& board, Bitboard walls) {
             bool castled = false;
             for (int rook_file : {0, 7}) {
                 if (first > std::min(rook_file, 4) || g <= std::max(rook_file, 4)) continue;  // not both in the run
-                std::vector<Walk> swapped;
+                RankWalks swapped;
                 for (int h = first; h < g; ++h) {
                     if (BACK_RANK_WALKS[h] == KNIGHT) continue;
                     const bool between = h > std::min(rook_file, 4) && h < std::max(rook_file, 4);
                     if (between) continue;  // taken before the castling
-                    swapped.push_back(h == 4 ? ROOK : h == rook_file ? KING : BACK_RANK_WALKS[h]);
+                    swapped.push(h == 4 ? ROOK : h == rook_file ? KING : BACK_RANK_WALKS[h]);
                 }
                 castled = castled || subsequence(now, swapped);
             }
