@@ -422,6 +422,65 @@ TEST_F(Cli, RetroUnderRebirthRules) {
     EXPECT_TRUE(contains(r[2].err, "not supported")) << r[2];
 }
 
+// Retro stipulations in Popeye-style files (README "Retro problems"): JR-O-001 of
+// ../shared/reference/retro/lastmoves.jsonl as `lastmove` with BlackToPlay (White moved
+// last: a2-a3+, unique), JR-O-004 (Smullyan) as `lastmoves 3` (Kb3xPc3+ b4xc3ep+ c2-c4),
+// JR-O-001 again in French with the French option names, and bad inputs: a defensive
+// retractor stipulation (not implemented yet), BlackToPlay on a #2, BlackToPlay with
+// WhiteToPlay, each named with file, line and word while the file goes on.
+TEST_F(Cli, RetroStipulationsInPopeyeFiles) {
+    const std::string file = write("retro.inp",
+                                   "BeginProblem\n"
+                                   "Pieces White Kb2 Pa3 Black Kb4\n"
+                                   "Stipulation lastmove\n"
+                                   "Option BlackToPlay\n"
+                                   "NextProblem\n"
+                                   "Pieces White Kc3 Ba4 Black Kd1 Rb5 Bd5\n"
+                                   "Stipulation lastmoves 3\n"
+                                   "Option BlackToPlay\n"
+                                   "NextProblem\n"
+                                   "Pieces White Kb2 Pa3 Black Kb4\n"
+                                   "Stipulation -17 & =1\n"
+                                   "NextProblem\n"
+                                   "Pieces White Kb2 Pa3 Black Kb4\n"
+                                   "Stipulation #2\n"
+                                   "Option BlackToPlay\n"
+                                   "NextProblem\n"
+                                   "Pieces White Kb2 Pa3 Black Kb4\n"
+                                   "Stipulation lastmove\n"
+                                   "Option BlackToPlay WhiteToPlay\n"
+                                   "EndProblem\n");
+    const std::string french = write("retro_fr.inp",
+                                     "DebutProbleme\n"
+                                     "Pieces Blanc Rb2 Pa3 Noir Rb4\n"
+                                     "Enonce lastmove\n"
+                                     "Option TraitAuxNoirs ProfondeurRetro 2\n"
+                                     "FinProbleme\n");
+    const std::vector<RunResult> r = run_all({{"solve", "--quiet", "--json", file}, {"solve", "--quiet", french}});
+    expect_clean_exit(r[0], 2);
+    std::vector<nlohmann::json> lines;
+    std::istringstream in(r[0].out);
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty() && line[0] == '{') lines.push_back(nlohmann::json::parse(line));
+    ASSERT_EQ(lines.size(), 5u) << r[0];
+    EXPECT_EQ(lines[0]["verdict"], "unique") << r[0];
+    EXPECT_EQ(lines[0]["side"], "w") << r[0];
+    EXPECT_EQ(lines[0]["solutions"], nlohmann::json::parse(R"([["a2-a3+"]])")) << r[0];
+    EXPECT_EQ(lines[1]["verdict"], "unique") << r[0];
+    EXPECT_EQ(lines[1]["solutions"], nlohmann::json::parse(R"([["Kb3xPc3+", "b4xc3ep+", "c2-c4"]])")) << r[0];
+    EXPECT_TRUE(contains(r[0].out, "  Kb3xPc3+  b4xc3ep+  c2-c4\n")) << r[0];
+    EXPECT_TRUE(contains(r[0].out, "lastmoves3")) << r[0];
+    for (int i : {2, 3, 4}) EXPECT_EQ(lines[i]["status"], "bad-input") << r[0];
+    EXPECT_TRUE(contains(r[0].err, file + ":11: defensive retractors")) << r[0];
+    EXPECT_TRUE(contains(r[0].err, "'-17'")) << r[0];
+    EXPECT_TRUE(contains(r[0].err, file + ":15: option for retro stipulations (lastmoves) only: 'BlackToPlay'"))
+        << r[0];
+    EXPECT_TRUE(contains(r[0].err, file + ":19: contradicts WhiteToPlay: 'BlackToPlay'")) << r[0];
+    expect_clean_exit(r[1], 0);
+    EXPECT_TRUE(contains(r[1].out, "White moved last: 1 possible last move\n  a2-a3+  (P-)\nverdict: unique\n"))
+        << r[1];
+}
+
 TEST_F(Cli, ProblemBeyondTheFileIsRefusedNamingTheFile) {
     const std::string two = write("two.inp",
                                   "BeginProblem\nstip #2\npieces white ka1 black ka3\n"

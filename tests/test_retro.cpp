@@ -180,5 +180,60 @@ TEST(Retro, PlayedMovesAreAmongTheLastMovesUnderRebirthRules) {
     }
 }
 
+// The retraction tree worked on two threads, or cut into the prefixes a cluster hands out
+// (1 and 2 retractions long) and continued from each in order, gives the sequences of the
+// one-thread search in the same order: on the full-sequence janko records and, under Circe
+// and Mars Circe, on the diagrams of seeded random games.
+TEST(Retro, ThreadsAndPrefixesGiveTheSameSequences) {
+    struct Case {
+        std::string fen, condition;
+        int n;
+    };
+    std::vector<Case> cases;
+    const fs::path file = fs::path(REBIRTH_SHARED_DIR) / "reference" / "retro" / "lastmoves.jsonl";
+    for (const auto& j : test::read_jsonl(file))
+        if (j["record_type"] == "other") cases.push_back({j["fen"], "", std::min(j["n"].get<int>(), 4)});
+    std::mt19937 rng(29);
+    for (const char* condition : {"Circe", "MarsCirce"}) {
+        const RuleSet rules = resolve_rules(parse_condition_words(condition, "test"), "test");
+        SetupRules setup_rules;
+        setup_rules.rules = &rules;
+        for (int game = 0; game < 3; ++game) {
+            Position pos(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), setup_rules);
+            for (int ply = 0; ply < 12; ++ply) {
+                MoveList list;
+                generate_legal(pos, list);
+                if (list.empty()) break;
+                UndoInfo u;
+                pos.do_move(list[std::uniform_int_distribution<int>(0, list.size() - 1)(rng)], u);
+            }
+            rebirth::Setup d = pos.to_setup();
+            d.castling = 0;
+            d.ep_square = SQ_NONE;
+            cases.push_back({to_fen(d), condition, 2});
+        }
+    }
+    ASSERT_EQ(cases.size(), 10u);
+    size_t sequences = 0;
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.fen + " " + c.condition);
+        const RuleSet rules = resolve_rules(parse_condition_words(c.condition, "test"), "test");
+        const RuleSet* r = c.condition.empty() ? nullptr : &rules;
+        const rebirth::Setup s = parse_fen(c.fen);
+        const auto one = possible_last_moves(s, c.n, 1, r, 1);
+        EXPECT_EQ(possible_last_moves(s, c.n, 1, r, 2), one);
+        for (int k = 1; k <= 2 && k <= c.n; ++k) {
+            std::vector<std::vector<UnMove>> joined;
+            for (const auto& prefix : retraction_prefixes(s, k, r)) {
+                ASSERT_EQ(static_cast<int>(prefix.size()), k);
+                for (auto& seq : last_moves_after(s, prefix, c.n, 1, r, k)) joined.push_back(std::move(seq));
+            }
+            EXPECT_EQ(joined, one) << "prefixes of " << k;
+        }
+        sequences += one.size();
+    }
+    EXPECT_GT(sequences, 10u);
+}
+
 }  // namespace
 }  // namespace rebirth

@@ -20,7 +20,8 @@ struct SourceLoc {
 // A stipulation as Popeye reads it. `text` is Popeye's own printed form (e.g. "#2",
 // "h#2.5", "ser-h=10", "3->ser-#2", "dia2.5", "a=>b0.5"); the other fields are its parts.
 struct Stipulation {
-    enum class Play { Direct, Help, Self, Reflex, HelpSelf, HelpReflex, ProofGame, AToB, Other };
+    // LastMoves: rebirth's retro stipulation "lastmoves N" (half_moves = N single moves).
+    enum class Play { Direct, Help, Self, Reflex, HelpSelf, HelpReflex, ProofGame, AToB, LastMoves, Other };
     std::string text;
     Play play = Play::Direct;
     bool series = false;
@@ -49,6 +50,9 @@ struct Options {
     std::vector<Square> no_castling;  // Option NoCastling <squares>
     std::vector<Square> en_passant;   // Option EnPassant <squares> (departure, skipped, arrival)
     bool white_to_play = false;
+    bool black_to_play = false;      // BlackToPlay (rebirth, retro stipulations: White moved last)
+    std::optional<int> retro_depth;  // RetroDepth n (rebirth, retro stipulations)
+    int retro_option_line = 0;       // line of BlackToPlay / RetroDepth (for messages)
     bool half_duplex = false;
     bool duplex = false;
     bool no_board = false;

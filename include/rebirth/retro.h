@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,16 +26,50 @@ bool may_be_legal(const Setup& s, int depth, const RuleSet* rules = nullptr);
 // whose earlier position may_be_legal(·, depth, rules) does not refute, in
 // generate_unmoves' order. If the diagram is legal (what a retro problem asserts), its last
 // move is among them; when only one is left it is proved.
-std::vector<UnMove> possible_last_moves(const Setup& position, int depth, const RuleSet* rules = nullptr);
+std::vector<UnMove> possible_last_moves(const Setup& position, int depth, const RuleSet* rules = nullptr,
+                                        int threads = 1);
 
 // The last n single moves (the side that did not move in `position` first, then
 // alternately), each sequence the last move first: every retraction sequence whose positions
 // pass the static analysis of may_be_legal, whose history is consistent (an en passant
 // capture follows the double step it takes; a king or rook keeping a castling right has not
 // moved, unless a rebirth put it back) and whose earliest position may_be_legal(·, depth,
-// rules) does not refute.
+// rules) does not refute. `threads` (1: in order on this thread; 0: all cores) work the
+// retraction tree by work stealing; the sequences and their order do not depend on them.
 std::vector<std::vector<UnMove>> possible_last_moves(const Setup& position, int n, int depth,
-                                                     const RuleSet* rules = nullptr);
+                                                     const RuleSet* rules = nullptr, int threads = 1);
+
+// The retraction sequences of length k that start those of possible_last_moves(position, n,
+// ...) for any n >= k (every position on the way passes the static analysis; the refutation
+// search of the last one is left to last_moves_after), in its order: the parts a cluster
+// hands out. Concatenating last_moves_after(position, p, n, depth, rules) over them in order
+// gives possible_last_moves(position, n, depth, rules).
+std::vector<std::vector<UnMove>> retraction_prefixes(const Setup& position, int k, const RuleSet* rules = nullptr);
+
+// The sequences of possible_last_moves(position, n, depth, rules) that start with `prefix`
+// (one of retraction_prefixes(position, k), k <= n), in order.
+std::vector<std::vector<UnMove>> last_moves_after(const Setup& position, const std::vector<UnMove>& prefix, int n,
+                                                  int depth, const RuleSet* rules = nullptr, int threads = 1);
+
+// The answer to "what were the last n single moves?" (n = 1: "which was the last move?") for
+// a diagram, as data: for each side asked, the sequences that side's retractions leave.
+struct LastMovesAnswer {
+    struct Side {
+        Color moved_last = WHITE;
+        Setup position;                              // the diagram with the other side to move
+        std::vector<std::vector<UnMove>> sequences;  // the last move first
+    };
+    std::vector<Side> sides;
+    // "unique" (one sequence in all: proved, if the diagram is legal as a retro problem
+    // asserts), "none" (no side has one: proved) or "unresolved" (several are left).
+    std::string verdict() const;
+};
+
+// janko's question on `diagram` (its side-to-move field is not used): `moved_last` the side
+// that moved last, or both tried (janko's type A) in the order White, Black. n = 1 asks
+// possible_last_moves(position, depth, ...), n > 1 possible_last_moves(position, n, depth, ...).
+LastMovesAnswer last_moves(const Setup& diagram, int n, std::optional<Color> moved_last, int depth,
+                           const RuleSet* rules = nullptr, int threads = 1);
 
 // The type of a last move in the janko.at notation of the retro reference data: `K-` (a
 // king, no capture), `QxR` (a queen took a rook), `P-` / `P--` (single / double step),

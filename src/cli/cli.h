@@ -1,6 +1,10 @@
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
+
+#include "rebirth/retro.h"
+#include "rebirth/rules.h"
 
 namespace rebirth::cli {
 
@@ -36,6 +40,7 @@ struct RetroArgs {
     int depth = 3;          // single moves looked further back to refute a last move
     std::string condition;  // Popeye condition words; empty: orthodox chess
     bool json = false;
+    int threads = 0;  // 0: all cores
 };
 
 // Each command prints its results on stdout and its errors on stderr; returns the exit code.
@@ -43,5 +48,13 @@ struct RetroArgs {
 int run_perft(const PerftArgs& args);
 int run_solve(const SolveArgs& args);
 int run_retro(const RetroArgs& args);
+
+// Renderers of a retro answer: the text of `rebirth retro` (per side its count and its
+// sequences, the last move first, then the verdict) and the solutions as JSON arrays of
+// retractions in janko notation; n is the number of single moves asked.
+std::string retro_text(const LastMovesAnswer& answer, int n, const RuleSet* rules);
+nlohmann::json retro_solutions_json(const LastMovesAnswer& answer, const RuleSet* rules);
+// Why retro analysis refuses `rules` (unmoves_supported is false).
+std::string retro_unsupported(const RuleSet& rules);
 
 }  // namespace rebirth::cli

@@ -62,6 +62,8 @@ int main(int argc, char** argv) {
     retro_cmd->add_option("--condition", retro.condition,
                           "Popeye condition words (Circe, AntiCirce, MarsCirce, AntiMarsCirce, Circe Assassin "
                           "and their square rules); default orthodox");
+    retro_cmd->add_option("--threads", retro.threads, "Worker threads (default: all cores)")
+        ->check(CLI::NonNegativeNumber);
     retro_cmd->add_flag("--json", retro.json, "One JSON line: id, verdict, solutions, side, depth");
 
     // Commands planned but not built yet: they say so instead of failing silently.

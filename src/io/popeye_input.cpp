@@ -176,6 +176,7 @@ Color initial_side(Problem& p) {
     const bool half = st.moves != static_cast<int>(st.moves);
     const bool help =
         !st.series && st.intro == 0 && (st.play == P::Help || st.play == P::HelpSelf || st.play == P::HelpReflex);
+    if (st.play == P::LastMoves) return p.options.black_to_play ? BLACK : WHITE;
     if (p.options.white_to_play && !(help && !half) && st.play != P::AToB) {
         const std::string note = "WhiteToPlay not applicable - ignored";
         if (std::find(p.notes.begin(), p.notes.end(), note) == p.notes.end()) p.notes.push_back(note);
@@ -530,6 +531,17 @@ void parse_options(Lexer& lex, Language lang, Options& o) {
             case Opt::WhiteToPlay:
                 o.white_to_play = true;
                 break;
+            case Opt::BlackToPlay:
+                o.black_to_play = true;
+                o.retro_option_line = tok->line;
+                break;
+            case Opt::RetroDepth: {
+                const int depth = read_number(lex, *tok);
+                if (depth > 8) lex.fail(*tok, "retro depth above 8 not supported:");
+                o.retro_depth = depth;
+                o.retro_option_line = tok->line;
+                break;
+            }
             case Opt::Variations:
                 o.variation = true;
                 break;
@@ -739,7 +751,17 @@ void finish_problem(Lexer& lex, Problem& p, int end_line) {
         throw InputError(lex.file(), end_line, command_word(Command::Stipulation, p.language), "missing");
     if (p.stipulation.play == Stipulation::Play::AToB && !p.start_board)
         throw InputError(lex.file(), end_line, p.stipulation.text, "a=>b needs position b after the stipulation:");
+    const bool retro = p.stipulation.play == Stipulation::Play::LastMoves;
+    if (!retro && (p.options.black_to_play || p.options.retro_depth))
+        throw InputError(lex.file(), p.options.retro_option_line,
+                         p.options.black_to_play ? "BlackToPlay" : "RetroDepth",
+                         "option for retro stipulations (lastmoves) only:");
+    if (retro && p.options.black_to_play && p.options.white_to_play)
+        throw InputError(lex.file(), p.options.retro_option_line, "BlackToPlay", "contradicts WhiteToPlay:");
     finalize_setup(p);
+    // A diagram shows no castling rights: a retro problem does not assume any (the king and
+    // rooks on their squares may have moved and come back).
+    if (retro) p.setup.castling = 0;
     // Apply every twin once (on copies) to check it and fill in its printed texts.
     Problem previous = p;
     for (Twin& twin : p.twins) {

@@ -94,7 +94,9 @@ constexpr std::array<std::string_view, kOptions> kOptionsEn{"Defence",
                                                             "SuppressGrid",
                                                             "WriteGrid",
                                                             "CastlingMutuallyExclusive",
-                                                            "GoalIsEnd"};
+                                                            "GoalIsEnd",
+                                                            "BlackToPlay",
+                                                            "RetroDepth"};
 constexpr std::array<std::string_view, kOptions> kOptionsFr{"Defense",
                                                             "Apparent",
                                                             "ApparentSeul",
@@ -128,7 +130,9 @@ constexpr std::array<std::string_view, kOptions> kOptionsFr{"Defense",
                                                             "SansGrille",
                                                             "AjouteGrille",
                                                             "RoquesMutuellementExclusifs",
-                                                            "ButEstFin"};
+                                                            "ButEstFin",
+                                                            "TraitAuxNoirs",
+                                                            "ProfondeurRetro"};
 constexpr std::array<std::string_view, kOptions> kOptionsDe{"Widerlegung",
                                                             "Satzspiel",
                                                             "WeissBeginnt",
@@ -162,7 +166,9 @@ constexpr std::array<std::string_view, kOptions> kOptionsDe{"Widerlegung",
                                                             "OhneGitter",
                                                             "ZeichneGitter",
                                                             "RochadenGegenseitigAusschliessend",
-                                                            "ZielIstEnde"};
+                                                            "ZielIstEnde",
+                                                            "SchwarzBeginnt",
+                                                            "RetroTiefe"};
 
 // Order: TwinWord enum.
 constexpr std::array<std::string_view, kTwinWords> kTwinEn{

@@ -125,6 +125,8 @@ enum class Opt {
     WriteGrid,
     CastlingMutuallyExclusive,
     GoalIsEnd,
+    BlackToPlay,  // rebirth's own, for retro stipulations
+    RetroDepth,   // rebirth's own, for retro stipulations
     Count
 };
 enum class TwinWord {

@@ -54,6 +54,28 @@ Stipulation parse_stipulation(Lexer& lex, const Token& token) {
     Stipulation st;
     std::string text;
 
+    // Retro stipulations (rebirth's own; README "Retro problems"): "lastmoves N" (what were
+    // the last N single moves?) and "lastmove" (which was the last move?).
+    if (starts_with(s, "lastmove")) {
+        st.play = Stipulation::Play::LastMoves;
+        st.goal = "lastmoves";
+        int whole = 1;
+        bool half = false;
+        if (s == "lastmove") {
+            st.text = "lastmove";
+        } else {
+            if (!starts_with(s, "lastmoves") || !read_length(lex, s.substr(9), whole, half) || half || whole < 1 ||
+                whole > 64)
+                lex.fail(token, "malformed number of single moves (1 to 64) in stipulation");
+            st.text = "lastmoves" + std::to_string(whole);
+        }
+        st.half_moves = whole;
+        st.moves = whole;
+        return st;
+    }
+    if (s.size() > 1 && s[0] == '-' && std::isdigit(static_cast<unsigned char>(s[1])))
+        lex.fail(token, "defensive retractors (-n & #1, -n & =1, ...) are not implemented yet: stipulation");
+
     // n-> : introductory moves.
     if (const size_t arrow = s.find("->"); arrow != std::string_view::npos && arrow > 0 && s.substr(0, 3) != "a=>") {
         int n = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "core/parallel.h"
 #include "rebirth/bitboard.h"
 #include "rebirth/legality.h"
 #include "rebirth/notation.h"
@@ -54,11 +55,16 @@ bool may_be_legal(const Setup& s, int depth, const RuleSet* rules) {
     return for_each_unmove(s, rules, [&](const UnMove& u) { return may_be_legal(retract(s, u), depth - 1, rules); });
 }
 
-std::vector<UnMove> possible_last_moves(const Setup& position, int depth, const RuleSet* rules) {
+std::vector<UnMove> possible_last_moves(const Setup& position, int depth, const RuleSet* rules, int threads) {
     std::vector<UnMove> un, out;
     generate_unmoves(position, un, rules);
-    for (const UnMove& u : un)
-        if (may_be_legal(retract(position, u), depth, rules)) out.push_back(u);
+    std::vector<char> kept(un.size(), 0);
+    run_in_arena(threads, [&] {
+        for_each_index(threads, un.size(),
+                       [&](size_t i) { kept[i] = may_be_legal(retract(position, un[i]), depth, rules); });
+    });
+    for (size_t i = 0; i < un.size(); ++i)
+        if (kept[i]) out.push_back(un[i]);
     return out;
 }
 
@@ -93,30 +99,102 @@ Setup retract_keeping_rights(const Setup& position, const UnMove& u) {
     return s;
 }
 
+// The sequences of n more retractions after `line` (the retractions that led to
+// `position`), appended to out in generate_unmoves' order; the retractions of one level are
+// worked out by `threads` (1: in order on this thread; else work stealing), each keeping its
+// sequences apart, so the order does not depend on the threads.
 void last_moves_rec(const Setup& position, int n, int depth, const RuleSet* rules, std::vector<UnMove>& line,
-                    std::vector<std::vector<UnMove>>& out) {
+                    std::vector<std::vector<UnMove>>& out, int threads) {
     if (n == 0) {
         out.push_back(line);
         return;
     }
     std::vector<UnMove> un;
     history_unmoves(position, un, rules);
-    for (const UnMove& u : un) {
-        const Setup before = retract_keeping_rights(position, u);
-        if (!may_be_legal(before, n == 1 ? depth : 0, rules)) continue;
-        line.push_back(u);
-        last_moves_rec(before, n - 1, depth, rules, line, out);
-        line.pop_back();
+    if (threads == 1) {
+        for (const UnMove& u : un) {
+            const Setup before = retract_keeping_rights(position, u);
+            if (!may_be_legal(before, n == 1 ? depth : 0, rules)) continue;
+            line.push_back(u);
+            last_moves_rec(before, n - 1, depth, rules, line, out, 1);
+            line.pop_back();
+        }
+        return;
     }
+    std::vector<std::vector<std::vector<UnMove>>> parts(un.size());
+    for_each_index(threads, un.size(), [&](size_t i) {
+        const Setup before = retract_keeping_rights(position, un[i]);
+        if (!may_be_legal(before, n == 1 ? depth : 0, rules)) return;
+        std::vector<UnMove> mine = line;
+        mine.push_back(un[i]);
+        last_moves_rec(before, n - 1, depth, rules, mine, parts[i], threads);
+    });
+    for (auto& part : parts)
+        for (auto& seq : part) out.push_back(std::move(seq));
+}
+
+// The position `prefix` (retractions, the last move first) leads back to from `position`,
+// with the castling rights history_unmoves and the sequences keep.
+Setup replay_retractions(const Setup& position, const std::vector<UnMove>& prefix) {
+    Setup s = position;
+    for (const UnMove& u : prefix) s = retract_keeping_rights(s, u);
+    return s;
 }
 
 }  // namespace
 
-std::vector<std::vector<UnMove>> possible_last_moves(const Setup& position, int n, int depth, const RuleSet* rules) {
+std::vector<std::vector<UnMove>> possible_last_moves(const Setup& position, int n, int depth, const RuleSet* rules,
+                                                     int threads) {
     std::vector<std::vector<UnMove>> out;
     std::vector<UnMove> line;
-    last_moves_rec(position, n, depth, rules, line, out);
+    run_in_arena(threads, [&] { last_moves_rec(position, n, depth, rules, line, out, threads); });
     return out;
+}
+
+std::vector<std::vector<UnMove>> retraction_prefixes(const Setup& position, int k, const RuleSet* rules) {
+    std::vector<std::vector<UnMove>> out;
+    std::vector<UnMove> line;
+    last_moves_rec(position, k, 0, rules, line, out, 1);
+    return out;
+}
+
+std::vector<std::vector<UnMove>> last_moves_after(const Setup& position, const std::vector<UnMove>& prefix, int n,
+                                                  int depth, const RuleSet* rules, int threads) {
+    std::vector<std::vector<UnMove>> out;
+    const int k = static_cast<int>(prefix.size());
+    if (k > n) return out;
+    const Setup before = replay_retractions(position, prefix);
+    // The prefix's last retraction passed only the static test; the last of all passes the
+    // refutation search too, as in possible_last_moves.
+    if (k == n && k > 0 && !may_be_legal(before, depth, rules)) return out;
+    std::vector<UnMove> line = prefix;
+    run_in_arena(threads, [&] { last_moves_rec(before, n - k, depth, rules, line, out, threads); });
+    return out;
+}
+
+std::string LastMovesAnswer::verdict() const {
+    size_t count = 0;
+    for (const Side& side : sides) count += side.sequences.size();
+    return count == 0 ? "none" : count == 1 ? "unique" : "unresolved";
+}
+
+LastMovesAnswer last_moves(const Setup& diagram, int n, std::optional<Color> moved_last, int depth,
+                           const RuleSet* rules, int threads) {
+    LastMovesAnswer answer;
+    for (Color mover : {WHITE, BLACK}) {
+        if (moved_last && *moved_last != mover) continue;
+        LastMovesAnswer::Side side;
+        side.moved_last = mover;
+        side.position = diagram;
+        side.position.side_to_move = ~mover;
+        if (n == 1)
+            for (const UnMove& u : possible_last_moves(side.position, depth, rules, threads))
+                side.sequences.push_back({u});
+        else
+            side.sequences = possible_last_moves(side.position, n, depth, rules, threads);
+        answer.sides.push_back(std::move(side));
+    }
+    return answer;
 }
 
 std::string last_move_type(const Setup& position, const UnMove& u) {

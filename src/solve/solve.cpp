@@ -61,13 +61,17 @@ bool solve_twin(const Problem& tw, int threads, std::string& out, bool& partial,
     SolveContext ctx{tw,      setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), threads, &partial,
                      control, notes,        proof_games};
     std::string text;
-    const bool handled = !tw.stipulation.empty() && (is_proof(tw)         ? solve_proof_game(ctx, text)
-                                                     : is_help_family(tw) ? solve_help_or_series(ctx, text)
-                                                                          : solve_direct(ctx, text));
+    const bool retro = tw.stipulation.play == Stipulation::Play::LastMoves;
+    const bool handled = !tw.stipulation.empty() && !retro &&
+                         (is_proof(tw)         ? solve_proof_game(ctx, text)
+                          : is_help_family(tw) ? solve_help_or_series(ctx, text)
+                                               : solve_direct(ctx, text));
     if (!handled) {
         out += "\nrebirth: " + tw.where.file + ":" + std::to_string(tw.where.line) + ": stipulation " +
                (tw.stipulation.text.empty() ? std::string("(none)") : tw.stipulation.text) +
-               " is not supported yet: the problem was not solved\n";
+               (retro ? " is a retro stipulation, which `rebirth solve` and the cluster's retro jobs analyze, not "
+                        "this solver: the problem was not solved\n"
+                      : " is not supported yet: the problem was not solved\n");
         return false;
     }
     out += text;
