@@ -162,6 +162,43 @@ TEST(ClusterMessages, RoundTrip) {
     EXPECT_TRUE(empty.payload.empty());
 }
 
+// A retro item (kind Retro: twin, side, prefix length, item number and chunk) survives the
+// wire; one with a move path, no chunk or a negative item number, and an item of another
+// kind with a retro chunk, are refused. A retro job refuses a problem that is no retro one,
+// naming its file and line, and accepts the shipped retro example.
+TEST(ClusterMessages, RetroItems) {
+    WorkItem w = sample_item();
+    w.kind = SearchKind::Retro;
+    w.path.clear();
+    w.depth = 2;
+    w.twin = 1;
+    w.phase = 1;
+    w.prefix = 17;
+    w.chunk = 40;
+    EXPECT_EQ(deserialize_work_item(serialize(w)), w);
+    WorkItem bad = w;
+    bad.path = sample_item().path;
+    EXPECT_THROW(deserialize_work_item(serialize(bad)), ProtocolError);
+    bad = w;
+    bad.chunk = 0;
+    EXPECT_THROW(deserialize_work_item(serialize(bad)), ProtocolError);
+    bad = w;
+    bad.prefix = -1;
+    EXPECT_THROW(deserialize_work_item(serialize(bad)), ProtocolError);
+    bad = sample_item();
+    bad.chunk = 3;
+    EXPECT_THROW(deserialize_work_item(serialize(bad)), ProtocolError);
+
+    const InputError e = job_error(
+        "{\"kind\": \"retro\", \"output_dir\": \"o\",\n \"problems\": [\"data/examples/circe_linss_mate2.inp\"]}");
+    EXPECT_EQ(e.line(), 2);
+    EXPECT_NE(e.reason().find("circe_linss_mate2.inp"), std::string::npos) << e.what();
+    EXPECT_NE(e.reason().find("is no retro stipulation (lastmoves N) (kind retro)"), std::string::npos) << e.what();
+    const Job example = load_job(kSource + "/jobs/retro-example.json");
+    EXPECT_EQ(example.kind, "retro");
+    EXPECT_GE(example.problems.size(), 6u);
+}
+
 TEST(ClusterMessages, TruncatedFramesAreRefused) {
     std::string frame = encode_frame(MsgType::Work, serialize(sample_item()));
     for (std::size_t n = 0; n < frame.size(); ++n)

@@ -21,6 +21,7 @@
 #include "rebirth/popeye_input.h"
 #include "rebirth/position.h"
 #include "rebirth/retro.h"
+#include "rebirth/retro_problem.h"
 #include "rebirth/rules.h"
 #include "rebirth/setup.h"
 
@@ -233,6 +234,50 @@ TEST(Retro, ThreadsAndPrefixesGiveTheSameSequences) {
         sequences += one.size();
     }
     EXPECT_GT(sequences, 10u);
+}
+
+// A retro problem cut into the items of plan_retro (prefix length and chunk chosen by the
+// target, or given: k prefixes an item for k = 1, 2), each item's lines worked out alone (retro_item_lines) and
+// assembled in plan order (assemble_retro), gives the text and verdict of solve_retro_problem: janko's JR-O-001 (one
+// move, both sides), JR-O-004 (Smullyan, 3 single moves) with a twin, and a Circe diagram of a random game (2 single
+// moves); a twin that is no retro problem is reported in both.
+TEST(Retro, PlannedItemsAssembleToTheWholeAnswer) {
+    const char* input =
+        "beginproblem pieces white kb2 pa3 black kb4 stipulation lastmove "
+        "nextproblem pieces white kc3 ba4 black kd1 rb5 bd5 stipulation lastmoves 3 option blacktoplay "
+        "twin move c3 c2 "
+        "nextproblem condition circe pieces white ke1 qd1 pa2 pc4 black ke8 sb8 pd5 stipulation lastmoves 2 "
+        "nextproblem pieces white kb2 pa3 black kb4 stipulation lastmove twin stipulation #2 endproblem";
+    const std::vector<Problem> problems = parse_popeye(input, "retro-test");
+    ASSERT_EQ(problems.size(), 4u);
+    int items = 0;
+    for (const Problem& p : problems) {
+        const RetroProblemReport whole = solve_retro_problem(p, 1);
+        for (int k : {0, 1, 2}) {
+            const RetroPlan plan =
+                k == 0 ? plan_retro(p, 40) : plan_retro(p, 1, 20000, std::min(k, p.stipulation.half_moves), k);
+            SCOPED_TRACE(std::to_string(p.where.line) + " k=" + std::to_string(plan.k));
+            std::vector<std::vector<std::vector<std::vector<std::string>>>> lines(plan.twins.size());
+            for (size_t t = 0; t < plan.twins.size(); ++t)
+                for (size_t s = 0; s < plan.twins[t].sides.size(); ++s) {
+                    lines[t].emplace_back();
+                    for (int i = 0; i < plan.twins[t].sides[s].items; ++i) {
+                        lines[t][s].push_back(retro_item_lines(p, plan.k, plan.chunk, int(t), int(s), i, 1 + i % 2));
+                        ++items;
+                    }
+                }
+            const RetroAssembly a = assemble_retro(plan, lines);
+            EXPECT_EQ(a.text, whole.text);
+            EXPECT_EQ(a.verdict, whole.verdict);
+            EXPECT_EQ(a.supported, whole.supported);
+            EXPECT_EQ(a.count, static_cast<int>(whole.solutions.size()));
+            EXPECT_THROW(retro_item_lines(p, plan.k, plan.chunk, int(plan.twins.size()), 0, 0, 1),
+                         std::invalid_argument);
+        }
+    }
+    EXPECT_NE(solve_retro_problem(problems[1], 1).text.find("  Kb3xPc3+  b4xc3ep+  c2-c4\n"), std::string::npos);
+    EXPECT_FALSE(solve_retro_problem(problems[3], 1).supported);
+    EXPECT_GT(items, 100);
 }
 
 }  // namespace

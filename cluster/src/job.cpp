@@ -139,8 +139,8 @@ class Reader {
     }
     std::string kind(const json& v, const std::string& key) const {
         std::string k = string(v, key);
-        if (k != "perft" && k != "solve" && k != "proofgame" && k != "noop")
-            fail(key, "unknown search kind '" + k + "' (implemented: perft, solve, proofgame, noop)");
+        if (k != "perft" && k != "solve" && k != "proofgame" && k != "retro" && k != "noop")
+            fail(key, "unknown search kind '" + k + "' (implemented: perft, solve, proofgame, retro, noop)");
         return k;
     }
 
@@ -164,6 +164,20 @@ std::string not_a_proof_game(const Problem& p, const std::string& file) {
             if (op.kind == TwinOp::Kind::Stipulation && !proof_stipulation(op.stipulation))
                 return where(twin.where.line) + "twin stipulation '" + op.stipulation.text +
                        "' is no proof game (dia, a=>b)";
+    return "";
+}
+
+// Why problem `p` of `file` is no retro problem (its stipulation or a twin's is not
+// lastmoves N), naming the line; "" when it is one.
+std::string not_a_retro_problem(const Problem& p, const std::string& file) {
+    const auto where = [&](int line) { return file + ":" + std::to_string(line) + ": "; };
+    if (p.stipulation.play != Stipulation::Play::LastMoves)
+        return where(p.where.line) + "stipulation '" + p.stipulation.text + "' is no retro stipulation (lastmoves N)";
+    for (const Twin& twin : p.twins)
+        for (const TwinOp& op : twin.ops)
+            if (op.kind == TwinOp::Kind::Stipulation && op.stipulation.play != Stipulation::Play::LastMoves)
+                return where(twin.where.line) + "twin stipulation '" + op.stipulation.text +
+                       "' is no retro stipulation (lastmoves N)";
     return "";
 }
 
@@ -279,6 +293,11 @@ Job parse_job(std::string_view text, const std::string& file_name, const std::st
                 if (entry_kind == "proofgame" && error.empty()) {
                     const std::string why = not_a_proof_game(parsed[std::size_t(k - 1)], file);
                     if (!why.empty()) r.fail(files_key, why + " (kind proofgame)");
+                }
+                // A retro entry holds retro problems only (every twin).
+                if (entry_kind == "retro" && error.empty()) {
+                    const std::string why = not_a_retro_problem(parsed[std::size_t(k - 1)], file);
+                    if (!why.empty()) r.fail(files_key, why + " (kind retro)");
                 }
                 JobProblem p;
                 p.id = count > 1 ? stem + "-" + std::to_string(k) : stem;

@@ -15,6 +15,7 @@
 #include "rebirth/error.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/popeye_output.h"
+#include "rebirth/retro_problem.h"
 #include "rebirth/solve.h"
 
 namespace rebirth::cluster {
@@ -28,6 +29,36 @@ struct ProofItem {
     int play = 0;
     int node = -1;
 };
+
+// A retro item: item `item` of side `side` of twin `twin` of the problem's retro plan.
+struct RetroItem {
+    int twin = 0;
+    int side = 0;
+    int item = 0;
+};
+
+// The key of a retro item: "TWIN.SIDE/rKxCHUNK.ITEM" ("0.1/r2x40.3": twin a), Black moved
+// last, the fourth item of 40 prefixes of two retractions).
+std::string retro_item_key(int twin, int side, int k, int chunk, int item) {
+    return std::to_string(twin) + "." + std::to_string(side) + "/r" + std::to_string(k) + "x" + std::to_string(chunk) +
+           "." + std::to_string(item);
+}
+
+// The prefix length and chunk of a retro item key; false when `key` is none.
+bool retro_key_plan(const std::string& key, int& k, int& chunk) {
+    const auto slash = key.find("/r");
+    if (slash == std::string::npos) return false;
+    const auto x = key.find('x', slash);
+    const auto dot = key.find('.', slash);
+    if (x == std::string::npos || dot == std::string::npos || dot < x) return false;
+    try {
+        k = std::stoi(key.substr(slash + 2, x - slash - 2));
+        chunk = std::stoi(key.substr(x + 1, dot - x - 1));
+    } catch (const std::exception&) {
+        return false;
+    }
+    return k > 0 && chunk > 0;
+}
 
 struct Master::ProblemRun {
     const JobProblem* spec = nullptr;
@@ -48,6 +79,10 @@ struct Master::ProblemRun {
     std::map<std::string, FragmentRecord> fragments;          // split solve: by item key
     std::map<std::string, std::vector<std::string>> replies;  // root item key -> reply keys
     std::map<std::string, std::pair<std::size_t, Path>> shares;    // reply key -> root item, path
+    bool retro_candidate = false;                                  // a retro problem to split (plan_retro_run)
+    std::optional<RetroPlan> retro;                                // a retro problem split by retraction prefixes
+    std::map<std::string, RetroItem> retro_items;                  // retro item key -> its place in `retro`
+    std::vector<std::string> retro_keys;                           // retro item keys in plan order
     std::vector<std::pair<std::string, std::string>> first_moves;  // token, Popeye name
     ProblemProgress progress;
     std::string error;
@@ -133,6 +168,10 @@ Master::Master(Job job, MasterOptions options) : job_(std::move(job)), options_(
             auto journaled = state.plans.find(run->spec->id);
             plan_proof(*run, journaled == state.plans.end() ? nullptr : &journaled->second);
         }
+        if (run->retro_candidate) {
+            auto journaled = state.plans.find(run->spec->id);
+            plan_retro_run(*run, journaled == state.plans.end() ? nullptr : &journaled->second);
+        }
         if (it != state.problems.end()) {
             run->progress = std::move(it->second);
             if (auto rec = state.solved.find(run->spec->id); rec != state.solved.end()) run->solved = rec->second;
@@ -178,6 +217,12 @@ void Master::plan_split(ProblemRun& run, const std::string& bytes) {
     try {
         const std::vector<Problem> problems = parse_popeye(bytes, run.spec->file);
         if (run.spec->index < 1 || run.spec->index > int(problems.size())) return;
+        if (problems[std::size_t(run.spec->index - 1)].stipulation.play == Stipulation::Play::LastMoves) {
+            // A retro problem: split by retraction prefixes once the journal is read (plan_retro_run).
+            run.problem = problems[std::size_t(run.spec->index - 1)];
+            run.retro_candidate = true;
+            return;
+        }
         SolvePlan plan = plan_solve(problems[std::size_t(run.spec->index - 1)]);
         if (!plan.splittable) {
             // Perhaps a proof game: split at its frontier once the journal is read (plan_proof).
@@ -193,7 +238,43 @@ void Master::plan_split(ProblemRun& run, const std::string& bytes) {
         run.root_items.clear();
         run.problem.reset();
         run.proof_candidate = false;
+        run.retro_candidate = false;
     }
+}
+
+// A retro problem split by retraction prefixes (plan_retro): fresh, aiming at items_per_rank
+// items per worker rank, or with the prefix length of `journaled` (the items of its
+// journaled plan). It stays one item when the plan has fewer than two items, when the
+// journal planned it whole, or when it does not plan (bad conditions: the worker reports
+// them). Throws InputError when the journaled items are not those of the plan they name.
+void Master::plan_retro_run(ProblemRun& run, const std::vector<std::string>* journaled) {
+    int k = 0, chunk = 0;
+    if (journaled && (journaled->empty() || !retro_key_plan(journaled->front(), k, chunk))) return;  // planned whole
+    RetroPlan plan;
+    try {
+        plan =
+            plan_retro(*run.problem, std::max(1, run.spec->limits.items_per_rank * std::max(1, options_.worker_ranks)),
+                       20000, k, chunk);
+    } catch (const std::exception& e) {
+        if (journaled)
+            throw InputError(job_.journal, 0, run.spec->id,
+                             std::string("the journal's plan does not fit the problem's retro split: ") + e.what());
+        return;
+    }
+    std::vector<std::string> keys;
+    std::map<std::string, RetroItem> items;
+    for (std::size_t t = 0; t < plan.twins.size(); ++t)
+        for (std::size_t side = 0; side < plan.twins[t].sides.size(); ++side)
+            for (int i = 0; i < plan.twins[t].sides[side].items; ++i) {
+                keys.push_back(retro_item_key(int(t), int(side), plan.k, plan.chunk, i));
+                items[keys.back()] = {int(t), int(side), i};
+            }
+    if (journaled && keys != *journaled)
+        throw InputError(job_.journal, 0, run.spec->id, "the journal's plan does not fit the problem's retro split");
+    if (keys.size() < 2) return;
+    run.retro = std::move(plan);
+    run.retro_keys = std::move(keys);
+    run.retro_items = std::move(items);
 }
 
 // A solve problem that plan_solve does not split, split at its frontier when it is a proof
@@ -336,6 +417,8 @@ void Master::plan_problem(ProblemRun& run) {
     if (solves(run.spec->kind)) {
         if (run.proof)
             items = run.proof_keys;
+        else if (run.retro)
+            items = run.retro_keys;
         else if (!run.root_items.empty())
             for (const SolveRootItem& r : run.plan.items) items.push_back(solve_item_key(r));
         else
@@ -372,7 +455,19 @@ std::optional<WorkItem> Master::next_item() {
         } else {
             item.kind = solves(run.spec->kind) ? SearchKind::Solve : SearchKind::Noop;
             item.max_seconds = run.spec->limits.max_seconds;
-            if (item.kind == SearchKind::Solve && run.proof) {
+            if (item.kind == SearchKind::Solve && run.retro) {
+                auto it = run.retro_items.find(p.path);
+                if (it == run.retro_items.end()) {
+                    fail(run, "journal item '" + p.path + "' is no retro item of the problem");
+                    continue;
+                }
+                item.kind = SearchKind::Retro;
+                item.twin = it->second.twin;
+                item.phase = it->second.side;
+                item.depth = run.retro->k;
+                item.prefix = it->second.item;
+                item.chunk = run.retro->chunk;
+            } else if (item.kind == SearchKind::Solve && run.proof) {
                 auto it = run.proof_items.find(p.path);
                 if (it == run.proof_items.end()) {
                     fail(run, "journal item '" + p.path + "' is no proof-game item of the problem");
@@ -598,6 +693,7 @@ void Master::maybe_finish(ProblemRun& run) {
     std::string extension;
     if (solves(run.spec->kind)) {
         if (!run.solved && run.proof) assemble_proof(run);
+        if (!run.solved && run.retro) assemble_retro_run(run);
         if (!run.solved && !run.root_items.empty()) assemble(run);
         if (!run.error.empty()) return;  // the proof-game items did not assemble
         if (!run.solved) throw std::logic_error("solve problem " + run.spec->id + " finished without a record");
@@ -665,6 +761,36 @@ void Master::assemble(ProblemRun& run) {
     rec.solutions = report.solutions;
     rec.nodes = report.nodes;
     rec.seconds = report.seconds;
+    journal_->append(journal_solved(run.spec->id, "", rec));
+    run.solved = std::move(rec);
+}
+
+// A retro problem's output from its items' lines in plan order (assemble_retro),
+// journaled as its "solved" line with an empty path; fails the problem when they do not
+// assemble.
+void Master::assemble_retro_run(ProblemRun& run) {
+    SolveRecord rec;
+    RetroAssembly a;
+    try {
+        std::vector<std::vector<std::vector<std::vector<std::string>>>> lines(run.retro->twins.size());
+        for (std::size_t t = 0; t < lines.size(); ++t) lines[t].resize(run.retro->twins[t].sides.size());
+        for (const std::string& key : run.retro_keys) {
+            auto f = run.fragments.find(key);
+            if (f == run.fragments.end()) throw std::logic_error("retro item '" + key + "' has no result");
+            const RetroItem& item = run.retro_items.at(key);
+            lines[std::size_t(item.twin)][std::size_t(item.side)].push_back(f->second.parts);
+            rec.nodes += f->second.nodes;
+            rec.seconds += f->second.seconds;
+            rec.threads = std::max(rec.threads, f->second.threads);
+        }
+        a = assemble_retro(*run.retro, lines);
+    } catch (const std::exception& e) {
+        fail(run, std::string("the retro items do not assemble: ") + e.what());
+        return;
+    }
+    rec.text = format_header(*run.problem) + a.text;
+    rec.status = a.supported ? "solved" : "unsupported";
+    rec.solutions = a.count;
     journal_->append(journal_solved(run.spec->id, "", rec));
     run.solved = std::move(rec);
 }

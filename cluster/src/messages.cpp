@@ -105,7 +105,7 @@ template <class Archive>
 void serialize(Archive& ar, rebirth::cluster::WorkItem& w, const unsigned int) {
     std::uint8_t kind = std::uint8_t(w.kind);
     ar& w.protocol& w.item_id& w.problem& w.file& w.problem_index& w.file_hash& kind& w.path& w.depth& w
-        .budget_seconds& w.threads& w.max_seconds& w.twin& w.phase& w.lengths;
+        .budget_seconds& w.threads& w.max_seconds& w.twin& w.phase& w.lengths& w.prefix& w.chunk;
     w.kind = rebirth::cluster::SearchKind(kind);
 }
 
@@ -222,8 +222,12 @@ std::string serialize(const Result& result) { return to_bytes(result); }
 
 WorkItem deserialize_work_item(std::string_view bytes) {
     WorkItem item = from_bytes<WorkItem>(bytes, "work item");
-    if (item.kind < SearchKind::Perft || item.kind > SearchKind::ProofGame)
+    if (item.kind < SearchKind::Perft || item.kind > SearchKind::Retro)
         throw ProtocolError("work item of unknown search kind");
+    if (item.kind == SearchKind::Retro && (!item.path.empty() || item.depth < 1 || item.prefix < 0 || item.chunk < 1))
+        throw ProtocolError("retro work item with a move path, no prefix length, a negative item number or no chunk");
+    if (item.kind != SearchKind::Retro && (item.prefix != 0 || item.chunk != 0))
+        throw ProtocolError("work item with a retro item number or chunk but not of kind retro");
     if (item.kind == SearchKind::Noop && !item.path.empty()) throw ProtocolError("noop work item with a move path");
     if (item.kind == SearchKind::Solve && item.path.size() > 2)
         throw ProtocolError("solve work item with a path of more than two moves");

@@ -14,6 +14,7 @@
 #include "rebirth/perft.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/popeye_output.h"
+#include "rebirth/retro_problem.h"
 #include "rebirth/solve.h"
 
 namespace rebirth::cluster {
@@ -289,6 +290,16 @@ Result solve_one(const Problem& p, int threads, double max_seconds) {
     limits.max_seconds = max_seconds;
     limits.show_time = false;
     try {
+        if (p.stipulation.play == Stipulation::Play::LastMoves) {
+            // A retro problem: its answer as `rebirth solve` prints it (retro_problem.h).
+            const auto t0 = std::chrono::steady_clock::now();
+            const RetroProblemReport report = solve_retro_problem(p, threads);
+            r.text += report.text;
+            r.solve_status = report.supported ? "solved" : "unsupported";
+            r.solutions = static_cast<std::int32_t>(report.solutions.size());
+            r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            return r;
+        }
         SolveReport report = solve_problem_report(p, threads, limits);
         r.text += report.text;
         r.solve_status = report.status();
@@ -435,6 +446,13 @@ Result run_item(const WorkItem& item, ProblemCache& cache) {
     try {
         if (item.kind == SearchKind::Noop) {
             r.status = Result::Status::Done;
+            return r;
+        }
+        if (item.kind == SearchKind::Retro) {
+            r.status = Result::Status::Fragment;
+            r.parts = retro_item_lines(cache.problem(item), item.depth, item.chunk, item.twin, item.phase, item.prefix,
+                                       item.threads);
+            r.seconds = std::chrono::duration<double>(clock::now() - start).count();
             return r;
         }
         if (item.kind == SearchKind::Solve || item.kind == SearchKind::ProofGame) {

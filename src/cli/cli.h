@@ -1,10 +1,6 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
-
-#include "rebirth/retro.h"
-#include "rebirth/rules.h"
 
 namespace rebirth::cli {
 
@@ -48,13 +44,5 @@ struct RetroArgs {
 int run_perft(const PerftArgs& args);
 int run_solve(const SolveArgs& args);
 int run_retro(const RetroArgs& args);
-
-// Renderers of a retro answer: the text of `rebirth retro` (per side its count and its
-// sequences, the last move first, then the verdict) and the solutions as JSON arrays of
-// retractions in janko notation; n is the number of single moves asked.
-std::string retro_text(const LastMovesAnswer& answer, int n, const RuleSet* rules);
-nlohmann::json retro_solutions_json(const LastMovesAnswer& answer, const RuleSet* rules);
-// Why retro analysis refuses `rules` (unmoves_supported is false).
-std::string retro_unsupported(const RuleSet& rules);
 
 }  // namespace rebirth::cli

@@ -17,8 +17,7 @@
 #include "rebirth/error.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/popeye_output.h"
-#include "rebirth/retro.h"
-#include "rebirth/rules.h"
+#include "rebirth/retro_problem.h"
 #include "rebirth/solve.h"
 #include "rebirth/unmove.h"
 
@@ -137,53 +136,6 @@ static bool solve_pgn(const Problem& p, const std::string& id, int threads, cons
     }
 }
 
-// A problem whose stipulation is a retro one (lastmoves N): each twin's diagram analyzed as
-// `rebirth retro` does (the side that moved last from WhiteToPlay / BlackToPlay, else both),
-// its answer printed after the twin line; `summary` gets the verdict ("unique" when every
-// twin has one sequence, "none" when a twin has none, else "unresolved"), the sequences
-// and the side. False (a message printed for the twin) when a twin is no retro problem or
-// its conditions have no retro analysis.
-static bool solve_retro(const Problem& p, int threads, nlohmann::json& summary) {
-    const bool zero = !p.twins.empty() && p.twins.front().zero_position;
-    const size_t count = p.twins.empty() ? 1 : zero ? p.twins.size() : p.twins.size() + 1;
-    std::string verdict = "unique";
-    nlohmann::json solutions = nlohmann::json::array();
-    bool ok = true;
-    for (size_t i = 0; i < count; ++i) {
-        const Problem tw = apply_twin(p, zero ? i + 1 : i);
-        if (!p.twins.empty()) std::cout << "\n" << format_twin_line(p, i) << "\n";
-        const std::string where = tw.where.file + ":" + std::to_string(tw.where.line);
-        if (tw.stipulation.play != Stipulation::Play::LastMoves) {
-            std::cout << "\nrebirth: " << where << ": stipulation " << tw.stipulation.text
-                      << " in a retro problem: a twin may change the number of moves, not the kind of play\n";
-            ok = false;
-            continue;
-        }
-        const RuleSet rules = resolve_rules(tw.conditions, tw.where.file, tw.condition_line);
-        if (!rules.orthodox() && !unmoves_supported(&rules))
-            throw InputError(tw.where.file, tw.condition_line, rules.describe(), retro_unsupported(rules));
-        const RuleSet* r = rules.orthodox() ? nullptr : &rules;
-        std::optional<Color> mover;
-        if (tw.options.white_to_play) mover = BLACK;
-        if (tw.options.black_to_play) mover = WHITE;
-        Setup diagram = tw.setup;
-        diagram.castling = 0;
-        const LastMovesAnswer answer =
-            last_moves(diagram, tw.stipulation.half_moves, mover, tw.options.retro_depth.value_or(3), r, threads);
-        std::cout << "\n" << retro_text(answer, tw.stipulation.half_moves, r);
-        const std::string v = answer.verdict();
-        if (v == "none") verdict = "none";
-        if (v == "unresolved" && verdict != "none") verdict = "unresolved";
-        for (auto& seq : retro_solutions_json(answer, r)) solutions.push_back(seq);
-        summary["side"] = mover ? std::string(*mover == WHITE ? "w" : "b") : std::string("both");
-    }
-    std::cout << "\n\n";
-    summary["status"] = ok ? "solved" : "unsupported";
-    if (ok) summary["verdict"] = verdict;
-    summary["solutions"] = solutions;
-    return ok;
-}
-
 int run_solve(const SolveArgs& args) {
     std::vector<Problem> problems = parse_popeye_file(args.file, ParseMode::Recover);
     const int threads = args.threads > 0 ? args.threads : tbb::info::default_concurrency();
@@ -208,7 +160,13 @@ int run_solve(const SolveArgs& args) {
             std::cout << format_header(p);
             try {
                 if (p.stipulation.play == Stipulation::Play::LastMoves) {
-                    if (!solve_retro(p, args.threads, summary)) ++unsolved;
+                    const RetroProblemReport report = solve_retro_problem(p, args.threads);
+                    std::cout << report.text;
+                    summary["status"] = report.supported ? "solved" : "unsupported";
+                    if (report.supported) summary["verdict"] = report.verdict;
+                    summary["solutions"] = report.solutions;
+                    summary["side"] = report.side;
+                    if (!report.supported) ++unsolved;
                     if (args.json) std::cout << summary.dump() << "\n";
                     std::cout.flush();
                     continue;

@@ -208,6 +208,7 @@ SolvePlan plan_solve(const Problem& p) {
             const Problem& tw = twins[t].first;
             if (tw.stipulation.empty()) return refuse("no stipulation");
             if (is_proof(tw)) return refuse("proof game");
+            if (tw.stipulation.play == Stipulation::Play::LastMoves) return refuse("retro stipulation");
             const std::unique_ptr<TwinSetup> setup = load_twin(tw);
             SolveContext ctx{tw, setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), 1, nullptr, nullptr};
             std::vector<SplitPhase> phases;

@@ -21,7 +21,7 @@ struct JobProblem {
     std::string id;    // file stem, "-K" appended when the file holds several problems
     std::string file;  // path as resolved against the job file's directory
     int index = 1;
-    std::string kind = "perft";  // "perft", "solve", "proofgame" (solve, proof games only) or "noop"
+    std::string kind = "perft";  // "perft", "solve", "proofgame" / "retro" (solve, proof games / retro only), "noop"
     int depth = 0;               // perft only
     int items = 0;               // noop only: number of empty items
     Limits limits;
@@ -30,15 +30,15 @@ struct JobProblem {
 
 struct Job {
     std::string source;  // the job file
-    std::string kind;    // the default kind of its problems: "perft", "solve", "proofgame" or "noop"
+    std::string kind;    // the default kind of its problems: "perft", "solve", "proofgame", "retro" or "noop"
     std::vector<JobProblem> problems;
     std::string output_dir;
     std::string journal;
 };
 
-// Whether problems of `kind` are solved (as `rebirth solve --regression`): "solve" and
-// "proofgame".
-inline bool solves(const std::string& kind) { return kind == "solve" || kind == "proofgame"; }
+// Whether problems of `kind` are solved (as `rebirth solve --regression`): "solve",
+// "proofgame" and "retro".
+inline bool solves(const std::string& kind) { return kind == "solve" || kind == "proofgame" || kind == "retro"; }
 
 // Parses a job file's text. Relative paths (globs, output_dir, journal) are resolved
 // against `base_dir`. Throws InputError(file, line, key, reason) on syntax errors, unknown

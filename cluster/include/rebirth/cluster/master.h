@@ -72,6 +72,8 @@ class Master {
     };
     void plan_split(ProblemRun& run, const std::string& bytes);
     void plan_proof(ProblemRun& run, const std::vector<std::string>* journaled);
+    void plan_retro_run(ProblemRun& run, const std::vector<std::string>* journaled);
+    void assemble_retro_run(ProblemRun& run);
     void check_proof_record(const ProblemRun& run, const std::string& key, const ProofRecord& rec) const;
     void settle_proof(ProblemRun& run, int twin, int play);
     void plan_problem(ProblemRun& run);

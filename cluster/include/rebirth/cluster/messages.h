@@ -21,7 +21,9 @@ namespace rebirth::cluster {
 //    Result::fragments for the replies searched and two-move paths pending).
 // 7: proof-game items (SearchKind::ProofGame with WorkItem::lengths), answered with
 //    Status::Proof and Result::proof_lines.
-inline constexpr std::uint16_t kProtocolVersion = 7;
+// 8: retro items (SearchKind::Retro with WorkItem::prefix and chunk), answered with
+//    Status::Fragment.
+inline constexpr std::uint16_t kProtocolVersion = 8;
 
 // Most half-moves of a proof-game length in a message (Popeye's stipulations stay far below).
 inline constexpr std::int32_t kMaxProofLength = 1000;
@@ -49,14 +51,18 @@ using Path = std::vector<PathMove>;
 // Perft: leaves of the subtree below a path. Solve: every twin of one problem, as
 // `rebirth solve --regression`. Noop: nothing (measures the master's dispatch rate).
 // ProofGame: the proof-game solutions of one play of one twin that begin with the path.
-enum class SearchKind : std::uint8_t { Perft = 1, Solve = 2, Noop = 3, ProofGame = 4 };
+// Retro: the sequences of one side of one twin of a retro problem that begin with one
+// retraction prefix (retro_problem.h's plan_retro).
+enum class SearchKind : std::uint8_t { Perft = 1, Solve = 2, Noop = 3, ProofGame = 4, Retro = 5 };
 
 // A share of a search: the subtree below `path` (moves from the problem's diagram), or for
 // Solve a whole problem (empty path) or one root move of play `phase` of twin `twin`
 // (a one-move path; with a budget it may hand back its replies) or one reply to it (a
 // two-move path), or nothing for Noop; for ProofGame the solutions of play `phase` of twin
 // `twin` of each of `lengths` that begin with `path` (half-moves from the play's start
-// position: empty for a start item, the first prefix of a frontier node otherwise).
+// position: empty for a start item, the first prefix of a frontier node otherwise); for
+// Retro the sequences of side `phase` of twin `twin` after the retraction prefixes of
+// length `depth` of item `prefix`, `chunk` prefixes an item (retro_item_lines).
 struct WorkItem {
     std::uint16_t protocol = kProtocolVersion;
     std::uint64_t item_id = 0;
@@ -73,6 +79,8 @@ struct WorkItem {
     std::int32_t twin = 0;   // Solve with a path, ProofGame: the twin and play of the item
     std::int32_t phase = 0;
     std::vector<std::int32_t> lengths;  // ProofGame: the lengths to search, increasing
+    std::int32_t prefix = 0;            // Retro: the item's number in plan order
+    std::int32_t chunk = 0;             // Retro: prefixes an item
     friend bool operator==(const WorkItem&, const WorkItem&) = default;
 };
 

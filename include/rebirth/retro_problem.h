@@ -1,0 +1,95 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rebirth/problem.h"
+#include "rebirth/retro.h"
+#include "rebirth/rules.h"
+
+// Retro problems of Popeye-style files (Stipulation lastmoves N / lastmove): each twin
+// answered by last_moves(), and the renderers of an answer.
+
+namespace rebirth {
+
+// What a retro problem's analysis found. `text` is what `rebirth solve` prints after the
+// problem's header: per twin its twin line (with twins), then retro_text of its answer;
+// it ends with two blank lines.
+struct RetroProblemReport {
+    std::string text;
+    bool supported = true;  // every twin has a retro stipulation
+    // "unique" when every twin has one sequence, "none" when a twin has none, else
+    // "unresolved"; empty when not supported.
+    std::string verdict;
+    std::string side;                                 // the side that moved last: "w", "b" or "both" (the last twin's)
+    std::vector<std::vector<std::string>> solutions;  // every twin's sequences, janko notation
+};
+
+// A retro problem cut into items for a cluster: per twin (apply_twin order, ZeroPosition
+// respected) and per side asked, the retraction prefixes of length k (n = 1: the
+// retractions, every one generate_unmoves gives) in order, `chunk` consecutive prefixes an
+// item (the last item of a side may hold fewer).
+struct RetroPlan {
+    struct Side {
+        Color moved_last = WHITE;
+        int prefixes = 0;
+        int items = 0;  // ceil(prefixes / chunk)
+    };
+    struct Twin {
+        std::string line;    // Popeye's twin line ("" without twins)
+        bool retro = false;  // its stipulation is lastmoves N (else `message` says it is not)
+        std::string message;
+        int n = 0;  // single moves asked
+        std::vector<Side> sides;
+    };
+    int k = 1;      // prefix length (the same for every twin; at most each twin's n)
+    int chunk = 1;  // prefixes an item
+    std::vector<Twin> twins;
+};
+
+// Plans `p` for about `target` items: prefixes of length k, the given one (a resumed run
+// keeps its journaled plan) or else the shortest (up to the smallest n of the twins) that
+// gives at least `target` prefixes in all, not going to a length with more than
+// `max_prefixes`; then `chunk` prefixes an item (given, or as many as make about `target`
+// items). Throws InputError as solve_retro_problem, std::invalid_argument for a k above a
+// twin's n.
+RetroPlan plan_retro(const Problem& p, int target, int max_prefixes = 20000, int k = 0, int chunk = 0);
+
+// The text lines of the sequences of item `item` of side `side` of twin `twin` of a plan with
+// prefix length k and `chunk` prefixes an item, as retro_text writes them (the last move
+// first, "  " before each retraction; n = 1 with its type), in possible_last_moves' order,
+// on `threads`. Throws std::invalid_argument when the plan has no such item.
+std::vector<std::string> retro_item_lines(const Problem& p, int k, int chunk, int twin, int side, int item,
+                                          int threads);
+
+// The text solve_retro_problem gives for `p`, from the lines of every item of `plan`
+// (lines[twin][side][item]), and the verdict (see RetroProblemReport; `solutions` left
+// empty, the count in `count`).
+struct RetroAssembly {
+    std::string text;
+    std::string verdict;
+    bool supported = true;
+    int count = 0;
+};
+RetroAssembly assemble_retro(const RetroPlan& plan,
+                             const std::vector<std::vector<std::vector<std::vector<std::string>>>>& lines);
+
+// Analyzes every twin of `p` (its stipulation lastmoves N) on `threads` (0: all cores): the
+// side that moved last from WhiteToPlay (Black) / BlackToPlay (White), else both; RetroDepth
+// single moves further back to refute (default 3). A twin whose stipulation is no retro one
+// gets a line saying so (supported false). Throws InputError when a twin's conditions have
+// no retro analysis (naming the file and the conditions' line) or its diagram is bad.
+RetroProblemReport solve_retro_problem(const Problem& p, int threads);
+
+// The answer as `rebirth retro` prints it: per side asked "White moved last: K possible
+// last moves" (n = 1, each move with its type) or "... possible sequences of n single
+// moves", the sequences (the last move first) one a line, then "verdict: V".
+std::string retro_text(const LastMovesAnswer& answer, int n, const RuleSet* rules);
+
+// The sequences of `answer`, each retraction in janko notation (janko_notation).
+std::vector<std::vector<std::string>> retro_solutions(const LastMovesAnswer& answer, const RuleSet* rules);
+
+// Why retro analysis refuses `rules` (unmoves_supported is false).
+std::string retro_unsupported(const RuleSet& rules);
+
+}  // namespace rebirth

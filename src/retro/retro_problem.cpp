@@ -1,0 +1,293 @@
+#include "rebirth/retro_problem.h"
+
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
+
+#include "core/parallel.h"
+#include "rebirth/error.h"
+#include "rebirth/popeye_input.h"
+#include "rebirth/popeye_output.h"
+#include "rebirth/unmove.h"
+
+namespace rebirth {
+
+namespace {
+
+// One sequence as retro_text writes it: "  " before each retraction in janko notation, the
+// type after the move when one single move is asked.
+std::string sequence_line(const Setup& position, const std::vector<UnMove>& seq, int n, const RuleSet* rules) {
+    std::string line;
+    Setup p = position;
+    for (const UnMove& u : seq) {
+        line += "  " + janko_notation(p, u, rules);
+        if (n == 1) line += "  (" + last_move_type(p, u) + ")";
+        p = retract(p, u);
+    }
+    return line;
+}
+
+// One side's part of retro_text: its count line, then its sequences one a line.
+std::string side_text(Color moved_last, int n, const std::vector<std::string>& lines) {
+    const size_t count = lines.size();
+    std::string out = std::string(moved_last == WHITE ? "White" : "Black") + " moved last: " + std::to_string(count);
+    if (n == 1)
+        out += count == 1 ? " possible last move\n" : " possible last moves\n";
+    else
+        out +=
+            (count == 1 ? " possible sequence of " : " possible sequences of ") + std::to_string(n) + " single moves\n";
+    for (const std::string& line : lines) out += line + "\n";
+    return out;
+}
+
+std::string verdict_of(size_t count) { return count == 0 ? "none" : count == 1 ? "unique" : "unresolved"; }
+
+// The twins' verdicts combined: "none" when one has none, else "unresolved" when one has
+// several, else "unique".
+void combine(std::string& verdict, const std::string& v) {
+    if (v == "none") verdict = "none";
+    if (v == "unresolved" && verdict != "none") verdict = "unresolved";
+}
+
+// A twin of a retro problem ready to analyze.
+struct RetroTwin {
+    Problem tw;
+    std::string line;
+    RuleSet rules;
+    bool retro = false;
+    std::string message;
+    int n = 0;
+    int depth = 3;
+    std::vector<Color> sides;
+    Setup diagram;
+    const RuleSet* r() const { return rules.orthodox() ? nullptr : &rules; }
+    Setup position(Color moved_last) const {
+        Setup s = diagram;
+        s.side_to_move = ~moved_last;
+        return s;
+    }
+};
+
+size_t twin_count(const Problem& p) {
+    const bool zero = !p.twins.empty() && p.twins.front().zero_position;
+    return p.twins.empty() ? 1 : zero ? p.twins.size() : p.twins.size() + 1;
+}
+
+// Twin i of p (0 = a), or the problem itself without twins), its rules checked.
+RetroTwin load_twin(const Problem& p, size_t i) {
+    const bool zero = !p.twins.empty() && p.twins.front().zero_position;
+    RetroTwin t;
+    t.tw = apply_twin(p, zero ? i + 1 : i);
+    if (!p.twins.empty()) t.line = format_twin_line(p, i);
+    if (t.tw.stipulation.play != Stipulation::Play::LastMoves) {
+        t.message = "rebirth: " + t.tw.where.file + ":" + std::to_string(t.tw.where.line) + ": stipulation " +
+                    t.tw.stipulation.text +
+                    " in a retro problem: a twin may change the number of moves, not the kind of play";
+        return t;
+    }
+    t.retro = true;
+    t.rules = resolve_rules(t.tw.conditions, t.tw.where.file, t.tw.condition_line);
+    if (!t.rules.orthodox() && !unmoves_supported(&t.rules))
+        throw InputError(t.tw.where.file, t.tw.condition_line, t.rules.describe(), retro_unsupported(t.rules));
+    t.n = t.tw.stipulation.half_moves;
+    t.depth = t.tw.options.retro_depth.value_or(3);
+    if (!t.tw.options.black_to_play) t.sides.push_back(BLACK);
+    if (!t.tw.options.white_to_play) t.sides.insert(t.sides.begin(), WHITE);
+    t.diagram = t.tw.setup;
+    t.diagram.castling = 0;  // a diagram asserts no castling right
+    return t;
+}
+
+// The twin's text before its answer: its twin line (with twins).
+std::string twin_head(const std::string& line) {
+    std::string out;
+    if (!line.empty()) out.append("\n").append(line).append("\n");
+    return out;
+}
+
+}  // namespace
+
+std::string retro_text(const LastMovesAnswer& answer, int n, const RuleSet* rules) {
+    std::string out;
+    for (const LastMovesAnswer::Side& side : answer.sides) {
+        std::vector<std::string> lines;
+        for (const std::vector<UnMove>& seq : side.sequences)
+            lines.push_back(sequence_line(side.position, seq, n, rules));
+        out += side_text(side.moved_last, n, lines);
+    }
+    return out + "verdict: " + answer.verdict() + "\n";
+}
+
+std::vector<std::vector<std::string>> retro_solutions(const LastMovesAnswer& answer, const RuleSet* rules) {
+    std::vector<std::vector<std::string>> solutions;
+    for (const LastMovesAnswer::Side& side : answer.sides)
+        for (const std::vector<UnMove>& seq : side.sequences) {
+            std::vector<std::string> texts;
+            Setup p = side.position;
+            for (const UnMove& u : seq) {
+                texts.push_back(janko_notation(p, u, rules));
+                p = retract(p, u);
+            }
+            solutions.push_back(std::move(texts));
+        }
+    return solutions;
+}
+
+std::string retro_unsupported(const RuleSet& rules) {
+    return "retro analysis under " + rules.describe() +
+           " is not supported yet (supported: orthodox, Circe with Relaxed, Strict or Assassin occupied squares, "
+           "AntiCirce, MarsCirce; not yet AntiMarsCirce, Circe with AntiCirce, walk adapters, Parrain, Take&Make or "
+           "Diagram squares)";
+}
+
+RetroProblemReport solve_retro_problem(const Problem& p, int threads) {
+    RetroProblemReport report;
+    std::string verdict = "unique";
+    for (size_t i = 0; i < twin_count(p); ++i) {
+        const RetroTwin t = load_twin(p, i);
+        report.text += twin_head(t.line);
+        if (!t.retro) {
+            report.text.append("\n").append(t.message).append("\n");
+            report.supported = false;
+            continue;
+        }
+        std::optional<Color> mover;
+        if (t.sides.size() == 1) mover = t.sides.front();
+        const LastMovesAnswer answer = last_moves(t.diagram, t.n, mover, t.depth, t.r(), threads);
+        report.text.append("\n").append(retro_text(answer, t.n, t.r()));
+        combine(verdict, answer.verdict());
+        for (auto& seq : retro_solutions(answer, t.r())) report.solutions.push_back(std::move(seq));
+        report.side = mover ? std::string(*mover == WHITE ? "w" : "b") : std::string("both");
+    }
+    report.text += "\n\n";
+    if (report.supported) report.verdict = verdict;
+    return report;
+}
+
+namespace {
+
+// The number of items of side `moved_last` of twin t with prefixes of length k.
+int count_items(const RetroTwin& t, Color moved_last, int k) {
+    const Setup s = t.position(moved_last);
+    if (t.n == 1) {
+        std::vector<UnMove> un;
+        generate_unmoves(s, un, t.r());
+        return static_cast<int>(un.size());
+    }
+    return static_cast<int>(retraction_prefixes(s, k, t.r()).size());
+}
+
+}  // namespace
+
+RetroPlan plan_retro(const Problem& p, int target, int max_prefixes, int k, int chunk) {
+    std::vector<RetroTwin> twins;
+    int smallest_n = 64;
+    for (size_t i = 0; i < twin_count(p); ++i) {
+        twins.push_back(load_twin(p, i));
+        if (twins.back().retro) smallest_n = std::min(smallest_n, twins.back().n);
+    }
+    auto make = [&](int length) {
+        RetroPlan plan;
+        plan.k = length;
+        for (const RetroTwin& t : twins) {
+            RetroPlan::Twin pt;
+            pt.line = t.line;
+            pt.retro = t.retro;
+            pt.message = t.message;
+            pt.n = t.n;
+            for (Color c : t.sides) pt.sides.push_back({c, count_items(t, c, length), 0});
+            plan.twins.push_back(std::move(pt));
+        }
+        return plan;
+    };
+    auto total = [](const RetroPlan& plan) {
+        long sum = 0;
+        for (const RetroPlan::Twin& t : plan.twins)
+            for (const RetroPlan::Side& s : t.sides) sum += s.prefixes;
+        return sum;
+    };
+    RetroPlan plan;
+    if (k > 0) {
+        if (k > smallest_n) throw std::invalid_argument("retro plan with prefixes longer than the moves asked");
+        plan = make(k);
+    } else {
+        plan = make(1);
+        while (plan.k < smallest_n && total(plan) < target) {
+            RetroPlan longer = make(plan.k + 1);
+            if (total(longer) > max_prefixes) break;
+            plan = std::move(longer);
+        }
+    }
+    plan.chunk = chunk > 0 ? chunk : static_cast<int>(std::max(1L, total(plan) / std::max(1, target)));
+    for (RetroPlan::Twin& t : plan.twins)
+        for (RetroPlan::Side& s : t.sides) s.items = (s.prefixes + plan.chunk - 1) / plan.chunk;
+    return plan;
+}
+
+std::vector<std::string> retro_item_lines(const Problem& p, int k, int chunk, int twin, int side, int item,
+                                          int threads) {
+    if (twin < 0 || static_cast<size_t>(twin) >= twin_count(p)) throw std::invalid_argument("no such retro twin");
+    const RetroTwin t = load_twin(p, static_cast<size_t>(twin));
+    if (!t.retro || side < 0 || static_cast<size_t>(side) >= t.sides.size() || k < 1 || k > t.n || chunk < 1 ||
+        item < 0)
+        throw std::invalid_argument("no such retro item");
+    const Setup s = t.position(t.sides[static_cast<size_t>(side)]);
+    const size_t begin = static_cast<size_t>(item) * static_cast<size_t>(chunk);
+    std::vector<std::string> lines;
+    if (t.n == 1) {
+        std::vector<UnMove> un;
+        generate_unmoves(s, un, t.r());
+        if (begin >= un.size()) throw std::invalid_argument("no such retro item");
+        const size_t end = std::min(un.size(), begin + static_cast<size_t>(chunk));
+        std::vector<char> kept(end - begin, 0);
+        run_in_arena(threads, [&] {
+            for_each_index(threads, end - begin,
+                           [&](size_t i) { kept[i] = may_be_legal(retract(s, un[begin + i]), t.depth, t.r()); });
+        });
+        for (size_t i = begin; i < end; ++i)
+            if (kept[i - begin]) lines.push_back(sequence_line(s, {un[i]}, 1, t.r()));
+        return lines;
+    }
+    const std::vector<std::vector<UnMove>> prefixes = retraction_prefixes(s, k, t.r());
+    if (begin >= prefixes.size()) throw std::invalid_argument("no such retro item");
+    const size_t end = std::min(prefixes.size(), begin + static_cast<size_t>(chunk));
+    for (size_t i = begin; i < end; ++i)
+        for (const std::vector<UnMove>& seq : last_moves_after(s, prefixes[i], t.n, t.depth, t.r(), threads))
+            lines.push_back(sequence_line(s, seq, t.n, t.r()));
+    return lines;
+}
+
+RetroAssembly assemble_retro(const RetroPlan& plan,
+                             const std::vector<std::vector<std::vector<std::vector<std::string>>>>& lines) {
+    RetroAssembly out;
+    std::string verdict = "unique";
+    if (lines.size() != plan.twins.size()) throw std::invalid_argument("retro items of another plan");
+    for (size_t t = 0; t < plan.twins.size(); ++t) {
+        const RetroPlan::Twin& twin = plan.twins[t];
+        out.text += twin_head(twin.line);
+        if (!twin.retro) {
+            out.text.append("\n").append(twin.message).append("\n");
+            out.supported = false;
+            continue;
+        }
+        if (lines[t].size() != twin.sides.size()) throw std::invalid_argument("retro items of another plan");
+        out.text += "\n";
+        size_t count = 0;
+        for (size_t s = 0; s < twin.sides.size(); ++s) {
+            if (lines[t][s].size() != static_cast<size_t>(twin.sides[s].items))
+                throw std::invalid_argument("retro items of another plan");
+            std::vector<std::string> side_lines;
+            for (const auto& item : lines[t][s]) side_lines.insert(side_lines.end(), item.begin(), item.end());
+            count += side_lines.size();
+            out.text += side_text(twin.sides[s].moved_last, twin.n, side_lines);
+        }
+        out.text += "verdict: " + verdict_of(count) + "\n";
+        combine(verdict, verdict_of(count));
+        out.count += static_cast<int>(count);
+    }
+    out.text += "\n\n";
+    if (out.supported) out.verdict = verdict;
+    return out;
+}
+
+}  // namespace rebirth
