@@ -195,14 +195,17 @@ TEST(ClusterProofMessages, TruncatedAndCorruptedAreRefused) {
                 EXPECT_THROW(deserialize_result(cut), ProtocolError) << "length " << n;
         }
     }
-    // A frame of protocol 6 (before proof-game items) is refused with its version.
+    // A frame of protocol 6 (before proof-game items) is refused with its version (7 and
+    // later: the current one).
     std::string old = encode_frame(MsgType::Work, serialize(proof_item()));
     old[4] = 6;
     try {
         decode_frame(old);
         FAIL();
     } catch (const ProtocolError& e) {
-        EXPECT_NE(std::string(e.what()).find("protocol version 6, expected 7"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("protocol version 6, expected " + std::to_string(kProtocolVersion)),
+                  std::string::npos)
+            << e.what();
     }
 }
 

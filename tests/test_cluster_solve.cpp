@@ -77,7 +77,7 @@ TEST(ClusterSolveJob, KindsAndLimitsPerEntry) {
     EXPECT_NE(e.reason().find("no depth"), std::string::npos);
     e = job_error("{\"kind\": \"mate\"}");
     EXPECT_EQ(e.word(), "kind");
-    EXPECT_NE(e.reason().find("implemented: perft, solve, proofgame, noop"), std::string::npos);
+    EXPECT_NE(e.reason().find("implemented: perft, solve, proofgame, retro, noop"), std::string::npos);
     e = job_error("{\"kind\": \"solve\", \"output_dir\": \"o\",\n \"limits\": {\"max_seconds\": -1}}");
     EXPECT_EQ(e.line(), 2);
     EXPECT_EQ(e.word(), "limits.max_seconds");

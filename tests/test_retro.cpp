@@ -68,6 +68,39 @@ TEST(Retro, LastMoveTypesOfTheJankoRecords) {
     EXPECT_GE(proved, 37);
 }
 
+// Type D (duplex of type B): with White to move Black's last move has a unique type, with
+// Black to move White's; the record gives the two types as an unordered pair. Sound: some
+// assignment of the pair to the colours is left by the analysis; proved: each colour has one
+// type left, and together they are the pair.
+TEST(Retro, LastMoveTypesOfTheDuplexJankoRecords) {
+    const fs::path file = fs::path(REBIRTH_SHARED_DIR) / "reference" / "retro" / "lastmoves.jsonl";
+    int records = 0, proved = 0;
+    std::string unproved;
+    for (const auto& j : test::read_jsonl(file)) {
+        if (j["record_type"] != "D") continue;
+        ++records;
+        const std::string id = j["id"];
+        const std::vector<std::string> pair = j["expected"];
+        ASSERT_EQ(pair.size(), 2u) << id;
+        const std::string placement = j["placement"];
+        const std::set<std::string> white = last_types(placement + " b - - 0 1", 3);  // White moved last
+        const std::set<std::string> black = last_types(placement + " w - - 0 1", 3);  // Black moved last
+        const bool fits =
+            (white.count(pair[0]) && black.count(pair[1])) || (white.count(pair[1]) && black.count(pair[0]));
+        EXPECT_TRUE(fits) << id << ": the pair " << pair[0] << ", " << pair[1] << " is refuted";
+        const bool unique = white.size() == 1 && black.size() == 1 &&
+                            std::multiset<std::string>{*white.begin(), *black.begin()} ==
+                                std::multiset<std::string>(pair.begin(), pair.end());
+        if (unique)
+            ++proved;
+        else
+            unproved += " " + id;
+    }
+    std::printf("%d duplex records, %d proved unique; not proved:%s\n", records, proved, unproved.c_str());
+    EXPECT_EQ(records, 54);
+    EXPECT_GE(proved, 23);
+}
+
 // Hand cases: the game array is legal with no last move; a pawn on h1 is refuted at once.
 // After 1.e4 the last move may be the double step, or a knight, bishop, queen or king
 // coming home (1.e4 Nf6 2.Nf3 Ng8 3.Ng1), never a capture: Black has all 16 units.
