@@ -32,11 +32,13 @@ Square rebirth_of(const UndoInfo& u) {
     return SQ_NONE;
 }
 
-// The capture walk of m played in pos (NO_WALK: no capture).
+// The capture walk of m played in pos (NO_WALK: no capture; an Anti-Mars pawn's double step
+// from its rebirth square may end on its own square).
 Walk captured_by(const Position& pos, const Move& m) {
     if (m.kind == MoveKind::EnPassant) return PAWN;
     if (m.kind == MoveKind::Castling) return NO_WALK;
-    return pos.piece_on(m.to).walk;
+    const Piece q = pos.piece_on(m.to);
+    return q.empty() || q.color == pos.side_to_move() ? NO_WALK : q.walk;
 }
 
 bool same_board_and_side(const rebirth::Setup& a, const rebirth::Setup& b) {
@@ -144,7 +146,7 @@ TEST(UnMove, CirceRetractionsTakeTheRebornUnitBack) {
     const RuleSet both = resolve_rules(parse_condition_words("Circe AntiCirce", "test"), "test");
     EXPECT_FALSE(unmoves_supported(&both));
     const RuleSet antimars = resolve_rules(parse_condition_words("AntiMarsCirce", "test"), "test");
-    EXPECT_FALSE(unmoves_supported(&antimars));
+    EXPECT_TRUE(unmoves_supported(&antimars));
     EXPECT_FALSE(unmoves_supported(&parrain));
     std::vector<UnMove> un;
     EXPECT_THROW(generate_unmoves(parse_fen("k7/8/8/8/8/8/8/R6K b - - 0 1"), un, &parrain), std::invalid_argument);
@@ -159,11 +161,15 @@ TEST(UnMove, AntiCirceMarsAndAssassinRetractionsReplay) {
     for (const char* condition :
          {"AntiCirce", "AntiCirce Cheylan", "AntiCirce Relaxed", "AntiCirce Mirror", "AntiCirce PWC",
           "AntiCirce Couscous", "AntiCirce Symmetry", "MarsCirce", "MarsCirce Mirror", "MarsCirce RexExclusive",
-          "Circe Assassin", "Circe Assassin Symmetry", "Circe Assassin RexInclusive", "Circe Assassin PWC"}) {
+          "AntiMarsCirce", "AntiMarsCirce Mirror", "Circe Assassin", "Circe Assassin Symmetry",
+          "Circe Assassin RexInclusive", "Circe Assassin PWC"}) {
         SCOPED_TRACE(condition);
-        // Rex Inclusive Assassin's check rule (a rebirth onto a king) makes every replay slow.
+        // Rex Inclusive Assassin's check rule (a rebirth onto a king) makes every replay slow;
+        // an Anti-Mars castled king has a retraction candidate for every pair of king and
+        // rook squares.
         const bool slow = std::string(condition) == "Circe Assassin RexInclusive";
-        const auto [moves, retractions] = round_trips(condition, 1, slow ? 6 : 14);
+        const bool antimars = std::string(condition).rfind("AntiMarsCirce", 0) == 0;
+        const auto [moves, retractions] = round_trips(condition, 1, slow ? 6 : antimars ? 8 : 14);
         EXPECT_GE(moves, 300);
         EXPECT_GE(retractions, 300);
     }
@@ -214,6 +220,39 @@ TEST(UnMove, MarsCaptureStartedFromTheRebirthSquare) {
     // Quiet moves stay orthodox: from b1, a2, a4, b5, d5, e4, e2 (d1 too), not from h7.
     EXPECT_TRUE(has_retraction(un, SQ_B5, SQ_C3, NO_WALK, [](const UnMove&) { return true; }));
     EXPECT_FALSE(has_retraction(un, SQ_H7, SQ_C3, NO_WALK, [](const UnMove&) { return true; }));
+}
+
+// Anti-Martian Circe (RULES.md section 1: captures are orthodox, non-captures start from the
+// rebirth square; section 6 is silent, so the forward generator, checked against Popeye 4.104
+// by the perft tests, is the contract): the knight on c3 came quietly from any light square
+// (rebirth square b1), never from a dark one; it took orthodoxly (from d5, not from h7). A
+// castled king on g1 with the rook on f1 came from any square (lifted to e1), the rook from h1
+// or lifted there from a light square such as c4 (Popeye: "[wRc4->h1]0-0"), not from a dark one.
+TEST(UnMove, AntiMarsNonCapturesAndCastlingStartFromTheRebirthSquare) {
+    const auto un = unmoves_under("4k3/8/8/8/8/2N5/8/4K3 b - - 0 1", "AntiMarsCirce");
+    EXPECT_TRUE(has_retraction(un, SQ_H7, SQ_C3, NO_WALK, [](const UnMove&) { return true; }));
+    EXPECT_FALSE(has_retraction(un, SQ_G7, SQ_C3, NO_WALK, [](const UnMove&) { return true; }));
+    EXPECT_TRUE(has_retraction(un, SQ_D5, SQ_C3, ROOK, [](const UnMove&) { return true; }));
+    EXPECT_FALSE(has_retraction(un, SQ_H7, SQ_C3, ROOK, [](const UnMove&) { return true; }));
+    const auto castled = unmoves_under("4k3/8/8/8/8/8/8/5RK1 b - - 0 1", "AntiMarsCirce");
+    auto castling = [&](Square king, Square rook) {
+        return has_retraction(castled, king, SQ_G1, NO_WALK, [&](const UnMove& u) {
+            return u.move.kind == MoveKind::Castling && u.rook_from == rook;
+        });
+    };
+    EXPECT_TRUE(castling(SQ_E1, SQ_NONE));
+    EXPECT_TRUE(castling(SQ_D5, SQ_NONE));
+    EXPECT_TRUE(castling(SQ_E1, SQ_C4));
+    EXPECT_TRUE(castling(SQ_G1, SQ_F1));  // both units back where they stood
+    EXPECT_FALSE(castling(SQ_E1, SQ_C3));
+    // Retracting the lifted castling puts the rook back on c4 and claims no corner right.
+    for (const UnMove& u : castled)
+        if (u.move.kind == MoveKind::Castling && u.move.from == SQ_E1 && u.rook_from == SQ_C4) {
+            const rebirth::Setup before = retract(parse_fen("4k3/8/8/8/8/8/8/5RK1 b - - 0 1"), u);
+            EXPECT_EQ(before.board[SQ_C4].walk, ROOK);
+            EXPECT_TRUE(before.board[SQ_H1].empty());
+            EXPECT_FALSE(before.castling & square_bb(SQ_H1));
+        }
 }
 
 // RULES.md section 6, Circe Assassin: the un-capture needs the taken unit on its rebirth

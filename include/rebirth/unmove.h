@@ -25,6 +25,8 @@ namespace rebirth {
 // - `capturer_lost`: Circe Assassin: the capturer is gone, removed because it stood on the
 //   taken unit's rebirth square (`unreborn` == `move.to`);
 // - `resurrected`: Circe Assassin: the unit the rebirth removed from `unreborn`.
+// - `rook_from`: Anti-Mars Circe castling: the square the rook stood on before it was lifted
+//   to its rebirth square (SQ_NONE: it castled from that corner).
 struct UnMove {
     Move move;
     Walk uncaptured = NO_WALK;
@@ -33,6 +35,7 @@ struct UnMove {
     Piece resurrected{};
     Piece capturer_before{};
     bool capturer_lost = false;
+    Square rook_from = SQ_NONE;
     friend bool operator==(const UnMove&, const UnMove&) = default;
 };
 
@@ -40,8 +43,7 @@ struct UnMove {
 // Circe rules where only the captured unit is reborn, at once (any square rule but Parrain,
 // Take&Make and Diagram), on an empty square or in place of an occupant (Relaxed, Strict,
 // Assassin); Anti-Circe (the capturer reborn: Calvet, Cheylan, Strict or Relaxed, the same
-// square rules); Mars Circe. Not yet Anti-Mars Circe (its castling lifts the rook to its
-// rebirth square first). Never with walk adapters (Clone, Chameleon,
+// square rules); Mars Circe; Anti-Mars Circe. Never with walk adapters (Clone, Chameleon,
 // Frischauf) or other effects (Volcanic, Parachute, Ultra, Atom, Kamikaze, Alsatian, Hydra),
 // nor with Circe and Anti-Circe together. A diagram shows neither the units' game-array
 // squares nor which units promoted, which the refused ones need.
@@ -57,7 +59,10 @@ bool unmoves_supported(const RuleSet* rules);
 // (a pawn not on the first or last rank); under Circe that unit coming back from any square
 // the opponent holds (Assassin: with the occupant it removed back there, or with the
 // capturer it removed back home); under Anti-Circe the capturer coming back from its rebirth
-// square; under Mars Circe captures (and castling) from any empty square.
+// square; under Mars Circe captures (and castling) from any empty square; under Anti-Mars
+// Circe non-captures from any empty square (a pawn also from its own square: its double step
+// from its rebirth square may end where it stood) and castling of a king from any empty
+// square with a rook from its corner or lifted there from any empty square.
 // Orthodox units only. Throws std::invalid_argument for fairy units and for rules
 // unmoves_supported refuses. Castling rights and en passant of the earlier position are
 // claimed only as the retracted move needs them.
@@ -68,10 +73,12 @@ void generate_unmoves(const Setup& position, std::vector<UnMove>& out, const Rul
 bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::function<bool(const UnMove&)>& visit);
 
 // The position before u: u's unit back on its departure square (a pawn again after a
-// promotion, king and rook home after castling; from its rebirth square under Anti-Circe),
-// the taken unit back from its rebirth square (if any) to the capture square, a unit an
-// Assassin rebirth removed back in place, the mover to move; castling rights only for a
-// retracted castling, the en passant square only for a retracted en passant capture.
+// promotion, king and rook home after castling, an Anti-Mars rook back where it was lifted
+// from; from its rebirth square under Anti-Circe), the taken unit back from its rebirth
+// square (if any) to the capture square, a unit an Assassin rebirth removed back in place,
+// the mover to move; castling rights only for a retracted castling (the rook's corner unless
+// the rook was lifted, and the king's square when it castled from its game-array square),
+// the en passant square only for a retracted en passant capture.
 Setup retract(const Setup& position, const UnMove& u);
 
 }  // namespace rebirth

@@ -79,8 +79,11 @@ void history_unmoves(const Setup& position, std::vector<UnMove>& out, const Rule
         const Move& m = u.move;
         if (position.castling & square_bb(m.to)) return true;
         if (position.ep_square != SQ_NONE) {
-            const bool double_step = position.board[m.to].walk == PAWN && (m.to - m.from == 16 || m.from - m.to == 16);
-            if (!double_step || Square((m.from + m.to) / 2) != position.ep_square) return true;
+            // Anti-Mars Circe: a pawn's step starts from its rebirth square (the move's extra).
+            const Square start = rules && rules->antimars && m.extra != SQ_NONE ? m.extra : m.from;
+            const bool double_step = position.board[m.to].walk == PAWN && m.kind == MoveKind::Normal &&
+                                     (m.to - start == 16 || start - m.to == 16);
+            if (!double_step || Square((start + m.to) / 2) != position.ep_square) return true;
         }
         return false;
     });
@@ -92,7 +95,7 @@ Setup retract_keeping_rights(const Setup& position, const UnMove& u) {
     Setup s = retract(position, u);
     const Move& m = u.move;
     Bitboard moved = square_bb(m.from) | square_bb(m.to);
-    for (Square x : {u.unreborn, u.capturer_now})
+    for (Square x : {u.unreborn, u.capturer_now, u.rook_from})
         if (x != SQ_NONE) moved |= square_bb(x);
     if (m.kind == MoveKind::Castling) moved |= square_bb(make_square(file_of(m.to) == 6 ? 7 : 0, rank_of(m.to)));
     s.castling |= position.castling & ~moved;

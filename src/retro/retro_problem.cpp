@@ -136,7 +136,7 @@ std::vector<std::vector<std::string>> retro_solutions(const LastMovesAnswer& ans
 std::string retro_unsupported(const RuleSet& rules) {
     return "retro analysis under " + rules.describe() +
            " is not supported yet (supported: orthodox, Circe with Relaxed, Strict or Assassin occupied squares, "
-           "AntiCirce, MarsCirce; not yet AntiMarsCirce, Circe with AntiCirce, walk adapters, Parrain, Take&Make or "
+           "AntiCirce, MarsCirce, AntiMarsCirce; not yet Circe with AntiCirce, walk adapters, Parrain, Take&Make or "
            "Diagram squares)";
 }
 

@@ -53,16 +53,23 @@ Setup retract(const Setup& position, const UnMove& u) {
     const Move& m = u.move;
     // The reborn unit leaves first: it may stand on the departure square (PWC Circe).
     if (u.uncaptured != NO_WALK && u.unreborn != SQ_NONE) s.board[u.unreborn] = Piece{};
+    // Castling: the rook leaves first (a Mars king may have castled from the square the rook
+    // went to) and comes back last (an Anti-Mars rook may have been lifted from the square
+    // the king went to).
+    Piece rook{};
+    Square rook_back = SQ_NONE;
     if (m.kind == MoveKind::Castling) {
-        // The rook first: a Mars king may have castled from the square the rook went to.
         const int r = rank_of(m.to);
         const bool king_side = file_of(m.to) == 6;
         const Square rook_now = make_square(king_side ? 5 : 3, r), corner = make_square(king_side ? 7 : 0, r);
-        s.board[corner] = s.board[rook_now];
+        rook = s.board[rook_now];
         s.board[rook_now] = Piece{};
-        // The rook's right, and the king's when it castled from its game-array square (a Mars
-        // Circe king castles from elsewhere through that square, with no right of its own).
-        s.castling = square_bb(corner) | (m.from == make_square(4, r) ? square_bb(m.from) : 0);
+        rook_back = u.rook_from != SQ_NONE ? u.rook_from : corner;
+        // The rook's right (not for a rook lifted to its corner), and the king's when it
+        // castled from its game-array square (a Mars Circe king castles from elsewhere
+        // through that square, with no right of its own).
+        s.castling =
+            (u.rook_from == SQ_NONE ? square_bb(corner) : 0) | (m.from == make_square(4, r) ? square_bb(m.from) : 0);
     }
     Piece unit = u.capturer_before;
     if (!u.capturer_lost) {
@@ -72,6 +79,7 @@ Setup retract(const Setup& position, const UnMove& u) {
     }
     if (m.kind == MoveKind::Promotion) unit = make_piece(mover, PAWN);
     s.board[m.from] = unit;
+    if (rook_back != SQ_NONE) s.board[rook_back] = rook;
     if (!u.resurrected.empty()) s.board[u.unreborn] = u.resurrected;
     if (u.uncaptured != NO_WALK) {
         const Square c = m.kind == MoveKind::EnPassant ? Square(mover == WHITE ? m.to - 8 : m.to + 8) : m.to;
@@ -88,10 +96,7 @@ bool unmoves_supported(const RuleSet* rules) {
     if (r.atom || r.kamikaze || r.alsatian || r.hydra || r.clone || r.chameleon || r.frischauf) return false;
     if (parrain_like(r) || r.square == SquareRule::TakeMake || r.square == SquareRule::Diagram) return false;
     const bool plain_occupied = r.occupied == Occupied::Relaxed || r.occupied == Occupied::Strict;
-    // Anti-Mars Circe castles with units lifted to their rebirth squares (Popeye 4.104:
-    // "[bRc8->a8]0-0-0"), which the castling retraction does not take back yet.
-    if (r.antimars) return false;
-    if (r.mars) return r.reborn == Reborn::None && plain_occupied;
+    if (r.mars || r.antimars) return r.reborn == Reborn::None && plain_occupied;
     if (r.reborn == Reborn::Captured) return plain_occupied || r.occupied == Occupied::Assassin;
     // Anti-Circe: the capturer's square comes from rebirth_square (no chosen squares).
     return r.reborn == Reborn::Capturer && plain_occupied && r.square != SquareRule::Super &&
@@ -199,11 +204,13 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
     const bool assassin = circe && rules->occupied == Occupied::Assassin;
     const bool anti = ruled && rules->reborn == Reborn::Capturer;
     const bool mars = ruled && rules->mars;
+    const bool antimars = ruled && rules->antimars;
     // Square rules whose square rebirth_square gives (not chosen by the mover).
     const bool fixed_square = ruled && rules->square != SquareRule::Super && rules->square != SquareRule::Cage;
     // Whether pawns keep off their first and last ranks as in orthodox chess: no rebirth
     // (Mars), or rebirths on the pawn's second rank (classic and file squares).
-    const bool pawn_ranks = !ruled || mars || rules->square == SquareRule::Classic || rules->square == SquareRule::File;
+    const bool pawn_ranks =
+        !ruled || mars || antimars || rules->square == SquareRule::Classic || rules->square == SquareRule::File;
     const Color mover = ~position.side_to_move;
     const int up = mover == WHITE ? 8 : -8;
     Bitboard occ = 0;
@@ -232,7 +239,7 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
     // stood on c, none of them reborn. Where that unit vanishes (Mars, Anti-Circe)
     // its walk decides nothing but where it may stand: one replay with a queen first.
     auto add_takings = [&](UnMove u, Square c, bool pawn_only) {
-        const bool probed = (mars || (anti && rules->square != SquareRule::Couscous)) && !pawn_only;
+        const bool probed = (mars || antimars || (anti && rules->square != SquareRule::Couscous)) && !pawn_only;
         if (probed) {
             UnMove probe = u;
             probe.uncaptured = QUEEN;
@@ -259,8 +266,30 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
         // capturer that stayed), unless captures start elsewhere (Mars: below).
         arrivals(p, mover, t, occ, !pawn_ranks, ways);
         for (const Arrival& a : ways) {
-            if (a.quiet) add(UnMove{a.move});
+            if (a.quiet && !antimars) add(UnMove{a.move});
             if (a.taking && !mars) add_takings(UnMove{a.move}, a.capture, a.pawn_only);
+        }
+        // Anti-Mars Circe: a non-capture to t started from the rebirth square of the square
+        // the unit stood on, any square empty now (a pawn's double step may end on its own
+        // square); a promoted unit was a pawn.
+        // Only squares whose rebirth square (for the unit as it stood there, as the forward
+        // generator computes it: classic squares, mirrored) reaches t on an empty board are
+        // tried: a superset, which the replay narrows.
+        for (int si = 0; antimars && si < SQUARE_NB; ++si) {
+            const Square from = Square(si);
+            if ((occ & square_bb(from)) && !(from == t && p.walk == PAWN)) continue;
+            const Color side = rules->mirror ? ~mover : mover;
+            auto reaches = [&](Walk w) {
+                const Square home =
+                    w == KING && rules->rex == Rex::Exclusive ? from : classic_rebirth_square(w, side, from);
+                if (home == SQ_NONE) return false;
+                if (w != PAWN) return (walk_targets(w, home, 0) & square_bb(t)) != 0;
+                const int step = int(t) - int(home);
+                return step == up || (step == 2 * up && relative_rank(mover, rank_of(home)) == 1);
+            };
+            if (p.walk != PAWN && p.walk != KING && relative_rank(mover, rank_of(t)) == 7 && reaches(PAWN))
+                add(UnMove{Move{from, t, MoveKind::Promotion, p.walk}});
+            if (reaches(p.walk)) add(UnMove{Move{from, t}});
         }
         // Circe: the taken unit is the opponent's unit now on r, reborn there (r was empty
         // before the move, or the mover's departure square; Assassin: or held a unit of
@@ -346,6 +375,27 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
                 for (int si = 0; si < SQUARE_NB; ++si)
                     if (!(occ & square_bb(Square(si))) || si == rook)
                         add(UnMove{Move{Square(si), t, MoveKind::Castling}});
+            // Anti-Mars Circe: the king castled from its rebirth square `home` (empty, or its
+            // own square), so from any square now empty, now the rook's or its own (a castling
+            // may end where both units stood: "[wKg1->e1][wRf1->h1]0-0"); the rook from its
+            // corner, or lifted there from any square now empty, the king's or its own that
+            // has the corner as its rebirth square (Popeye 4.104: "[bRc8->a8]0-0-0").
+            if (antimars && our_rook && !(occ & empty_needed & ~square_bb(home))) {
+                for (int si = 0; si < SQUARE_NB; ++si) {
+                    const Square k = Square(si);
+                    if ((occ & square_bb(k)) && k != rook && k != t) continue;
+                    if (k != home && (occ & square_bb(home))) continue;
+                    add(UnMove{Move{k, t, MoveKind::Castling}});
+                    for (int qi = 0; qi < SQUARE_NB; ++qi) {
+                        const Square q = Square(qi);
+                        if (q == k || q == corner || ((occ & square_bb(q)) && q != t && q != rook)) continue;
+                        if (classic_rebirth_square(ROOK, mover, q) != corner) continue;
+                        UnMove u{Move{k, t, MoveKind::Castling}};
+                        u.rook_from = q;
+                        add(u);
+                    }
+                }
+            }
         }
     }
     // Circe Assassin: a unit of the opponent taken on its own rebirth square t is reborn
