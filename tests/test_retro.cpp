@@ -304,8 +304,12 @@ TEST(Retro, PlannedItemsAssembleToTheWholeAnswer) {
             for (size_t t = 0; t < plan.twins.size(); ++t)
                 for (size_t s = 0; s < plan.twins[t].sides.size(); ++s) {
                     lines[t].emplace_back();
+                    // Odd items get the side's prefixes worked out once, as a cluster worker does.
+                    const auto prefixes = retro_side_prefixes(p, plan.k, int(t), int(s));
+                    EXPECT_EQ(static_cast<int>(prefixes.size()), plan.twins[t].sides[s].prefixes);
                     for (int i = 0; i < plan.twins[t].sides[s].items; ++i) {
-                        lines[t][s].push_back(retro_item_lines(p, plan.k, plan.chunk, int(t), int(s), i, 1 + i % 2));
+                        lines[t][s].push_back(retro_item_lines(p, plan.k, plan.chunk, int(t), int(s), i, 1 + i % 2,
+                                                               i % 2 ? &prefixes : nullptr));
                         ++items;
                     }
                 }

@@ -268,6 +268,26 @@ const Problem& ProblemCache::problem(const WorkItem& item) {
     return problems[std::size_t(item.problem_index - 1)];
 }
 
+std::shared_ptr<const std::vector<std::vector<UnMove>>> ProblemCache::retro_prefixes(const WorkItem& item) {
+    const Problem& p = problem(item);  // checks the file's checksum
+    const RetroKey key{item.file, int(item.problem_index), int(item.twin), int(item.phase), int(item.depth)};
+    {
+        std::lock_guard lock(mutex_);
+        auto it = std::find_if(retro_.begin(), retro_.end(), [&](const auto& e) { return e.first == key; });
+        if (it != retro_.end()) {
+            retro_.splice(retro_.begin(), retro_, it);
+            return retro_.front().second;
+        }
+    }
+    // Worked out without the lock (two threads may both do it; either result is the same).
+    auto prefixes = std::make_shared<const std::vector<std::vector<UnMove>>>(
+        retro_side_prefixes(p, item.depth, item.twin, item.phase));
+    std::lock_guard lock(mutex_);
+    retro_.emplace_front(key, prefixes);
+    if (retro_.size() > kRetroSides) retro_.pop_back();
+    return prefixes;
+}
+
 std::shared_ptr<const ProofTwinSolver> ProblemCache::proof_solver(const WorkItem& item) {
     const Problem& p = problem(item);  // checks the file's checksum
     const ProofKey key{item.file, int(item.problem_index), int(item.twin)};
@@ -450,8 +470,9 @@ Result run_item(const WorkItem& item, ProblemCache& cache) {
         }
         if (item.kind == SearchKind::Retro) {
             r.status = Result::Status::Fragment;
+            const auto prefixes = cache.retro_prefixes(item);
             r.parts = retro_item_lines(cache.problem(item), item.depth, item.chunk, item.twin, item.phase, item.prefix,
-                                       item.threads);
+                                       item.threads, prefixes.get());
             r.seconds = std::chrono::duration<double>(clock::now() - start).count();
             return r;
         }

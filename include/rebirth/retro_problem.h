@@ -55,12 +55,20 @@ struct RetroPlan {
 // twin's n.
 RetroPlan plan_retro(const Problem& p, int target, int max_prefixes = 20000, int k = 0, int chunk = 0);
 
+// The prefixes the items of side `side` of twin `twin` are cut from, for prefix length k
+// (n = 1: every retraction generate_unmoves gives, one a prefix), in plan order: what
+// retro_item_lines works out when not given them. Throws std::invalid_argument when the plan
+// has no such side.
+std::vector<std::vector<UnMove>> retro_side_prefixes(const Problem& p, int k, int twin, int side);
+
 // The text lines of the sequences of item `item` of side `side` of twin `twin` of a plan with
 // prefix length k and `chunk` prefixes an item, as retro_text writes them (the last move
 // first, "  " before each retraction; n = 1 with its type), in possible_last_moves' order,
-// on `threads`. Throws std::invalid_argument when the plan has no such item.
-std::vector<std::string> retro_item_lines(const Problem& p, int k, int chunk, int twin, int side, int item,
-                                          int threads);
+// on `threads`; `prefixes`, when given, are retro_side_prefixes of that side (a caller
+// answering several items of one side keeps them). Throws std::invalid_argument when the
+// plan has no such item.
+std::vector<std::string> retro_item_lines(const Problem& p, int k, int chunk, int twin, int side, int item, int threads,
+                                          const std::vector<std::vector<UnMove>>* prefixes = nullptr);
 
 // The text solve_retro_problem gives for `p`, from the lines of every item of `plan`
 // (lines[twin][side][item]), and the verdict (see RetroProblemReport; `solutions` left

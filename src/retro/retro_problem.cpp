@@ -224,33 +224,58 @@ RetroPlan plan_retro(const Problem& p, int target, int max_prefixes, int k, int 
     return plan;
 }
 
-std::vector<std::string> retro_item_lines(const Problem& p, int k, int chunk, int twin, int side, int item,
-                                          int threads) {
+namespace {
+
+// Twin `twin` of p and the position of side `side` of it, checked against a plan with prefix
+// length k.
+std::pair<RetroTwin, Setup> twin_side(const Problem& p, int k, int twin, int side) {
     if (twin < 0 || static_cast<size_t>(twin) >= twin_count(p)) throw std::invalid_argument("no such retro twin");
-    const RetroTwin t = load_twin(p, static_cast<size_t>(twin));
-    if (!t.retro || side < 0 || static_cast<size_t>(side) >= t.sides.size() || k < 1 || k > t.n || chunk < 1 ||
-        item < 0)
+    RetroTwin t = load_twin(p, static_cast<size_t>(twin));
+    if (!t.retro || side < 0 || static_cast<size_t>(side) >= t.sides.size() || k < 1 || k > t.n)
         throw std::invalid_argument("no such retro item");
     const Setup s = t.position(t.sides[static_cast<size_t>(side)]);
+    return {std::move(t), s};
+}
+
+std::vector<std::vector<UnMove>> side_prefixes(const RetroTwin& t, const Setup& s, int k) {
+    if (t.n > 1) return retraction_prefixes(s, k, t.r());
+    std::vector<UnMove> un;
+    generate_unmoves(s, un, t.r());
+    std::vector<std::vector<UnMove>> out;
+    for (const UnMove& u : un) out.push_back({u});
+    return out;
+}
+
+}  // namespace
+
+std::vector<std::vector<UnMove>> retro_side_prefixes(const Problem& p, int k, int twin, int side) {
+    const auto [t, s] = twin_side(p, k, twin, side);
+    return side_prefixes(t, s, k);
+}
+
+std::vector<std::string> retro_item_lines(const Problem& p, int k, int chunk, int twin, int side, int item, int threads,
+                                          const std::vector<std::vector<UnMove>>* given) {
+    const auto [t, s] = twin_side(p, k, twin, side);
+    if (chunk < 1 || item < 0) throw std::invalid_argument("no such retro item");
+    std::vector<std::vector<UnMove>> own;
+    if (!given) own = side_prefixes(t, s, k);
+    const std::vector<std::vector<UnMove>>& prefixes = given ? *given : own;
     const size_t begin = static_cast<size_t>(item) * static_cast<size_t>(chunk);
-    std::vector<std::string> lines;
-    if (t.n == 1) {
-        std::vector<UnMove> un;
-        generate_unmoves(s, un, t.r());
-        if (begin >= un.size()) throw std::invalid_argument("no such retro item");
-        const size_t end = std::min(un.size(), begin + static_cast<size_t>(chunk));
-        std::vector<char> kept(end - begin, 0);
-        run_in_arena(threads, [&] {
-            for_each_index(threads, end - begin,
-                           [&](size_t i) { kept[i] = may_be_legal(retract(s, un[begin + i]), t.depth, t.r()); });
-        });
-        for (size_t i = begin; i < end; ++i)
-            if (kept[i - begin]) lines.push_back(sequence_line(s, {un[i]}, 1, t.r()));
-        return lines;
-    }
-    const std::vector<std::vector<UnMove>> prefixes = retraction_prefixes(s, k, t.r());
     if (begin >= prefixes.size()) throw std::invalid_argument("no such retro item");
     const size_t end = std::min(prefixes.size(), begin + static_cast<size_t>(chunk));
+    std::vector<std::string> lines;
+    if (t.n == 1) {
+        // One move asked: possible_last_moves' test (no history filter).
+        std::vector<char> kept(end - begin, 0);
+        run_in_arena(threads, [&] {
+            for_each_index(threads, end - begin, [&](size_t i) {
+                kept[i] = may_be_legal(retract(s, prefixes[begin + i].front()), t.depth, t.r());
+            });
+        });
+        for (size_t i = begin; i < end; ++i)
+            if (kept[i - begin]) lines.push_back(sequence_line(s, prefixes[i], 1, t.r()));
+        return lines;
+    }
     for (size_t i = begin; i < end; ++i)
         for (const std::vector<UnMove>& seq : last_moves_after(s, prefixes[i], t.n, t.depth, t.r(), threads))
             lines.push_back(sequence_line(s, seq, t.n, t.r()));

@@ -20,6 +20,7 @@
 #include "rebirth/proof_split.h"
 #include "rebirth/rules.h"
 #include "rebirth/solve.h"
+#include "rebirth/unmove.h"
 
 namespace rebirth::cluster {
 
@@ -78,6 +79,11 @@ class ProblemCache {
     // alive with its caller). Throws as ProofTwinSolver.
     std::shared_ptr<const ProofTwinSolver> proof_solver(const WorkItem& item);
     static constexpr std::size_t kProofSolvers = 4;
+    // The prefixes of a retro item's side (retro_side_prefixes), worked out once for the
+    // items of that side (file, problem, twin, side, prefix length); the kRetroSides used
+    // last are kept. Throws as retro_side_prefixes.
+    std::shared_ptr<const std::vector<std::vector<UnMove>>> retro_prefixes(const WorkItem& item);
+    static constexpr std::size_t kRetroSides = 8;
 
   private:
     struct ParsedFile {
@@ -89,6 +95,8 @@ class ProblemCache {
     std::map<std::string, ParsedFile> parsed_;
     using ProofKey = std::tuple<std::string, int, int>;                             // file, problem, twin
     std::list<std::pair<ProofKey, std::shared_ptr<const ProofTwinSolver>>> proof_;  // latest first
+    using RetroKey = std::tuple<std::string, int, int, int, int>;                   // file, problem, twin, side, k
+    std::list<std::pair<RetroKey, std::shared_ptr<const std::vector<std::vector<UnMove>>>>> retro_;  // latest first
 };
 
 // The output of `rebirth solve --regression --quiet` for problem `p` alone, with its
