@@ -427,7 +427,8 @@ TEST_F(Cli, RetroUnderRebirthRules) {
 // last: a2-a3+, unique), JR-O-004 (Smullyan) as `lastmoves 3` (Kb3xPc3+ b4xc3ep+ c2-c4),
 // JR-O-001 again in French with the French option names, and bad inputs: a defensive
 // retractor stipulation (not implemented yet), BlackToPlay on a #2, BlackToPlay with
-// WhiteToPlay, each named with file, line and word while the file goes on.
+// WhiteToPlay, a fairy unit (un-moves are orthodox), each named with file, line and word
+// while the file goes on.
 TEST_F(Cli, RetroStipulationsInPopeyeFiles) {
     const std::string file = write("retro.inp",
                                    "BeginProblem\n"
@@ -449,6 +450,9 @@ TEST_F(Cli, RetroStipulationsInPopeyeFiles) {
                                    "Pieces White Kb2 Pa3 Black Kb4\n"
                                    "Stipulation lastmove\n"
                                    "Option BlackToPlay WhiteToPlay\n"
+                                   "NextProblem\n"
+                                   "Pieces White Kb2 Pa3 Gc5 Black Kb4\n"
+                                   "Stipulation lastmove\n"
                                    "EndProblem\n");
     const std::string french = write("retro_fr.inp",
                                      "DebutProbleme\n"
@@ -462,7 +466,7 @@ TEST_F(Cli, RetroStipulationsInPopeyeFiles) {
     std::istringstream in(r[0].out);
     for (std::string line; std::getline(in, line);)
         if (!line.empty() && line[0] == '{') lines.push_back(nlohmann::json::parse(line));
-    ASSERT_EQ(lines.size(), 5u) << r[0];
+    ASSERT_EQ(lines.size(), 6u) << r[0];
     EXPECT_EQ(lines[0]["verdict"], "unique") << r[0];
     EXPECT_EQ(lines[0]["side"], "w") << r[0];
     EXPECT_EQ(lines[0]["solutions"], nlohmann::json::parse(R"([["a2-a3+"]])")) << r[0];
@@ -470,7 +474,10 @@ TEST_F(Cli, RetroStipulationsInPopeyeFiles) {
     EXPECT_EQ(lines[1]["solutions"], nlohmann::json::parse(R"([["Kb3xPc3+", "b4xc3ep+", "c2-c4"]])")) << r[0];
     EXPECT_TRUE(contains(r[0].out, "  Kb3xPc3+  b4xc3ep+  c2-c4\n")) << r[0];
     EXPECT_TRUE(contains(r[0].out, "lastmoves3")) << r[0];
-    for (int i : {2, 3, 4}) EXPECT_EQ(lines[i]["status"], "bad-input") << r[0];
+    for (int i : {2, 3, 4, 5}) EXPECT_EQ(lines[i]["status"], "bad-input") << r[0];
+    EXPECT_TRUE(contains(r[0].err, file + ":21: retro analysis handles units of the orthodox walks without "
+                                          "attributes only: 'wGc5'"))
+        << r[0];
     EXPECT_TRUE(contains(r[0].err, file + ":11: defensive retractors")) << r[0];
     EXPECT_TRUE(contains(r[0].err, "'-17'")) << r[0];
     EXPECT_TRUE(contains(r[0].err, file + ":15: option for retro stipulations (lastmoves) only: 'BlackToPlay'"))

@@ -6,9 +6,11 @@
 
 #include "core/parallel.h"
 #include "rebirth/error.h"
+#include "rebirth/notation.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/popeye_output.h"
 #include "rebirth/unmove.h"
+#include "rebirth/walk.h"
 
 namespace rebirth {
 
@@ -86,6 +88,15 @@ RetroTwin load_twin(const Problem& p, size_t i) {
         return t;
     }
     t.retro = true;
+    // Un-moves exist for the orthodox walks without attributes only.
+    for (int sq = 0; sq < SQUARE_NB; ++sq) {
+        const Piece q = t.tw.setup.board[sq];
+        if (q.empty() || (q.walk <= PAWN && (q.flags & (PF_KAMIKAZE | PF_ROYAL)) == 0)) continue;
+        throw InputError(t.tw.where.file, t.tw.where.line,
+                         std::string(q.color == WHITE ? "w" : "b") + std::string(walk_code(q.walk, p.language)) +
+                             square_name(Square(sq)),
+                         "retro analysis handles units of the orthodox walks without attributes only:");
+    }
     t.rules = resolve_rules(t.tw.conditions, t.tw.where.file, t.tw.condition_line);
     if (!t.rules.orthodox() && !unmoves_supported(&t.rules))
         throw InputError(t.tw.where.file, t.tw.condition_line, t.rules.describe(), retro_unsupported(t.rules));
