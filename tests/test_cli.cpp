@@ -488,6 +488,27 @@ TEST_F(Cli, RetroStipulationsInPopeyeFiles) {
         << r[1];
 }
 
+// retro --certify: after 1.e4 e5 (White to move, Black moved last) the last two single
+// moves may be e7-e5 after e2-e4 (the game 1.e2-e4 e7-e5 itself) or e6-e5 after e3-e4
+// (1.e2-e3 e7-e6 2.e3-e4 e6-e5): each gets a proof game, so the answer is proved not unique.
+TEST_F(Cli, RetroCertifiesSequencesWithProofGames) {
+    const RunResult r = run({"retro", "--fen", "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w - - 0 2", "--last",
+                             "2", "--side", "b", "--certify", "2", "--threads", "1", "--json"});
+    expect_clean_exit(r, 0);
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["verdict"], "multiple") << r;
+    const auto& solutions = j["solutions"];
+    const auto& certificates = j["certificates"];
+    ASSERT_EQ(solutions.size(), certificates.size()) << r;
+    std::map<std::string, std::string> proved;
+    for (size_t i = 0; i < solutions.size(); ++i)
+        if (!certificates[i].is_null())
+            proved[solutions[i][0].get<std::string>() + " " + solutions[i][1].get<std::string>()] = certificates[i];
+    EXPECT_EQ(proved["e7-e5 e2-e4"], "| 1.e2-e4 e7-e5") << r;
+    EXPECT_EQ(proved["e6-e5 e3-e4"], "1.e2-e3 e7-e6 | 2.e3-e4 e6-e5") << r;
+    EXPECT_TRUE(j["certificate"].is_null()) << r;
+}
+
 TEST_F(Cli, ProblemBeyondTheFileIsRefusedNamingTheFile) {
     const std::string two = write("two.inp",
                                   "BeginProblem\nstip #2\npieces white ka1 black ka3\n"

@@ -21,6 +21,7 @@
 #include "rebirth/popeye_input.h"
 #include "rebirth/position.h"
 #include "rebirth/retro.h"
+#include "rebirth/retro_certificate.h"
 #include "rebirth/retro_problem.h"
 #include "rebirth/rules.h"
 #include "rebirth/setup.h"
@@ -325,6 +326,61 @@ TEST(Retro, PlannedItemsAssembleToTheWholeAnswer) {
     EXPECT_NE(solve_retro_problem(problems[1], 1).text.find("  Kb3xPc3+  b4xc3ep+  c2-c4\n"), std::string::npos);
     EXPECT_FALSE(solve_retro_problem(problems[3], 1).supported);
     EXPECT_GT(items, 100);
+}
+
+// Certificates (retro_certificate.h): for seeded random games of 4 to 6 half-moves under
+// orthodox chess and Circe, the last two moves actually played are among the sequences of
+// possible_last_moves, and the proof-game search finds a certificate for that sequence (the
+// game played is one, so one exists within the plies left), which replays; the same
+// certificate with its sequence cut short, or with a move of its game dropped, does not.
+TEST(Retro, PlayedSequencesGetCertificatesThatReplay) {
+    int certified = 0;
+    for (const char* condition : {"", "Circe"}) {
+        const std::vector<Condition> conditions =
+            *condition ? parse_condition_words(condition, "test") : std::vector<Condition>{};
+        const RuleSet rules = resolve_rules(conditions, "test");
+        const RuleSet* r = rules.orthodox() ? nullptr : &rules;
+        SetupRules setup_rules;
+        setup_rules.rules = r;
+        std::mt19937 rng(41);
+        for (int game = 0; game < 6; ++game) {
+            Position pos(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), setup_rules);
+            std::vector<Move> played;
+            const int plies = 4 + game % 3;
+            for (int ply = 0; ply < plies; ++ply) {
+                MoveList list;
+                generate_legal(pos, list);
+                const Move m = list[std::uniform_int_distribution<int>(0, list.size() - 1)(rng)];
+                UndoInfo u;
+                pos.do_move(m, u);
+                played.push_back(m);
+            }
+            rebirth::Setup diagram = pos.to_setup();
+            diagram.castling = 0;
+            diagram.ep_square = SQ_NONE;
+            SCOPED_TRACE(std::string(condition) + " " + to_fen(diagram));
+            const auto seqs = possible_last_moves(diagram, 2, 1, r);
+            const auto it = std::find_if(seqs.begin(), seqs.end(), [&](const std::vector<UnMove>& seq) {
+                return seq[0].move.from == played[plies - 1].from && seq[0].move.to == played[plies - 1].to &&
+                       seq[1].move.from == played[plies - 2].from && seq[1].move.to == played[plies - 2].to;
+            });
+            ASSERT_NE(it, seqs.end());
+            const auto cert = find_certificate(diagram, *it, conditions, plies - 2, 60);
+            ASSERT_TRUE(cert.has_value());
+            EXPECT_LE(static_cast<int>(cert->game.size()), plies - 2);
+            EXPECT_TRUE(verify_certificate(diagram, *cert, conditions));
+            RetroCertificate cut = *cert;
+            cut.sequence.pop_back();
+            EXPECT_FALSE(verify_certificate(diagram, cut, conditions));
+            if (!cert->game.empty()) {
+                RetroCertificate dropped = *cert;
+                dropped.game.erase(dropped.game.begin());
+                EXPECT_FALSE(verify_certificate(diagram, dropped, conditions));
+            }
+            ++certified;
+        }
+    }
+    EXPECT_EQ(certified, 12);
 }
 
 }  // namespace

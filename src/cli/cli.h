@@ -36,7 +36,9 @@ struct RetroArgs {
     int depth = 3;          // single moves looked further back to refute a last move
     std::string condition;  // Popeye condition words; empty: orthodox chess
     bool json = false;
-    int threads = 0;  // 0: all cores
+    int threads = 0;              // 0: all cores
+    int certify = 0;              // look for a proof game of at most this many half-moves per sequence (0: none)
+    double certify_seconds = 10;  // time limit of each of those searches
 };
 
 // Each command prints its results on stdout and its errors on stderr; returns the exit code.

@@ -8,6 +8,7 @@
 #include "rebirth/error.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/retro.h"
+#include "rebirth/retro_certificate.h"
 #include "rebirth/retro_problem.h"
 #include "rebirth/rules.h"
 #include "rebirth/setup.h"
@@ -31,17 +32,57 @@ int run_retro(const RetroArgs& args) {
     std::optional<Color> mover;
     if (!args.side.empty()) mover = args.side == "w" ? WHITE : BLACK;
     const LastMovesAnswer answer = last_moves(diagram, args.last, mover, args.depth, r, args.threads);
+    // --certify: a proof game for each sequence, checked by replay (retro_certificate.h). Two
+    // certified sequences prove the answer is not unique ("multiple"); the only sequence
+    // left, certified, is proved possible.
+    const std::vector<Condition> conditions =
+        args.condition.empty() ? std::vector<Condition>{} : parse_condition_words(args.condition, "--condition");
+    nlohmann::json certificates = nlohmann::json::array();
+    std::string certified_text;
+    int certified = 0, total = 0;
+    for (const LastMovesAnswer::Side& side : answer.sides)
+        for (const std::vector<UnMove>& seq : side.sequences) {
+            ++total;
+            if (args.certify == 0) continue;
+            const auto cert =
+                find_certificate(side.position, seq, conditions, args.certify, args.certify_seconds, args.threads);
+            if (!cert) {
+                certificates.push_back(nullptr);
+                continue;
+            }
+            ++certified;
+            const std::string text = certificate_text(*cert, conditions);
+            certificates.push_back(text);
+            Setup p = side.position;
+            std::string line;
+            for (const UnMove& u : seq) {
+                line += "  " + janko_notation(p, u, r);
+                p = retract(p, u);
+            }
+            certified_text += line + "\n    proof game: " + text + "\n";
+        }
+    std::string verdict = answer.verdict();
+    if (certified >= 2) verdict = "multiple";
     if (args.json) {
         nlohmann::json j{{"id", args.fen},
-                         {"verdict", answer.verdict()},
+                         {"verdict", verdict},
                          {"solutions", retro_solutions(answer, r)},
                          {"side", args.side.empty() ? std::string("both") : args.side},
                          {"depth", args.depth},
                          {"condition", args.condition.empty() ? std::string("orthodox") : rules.describe()}};
         if (args.last != 1) j["last"] = args.last;
+        if (args.certify > 0) {
+            j["certificates"] = certificates;
+            j["certificate"] = total == 1 && certified == 1 ? certificates[0] : nlohmann::json(nullptr);
+        }
         std::cout << j.dump() << "\n";
     } else {
-        std::cout << retro_text(answer, args.last, r);
+        std::string text = retro_text(answer, args.last, r);
+        text.erase(text.rfind("verdict: "));
+        if (args.certify > 0)
+            text += "certified: " + std::to_string(certified) + " of " + std::to_string(total) +
+                    " (proof games of at most " + std::to_string(args.certify) + " half-moves)\n" + certified_text;
+        std::cout << text << "verdict: " << verdict << "\n";
     }
     return kExitOk;
 }

@@ -64,6 +64,14 @@ int main(int argc, char** argv) {
                           "and their square rules); default orthodox");
     retro_cmd->add_option("--threads", retro.threads, "Worker threads (default: all cores)")
         ->check(CLI::NonNegativeNumber);
+    retro_cmd
+        ->add_option("--certify", retro.certify,
+                     "Prove sequences possible: look for a proof game of at most this many half-moves to the "
+                     "position each one leads back to (default 0: none)")
+        ->check(CLI::Range(0, 60));
+    retro_cmd
+        ->add_option("--certify-seconds", retro.certify_seconds, "Time limit of each --certify search (default 10)")
+        ->check(CLI::NonNegativeNumber);
     retro_cmd->add_flag("--json", retro.json, "One JSON line: id, verdict, solutions, side, depth");
 
     // Commands planned but not built yet: they say so instead of failing silently.

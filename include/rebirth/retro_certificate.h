@@ -1,0 +1,44 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rebirth/move.h"
+#include "rebirth/problem.h"
+#include "rebirth/setup.h"
+#include "rebirth/unmove.h"
+
+// Certificates of retro answers: a sequence of retractions is proved possible by a game from
+// the game array (White to move) that reaches the position the retractions lead back to and
+// then plays the retracted moves forward to the diagram. The game comes from the proof-game
+// search (solve.h); a certificate is checked by replaying it, independently of the search.
+
+namespace rebirth {
+
+struct RetroCertificate {
+    std::vector<Move> game;      // from the game array to the earliest position of the sequence
+    std::vector<Move> sequence;  // then the sequence's moves, in the order they were played
+};
+
+// Looks for a certificate of `seq` (retractions of `position`, the last move first) under
+// `conditions` (empty: orthodox chess): a proof game of at most max_plies half-moves to the
+// position seq leads back to, found within `seconds` (0: no limit) on `threads`, whose
+// replay with the sequence reaches `position` (verify_certificate); among the first
+// `max_games` games the search gives, the first that replays. Nothing when none is found: that
+// proves nothing (no game may exist within the limits, or the search stopped).
+std::optional<RetroCertificate> find_certificate(const Setup& position, const std::vector<UnMove>& seq,
+                                                 const std::vector<Condition>& conditions, int max_plies,
+                                                 double seconds, int threads = 1, int max_games = 20);
+
+// Whether `cert` replays under `conditions`: every move of its game and then of its sequence
+// is legal where it is played (among generate_legal's moves, rule choices included), starting
+// from the game array with White to move, and the last position has `position`'s units and
+// side to move.
+bool verify_certificate(const Setup& position, const RetroCertificate& cert, const std::vector<Condition>& conditions);
+
+// The certificate in Popeye's notation, one line: the game's moves numbered from 1, then
+// " | " and the sequence's moves ("1.e2-e4 e7-e5 2.Sg1-f3 | Sb8-c6 3.Sf3*e5").
+std::string certificate_text(const RetroCertificate& cert, const std::vector<Condition>& conditions);
+
+}  // namespace rebirth

@@ -1,0 +1,115 @@
+#include "rebirth/retro_certificate.h"
+
+#include "rebirth/movegen.h"
+#include "rebirth/notation.h"
+#include "rebirth/position.h"
+#include "rebirth/retro.h"
+#include "rebirth/rules.h"
+#include "rebirth/solve.h"
+
+namespace rebirth {
+
+namespace {
+
+const char* const kGameArray = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+// The position `seq` leads back to from `position` (retract, one retraction after the other).
+Setup earliest(const Setup& position, const std::vector<UnMove>& seq) {
+    Setup s = position;
+    for (const UnMove& u : seq) s = retract(s, u);
+    return s;
+}
+
+// Plays m in pos when it is among the legal moves there (rule choices included).
+bool play_legal(Position& pos, const Move& m) {
+    MoveList list;
+    generate_legal(pos, list);
+    for (const Move& x : list)
+        if (x == m) {
+            UndoInfo u;
+            pos.do_move(x, u);
+            return true;
+        }
+    return false;
+}
+
+}  // namespace
+
+bool verify_certificate(const Setup& position, const RetroCertificate& cert, const std::vector<Condition>& conditions) {
+    const RuleSet rules = resolve_rules(conditions, "<certificate>");
+    SetupRules setup_rules;
+    setup_rules.rules = rules.orthodox() ? nullptr : &rules;
+    Position pos(parse_fen(kGameArray), setup_rules);
+    for (const std::vector<Move>* moves : {&cert.game, &cert.sequence})
+        for (const Move& m : *moves)
+            if (!play_legal(pos, m)) return false;
+    const Setup end = pos.to_setup();
+    return same_units(end.board, position.board) && end.side_to_move == position.side_to_move;
+}
+
+std::optional<RetroCertificate> find_certificate(const Setup& position, const std::vector<UnMove>& seq,
+                                                 const std::vector<Condition>& conditions, int max_plies,
+                                                 double seconds, int threads, int max_games) {
+    const Setup start = earliest(position, seq);
+    // The sequence forward, the first played first.
+    RetroCertificate cert;
+    for (auto it = seq.rbegin(); it != seq.rend(); ++it) cert.sequence.push_back(it->move);
+    // Games of the parity that leaves the right side to move: White moves first.
+    const int parity = start.side_to_move == WHITE ? 0 : 1;
+    const int plies = max_plies - ((max_plies - parity) % 2 + 2) % 2;
+    if (plies < parity) return std::nullopt;
+    // The game array itself: the empty game.
+    if (start.side_to_move == WHITE && same_units(start.board, parse_fen(kGameArray).board) &&
+        verify_certificate(position, cert, conditions))
+        return cert;
+    if (plies == 0) return std::nullopt;
+    Problem p;
+    p.where = {"<retro certificate>", 0};
+    p.stipulation.play = Stipulation::Play::ProofGame;
+    p.stipulation.goal = "dia";
+    p.stipulation.half_moves = plies;
+    p.stipulation.moves = plies / 2.0;
+    p.stipulation.text = "dia" + std::to_string(plies / 2) + (plies % 2 ? ".5" : "");
+    p.conditions = conditions;
+    p.setup = start;
+    p.setup.side_to_move = WHITE;
+    p.setup.castling = 0;
+    p.setup.ep_square = SQ_NONE;
+    p.options.max_solutions = max_games;
+    SolveLimits limits;
+    limits.max_seconds = seconds;
+    SolveReport report;
+    try {
+        report = solve_problem_report(p, threads, limits);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    for (const ProofGameSolution& g : report.proof_games) {
+        if (g.first != WHITE) continue;
+        cert.game = g.moves;
+        if (verify_certificate(position, cert, conditions)) return cert;
+    }
+    return std::nullopt;
+}
+
+std::string certificate_text(const RetroCertificate& cert, const std::vector<Condition>& conditions) {
+    const RuleSet rules = resolve_rules(conditions, "<certificate>");
+    SetupRules setup_rules;
+    setup_rules.rules = rules.orthodox() ? nullptr : &rules;
+    Position pos(parse_fen(kGameArray), setup_rules);
+    std::string out;
+    int ply = 0;
+    for (const std::vector<Move>* moves : {&cert.game, &cert.sequence}) {
+        if (moves == &cert.sequence) out += out.empty() ? "|" : " |";
+        for (const Move& m : *moves) {
+            if (!out.empty()) out += ' ';
+            if (ply % 2 == 0) out += std::to_string(ply / 2 + 1) + ".";
+            out += move_to_popeye(pos, m);
+            if (!play_legal(pos, m)) return out + " (illegal)";
+            ++ply;
+        }
+    }
+    return out;
+}
+
+}  // namespace rebirth
