@@ -509,6 +509,31 @@ TEST_F(Cli, RetroCertifiesSequencesWithProofGames) {
     EXPECT_TRUE(j["certificate"].is_null()) << r;
 }
 
+// rebirth verify replays the certificates `retro --json --certify` wrote, independently of
+// the search: the two of 1.e4 e5 pass; with a move of one changed (e7-e5 -> e7-e6, after which
+// the game does not reach the diagram) it fails naming why, exit 2; a line that is no JSON is
+// bad input naming file and line.
+TEST_F(Cli, VerifyReplaysRetroCertificates) {
+    const RunResult made = run({"retro", "--fen", "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w - - 0 2", "--last",
+                                "2", "--side", "b", "--certify", "2", "--threads", "1", "--json"});
+    expect_clean_exit(made, 0);
+    const std::string good = write("certs.jsonl", made.out);
+    std::string tampered_text = made.out;
+    const auto at = tampered_text.find("| 1.e2-e4 e7-e5");
+    ASSERT_NE(at, std::string::npos) << made;
+    tampered_text.replace(at, 15, "| 1.e2-e4 e7-e6");
+    const std::string tampered = write("tampered.jsonl", tampered_text);
+    const std::string broken = write("broken.jsonl", made.out + "{not json\n");
+    const std::vector<RunResult> r = run_all({{"verify", good}, {"verify", tampered}, {"verify", broken}});
+    expect_clean_exit(r[0], 0);
+    EXPECT_TRUE(contains(r[0].out, "verified 2 of 2 certificate(s)\n")) << r[0];
+    expect_clean_exit(r[1], 2);
+    EXPECT_TRUE(contains(r[1].out, "FAILS: the game ends in")) << r[1];
+    EXPECT_TRUE(contains(r[1].out, "verified 1 of 2 certificate(s)\n")) << r[1];
+    expect_clean_exit(r[2], 2);
+    EXPECT_TRUE(contains(r[2].err, broken + ":2:")) << r[2];
+}
+
 TEST_F(Cli, ProblemBeyondTheFileIsRefusedNamingTheFile) {
     const std::string two = write("two.inp",
                                   "BeginProblem\nstip #2\npieces white ka1 black ka3\n"

@@ -41,4 +41,12 @@ bool verify_certificate(const Setup& position, const RetroCertificate& cert, con
 // " | " and the sequence's moves ("1.e2-e4 e7-e5 2.Sg1-f3 | Sb8-c6 3.Sf3*e5").
 std::string certificate_text(const RetroCertificate& cert, const std::vector<Condition>& conditions);
 
+// Replays a certificate written as certificate_text writes it (move numbers optional, one
+// "|" between the game and the sequence), each move matched by its text against the legal
+// moves where it is played, from the game array with White to move: "" when every move is
+// legal, the sequence has `sequence_length` moves and the last position has `position`'s
+// units and side to move; else why not, naming the first move that fails.
+std::string check_certificate_text(const Setup& position, const std::string& text,
+                                   const std::vector<Condition>& conditions, int sequence_length);
+
 }  // namespace rebirth

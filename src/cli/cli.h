@@ -41,10 +41,15 @@ struct RetroArgs {
     double certify_seconds = 10;  // time limit of each of those searches
 };
 
+struct VerifyArgs {
+    std::string file;  // retro certificates (JSON lines of `rebirth retro --json --certify`)
+};
+
 // Each command prints its results on stdout and its errors on stderr; returns the exit code.
 // InputError propagates to main, which reports it with kExitBadInput.
 int run_perft(const PerftArgs& args);
 int run_solve(const SolveArgs& args);
 int run_retro(const RetroArgs& args);
+int run_verify(const VerifyArgs& args);
 
 }  // namespace rebirth::cli

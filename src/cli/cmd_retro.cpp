@@ -72,6 +72,7 @@ int run_retro(const RetroArgs& args) {
                          {"condition", args.condition.empty() ? std::string("orthodox") : rules.describe()}};
         if (args.last != 1) j["last"] = args.last;
         if (args.certify > 0) {
+            j["condition_words"] = args.condition;  // for rebirth verify
             j["certificates"] = certificates;
             j["certificate"] = total == 1 && certified == 1 ? certificates[0] : nlohmann::json(nullptr);
         }

@@ -74,13 +74,19 @@ int main(int argc, char** argv) {
         ->check(CLI::NonNegativeNumber);
     retro_cmd->add_flag("--json", retro.json, "One JSON line: id, verdict, solutions, side, depth");
 
+    cli::VerifyArgs verify;
+    CLI::App* verify_cmd = app.add_subcommand(
+        "verify",
+        "Replay retro certificates (the JSON lines of `rebirth retro --json --certify`); verifying claimed "
+        "solutions of problems is not implemented yet");
+    verify_cmd->add_option("file", verify.file, "A .json / .jsonl file of certificates")->required();
+
     // Commands planned but not built yet: they say so instead of failing silently.
     struct Planned {
         const char* name;
         const char* what;
     };
     const Planned planned[] = {
-        {"verify", "verifying claimed solutions is not implemented yet"},
         {"cookcheck",
          "cook-checking collections is not implemented yet (solve each file with `rebirth solve`, or a "
          "cluster job of kind solve)"},
@@ -109,6 +115,7 @@ int main(int argc, char** argv) {
         }
         if (*solve_cmd) return cli::run_solve(solve);
         if (*retro_cmd) return cli::run_retro(retro);
+        if (*verify_cmd) return cli::run_verify(verify);
         for (size_t i = 0; i < planned_cmds.size(); ++i)
             if (*planned_cmds[i]) {
                 std::cerr << "rebirth " << planned[i].name << ": " << planned[i].what << "\n";

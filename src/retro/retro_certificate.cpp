@@ -1,5 +1,8 @@
 #include "rebirth/retro_certificate.h"
 
+#include <cctype>
+#include <sstream>
+
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
 #include "rebirth/position.h"
@@ -110,6 +113,48 @@ std::string certificate_text(const RetroCertificate& cert, const std::vector<Con
         }
     }
     return out;
+}
+
+std::string check_certificate_text(const Setup& position, const std::string& text,
+                                   const std::vector<Condition>& conditions, int sequence_length) {
+    const RuleSet rules = resolve_rules(conditions, "<certificate>");
+    SetupRules setup_rules;
+    setup_rules.rules = rules.orthodox() ? nullptr : &rules;
+    Position pos(parse_fen(kGameArray), setup_rules);
+    std::istringstream in(text);
+    int bars = 0, after_bar = 0, ply = 0;
+    for (std::string token; in >> token;) {
+        if (token == "|") {
+            ++bars;
+            continue;
+        }
+        // "1.e2-e4": the move number goes.
+        size_t i = 0;
+        while (i < token.size() && std::isdigit(static_cast<unsigned char>(token[i]))) ++i;
+        if (i > 0 && i < token.size() && token[i] == '.') token = token.substr(i + 1);
+        if (token.empty()) continue;
+        MoveList list;
+        generate_legal(pos, list);
+        bool played = false;
+        for (const Move& m : list)
+            if (move_to_popeye(pos, m) == token) {
+                UndoInfo u;
+                pos.do_move(m, u);
+                played = true;
+                break;
+            }
+        if (!played) return "half-move " + std::to_string(ply + 1) + " '" + token + "' is no legal move there";
+        ++ply;
+        if (bars == 1) ++after_bar;
+    }
+    if (bars != 1) return "one '|' between the game and the sequence expected, found " + std::to_string(bars);
+    if (after_bar != sequence_length)
+        return "the sequence has " + std::to_string(after_bar) + " moves, " + std::to_string(sequence_length) +
+               " expected";
+    const Setup end = pos.to_setup();
+    if (!same_units(end.board, position.board) || end.side_to_move != position.side_to_move)
+        return "the game ends in " + to_fen(end) + ", not in the diagram";
+    return "";
 }
 
 }  // namespace rebirth

@@ -1,0 +1,81 @@
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/cli.h"
+#include "rebirth/error.h"
+#include "rebirth/popeye_input.h"
+#include "rebirth/retro_certificate.h"
+#include "rebirth/setup.h"
+
+namespace rebirth::cli {
+
+// `rebirth verify FILE`: the retro certificates of FILE (the JSON lines `rebirth retro --json
+// --certify` prints) replayed one by one (check_certificate_text), independently of the
+// search that found them: per certificate "ok" or why it fails. Other files (claimed
+// solutions of problems, issue 14) are not verified yet and say so.
+int run_verify(const VerifyArgs& args) {
+    const std::string& file = args.file;
+    const bool json = file.size() > 5 && (file.ends_with(".json") || file.ends_with(".jsonl"));
+    if (!json) {
+        std::cerr << "rebirth verify: verifying claimed solutions of problems is not implemented yet (rebirth verify "
+                     "reads retro certificates: the JSON lines of `rebirth retro --json --certify`, in a .json or "
+                     ".jsonl file)\n";
+        return kExitBadInput;
+    }
+    std::ifstream in(file);
+    if (!in) throw InputError(file, 0, file, "cannot read the file");
+    int checked = 0, failed = 0, number = 0;
+    std::string line;
+    for (int line_no = 1; std::getline(in, line); ++line_no) {
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        nlohmann::json j;
+        try {
+            j = nlohmann::json::parse(line);
+        } catch (const nlohmann::json::exception& e) {
+            throw InputError(file, line_no, line.substr(0, 40), std::string("not a JSON line: ") + e.what());
+        }
+        if (!j.is_object() || !j.contains("id") || !j["id"].is_string() || !j.contains("solutions") ||
+            !j["solutions"].is_array() || !j.contains("certificates") || !j["certificates"].is_array() ||
+            j["certificates"].size() != j["solutions"].size())
+            throw InputError(file, line_no, line.substr(0, 40),
+                             "expected a line of `rebirth retro --json --certify` (id, solutions, certificates)");
+        const Setup diagram = parse_fen(j["id"].get<std::string>(), file);
+        const std::string words = j.value("condition_words", std::string());
+        const std::vector<Condition> conditions =
+            words.empty() ? std::vector<Condition>{} : parse_condition_words(words, file);
+        for (size_t i = 0; i < j["certificates"].size(); ++i) {
+            ++number;
+            const auto& c = j["certificates"][i];
+            if (c.is_null()) continue;
+            if (!c.is_string() || !j["solutions"][i].is_array())
+                throw InputError(file, line_no, "certificates", "a certificate is a string or null");
+            ++checked;
+            // The diagram's side to move: the side that did not move last. The first
+            // retraction of a solution is the last move; a solution's certificate ends with it.
+            Setup position = diagram;
+            const std::string why = [&] {
+                // Both sides may be asked (janko's type A): the certificate decides, so try both.
+                for (Color to_move : {WHITE, BLACK}) {
+                    position.side_to_move = to_move;
+                    if (check_certificate_text(position, c.get<std::string>(), conditions,
+                                               static_cast<int>(j["solutions"][i].size()))
+                            .empty())
+                        return std::string();
+                }
+                position.side_to_move = diagram.side_to_move;
+                return check_certificate_text(position, c.get<std::string>(), conditions,
+                                              static_cast<int>(j["solutions"][i].size()));
+            }();
+            std::cout << "certificate " << number << " (" << file << ":" << line_no
+                      << "): " << (why.empty() ? std::string("ok") : "FAILS: " + why) << "\n";
+            if (!why.empty()) ++failed;
+        }
+    }
+    std::cout << "verified " << checked - failed << " of " << checked << " certificate(s)\n";
+    return failed ? kExitBadInput : kExitOk;
+}
+
+}  // namespace rebirth::cli
