@@ -260,13 +260,17 @@ std::vector<std::vector<UnMove>> side_prefixes(const RetroTwin& t, const Setup& 
 }  // namespace
 
 std::vector<std::vector<UnMove>> retro_side_prefixes(const Problem& p, int k, int twin, int side) {
-    const auto [t, s] = twin_side(p, k, twin, side);
+    const auto twin_and_position = twin_side(p, k, twin, side);
+    const RetroTwin& t = twin_and_position.first;  // named, not bound: lambdas below use them
+    const Setup& s = twin_and_position.second;
     return side_prefixes(t, s, k);
 }
 
 std::vector<std::string> retro_item_lines(const Problem& p, int k, int chunk, int twin, int side, int item, int threads,
                                           const std::vector<std::vector<UnMove>>* given) {
-    const auto [t, s] = twin_side(p, k, twin, side);
+    const auto twin_and_position = twin_side(p, k, twin, side);
+    const RetroTwin& t = twin_and_position.first;  // named, not bound: lambdas below use them
+    const Setup& s = twin_and_position.second;
     if (chunk < 1 || item < 0) throw std::invalid_argument("no such retro item");
     std::vector<std::vector<UnMove>> own;
     if (!given) own = side_prefixes(t, s, k);
