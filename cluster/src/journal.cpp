@@ -195,10 +195,14 @@ void apply_journal_line(JournalState& state, const std::string& line, const std:
             rec.threads = j.at("threads").get<int>();
             const std::string path = j.at("path").get<std::string>();
             ProblemProgress& progress = state.problems.at(problem);
-            // An empty path: the output assembled from fragments, after the last of them.
+            // An empty path: the output assembled from the items, once, after the problem was
+            // planned. Items may still be pending here: with MaxSolutions the master leaves a
+            // play's items after its first lines unsearched and journals nothing for them
+            // (Master::settle_proof), so the assembled output also closes those.
             if (path.empty()) {
-                if (!progress.finished() || state.solved.count(problem))
-                    throw std::runtime_error("assembled output before the last fragment or twice");
+                if (!progress.planned() || state.solved.count(problem))
+                    throw std::runtime_error("assembled output before the problem's plan or twice");
+                for (const std::string& left : progress.pending()) progress.done(left, 0);
             } else {
                 progress.done(path, rec.nodes);
             }

@@ -20,7 +20,8 @@ kill_master_when "$launcher_pid" "$journal" items 30 1000 0.01 ended
 before=$(items)
 echo "killed master $killed_master after $before retro items"
 
-"${run[@]}" --resume > "$work/summary2.jsonl" 2> "$work/stderr2.txt"
+"${run[@]}" --resume > "$work/summary2.jsonl" 2> "$work/stderr2.txt" ||
+  { echo "the resumed run failed:" >&2; cat "$work/stderr2.txt" >&2; exit 1; }
 same_solve "$cluster" "$job" "$expected" "$work/out"
 check_retro_summary "$cluster" "$job" "$expected" "$work/summary2.jsonl"
 test "$(grep -c '"t":"start"' "$journal")" -eq 2

@@ -19,7 +19,8 @@ kill_master_when "$launcher_pid" "$journal" solved 3 800 0.01 ended
 before=$(solved)
 echo "killed master $killed_master after $before of $total problems"
 
-"${run[@]}" --resume > "$work/summary2.jsonl" 2> "$work/stderr2.txt"
+"${run[@]}" --resume > "$work/summary2.jsonl" 2> "$work/stderr2.txt" ||
+  { echo "the resumed run failed:" >&2; cat "$work/stderr2.txt" >&2; exit 1; }
 same_solve "$cluster" "$job" "$expected" "$work/out"
 check_summary "$cluster" "$job" "$work/summary2.jsonl"
 test "$(grep -c '"t":"start"' "$journal")" -eq 2
