@@ -37,12 +37,13 @@ int run_retro(const RetroArgs& args) {
     // left, certified, is proved possible.
     const std::vector<Condition> conditions =
         args.condition.empty() ? std::vector<Condition>{} : parse_condition_words(args.condition, "--condition");
+    const std::vector<std::vector<std::string>> solutions = retro_solutions(answer, r);
     nlohmann::json certificates = nlohmann::json::array();
     std::string certified_text;
     int certified = 0, total = 0;
     for (const LastMovesAnswer::Side& side : answer.sides)
         for (const std::vector<UnMove>& seq : side.sequences) {
-            ++total;
+            const std::vector<std::string>& texts = solutions[static_cast<size_t>(total++)];
             if (args.certify == 0) continue;
             const auto cert =
                 find_certificate(side.position, seq, conditions, args.certify, args.certify_seconds, args.threads);
@@ -53,20 +54,15 @@ int run_retro(const RetroArgs& args) {
             ++certified;
             const std::string text = certificate_text(*cert, conditions);
             certificates.push_back(text);
-            Setup p = side.position;
-            std::string line;
-            for (const UnMove& u : seq) {
-                line += "  " + janko_notation(p, u, r);
-                p = retract(p, u);
-            }
-            certified_text += line + "\n    proof game: " + text + "\n";
+            for (const std::string& t : texts) certified_text += "  " + t;
+            certified_text += "\n    proof game: " + text + "\n";
         }
     std::string verdict = answer.verdict();
     if (certified >= 2) verdict = "multiple";
     if (args.json) {
         nlohmann::json j{{"id", args.fen},
                          {"verdict", verdict},
-                         {"solutions", retro_solutions(answer, r)},
+                         {"solutions", solutions},
                          {"side", args.side.empty() ? std::string("both") : args.side},
                          {"depth", args.depth},
                          {"condition", args.condition.empty() ? std::string("orthodox") : rules.describe()}};

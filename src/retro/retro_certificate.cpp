@@ -36,13 +36,25 @@ bool play_legal(Position& pos, const Move& m) {
     return false;
 }
 
+// The game array with White to move under `conditions`, beside the rule set its position
+// points at.
+struct GameArray {
+    explicit GameArray(const std::vector<Condition>& conditions) : rules(resolve_rules(conditions, "<certificate>")) {
+        SetupRules setup_rules;
+        setup_rules.rules = rules.orthodox() ? nullptr : &rules;
+        pos.set(parse_fen(kGameArray), setup_rules);
+    }
+    GameArray(const GameArray&) = delete;
+    GameArray& operator=(const GameArray&) = delete;
+    const RuleSet rules;
+    Position pos;
+};
+
 }  // namespace
 
 bool verify_certificate(const Setup& position, const RetroCertificate& cert, const std::vector<Condition>& conditions) {
-    const RuleSet rules = resolve_rules(conditions, "<certificate>");
-    SetupRules setup_rules;
-    setup_rules.rules = rules.orthodox() ? nullptr : &rules;
-    Position pos(parse_fen(kGameArray), setup_rules);
+    GameArray array(conditions);
+    Position& pos = array.pos;
     for (const std::vector<Move>* moves : {&cert.game, &cert.sequence})
         for (const Move& m : *moves)
             if (!play_legal(pos, m)) return false;
@@ -96,10 +108,8 @@ std::optional<RetroCertificate> find_certificate(const Setup& position, const st
 }
 
 std::string certificate_text(const RetroCertificate& cert, const std::vector<Condition>& conditions) {
-    const RuleSet rules = resolve_rules(conditions, "<certificate>");
-    SetupRules setup_rules;
-    setup_rules.rules = rules.orthodox() ? nullptr : &rules;
-    Position pos(parse_fen(kGameArray), setup_rules);
+    GameArray array(conditions);
+    Position& pos = array.pos;
     std::string out;
     int ply = 0;
     for (const std::vector<Move>* moves : {&cert.game, &cert.sequence}) {
@@ -117,10 +127,8 @@ std::string certificate_text(const RetroCertificate& cert, const std::vector<Con
 
 std::string check_certificate_text(const Setup& position, const std::string& text,
                                    const std::vector<Condition>& conditions, int sequence_length) {
-    const RuleSet rules = resolve_rules(conditions, "<certificate>");
-    SetupRules setup_rules;
-    setup_rules.rules = rules.orthodox() ? nullptr : &rules;
-    Position pos(parse_fen(kGameArray), setup_rules);
+    GameArray array(conditions);
+    Position& pos = array.pos;
     std::istringstream in(text);
     int bars = 0, after_bar = 0, ply = 0;
     for (std::string token; in >> token;) {

@@ -177,15 +177,15 @@ RetroProblemReport solve_retro_problem(const Problem& p, int threads) {
 
 namespace {
 
-// The number of items of side `moved_last` of twin t with prefixes of length k.
-int count_items(const RetroTwin& t, Color moved_last, int k) {
-    const Setup s = t.position(moved_last);
-    if (t.n == 1) {
-        std::vector<UnMove> un;
-        generate_unmoves(s, un, t.r());
-        return static_cast<int>(un.size());
-    }
-    return static_cast<int>(retraction_prefixes(s, k, t.r()).size());
+// The prefixes the items of a side are cut from: the retraction prefixes of length k, or for
+// one move asked every retraction generate_unmoves gives, one a prefix.
+std::vector<std::vector<UnMove>> side_prefixes(const RetroTwin& t, const Setup& s, int k) {
+    if (t.n > 1) return retraction_prefixes(s, k, t.r());
+    std::vector<UnMove> un;
+    generate_unmoves(s, un, t.r());
+    std::vector<std::vector<UnMove>> out;
+    for (const UnMove& u : un) out.push_back({u});
+    return out;
 }
 
 }  // namespace
@@ -206,7 +206,8 @@ RetroPlan plan_retro(const Problem& p, int target, int max_prefixes, int k, int 
             pt.retro = t.retro;
             pt.message = t.message;
             pt.n = t.n;
-            for (Color c : t.sides) pt.sides.push_back({c, count_items(t, c, length), 0});
+            for (Color c : t.sides)
+                pt.sides.push_back({c, static_cast<int>(side_prefixes(t, t.position(c), length).size()), 0});
             plan.twins.push_back(std::move(pt));
         }
         return plan;
@@ -246,15 +247,6 @@ std::pair<RetroTwin, Setup> twin_side(const Problem& p, int k, int twin, int sid
         throw std::invalid_argument("no such retro item");
     const Setup s = t.position(t.sides[static_cast<size_t>(side)]);
     return {std::move(t), s};
-}
-
-std::vector<std::vector<UnMove>> side_prefixes(const RetroTwin& t, const Setup& s, int k) {
-    if (t.n > 1) return retraction_prefixes(s, k, t.r());
-    std::vector<UnMove> un;
-    generate_unmoves(s, un, t.r());
-    std::vector<std::vector<UnMove>> out;
-    for (const UnMove& u : un) out.push_back({u});
-    return out;
 }
 
 }  // namespace
