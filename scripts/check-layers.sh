@@ -16,7 +16,7 @@ declare -A public=(
   [popeye_input.h]=io [pgn.h]=io [popeye_output.h]=io [popeye_order.h]=io
   [solve.h]=solve [goal_bound.h]=solve [distance.h]=solve
   [proof_bound.h]=proofgame [proof_split.h]=proofgame [proof_captures.h]=proofgame [proof_tempo.h]=proofgame [proof_rebirth.h]=proofgame [assignment.h]=proofgame
-  [retro.h]=retro [retro_certificate.h]=retro [retro_problem.h]=retro [unmove.h]=retro
+  [retro.h]=retro [retractor.h]=retro [retro_certificate.h]=retro [retro_problem.h]=retro [unmove.h]=retro
 )
 
 rank_of() {

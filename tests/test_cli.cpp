@@ -425,8 +425,8 @@ TEST_F(Cli, RetroUnderRebirthRules) {
 // Retro stipulations in Popeye-style files (README "Retro problems"): JR-O-001 of
 // ../shared/reference/retro/lastmoves.jsonl as `lastmove` with BlackToPlay (White moved
 // last: a2-a3+, unique), JR-O-004 (Smullyan) as `lastmoves 3` (Kb3xPc3+ b4xc3ep+ c2-c4),
-// JR-O-001 again in French with the French option names, and bad inputs: a defensive
-// retractor stipulation (not implemented yet), BlackToPlay on a #2, BlackToPlay with
+// JR-O-001 again in French with the French option names, and bad inputs: a malformed
+// defensive retractor stipulation (-n & #2), BlackToPlay on a #2, BlackToPlay with
 // WhiteToPlay, a fairy unit (un-moves are orthodox), each named with file, line and word
 // while the file goes on.
 TEST_F(Cli, RetroStipulationsInPopeyeFiles) {
@@ -441,7 +441,7 @@ TEST_F(Cli, RetroStipulationsInPopeyeFiles) {
                                    "Option BlackToPlay\n"
                                    "NextProblem\n"
                                    "Pieces White Kb2 Pa3 Black Kb4\n"
-                                   "Stipulation -17 & =1\n"
+                                   "Stipulation -17 & #2\n"
                                    "NextProblem\n"
                                    "Pieces White Kb2 Pa3 Black Kb4\n"
                                    "Stipulation #2\n"
@@ -478,9 +478,9 @@ TEST_F(Cli, RetroStipulationsInPopeyeFiles) {
     EXPECT_TRUE(contains(r[0].err, file + ":21: retro analysis handles units of the orthodox walks without "
                                           "attributes only: 'wGc5'"))
         << r[0];
-    EXPECT_TRUE(contains(r[0].err, file + ":11: defensive retractors")) << r[0];
+    EXPECT_TRUE(contains(r[0].err, file + ":11: malformed defensive retractor")) << r[0];
     EXPECT_TRUE(contains(r[0].err, "'-17'")) << r[0];
-    EXPECT_TRUE(contains(r[0].err, file + ":15: option for retro stipulations (lastmoves) only: 'BlackToPlay'"))
+    EXPECT_TRUE(contains(r[0].err, file + ":15: option for retro stipulations (lastmoves, -n & #1) only: 'BlackToPlay'"))
         << r[0];
     EXPECT_TRUE(contains(r[0].err, file + ":19: contradicts WhiteToPlay: 'BlackToPlay'")) << r[0];
     expect_clean_exit(r[1], 0);

@@ -172,7 +172,8 @@ std::string not_a_proof_game(const Problem& p, const std::string& file) {
 std::string not_a_retro_problem(const Problem& p, const std::string& file) {
     const auto where = [&](int line) { return file + ":" + std::to_string(line) + ": "; };
     if (p.stipulation.play != Stipulation::Play::LastMoves)
-        return where(p.where.line) + "stipulation '" + p.stipulation.text + "' is no retro stipulation (lastmoves N)";
+        return where(p.where.line) + "stipulation '" + p.stipulation.text +
+               "' is no retro stipulation (lastmoves N; a defensive retractor goes in a solve job, one item)";
     for (const Twin& twin : p.twins)
         for (const TwinOp& op : twin.ops)
             if (op.kind == TwinOp::Kind::Stipulation && op.stipulation.play != Stipulation::Play::LastMoves)

@@ -310,7 +310,7 @@ Result solve_one(const Problem& p, int threads, double max_seconds) {
     limits.max_seconds = max_seconds;
     limits.show_time = false;
     try {
-        if (p.stipulation.play == Stipulation::Play::LastMoves) {
+        if (p.stipulation.retro()) {
             // A retro problem: its answer as `rebirth solve` prints it (retro_problem.h).
             const auto t0 = std::chrono::steady_clock::now();
             const RetroProblemReport report = solve_retro_problem(p, threads);

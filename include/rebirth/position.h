@@ -102,6 +102,9 @@ class Position {
     // Loads a diagram and checks it (king counts, side not to move in check, castling and en
     // passant fields that contradict the board). Throws InputError naming `source`.
     void set(const Setup& setup, const SetupRules& rules = {}, const std::string& source = "<position>");
+    // set() that returns false instead of throwing when the side not to move is in check (the
+    // position is loaded all the same); the other errors still throw.
+    bool load(const Setup& setup, const SetupRules& rules = {}, const std::string& source = "<position>");
     Setup to_setup() const;
 
     Piece piece_on(Square s) const { return board_[s]; }

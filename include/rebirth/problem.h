@@ -21,7 +21,9 @@ struct SourceLoc {
 // "h#2.5", "ser-h=10", "3->ser-#2", "dia2.5", "a=>b0.5"); the other fields are its parts.
 struct Stipulation {
     // LastMoves: rebirth's retro stipulation "lastmoves N" (half_moves = N single moves).
-    enum class Play { Direct, Help, Self, Reflex, HelpSelf, HelpReflex, ProofGame, AToB, LastMoves, Other };
+    // Retractor: a defensive retractor "-n & #1" / "-n & s#1" / "-n & =1" (half_moves = n
+    // White retractions, goal "#1", "s#1" or "=1").
+    enum class Play { Direct, Help, Self, Reflex, HelpSelf, HelpReflex, ProofGame, AToB, LastMoves, Retractor, Other };
     std::string text;
     Play play = Play::Direct;
     bool series = false;
@@ -35,6 +37,8 @@ struct Stipulation {
     int half_moves = 0;
     double moves = 0;  // the number as written (2, 2.5, 10)
     bool empty() const { return text.empty(); }
+    // A retro stipulation (last moves or a defensive retractor): the retro layer answers it.
+    bool retro() const { return play == Play::LastMoves || play == Play::Retractor; }
 };
 
 // One Popeye condition word with the words that qualify it, in Popeye's canonical English
@@ -50,9 +54,13 @@ struct Options {
     std::vector<Square> no_castling;  // Option NoCastling <squares>
     std::vector<Square> en_passant;   // Option EnPassant <squares> (departure, skipped, arrival)
     bool white_to_play = false;
-    bool black_to_play = false;      // BlackToPlay (rebirth, retro stipulations: White moved last)
-    std::optional<int> retro_depth;  // RetroDepth n (rebirth, retro stipulations)
-    int retro_option_line = 0;       // line of BlackToPlay / RetroDepth (for messages)
+    bool black_to_play = false;       // BlackToPlay (rebirth, retro stipulations: White moved last)
+    std::optional<int> retro_depth;   // RetroDepth n (rebirth, retro stipulations)
+    int retro_option_line = 0;        // line of BlackToPlay / RetroDepth (for messages)
+    bool proca = false;               // Proca (rebirth, retractors: the retracting side uncaptures; the default)
+    bool hoeg = false;                // Hoeg (rebirth, retractors: the other side decides the uncapture)
+    bool no_forward_defence = false;  // NoForwardDefence (rebirth, retractors)
+    int retractor_option_line = 0;    // line of the last of those three (for messages)
     bool half_duplex = false;
     bool duplex = false;
     bool no_board = false;

@@ -84,4 +84,8 @@ std::string last_move_type(const Setup& position, const UnMove& u);
 // `position` is the diagram after the move.
 std::string janko_notation(const Setup& position, const UnMove& u, const RuleSet* rules = nullptr);
 
+// A forward move `m`, legal in `before`, in the same notation (`Qh2-a2`, `h5xg6ep`,
+// `Rd1xBd8`, `O-O-O`; under rebirth rules with Popeye's brackets), no check sign.
+std::string forward_notation(const Setup& before, const Move& m, const RuleSet* rules = nullptr);
+
 }  // namespace rebirth

@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "rebirth/error.h"
 #include "rebirth/popeye_input.h"
+#include "rebirth/retractor.h"
 #include "rebirth/retro.h"
 #include "rebirth/retro_certificate.h"
 #include "rebirth/retro_problem.h"
@@ -18,6 +19,48 @@ namespace rebirth::cli {
 // "What were the last N single moves?" (N = 1: "which was the last move?") on a FEN: each
 // side asked (--side, or both as janko's type A asks) and its retraction sequences that
 // possible_last_moves does not refute, the last move first (N = 1 also with its type).
+namespace {
+
+// A defensive retractor on the FEN (White moved last): the keys with every line of play, or
+// one JSON line {id, verdict, solutions (per key its retraction), lines, stipulation, type}.
+int run_retractor(const RetroArgs& args, const Setup& diagram, const RuleSet* rules) {
+    RetractorSpec spec;
+    if (!parse_retractor_stipulation(args.retractor, spec.retractions, spec.aim))
+        throw InputError("--retractor", 0, args.retractor, "a defensive retractor is -n & #1, -n & s#1 or -n & =1:");
+    spec.type = args.hoeg ? RetractorType::Hoeg : RetractorType::Proca;
+    spec.forward_defence = !args.no_forward_defence;
+    spec.depth = args.depth;
+    const RetractorAnswer answer = solve_retractor(diagram, spec, rules, args.threads);
+    if (!args.json) {
+        std::cout << retractor_stipulation(spec.retractions, spec.aim) << (args.hoeg ? " (Hoeg)" : " (Proca)")
+                  << (spec.forward_defence ? "" : ", no forward defence") << "\n"
+                  << retractor_text(answer);
+        return kExitOk;
+    }
+    nlohmann::json keys = nlohmann::json::array(), lines = nlohmann::json::array();
+    for (const RetractorStep& key : answer.keys) {
+        keys.push_back(nlohmann::json::array({key.text}));
+        for (const std::vector<std::string>& line : retractor_lines(key)) lines.push_back(line);
+    }
+    nlohmann::json unresolved = nlohmann::json::array();
+    for (const RetractorStep& u : answer.unresolved) unresolved.push_back(u.text);
+    nlohmann::json j{{"id", args.fen},
+                     {"verdict", answer.verdict()},
+                     {"solutions", keys},
+                     {"lines", lines},
+                     {"unresolved", unresolved},
+                     {"side", "w"},
+                     {"stipulation", retractor_stipulation(spec.retractions, spec.aim)},
+                     {"type", args.hoeg ? "Hoeg" : "Proca"},
+                     {"forward_defence", spec.forward_defence},
+                     {"depth", args.depth},
+                     {"condition", rules ? rules->describe() : std::string("orthodox")}};
+    std::cout << j.dump() << "\n";
+    return kExitOk;
+}
+
+}  // namespace
+
 int run_retro(const RetroArgs& args) {
     if (!args.side.empty() && args.side != "w" && args.side != "b")
         throw InputError("--side", 0, args.side, "the side that moved last is w or b");
@@ -29,6 +72,13 @@ int run_retro(const RetroArgs& args) {
         if (!unmoves_supported(&rules)) throw InputError("--condition", 0, args.condition, retro_unsupported(rules));
     }
     const RuleSet* r = args.condition.empty() ? nullptr : &rules;
+    if (!args.retractor.empty()) {
+        if (args.last != 1 || !args.side.empty() || args.certify != 0)
+            throw InputError("--retractor", 0, args.retractor, "goes with none of --last, --side, --certify:");
+        return run_retractor(args, diagram, r);
+    }
+    if (args.hoeg || args.no_forward_defence)
+        throw InputError(args.hoeg ? "--hoeg" : "--no-forward-defence", 0, "", "applies to --retractor only");
     std::optional<Color> mover;
     if (!args.side.empty()) mover = args.side == "w" ? WHITE : BLACK;
     const LastMovesAnswer answer = last_moves(diagram, args.last, mover, args.depth, r, args.threads);

@@ -159,7 +159,7 @@ int run_solve(const SolveArgs& args) {
         } else {
             std::cout << format_header(p);
             try {
-                if (p.stipulation.play == Stipulation::Play::LastMoves) {
+                if (p.stipulation.retro()) {
                     const RetroProblemReport report = solve_retro_problem(p, args.threads);
                     std::cout << report.text;
                     summary["status"] = report.supported ? "solved" : "unsupported";

@@ -73,6 +73,12 @@ int main(int argc, char** argv) {
         ->add_option("--certify-seconds", retro.certify_seconds, "Time limit of each --certify search (default 10)")
         ->check(CLI::NonNegativeNumber);
     retro_cmd->add_flag("--json", retro.json, "One JSON line: id, verdict, solutions, side, depth");
+    retro_cmd->add_option("--retractor", retro.retractor,
+                          "Solve a defensive retractor instead (White moved last): \"-n & #1\", \"-n & s#1\" or "
+                          "\"-n & =1\", Proca unless --hoeg");
+    retro_cmd->add_flag("--hoeg", retro.hoeg, "Retractor of type Hoeg: the other side decides what was uncaptured");
+    retro_cmd->add_flag("--no-forward-defence", retro.no_forward_defence,
+                        "Retractor without forward defence (Black may not reach the aim first)");
 
     cli::VerifyArgs verify;
     CLI::App* verify_cmd = app.add_subcommand(

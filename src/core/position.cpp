@@ -140,6 +140,14 @@ void Position::move_piece(Square from, Square to) {
 }
 
 void Position::set(const Setup& setup, const SetupRules& rules, const std::string& source) {
+    if (load(setup, rules, source)) return;
+    const char* names[COLOR_NB] = {"white", "black"};
+    throw InputError(source, 0, names[~side_],
+                     circe_ ? "illegal position: the side to play can capture the king of"
+                            : "illegal position: the side not to move is in check:");
+}
+
+bool Position::load(const Setup& setup, const SetupRules& rules, const std::string& source) {
     clear();
     int kings[COLOR_NB] = {0, 0};
     int buried_kings[COLOR_NB] = {0, 0};
@@ -235,11 +243,7 @@ void Position::set(const Setup& setup, const SetupRules& rules, const std::strin
     halfmove_clock_ = setup.halfmove_clock;
     fullmove_start_ = setup.fullmove_number;
     key_ = compute_key();
-
-    if (in_check(~side_))
-        throw InputError(source, 0, names[~side_],
-                         circe_ ? "illegal position: the side to play can capture the king of"
-                                : "illegal position: the side not to move is in check:");
+    return !in_check(~side_);
 }
 
 Setup Position::to_setup() const {

@@ -177,6 +177,7 @@ Color initial_side(Problem& p) {
     const bool help =
         !st.series && st.intro == 0 && (st.play == P::Help || st.play == P::HelpSelf || st.play == P::HelpReflex);
     if (st.play == P::LastMoves) return p.options.black_to_play ? BLACK : WHITE;
+    if (st.play == P::Retractor) return BLACK;  // White moved last
     if (p.options.white_to_play && !(help && !half) && st.play != P::AToB) {
         const std::string note = "WhiteToPlay not applicable - ignored";
         if (std::find(p.notes.begin(), p.notes.end(), note) == p.notes.end()) p.notes.push_back(note);
@@ -542,6 +543,18 @@ void parse_options(Lexer& lex, Language lang, Options& o) {
                 o.retro_option_line = tok->line;
                 break;
             }
+            case Opt::Proca:
+                o.proca = true;
+                o.retractor_option_line = tok->line;
+                break;
+            case Opt::Hoeg:
+                o.hoeg = true;
+                o.retractor_option_line = tok->line;
+                break;
+            case Opt::NoForwardDefence:
+                o.no_forward_defence = true;
+                o.retractor_option_line = tok->line;
+                break;
             case Opt::Variations:
                 o.variation = true;
                 break;
@@ -751,13 +764,26 @@ void finish_problem(Lexer& lex, Problem& p, int end_line) {
         throw InputError(lex.file(), end_line, command_word(Command::Stipulation, p.language), "missing");
     if (p.stipulation.play == Stipulation::Play::AToB && !p.start_board)
         throw InputError(lex.file(), end_line, p.stipulation.text, "a=>b needs position b after the stipulation:");
-    const bool retro = p.stipulation.play == Stipulation::Play::LastMoves;
+    const bool retractor = p.stipulation.play == Stipulation::Play::Retractor;
+    const bool retro = p.stipulation.play == Stipulation::Play::LastMoves || retractor;
     if (!retro && (p.options.black_to_play || p.options.retro_depth))
         throw InputError(lex.file(), p.options.retro_option_line,
                          p.options.black_to_play ? "BlackToPlay" : "RetroDepth",
-                         "option for retro stipulations (lastmoves) only:");
+                         "option for retro stipulations (lastmoves, -n & #1) only:");
     if (retro && p.options.black_to_play && p.options.white_to_play)
         throw InputError(lex.file(), p.options.retro_option_line, "BlackToPlay", "contradicts WhiteToPlay:");
+    const Options& o = p.options;
+    if (!retractor && (o.proca || o.hoeg || o.no_forward_defence))
+        throw InputError(lex.file(), o.retractor_option_line,
+                         o.proca  ? "Proca"
+                         : o.hoeg ? "Hoeg"
+                                  : "NoForwardDefence",
+                         "option for defensive retractors (-n & #1, -n & s#1, -n & =1) only:");
+    if (o.proca && o.hoeg) throw InputError(lex.file(), o.retractor_option_line, "Hoeg", "contradicts Proca:");
+    if (retractor && (o.black_to_play || o.white_to_play))
+        throw InputError(lex.file(), o.black_to_play ? o.retro_option_line : end_line,
+                         o.black_to_play ? "BlackToPlay" : "WhiteToPlay",
+                         "a defensive retractor's diagram is the position after White's last move:");
     finalize_setup(p);
     // A diagram shows no castling rights: a retro problem does not assume any (the king and
     // rooks on their squares may have moved and come back).

@@ -96,7 +96,10 @@ constexpr std::array<std::string_view, kOptions> kOptionsEn{"Defence",
                                                             "CastlingMutuallyExclusive",
                                                             "GoalIsEnd",
                                                             "BlackToPlay",
-                                                            "RetroDepth"};
+                                                            "RetroDepth",
+                                                            "Proca",
+                                                            "Hoeg",
+                                                            "NoForwardDefence"};
 constexpr std::array<std::string_view, kOptions> kOptionsFr{"Defense",
                                                             "Apparent",
                                                             "ApparentSeul",
@@ -132,7 +135,10 @@ constexpr std::array<std::string_view, kOptions> kOptionsFr{"Defense",
                                                             "RoquesMutuellementExclusifs",
                                                             "ButEstFin",
                                                             "TraitAuxNoirs",
-                                                            "ProfondeurRetro"};
+                                                            "ProfondeurRetro",
+                                                            "Proca",
+                                                            "Hoeg",
+                                                            "SansDefenseEnAvant"};
 constexpr std::array<std::string_view, kOptions> kOptionsDe{"Widerlegung",
                                                             "Satzspiel",
                                                             "WeissBeginnt",
@@ -168,7 +174,10 @@ constexpr std::array<std::string_view, kOptions> kOptionsDe{"Widerlegung",
                                                             "RochadenGegenseitigAusschliessend",
                                                             "ZielIstEnde",
                                                             "SchwarzBeginnt",
-                                                            "RetroTiefe"};
+                                                            "RetroTiefe",
+                                                            "Proca",
+                                                            "Hoeg",
+                                                            "OhneVorwaertsVerteidigung"};
 
 // Order: TwinWord enum.
 constexpr std::array<std::string_view, kTwinWords> kTwinEn{

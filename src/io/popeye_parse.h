@@ -127,6 +127,9 @@ enum class Opt {
     GoalIsEnd,
     BlackToPlay,  // rebirth's own, for retro stipulations
     RetroDepth,   // rebirth's own, for retro stipulations
+    Proca,        // rebirth's own, for defensive retractors
+    Hoeg,
+    NoForwardDefence,
     Count
 };
 enum class TwinWord {

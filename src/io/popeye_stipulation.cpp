@@ -73,8 +73,30 @@ Stipulation parse_stipulation(Lexer& lex, const Token& token) {
         st.moves = whole;
         return st;
     }
-    if (s.size() > 1 && s[0] == '-' && std::isdigit(static_cast<unsigned char>(s[1])))
-        lex.fail(token, "defensive retractors (-n & #1, -n & =1, ...) are not implemented yet: stipulation");
+    // Defensive retractors (rebirth's own; README "Retro problems"): "-n & #1", "-n & s#1",
+    // "-n & =1", with or without blanks ("-3&#1", "-3 & #1", "-3& #1").
+    if (s.size() > 1 && s[0] == '-' && std::isdigit(static_cast<unsigned char>(s[1]))) {
+        std::string whole(s);
+        while (whole.find('&') == std::string::npos || whole.back() == '&') {
+            const auto more = lex.next();
+            if (!more) break;
+            whole += to_lower(more->text);
+        }
+        size_t i = 1;
+        int n = 0;
+        while (i < whole.size() && std::isdigit(static_cast<unsigned char>(whole[i])) && n <= 64)
+            n = n * 10 + (whole[i++] - '0');
+        const std::string goal = i < whole.size() && whole[i] == '&' ? whole.substr(i + 1) : std::string();
+        if (n < 1 || n > 64 || (goal != "#1" && goal != "s#1" && goal != "=1"))
+            lex.fail(token,
+                     "malformed defensive retractor (-n & #1, -n & s#1 or -n & =1, n from 1 to 64): stipulation");
+        st.play = Stipulation::Play::Retractor;
+        st.goal = goal;
+        st.text = "-" + std::to_string(n) + " & " + goal;
+        st.half_moves = n;
+        st.moves = n;
+        return st;
+    }
 
     // n-> : introductory moves.
     if (const size_t arrow = s.find("->"); arrow != std::string_view::npos && arrow > 0 && s.substr(0, 3) != "a=>") {

@@ -222,11 +222,15 @@ std::string last_move_type(const Setup& position, const UnMove& u) {
     return t;
 }
 
-std::string janko_notation(const Setup& position, const UnMove& u, const RuleSet* rules) {
-    const Move& m = u.move;
-    const Setup before = retract(position, u);
-    SetupRules setup_rules;
-    setup_rules.rules = ruled(rules) ? rules : nullptr;
+namespace {
+
+// A move in the notation of the retro reference data, played from `before`: unit letter (none
+// for pawns), departure, `x` and the taken unit's letter `taken` (none for en passant) or `-`,
+// arrival, `=` and the promotion letter, `ep`; castling `O-O` / `O-O-O`. Under rebirth rules
+// the move's effects follow in Popeye's brackets, then `extra` (units a retraction brings
+// back). `setup_rules` must hold rules or null.
+std::string move_notation(const Setup& before, const Move& m, Walk taken, const SetupRules& setup_rules,
+                          const std::string& extra) {
     std::string t;
     if (m.kind == MoveKind::Castling) {
         t = file_of(m.to) == 6 ? "O-O" : "O-O-O";
@@ -234,9 +238,9 @@ std::string janko_notation(const Setup& position, const UnMove& u, const RuleSet
         const Walk unit = before.board[m.from].walk;
         if (unit != PAWN) t += letter(unit);
         t += square_name(m.from);
-        if (u.uncaptured != NO_WALK) {
+        if (taken != NO_WALK) {
             t += 'x';
-            if (m.kind != MoveKind::EnPassant) t += letter(u.uncaptured);  // Kb3xPc3, b4xc3ep
+            if (m.kind != MoveKind::EnPassant) t += letter(taken);  // Kb3xPc3, b4xc3ep
         } else {
             t += '-';
         }
@@ -247,28 +251,51 @@ std::string janko_notation(const Setup& position, const UnMove& u, const RuleSet
         }
         if (m.kind == MoveKind::EnPassant) t += "ep";
     }
-    try {
-        if (setup_rules.rules) {
+    if (setup_rules.rules) {
+        try {
             // The effects as Popeye writes them after the move ("Sc3*d5[+bPd7]").
             const std::string popeye = move_to_popeye(Position(before, setup_rules), m);
             if (const auto b = popeye.find('['); b != std::string::npos) t += popeye.substr(b);
-            // Popeye writes no Assassin removal; a retraction names every unit it brings back.
-            const auto removed = [](Piece p, Square s) {
-                return std::string("[-") + (p.color == WHITE ? 'w' : 'b') +
-                       std::string(walk_code(p.walk, Language::English)) + square_name(s) + "]";
-            };
-            if (!u.resurrected.empty()) t += removed(u.resurrected, u.unreborn);
-            if (u.capturer_lost) {
-                const Walk w = m.kind == MoveKind::Promotion ? m.promotion : u.capturer_before.walk;
-                t += removed(make_piece(u.capturer_before.color, w), m.to);
-            }
+        } catch (const std::exception&) {
         }
+        t += extra;
+    }
+    return t;
+}
+
+}  // namespace
+
+std::string janko_notation(const Setup& position, const UnMove& u, const RuleSet* rules) {
+    const Move& m = u.move;
+    const Setup before = retract(position, u);
+    SetupRules setup_rules;
+    setup_rules.rules = ruled(rules) ? rules : nullptr;
+    // Popeye writes no Assassin removal; a retraction names every unit it brings back.
+    std::string extra;
+    const auto removed = [](Piece p, Square s) {
+        return std::string("[-") + (p.color == WHITE ? 'w' : 'b') + std::string(walk_code(p.walk, Language::English)) +
+               square_name(s) + "]";
+    };
+    if (!u.resurrected.empty()) extra += removed(u.resurrected, u.unreborn);
+    if (u.capturer_lost) {
+        const Walk w = m.kind == MoveKind::Promotion ? m.promotion : u.capturer_before.walk;
+        extra += removed(make_piece(u.capturer_before.color, w), m.to);
+    }
+    std::string t = move_notation(before, m, u.uncaptured, setup_rules, extra);
+    try {
         Position after;
         after.set(position, setup_rules);
         if (after.in_check()) t += '+';
     } catch (const std::exception&) {
     }
     return t;
+}
+
+std::string forward_notation(const Setup& before, const Move& m, const RuleSet* rules) {
+    SetupRules setup_rules;
+    setup_rules.rules = ruled(rules) ? rules : nullptr;
+    const Walk taken = m.kind == MoveKind::EnPassant ? PAWN : before.board[m.to].walk;
+    return move_notation(before, m, taken, setup_rules, "");
 }
 
 }  // namespace rebirth

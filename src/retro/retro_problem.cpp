@@ -9,6 +9,7 @@
 #include "rebirth/notation.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/popeye_output.h"
+#include "rebirth/retractor.h"
 #include "rebirth/unmove.h"
 #include "rebirth/walk.h"
 
@@ -49,6 +50,7 @@ std::string verdict_of(size_t count) { return count == 0 ? "none" : count == 1 ?
 void combine(std::string& verdict, const std::string& v) {
     if (v == "none") verdict = "none";
     if (v == "unresolved" && verdict != "none") verdict = "unresolved";
+    if (v == "multiple" && verdict == "unique") verdict = "multiple";
 }
 
 // A twin of a retro problem ready to analyze.
@@ -60,6 +62,8 @@ struct RetroTwin {
     std::string message;
     int n = 0;
     int depth = 3;
+    bool retractor = false;  // a defensive retractor (`spec`), not last moves
+    RetractorSpec spec;
     std::vector<Color> sides;
     Setup diagram;
     const RuleSet* r() const { return rules.orthodox() ? nullptr : &rules; }
@@ -81,7 +85,9 @@ RetroTwin load_twin(const Problem& p, size_t i) {
     RetroTwin t;
     t.tw = apply_twin(p, zero ? i + 1 : i);
     if (!p.twins.empty()) t.line = format_twin_line(p, i);
-    if (t.tw.stipulation.play != Stipulation::Play::LastMoves) {
+    const Stipulation::Play kind = p.stipulation.play;
+    if (t.tw.stipulation.play != kind ||
+        (kind != Stipulation::Play::LastMoves && kind != Stipulation::Play::Retractor)) {
         t.message = "rebirth: " + t.tw.where.file + ":" + std::to_string(t.tw.where.line) + ": stipulation " +
                     t.tw.stipulation.text +
                     " in a retro problem: a twin may change the number of moves, not the kind of play";
@@ -102,6 +108,17 @@ RetroTwin load_twin(const Problem& p, size_t i) {
         throw InputError(t.tw.where.file, t.tw.condition_line, t.rules.describe(), retro_unsupported(t.rules));
     t.n = t.tw.stipulation.half_moves;
     t.depth = t.tw.options.retro_depth.value_or(3);
+    if (kind == Stipulation::Play::Retractor) {
+        t.retractor = true;
+        t.spec.retractions = t.n;
+        const std::string& goal = t.tw.stipulation.goal;
+        t.spec.aim = goal == "s#1"  ? RetractorAim::SelfMate
+                     : goal == "=1" ? RetractorAim::Stalemate
+                                    : RetractorAim::Mate;
+        t.spec.type = t.tw.options.hoeg ? RetractorType::Hoeg : RetractorType::Proca;
+        t.spec.forward_defence = !t.tw.options.no_forward_defence;
+        t.spec.depth = t.depth;
+    }
     if (!t.tw.options.black_to_play) t.sides.push_back(BLACK);
     if (!t.tw.options.white_to_play) t.sides.insert(t.sides.begin(), WHITE);
     t.diagram = t.tw.setup;
@@ -160,6 +177,14 @@ RetroProblemReport solve_retro_problem(const Problem& p, int threads) {
         if (!t.retro) {
             report.text.append("\n").append(t.message).append("\n");
             report.supported = false;
+            continue;
+        }
+        if (t.retractor) {
+            const RetractorAnswer answer = solve_retractor(t.diagram, t.spec, t.r(), threads);
+            report.text.append("\n").append(retractor_text(answer));
+            combine(verdict, answer.verdict());
+            for (const RetractorStep& key : answer.keys) report.solutions.push_back({key.text});
+            report.side = "w";
             continue;
         }
         std::optional<Color> mover;

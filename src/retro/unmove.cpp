@@ -26,7 +26,7 @@ std::optional<Move> replayed(const Setup& before, const UnMove& u, const RuleSet
     SetupRules setup_rules;
     setup_rules.rules = rules;
     try {
-        pos.set(before, setup_rules);
+        if (!pos.load(before, setup_rules)) return std::nullopt;
     } catch (const std::exception&) {
         return std::nullopt;
     }

@@ -61,7 +61,7 @@ bool solve_twin(const Problem& tw, int threads, std::string& out, bool& partial,
     SolveContext ctx{tw,      setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), threads, &partial,
                      control, notes,        proof_games};
     std::string text;
-    const bool retro = tw.stipulation.play == Stipulation::Play::LastMoves;
+    const bool retro = tw.stipulation.retro();
     const bool handled = !tw.stipulation.empty() && !retro &&
                          (is_proof(tw)         ? solve_proof_game(ctx, text)
                           : is_help_family(tw) ? solve_help_or_series(ctx, text)
@@ -208,7 +208,7 @@ SolvePlan plan_solve(const Problem& p) {
             const Problem& tw = twins[t].first;
             if (tw.stipulation.empty()) return refuse("no stipulation");
             if (is_proof(tw)) return refuse("proof game");
-            if (tw.stipulation.play == Stipulation::Play::LastMoves) return refuse("retro stipulation");
+            if (tw.stipulation.retro()) return refuse("retro stipulation");
             const std::unique_ptr<TwinSetup> setup = load_twin(tw);
             SolveContext ctx{tw, setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), 1, nullptr, nullptr};
             std::vector<SplitPhase> phases;

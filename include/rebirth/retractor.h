@@ -1,0 +1,95 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rebirth/rules.h"
+#include "rebirth/setup.h"
+#include "rebirth/unmove.h"
+
+// Defensive retractors ("-n & #1", "-n & s#1", "-n & =1"): White retracts n moves, Black one
+// after each White retraction but the last, trying to defend; then White reaches the aim with
+// one forward move. Definitions (PDB keywords S0000032 "Defensive Retractor, Type Proca" and
+// S0000018 "Type Høeg"; Julia's Fairies, No. 619.1, definitions):
+// - Proca: the retracting side decides whether its retraction uncaptured a unit, and which.
+// - Høeg: the retracting side chooses its unit and the square it comes back to; the other
+//   side then decides whether that was a capture and which of its units comes back (where the
+//   rules leave a choice: a diagonal pawn retraction must uncapture).
+// - White may reach the aim forward after any of its retractions (the play then ends, won).
+// - Forward defence (unless switched off): after one of its retractions Black may reach the
+//   same aim against White with one forward move, which refutes.
+// - Only legal retractions: each earlier position passes may_be_legal (retro.h) with `depth`
+//   single moves looked further back. A White retraction after which Black has none left is
+//   not legal either (every legal position but the game array has a predecessor).
+// Forward play (Codex for Chess Composition, Art. 16): castling is allowed unless proved
+// impossible, so a king and rook on their game-array squares may castle (no retro analysis
+// here proves otherwise); en passant only when proved, that is when every last move of the
+// opponent that possible_last_moves leaves is that pawn's double step. An en passant capture
+// that would reach the aim while the double step is possible but not proved leaves that line
+// unresolved, never won or lost.
+
+namespace rebirth {
+
+enum class RetractorType { Proca, Hoeg };
+enum class RetractorAim { Mate, SelfMate, Stalemate };  // #1, s#1, =1
+
+struct RetractorSpec {
+    int retractions = 1;  // n: White's retractions
+    RetractorAim aim = RetractorAim::Mate;
+    RetractorType type = RetractorType::Proca;
+    bool forward_defence = true;
+    int depth = 3;  // single moves looked further back to refute a retracted position
+};
+
+// Won (for White), failed, or not settled (an unproved en passant capture decides).
+enum class RetractorValue { Win, Fail, Unknown };
+
+// One retraction in a solution tree, in janko notation (retro.h), with what follows: after a
+// White retraction either `forward` (the forward moves reaching the aim, one a dual) or every
+// Black retraction left (each a defence White answers); after a Black retraction the White
+// retractions that win against it. Under Høeg a White retraction's siblings with the same
+// unit and square are the other side's choices of what it uncaptured: all of them count.
+struct RetractorStep {
+    Color side = WHITE;
+    UnMove retraction;
+    std::string text;                  // janko notation of the retraction
+    std::vector<std::string> forward;  // the forward moves reaching the aim right after it
+    RetractorValue value = RetractorValue::Fail;
+    std::vector<RetractorStep> next;
+};
+
+// The answer as data: the White first retractions that win (keys, each with its tree), and
+// those the analysis could not settle.
+struct RetractorAnswer {
+    std::vector<RetractorStep> keys;
+    std::vector<RetractorStep> unresolved;
+    bool hoeg = false;  // keys with the same unit and square count as one (Høeg)
+    // "unique" (one key: under Høeg one unit and square), "multiple" (cooked), "none", or
+    // "unresolved" (no key, and some first retraction not settled).
+    std::string verdict() const;
+};
+
+// Whether the stipulation text of a defensive retractor ("-3&#1", "-2 & s#1", "-17&=1") reads
+// as n and an aim; false for anything else.
+bool parse_retractor_stipulation(const std::string& text, int& n, RetractorAim& aim);
+
+// The stipulation text: "-3 & #1".
+std::string retractor_stipulation(int n, RetractorAim aim);
+
+// Solves the retractor on `diagram` (White moved last: its side-to-move field is not used)
+// under `rules` (null: orthodox chess; else rules unmoves_supported accepts), the first
+// retractions on `threads` (0: all cores; the answer does not depend on it). Throws
+// std::invalid_argument for rules without un-moves or n below 1.
+RetractorAnswer solve_retractor(const Setup& diagram, const RetractorSpec& spec, const RuleSet* rules = nullptr,
+                                int threads = 1);
+
+// The answer as text: per key "-1.e6-e7 !" then every line of play below it, one a line
+// ("  -1...Kd5xRe4 -2.Be7-f6 & 1.Qa8#"); then the unresolved first retractions; then
+// "verdict: V".
+std::string retractor_text(const RetractorAnswer& answer);
+
+// The lines of play of a key, each a list of retractions ending with the forward move(s)
+// ("& 1.Qa8#"), as retractor_text writes them.
+std::vector<std::vector<std::string>> retractor_lines(const RetractorStep& key);
+
+}  // namespace rebirth

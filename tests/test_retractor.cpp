@@ -1,0 +1,292 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "rebirth/goal.h"
+#include "rebirth/movegen.h"
+#include "rebirth/popeye_input.h"
+#include "rebirth/position.h"
+#include "rebirth/retractor.h"
+#include "rebirth/retro.h"
+#include "rebirth/retro_problem.h"
+#include "rebirth/rules.h"
+#include "rebirth/setup.h"
+#include "rebirth/unmove.h"
+
+namespace rebirth {
+namespace {
+
+std::vector<std::string> key_texts(const RetractorAnswer& a) {
+    std::vector<std::string> out;
+    for (const RetractorStep& k : a.keys) out.push_back(k.text);
+    return out;
+}
+
+bool has(const std::vector<std::string>& v, const std::string& s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+RuleSet circe() { return resolve_rules({Condition{"Circe", {}}}, "<test>", 0); }
+RuleSet anticirce() { return resolve_rules({Condition{"AntiCirce", {}}}, "<test>", 0); }
+
+// The retractions of the side that did not move in s whose earlier position may be legal
+// (the definition's "legal retraction", as the retractor is asked to use it).
+std::vector<UnMove> legal(const Setup& s, int depth, const RuleSet* rules) {
+    std::vector<UnMove> all, out;
+    generate_unmoves(s, all, rules);
+    for (const UnMove& u : all)
+        if (may_be_legal(retract(s, u), depth, rules)) out.push_back(u);
+    return out;
+}
+
+// The forward moves of the side to move in s (castling as the Codex presumes) that reach the
+// aim, as the retractor writes them; en passant as s has it.
+std::vector<std::string> aim_texts(Setup s, RetractorAim aim, const RuleSet* rules) {
+    for (Color c : {WHITE, BLACK}) {
+        const int r = c == WHITE ? 0 : 7;
+        const bool king = s.board[make_square(4, r)] == make_piece(c, KING);
+        for (int f : {0, 7})
+            if (king && s.board[make_square(f, r)] == make_piece(c, ROOK))
+                s.castling |= square_bb(make_square(f, r)) | square_bb(make_square(4, r));
+    }
+    SetupRules sr;
+    sr.rules = rules;
+    const Position pos(s, sr);
+    MoveList list;
+    generate_legal(pos, list);
+    std::vector<std::string> out;
+    for (const Move& m : list) {
+        Position after = pos;
+        UndoInfo u;
+        after.do_move(m, u);
+        const bool reached = aim == RetractorAim::Mate        ? goal_reached(after, u, Goal::Mate)
+                             : aim == RetractorAim::Stalemate ? goal_reached(after, u, Goal::Stalemate)
+                                                              : goal_forced_in_one(after, Goal::Mate);
+        if (reached)
+            out.push_back("1." + forward_notation(s, m, rules) +
+                          (aim == RetractorAim::Mate        ? "#"
+                           : aim == RetractorAim::Stalemate ? "="
+                                                            : ""));
+    }
+    return out;
+}
+
+// Checks a solution tree against the definitions, independently of the search: every
+// retraction is a legal one of its position; a White step either reaches the aim at once
+// (its forward moves are exactly those that do) or has no forward win and lists every legal
+// Black retraction that leaves White a legal retraction (none reaching the aim forward
+// first, with forward defence), each answered by White retractions that win; k counts the
+// White retractions left. Returns the number of lines checked.
+int check_white(const Setup& s, const RetractorStep& w, int k, const RetractorSpec& spec, const RuleSet* rules) {
+    EXPECT_EQ(w.side, WHITE);
+    const std::vector<UnMove> options = legal(s, spec.depth, rules);
+    EXPECT_NE(std::find(options.begin(), options.end(), w.retraction), options.end()) << w.text;
+    const Setup before = retract(s, w.retraction);
+    const std::vector<std::string> forward = aim_texts(before, spec.aim, rules);
+    if (!w.forward.empty()) {
+        EXPECT_EQ(w.forward, forward) << w.text;
+        return 1;
+    }
+    EXPECT_TRUE(forward.empty()) << w.text;
+    EXPECT_GT(k, 1) << w.text;
+    int lines = 0;
+    size_t expected = 0;
+    // Under Høeg Black chooses the unit and its square (now, departure, kind, promotion) and
+    // White the uncapture: each such choice of Black keeps at least one of its variants.
+    const auto shape = [](const UnMove& u) {
+        const Square now = u.capturer_now != SQ_NONE ? u.capturer_now : u.move.to;
+        const int kind = u.move.kind == MoveKind::EnPassant ? int(MoveKind::Normal) : int(u.move.kind);
+        return std::make_tuple(now, u.move.from, kind, int(u.move.promotion), u.rook_from);
+    };
+    std::vector<decltype(shape(w.retraction))> shapes_needed, shapes_listed;
+    for (const UnMove& b : legal(before, spec.depth, rules)) {
+        const Setup earlier = retract(before, b);
+        if (legal(earlier, spec.depth, rules).empty()) continue;  // b itself not legal
+        ++expected;
+        if (std::find(shapes_needed.begin(), shapes_needed.end(), shape(b)) == shapes_needed.end())
+            shapes_needed.push_back(shape(b));
+        const auto it =
+            std::find_if(w.next.begin(), w.next.end(), [&](const RetractorStep& n) { return n.retraction == b; });
+        if (spec.type == RetractorType::Hoeg && it == w.next.end()) continue;  // White chose another uncapture
+        EXPECT_NE(it, w.next.end()) << w.text << ": defence " << janko_notation(before, b, rules) << " missing";
+        if (it == w.next.end()) continue;
+        if (std::find(shapes_listed.begin(), shapes_listed.end(), shape(b)) == shapes_listed.end())
+            shapes_listed.push_back(shape(b));
+        if (spec.forward_defence) {
+            EXPECT_TRUE(aim_texts(earlier, spec.aim, rules).empty()) << it->text;
+        }
+        EXPECT_FALSE(it->next.empty()) << it->text;
+        for (const RetractorStep& reply : it->next) lines += check_white(earlier, reply, k - 1, spec, rules);
+    }
+    if (spec.type == RetractorType::Proca) {
+        EXPECT_EQ(w.next.size(), expected) << w.text;
+    } else {
+        EXPECT_EQ(shapes_listed.size(), shapes_needed.size()) << w.text;
+    }
+    return lines;
+}
+
+void check_answer(const std::string& fen, const RetractorSpec& spec, const RuleSet* rules, int min_keys) {
+    Setup s = parse_fen(fen + std::string(" b - - 0 1"));
+    s.side_to_move = BLACK;
+    s.castling = 0;
+    const RetractorAnswer a = solve_retractor(s, spec, rules, 1);
+    EXPECT_GE(static_cast<int>(a.keys.size()), min_keys) << fen << "\n" << retractor_text(a);
+    int lines = 0;
+    for (const RetractorStep& key : a.keys) lines += check_white(s, key, spec.retractions, spec, rules);
+    EXPECT_GE(lines, min_keys);
+    // The same on two threads.
+    EXPECT_EQ(retractor_text(solve_retractor(s, spec, rules, 2)), retractor_text(a)) << fen;
+}
+
+// -1 & #1 on bKh8, wKg6, wRb1 (White moved last), worked out from the definitions (PDB
+// S0000032 Proca, S0000018 Høeg). Proca: White chooses that its retraction took nothing:
+// -1.Rb4-b1 & 1.Rb8# and -1.Kh6-g6 & 1.Rb8# win; -1.Rg1-b1 does not (no mate from g1);
+// -1.Rh1-b1 and -1.Rb8-b1 are not legal (Black would stand in check with White to move).
+// Høeg: Black decides what the retraction took, and a black queen on b1 (checking wKg6
+// along b1-g6) or on g6 (beside the king) leaves White no mate: no key. Circe: the units
+// Black could have lost on b1 or g6 (light squares) are reborn on a8, c8, d8, g8 or g7,
+// all empty, so no retraction there uncaptures (RULES.md 6): the Høeg keys come back.
+TEST(Retractor, UncaptureChoiceSeparatesProcaFromHoeg) {
+    const rebirth::Setup diagram = parse_fen("7k/8/6K1/8/8/8/8/1R6 b - - 0 1");
+    RetractorSpec spec;
+    const RetractorAnswer proca = solve_retractor(diagram, spec);
+    const std::vector<std::string> keys = key_texts(proca);
+    EXPECT_EQ(proca.verdict(), "multiple");
+    EXPECT_TRUE(has(keys, "Rb4-b1")) << retractor_text(proca);
+    EXPECT_TRUE(has(keys, "Kh6-g6"));
+    EXPECT_TRUE(has(keys, "Kf7-g6"));
+    EXPECT_FALSE(has(keys, "Rg1-b1"));
+    EXPECT_FALSE(has(keys, "Rh1-b1"));
+    EXPECT_FALSE(has(keys, "Rb8-b1"));
+    for (const RetractorStep& k : proca.keys)
+        if (k.text == "Rb4-b1") {
+            EXPECT_EQ(k.forward, std::vector<std::string>{"1.Rb4-b8#"});
+        }
+
+    spec.type = RetractorType::Hoeg;
+    const RetractorAnswer hoeg = solve_retractor(diagram, spec);
+    EXPECT_EQ(hoeg.verdict(), "none") << retractor_text(hoeg);
+
+    const RuleSet rules = circe();
+    const RetractorAnswer circe_hoeg = solve_retractor(diagram, spec, &rules);
+    const std::vector<std::string> circe_keys = key_texts(circe_hoeg);
+    EXPECT_EQ(circe_hoeg.verdict(), "multiple");
+    EXPECT_TRUE(has(circe_keys, "Rb4-b1")) << retractor_text(circe_hoeg);
+    EXPECT_TRUE(has(circe_keys, "Kh6-g6"));
+    EXPECT_FALSE(has(circe_keys, "Rg1-b1"));
+}
+
+// Valerian Onitiu, 1st Prize Die Schwalbe 1934, "White retracts one move, then mates in one"
+// (janko.at, Retros/Glossary/Retractor.htm): -1.O-O-O, after which Black's last move must
+// have been g7-g5, so 1.h5xg6 e.p. mates. Proving g7-g5 takes more retro analysis than
+// rebirth has: the published key must not be refuted (it is left unresolved or won), and
+// no other first retraction may be called a key.
+TEST(Retractor, OnitiuKeyIsNotRefuted) {
+    const rebirth::Setup diagram = parse_fen("7N/1p1p1p1B/7R/6pP/5Ppk/2PP1Pbr/P2P1rPQ/2KR2bN b - - 0 1");
+    const RetractorAnswer answer = solve_retractor(diagram, RetractorSpec{});
+    for (const RetractorStep& k : answer.keys) EXPECT_EQ(k.text, "O-O-O") << retractor_text(answer);
+    bool found = false;
+    for (const auto* list : {&answer.keys, &answer.unresolved})
+        for (const RetractorStep& k : *list) found = found || k.text == "O-O-O";
+    EXPECT_TRUE(found) << retractor_text(answer);
+}
+
+// The solution trees follow the definitions (check_white) for -2 and -3 under Proca and Høeg,
+// with and without forward defence, for the three aims, orthodox, Circe and Anti-Circe.
+TEST(Retractor, SolutionTreesFollowTheDefinitions) {
+    const RuleSet c = circe(), a = anticirce();
+    struct Case {
+        const char* fen;
+        int n;
+        RetractorAim aim;
+        RetractorType type;
+        bool fd;
+        const RuleSet* rules;
+        int min_keys;
+    } cases[] = {
+        {"7k/8/6K1/8/8/8/8/1R6", 2, RetractorAim::Mate, RetractorType::Proca, true, nullptr, 20},
+        {"7k/8/6K1/8/8/8/8/1R6", 2, RetractorAim::Mate, RetractorType::Hoeg, true, nullptr, 0},
+        {"7k/8/6K1/8/8/8/8/1R6", 2, RetractorAim::Mate, RetractorType::Hoeg, true, &c, 1},
+        {"7k/5K2/8/8/8/8/8/6Q1", 1, RetractorAim::Stalemate, RetractorType::Proca, true, nullptr, 1},
+        {"k7/2K5/8/8/8/8/8/1r6", 2, RetractorAim::Mate, RetractorType::Proca, true, &a, 0},
+        {"k7/2K5/8/8/8/8/8/1r6", 2, RetractorAim::Mate, RetractorType::Proca, false, &a, 0},
+        {"4k3/8/4K3/8/8/8/8/R6R", 2, RetractorAim::Mate, RetractorType::Proca, true, nullptr, 1},
+        {"7k/8/5K2/8/8/8/6P1/6R1", 2, RetractorAim::SelfMate, RetractorType::Proca, true, nullptr, 0},
+    };
+    for (const Case& k : cases) {
+        RetractorSpec spec;
+        spec.retractions = k.n;
+        spec.aim = k.aim;
+        spec.type = k.type;
+        spec.forward_defence = k.fd;
+        SCOPED_TRACE(k.fen);
+        check_answer(k.fen, spec, k.rules, k.min_keys);
+    }
+}
+
+// Forward defence only refutes: without it every key stays a key; with one retraction Black
+// never retracts, so it changes nothing. Under Høeg a shape wins only if each of its
+// uncaptures does, each a Proca key with one retraction.
+TEST(Retractor, ForwardDefenceAndHoegOnlyRemoveKeys) {
+    for (const char* fen : {"7k/8/6K1/8/8/8/8/1R6", "k7/2K5/8/8/8/8/8/1Q6"}) {
+        SCOPED_TRACE(fen);
+        const rebirth::Setup s = parse_fen(fen + std::string(" b - - 0 1"));
+        RetractorSpec spec;
+        spec.retractions = 2;
+        const RetractorAnswer with = solve_retractor(s, spec);
+        spec.forward_defence = false;
+        const RetractorAnswer without = solve_retractor(s, spec);
+        for (const std::string& k : key_texts(with)) EXPECT_TRUE(has(key_texts(without), k)) << k;
+        spec.retractions = 1;
+        const RetractorAnswer one = solve_retractor(s, spec);
+        spec.forward_defence = true;
+        EXPECT_EQ(key_texts(solve_retractor(s, spec)), key_texts(one));
+        spec.type = RetractorType::Hoeg;
+        for (const std::string& k : key_texts(solve_retractor(s, spec))) EXPECT_TRUE(has(key_texts(one), k)) << k;
+    }
+}
+
+// Popeye-style input: the retractor's stipulation, Hoeg and Circe from a file (the Circe
+// Høeg case above), French keywords, and the bad inputs named with file, line and word.
+TEST(Retractor, PopeyeFiles) {
+    const auto problems = parse_popeye(
+        "BeginProblem\nPieces White Kg6 Rb1 Black Kh8\nStipulation -1 & #1\nOption Hoeg\nCondition Circe\n"
+        "EndProblem\n",
+        "p.inp");
+    ASSERT_EQ(problems.size(), 1u);
+    const RetroProblemReport report = solve_retro_problem(problems.front(), 1);
+    EXPECT_EQ(report.verdict, "multiple");
+    EXPECT_NE(report.text.find("-1.Kh6-g6 !\n  & 1.Rb1-b8#\n"), std::string::npos) << report.text;
+    EXPECT_NE(report.text.find("-1.Rb4-b1 !\n  & 1.Rb4-b8#\n"), std::string::npos) << report.text;
+    const auto fr =
+        parse_popeye("DebutProbleme\nPieces Blanc Rg6 Tb1 Noir Rh8\nEnonce -1&#1\nOption Hoeg\nFinProbleme\n", "f.inp");
+    EXPECT_EQ(solve_retro_problem(fr.front(), 1).verdict, "none");
+    const auto error = [](const std::string& text) {
+        try {
+            parse_popeye(text, "bad.inp");
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_NE(
+        error("BeginProblem\nPieces White Kg6 Rb1 Black Kh8\nStipulation -2 & #2\nEndProblem\n").find("bad.inp:3"),
+        std::string::npos);
+    EXPECT_NE(
+        error("BeginProblem\nPieces White Kg6 Rb1 Black Kh8\nStipulation #2\nOption Hoeg\nEndProblem\n").find("'Hoeg'"),
+        std::string::npos);
+    EXPECT_NE(error("BeginProblem\nPieces White Kg6 Rb1 Black Kh8\nStipulation -1&#1\nOption Proca Hoeg\nEndProblem\n")
+                  .find("contradicts Proca"),
+              std::string::npos);
+    EXPECT_NE(error("BeginProblem\nPieces White Kg6 Rb1 Black Kh8\nStipulation -1&#1\nOption WhiteToPlay\n"
+                    "EndProblem\n")
+                  .find("WhiteToPlay"),
+              std::string::npos);
+}
+
+}  // namespace
+}  // namespace rebirth
