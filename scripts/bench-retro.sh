@@ -6,8 +6,9 @@
 # The set: the 61 janko.at records of ../shared/reference/retro/lastmoves.jsonl of types A, B,
 # C and the full-sequence ones (read in place, written as a Popeye-style file in a temporary
 # directory), and bench/retro.inp (four open positions under orthodox chess, Circe, Mars
-# Circe and Circe Assassin, whose retraction trees are wide). No Circe-family retractor yet:
-# defensive retractors are not implemented.
+# Circe and Circe Assassin, whose retraction trees are wide); and bench/retractor.inp (a
+# Circe Proca retractor -3 & #1 and an orthodox -2 & #1), which the cluster solves as a solve
+# job, one item a problem (retractors are not split across ranks yet).
 # Usage: bash scripts/bench-retro.sh   (BUILD_DIR selects the build directory)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -40,9 +41,13 @@ for line in open(sys.argv[1], encoding="utf-8"):
 open(sys.argv[2], "w").write("BeginProblem\n" + "NextProblem\n".join(problems) + "EndProblem\n")
 PY
 cp "$root/bench/retro.inp" "$work/open.inp"
+cp "$root/bench/retractor.inp" "$work/retractor.inp"
 cat > "$work/job.json" <<JSON
 { "kind": "retro", "limits": { "threads": 1, "items_per_rank": 32 },
   "problems": [ "janko.inp", "open.inp" ], "output_dir": "out" }
+JSON
+cat > "$work/job-retractor.json" <<JSON
+{ "kind": "solve", "limits": { "threads": 1 }, "problems": [ "retractor.inp" ], "output_dir": "out" }
 JSON
 
 # now: seconds since the epoch with fractions.
@@ -54,6 +59,9 @@ run_solve() {  # NAME THREADS
         "$build_dir/rebirth" solve --regression --quiet --threads "$2" "$work/$f.inp" > "$work/$1.$f.out"
     done
     seconds[$1]=$(echo "$(now) - $t0" | bc)
+    t0=$(now)
+    "$build_dir/rebirth" solve --regression --quiet --threads "$2" "$work/retractor.inp" > "$work/$1.retractor.out"
+    seconds[$1.retractor]=$(echo "$(now) - $t0" | bc)
 }
 run_cluster() {  # NAME RANKS THREADS
     rm -rf "$work/out-$1"
@@ -66,6 +74,13 @@ run_cluster() {  # NAME RANKS THREADS
         : > "$work/$1.$f.out"
         for i in $(seq 1 "$n"); do cat "$work/out-$1/$f-$i.out" >> "$work/$1.$f.out"; done
     done
+    rm -rf "$work/outr-$1"
+    t0=$(now)
+    "$build_dir/cluster/rebirth-mpirun" -n "$2" "$work/job-retractor.json" --threads "$3" --output-dir "$work/outr-$1" \
+        --journal "$work/outr-$1/journal.jsonl" > /dev/null 2>> "$work/$1.err"
+    seconds[$1.retractor]=$(echo "$(now) - $t0" | bc)
+    : > "$work/$1.retractor.out"
+    for i in 1 2; do cat "$work/outr-$1/retractor-$i.out" >> "$work/$1.retractor.out"; done
 }
 run_solve threads1 1
 run_solve threads2 2
@@ -74,7 +89,17 @@ run_cluster ranks3 3 1
 status=0
 printf '%-42s %9s %8s\n' run seconds speed-up
 for name in threads1 threads2 ranks2 ranks3; do
-    for f in janko open; do
+    for f in janko open retractor; do
+        if [[ $f == retractor && $name != threads* ]]; then
+            # The cluster's solve output has Popeye's header per problem and no solving times:
+            # compare from the first retraction line on.
+            if ! diff -q <(grep -E '^(-1\.|  |verdict)' "$work/threads1.$f.out") \
+                <(grep -E '^(-1\.|  |verdict)' "$work/$name.$f.out") > /dev/null; then
+                echo "bench-retro: $name: $f output differs from one thread's" >&2
+                status=1
+            fi
+            continue
+        fi
         if ! cmp -s "$work/threads1.$f.out" "$work/$name.$f.out"; then
             echo "bench-retro: $name: $f output differs from one thread's" >&2
             status=1
@@ -87,6 +112,17 @@ for name in threads1 threads2 ranks2 ranks3; do
         ranks3) what="cluster, 3 ranks (2 workers x 1 thread)" ;;
     esac
     printf '%-42s %9.2f %8.2f\n' "$what" "${seconds[$name]}" "$(echo "${seconds[threads1]} / ${seconds[$name]}" | bc -l)"
+done
+printf '%-42s %9s %8s\n' "retractors (bench/retractor.inp)" seconds speed-up
+for name in threads1 threads2 ranks2 ranks3; do
+    case $name in
+        threads1) what="rebirth solve, 1 thread" ;;
+        threads2) what="rebirth solve, 2 threads" ;;
+        ranks2) what="cluster, 2 ranks (1 worker x 2 threads)" ;;
+        ranks3) what="cluster, 3 ranks (2 workers x 1 thread)" ;;
+    esac
+    printf '%-42s %9.2f %8.2f\n' "$what" "${seconds[$name.retractor]}" \
+        "$(echo "${seconds[threads1.retractor]} / ${seconds[$name.retractor]}" | bc -l)"
 done
 echo "problems: $(grep -c '^Stipulation' "$work/janko.inp") janko.at records, $(grep -c '^Stipulation' "$work/open.inp") open positions;" \
     "sequences: $(grep -h 'moved last:' "$work"/threads1.*.out | awk '{ s += $4 } END { print s }'); outputs identical: $([[ $status == 0 ]] && echo yes || echo NO)"
