@@ -8,7 +8,7 @@
 # directory), and bench/retro.inp (four open positions under orthodox chess, Circe, Mars
 # Circe and Circe Assassin, whose retraction trees are wide); and bench/retractor.inp (a
 # Circe Proca retractor -3 & #1 and an orthodox -2 & #1), which the cluster solves as a solve
-# job, one item a problem (retractors are not split across ranks yet).
+# job split into items of White's first retractions.
 # Usage: bash scripts/bench-retro.sh   (BUILD_DIR selects the build directory)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

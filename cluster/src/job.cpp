@@ -167,18 +167,18 @@ std::string not_a_proof_game(const Problem& p, const std::string& file) {
     return "";
 }
 
-// Why problem `p` of `file` is no retro problem (its stipulation or a twin's is not
-// lastmoves N), naming the line; "" when it is one.
+// Why problem `p` of `file` is no retro problem (its stipulation is neither lastmoves N nor
+// a defensive retractor, or a twin's is of another kind), naming the line; "" when it is one.
 std::string not_a_retro_problem(const Problem& p, const std::string& file) {
     const auto where = [&](int line) { return file + ":" + std::to_string(line) + ": "; };
-    if (p.stipulation.play != Stipulation::Play::LastMoves)
+    if (!p.stipulation.retro())
         return where(p.where.line) + "stipulation '" + p.stipulation.text +
-               "' is no retro stipulation (lastmoves N; a defensive retractor goes in a solve job, one item)";
+               "' is no retro stipulation (lastmoves N, -n & #1)";
     for (const Twin& twin : p.twins)
         for (const TwinOp& op : twin.ops)
-            if (op.kind == TwinOp::Kind::Stipulation && op.stipulation.play != Stipulation::Play::LastMoves)
+            if (op.kind == TwinOp::Kind::Stipulation && op.stipulation.play != p.stipulation.play)
                 return where(twin.where.line) + "twin stipulation '" + op.stipulation.text +
-                       "' is no retro stipulation (lastmoves N)";
+                       "' is not of the problem's retro kind";
     return "";
 }
 

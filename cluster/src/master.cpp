@@ -217,7 +217,7 @@ void Master::plan_split(ProblemRun& run, const std::string& bytes) {
     try {
         const std::vector<Problem> problems = parse_popeye(bytes, run.spec->file);
         if (run.spec->index < 1 || run.spec->index > int(problems.size())) return;
-        if (problems[std::size_t(run.spec->index - 1)].stipulation.play == Stipulation::Play::LastMoves) {
+        if (problems[std::size_t(run.spec->index - 1)].stipulation.retro()) {
             // A retro problem: split by retraction prefixes once the journal is read (plan_retro_run).
             run.problem = problems[std::size_t(run.spec->index - 1)];
             run.retro_candidate = true;

@@ -2,7 +2,8 @@
 
 # check_retro_summary CLUSTER JOB EXPECTED SUMMARY: one JSON line per problem in job order,
 # each with the solve fields and status solved, and for every file its problems' solutions
-# add up to the sequences its single-process output counts ("... moved last: N possible").
+# add up to the sequences its single-process output counts ("... moved last: N possible") and
+# the keys of its retractors ("-1.Rb4-b1 !").
 check_retro_summary() {
   diff <("$1" --list "$2" | cut -f1) <(sed -n 's/^{"id":"\([^"]*\)".*/\1/p' "$4")
   if grep -v '"status":"solved","solutions":[0-9]*,"nodes":[0-9]*,"seconds":[0-9.e-]*,"ranks":[0-9]*,"threads":[0-9]*}$' "$4"; then
@@ -17,6 +18,8 @@ check_retro_summary() {
     done < <(ids_of "$1" "$2" "$f")
     want=$(sed -n 's/^\(White\|Black\) moved last: \([0-9]*\) possible.*/\2/p' "$3/$(basename "${f%.inp}").expected" |
       awk '{ s += $1 } END { print s + 0 }')
+    # A defensive retractor's solutions are its keys, one line "-1.<retraction> !" each.
+    want=$((want + $(grep -c '^-1\.[^ ]* !$' "$3/$(basename "${f%.inp}").expected" || true)))
     if [[ $sum -ne $want ]]; then echo "$f: $sum solution(s) in the summary, $want in the output" >&2; status=1; fi
   done < <(files_of "$1" "$2")
   return $status

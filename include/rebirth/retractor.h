@@ -59,15 +59,20 @@ struct RetractorStep {
 };
 
 // The answer as data: the White first retractions that win (keys, each with its tree), and
-// those the analysis could not settle.
+// those the analysis could not settle; counted as White's first choices (Proca: one
+// retraction each; Høeg: one unit and square, whose steps are Black's uncaptures).
 struct RetractorAnswer {
     std::vector<RetractorStep> keys;
     std::vector<RetractorStep> unresolved;
-    bool hoeg = false;  // keys with the same unit and square count as one (Høeg)
-    // "unique" (one key: under Høeg one unit and square), "multiple" (cooked), "none", or
-    // "unresolved" (no key, and some first retraction not settled).
+    int key_choices = 0;
+    int unresolved_choices = 0;
+    // "unique" (one key choice), "multiple" (cooked), "none", or "unresolved" (no key, and
+    // some first choice not settled).
     std::string verdict() const;
 };
+
+// The verdict of an answer with these counts (RetractorAnswer::verdict).
+std::string retractor_verdict(int key_choices, int unresolved_choices);
 
 // Whether the stipulation text of a defensive retractor ("-3&#1", "-2 & s#1", "-17&=1") reads
 // as n and an aim; false for anything else.
@@ -83,10 +88,26 @@ std::string retractor_stipulation(int n, RetractorAim aim);
 RetractorAnswer solve_retractor(const Setup& diagram, const RetractorSpec& spec, const RuleSet* rules = nullptr,
                                 int threads = 1);
 
-// The answer as text: per key "-1.e6-e7 !" then every line of play below it, one a line
-// ("  -1...Kd5xRe4 -2.Be7-f6 & 1.Qa8#"); then the unresolved first retractions; then
-// "verdict: V".
+// White's first choices on `diagram` as solve_retractor works them (Proca: each legal
+// retraction; Høeg: each unit and square with every uncapture Black may choose), in order:
+// what a cluster hands out.
+std::vector<std::vector<UnMove>> retractor_first_choices(const Setup& diagram, const RetractorSpec& spec,
+                                                         const RuleSet* rules = nullptr);
+
+// solve_retractor's answer restricted to `choices` (some of retractor_first_choices, in its
+// order). Concatenating the keys and the unresolved retractions of the answers over
+// consecutive parts of the first choices, and adding their counts, gives solve_retractor's.
+RetractorAnswer solve_retractor_choices(const Setup& diagram, const RetractorSpec& spec, const RuleSet* rules,
+                                        const std::vector<std::vector<UnMove>>& choices, int threads = 1);
+
+// The answer as text: retractor_key_text of every key, retractor_unresolved_text of every
+// unresolved first retraction, then "verdict: V".
 std::string retractor_text(const RetractorAnswer& answer);
+// One key: "-1.e6-e7 !" then every line of play below it, one a line ("  -1...Kd5xRe4
+// -2.Be7-f6 & 1.Qa8#"), each line ending with a newline.
+std::string retractor_key_text(const RetractorStep& key);
+// One first retraction not settled: "-1.O-O-O ?  (not settled: ...)" and a newline.
+std::string retractor_unresolved_text(const RetractorStep& step);
 
 // The lines of play of a key, each a list of retractions ending with the forward move(s)
 // ("& 1.Qa8#"), as retractor_text writes them.

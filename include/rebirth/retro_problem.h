@@ -39,7 +39,8 @@ struct RetroPlan {
         std::string line;    // Popeye's twin line ("" without twins)
         bool retro = false;  // its stipulation is lastmoves N (else `message` says it is not)
         std::string message;
-        int n = 0;  // single moves asked
+        int n = 0;               // single moves asked (a retractor: White's retractions)
+        bool retractor = false;  // a defensive retractor: one side (White), its first choices as prefixes
         std::vector<Side> sides;
     };
     int k = 1;      // prefix length (the same for every twin; at most each twin's n)

@@ -370,16 +370,12 @@ std::string join(const std::vector<std::string>& words) {
 
 }  // namespace
 
-std::string RetractorAnswer::verdict() const {
-    if (keys.empty()) return unresolved.empty() ? "none" : "unresolved";
-    std::vector<Shape> shapes;
-    for (const RetractorStep& k : keys) {
-        const Shape sh = hoeg ? shape_of(k.retraction)
-                              : Shape{k.retraction.move.from, k.retraction.move.to, int(shapes.size()), 0, SQ_NONE};
-        if (std::find(shapes.begin(), shapes.end(), sh) == shapes.end()) shapes.push_back(sh);
-    }
-    return shapes.size() == 1 ? "unique" : "multiple";
+std::string retractor_verdict(int key_choices, int unresolved_choices) {
+    if (key_choices == 0) return unresolved_choices == 0 ? "none" : "unresolved";
+    return key_choices == 1 ? "unique" : "multiple";
 }
+
+std::string RetractorAnswer::verdict() const { return retractor_verdict(key_choices, unresolved_choices); }
 
 bool parse_retractor_stipulation(const std::string& text, int& n, RetractorAim& aim) {
     std::string s;
@@ -410,30 +406,58 @@ std::string retractor_stipulation(int n, RetractorAim aim) {
     return t;
 }
 
-RetractorAnswer solve_retractor(const Setup& diagram, const RetractorSpec& spec, const RuleSet* rules, int threads) {
-    if (spec.retractions < 1) throw std::invalid_argument("a retractor retracts at least one move");
-    if (ruled(rules) && !unmoves_supported(rules)) throw std::invalid_argument("no un-moves for these rules");
+namespace {
+
+// The diagram as the search starts from it: White moved last, no castling right or en
+// passant claimed (retractions claim them as they need them).
+Setup start_of(const Setup& diagram) {
     Setup s = diagram;
-    s.side_to_move = BLACK;  // White moved last
+    s.side_to_move = BLACK;
     s.castling = 0;
     s.ep_square = SQ_NONE;
-    RetractorAnswer answer;
-    answer.hoeg = spec.type == RetractorType::Hoeg;
-    const std::vector<std::vector<UnMove>> firsts = Solver(spec, rules).groups(s);
-    std::vector<std::pair<RetractorValue, std::vector<RetractorStep>>> results(firsts.size());
+    return s;
+}
+
+void check_spec(const RetractorSpec& spec, const RuleSet* rules) {
+    if (spec.retractions < 1) throw std::invalid_argument("a retractor retracts at least one move");
+    if (ruled(rules) && !unmoves_supported(rules)) throw std::invalid_argument("no un-moves for these rules");
+}
+
+}  // namespace
+
+std::vector<std::vector<UnMove>> retractor_first_choices(const Setup& diagram, const RetractorSpec& spec,
+                                                         const RuleSet* rules) {
+    check_spec(spec, rules);
+    return Solver(spec, rules).groups(start_of(diagram));
+}
+
+RetractorAnswer solve_retractor_choices(const Setup& diagram, const RetractorSpec& spec, const RuleSet* rules,
+                                        const std::vector<std::vector<UnMove>>& choices, int threads) {
+    check_spec(spec, rules);
+    const Setup s = start_of(diagram);
+    std::vector<std::pair<RetractorValue, std::vector<RetractorStep>>> results(choices.size());
     run_in_arena(threads, [&] {
-        for_each_index(threads, firsts.size(), [&](size_t i) {
+        for_each_index(threads, choices.size(), [&](size_t i) {
             Solver solver(spec, rules);
-            results[i] = solver.white_group(s, firsts[i], spec.retractions);
+            results[i] = solver.white_group(s, choices[i], spec.retractions);
         });
     });
+    RetractorAnswer answer;
     for (auto& [value, steps] : results) {
-        if (value == RetractorValue::Win)
+        if (steps.empty()) continue;  // no legal member
+        if (value == RetractorValue::Win) {
+            ++answer.key_choices;
             answer.keys.insert(answer.keys.end(), steps.begin(), steps.end());
-        else if (value == RetractorValue::Unknown)
+        } else if (value == RetractorValue::Unknown) {
+            ++answer.unresolved_choices;
             answer.unresolved.insert(answer.unresolved.end(), steps.begin(), steps.end());
+        }
     }
     return answer;
+}
+
+RetractorAnswer solve_retractor(const Setup& diagram, const RetractorSpec& spec, const RuleSet* rules, int threads) {
+    return solve_retractor_choices(diagram, spec, rules, retractor_first_choices(diagram, spec, rules), threads);
 }
 
 std::vector<std::vector<std::string>> retractor_lines(const RetractorStep& key) {
@@ -443,18 +467,24 @@ std::vector<std::vector<std::string>> retractor_lines(const RetractorStep& key) 
     return out;
 }
 
+std::string retractor_key_text(const RetractorStep& key) {
+    std::string out = number_text(1, WHITE) + key.text + " !\n";
+    for (std::vector<std::string>& line : retractor_lines(key)) {
+        line.erase(line.begin());
+        out += "  " + join(line) + "\n";
+    }
+    return out;
+}
+
+std::string retractor_unresolved_text(const RetractorStep& step) {
+    return number_text(1, WHITE) + step.text +
+           " ?  (not settled: an en passant capture needs a double step that is neither proved nor refuted)\n";
+}
+
 std::string retractor_text(const RetractorAnswer& answer) {
     std::string out;
-    for (const RetractorStep& key : answer.keys) {
-        out += number_text(1, WHITE) + key.text + " !\n";
-        for (std::vector<std::string>& line : retractor_lines(key)) {
-            line.erase(line.begin());
-            out += "  " + (line.empty() ? std::string() : join(line)) + "\n";
-        }
-    }
-    for (const RetractorStep& u : answer.unresolved)
-        out += number_text(1, WHITE) + u.text +
-               " ?  (not settled: an en passant capture needs a double step that is neither proved nor refuted)\n";
+    for (const RetractorStep& key : answer.keys) out += retractor_key_text(key);
+    for (const RetractorStep& u : answer.unresolved) out += retractor_unresolved_text(u);
     return out + "verdict: " + answer.verdict() + "\n";
 }
 

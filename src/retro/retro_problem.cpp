@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
+#include <string>
 
 #include "core/parallel.h"
 #include "rebirth/error.h"
@@ -121,6 +122,7 @@ RetroTwin load_twin(const Problem& p, size_t i) {
     }
     if (!t.tw.options.black_to_play) t.sides.push_back(BLACK);
     if (!t.tw.options.white_to_play) t.sides.insert(t.sides.begin(), WHITE);
+    if (t.retractor) t.sides = {WHITE};  // White moved last
     t.diagram = t.tw.setup;
     t.diagram.castling = 0;  // a diagram asserts no castling right
     return t;
@@ -205,6 +207,7 @@ namespace {
 // The prefixes the items of a side are cut from: the retraction prefixes of length k, or for
 // one move asked every retraction generate_unmoves gives, one a prefix.
 std::vector<std::vector<UnMove>> side_prefixes(const RetroTwin& t, const Setup& s, int k) {
+    if (t.retractor) return retractor_first_choices(s, t.spec, t.r());
     if (t.n > 1) return retraction_prefixes(s, k, t.r());
     std::vector<UnMove> un;
     generate_unmoves(s, un, t.r());
@@ -231,6 +234,7 @@ RetroPlan plan_retro(const Problem& p, int target, int max_prefixes, int k, int 
             pt.retro = t.retro;
             pt.message = t.message;
             pt.n = t.n;
+            pt.retractor = t.retractor;
             for (Color c : t.sides)
                 pt.sides.push_back({c, static_cast<int>(side_prefixes(t, t.position(c), length).size()), 0});
             plan.twins.push_back(std::move(pt));
@@ -296,6 +300,23 @@ std::vector<std::string> retro_item_lines(const Problem& p, int k, int chunk, in
     if (begin >= prefixes.size()) throw std::invalid_argument("no such retro item");
     const size_t end = std::min(prefixes.size(), begin + static_cast<size_t>(chunk));
     std::vector<std::string> lines;
+    if (t.retractor) {
+        // A retractor's first choices: their counts ("#keys unresolved"), then the text lines
+        // of their keys ("K...") and of those not settled ("U...").
+        const std::vector<std::vector<UnMove>> part(prefixes.begin() + long(begin), prefixes.begin() + long(end));
+        const RetractorAnswer answer = solve_retractor_choices(s, t.spec, t.r(), part, threads);
+        lines.push_back("#" + std::to_string(answer.key_choices) + " " + std::to_string(answer.unresolved_choices));
+        const auto add = [&](char mark, const std::string& text) {
+            for (size_t from = 0; from < text.size();) {
+                const size_t nl = text.find('\n', from);
+                lines.push_back(mark + text.substr(from, nl - from));
+                from = nl + 1;
+            }
+        };
+        for (const RetractorStep& key : answer.keys) add('K', retractor_key_text(key));
+        for (const RetractorStep& u : answer.unresolved) add('U', retractor_unresolved_text(u));
+        return lines;
+    }
     if (t.n == 1) {
         // One move asked: possible_last_moves' test (no history filter).
         std::vector<char> kept(end - begin, 0);
@@ -329,6 +350,31 @@ RetroAssembly assemble_retro(const RetroPlan& plan,
         }
         if (lines[t].size() != twin.sides.size()) throw std::invalid_argument("retro items of another plan");
         out.text += "\n";
+        if (twin.retractor) {
+            // retractor_text from the items' counts and lines (retro_item_lines).
+            int keys = 0, unresolved = 0, key_steps = 0;
+            std::string key_text, unresolved_text;
+            for (const auto& item : lines[t].front()) {
+                if (item.empty() || item.front().empty() || item.front()[0] != '#')
+                    throw std::invalid_argument("retro items of another plan");
+                const std::string& counts = item.front();
+                const size_t blank = counts.find(' ');
+                keys += std::stoi(counts.substr(1, blank - 1));
+                unresolved += std::stoi(counts.substr(blank + 1));
+                for (size_t i = 1; i < item.size(); ++i) {
+                    const std::string& l = item[i];
+                    if (l.empty() || (l[0] != 'K' && l[0] != 'U'))
+                        throw std::invalid_argument("retro items of another plan");
+                    (l[0] == 'K' ? key_text : unresolved_text) += l.substr(1) + "\n";
+                    if (l.compare(0, 4, "K-1.") == 0) ++key_steps;  // a key's first line
+                }
+            }
+            const std::string v = retractor_verdict(keys, unresolved);
+            out.text += key_text + unresolved_text + "verdict: " + v + "\n";
+            combine(verdict, v);
+            out.count += key_steps;  // as solve_retro_problem's solutions: one per key
+            continue;
+        }
         size_t count = 0;
         for (size_t s = 0; s < twin.sides.size(); ++s) {
             if (lines[t][s].size() != static_cast<size_t>(twin.sides[s].items))
