@@ -480,7 +480,8 @@ TEST_F(Cli, RetroStipulationsInPopeyeFiles) {
         << r[0];
     EXPECT_TRUE(contains(r[0].err, file + ":11: malformed defensive retractor")) << r[0];
     EXPECT_TRUE(contains(r[0].err, "'-17'")) << r[0];
-    EXPECT_TRUE(contains(r[0].err, file + ":15: option for retro stipulations (lastmoves, -n & #1) only: 'BlackToPlay'"))
+    EXPECT_TRUE(
+        contains(r[0].err, file + ":15: option for retro stipulations (lastmoves, -n & #1) only: 'BlackToPlay'"))
         << r[0];
     EXPECT_TRUE(contains(r[0].err, file + ":19: contradicts WhiteToPlay: 'BlackToPlay'")) << r[0];
     expect_clean_exit(r[1], 0);
@@ -507,6 +508,31 @@ TEST_F(Cli, RetroCertifiesSequencesWithProofGames) {
     EXPECT_EQ(proved["e7-e5 e2-e4"], "| 1.e2-e4 e7-e5") << r;
     EXPECT_EQ(proved["e6-e5 e3-e4"], "1.e2-e3 e7-e6 | 2.e3-e4 e6-e5") << r;
     EXPECT_TRUE(j["certificate"].is_null()) << r;
+}
+
+// retro --retractor: the Proca / Høeg / Circe case of tests/test_retractor.cpp from the command
+// line (worked out from the definitions there): Høeg orthodox has no key; Circe Høeg keeps
+// -1.Kh6-g6 & 1.Rb1-b8#; a malformed retractor, or --hoeg without --retractor, is bad input.
+TEST_F(Cli, RetroRetractors) {
+    const std::vector<RunResult> r =
+        run_all({{"retro", "--fen", "7k/8/6K1/8/8/8/8/1R6 b - - 0 1", "--retractor", "-1 & #1", "--hoeg", "--json"},
+                 {"retro", "--fen", "7k/8/6K1/8/8/8/8/1R6 b - - 0 1", "--retractor", "-1&#1", "--hoeg", "--condition",
+                  "Circe", "--threads", "1"},
+                 {"retro", "--fen", "7k/8/6K1/8/8/8/8/1R6 b - - 0 1", "--retractor", "-1 & #3"},
+                 {"retro", "--fen", "7k/8/6K1/8/8/8/8/1R6 b - - 0 1", "--hoeg"}});
+    expect_clean_exit(r[0], 0);
+    const auto j = nlohmann::json::parse(r[0].out);
+    EXPECT_EQ(j["verdict"], "none") << r[0];
+    EXPECT_EQ(j["type"], "Hoeg") << r[0];
+    expect_clean_exit(r[1], 0);
+    EXPECT_TRUE(contains(r[1].out, "-1 & #1 (Hoeg)\n")) << r[1];
+    EXPECT_TRUE(contains(r[1].out, "-1.Kh6-g6 !\n  & 1.Rb1-b8#\n")) << r[1];
+    EXPECT_TRUE(contains(r[1].out, "verdict: multiple\n")) << r[1];
+    expect_clean_exit(r[2], 2);
+    EXPECT_TRUE(contains(r[2].err, "--retractor")) << r[2];
+    EXPECT_TRUE(contains(r[2].err, "'-1 & #3'")) << r[2];
+    expect_clean_exit(r[3], 2);
+    EXPECT_TRUE(contains(r[3].err, "--hoeg")) << r[3];
 }
 
 // rebirth verify replays the certificates `retro --json --certify` wrote, independently of
