@@ -250,6 +250,34 @@ TEST(Retractor, ForwardDefenceAndHoegOnlyRemoveKeys) {
     }
 }
 
+// A time limit never invents a key or a refutation: what it settles agrees with the search
+// without it, the rest is listed unresolved ("time limit"), and the verdict is then neither
+// "unique" nor "none" unless the settled part proves it.
+TEST(Retractor, TimeLimitLeavesChoicesUnresolved) {
+    const rebirth::Setup s = parse_fen("7k/8/6K1/8/8/8/8/1R6 b - - 0 1");
+    RetractorSpec spec;
+    spec.retractions = 2;
+    const RetractorAnswer full = solve_retractor(s, spec, nullptr, 1);
+    spec.max_seconds = 1e-6;
+    const RetractorAnswer cut = solve_retractor(s, spec, nullptr, 1);
+    EXPECT_TRUE(cut.timed_out);
+    ASSERT_FALSE(cut.unresolved.empty());
+    for (const std::string& k : key_texts(cut)) EXPECT_TRUE(has(key_texts(full), k)) << k;
+    for (const RetractorStep& u : cut.unresolved) {
+        EXPECT_TRUE(u.timed_out) << u.text;
+        EXPECT_NE(retractor_unresolved_text(u).find("time limit"), std::string::npos);
+    }
+    // Every first retraction is a key, unresolved, or refuted in the full answer too.
+    std::vector<std::string> settled_or_not = key_texts(cut);
+    for (const RetractorStep& u : cut.unresolved) settled_or_not.push_back(u.text);
+    for (const std::string& k : key_texts(full)) EXPECT_TRUE(has(settled_or_not, k)) << k << " refuted under the limit";
+    EXPECT_NE(cut.verdict(), "none");
+    EXPECT_EQ(retractor_verdict(1, 1), "unresolved");
+    EXPECT_EQ(retractor_verdict(2, 1), "multiple");
+    EXPECT_EQ(retractor_verdict(0, 0), "none");
+    EXPECT_EQ(retractor_verdict(1, 0), "unique");
+}
+
 // Popeye-style input: the retractor's stipulation, Hoeg and Circe from a file (the Circe
 // Høeg case above), French keywords, and the bad inputs named with file, line and word.
 TEST(Retractor, PopeyeFiles) {

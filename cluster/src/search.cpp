@@ -313,7 +313,7 @@ Result solve_one(const Problem& p, int threads, double max_seconds) {
         if (p.stipulation.retro()) {
             // A retro problem: its answer as `rebirth solve` prints it (retro_problem.h).
             const auto t0 = std::chrono::steady_clock::now();
-            const RetroProblemReport report = solve_retro_problem(p, threads);
+            const RetroProblemReport report = solve_retro_problem(p, threads, max_seconds);
             r.text += report.text;
             r.solve_status = report.supported ? "solved" : "unsupported";
             r.solutions = static_cast<std::int32_t>(report.solutions.size());

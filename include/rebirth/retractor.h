@@ -39,6 +39,9 @@ struct RetractorSpec {
     RetractorType type = RetractorType::Proca;
     bool forward_defence = true;
     int depth = 3;  // single moves looked further back to refute a retracted position
+    // Wall-clock limit of the search in seconds (0: none): first choices not settled by then
+    // are listed unresolved ("time limit"), never as refuted.
+    double max_seconds = 0;
 };
 
 // Won (for White), failed, or not settled (an unproved en passant capture decides).
@@ -55,6 +58,7 @@ struct RetractorStep {
     std::string text;                  // janko notation of the retraction
     std::vector<std::string> forward;  // the forward moves reaching the aim right after it
     RetractorValue value = RetractorValue::Fail;
+    bool timed_out = false;  // a first retraction the time limit left unsettled
     std::vector<RetractorStep> next;
 };
 
@@ -66,8 +70,10 @@ struct RetractorAnswer {
     std::vector<RetractorStep> unresolved;
     int key_choices = 0;
     int unresolved_choices = 0;
-    // "unique" (one key choice), "multiple" (cooked), "none", or "unresolved" (no key, and
-    // some first choice not settled).
+    bool timed_out = false;  // the time limit left first choices unsettled (among `unresolved`)
+    // "multiple" (two key choices or more: cooked), "unique" (one, every other first choice
+    // refuted), "none" (every one refuted), or "unresolved" (at most one key, and some first
+    // choice not settled: an en passant not proved, or the time limit).
     std::string verdict() const;
 };
 
@@ -106,7 +112,8 @@ std::string retractor_text(const RetractorAnswer& answer);
 // One key: "-1.e6-e7 !" then every line of play below it, one a line ("  -1...Kd5xRe4
 // -2.Be7-f6 & 1.Qa8#"), each line ending with a newline.
 std::string retractor_key_text(const RetractorStep& key);
-// One first retraction not settled: "-1.O-O-O ?  (not settled: ...)" and a newline.
+// One first retraction not settled: "-1.O-O-O ?  (not settled: ...)" and a newline (why:
+// the en passant capture or the time limit).
 std::string retractor_unresolved_text(const RetractorStep& step);
 
 // The lines of play of a key, each a list of retractions ending with the forward move(s)

@@ -86,9 +86,10 @@ RetroAssembly assemble_retro(const RetroPlan& plan,
 // Analyzes every twin of `p` (its stipulation lastmoves N) on `threads` (0: all cores): the
 // side that moved last from WhiteToPlay (Black) / BlackToPlay (White), else both; RetroDepth
 // single moves further back to refute (default 3). A twin whose stipulation is no retro one
-// gets a line saying so (supported false). Throws InputError when a twin's conditions have
+// gets a line saying so (supported false). `max_seconds` (0: none) limits each defensive
+// retractor's search (retractor.h: first retractions left unsettled). Throws InputError when a twin's conditions have
 // no retro analysis (naming the file and the conditions' line) or its diagram is bad.
-RetroProblemReport solve_retro_problem(const Problem& p, int threads);
+RetroProblemReport solve_retro_problem(const Problem& p, int threads, double max_seconds = 0);
 
 // The answer as `rebirth retro` prints it: per side asked "White moved last: K possible
 // last moves" (n = 1, each move with its type) or "... possible sequences of n single

@@ -42,6 +42,7 @@ struct RetroArgs {
     std::string retractor;        // a defensive retractor's stipulation ("-2 & #1"); empty: last moves
     bool hoeg = false;            // the retractor's uncaptures decided by the other side (Høeg)
     bool no_forward_defence = false;
+    double max_seconds = 0;  // the retractor's time limit (0: none)
 };
 
 struct VerifyArgs {

@@ -30,6 +30,7 @@ int run_retractor(const RetroArgs& args, const Setup& diagram, const RuleSet* ru
     spec.type = args.hoeg ? RetractorType::Hoeg : RetractorType::Proca;
     spec.forward_defence = !args.no_forward_defence;
     spec.depth = args.depth;
+    spec.max_seconds = args.max_seconds;
     const RetractorAnswer answer = solve_retractor(diagram, spec, rules, args.threads);
     if (!args.json) {
         std::cout << retractor_stipulation(spec.retractions, spec.aim) << (args.hoeg ? " (Hoeg)" : " (Proca)")
@@ -53,6 +54,7 @@ int run_retractor(const RetroArgs& args, const Setup& diagram, const RuleSet* ru
                      {"stipulation", retractor_stipulation(spec.retractions, spec.aim)},
                      {"type", args.hoeg ? "Hoeg" : "Proca"},
                      {"forward_defence", spec.forward_defence},
+                     {"timed_out", answer.timed_out},
                      {"depth", args.depth},
                      {"condition", rules ? rules->describe() : std::string("orthodox")}};
     std::cout << j.dump() << "\n";
@@ -77,8 +79,11 @@ int run_retro(const RetroArgs& args) {
             throw InputError("--retractor", 0, args.retractor, "goes with none of --last, --side, --certify:");
         return run_retractor(args, diagram, r);
     }
-    if (args.hoeg || args.no_forward_defence)
-        throw InputError(args.hoeg ? "--hoeg" : "--no-forward-defence", 0, "", "applies to --retractor only");
+    if (args.hoeg || args.no_forward_defence || args.max_seconds > 0)
+        throw InputError(args.hoeg                 ? "--hoeg"
+                         : args.no_forward_defence ? "--no-forward-defence"
+                                                   : "--maxtime",
+                         0, "", "applies to --retractor only");
     std::optional<Color> mover;
     if (!args.side.empty()) mover = args.side == "w" ? WHITE : BLACK;
     const LastMovesAnswer answer = last_moves(diagram, args.last, mover, args.depth, r, args.threads);

@@ -160,7 +160,7 @@ int run_solve(const SolveArgs& args) {
             std::cout << format_header(p);
             try {
                 if (p.stipulation.retro()) {
-                    const RetroProblemReport report = solve_retro_problem(p, args.threads);
+                    const RetroProblemReport report = solve_retro_problem(p, args.threads, args.max_seconds);
                     std::cout << report.text;
                     summary["status"] = report.supported ? "solved" : "unsupported";
                     if (report.supported) summary["verdict"] = report.verdict;

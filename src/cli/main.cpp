@@ -77,6 +77,11 @@ int main(int argc, char** argv) {
                           "Solve a defensive retractor instead (White moved last): \"-n & #1\", \"-n & s#1\" or "
                           "\"-n & =1\", Proca unless --hoeg");
     retro_cmd->add_flag("--hoeg", retro.hoeg, "Retractor of type Hoeg: the other side decides what was uncaptured");
+    retro_cmd
+        ->add_option("--maxtime", retro.max_seconds,
+                     "Time limit of a retractor's search in seconds: first retractions not settled by then are "
+                     "listed unresolved (default: none)")
+        ->check(CLI::NonNegativeNumber);
     retro_cmd->add_flag("--no-forward-defence", retro.no_forward_defence,
                         "Retractor without forward defence (Black may not reach the aim first)");
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -85,6 +86,9 @@ std::vector<Move> aim_moves(const Position& pos, RetractorAim aim) {
     return out;
 }
 
+// Thrown by the search when its time limit has passed.
+struct RetractorTimeout {};
+
 struct Forward {
     RetractorValue value = RetractorValue::Fail;
     std::vector<std::string> moves;  // "1.Qa8#", for a win
@@ -107,9 +111,17 @@ struct Solver {
     const RuleSet* rules;
     SetupRules setup_rules;
     std::map<std::string, Node> white_memo, black_memo;
+    std::optional<std::chrono::steady_clock::time_point> deadline;
+    unsigned visits = 0;
 
     Solver(const RetractorSpec& sp, const RuleSet* r) : spec(sp), rules(ruled(r) ? r : nullptr) {
         setup_rules.rules = rules;
+    }
+
+    // Throws RetractorTimeout once the deadline (if any) has passed, looking at the clock at
+    // the first node and then every 64.
+    void tick() {
+        if (deadline && (visits++ & 63u) == 0 && std::chrono::steady_clock::now() > *deadline) throw RetractorTimeout{};
     }
 
     // The retractions of the side that did not move in s whose earlier position passes
@@ -238,6 +250,7 @@ struct Solver {
     // Black's retractions from `before` (White to move), k White retractions left after them.
     // Under Høeg Black chooses the shape and White what it uncaptured (White's best counts).
     Node black_node(const Setup& before, int k) {
+        tick();
         const std::string key = to_fen(before) + " " + std::to_string(k);
         if (const auto it = black_memo.find(key); it != black_memo.end()) return it->second;
         Node result;
@@ -302,6 +315,7 @@ struct Solver {
     // White's retractions from s (Black to move), k of them left (k >= 1): the value (some
     // choice wins) and the winning choices (under Høeg a shape's steps together).
     Node white_node(const Setup& s, int k) {
+        tick();
         const std::string key = to_fen(s) + " " + std::to_string(k);
         if (const auto it = white_memo.find(key); it != white_memo.end()) return it->second;
         Node result;
@@ -371,8 +385,9 @@ std::string join(const std::vector<std::string>& words) {
 }  // namespace
 
 std::string retractor_verdict(int key_choices, int unresolved_choices) {
-    if (key_choices == 0) return unresolved_choices == 0 ? "none" : "unresolved";
-    return key_choices == 1 ? "unique" : "multiple";
+    if (key_choices >= 2) return "multiple";
+    if (unresolved_choices > 0) return "unresolved";
+    return key_choices == 1 ? "unique" : "none";
 }
 
 std::string RetractorAnswer::verdict() const { return retractor_verdict(key_choices, unresolved_choices); }
@@ -436,13 +451,34 @@ RetractorAnswer solve_retractor_choices(const Setup& diagram, const RetractorSpe
     check_spec(spec, rules);
     const Setup s = start_of(diagram);
     std::vector<std::pair<RetractorValue, std::vector<RetractorStep>>> results(choices.size());
+    std::vector<char> stopped(choices.size(), 0);
+    std::optional<std::chrono::steady_clock::time_point> deadline;
+    if (spec.max_seconds > 0)
+        deadline = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                          std::chrono::duration<double>(spec.max_seconds));
     run_in_arena(threads, [&] {
         for_each_index(threads, choices.size(), [&](size_t i) {
             Solver solver(spec, rules);
-            results[i] = solver.white_group(s, choices[i], spec.retractions);
+            solver.deadline = deadline;
+            try {
+                results[i] = solver.white_group(s, choices[i], spec.retractions);
+            } catch (const RetractorTimeout&) {
+                // Not settled: listed with its members, the reason in their text.
+                stopped[i] = 1;
+                results[i].first = RetractorValue::Unknown;
+                for (const UnMove& u : choices[i]) {
+                    RetractorStep st;
+                    st.retraction = u;
+                    st.text = janko_notation(s, u, solver.rules);
+                    st.value = RetractorValue::Unknown;
+                    st.timed_out = true;
+                    results[i].second.push_back(std::move(st));
+                }
+            }
         });
     });
     RetractorAnswer answer;
+    answer.timed_out = std::find(stopped.begin(), stopped.end(), 1) != stopped.end();
     for (auto& [value, steps] : results) {
         if (steps.empty()) continue;  // no legal member
         if (value == RetractorValue::Win) {
@@ -478,7 +514,9 @@ std::string retractor_key_text(const RetractorStep& key) {
 
 std::string retractor_unresolved_text(const RetractorStep& step) {
     return number_text(1, WHITE) + step.text +
-           " ?  (not settled: an en passant capture needs a double step that is neither proved nor refuted)\n";
+           (step.timed_out
+                ? " ?  (not settled: time limit)\n"
+                : " ?  (not settled: an en passant capture needs a double step that is neither proved nor refuted)\n");
 }
 
 std::string retractor_text(const RetractorAnswer& answer) {

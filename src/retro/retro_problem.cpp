@@ -170,7 +170,7 @@ std::string retro_unsupported(const RuleSet& rules) {
            "Diagram squares)";
 }
 
-RetroProblemReport solve_retro_problem(const Problem& p, int threads) {
+RetroProblemReport solve_retro_problem(const Problem& p, int threads, double max_seconds) {
     RetroProblemReport report;
     std::string verdict = "unique";
     for (size_t i = 0; i < twin_count(p); ++i) {
@@ -182,7 +182,9 @@ RetroProblemReport solve_retro_problem(const Problem& p, int threads) {
             continue;
         }
         if (t.retractor) {
-            const RetractorAnswer answer = solve_retractor(t.diagram, t.spec, t.r(), threads);
+            RetractorSpec spec = t.spec;
+            spec.max_seconds = max_seconds;
+            const RetractorAnswer answer = solve_retractor(t.diagram, spec, t.r(), threads);
             report.text.append("\n").append(retractor_text(answer));
             combine(verdict, answer.verdict());
             for (const RetractorStep& key : answer.keys) report.solutions.push_back({key.text});
