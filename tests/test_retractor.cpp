@@ -180,6 +180,31 @@ TEST(Retractor, UncaptureChoiceSeparatesProcaFromHoeg) {
     EXPECT_FALSE(has(circe_keys, "Rg1-b1"));
 }
 
+// Klan (White decides every uncapture) and Pacific (no uncaptures), Julia's Fairies'
+// definitions: with one retraction Black never retracts, so Klan's keys are Proca's and
+// Pacific's are Proca's that uncapture nothing. With two, Klan differs from Proca only in
+// who chooses Black's uncaptures, White instead of Black, which never helps Black: every
+// Proca key is a Klan key.
+TEST(Retractor, KlanAndPacificFromTheirDefinitions) {
+    const rebirth::Setup diagram = parse_fen("7k/8/6K1/8/8/8/8/1R6 b - - 0 1");
+    RetractorSpec spec;
+    const std::vector<std::string> proca = key_texts(solve_retractor(diagram, spec));
+    spec.type = RetractorType::Klan;
+    EXPECT_EQ(key_texts(solve_retractor(diagram, spec)), proca);
+    spec.type = RetractorType::Pacific;
+    std::vector<std::string> plain;
+    for (const std::string& k : proca)
+        if (k.find('x') == std::string::npos) plain.push_back(k);
+    EXPECT_EQ(key_texts(solve_retractor(diagram, spec)), plain);
+    EXPECT_TRUE(has(plain, "Rb4-b1"));
+    spec.retractions = 2;
+    spec.type = RetractorType::Proca;
+    const std::vector<std::string> proca2 = key_texts(solve_retractor(diagram, spec));
+    spec.type = RetractorType::Klan;
+    const std::vector<std::string> klan2 = key_texts(solve_retractor(diagram, spec));
+    for (const std::string& k : proca2) EXPECT_TRUE(has(klan2, k)) << k;
+}
+
 // Valerian Onitiu, 1st Prize Die Schwalbe 1934, "White retracts one move, then mates in one"
 // (janko.at, Retros/Glossary/Retractor.htm): -1.O-O-O, after which Black's last move must
 // have been g7-g5, so 1.h5xg6 e.p. mates. Proving g7-g5 takes more retro analysis than

@@ -59,6 +59,8 @@ struct Options {
     int retro_option_line = 0;        // line of BlackToPlay / RetroDepth (for messages)
     bool proca = false;               // Proca (rebirth, retractors: the retracting side uncaptures; the default)
     bool hoeg = false;                // Hoeg (rebirth, retractors: the other side decides the uncapture)
+    bool klan = false;                // Klan (rebirth, retractors: White decides every uncapture)
+    bool pacific = false;             // Pacific (rebirth, retractors: no uncaptures)
     bool no_forward_defence = false;  // NoForwardDefence (rebirth, retractors)
     int retractor_option_line = 0;    // line of the last of those three (for messages)
     bool half_duplex = false;

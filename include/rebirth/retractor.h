@@ -15,6 +15,8 @@
 // - Høeg: the retracting side chooses its unit and the square it comes back to; the other
 //   side then decides whether that was a capture and which of its units comes back (where the
 //   rules leave a choice: a diagonal pawn retraction must uncapture).
+// - Klan: White decides every uncapture (its own retractions as in Proca, Black's as the
+//   other side in Høeg). Pacific: no uncaptures at all (Julia's Fairies' definitions).
 // - White may reach the aim forward after any of its retractions (the play then ends, won).
 // - Forward defence (unless switched off): after one of its retractions Black may reach the
 //   same aim against White with one forward move, which refutes.
@@ -30,7 +32,7 @@
 
 namespace rebirth {
 
-enum class RetractorType { Proca, Hoeg };
+enum class RetractorType { Proca, Hoeg, Klan, Pacific };
 enum class RetractorAim { Mate, SelfMate, Stalemate };  // #1, s#1, =1
 
 struct RetractorSpec {
@@ -79,6 +81,9 @@ struct RetractorAnswer {
 
 // The verdict of an answer with these counts (RetractorAnswer::verdict).
 std::string retractor_verdict(int key_choices, int unresolved_choices);
+
+// The type's name: "Proca", "Hoeg", "Klan", "Pacific".
+const char* retractor_type_name(RetractorType type);
 
 // Whether the stipulation text of a defensive retractor ("-3&#1", "-2 & s#1", "-17&=1") reads
 // as n and an aim; false for anything else.

@@ -41,6 +41,7 @@ struct RetroArgs {
     double certify_seconds = 10;  // time limit of each of those searches
     std::string retractor;        // a defensive retractor's stipulation ("-2 & #1"); empty: last moves
     bool hoeg = false;            // the retractor's uncaptures decided by the other side (Høeg)
+    std::string type;             // the retractor's type: proca, hoeg, klan or pacific (empty: proca, or --hoeg)
     bool no_forward_defence = false;
     double max_seconds = 0;  // the retractor's time limit (0: none)
 };

@@ -28,12 +28,26 @@ int run_retractor(const RetroArgs& args, const Setup& diagram, const RuleSet* ru
     if (!parse_retractor_stipulation(args.retractor, spec.retractions, spec.aim))
         throw InputError("--retractor", 0, args.retractor, "a defensive retractor is -n & #1, -n & s#1 or -n & =1:");
     spec.type = args.hoeg ? RetractorType::Hoeg : RetractorType::Proca;
+    if (!args.type.empty()) {
+        const std::string t = args.type;
+        if (args.hoeg && t != "hoeg") throw InputError("--type", 0, t, "contradicts --hoeg:");
+        if (t == "proca")
+            spec.type = RetractorType::Proca;
+        else if (t == "hoeg")
+            spec.type = RetractorType::Hoeg;
+        else if (t == "klan")
+            spec.type = RetractorType::Klan;
+        else if (t == "pacific")
+            spec.type = RetractorType::Pacific;
+        else
+            throw InputError("--type", 0, t, "a retractor type is proca, hoeg, klan or pacific:");
+    }
     spec.forward_defence = !args.no_forward_defence;
     spec.depth = args.depth;
     spec.max_seconds = args.max_seconds;
     const RetractorAnswer answer = solve_retractor(diagram, spec, rules, args.threads);
     if (!args.json) {
-        std::cout << retractor_stipulation(spec.retractions, spec.aim) << (args.hoeg ? " (Hoeg)" : " (Proca)")
+        std::cout << retractor_stipulation(spec.retractions, spec.aim) << " (" << retractor_type_name(spec.type) << ")"
                   << (spec.forward_defence ? "" : ", no forward defence") << "\n"
                   << retractor_text(answer);
         return kExitOk;
@@ -52,7 +66,7 @@ int run_retractor(const RetroArgs& args, const Setup& diagram, const RuleSet* ru
                      {"unresolved", unresolved},
                      {"side", "w"},
                      {"stipulation", retractor_stipulation(spec.retractions, spec.aim)},
-                     {"type", args.hoeg ? "Hoeg" : "Proca"},
+                     {"type", retractor_type_name(spec.type)},
                      {"forward_defence", spec.forward_defence},
                      {"timed_out", answer.timed_out},
                      {"depth", args.depth},
@@ -79,8 +93,9 @@ int run_retro(const RetroArgs& args) {
             throw InputError("--retractor", 0, args.retractor, "goes with none of --last, --side, --certify:");
         return run_retractor(args, diagram, r);
     }
-    if (args.hoeg || args.no_forward_defence || args.max_seconds > 0)
+    if (args.hoeg || !args.type.empty() || args.no_forward_defence || args.max_seconds > 0)
         throw InputError(args.hoeg                 ? "--hoeg"
+                         : !args.type.empty()      ? "--type"
                          : args.no_forward_defence ? "--no-forward-defence"
                                                    : "--maxtime",
                          0, "", "applies to --retractor only");

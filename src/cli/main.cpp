@@ -77,6 +77,9 @@ int main(int argc, char** argv) {
                           "Solve a defensive retractor instead (White moved last): \"-n & #1\", \"-n & s#1\" or "
                           "\"-n & =1\", Proca unless --hoeg");
     retro_cmd->add_flag("--hoeg", retro.hoeg, "Retractor of type Hoeg: the other side decides what was uncaptured");
+    retro_cmd->add_option("--type", retro.type,
+                          "Retractor type: proca (the retracting side decides its uncaptures), hoeg (the other "
+                          "side), klan (White decides every uncapture) or pacific (no uncaptures)");
     retro_cmd
         ->add_option("--maxtime", retro.max_seconds,
                      "Time limit of a retractor's search in seconds: first retractions not settled by then are "

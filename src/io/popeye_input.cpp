@@ -1,6 +1,7 @@
 #include "rebirth/popeye_input.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -555,6 +556,14 @@ void parse_options(Lexer& lex, Language lang, Options& o) {
                 o.no_forward_defence = true;
                 o.retractor_option_line = tok->line;
                 break;
+            case Opt::Klan:
+                o.klan = true;
+                o.retractor_option_line = tok->line;
+                break;
+            case Opt::Pacific:
+                o.pacific = true;
+                o.retractor_option_line = tok->line;
+                break;
             case Opt::Variations:
                 o.variation = true;
                 break;
@@ -773,13 +782,24 @@ void finish_problem(Lexer& lex, Problem& p, int end_line) {
     if (retro && p.options.black_to_play && p.options.white_to_play)
         throw InputError(lex.file(), p.options.retro_option_line, "BlackToPlay", "contradicts WhiteToPlay:");
     const Options& o = p.options;
-    if (!retractor && (o.proca || o.hoeg || o.no_forward_defence))
+    if (!retractor && (o.proca || o.hoeg || o.klan || o.pacific || o.no_forward_defence))
         throw InputError(lex.file(), o.retractor_option_line,
-                         o.proca  ? "Proca"
-                         : o.hoeg ? "Hoeg"
-                                  : "NoForwardDefence",
+                         o.proca     ? "Proca"
+                         : o.hoeg    ? "Hoeg"
+                         : o.klan    ? "Klan"
+                         : o.pacific ? "Pacific"
+                                     : "NoForwardDefence",
                          "option for defensive retractors (-n & #1, -n & s#1, -n & =1) only:");
-    if (o.proca && o.hoeg) throw InputError(lex.file(), o.retractor_option_line, "Hoeg", "contradicts Proca:");
+    // One type: the second one named contradicts the first.
+    const std::array<std::pair<bool, const char*>, 4> types{
+        {{o.proca, "Proca"}, {o.hoeg, "Hoeg"}, {o.klan, "Klan"}, {o.pacific, "Pacific"}}};
+    const char* first_type = nullptr;
+    for (const auto& [on, name] : types) {
+        if (!on) continue;
+        if (first_type)
+            throw InputError(lex.file(), o.retractor_option_line, name, std::string("contradicts ") + first_type + ":");
+        first_type = name;
+    }
     if (retractor && (o.black_to_play || o.white_to_play))
         throw InputError(lex.file(), o.black_to_play ? o.retro_option_line : end_line,
                          o.black_to_play ? "BlackToPlay" : "WhiteToPlay",

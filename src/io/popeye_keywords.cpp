@@ -99,7 +99,9 @@ constexpr std::array<std::string_view, kOptions> kOptionsEn{"Defence",
                                                             "RetroDepth",
                                                             "Proca",
                                                             "Hoeg",
-                                                            "NoForwardDefence"};
+                                                            "NoForwardDefence",
+                                                            "Klan",
+                                                            "Pacific"};
 constexpr std::array<std::string_view, kOptions> kOptionsFr{"Defense",
                                                             "Apparent",
                                                             "ApparentSeul",
@@ -138,7 +140,9 @@ constexpr std::array<std::string_view, kOptions> kOptionsFr{"Defense",
                                                             "ProfondeurRetro",
                                                             "Proca",
                                                             "Hoeg",
-                                                            "SansDefenseEnAvant"};
+                                                            "SansDefenseEnAvant",
+                                                            "Klan",
+                                                            "Pacific"};
 constexpr std::array<std::string_view, kOptions> kOptionsDe{"Widerlegung",
                                                             "Satzspiel",
                                                             "WeissBeginnt",
@@ -177,7 +181,9 @@ constexpr std::array<std::string_view, kOptions> kOptionsDe{"Widerlegung",
                                                             "RetroTiefe",
                                                             "Proca",
                                                             "Hoeg",
-                                                            "OhneVorwaertsVerteidigung"};
+                                                            "OhneVorwaertsVerteidigung",
+                                                            "Klan",
+                                                            "Pacific"};
 
 // Order: TwinWord enum.
 constexpr std::array<std::string_view, kTwinWords> kTwinEn{

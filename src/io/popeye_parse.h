@@ -130,6 +130,8 @@ enum class Opt {
     Proca,        // rebirth's own, for defensive retractors
     Hoeg,
     NoForwardDefence,
+    Klan,
+    Pacific,
     Count
 };
 enum class TwinWord {

@@ -196,12 +196,22 @@ struct Solver {
         return f;
     }
 
-    // The retractions of s grouped as their chooser decides them: Proca one a group; Høeg
-    // one group per shape (its members: the opponent's choices of what was uncaptured).
+    // The retractions of s grouped as their chooser decides them: one a group where the
+    // retracting side decides its uncaptures (Proca, Pacific, White's under Klan); else one
+    // group per shape (its members: the opponent's choices of what was uncaptured). Pacific
+    // has no uncaptures.
     std::vector<std::vector<UnMove>> groups(const Setup& s) const {
         std::vector<std::vector<UnMove>> out;
-        const std::vector<UnMove> legal = legal_retractions(s);
-        if (spec.type == RetractorType::Proca) {
+        std::vector<UnMove> legal = legal_retractions(s);
+        if (spec.type == RetractorType::Pacific)
+            legal.erase(std::remove_if(legal.begin(), legal.end(),
+                                       [](const UnMove& u) {
+                                           return u.uncaptured != NO_WALK || !u.resurrected.empty() || u.capturer_lost;
+                                       }),
+                        legal.end());
+        const Color retracting = ~s.side_to_move;
+        if (spec.type == RetractorType::Proca || spec.type == RetractorType::Pacific ||
+            (spec.type == RetractorType::Klan && retracting == WHITE)) {
             for (const UnMove& u : legal) out.push_back({u});
             return out;
         }
@@ -391,6 +401,20 @@ std::string retractor_verdict(int key_choices, int unresolved_choices) {
 }
 
 std::string RetractorAnswer::verdict() const { return retractor_verdict(key_choices, unresolved_choices); }
+
+const char* retractor_type_name(RetractorType type) {
+    switch (type) {
+        case RetractorType::Proca:
+            return "Proca";
+        case RetractorType::Hoeg:
+            return "Hoeg";
+        case RetractorType::Klan:
+            return "Klan";
+        case RetractorType::Pacific:
+            return "Pacific";
+    }
+    return "Proca";
+}
 
 bool parse_retractor_stipulation(const std::string& text, int& n, RetractorAim& aim) {
     std::string s;

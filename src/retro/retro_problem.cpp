@@ -116,7 +116,11 @@ RetroTwin load_twin(const Problem& p, size_t i) {
         t.spec.aim = goal == "s#1"  ? RetractorAim::SelfMate
                      : goal == "=1" ? RetractorAim::Stalemate
                                     : RetractorAim::Mate;
-        t.spec.type = t.tw.options.hoeg ? RetractorType::Hoeg : RetractorType::Proca;
+        const Options& o = t.tw.options;
+        t.spec.type = o.hoeg      ? RetractorType::Hoeg
+                      : o.klan    ? RetractorType::Klan
+                      : o.pacific ? RetractorType::Pacific
+                                  : RetractorType::Proca;
         t.spec.forward_defence = !t.tw.options.no_forward_defence;
         t.spec.depth = t.depth;
     }
