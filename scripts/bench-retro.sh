@@ -82,6 +82,15 @@ run_cluster() {  # NAME RANKS THREADS
     : > "$work/$1.retractor.out"
     for i in 1 2; do cat "$work/outr-$1/retractor-$i.out" >> "$work/$1.retractor.out"; done
 }
+# label RUN: what a run is, for the table.
+label() {
+    case $1 in
+        threads1) echo "rebirth solve, 1 thread" ;;
+        threads2) echo "rebirth solve, 2 threads" ;;
+        ranks2) echo "cluster, 2 ranks (1 worker x 2 threads)" ;;
+        ranks3) echo "cluster, 3 ranks (2 workers x 1 thread)" ;;
+    esac
+}
 run_solve threads1 1
 run_solve threads2 2
 run_cluster ranks2 2 2
@@ -105,23 +114,11 @@ for name in threads1 threads2 ranks2 ranks3; do
             status=1
         fi
     done
-    case $name in
-        threads1) what="rebirth solve, 1 thread" ;;
-        threads2) what="rebirth solve, 2 threads" ;;
-        ranks2) what="cluster, 2 ranks (1 worker x 2 threads)" ;;
-        ranks3) what="cluster, 3 ranks (2 workers x 1 thread)" ;;
-    esac
-    printf '%-42s %9.2f %8.2f\n' "$what" "${seconds[$name]}" "$(echo "${seconds[threads1]} / ${seconds[$name]}" | bc -l)"
+    printf '%-42s %9.2f %8.2f\n' "$(label "$name")" "${seconds[$name]}" "$(echo "${seconds[threads1]} / ${seconds[$name]}" | bc -l)"
 done
 printf '%-42s %9s %8s\n' "retractors (bench/retractor.inp)" seconds speed-up
 for name in threads1 threads2 ranks2 ranks3; do
-    case $name in
-        threads1) what="rebirth solve, 1 thread" ;;
-        threads2) what="rebirth solve, 2 threads" ;;
-        ranks2) what="cluster, 2 ranks (1 worker x 2 threads)" ;;
-        ranks3) what="cluster, 3 ranks (2 workers x 1 thread)" ;;
-    esac
-    printf '%-42s %9.2f %8.2f\n' "$what" "${seconds[$name.retractor]}" \
+    printf '%-42s %9.2f %8.2f\n' "$(label "$name")" "${seconds[$name.retractor]}" \
         "$(echo "${seconds[threads1.retractor]} / ${seconds[$name.retractor]}" | bc -l)"
 done
 echo "problems: $(grep -c '^Stipulation' "$work/janko.inp") janko.at records, $(grep -c '^Stipulation' "$work/open.inp") open positions;" \

@@ -89,6 +89,21 @@ std::vector<Move> aim_moves(const Position& pos, RetractorAim aim) {
 // Thrown by the search when its time limit has passed.
 struct RetractorTimeout {};
 
+// The values ordered for White: Fail < Unknown < Win.
+int rank(RetractorValue v) { return v == RetractorValue::Win ? 2 : v == RetractorValue::Unknown ? 1 : 0; }
+// White's pick of two choices (the better one) and the other side's (the worse one).
+RetractorValue either(RetractorValue a, RetractorValue b) { return rank(a) >= rank(b) ? a : b; }
+RetractorValue both(RetractorValue a, RetractorValue b) { return rank(a) <= rank(b) ? a : b; }
+
+// A step for side's retraction u from `position` (the position after the retracted move).
+RetractorStep step_of(Color side, const Setup& position, const UnMove& u, const RuleSet* rules) {
+    RetractorStep step;
+    step.side = side;
+    step.retraction = u;
+    step.text = janko_notation(position, u, rules);
+    return step;
+}
+
 struct Forward {
     RetractorValue value = RetractorValue::Fail;
     std::vector<std::string> moves;  // "1.Qa8#", for a win
@@ -229,13 +244,21 @@ struct Solver {
         return out;
     }
 
+    // The node of `memo` for s with k retractions left, worked out by work() the first time.
+    template <class Work>
+    Node memoized(std::map<std::string, Node>& memo, const Setup& s, int k, Work&& work) {
+        tick();
+        const std::string key = to_fen(s) + " " + std::to_string(k);
+        if (const auto it = memo.find(key); it != memo.end()) return it->second;
+        Node result = work();
+        memo.emplace(key, result);
+        return result;
+    }
+
     // White's retraction u from s (Black to move in s), with k White retractions left after
     // it; nullopt when it is not legal (Black then has no retraction).
     std::optional<RetractorStep> white_step(const Setup& s, const UnMove& u, int k) {
-        RetractorStep step;
-        step.side = WHITE;
-        step.retraction = u;
-        step.text = janko_notation(s, u, rules);
+        RetractorStep step = step_of(WHITE, s, u, rules);
         const Setup before = retract(s, u);
         const Forward fw = forward_aim(before);
         if (fw.value == RetractorValue::Win) {
@@ -250,9 +273,7 @@ struct Solver {
         Node black = black_node(before, k);
         if (!black.legal) return std::nullopt;
         // Not mating now (perhaps, when en passant is not settled) and going on.
-        step.value = fw.value == RetractorValue::Unknown && black.value == RetractorValue::Fail
-                         ? RetractorValue::Unknown
-                         : black.value;
+        step.value = either(fw.value, black.value);
         step.next = std::move(black.steps);
         return step;
     }
@@ -260,51 +281,39 @@ struct Solver {
     // Black's retractions from `before` (White to move), k White retractions left after them.
     // Under Høeg Black chooses the shape and White what it uncaptured (White's best counts).
     Node black_node(const Setup& before, int k) {
-        tick();
-        const std::string key = to_fen(before) + " " + std::to_string(k);
-        if (const auto it = black_memo.find(key); it != black_memo.end()) return it->second;
-        Node result;
-        result.value = RetractorValue::Win;
-        result.legal = false;
-        for (const std::vector<UnMove>& group : groups(before)) {
-            RetractorValue group_value = RetractorValue::Fail;
-            std::vector<RetractorStep> steps;
-            bool group_legal = false;
-            for (const UnMove& b : group) {
-                std::optional<RetractorStep> st = black_step(before, b, k);
-                if (!st) continue;
-                group_legal = true;
-                if (st->value == RetractorValue::Win) group_value = RetractorValue::Win;
-                if (st->value == RetractorValue::Unknown && group_value == RetractorValue::Fail)
-                    group_value = RetractorValue::Unknown;
-                if (st->value != RetractorValue::Fail) steps.push_back(std::move(*st));
+        return memoized(black_memo, before, k, [&] {
+            Node result;
+            result.value = RetractorValue::Win;
+            result.legal = false;
+            for (const std::vector<UnMove>& group : groups(before)) {
+                RetractorValue group_value = RetractorValue::Fail;
+                std::vector<RetractorStep> steps;
+                bool group_legal = false;
+                for (const UnMove& b : group) {
+                    std::optional<RetractorStep> st = black_step(before, b, k);
+                    if (!st) continue;
+                    group_legal = true;
+                    group_value = either(group_value, st->value);
+                    if (st->value != RetractorValue::Fail) steps.push_back(std::move(*st));
+                }
+                if (!group_legal) continue;
+                result.legal = true;
+                result.value = both(result.value, group_value);
+                if (result.value == RetractorValue::Fail) break;  // a refutation: White loses here
+                for (RetractorStep& st : steps) result.steps.push_back(std::move(st));
             }
-            if (!group_legal) continue;
-            result.legal = true;
-            if (group_value == RetractorValue::Fail) {
-                // A refutation: White loses here whatever else Black may do.
+            if (result.value == RetractorValue::Fail || !result.legal) {
                 result.value = RetractorValue::Fail;
                 result.steps.clear();
-                break;
             }
-            if (group_value == RetractorValue::Unknown) result.value = RetractorValue::Unknown;
-            for (RetractorStep& st : steps) result.steps.push_back(std::move(st));
-        }
-        if (!result.legal) {
-            result.value = RetractorValue::Fail;
-            result.steps.clear();
-        }
-        black_memo.emplace(key, result);
-        return result;
+            return result;
+        });
     }
 
     // Black's retraction b from `before` (White to move), then White's retractions; nullopt
     // when b is not legal (White then has no retraction).
     std::optional<RetractorStep> black_step(const Setup& before, const UnMove& b, int k) {
-        RetractorStep step;
-        step.side = BLACK;
-        step.retraction = b;
-        step.text = janko_notation(before, b, rules);
+        RetractorStep step = step_of(BLACK, before, b, rules);
         const Setup earlier = retract(before, b);
         Forward fd;
         if (spec.forward_defence) fd = forward_aim(earlier);
@@ -315,9 +324,8 @@ struct Solver {
         }
         Node white = white_node(earlier, k);
         if (!white.legal) return std::nullopt;
-        step.value = fd.value == RetractorValue::Unknown && white.value != RetractorValue::Fail
-                         ? RetractorValue::Unknown
-                         : white.value;
+        // A forward defence not settled (en passant) leaves White's win unsettled too.
+        step.value = fd.value == RetractorValue::Unknown ? both(white.value, RetractorValue::Unknown) : white.value;
         step.next = std::move(white.steps);
         return step;
     }
@@ -325,24 +333,19 @@ struct Solver {
     // White's retractions from s (Black to move), k of them left (k >= 1): the value (some
     // choice wins) and the winning choices (under Høeg a shape's steps together).
     Node white_node(const Setup& s, int k) {
-        tick();
-        const std::string key = to_fen(s) + " " + std::to_string(k);
-        if (const auto it = white_memo.find(key); it != white_memo.end()) return it->second;
-        Node result;
-        result.legal = false;
-        for (const std::vector<UnMove>& group : groups(s)) {
-            auto [value, steps] = white_group(s, group, k);
-            if (steps.empty()) continue;  // no legal choice in the group
-            result.legal = true;
-            if (value == RetractorValue::Win) {
-                result.value = RetractorValue::Win;
-                for (RetractorStep& st : steps) result.steps.push_back(std::move(st));
-            } else if (value == RetractorValue::Unknown && result.value == RetractorValue::Fail) {
-                result.value = RetractorValue::Unknown;
+        return memoized(white_memo, s, k, [&] {
+            Node result;
+            result.legal = false;
+            for (const std::vector<UnMove>& group : groups(s)) {
+                auto [value, steps] = white_group(s, group, k);
+                if (steps.empty()) continue;  // no legal choice in the group
+                result.legal = true;
+                result.value = either(result.value, value);
+                if (value == RetractorValue::Win)
+                    for (RetractorStep& st : steps) result.steps.push_back(std::move(st));
             }
-        }
-        white_memo.emplace(key, result);
-        return result;
+            return result;
+        });
     }
 
     // One White choice: Proca one retraction; Høeg one shape, every uncapture Black may
@@ -354,8 +357,7 @@ struct Solver {
         for (const UnMove& u : group) {
             std::optional<RetractorStep> st = white_step(s, u, k - 1);
             if (!st) continue;
-            if (st->value == RetractorValue::Fail) value = RetractorValue::Fail;
-            if (st->value == RetractorValue::Unknown && value == RetractorValue::Win) value = RetractorValue::Unknown;
+            value = both(value, st->value);
             steps.push_back(std::move(*st));
         }
         return {value, steps};
@@ -491,9 +493,7 @@ RetractorAnswer solve_retractor_choices(const Setup& diagram, const RetractorSpe
                 stopped[i] = 1;
                 results[i].first = RetractorValue::Unknown;
                 for (const UnMove& u : choices[i]) {
-                    RetractorStep st;
-                    st.retraction = u;
-                    st.text = janko_notation(s, u, solver.rules);
+                    RetractorStep st = step_of(WHITE, s, u, solver.rules);
                     st.value = RetractorValue::Unknown;
                     st.timed_out = true;
                     results[i].second.push_back(std::move(st));
