@@ -126,13 +126,17 @@ TEST(Natch, ShortProofGamesGiveTheListedGames) {
 // The proof-game bounds never reject a position on a listed game: every game of natch.jsonl
 // (all 99 positions, up to 44 half-moves) is replayed from the game array, and before each
 // half-move each side's need (proof_bound.h) fits in its moves left and its pawns' captures
-// in the captures left.
+// in the captures left; the units settled_walls names (with the walls of the positions
+// before, as the search keeps them) stay on their squares till the end, and the bounds hold
+// with them as fixed units.
 TEST(Natch, BoundsHoldAlongEveryListedGame) {
-    int games = 0, positions = 0;
+    int games = 0, positions = 0, walls = 0;
     for (const NatchCase& c : natch_cases()) {
         const Board target = parse_fen(c.fen + " w - - 0 1").board;
         for (const std::string& game : c.games) {
             Position pos(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+            Bitboard known = 0, touched = 0;
+            std::vector<std::pair<Bitboard, Board>> walled;  // fixed squares and the board then
             std::istringstream in(game);
             std::vector<std::string> moves;
             for (std::string m; in >> m;) moves.push_back(m);
@@ -152,6 +156,20 @@ TEST(Natch, BoundsHoldAlongEveryListedGame) {
                 moves_left[~stm] = left / 2;
                 EXPECT_TRUE(proof_captures_feasible(pos, target, fixed, moves_left))
                     << c.id << " after " << i << ": " << game;
+                // The units the budgets keep on their squares (the search's walls, inherited
+                // from the positions before) stay till the end, and the bounds hold with them.
+                const Bitboard kept = fixed_units(pos, target, known & ~touched);
+                known = fixed_units(pos, target, kept | settled_walls(pos, target, kept, moves_left));
+                walled.push_back({known, pos.to_setup().board});
+                for (const auto& [squares, board] : walled)
+                    for (Bitboard b = squares; b;) {
+                        const Square s = pop_lsb(b);
+                        ASSERT_EQ(pos.piece_on(s), board[s]) << c.id << " after " << i << ": " << square_name(s);
+                    }
+                for (Color side : {WHITE, BLACK})
+                    EXPECT_LE(proof_moves_needed(pos, target, side, known), moves_left[side]) << c.id << " after " << i;
+                EXPECT_TRUE(proof_captures_feasible(pos, target, known, moves_left)) << c.id << " after " << i;
+                walls += popcount(known & ~fixed);
                 ++positions;
                 if (i == c.plies) break;
                 MoveList list;
@@ -159,8 +177,12 @@ TEST(Natch, BoundsHoldAlongEveryListedGame) {
                 bool played = false;
                 for (const Move& m : list) {
                     if (uci(m) != moves[i]) continue;
+                    const Board before = pos.to_setup().board;
                     UndoInfo u;
                     pos.do_move(m, u);
+                    touched = 0;
+                    for (int s = 0; s < SQUARE_NB; ++s)
+                        if (!(pos.piece_on(Square(s)) == before[s])) touched |= square_bb(Square(s));
                     played = true;
                     break;
                 }
@@ -170,7 +192,8 @@ TEST(Natch, BoundsHoldAlongEveryListedGame) {
         }
     }
     EXPECT_GE(games, 99);
-    std::printf("%d games, %d positions\n", games, positions);
+    EXPECT_GT(walls, 1000);
+    std::printf("%d games, %d positions, %d walls beyond the fixed units\n", games, positions, walls);
 }
 
 }  // namespace

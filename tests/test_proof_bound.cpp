@@ -163,6 +163,67 @@ TEST(ProofBound, APawnNoOtherPawnCanReplaceNeverMoves) {
     EXPECT_EQ(fixed_units(f4, target) & (square_bb(SQ_E4) | square_bb(SQ_F4)), square_bb(SQ_E4) | square_bb(SQ_F4));
 }
 
+// Natch's undetermined_must_switchback (PG 11.5): a position its search meets with six moves
+// left to each side, Black to play. Black needs 5: Rb8-b3, and the h-pawn to g1 as a knight
+// (h4, h3, takes on g2, g1=S). So it cannot send the bishop b7 away and back (two moves
+// more), and no other black bishop can fill b7 (f8's is walled in by e7 and g7): b7 is a wall
+// till the end. Then the rook b8 is shut in on the eighth rank (a7 c7 d7 e7 stay home, f8 is
+// fixed) and b3 needs a promoted pawn: Black needs more than it has. With a seventh black move
+// the bishop may leave and come back.
+TEST(ProofBound, UnitsTheBudgetsKeepOnTheirSquaresAreWalls) {
+    const Board target = board_of("1N1qkbnr/pbppppp1/n7/8/8/1r4P1/1PPPPPB1/1NBQKRn1 w - - 0 1");
+    const Position pos(parse_fen("1r1qkbnr/pbppppp1/npN5/7p/8/6P1/PPPPPP1P/RNBQKB1R b KQk - 0 6"));
+    const Bitboard fixed = fixed_units(pos, target);
+    EXPECT_FALSE(fixed & square_bb(SQ_B7));
+    EXPECT_EQ(proof_moves_needed(pos, target, BLACK, fixed), 5);
+    const Bitboard walls = settled_walls(pos, target, fixed, {6, 6});
+    EXPECT_TRUE(walls & square_bb(SQ_B7));
+    EXPECT_FALSE(walls & pos.pieces(WHITE));  // White has three moves to spare
+    EXPECT_GT(proof_moves_needed(pos, target, BLACK, fixed_units(pos, target, fixed | walls)), 6);
+    EXPECT_EQ(settled_walls(pos, target, fixed, {6, 7}), 0u);
+    // Two knights on target squares of their walk may swap them: a knight is a wall only
+    // when that costs too much as well. 1.Sg1-f3 Sg8-f6, knights on b1 and f3 for a target
+    // with knights on f3 and b1: with 2 moves each left neither may leave (a swap takes 6),
+    // with 6 moves White may swap them (Sb1-d2-f3... and Sf3-d2-b1: 3 + 3).
+    const Board swapped = board_of("rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 1");
+    const Position knights(parse_fen("rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2"));
+    const Bitboard kf = fixed_units(knights, swapped);
+    EXPECT_EQ(settled_walls(knights, swapped, kf, {1, 1}) & (square_bb(SQ_B1) | square_bb(SQ_F3)),
+              square_bb(SQ_B1) | square_bb(SQ_F3));
+    EXPECT_FALSE(settled_walls(knights, swapped, kf, {6, 6}) & (square_bb(SQ_B1) | square_bb(SQ_F3)));
+}
+
+// Soundness on played games: along seeded random games of 4 to 14 half-moves from the game
+// array (quiet moves three times in four, so the budgets are near the needs), a unit that
+// settled_walls names with the moves each side still made stands on its square in every
+// later position, and the needs counted with those walls stay within the moves made.
+TEST(ProofBound, SettledWallsStayTillTheEndOfARandomGame) {
+    std::mt19937 rng(29);
+    int walls_seen = 0;
+    for (int game = 0; game < 1500; ++game) {
+        const std::vector<Position> line = test::random_line(Position(parse_fen(kStart)), 4 + game % 11, rng, 4);
+        const Board target = line.back().to_setup().board;
+        const int n = int(line.size()) - 1;
+        for (int k = 0; k <= n; ++k) {
+            std::array<int, COLOR_NB> left{0, 0};
+            for (int i = k; i < n; ++i) left[i % 2 == 0 ? WHITE : BLACK]++;
+            const Bitboard fixed = fixed_units(line[k], target);
+            const Bitboard walls = settled_walls(line[k], target, fixed, left);
+            walls_seen += popcount(walls & ~fixed);
+            for (Bitboard b = walls; b;) {
+                const Square s = pop_lsb(b);
+                for (int j = k + 1; j <= n; ++j)
+                    ASSERT_EQ(line[j].piece_on(s), line[k].piece_on(s))
+                        << "game " << game << " ply " << k << " wall " << square_name(s) << " moved by ply " << j;
+            }
+            const Bitboard all = fixed_units(line[k], target, fixed | walls);
+            for (Color c : {WHITE, BLACK})
+                ASSERT_LE(proof_moves_needed(line[k], target, c, all), left[c]) << "game " << game << " ply " << k;
+        }
+    }
+    EXPECT_GT(walls_seen, 1000);
+}
+
 TEST(ProofBound, OffUnderRulesAndFairyWalks) {
     rebirth::Setup s = parse_fen(kStart);
     Board target = s.board;

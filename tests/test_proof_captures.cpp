@@ -131,6 +131,27 @@ std::string refusal_along(const std::vector<Position>& line) {
     return "";
 }
 
+// Natch's undetermined_must_switchback (PG 11.5): a position its search meets with six moves
+// left to each side. Black needs all six (Rb8-b3, Bc8-b7, the h-pawn to g1 as a knight in
+// four), so the one black unit it loses is the pawn b7, taken where it stands: every white
+// capture lands on b7. White keeps 13 of its 16 units and needs Sc6-b8, Bf1-g2, Rh1-f1
+// (3 moves); of its three victims h2 is taken where it stands (h5xg4, g3xh2, h2xg1=S) and
+// Ra1 needs two moves into Black's reach (a1-a3-b3); the third costs more than the one move
+// left: a2 takes on b3 only by taking a black unit there, and the other units are needed on
+// their squares or too far.
+TEST(ProofCaptures, PawnsTakeOnlyWhereTheOtherSideCanLoseUnits) {
+    const Board target = board_of("1N1qkbnr/pbppppp1/n7/8/8/1r4P1/1PPPPPB1/1NBQKRn1 w - - 0 1");
+    const Position pos(parse_fen("1rbqkbnr/ppppppp1/n1N5/7p/8/6P1/PPPPPP1P/RNBQKB1R b KQk - 0 6"));
+    const Bitboard fixed = fixed_units(pos, target);
+    EXPECT_EQ(proof_moves_needed(pos, target, WHITE, fixed), 3);
+    EXPECT_EQ(proof_moves_needed(pos, target, BLACK, fixed), 6);
+    EXPECT_EQ(proof_capture_squares(pos, target, BLACK, 6, fixed), square_bb(SQ_B7));
+    EXPECT_FALSE(proof_captures_feasible(pos, target, fixed, {6, 6}));
+    // With a black move to spare the b7 pawn may step to b6 and be taken there, or elsewhere:
+    // no verdict from this bound.
+    EXPECT_TRUE(proof_captures_feasible(pos, target, fixed, {6, 7}));
+}
+
 // CaptureBoundCache gives proof_captures_feasible's verdict, with moves to spare and with too
 // few (so that refusals are compared too), on every position of random games, each asked
 // twice so that the second answer uses the remembered assignments.

@@ -124,6 +124,17 @@ Bitboard fixed_units(const Position& pos, const Board& target);
 // last move, less the squares that move touched).
 Bitboard fixed_units(const Position& pos, const Board& target, Bitboard known);
 
+// The units that stay on their squares till the end of every game in which each side c
+// makes at most moves_left[c] more moves and its units end on their target squares: a unit
+// of c (not a king, nor a rook that may still castle) on a target square of its walk, when
+// every game where it does not end there needs more moves of c (proof_moves_needed with that
+// unit kept off its square: another unit fills it, and the unit itself is taken or goes
+// elsewhere), and a game where it leaves and comes back does too (a pawn never comes back; a
+// piece makes two moves more than the least count, proof_moves_needed). Such a unit is never
+// taken and never moves, so no unit enters or crosses its square: the squares may be added
+// to the fixed units for the positions of the rest of the game with those budgets.
+Bitboard settled_walls(const Position& pos, const Board& target, Bitboard fixed, std::array<int, COLOR_NB> moves_left);
+
 // 1 when castling may still save side c a move towards the target, else 0. Castling counts in
 // the king's distances as its two-file step; what it saves is the rook's move to the castled
 // square (one move from its corner, so at most one), a saving only when some target rook

@@ -33,7 +33,10 @@
 // the target lacks) goes into that reach: o's assignment with one more row per lost unit, a
 // unit's cost there its fewest moves to a square of the reach (a pawn also to the square in
 // front of one, taken en passant; a rook that may castle also from its castled square). All
-// lost units count at once, not one at a time.
+// lost units count at once, not one at a time. A pawn of o changes file only by taking a unit
+// of the other side, which then stands on a square where that side can lose one
+// (proof_capture_squares with its moves left): o's pawns' ways as pawns, to their target
+// squares and into the reach, take only there.
 //
 // Sound in orthodox chess only, where proof_bound_applies holds.
 

@@ -269,9 +269,11 @@ struct NeedRecord {
 
 namespace {
 
-// proof_moves_needed, with `record` (when given) filled for MoveProgress.
+// proof_moves_needed, with `record` (when given) filled for MoveProgress; with `evicted` (a
+// unit of c on a target square of its walk), over the games where that unit does not end on
+// that square (another unit fills it; the evicted one goes elsewhere or is taken).
 int moves_needed(const Position& pos, const Board& target, Color c, Bitboard fixed, const NeedModel& model,
-                 NeedRecord* record) {
+                 NeedRecord* record, Square evicted = SQ_NONE) {
     // A unit already on a target square of its own walk keeps it: some least assignment
     // does (were that square given to another unit B and the unit sent to t', B going on
     // from there along the unit's way to t' costs no more: the distances obey the triangle
@@ -281,6 +283,9 @@ int moves_needed(const Position& pos, const Board& target, Color c, Bitboard fix
         const Square s = pop_lsb(b);
         if (target[s].walk == pos.piece_on(s).walk && target[s].color == c) settled |= square_bb(s);
     }
+    // Evicted: the units of its walk are columns too, since a least assignment may now send
+    // the evicted unit to another's square and that unit to the evicted square.
+    if (evicted != SQ_NONE) settled &= ~pos.pieces(c, pos.piece_on(evicted).walk);
     // Columns: c's units on the board, with their distance rows (own walk; a pawn also as a
     // queen and as a knight after promotion); rows: the target squares of c's units.
     // A unit that never moves (fixed) has no rows: its own square only.
@@ -302,7 +307,10 @@ int moves_needed(const Position& pos, const Board& target, Color c, Bitboard fix
         if (++target_units > 16) return kFar;  // more target units than a side has
         r.wanted[size_t(rows)] = {want.walk, Square(t)};
         AssignmentRow& row = cost[size_t(rows++)];
-        for (int i = 0; i < columns; ++i) row[size_t(i)] = model.unit_cost(units[size_t(i)], want.walk, t);
+        for (int i = 0; i < columns; ++i)
+            row[size_t(i)] = units[size_t(i)].square == evicted && t == evicted
+                                 ? kFar
+                                 : model.unit_cost(units[size_t(i)], want.walk, t);
     }
     r.rows = rows;
     // Each capture ~c's pawns must still make takes a distinct unit of c, which ends there
@@ -341,6 +349,32 @@ int moves_needed(const Position& pos, const Board& target, Color c, Bitboard fix
 
 int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboard fixed) {
     return moves_needed(pos, target, c, fixed, NeedModel(pos, target, c, fixed), nullptr);
+}
+
+Bitboard settled_walls(const Position& pos, const Board& target, Bitboard fixed, std::array<int, COLOR_NB> moves_left) {
+    Bitboard walls = 0;
+    for (Color c : {WHITE, BLACK}) {
+        Bitboard candidates = 0;
+        for (Bitboard b = pos.pieces(c) & ~fixed & ~pos.pieces(c, KING); b;) {
+            const Square s = pop_lsb(b);
+            const Piece p = pos.piece_on(s);
+            if (target[s].walk != p.walk || target[s].color != c) continue;
+            if (p.walk == ROOK && (pos.castling_rights() & square_bb(s))) continue;  // castling may move it
+            candidates |= square_bb(s);
+        }
+        if (!candidates) continue;
+        const NeedModel model(pos, target, c, fixed);
+        const int need = moves_needed(pos, target, c, fixed, model, nullptr);
+        if (need > moves_left[c]) continue;  // no game at all: nothing to add
+        for (Bitboard b = candidates; b;) {
+            const Square s = pop_lsb(b);
+            // A piece that leaves and comes back makes two moves more than the least count; a
+            // pawn never comes back.
+            if (pos.piece_on(s).walk != PAWN && need + 2 <= moves_left[c]) continue;
+            if (moves_needed(pos, target, c, fixed, model, nullptr, s) > moves_left[c]) walls |= square_bb(s);
+        }
+    }
+    return walls;
 }
 
 struct MoveProgress::Impl {

@@ -366,6 +366,39 @@ struct CaptureReach {
     }
 };
 
+// The fewest moves of a pawn of colour c on `from` to stand on each square as a pawn when each
+// of its captures lands on a square of `lands` (kFar where never): forward steps onto squares
+// that are not fixed, the double step from its second rank over a square that is not fixed,
+// captures onto squares of `lands` (which holds no fixed square); never on its last rank.
+std::array<std::uint8_t, SQUARE_NB> pawn_distances_landing(Color c, Square from, Bitboard fixed, Bitboard lands) {
+    std::array<std::uint8_t, SQUARE_NB> d;
+    d.fill(std::uint8_t(kFar));
+    d[from] = 0;
+    const int dir = c == WHITE ? 1 : -1, last = c == WHITE ? 7 : 0, second = c == WHITE ? 1 : 6;
+    // Ranks in the pawn's direction: every move goes one rank on (two for the double step).
+    for (int r = rank_of(from); r != last; r += dir)
+        for (int f = 0; f < 8; ++f) {
+            const Square s = make_square(f, r);
+            if (d[s] >= kFar) continue;
+            const int next = d[s] + 1;
+            if (r + dir == last) continue;  // a pawn never stands on its last rank
+            const Square ahead = make_square(f, r + dir);
+            if (!(fixed & square_bb(ahead))) {
+                d[ahead] = std::uint8_t(std::min<int>(d[ahead], next));
+                if (r == second && r + 2 * dir != last) {
+                    const Square two = make_square(f, r + 2 * dir);
+                    if (!(fixed & square_bb(two))) d[two] = std::uint8_t(std::min<int>(d[two], next));
+                }
+            }
+            for (int g : {f - 1, f + 1}) {
+                if (g < 0 || g > 7) continue;
+                const Square q = make_square(g, r + dir);
+                if (lands & square_bb(q)) d[q] = std::uint8_t(std::min<int>(d[q], next));
+            }
+        }
+    return d;
+}
+
 // The most moves to spare with which victims_possible gives a verdict (see there).
 constexpr int kVictimsSpare = 4;
 
@@ -377,10 +410,12 @@ constexpr int kVictimsSpare = 4;
 // cost there its fewest moves into reach (a rook that may castle also from its castled
 // square: the castling is the king's move).
 // Squares more than o's spare moves away are not asked: a victim's cost there is lowered to
-// one more than the spare moves, which still bounds the assignment from below. False only
-// when every way needs more.
+// one more than the spare moves, which still bounds the assignment from below. A pawn of o
+// changes file only by taking a unit of c, so each of its captures lands on a square of
+// `lands` (proof_capture_squares of c): its ways as a pawn, to its target squares and into
+// reach, are counted so (pawn_distances_landing). False only when every way needs more.
 bool victims_possible(const SideMatrix& m, const Position& pos, Color o, Bitboard fixed, int victims, int moves_left,
-                      CaptureReach& reach, const SideMatrix& taker, int taker_moves, int takes) {
+                      CaptureReach& reach, const SideMatrix& taker, int taker_moves, int takes, Bitboard lands) {
     if (!m.valid || m.least >= kFar) return m.valid || m.rows < 16 || m.columns == 16;
     if (victims <= 0) return true;
     if (m.rows + victims > m.columns) return false;
@@ -393,9 +428,23 @@ bool victims_possible(const SideMatrix& m, const Position& pos, Color o, Bitboar
     auto in_reach = [&](Square q) { return reach.at(taker, c, fixed, q) <= taker_moves; };
     std::array<int, 16> cost{};
     int free_units = 0;  // columns the least assignment leaves unused that can be taken where they stand
+    std::array<AssignmentRow, 16> rows = m.base;
+    bool raised = false;  // whether a pawn's way as a pawn costs more than in m.base
     for (int i = 0; i < m.columns; ++i) {
         const Unit& u = m.units[i];
         int best = spare + 1;
+        std::array<std::uint8_t, SQUARE_NB> landing;
+        const std::uint8_t* as_pawn = u.rows[0];
+        if (u.walk == PAWN) {
+            landing = pawn_distances_landing(o, u.square, fixed, lands);
+            for (int s = 0; s < SQUARE_NB; ++s) landing[size_t(s)] = std::max(landing[size_t(s)], u.rows[0][s]);
+            as_pawn = landing.data();
+            for (int r = 0; r < m.rows; ++r)
+                if (m.wants[r] == PAWN && landing[m.squares[r]] > rows[size_t(r)][size_t(i)]) {
+                    rows[size_t(r)][size_t(i)] = landing[m.squares[r]];
+                    raised = true;
+                }
+        }
         auto scan = [&](const std::uint8_t* d, Bitboard allowed) {
             for (int k = 0; k < best && k <= spare; ++k) {
                 // The squares at exactly k moves, nearest first: the first one in reach decides.
@@ -416,7 +465,7 @@ bool victims_possible(const SideMatrix& m, const Position& pos, Color o, Bitboar
                 for (int g = std::max(0, f - takes); g <= std::min(7, f + takes); ++g) files |= file_bb(g);
             }
             for (int r = 0; r < 3; ++r)
-                if (u.rows[size_t(r)]) scan(u.rows[size_t(r)], r == 0 ? files : ~Bitboard(0));
+                if (u.rows[size_t(r)]) scan(r == 0 ? as_pawn : u.rows[size_t(r)], r == 0 ? files : ~Bitboard(0));
             // Taken en passant: its double step (one move) passes over the square the taker lands on.
             if (u.walk == PAWN && best > 1 && spare >= 1 && rank_of(u.square) == (o == WHITE ? 1 : 6)) {
                 const Square over = Square(o == WHITE ? u.square + 8 : u.square - 8);
@@ -435,8 +484,7 @@ bool victims_possible(const SideMatrix& m, const Position& pos, Color o, Bitboar
         cost[size_t(i)] = best;
         if (best == 0 && !(m.duals.used & (1u << i))) ++free_units;
     }
-    if (free_units >= victims) return true;  // the least assignment stands, within moves_left
-    std::array<AssignmentRow, 16> rows = m.base;
+    if (free_units >= victims && !raised) return true;  // the least assignment stands, within moves_left
     for (int v = 0; v < victims; ++v)
         for (int i = 0; i < m.columns; ++i) rows[size_t(m.rows + v)][size_t(i)] = cost[size_t(i)];
     return min_cost_assignment(rows.data(), m.rows + victims, m.columns) - m.saving <= moves_left;
@@ -546,10 +594,11 @@ bool proof_captures_feasible(const Position& pos, const Board& target, Bitboard 
         } else {
             own.prepare(matrix(c), pos, c, fixed, victims);
         }
-        // ~c takes at most the units of c the target lacks.
+        // ~c takes at most the units of c the target lacks, each where one of them can stand.
         const int takes = std::max(0, popcount(pos.pieces(c)) - kept[c]);
+        const Bitboard lands = takes > 0 ? capture_squares(matrix(c), pos, moves_left[c], fixed) : 0;
         if (!victims_possible(matrix(~c), pos, ~c, fixed, victims, moves_left[~c], *reach, matrix(c), moves_left[c],
-                              takes))
+                              takes, lands))
             return false;
     }
     // A side that must still take goes through a square where a unit it takes can stand.

@@ -397,7 +397,16 @@ class Searcher {
         const Color moved = ~stm;  // the side that made the last move (when there is a parent)
         const bool keep = parent && !captured;
         // The parent's fixed units that the move left alone are still fixed.
-        const Bitboard fixed = fixed_units(pos, *run_.target, parent ? parent->fixed & ~touched : 0);
+        Bitboard fixed = fixed_units(pos, *run_.target, parent ? parent->fixed & ~touched : 0);
+        // Units that the budgets keep on their squares are fixed too (for every game through
+        // this node, so also below it).
+        {
+            std::array<int, COLOR_NB> budget{};
+            budget[stm] = own;
+            budget[moved] = other;
+            if (const Bitboard walls = settled_walls(pos, *run_.target, fixed, budget))
+                fixed = fixed_units(pos, *run_.target, fixed | walls);
+        }
         b.fixed = fixed;
         b.moves[stm] = keep ? parent->moves[stm] : caches_->needed.moves_needed(pos, stm, fixed);
         if (b.moves[stm] > own) return true;
