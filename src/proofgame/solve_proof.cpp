@@ -479,9 +479,17 @@ class Searcher {
         std::optional<RebirthProgress> reborn;
         if (run_.rebirth && remaining > 1 && caches_->rebirth->moves_needed(pos, mover, own, remaining / 2) + 1 >= own)
             reborn.emplace(*run_.rebirth, pos, *run_.target, mover, own, remaining / 2);
+        // The fixed units (fixed_units, settled_walls) never move and are never taken again.
+        const Bitboard fixed = mine ? bounds.fixed : 0;
         bool found = false;
         for (const Move& m : list) {
             if (stop_) break;
+            if (fixed) {
+                Bitboard moved = square_bb(m.from) | square_bb(capture_square(m, mover));
+                if (m.kind == MoveKind::Castling)
+                    moved |= square_bb(make_square(file_of(m.to) > file_of(m.from) ? 7 : 0, rank_of(m.from)));
+                if (fixed & moved) continue;
+            }
             if (reborn && m.kind == MoveKind::Normal && pos.empty(m.to) && reborn->need_after(m.from, m.to) >= own)
                 continue;
             if (progress && m.kind == MoveKind::Normal) {
