@@ -147,9 +147,74 @@ TEST(ProofCaptures, PawnsTakeOnlyWhereTheOtherSideCanLoseUnits) {
     EXPECT_EQ(proof_moves_needed(pos, target, BLACK, fixed), 6);
     EXPECT_EQ(proof_capture_squares(pos, target, BLACK, 6, fixed), square_bb(SQ_B7));
     EXPECT_FALSE(proof_captures_feasible(pos, target, fixed, {6, 6}));
-    // With a black move to spare the b7 pawn may step to b6 and be taken there, or elsewhere:
-    // no verdict from this bound.
-    EXPECT_TRUE(proof_captures_feasible(pos, target, fixed, {6, 7}));
+    // With two black moves to spare: no verdict.
+    EXPECT_TRUE(proof_captures_feasible(pos, target, fixed, {6, 8}));
+}
+
+// The same target, another position of that search, six moves each left. Black has two
+// knights for three knight squares, so one of its pawns promotes to a knight. The pawn b7
+// would go b5, take on a4, a3, a2, a1=S and on: far more than Black's six moves. The pawn h3
+// either takes on g2, where the only white unit that can stand then is the bishop White needs
+// there (no other white bishop can come: c1 is walled in by b2 and d2), or goes h2, h1=S and
+// on to g1 (2 + 3 moves: with Rb8-b3 and Bc8-b7, seven). So Black cannot promote in time.
+TEST(ProofCaptures, AForcedPromotionTakesWhereTheOtherSideCanLoseUnits) {
+    const Board target = board_of("1N1qkbnr/pbppppp1/n7/8/8/1r4P1/1PPPPPB1/1NBQKRn1 w - - 0 1");
+    const Position pos(parse_fen("1rbqkbnr/ppppppp1/n7/8/P7/N4NPp/RPPPPPBP/2BQK2R b Kk - 1 6"));
+    const Bitboard fixed = fixed_units(pos, target);
+    EXPECT_EQ(proof_moves_needed(pos, target, BLACK, fixed), 4);  // h3xg2, g1=S counted as free
+    EXPECT_FALSE(proof_capture_squares(pos, target, WHITE, 6, fixed) & square_bb(SQ_G2));
+    EXPECT_FALSE(proof_captures_feasible(pos, target, fixed, {6, 6}));
+    // With three more black moves the pawn may promote on h1 and the knight go round to g1.
+    EXPECT_TRUE(proof_captures_feasible(pos, target, fixed, {6, 9}));
+}
+
+// Soundness where promotions are forced: seeded random games that push pawns and take with
+// them whenever they can (otherwise any move), kept when a pawn promoted; along each, with
+// the final board as target and the moves each side still made, the bound never refuses,
+// also with the budget walls (settled_walls) as fixed units, and the walls stay till the end.
+TEST(ProofCaptures, NeverRefusesTheRestOfAGameWithPromotions) {
+    std::mt19937 rng(31);
+    int promoted = 0;
+    for (int game = 0; game < 4000 && promoted < 200; ++game) {
+        Position pos(parse_fen(kStart));
+        std::vector<Position> line{pos};
+        bool promotes = false;
+        for (int ply = 0; ply < 30 + game % 30; ++ply) {
+            MoveList list, pick;
+            generate_legal(pos, list);
+            if (list.empty()) break;
+            for (const Move& m : list)
+                if (pos.piece_on(m.from).walk == PAWN) pick.push(m);
+            if (pick.empty() || rng() % 3 == 0) pick = list;
+            const Move m = pick[std::uniform_int_distribution<int>(0, pick.size() - 1)(rng)];
+            promotes = promotes || m.kind == MoveKind::Promotion;
+            UndoInfo u;
+            pos.do_move(m, u);
+            line.push_back(pos);
+        }
+        if (!promotes) continue;
+        ++promoted;
+        const Board target = line.back().to_setup().board;
+        const int n = int(line.size()) - 1;
+        for (int k = 0; k <= n; ++k) {
+            std::array<int, COLOR_NB> left{0, 0};
+            for (int i = k; i < n; ++i) left[line[i].side_to_move()]++;
+            const Bitboard fixed = fixed_units(line[k], target);
+            ASSERT_TRUE(proof_captures_feasible(line[k], target, fixed, left)) << "game " << game << " ply " << k;
+            // The budget walls (proof_bound.h) too: they stay, and the bounds hold with them.
+            const Bitboard walls = settled_walls(line[k], target, fixed, left);
+            for (Bitboard b = walls; b;) {
+                const Square s = pop_lsb(b);
+                for (int j = k + 1; j <= n; ++j)
+                    ASSERT_EQ(line[j].piece_on(s), line[k].piece_on(s)) << "game " << game << " ply " << k;
+            }
+            const Bitboard all = fixed_units(line[k], target, fixed | walls);
+            for (Color c : {WHITE, BLACK})
+                ASSERT_LE(proof_moves_needed(line[k], target, c, all), left[c]) << "game " << game << " ply " << k;
+            ASSERT_TRUE(proof_captures_feasible(line[k], target, all, left)) << "game " << game << " ply " << k;
+        }
+    }
+    EXPECT_GE(promoted, 150);
 }
 
 // CaptureBoundCache gives proof_captures_feasible's verdict, with moves to spare and with too

@@ -318,10 +318,15 @@ struct CaptureReach {
             int taken = takes_at(u, c, q);
             if (from_castled[size_t(i)])
                 taken = std::min<int>(taken, q == castled[size_t(i)] ? 2 : from_castled[size_t(i)][q]);
-            // A pawn changes file only by taking, at least once more to take on its own file.
-            if (u.walk == PAWN) {
+            // A pawn changes file only by taking, at least once more to take on its own file: too
+            // far a file, it takes on q only after promoting (as a queen or a knight).
+            bool as_pawn = u.walk == PAWN;
+            if (as_pawn) {
                 const int files = std::abs(file_of(q) - file_of(u.square));
-                if ((files == 0 ? 2 : files) > takes) continue;
+                if ((files == 0 ? 2 : files) > takes) {
+                    as_pawn = false;
+                    taken = std::min<int>(u.rows[1][q], u.rows[2][q]);
+                }
             }
             if (taken >= kFar) continue;
             int cost = others[size_t(i)] < kFar ? others[size_t(i)] + taken : kFar;
@@ -336,7 +341,8 @@ struct CaptureReach {
                 for (int r = 0; r < m.rows; ++r)
                     if (m.wants[r] == u.walk) raised = std::min(raised, taken + back[size_t(r)][q] - m.duals.row[r]);
             } else {
-                const int as_self = pawn_takes_at(u, c, q), as_queen = u.rows[1][q], as_knight = u.rows[2][q];
+                const int as_self = as_pawn ? pawn_takes_at(u, c, q) : int(kFar);
+                const int as_queen = u.rows[1][q], as_knight = u.rows[2][q];
                 // From q on as a pawn: the empty board's distances (no higher than with walls).
                 const std::uint8_t* pawn = as_self < kFar ? empty_distances_as(PAWN, c, q, PAWN) : nullptr;
                 const std::uint8_t* queen = as_self < kFar ? empty_distances_as(PAWN, c, q, QUEEN) : nullptr;
@@ -414,8 +420,12 @@ constexpr int kVictimsSpare = 4;
 // changes file only by taking a unit of c, so each of its captures lands on a square of
 // `lands` (proof_capture_squares of c): its ways as a pawn, to its target squares and into
 // reach, are counted so (pawn_distances_landing). False only when every way needs more.
+// With `slots`, the first victims stand each on a square of its own slot (captures a
+// promoting pawn of the taker makes): their rows cost each unit's fewest moves to a square of
+// the slot.
 bool victims_possible(const SideMatrix& m, const Position& pos, Color o, Bitboard fixed, int victims, int moves_left,
-                      CaptureReach& reach, const SideMatrix& taker, int taker_moves, int takes, Bitboard lands) {
+                      CaptureReach& reach, const SideMatrix& taker, int taker_moves, int takes, Bitboard lands,
+                      const std::vector<Bitboard>* slots = nullptr) {
     if (!m.valid || m.least >= kFar) return m.valid || m.rows < 16 || m.columns == 16;
     if (victims <= 0) return true;
     if (m.rows + victims > m.columns) return false;
@@ -427,6 +437,8 @@ bool victims_possible(const SideMatrix& m, const Position& pos, Color o, Bitboar
     const Color c = ~o;
     auto in_reach = [&](Square q) { return reach.at(taker, c, fixed, q) <= taker_moves; };
     std::array<int, 16> cost{};
+    const int n_slots = slots ? std::min<int>(int(slots->size()), victims) : 0;
+    std::array<std::array<int, 16>, 8> at_slot{};  // [slot][unit]
     int free_units = 0;  // columns the least assignment leaves unused that can be taken where they stand
     std::array<AssignmentRow, 16> rows = m.base;
     bool raised = false;  // whether a pawn's way as a pawn costs more than in m.base
@@ -444,6 +456,25 @@ bool victims_possible(const SideMatrix& m, const Position& pos, Color o, Bitboar
                     rows[size_t(r)][size_t(i)] = landing[m.squares[r]];
                     raised = true;
                 }
+        }
+        // A unit taken on a slot stands there (a rook that may castle: also from its castled
+        // square on), a pawn taken en passant beside the landing square, beyond it.
+        const int ep_rank = o == WHITE ? 2 : 5;
+        Square castled_at;
+        const std::uint8_t* castled = n_slots ? castling_rook_row(pos, o, fixed, u.square, castled_at) : nullptr;
+        for (int v = 0; v < n_slots && v < 8; ++v) {
+            int best_at = kFar;
+            if (u.walk != KING)
+                for (Bitboard b = (*slots)[size_t(v)]; b;) {
+                    const Square q = pop_lsb(b);
+                    best_at = std::min<int>(best_at, u.walk == PAWN ? as_pawn[q] : u.rows[0][q]);
+                    if (castled) best_at = std::min<int>(best_at, castled[q]);
+                    if (u.walk != PAWN) continue;
+                    for (int r = 1; r < 3; ++r)
+                        if (u.rows[size_t(r)]) best_at = std::min<int>(best_at, u.rows[size_t(r)][q]);
+                    if (rank_of(q) == ep_rank) best_at = std::min<int>(best_at, as_pawn[o == WHITE ? q + 8 : q - 8]);
+                }
+            at_slot[size_t(v)][size_t(i)] = best_at;
         }
         auto scan = [&](const std::uint8_t* d, Bitboard allowed) {
             for (int k = 0; k < best && k <= spare; ++k) {
@@ -484,10 +515,77 @@ bool victims_possible(const SideMatrix& m, const Position& pos, Color o, Bitboar
         cost[size_t(i)] = best;
         if (best == 0 && !(m.duals.used & (1u << i))) ++free_units;
     }
-    if (free_units >= victims && !raised) return true;  // the least assignment stands, within moves_left
+    if (free_units >= victims && !raised && n_slots == 0) return true;  // the least assignment stands
     for (int v = 0; v < victims; ++v)
-        for (int i = 0; i < m.columns; ++i) rows[size_t(m.rows + v)][size_t(i)] = cost[size_t(i)];
+        for (int i = 0; i < m.columns; ++i)
+            rows[size_t(m.rows + v)][size_t(i)] = v < n_slots ? at_slot[size_t(v)][size_t(i)] : cost[size_t(i)];
     return min_cost_assignment(rows.data(), m.rows + victims, m.columns) - m.saving <= moves_left;
+}
+
+// The ways side k can make a promotion its target forces: it has fewer units of walk w
+// (queen, rook, bishop or knight) than the target, so one of its pawns P promotes on a square
+// p of its last rank and ends on a target square of walk w. P's way takes only where the other
+// side can lose units (`lands`, proof_capture_squares of that side), and k's assignment with
+// P's column so restricted must fit in k's moves left. P changes file by at least the files
+// between it and p, its first capture onto each of them landing on that file within the cone
+// between P and p (and in `lands`), each taking a distinct unit of the other side that stands
+// there. Per way the list of those slots goes into `ways`; true when some way needs no capture
+// (then `ways` says nothing). No ways and false: k cannot make the promotion in time.
+bool promotion_ways(const SideMatrix& mk, Color k, Walk w, Bitboard fixed, Bitboard lands, int k_moves, int victims,
+                    std::vector<std::vector<Bitboard>>& ways) {
+    ways.clear();
+    if (!mk.valid || mk.least >= kFar) return true;  // no verdict here
+    const int last = k == WHITE ? 7 : 0, seventh = k == WHITE ? 6 : 1, dir = k == WHITE ? 1 : -1;
+    std::array<AssignmentRow, 16> cost;
+    for (int i = 0; i < mk.columns; ++i) {
+        const Unit& pawn = mk.units[i];
+        if (pawn.walk != PAWN) continue;
+        const std::array<std::uint8_t, SQUARE_NB> way = pawn_distances_landing(k, pawn.square, fixed, lands);
+        for (int f = 0; f < 8; ++f) {
+            const Square p = make_square(f, last);
+            if (fixed & square_bb(p)) continue;
+            // The promotion move: straight onto p, or taking onto it.
+            int reach = way[make_square(f, seventh)];
+            if (lands & square_bb(p))
+                for (int g : {f - 1, f + 1})
+                    if (g >= 0 && g <= 7) reach = std::min<int>(reach, way[make_square(g, seventh)]);
+            if (reach >= kFar) continue;
+            const Walk as = w == KNIGHT ? KNIGHT : QUEEN;  // a promoted rook or bishop: a queen's distances
+            const std::uint8_t* from_p = blocked_distances_as(fixed, as, k, p, as);
+            if (!from_p) continue;
+            // P fills one target square r of walk w: row r's only unit, P's only row.
+            int least = kFar;
+            for (int r = 0; r < mk.rows; ++r) {
+                if (mk.wants[r] != w) continue;
+                const int mine = std::min<int>(kFar, reach + 1 + from_p[mk.squares[r]]);
+                if (mine >= kFar) continue;
+                cost = mk.base;
+                for (int q = 0; q < mk.rows; ++q) cost[size_t(q)][size_t(i)] = kFar;
+                for (int u = 0; u < mk.columns; ++u) cost[size_t(r)][size_t(u)] = kFar;
+                cost[size_t(r)][size_t(i)] = mine;
+                least = std::min(least, min_cost_assignment(cost.data(), mk.rows, mk.columns));
+            }
+            if (least >= kFar || least - mk.saving > k_moves) continue;
+            const int from_file = file_of(pawn.square), changes = std::abs(f - from_file);
+            if (changes == 0) {
+                ways.clear();
+                return true;
+            }
+            if (changes > victims || changes > 8) continue;
+            const int step = f > from_file ? 1 : -1;
+            std::vector<Bitboard> slots;
+            for (int j = 1; j <= changes; ++j) {
+                Bitboard slot = 0;
+                for (int r = 0; r < 8; ++r) {
+                    const int ahead = (r - rank_of(pawn.square)) * dir, behind = (last - r) * dir;
+                    if (ahead >= j && behind >= changes - j) slot |= square_bb(make_square(from_file + j * step, r));
+                }
+                slots.push_back(slot & lands);
+            }
+            ways.push_back(std::move(slots));
+        }
+    }
+    return false;
 }
 
 }  // namespace
@@ -600,6 +698,40 @@ bool proof_captures_feasible(const Position& pos, const Board& target, Bitboard 
         if (!victims_possible(matrix(~c), pos, ~c, fixed, victims, moves_left[~c], *reach, matrix(c), moves_left[c],
                               takes, lands))
             return false;
+    }
+    // A side k with fewer units of a walk than its target promotes a pawn, whose captures take
+    // units of the other side c that stand where k's way lands: c's victims go there first.
+    for (Color k : {WHITE, BLACK}) {
+        if (!pos.pieces(k, PAWN)) continue;
+        std::array<int, WALK_NB> want{};
+        for (const Piece& p : target)
+            if (!p.empty() && p.color == k) ++want[p.walk];
+        for (Walk w : {QUEEN, ROOK, BISHOP, KNIGHT}) {
+            if (want[w] <= popcount(pos.pieces(k, w))) continue;
+            const Color c = ~k;
+            const int victims = std::max(0, popcount(pos.pieces(c)) - kept[c]);
+            const Bitboard lands = victims > 0 ? capture_squares(matrix(c), pos, moves_left[c], fixed) : 0;
+            std::vector<std::vector<Bitboard>> ways;
+            if (promotion_ways(matrix(k), k, w, fixed, lands, moves_left[k], victims, ways)) continue;
+            bool possible = false;
+            for (const std::vector<Bitboard>& slots : ways) {
+                CaptureReach own;
+                CaptureReach* reach = &own;
+                if (cache) {
+                    reach = &cache->impl_->reach(pos, k, fixed);
+                } else {
+                    own.prepare(matrix(k), pos, k, fixed, victims);
+                }
+                const int takes = std::max(0, popcount(pos.pieces(k)) - kept[k]);
+                const Bitboard c_lands = takes > 0 ? capture_squares(matrix(k), pos, moves_left[k], fixed) : 0;
+                if (victims_possible(matrix(c), pos, c, fixed, victims, moves_left[c], *reach, matrix(k), moves_left[k],
+                                     takes, c_lands, &slots)) {
+                    possible = true;
+                    break;
+                }
+            }
+            if (!possible) return false;
+        }
     }
     // A side that must still take goes through a square where a unit it takes can stand.
     for (Color c : {WHITE, BLACK}) {
