@@ -4,8 +4,8 @@
 # Usage: bash scripts/bench-natch.sh [MAX_PLIES]
 # Each position is solved as Popeye's `dia n` on 1 thread with a limit of BENCH_TIMEOUT
 # seconds (default 30; a cut run counts as that many seconds, marked ">"). Prints per
-# position the half-moves, Euclide's and rebirth's times, their ratio, and whether rebirth's
-# games are Natch's (ok / WRONG / cut), then the totals over the positions rebirth solved
+# position the half-moves, Euclide's and rebirth's times, their ratio, rebirth's search nodes
+# and whether rebirth's games are Natch's (ok / WRONG / cut), then the totals over the positions rebirth solved
 # and over all, and the number of positions above 3x Euclide's time.
 set -euo pipefail
 
@@ -57,7 +57,8 @@ def same_game(ours, theirs):
     return all(o == sq or o == alt for o, (sq, alt) in zip(ours, t))
 
 rows, total_e, total_r, solved_e, solved_r, above3, wrong, cut = [], 0.0, 0.0, 0.0, 0.0, 0, 0, 0
-print(f"{'position':48} {'plies':>5} {'Euclide':>8} {'rebirth':>9} {'ratio':>7}  games")
+print(f"{'position':48} {'plies':>5} {'Euclide':>8} {'rebirth':>9} {'ratio':>7} {'nodes':>10}  games")
+nodes_solved = 0
 with tempfile.TemporaryDirectory() as work:
     for line in open(natch):
         r = json.loads(line)
@@ -74,7 +75,8 @@ with tempfile.TemporaryDirectory() as work:
         p = subprocess.run([rebirth, 'solve', '--quiet', '--threads', '1', '--maxtime', str(limit), '--json', path],
                            capture_output=True, text=True)
         secs = time.time() - t0
-        status = json.loads([l for l in p.stdout.splitlines() if l.startswith('{')][-1])['status']
+        report = json.loads([l for l in p.stdout.splitlines() if l.startswith('{')][-1])
+        status, nodes = report['status'], report.get('nodes', 0)
         games = [squares(l) for l in p.stdout.splitlines() if l.rstrip().endswith(' dia')]
         e = r['euclide_1_11_cpu_s']
         if status == 'timeout':
@@ -90,13 +92,15 @@ with tempfile.TemporaryDirectory() as work:
             shown = f"{secs:.2f}"
             solved_e += e
             solved_r += secs
+            nodes_solved += nodes
         total_e += e
         total_r += secs
         ratio = secs / max(e, 0.01)  # Euclide lists 0.00 s for two positions
         above3 += ratio > 3
-        print(f"{name[:48]:48} {n:5d} {e:8.2f} {shown:>9} {ratio:7.1f}  {verdict} ({len(games)})")
+        print(f"{name[:48]:48} {n:5d} {e:8.2f} {shown:>9} {ratio:7.1f} {nodes:10d}  {verdict} ({len(games)})")
 print()
-print(f"solved by rebirth: rebirth {solved_r:.1f} s, Euclide {solved_e:.1f} s on the same positions")
+print(f"solved by rebirth: rebirth {solved_r:.1f} s, Euclide {solved_e:.1f} s on the same positions "
+      f"({nodes_solved} nodes: the measure that does not drift with the machine's load)")
 print(f"all positions: rebirth {total_r:.1f} s (cut runs counted as {limit:.0f} s), Euclide {total_e:.1f} s")
 print(f"cut: {cut}, wrong: {wrong}, above 3x Euclide: {above3}")
 sys.exit(1 if wrong else 0)
