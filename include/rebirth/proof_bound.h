@@ -132,8 +132,10 @@ Bitboard fixed_units(const Position& pos, const Board& target, Bitboard known);
 // elsewhere), and a game where it leaves and comes back does too (a pawn never comes back; a
 // piece makes two moves more than the least count, proof_moves_needed). Such a unit is never
 // taken and never moves, so no unit enters or crosses its square: the squares may be added
-// to the fixed units for the positions of the rest of the game with those budgets.
-Bitboard settled_walls(const Position& pos, const Board& target, Bitboard fixed, std::array<int, COLOR_NB> moves_left);
+// to the fixed units for the positions of the rest of the game with those budgets. `needs`
+// (when given): proof_moves_needed(pos, target, c, fixed) of each side.
+Bitboard settled_walls(const Position& pos, const Board& target, Bitboard fixed, std::array<int, COLOR_NB> moves_left,
+                       const std::array<int, COLOR_NB>* needs = nullptr);
 
 // 1 when castling may still save side c a move towards the target, else 0. Castling counts in
 // the king's distances as its two-file step; what it saves is the rook's move to the castled

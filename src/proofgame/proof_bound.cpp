@@ -351,7 +351,8 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboa
     return moves_needed(pos, target, c, fixed, NeedModel(pos, target, c, fixed), nullptr);
 }
 
-Bitboard settled_walls(const Position& pos, const Board& target, Bitboard fixed, std::array<int, COLOR_NB> moves_left) {
+Bitboard settled_walls(const Position& pos, const Board& target, Bitboard fixed, std::array<int, COLOR_NB> moves_left,
+                       const std::array<int, COLOR_NB>* needs) {
     Bitboard walls = 0;
     for (Color c : {WHITE, BLACK}) {
         Bitboard candidates = 0;
@@ -363,14 +364,15 @@ Bitboard settled_walls(const Position& pos, const Board& target, Bitboard fixed,
             candidates |= square_bb(s);
         }
         if (!candidates) continue;
-        const NeedModel model(pos, target, c, fixed);
-        const int need = moves_needed(pos, target, c, fixed, model, nullptr);
+        const int need = needs ? (*needs)[c] : proof_moves_needed(pos, target, c, fixed);
         if (need > moves_left[c]) continue;  // no game at all: nothing to add
+        // A piece that leaves and comes back makes two moves more than the least count; a
+        // pawn never comes back.
+        if (need + 2 <= moves_left[c]) candidates &= pos.pieces(c, PAWN);
+        if (!candidates) continue;
+        const NeedModel model(pos, target, c, fixed);
         for (Bitboard b = candidates; b;) {
             const Square s = pop_lsb(b);
-            // A piece that leaves and comes back makes two moves more than the least count; a
-            // pawn never comes back.
-            if (pos.piece_on(s).walk != PAWN && need + 2 <= moves_left[c]) continue;
             if (moves_needed(pos, target, c, fixed, model, nullptr, s) > moves_left[c]) walls |= square_bb(s);
         }
     }

@@ -401,10 +401,12 @@ class Searcher {
         // Units that the budgets keep on their squares are fixed too (for every game through
         // this node, so also below it).
         {
-            std::array<int, COLOR_NB> budget{};
+            std::array<int, COLOR_NB> budget{}, needs{};
             budget[stm] = own;
             budget[moved] = other;
-            if (const Bitboard walls = settled_walls(pos, *run_.target, fixed, budget))
+            for (Color c : {WHITE, BLACK}) needs[c] = caches_->needed.moves_needed(pos, c, fixed);
+            if (needs[stm] > own || needs[moved] > other) return true;
+            if (const Bitboard walls = settled_walls(pos, *run_.target, fixed, budget, &needs))
                 fixed = fixed_units(pos, *run_.target, fixed | walls);
         }
         b.fixed = fixed;
