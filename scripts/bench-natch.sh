@@ -5,8 +5,8 @@
 # Each position is solved as Popeye's `dia n` on 1 thread with a limit of BENCH_TIMEOUT
 # seconds (default 30; a cut run counts as that many seconds, marked ">"). Prints per
 # position the half-moves, Euclide's and rebirth's times, their ratio, rebirth's search nodes
-# and whether rebirth's games are Natch's (ok / WRONG / cut), then the totals over the positions rebirth solved
-# and over all, and the number of positions above 3x Euclide's time.
+# and whether rebirth's games are Natch's (ok / WRONG / cut), then the totals over the
+# positions rebirth solved and over all, and the number of positions above 3x Euclide's time.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

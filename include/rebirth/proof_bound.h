@@ -124,6 +124,10 @@ Bitboard fixed_units(const Position& pos, const Board& target);
 // last move, less the squares that move touched).
 Bitboard fixed_units(const Position& pos, const Board& target, Bitboard known);
 
+// c's units on target squares of their own walk (settled: some least assignment of
+// proof_moves_needed keeps them there, the distances being shortest paths).
+Bitboard settled_units(const Position& pos, const Board& target, Color c);
+
 // The units that stay on their squares till the end of every game in which each side c
 // makes at most moves_left[c] more moves and its units end on their target squares: a unit
 // of c (not a king, nor a rook that may still castle) on a target square of its walk, when

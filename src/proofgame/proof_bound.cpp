@@ -128,6 +128,15 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c) {
     return proof_moves_needed(pos, target, c, fixed_units(pos, target));
 }
 
+Bitboard settled_units(const Position& pos, const Board& target, Color c) {
+    Bitboard settled = 0;
+    for (Bitboard b = pos.pieces(c); b;) {
+        const Square s = pop_lsb(b);
+        if (target[s].walk == pos.piece_on(s).walk && target[s].color == c) settled |= square_bb(s);
+    }
+    return settled;
+}
+
 namespace {
 
 // What proof_moves_needed charges a unit of c, for one position, target and set of fixed
@@ -278,11 +287,7 @@ int moves_needed(const Position& pos, const Board& target, Color c, Bitboard fix
     // does (were that square given to another unit B and the unit sent to t', B going on
     // from there along the unit's way to t' costs no more: the distances obey the triangle
     // inequality). The assignment is over the other units and target squares.
-    Bitboard settled = 0;
-    for (Bitboard b = pos.pieces(c); b;) {
-        const Square s = pop_lsb(b);
-        if (target[s].walk == pos.piece_on(s).walk && target[s].color == c) settled |= square_bb(s);
-    }
+    Bitboard settled = settled_units(pos, target, c);
     // Evicted: the units of its walk are columns too, since a least assignment may now send
     // the evicted unit to another's square and that unit to the evicted square.
     if (evicted != SQ_NONE) settled &= ~pos.pieces(c, pos.piece_on(evicted).walk);
@@ -355,14 +360,9 @@ Bitboard settled_walls(const Position& pos, const Board& target, Bitboard fixed,
                        const std::array<int, COLOR_NB>* needs) {
     Bitboard walls = 0;
     for (Color c : {WHITE, BLACK}) {
-        Bitboard candidates = 0;
-        for (Bitboard b = pos.pieces(c) & ~fixed & ~pos.pieces(c, KING); b;) {
-            const Square s = pop_lsb(b);
-            const Piece p = pos.piece_on(s);
-            if (target[s].walk != p.walk || target[s].color != c) continue;
-            if (p.walk == ROOK && (pos.castling_rights() & square_bb(s))) continue;  // castling may move it
-            candidates |= square_bb(s);
-        }
+        // Not a king, nor a rook that castling may move.
+        Bitboard candidates = settled_units(pos, target, c) & ~fixed & ~pos.pieces(c, KING) &
+                              ~(pos.pieces(c, ROOK) & pos.castling_rights());
         if (!candidates) continue;
         const int need = needs ? (*needs)[c] : proof_moves_needed(pos, target, c, fixed);
         if (need > moves_left[c]) continue;  // no game at all: nothing to add

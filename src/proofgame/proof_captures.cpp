@@ -571,7 +571,7 @@ bool promotion_ways(const SideMatrix& mk, Color k, Walk w, Bitboard fixed, Bitbo
                 ways.clear();
                 return true;
             }
-            if (changes > victims || changes > 8) continue;
+            if (changes > victims) continue;
             const int step = f > from_file ? 1 : -1;
             std::vector<Bitboard> slots;
             for (int j = 1; j <= changes; ++j) {
@@ -601,12 +601,13 @@ bool proof_capture_possible(const Position& pos, const Board& target, Color c, B
 
 namespace {
 
-// The number of units of each side in the target.
-std::array<int, COLOR_NB> kept_units(const Board& target) {
-    std::array<int, COLOR_NB> kept{0, 0};
+// The number of units of each side and walk in the target.
+using WalkCounts = std::array<std::array<int, WALK_NB>, COLOR_NB>;
+WalkCounts target_walks(const Board& target) {
+    WalkCounts n{};
     for (const Piece& p : target)
-        if (!p.empty()) ++kept[p.color];
-    return kept;
+        if (!p.empty()) ++n[p.color][p.walk];
+    return n;
 }
 
 }  // namespace
@@ -626,17 +627,18 @@ struct CaptureBoundCache::Impl {
     // short search touches few of their pages.
     std::array<ZeroedTable<Entry>, COLOR_NB> entries{ZeroedTable<Entry>{nullptr, nullptr},
                                                      ZeroedTable<Entry>{nullptr, nullptr}};
-    const std::array<int, COLOR_NB> kept;
+    const WalkCounts walks;  // target_walks
 
-    explicit Impl(const Board& t) : target(t), kept(kept_units(t)) {}
+    explicit Impl(const Board& t) : target(t), walks(target_walks(t)) {}
 
     // side_matrix(pos, target, c, fixed), from the table when it holds it.
     const SideMatrix& matrix(const Position& pos, Color c, Bitboard fixed) { return entry(pos, c, fixed).matrix; }
 
-    // The matrix's CaptureReach, ready to be asked.
-    CaptureReach& reach(const Position& pos, Color c, Bitboard fixed) {
+    // The matrix's CaptureReach, ready to be asked; `captures`: the units of ~c the target
+    // lacks (a function of the key).
+    CaptureReach& reach(const Position& pos, Color c, Bitboard fixed, int captures) {
         Entry& e = entry(pos, c, fixed);
-        if (!e.reach.ready) e.reach.prepare(e.matrix, pos, c, fixed, std::max(0, popcount(pos.pieces(~c)) - kept[~c]));
+        if (!e.reach.ready) e.reach.prepare(e.matrix, pos, c, fixed, captures);
         return e.reach;
     }
 
@@ -665,8 +667,15 @@ CaptureBoundCache::~CaptureBoundCache() = default;
 
 bool proof_captures_feasible(const Position& pos, const Board& target, Bitboard fixed,
                              std::array<int, COLOR_NB> moves_left, CaptureBoundCache* cache) {
-    const std::array<int, COLOR_NB> kept = cache ? cache->impl_->kept : kept_units(target);
+    const WalkCounts walks = cache ? cache->impl_->walks : target_walks(target);
+    // Per side: the units of the target, and those on the board beyond them (which it loses).
+    std::array<int, COLOR_NB> kept{}, surplus{};
+    for (Color c : {WHITE, BLACK}) {
+        for (int n : walks[c]) kept[c] += n;
+        surplus[c] = std::max(0, popcount(pos.pieces(c)) - kept[c]);
+    }
     // Without a cache the matrices are built here; with one they stay in its per-side tables.
+    // Each side's matrix, reach and capture squares are worked out at their first use.
     std::array<SideMatrix, COLOR_NB> m;
     std::array<const SideMatrix*, COLOR_NB> built{nullptr, nullptr};
     auto matrix = [&](Color c) -> const SideMatrix& {
@@ -680,64 +689,62 @@ bool proof_captures_feasible(const Position& pos, const Board& target, Bitboard 
         }
         return *built[c];
     };
-    // Each unit a side loses goes to a square where the other side can take it (first: it
-    // refuses nearly every node the bound below refuses, and more).
-    for (Color c : {WHITE, BLACK}) {
-        const int victims = popcount(pos.pieces(~c)) - kept[~c];
-        if (victims <= 0) continue;
-        CaptureReach own;
-        CaptureReach* reach = &own;
-        if (cache) {
-            reach = &cache->impl_->reach(pos, c, fixed);
-        } else {
-            own.prepare(matrix(c), pos, c, fixed, victims);
+    // Where side `taker` can take.
+    std::array<CaptureReach, COLOR_NB> own;
+    std::array<CaptureReach*, COLOR_NB> reaches{nullptr, nullptr};
+    auto reach = [&](Color taker) -> CaptureReach& {
+        if (!reaches[taker]) {
+            if (cache) {
+                reaches[taker] = &cache->impl_->reach(pos, taker, fixed, surplus[~taker]);
+            } else {
+                own[taker].prepare(matrix(taker), pos, taker, fixed, surplus[~taker]);
+                reaches[taker] = &own[taker];
+            }
         }
-        // ~c takes at most the units of c the target lacks, each where one of them can stand.
-        const int takes = std::max(0, popcount(pos.pieces(c)) - kept[c]);
-        const Bitboard lands = takes > 0 ? capture_squares(matrix(c), pos, moves_left[c], fixed) : 0;
-        if (!victims_possible(matrix(~c), pos, ~c, fixed, victims, moves_left[~c], *reach, matrix(c), moves_left[c],
-                              takes, lands))
+        return *reaches[taker];
+    };
+    // Where side `owner` can lose a unit (none when it loses none).
+    std::array<Bitboard, COLOR_NB> lands{};
+    std::array<bool, COLOR_NB> lands_known{false, false};
+    auto loses_on = [&](Color owner) {
+        if (!lands_known[owner]) {
+            lands[owner] = surplus[owner] > 0 ? capture_squares(matrix(owner), pos, moves_left[owner], fixed) : 0;
+            lands_known[owner] = true;
+        }
+        return lands[owner];
+    };
+    // Each unit a side loses goes to a square where the other side can take it (first: it
+    // refuses nearly every node the bound below refuses, and more). ~c takes at most the units
+    // of c the target lacks, each where one of them can stand.
+    for (Color c : {WHITE, BLACK}) {
+        if (surplus[~c] <= 0) continue;
+        if (!victims_possible(matrix(~c), pos, ~c, fixed, surplus[~c], moves_left[~c], reach(c), matrix(c),
+                              moves_left[c], surplus[c], loses_on(c)))
             return false;
     }
     // A side k with fewer units of a walk than its target promotes a pawn, whose captures take
     // units of the other side c that stand where k's way lands: c's victims go there first.
     for (Color k : {WHITE, BLACK}) {
         if (!pos.pieces(k, PAWN)) continue;
-        std::array<int, WALK_NB> want{};
-        for (const Piece& p : target)
-            if (!p.empty() && p.color == k) ++want[p.walk];
+        const Color c = ~k;
         for (Walk w : {QUEEN, ROOK, BISHOP, KNIGHT}) {
-            if (want[w] <= popcount(pos.pieces(k, w))) continue;
-            const Color c = ~k;
-            const int victims = std::max(0, popcount(pos.pieces(c)) - kept[c]);
-            const Bitboard lands = victims > 0 ? capture_squares(matrix(c), pos, moves_left[c], fixed) : 0;
+            if (walks[k][w] <= popcount(pos.pieces(k, w))) continue;
             std::vector<std::vector<Bitboard>> ways;
-            if (promotion_ways(matrix(k), k, w, fixed, lands, moves_left[k], victims, ways)) continue;
+            if (promotion_ways(matrix(k), k, w, fixed, loses_on(c), moves_left[k], surplus[c], ways)) continue;
             bool possible = false;
-            for (const std::vector<Bitboard>& slots : ways) {
-                CaptureReach own;
-                CaptureReach* reach = &own;
-                if (cache) {
-                    reach = &cache->impl_->reach(pos, k, fixed);
-                } else {
-                    own.prepare(matrix(k), pos, k, fixed, victims);
-                }
-                const int takes = std::max(0, popcount(pos.pieces(k)) - kept[k]);
-                const Bitboard c_lands = takes > 0 ? capture_squares(matrix(k), pos, moves_left[k], fixed) : 0;
-                if (victims_possible(matrix(c), pos, c, fixed, victims, moves_left[c], *reach, matrix(k), moves_left[k],
-                                     takes, c_lands, &slots)) {
+            for (const std::vector<Bitboard>& slots : ways)
+                if (victims_possible(matrix(c), pos, c, fixed, surplus[c], moves_left[c], reach(k), matrix(k),
+                                     moves_left[k], surplus[k], loses_on(k), &slots)) {
                     possible = true;
                     break;
                 }
-            }
             if (!possible) return false;
         }
     }
     // A side that must still take goes through a square where a unit it takes can stand.
     for (Color c : {WHITE, BLACK}) {
-        if (popcount(pos.pieces(~c)) <= kept[~c]) continue;  // c takes nothing
-        const Bitboard squares = capture_squares(matrix(~c), pos, moves_left[~c], fixed);
-        if (!capture_possible(matrix(c), pos, c, fixed, squares, moves_left[c])) return false;
+        if (surplus[~c] <= 0) continue;  // c takes nothing
+        if (!capture_possible(matrix(c), pos, c, fixed, loses_on(~c), moves_left[c])) return false;
     }
     return true;
 }

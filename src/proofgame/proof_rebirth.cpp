@@ -134,17 +134,6 @@ RuleSet capturer_rules(const RuleSet& r) {
 // `want`: the same walk, or a pawn reborn on its last rank, promoted.
 bool waiting_fits(Walk w, Walk want) { return w == want || (w == PAWN && want != KING && want != PAWN); }
 
-// c's units on target squares of their own walk (settled: some least assignment keeps them
-// there, the distances being shortest paths).
-Bitboard settled_units(const Position& pos, const Board& target, Color c) {
-    Bitboard settled = 0;
-    for (Bitboard b = pos.pieces(c); b;) {
-        const Square s = pop_lsb(b);
-        if (target[s].walk == pos.piece_on(s).walk && target[s].color == c) settled |= square_bb(s);
-    }
-    return settled;
-}
-
 Bitboard corners_of(Color c) {
     const int home = c == WHITE ? 0 : 7;
     return square_bb(make_square(0, home)) | square_bb(make_square(7, home));

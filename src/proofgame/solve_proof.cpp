@@ -398,21 +398,22 @@ class Searcher {
         const bool keep = parent && !captured;
         // The parent's fixed units that the move left alone are still fixed.
         Bitboard fixed = fixed_units(pos, *run_.target, parent ? parent->fixed & ~touched : 0);
+        std::array<int, COLOR_NB> budget{}, needs{};
+        budget[stm] = own;
+        budget[moved] = other;
+        for (Color c : {WHITE, BLACK}) needs[c] = caches_->needed.moves_needed(pos, c, fixed);
+        if (needs[stm] > own || needs[moved] > other) return true;
         // Units that the budgets keep on their squares are fixed too (for every game through
-        // this node, so also below it).
-        {
-            std::array<int, COLOR_NB> budget{}, needs{};
-            budget[stm] = own;
-            budget[moved] = other;
-            for (Color c : {WHITE, BLACK}) needs[c] = caches_->needed.moves_needed(pos, c, fixed);
-            if (needs[stm] > own || needs[moved] > other) return true;
-            if (const Bitboard walls = settled_walls(pos, *run_.target, fixed, budget, &needs))
-                fixed = fixed_units(pos, *run_.target, fixed | walls);
+        // this node, so also below it); the needs are counted again with them.
+        if (const Bitboard walls = settled_walls(pos, *run_.target, fixed, budget, &needs)) {
+            fixed = fixed_units(pos, *run_.target, fixed | walls);
+            if (!keep) needs[stm] = caches_->needed.moves_needed(pos, stm, fixed);
+            needs[moved] = caches_->needed.moves_needed(pos, moved, fixed);
         }
         b.fixed = fixed;
-        b.moves[stm] = keep ? parent->moves[stm] : caches_->needed.moves_needed(pos, stm, fixed);
+        b.moves[stm] = keep ? parent->moves[stm] : needs[stm];
         if (b.moves[stm] > own) return true;
-        b.moves[moved] = caches_->needed.moves_needed(pos, moved, fixed);
+        b.moves[moved] = needs[moved];
         if (b.moves[moved] > other) return true;
         // A side that must still take units sends one of its units through a square where
         // one of them can stand then (proof_captures.h).
