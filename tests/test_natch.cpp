@@ -130,13 +130,14 @@ TEST(Natch, ShortProofGamesGiveTheListedGames) {
 // before, as the search keeps them) stay on their squares till the end, and the bounds hold
 // with them as fixed units.
 TEST(Natch, BoundsHoldAlongEveryListedGame) {
-    int games = 0, positions = 0, walls = 0;
+    int games = 0, positions = 0, walls = 0, cuts = 0;
     for (const NatchCase& c : natch_cases()) {
         const Board target = parse_fen(c.fen + " w - - 0 1").board;
         for (const std::string& game : c.games) {
             Position pos(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
             Bitboard known = 0, touched = 0;
-            std::vector<std::pair<Bitboard, Board>> walled;  // fixed squares and the board then
+            std::vector<std::pair<Bitboard, Board>> walled;    // fixed squares and the board then
+            std::vector<std::pair<Square, Square>> cut_pawns;  // file_cuts: each pawn's two squares
             std::istringstream in(game);
             std::vector<std::string> moves;
             for (std::string m; in >> m;) moves.push_back(m);
@@ -170,6 +171,15 @@ TEST(Natch, BoundsHoldAlongEveryListedGame) {
                     EXPECT_LE(proof_moves_needed(pos, target, side, known), moves_left[side]) << c.id << " after " << i;
                 EXPECT_TRUE(proof_captures_feasible(pos, target, known, moves_left)) << c.id << " after " << i;
                 walls += popcount(known & ~fixed);
+                // A pawn stands on one of each file cut's two squares till the end.
+                for (Bitboard b = file_cuts(pos, target, fixed); b;) {
+                    const Square q = pop_lsb(b);
+                    cut_pawns.push_back({q, Square(q + 8)});
+                    ++cuts;
+                }
+                for (const auto& [low, high] : cut_pawns)
+                    ASSERT_TRUE(pos.piece_on(low).walk == PAWN || pos.piece_on(high).walk == PAWN)
+                        << c.id << " after " << i << ": cut " << square_name(low) << "-" << square_name(high);
                 ++positions;
                 if (i == c.plies) break;
                 MoveList list;
@@ -193,7 +203,9 @@ TEST(Natch, BoundsHoldAlongEveryListedGame) {
     }
     EXPECT_GE(games, 99);
     EXPECT_GT(walls, 1000);
-    std::printf("%d games, %d positions, %d walls beyond the fixed units\n", games, positions, walls);
+    EXPECT_GT(cuts, 1000);
+    std::printf("%d games, %d positions, %d walls beyond the fixed units, %d file cuts\n", games, positions, walls,
+                cuts);
 }
 
 }  // namespace

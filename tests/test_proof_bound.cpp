@@ -224,6 +224,96 @@ TEST(ProofBound, SettledWallsStayTillTheEndOfARandomGame) {
     EXPECT_GT(walls_seen, 1000);
 }
 
+// distance.h's file cuts: no move along the file across the edge (bit q: q and the square
+// above it), either way; a pawn on the edge's own side steps across it.
+TEST(ProofBound, FileCutsStopMovesAlongTheFile) {
+    const Bitboard h2 = square_bb(SQ_H2);  // the edge h2-h3
+    EXPECT_EQ(blocked_distances_as(0, h2, ROOK, BLACK, SQ_H8, ROOK)[SQ_H3], 1);
+    EXPECT_EQ(blocked_distances_as(0, h2, ROOK, BLACK, SQ_H8, ROOK)[SQ_H1], 3);  // h8-g8-g1-h1
+    EXPECT_EQ(blocked_distances_as(0, h2, ROOK, BLACK, SQ_H1, ROOK)[SQ_H8], 3);
+    EXPECT_EQ(blocked_distances_as(0, h2, QUEEN, BLACK, SQ_H5, QUEEN)[SQ_H1], 2);  // h5-d1-h1
+    EXPECT_EQ(blocked_distances_as(0, h2, KING, BLACK, SQ_H3, KING)[SQ_H2], 2);    // h3-g2-h2 or h3-g3-h2
+    EXPECT_EQ(blocked_distances_as(0, h2, KNIGHT, BLACK, SQ_G4, KNIGHT)[SQ_H2], 1);
+    EXPECT_EQ(blocked_distances_as(0, h2, BISHOP, BLACK, SQ_G3, BISHOP)[SQ_H2], 1);
+    // The white pawn on h2 steps across its own edge (once or twice); a black pawn on h4
+    // steps to h3 but not on to h2 (with g3 walled, it cannot take its way round either).
+    EXPECT_EQ(blocked_distances_as(0, h2, PAWN, WHITE, SQ_H2, PAWN)[SQ_H3], 1);
+    EXPECT_EQ(blocked_distances_as(0, h2, PAWN, WHITE, SQ_H2, PAWN)[SQ_H4], 1);
+    const Bitboard g3 = square_bb(SQ_G3);
+    EXPECT_EQ(blocked_distances_as(g3, h2, PAWN, BLACK, SQ_H4, PAWN)[SQ_H3], 1);
+    EXPECT_EQ(blocked_distances_as(g3, h2, PAWN, BLACK, SQ_H4, PAWN)[SQ_H2], kFar);
+    EXPECT_EQ(blocked_distances_as(g3, 0, PAWN, BLACK, SQ_H4, PAWN)[SQ_H2], 2);
+    // Two cuts on a file: a rook between them stays between them along the file.
+    const Bitboard two = h2 | square_bb(SQ_H5);
+    EXPECT_EQ(blocked_distances_as(0, two, ROOK, WHITE, SQ_H4, ROOK)[SQ_H3], 1);
+    EXPECT_EQ(blocked_distances_as(0, two, ROOK, WHITE, SQ_H4, ROOK)[SQ_H5], 1);
+    EXPECT_EQ(blocked_distances_as(0, two, ROOK, WHITE, SQ_H4, ROOK)[SQ_H6], 3);
+    EXPECT_EQ(blocked_distances_as(0, two, ROOK, WHITE, SQ_H4, ROOK)[SQ_H2], 3);
+}
+
+// Which pawns must make one step across an edge. Natch's long_rook_trajectory (PG 22): White
+// has one capture (Black keeps 15 units), which a2 needs for b3 (b2 and g2 stay home), so c2,
+// d2, e2, f2 and h2 go straight to the third rank. Black has two: c7 takes on b6 (a7 and b7
+// stay home), so f7 and h7 fill f6 and g6 with one more capture: f7-f6 and h7xg6 (h7 to f6
+// would take two). d7 may go to d5 in two steps or one: not a one-step pawn.
+TEST(ProofBound, FileCutsWherePawnsMustStepStraight) {
+    const Position start(parse_fen(kStart));
+    const Board rook = board_of("3qkbn1/pp2pbpn/1p3pp1/3p4/KB5N/1PPPPP1P/1P2NRPr/3Q4 w - - 0 1");
+    EXPECT_EQ(file_cuts(start, rook, fixed_units(start, rook)), square_bb(SQ_C2) | square_bb(SQ_D2) | square_bb(SQ_E2) |
+                                                                    square_bb(SQ_F2) | square_bb(SQ_H2) |
+                                                                    square_bb(SQ_F6));
+    // c2 to c3 with b2 gone from the target: with Black complete White takes nothing and
+    // only c2 gets to c3; with a black knight gone b2xc3 may fill it instead.
+    const Board none = board_of("rnbqkbnr/pppppppp/8/8/8/2P5/P2PPPPP/RNBQKBNR w - - 0 1");
+    EXPECT_EQ(file_cuts(start, none, fixed_units(start, none)), square_bb(SQ_C2));
+    const Board one = board_of("r1bqkbnr/pppppppp/8/8/8/2P5/P2PPPPP/RNBQKBNR w - - 0 1");
+    EXPECT_EQ(file_cuts(start, one, fixed_units(start, one)), 0u);
+    // After 1.c3 for the first target, the pawn c3 fills its square in every way (b2 may not
+    // take): both edges beside it, though b2's reach keeps it from the fixed units.
+    const Position c3(parse_fen("rnbqkbnr/pppppppp/8/8/8/2P5/PP1PPPPP/RNBQKBNR b KQkq - 0 1"));
+    EXPECT_FALSE(fixed_units(c3, none) & square_bb(SQ_C3));
+    EXPECT_EQ(file_cuts(c3, none, fixed_units(c3, none)), square_bb(SQ_C2) | square_bb(SQ_C3));
+    // No way at all (a3 needs b2 to take, and Black keeps every unit): every edge.
+    const Board dead = board_of("rnbqkbnr/pppppppp/8/8/8/P7/P1PPPPPP/RNBQKBNR w - - 0 1");
+    EXPECT_EQ(file_cuts(start, dead, fixed_units(start, dead)), ~Bitboard(0) >> 8);
+    // The cuts raise Black's need from 13 to 17. The rook that ends on h2 reaches the first
+    // two ranks by no file but the a-file (a7 b7 e7 g7 b2 g2 stay home; the c, d, e, f and h
+    // pawns step across their edges; h2 is entered from h1): a8-c8-cX-aX-a1-h1-h2, or
+    // h8-hX-aX-a1-h1-h2 with a8-c8-c3-b3; either way 8 rook moves. The rest: c7xb6, d7-d5,
+    // f7-f6, h7xg6, Bc8-e6-f7, Sb8-d7-f6-h7: 9.
+    EXPECT_EQ(proof_moves_needed(start, rook, BLACK), 17);
+}
+
+// Soundness on played games: along seeded random games of 4 to 18 half-moves from the game
+// array (quiet moves three times in four), with the final board as target, a pawn stands on
+// one of every file cut's two squares in every later position, so no unit moved along the
+// file across it; and the needs with the cuts stay within the moves made.
+TEST(ProofBound, FileCutsHoldTillTheEndOfARandomGame) {
+    std::mt19937 rng(41);
+    int cuts_seen = 0;
+    for (int game = 0; game < 1500; ++game) {
+        const std::vector<Position> line = test::random_line(Position(parse_fen(kStart)), 4 + game % 15, rng, 4);
+        const Board target = line.back().to_setup().board;
+        const int n = int(line.size()) - 1;
+        for (int k = 0; k <= n; ++k) {
+            const Bitboard cuts = file_cuts(line[k], target, fixed_units(line[k], target));
+            cuts_seen += popcount(cuts);
+            for (Bitboard b = cuts; b;) {
+                const Square q = pop_lsb(b), above = Square(q + 8);
+                for (int j = k; j <= n; ++j)
+                    ASSERT_TRUE(line[j].piece_on(q).walk == PAWN || line[j].piece_on(above).walk == PAWN)
+                        << "game " << game << " ply " << k << " cut " << square_name(q) << " open at ply " << j;
+            }
+            for (Color c : {WHITE, BLACK}) {
+                int left = 0;
+                for (int i = k; i < n; ++i) left += (i % 2 == 0) == (c == WHITE);
+                ASSERT_LE(proof_moves_needed(line[k], target, c), left) << "game " << game << " ply " << k;
+            }
+        }
+    }
+    EXPECT_GT(cuts_seen, 1000);
+}
+
 TEST(ProofBound, OffUnderRulesAndFairyWalks) {
     rebirth::Setup s = parse_fen(kStart);
     Board target = s.board;
@@ -354,7 +444,9 @@ TEST(ProofBound, MoveProgressNeverAboveTheNeedAfter) {
                 const int after = proof_moves_needed(pos, target, c, fixed);
                 const int other_after = proof_moves_needed(pos, target, ~c, fixed);
                 pos.undo_move(m, u);
-                ASSERT_LE(bound, after) << "game " << game << (capture ? ", a capture" : "");
+                ASSERT_LE(bound, after) << "game " << game << (capture ? ", a capture" : "") << " "
+                                        << to_fen(pos.to_setup()) << " " << square_name(m.from) << square_name(m.to)
+                                        << " target " << to_fen(line.back().to_setup());
                 ASSERT_LE(without, other_after) << "game " << game;
                 ++checks;
                 if (capture) ++captures;

@@ -60,6 +60,13 @@ const std::uint8_t* blocked_distances_as(Bitboard blocked, Walk w, Color c, Squa
 // A count that grows each time this thread's blocked_distances_as tables are dropped (when a
 // 65th set is asked for): the rows it returned stay valid while this count is unchanged.
 std::uint64_t blocked_distances_generation();
+// The same with file cuts too: bit q of `cuts` forbids every move along the file between q
+// and the square above it (or over both), in both directions, except the step across it of a
+// pawn starting on the lower square (white) or the upper one (black): a pawn that must make
+// exactly that step holds one of the two squares till the end (proof_bound.h, file_cuts).
+// The bit does not say which side's pawn makes the cut, so a pawn of either side starting
+// there may step across: a weaker bound, never a wrong one.
+const std::uint8_t* blocked_distances_as(Bitboard blocked, Bitboard cuts, Walk w, Color c, Square from, Walk as);
 
 // The squares whose value in a row of 64 distances (as the functions above return) is at
 // most n.

@@ -103,11 +103,29 @@ class MoveProgress {
     mutable std::unique_ptr<Impl> impl_;
 };
 
-// The distance rows (blocked_distances_as, the fixed units as walls) of a unit of walk w and
-// colour c on s: [0] its own walk, and for a pawn [1] as a queen and [2] as a knight after
-// promotion; all null for a unit on a fixed square or of a walk without tables.
+// The distance rows (blocked_distances_as, the fixed units as walls, and the file edges of
+// `cuts` when given) of a unit of walk w and colour c on s: [0] its own walk, and for a pawn [1]
+// as a queen and [2] as a knight after promotion; all null for a unit on a fixed square or of
+// a walk without tables.
 using UnitRows = std::array<const std::uint8_t*, 3>;
 UnitRows unit_rows(Bitboard fixed, Walk w, Color c, Square s);
+UnitRows unit_rows(Bitboard fixed, Bitboard cuts, Walk w, Color c, Square s);
+
+// The file edges no unit crosses till the end (cuts for blocked_distances_as, bit q: the edge
+// between q and the square above it): for each pawn P, not fixed, one step behind a target
+// pawn square Y of its side that P fills in every way of giving the target pawn squares of
+// its side their own pawns (each pawn within its reach: steps, double steps and diagonal
+// steps, the fixed units as walls; the file changes within the captures the side has left),
+// the edge between P's square X and Y. Y is
+// filled by a pawn of P's side (a promoted unit is never a pawn again), so by P; one rank
+// leaves P no way off the file and back (that takes two captures), so P stands on X till it
+// steps to Y and on Y after, never taken: no unit moves along the file from one of the two
+// squares' sides to the other, and the distances may leave out those moves (P's own step apart).
+// A pawn that already stands on a target pawn square it fills in every way never moves
+// again: both edges beside it. Every edge when no way exists (no game goes on from pos: any
+// bound holds), so that a move only adds cuts: the cuts of a position hold in the positions
+// after it, and MoveProgress's bounds (worked out with them) stay below the needs after.
+Bitboard file_cuts(const Position& pos, const Board& target, Bitboard fixed);
 
 // The row of `rows` (those of a unit of walk w) that counts its moves to a target unit of walk
 // `want`: its own walk's, a pawn's as a queen (for a queen, rook or bishop: a promoted rook or

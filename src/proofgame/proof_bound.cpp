@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdlib>
+#include <cstring>
+#include <type_traits>
 
 #include "proofgame/cache_slot.h"
 #include "rebirth/assignment.h"
@@ -107,16 +110,125 @@ Bitboard fixed_units(const Position& pos, const Board& target, Bitboard known) {
     return fixed;
 }
 
-UnitRows unit_rows(Bitboard fixed, Walk w, Color c, Square s) {
+UnitRows unit_rows(Bitboard fixed, Walk w, Color c, Square s) { return unit_rows(fixed, 0, w, c, s); }
+
+UnitRows unit_rows(Bitboard fixed, Bitboard cuts, Walk w, Color c, Square s) {
     UnitRows rows{};
     if (fixed & square_bb(s)) return rows;
-    rows[0] = blocked_distances_as(fixed, w, c, s, w);
+    rows[0] = blocked_distances_as(fixed, cuts, w, c, s, w);
     if (w == PAWN) {
-        rows[1] = blocked_distances_as(fixed, PAWN, c, s, QUEEN);
-        rows[2] = blocked_distances_as(fixed, PAWN, c, s, KNIGHT);
+        rows[1] = blocked_distances_as(fixed, cuts, PAWN, c, s, QUEEN);
+        rows[2] = blocked_distances_as(fixed, cuts, PAWN, c, s, KNIGHT);
     }
     return rows;
 }
+
+namespace {
+
+Bitboard compute_file_cuts(const Position& pos, const Board& target, Bitboard fixed);
+
+}  // namespace
+
+Bitboard file_cuts(const Position& pos, const Board& target, Bitboard fixed) {
+    // Remembered per thread: the value depends only on both sides' pawns and numbers of
+    // units, the target's pawns and numbers of units, and `fixed`, which make the key (the
+    // whole key is compared).
+    struct Entry {
+        std::array<Bitboard, 6> key{};
+        Bitboard cuts = 0;
+        bool used = false;
+    };
+    constexpr std::size_t kSize = 1024;
+    thread_local std::array<Entry, kSize> memo{};
+    // The target's part of the key, worked out again only for another target.
+    thread_local Board last_target{};
+    thread_local std::array<Bitboard, 3> target_key{};
+    thread_local bool known = false;
+    static_assert(sizeof(Board) == SQUARE_NB * sizeof(Piece) && std::is_trivially_copyable_v<Piece>);
+    if (!known || std::memcmp(last_target.data(), target.data(), sizeof(Board)) != 0) {
+        last_target = target;
+        known = true;
+        target_key = {};
+        int counts[COLOR_NB] = {0, 0};
+        for (int s = 0; s < SQUARE_NB; ++s) {
+            const Piece p = target[s];
+            if (p.empty()) continue;
+            ++counts[p.color];
+            if (p.walk == PAWN) target_key[p.color] |= square_bb(Square(s));
+        }
+        target_key[2] = Bitboard(counts[WHITE]) << 16 | Bitboard(counts[BLACK]) << 24;
+    }
+    std::array<Bitboard, 6> key{};
+    key[0] = pos.pieces(WHITE, PAWN);
+    key[1] = pos.pieces(BLACK, PAWN);
+    key[2] = target_key[0];
+    key[3] = target_key[1];
+    key[4] = fixed;
+    key[5] = Bitboard(popcount(pos.pieces(WHITE))) | Bitboard(popcount(pos.pieces(BLACK))) << 8 | target_key[2];
+    Entry& e = memo[cache_slot(key, kSize)];
+    if (e.used && e.key == key) return e.cuts;
+    e.key = key;
+    e.cuts = compute_file_cuts(pos, target, fixed);
+    e.used = true;
+    return e.cuts;
+}
+
+namespace {
+
+Bitboard compute_file_cuts(const Position& pos, const Board& target, Bitboard fixed) {
+    constexpr Bitboard kAllEdges = ~Bitboard(0) >> 8;  // every edge: for positions no game goes on from
+    Bitboard cuts = 0;
+    for (Color c : {WHITE, BLACK}) {
+        const int up = c == WHITE ? 8 : -8;
+        // c's pawns that may still move, and the target pawn squares of c they must fill.
+        std::array<Square, 16> pawn{};
+        std::array<Bitboard, 16> reach{};
+        int n = 0;
+        for (Bitboard b = pos.pieces(c, PAWN) & ~fixed; b && n < 16; ++n) {
+            pawn[size_t(n)] = pop_lsb(b);
+            reach[size_t(n)] = pawn_reach(c, pawn[size_t(n)], fixed);
+        }
+        std::array<Square, 16> want{};
+        int m = 0;
+        for (int t = 0; t < SQUARE_NB; ++t)
+            if (target[t].walk == PAWN && target[t].color == c && !(fixed & square_bb(Square(t)))) {
+                if (m == 16) return kAllEdges;  // more target pawns than a side has: no game
+                want[size_t(m++)] = Square(t);
+            }
+        if (m > n) return kAllEdges;  // fewer pawns than target pawn squares to fill: no game
+        if (m == 0) continue;
+        // The ways of giving every such square its own pawn, the file changes within the
+        // captures c has left: a way exists when the least total file change is within them,
+        // and P fills Y in every way when none is left without the pair (Y, P).
+        const int takes = takes_left(pos, target, c);
+        std::array<AssignmentRow, 16> cost{};
+        for (int t = 0; t < m; ++t)
+            for (int i = 0; i < n; ++i) {
+                const int df = std::abs(file_of(want[size_t(t)]) - file_of(pawn[size_t(i)]));
+                cost[size_t(t)][size_t(i)] = (reach[size_t(i)] & square_bb(want[size_t(t)])) && df <= takes ? df : kFar;
+            }
+        if (min_cost_assignment(cost.data(), m, n) > takes) return kAllEdges;  // no way: no game
+        for (int t = 0; t < m; ++t) {
+            const Square y = want[size_t(t)];
+            for (int i = 0; i < n; ++i) {
+                const Square x = pawn[size_t(i)];
+                if ((x != y && x + up != y) || cost[size_t(t)][size_t(i)] >= kFar) continue;
+                const int kept = cost[size_t(t)][size_t(i)];
+                cost[size_t(t)][size_t(i)] = kFar;
+                const bool only = min_cost_assignment(cost.data(), m, n) > takes;
+                cost[size_t(t)][size_t(i)] = kept;
+                if (!only) continue;
+                if (x == y)  // it never moves again: no unit passes it along the file
+                    cuts |= (y >= 8 ? square_bb(Square(y - 8)) : 0) | (y < 56 ? square_bb(y) : 0);
+                else
+                    cuts |= square_bb(c == WHITE ? x : y);
+            }
+        }
+    }
+    return cuts;
+}
+
+}  // namespace
 
 const std::uint8_t* row_for(const UnitRows& rows, Walk w, Walk want) {
     if (w == want) return rows[0];
@@ -161,7 +273,7 @@ class NeedModel {
     };
 
     NeedModel(const Position& pos, const Board& target, Color c, Bitboard fixed)
-        : c_(c), fixed_(fixed), castling_helps_(pos.castling_sides(c) != 0) {
+        : c_(c), fixed_(fixed), cuts_(file_cuts(pos, target, fixed)), castling_helps_(pos.castling_sides(c) != 0) {
         // A pawn changes file only by taking, and c takes at most the units of ~c beyond
         // those of the target: a pawn whose way needs more file changes never gets there (as
         // a pawn, or to its promotion square).
@@ -186,7 +298,7 @@ class NeedModel {
         Unit u;
         u.square = s;
         u.walk = w;
-        u.rows = unit_rows(fixed_, w, c_, s);
+        u.rows = unit_rows(fixed_, cuts_, w, c_, s);
         if (!limited_ || w != PAWN || !u.rows[0]) return u;
         const int last = c_ == WHITE ? 7 : 0, seventh = c_ == WHITE ? 6 : 1;
         const int file = file_of(s);
@@ -197,8 +309,9 @@ class NeedModel {
             for (int g = std::max(0, f - 1); g <= std::min(7, f + 1); ++g)
                 reach = std::min<int>(reach, u.rows[0][make_square(g, seventh)]);
             if (reach >= kFar) continue;
-            u.promotions[size_t(u.n_promotions++)] = {reach + 1, blocked_distances_as(fixed_, QUEEN, c_, p8, QUEEN),
-                                                      blocked_distances_as(fixed_, KNIGHT, c_, p8, KNIGHT)};
+            u.promotions[size_t(u.n_promotions++)] = {reach + 1,
+                                                      blocked_distances_as(fixed_, cuts_, QUEEN, c_, p8, QUEEN),
+                                                      blocked_distances_as(fixed_, cuts_, KNIGHT, c_, p8, KNIGHT)};
         }
         return u;
     }
@@ -250,6 +363,7 @@ class NeedModel {
 
     Color c_;
     Bitboard fixed_;
+    Bitboard cuts_;  // file_cuts
     bool castling_helps_;
     int takes_ = 0;
     bool limited_ = false;
@@ -390,8 +504,16 @@ struct MoveProgress::Impl {
     // other walls, as the searches below a node do, may drop them.
     std::uint64_t generation = 0;
     Impl(const Position& p, const Board& t, Color c, Bitboard f) : model(p, t, c, f), pos(p), target(t), side(c) {
-        need = moves_needed(p, t, c, f, model, &record);
-        generation = blocked_distances_generation();
+        // The rows come from two obstacle sets (the model's, with its file cuts, and the
+        // castling saving's, without): worked out again when asking for the second dropped
+        // the first (at most once: both sets are then in the tables).
+        for (;;) {
+            const std::uint64_t before = blocked_distances_generation();
+            record = NeedRecord{};
+            need = moves_needed(p, t, c, f, model, &record);
+            generation = blocked_distances_generation();
+            if (generation == before) break;
+        }
     }
 
     // The column of the unit on s (record.columns when it has none: settled).

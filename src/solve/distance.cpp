@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/walk_attacks.h"
@@ -77,16 +79,41 @@ Bitboard one_move_blocked(int row, Square s, Bitboard blocked) {
     }
 }
 
-// Breadth-first distances from `from` for table row `row` with `blocked` squares; a pawn
-// stops on its last rank.
-std::array<std::uint8_t, 64> bfs(int row, Square from, Bitboard blocked) {
+// The squares of s's file that a move from s along the file cannot reach past a cut edge of
+// `cuts` (bit q: the edge between q and the square above it).
+Bitboard beyond_cuts(Square s, Bitboard cuts) {
+    const Bitboard file = file_bb(file_of(s)) & cuts;
+    if (!file) return 0;
+    Bitboard out = 0;
+    const Bitboard at_or_above = file & ~((Bitboard(1) << s) - 1);
+    if (at_or_above) out |= file_bb(file_of(s)) & ~((Bitboard(2) << lsb(at_or_above)) - 1);
+    const Bitboard below = file & ((Bitboard(1) << s) - 1);
+    if (below) out |= file_bb(file_of(s)) & ((Bitboard(2) << (63 - std::countl_zero(below))) - 1);
+    return out;
+}
+
+// The edge a pawn of table row `row` on s crosses with its step: its own cut (the pawn whose
+// way makes the cut crosses it, and only that pawn stands on s while the cut holds).
+Bitboard own_edge(int row, Square s) {
+    if (row == 5) return square_bb(s);
+    if (row == 6 && s >= 8) return square_bb(Square(s - 8));
+    return 0;
+}
+
+// Breadth-first distances from `from` for table row `row` with `blocked` squares and the
+// file edges of `cuts` (a pawn's own edge apart); a pawn stops on its last rank.
+std::array<std::uint8_t, 64> bfs(int row, Square from, Bitboard blocked, Bitboard cuts = 0) {
     std::array<std::uint8_t, 64> d;
     d.fill(kFar);
     d[from] = 0;
+    cuts &= ~own_edge(row, from);
     Bitboard frontier = square_bb(from), seen = frontier;
     for (int n = 1; frontier; ++n) {
         Bitboard next = 0;
-        for (Bitboard f = frontier; f;) next |= one_move_blocked(row, pop_lsb(f), blocked);
+        for (Bitboard f = frontier; f;) {
+            const Square s = pop_lsb(f);
+            next |= one_move_blocked(row, s, blocked) & ~beyond_cuts(s, cuts);
+        }
         next &= ~seen;
         seen |= next;
         for (Bitboard b = next; b;) d[pop_lsb(b)] = std::uint8_t(n);
@@ -262,10 +289,10 @@ struct BlockedTables {
     std::array<std::array<bool, 64>, 11> done{};
 };
 
-const std::uint8_t* blocked_row(BlockedTables& t, Bitboard blocked, int row, Square from) {
+const std::uint8_t* blocked_row(BlockedTables& t, Bitboard blocked, Bitboard cuts, int row, Square from) {
     if (!t.done[row][from]) {
         if (row < 7) {
-            t.dist[row][from] = bfs(row, from, blocked);
+            t.dist[row][from] = bfs(row, from, blocked, cuts);
             if (row >= 5) {
                 const int last = row == 5 ? 7 : 0;
                 for (int s = 0; s < 64; ++s)
@@ -277,8 +304,8 @@ const std::uint8_t* blocked_row(BlockedTables& t, Bitboard blocked, int row, Squ
             const int pawn_row = 5 + (row - 7) % 2;
             const int piece_row = row < 9 ? 1 : 4;
             const int last = pawn_row == 5 ? 7 : 0;
-            t.dist[row][from] = via_promotion(bfs(pawn_row, from, blocked), last, from,
-                                              [&](Square p) { return blocked_row(t, blocked, piece_row, p); });
+            t.dist[row][from] = via_promotion(bfs(pawn_row, from, blocked, cuts), last, from,
+                                              [&](Square p) { return blocked_row(t, blocked, cuts, piece_row, p); });
         }
         t.done[row][from] = true;
     }
@@ -294,6 +321,10 @@ thread_local std::uint64_t blocked_generation = 0;
 std::uint64_t blocked_distances_generation() { return blocked_generation; }
 
 const std::uint8_t* blocked_distances_as(Bitboard blocked, Walk w, Color c, Square from, Walk as) {
+    return blocked_distances_as(blocked, 0, w, c, from, as);
+}
+
+const std::uint8_t* blocked_distances_as(Bitboard blocked, Bitboard cuts, Walk w, Color c, Square from, Walk as) {
     int row = -1;
     if (w == PAWN) {
         row = as == PAWN ? 5 + c : as == QUEEN ? 7 + c : as == KNIGHT ? 9 + c : -1;
@@ -303,22 +334,37 @@ const std::uint8_t* blocked_distances_as(Bitboard blocked, Walk w, Color c, Squa
     if (row < 0 || (blocked & square_bb(from))) return nullptr;
     // One cache per thread, emptied when it holds many obstacle sets; the set asked last is
     // found without a lookup (callers ask many rows of one set in a row).
-    thread_local std::unordered_map<Bitboard, std::unique_ptr<BlockedTables>> cache;
-    thread_local Bitboard last_set = 0;
-    thread_local BlockedTables* last = nullptr;
-    if (!last || last_set != blocked) {
-        auto it = cache.find(blocked);
-        if (it == cache.end()) {
-            if (cache.size() >= 64) {
-                cache.clear();
-                ++blocked_generation;
-            }
-            it = cache.emplace(blocked, std::make_unique<BlockedTables>()).first;
+    struct KeyHash {
+        size_t operator()(const std::pair<Bitboard, Bitboard>& k) const {
+            return std::hash<Bitboard>()(k.first ^ (k.second * 0x9E3779B97F4A7C15ull));
         }
-        last_set = blocked;
-        last = it->second.get();
+    };
+    thread_local std::unordered_map<std::pair<Bitboard, Bitboard>, std::unique_ptr<BlockedTables>, KeyHash> cache;
+    // The two sets asked last (callers alternate between a set with cuts and one without).
+    thread_local std::array<std::pair<Bitboard, Bitboard>, 2> last_set{};
+    thread_local std::array<BlockedTables*, 2> last{};
+    const std::pair<Bitboard, Bitboard> key{blocked, cuts};
+    if (last[0] && last_set[0] == key) return blocked_row(*last[0], blocked, cuts, row, from);
+    if (last[1] && last_set[1] == key) {
+        std::swap(last[0], last[1]);
+        std::swap(last_set[0], last_set[1]);
+        return blocked_row(*last[0], blocked, cuts, row, from);
     }
-    return blocked_row(*last, blocked, row, from);
+    auto it = cache.find(key);
+    if (it == cache.end()) {
+        if (cache.size() >= 64) {
+            cache.clear();
+            last = {};
+            ++blocked_generation;
+        }
+        init_bitboards();  // the rows' searches use the attack tables
+        it = cache.emplace(key, std::make_unique_for_overwrite<BlockedTables>()).first;  // rows filled when asked
+    }
+    last[1] = last[0];
+    last_set[1] = last_set[0];
+    last[0] = it->second.get();
+    last_set[0] = key;
+    return blocked_row(*last[0], blocked, cuts, row, from);
 }
 
 Bitboard squares_within(const std::uint8_t* distances, int n) {
