@@ -459,7 +459,13 @@ class Searcher {
             if (const ExactSet* failed = failures(remaining); failed && failed->contains(code)) return false;
         }
         Bounds bounds;
-        if (hopeless(pos, remaining, bounds, parent, captured, touched)) return false;
+        if (hopeless(pos, remaining, bounds, parent, captured, touched)) {
+            // Remembered too (a third of the refused positions come again by other move orders):
+            // the bounds' verdict is the position's, whatever the way to it (the facts taken
+            // from the parent hold for every game from here).
+            if (memo) remember_failure(remaining, code);
+            return false;
+        }
         const Bounds* mine = run_.distances && bounds.moves[WHITE] >= 0 ? &bounds : nullptr;
         if (remaining == 1 && run_.arrival_changes && run_.bits.plain) return last_move(pos);
         MoveList list;
