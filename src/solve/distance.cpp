@@ -352,7 +352,7 @@ const std::uint8_t* blocked_distances_as(Bitboard blocked, Bitboard cuts, Walk w
     }
     auto it = cache.find(key);
     if (it == cache.end()) {
-        if (cache.size() >= 64) {
+        if (cache.size() >= 1024) {
             cache.clear();
             last = {};
             ++blocked_generation;
