@@ -152,15 +152,21 @@ TEST(ProofBound, PiecesWalledInNeverMove) {
 
 TEST(ProofBound, APawnNoOtherPawnCanReplaceNeverMoves) {
     // Gruber's dia8.5 (BEISPIEL_proof_007) keeps pawns on e4, f4 and f6. After 1.e4 f6 the
-    // pawn f6 stays (e7 and g7 stay home, no other black pawn gets to f6), but e4 may still
-    // give way to f2-f3xe4.
+    // pawn f6 stays (e7 and g7 stay home, no other black pawn gets to f6). f2-f3xe4 could
+    // reach e4, but White may take nothing (Black keeps its 16 units), so the pawn e4 fills
+    // e4 in every way of giving the target pawn squares their pawns: it stays too.
     const Board target = board_of("rnbqkbnr/ppppp1pp/5p2/7Q/4PP1K/7B/PPPP2PP/RNB3NR w - - 0 1");
     const Position e4_f6(parse_fen("rnbqkbnr/ppppp1pp/5p2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"));
     EXPECT_TRUE(fixed_units(e4_f6, target) & square_bb(SQ_F6));
-    EXPECT_FALSE(fixed_units(e4_f6, target) & square_bb(SQ_E4));
+    EXPECT_TRUE(fixed_units(e4_f6, target) & square_bb(SQ_E4));
     // After 2.f4 no white pawn can get to e4 or f4 any more.
     const Position f4(parse_fen("rnbqkbnr/ppppp1pp/5p2/8/4PP2/8/PPPP2PP/RNBQKBNR b KQkq - 0 2"));
     EXPECT_EQ(fixed_units(f4, target) & (square_bb(SQ_E4) | square_bb(SQ_F4)), square_bb(SQ_E4) | square_bb(SQ_F4));
+    // With a capture to make (Black's h-pawn is gone) and the d-pawn free to leave (the
+    // target has none on d2), d2-d3xe4 may fill e4 instead: after 1.e4 the pawn e4 may move.
+    const Board d_gone = board_of("rnbqkbnr/ppppppp1/8/8/4P3/8/PPP2PPP/RNBQKBNR w - - 0 1");
+    const Position e4(parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"));
+    EXPECT_FALSE(fixed_units(e4, d_gone) & square_bb(SQ_E4));
 }
 
 // Natch's undetermined_must_switchback (PG 11.5): a position its search meets with six moves
@@ -269,10 +275,11 @@ TEST(ProofBound, FileCutsWherePawnsMustStepStraight) {
     const Board one = board_of("r1bqkbnr/pppppppp/8/8/8/2P5/P2PPPPP/RNBQKBNR w - - 0 1");
     EXPECT_EQ(file_cuts(start, one, fixed_units(start, one)), 0u);
     // After 1.c3 for the first target, the pawn c3 fills its square in every way (b2 may not
-    // take): both edges beside it, though b2's reach keeps it from the fixed units.
+    // take): it is fixed; counted with the fixed units of the position before (as
+    // MoveProgress's bounds after 1.c3 are), both edges beside it are cut.
     const Position c3(parse_fen("rnbqkbnr/pppppppp/8/8/8/2P5/PP1PPPPP/RNBQKBNR b KQkq - 0 1"));
-    EXPECT_FALSE(fixed_units(c3, none) & square_bb(SQ_C3));
-    EXPECT_EQ(file_cuts(c3, none, fixed_units(c3, none)), square_bb(SQ_C2) | square_bb(SQ_C3));
+    EXPECT_TRUE(fixed_units(c3, none) & square_bb(SQ_C3));
+    EXPECT_EQ(file_cuts(c3, none, fixed_units(start, none)), square_bb(SQ_C2) | square_bb(SQ_C3));
     // No way at all (a3 needs b2 to take, and Black keeps every unit): every edge.
     const Board dead = board_of("rnbqkbnr/pppppppp/8/8/8/P7/P1PPPPPP/RNBQKBNR w - - 0 1");
     EXPECT_EQ(file_cuts(start, dead, fixed_units(start, dead)), ~Bitboard(0) >> 8);

@@ -45,6 +45,15 @@ int takes_left(const Position& pos, const Board& target, Color c) {
     return takes;
 }
 
+// What the ways of giving each side's target pawn squares their own pawns tell (file_cuts):
+// the file edges no unit crosses, and the pawns that stand on a target pawn square they fill
+// in every way (they never move again).
+struct PawnWays {
+    Bitboard cuts = 0;
+    Bitboard stationary = 0;
+};
+PawnWays pawn_ways(const Position& pos, const Board& target, Bitboard fixed);
+
 }  // namespace
 
 // Why the fixed units are fixed:
@@ -57,6 +66,9 @@ int takes_left(const Position& pos, const Board& target, Color c) {
 //   that has no move on a board where the fixed units are walls: it never moves, and were it
 //   captured no unit of its walk could come back (the ways in are its own ways out, and no
 //   pawn of its side reaches that rank), so the target would be out of reach.
+// - a pawn on a target pawn square of its side that it fills in every way of giving those
+//   squares their own pawns within the captures its side has left (file_cuts): the same
+//   reason, counting the captures.
 // Each is justified by the fixed units found before it, so the rules are applied until none
 // adds a unit.
 Bitboard fixed_units(const Position& pos, const Board& target) { return fixed_units(pos, target, 0); }
@@ -106,6 +118,13 @@ Bitboard fixed_units(const Position& pos, const Board& target, Bitboard known) {
                 grew = true;
             }
         }
+        // Once the rules above add nothing: the pawns the capture counts keep on their squares.
+        if (!grew) {
+            if (const Bitboard more = pawn_ways(pos, target, fixed).stationary & ~fixed) {
+                fixed |= more;
+                grew = true;
+            }
+        }
     }
     return fixed;
 }
@@ -123,19 +142,21 @@ UnitRows unit_rows(Bitboard fixed, Bitboard cuts, Walk w, Color c, Square s) {
     return rows;
 }
 
+Bitboard file_cuts(const Position& pos, const Board& target, Bitboard fixed) {
+    return pawn_ways(pos, target, fixed).cuts;
+}
+
 namespace {
 
-Bitboard compute_file_cuts(const Position& pos, const Board& target, Bitboard fixed);
+PawnWays compute_pawn_ways(const Position& pos, const Board& target, Bitboard fixed);
 
-}  // namespace
-
-Bitboard file_cuts(const Position& pos, const Board& target, Bitboard fixed) {
+PawnWays pawn_ways(const Position& pos, const Board& target, Bitboard fixed) {
     // Remembered per thread: the value depends only on both sides' pawns and numbers of
     // units, the target's pawns and numbers of units, and `fixed`, which make the key (the
     // whole key is compared).
     struct Entry {
         std::array<Bitboard, 6> key{};
-        Bitboard cuts = 0;
+        PawnWays ways;
         bool used = false;
     };
     constexpr std::size_t kSize = 1024;
@@ -166,18 +187,18 @@ Bitboard file_cuts(const Position& pos, const Board& target, Bitboard fixed) {
     key[4] = fixed;
     key[5] = Bitboard(popcount(pos.pieces(WHITE))) | Bitboard(popcount(pos.pieces(BLACK))) << 8 | target_key[2];
     Entry& e = memo[cache_slot(key, kSize)];
-    if (e.used && e.key == key) return e.cuts;
+    if (e.used && e.key == key) return e.ways;
     e.key = key;
-    e.cuts = compute_file_cuts(pos, target, fixed);
+    e.ways = compute_pawn_ways(pos, target, fixed);
     e.used = true;
-    return e.cuts;
+    return e.ways;
 }
 
-namespace {
-
-Bitboard compute_file_cuts(const Position& pos, const Board& target, Bitboard fixed) {
-    constexpr Bitboard kAllEdges = ~Bitboard(0) >> 8;  // every edge: for positions no game goes on from
-    Bitboard cuts = 0;
+PawnWays compute_pawn_ways(const Position& pos, const Board& target, Bitboard fixed) {
+    // Every edge (and no stationary pawn) for positions no game goes on from.
+    constexpr PawnWays kAllEdges{~Bitboard(0) >> 8, 0};
+    PawnWays out;
+    Bitboard& cuts = out.cuts;
     for (Color c : {WHITE, BLACK}) {
         const int up = c == WHITE ? 8 : -8;
         // c's pawns that may still move, and the target pawn squares of c they must fill.
@@ -218,14 +239,16 @@ Bitboard compute_file_cuts(const Position& pos, const Board& target, Bitboard fi
                 const bool only = min_cost_assignment(cost.data(), m, n) > takes;
                 cost[size_t(t)][size_t(i)] = kept;
                 if (!only) continue;
-                if (x == y)  // it never moves again: no unit passes it along the file
+                if (x == y) {  // it never moves again: no unit passes it along the file
                     cuts |= (y >= 8 ? square_bb(Square(y - 8)) : 0) | (y < 56 ? square_bb(y) : 0);
-                else
+                    out.stationary |= square_bb(y);
+                } else {
                     cuts |= square_bb(c == WHITE ? x : y);
+                }
             }
         }
     }
-    return cuts;
+    return out;
 }
 
 }  // namespace
