@@ -462,8 +462,9 @@ class Searcher {
         if (hopeless(pos, remaining, bounds, parent, captured, touched)) {
             // Remembered too (a third of the refused positions come again by other move orders):
             // the bounds' verdict is the position's, whatever the way to it (the facts taken
-            // from the parent hold for every game from here).
-            if (memo) remember_failure(remaining, code);
+            // from the parent hold for every game from here). Only while the table is less
+            // than half full: the positions whose subtrees were searched are worth more.
+            if (memo) remember_failure(remaining, code, kMaxFailuresPerDepth / 2);
             return false;
         }
         const Bounds* mine = run_.distances && bounds.moves[WHITE] >= 0 ? &bounds : nullptr;
@@ -547,8 +548,9 @@ class Searcher {
     }
 
     // Remembers that no line of `remaining` half-moves goes on from the position `code`.
-    // Bounded, as the other solvers' tables: past the cap failures are not remembered.
-    void remember_failure(int remaining, const std::string& code) {
+    // Bounded, as the other solvers' tables: past the cap (at most kMaxFailuresPerDepth)
+    // failures are not remembered.
+    void remember_failure(int remaining, const std::string& code, size_t cap = kMaxFailuresPerDepth) {
         ExactSet* set = nullptr;
         if (shared_) {
             set = shared_->at(remaining);
@@ -556,7 +558,7 @@ class Searcher {
             while (remaining >= static_cast<int>(failures_.size())) failures_.push_back(std::make_unique<ExactSet>());
             set = failures_[size_t(remaining)].get();
         }
-        if (set && set->size() < kMaxFailuresPerDepth) set->insert(code);
+        if (set && set->size() < cap) set->insert(code);
     }
 
     // The last half-move (by the goal side): it changes every square where pos differs from
