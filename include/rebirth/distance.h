@@ -55,10 +55,11 @@ const std::uint8_t* empty_distances_as(Walk w, Color c, Square from, Walk as);
 // are never captured (pawns that never leave their first square): they can be neither
 // entered nor crossed. Null for the pairs empty_distances_as refuses, for a pawn as a
 // promoted rook or bishop, and for a unit standing on a blocked square. The values stay valid while the same thread
-// asks only with the same set of blocked squares (a cache per thread keeps up to 1024 sets).
+// asks only with the same set of blocked squares (a cache per thread keeps between 1024 and
+// 2048 sets, those asked last).
 const std::uint8_t* blocked_distances_as(Bitboard blocked, Walk w, Color c, Square from, Walk as);
-// A count that grows each time this thread's blocked_distances_as tables are dropped (when a
-// 1025th set is asked for): the rows it returned stay valid while this count is unchanged.
+// A count that grows each time this thread's blocked_distances_as tables are dropped (every
+// 1024 new sets): the rows it returned stay valid while this count is unchanged.
 std::uint64_t blocked_distances_generation();
 // The same with file cuts too: bit q of `cuts` forbids every move along the file between q
 // and the square above it (or over both), in both directions, except the step across it of a

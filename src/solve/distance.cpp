@@ -332,15 +332,20 @@ const std::uint8_t* blocked_distances_as(Bitboard blocked, Bitboard cuts, Walk w
         row = row_of(w, c);
     }
     if (row < 0 || (blocked & square_bb(from))) return nullptr;
-    // One cache per thread, emptied when it holds many obstacle sets; the set asked last is
-    // found without a lookup (callers ask many rows of one set in a row).
+    // One cache per thread in two generations: the sets asked since the last turn (young)
+    // and those of the turn before (old); a set of the old one asked again moves to the young
+    // one. When the young one holds kSets sets, the old one is dropped and the young one
+    // becomes old: the sets in use survive, the others go. The two sets asked last are found
+    // without a lookup (callers ask many rows of one set in a row, and alternate between a set
+    // with cuts and one without).
     struct KeyHash {
         size_t operator()(const std::pair<Bitboard, Bitboard>& k) const {
             return std::hash<Bitboard>()(k.first ^ (k.second * 0x9E3779B97F4A7C15ull));
         }
     };
-    thread_local std::unordered_map<std::pair<Bitboard, Bitboard>, std::unique_ptr<BlockedTables>, KeyHash> cache;
-    // The two sets asked last (callers alternate between a set with cuts and one without).
+    using Map = std::unordered_map<std::pair<Bitboard, Bitboard>, std::unique_ptr<BlockedTables>, KeyHash>;
+    constexpr size_t kSets = 1024;
+    thread_local Map young, old;
     thread_local std::array<std::pair<Bitboard, Bitboard>, 2> last_set{};
     thread_local std::array<BlockedTables*, 2> last{};
     const std::pair<Bitboard, Bitboard> key{blocked, cuts};
@@ -350,15 +355,24 @@ const std::uint8_t* blocked_distances_as(Bitboard blocked, Bitboard cuts, Walk w
         std::swap(last_set[0], last_set[1]);
         return blocked_row(*last[0], blocked, cuts, row, from);
     }
-    auto it = cache.find(key);
-    if (it == cache.end()) {
-        if (cache.size() >= 1024) {
-            cache.clear();
-            last = {};
-            ++blocked_generation;
+    auto it = young.find(key);
+    if (it == young.end()) {
+        if (young.size() >= kSets) {
+            old = std::move(young);
+            young = Map();
+            ++blocked_generation;  // the rows of the old generation's sets are gone
         }
-        init_bitboards();  // the rows' searches use the attack tables
-        it = cache.emplace(key, std::make_unique_for_overwrite<BlockedTables>()).first;  // rows filled when asked
+        auto was = old.find(key);
+        if (was != old.end()) {
+            it = young.emplace(key, std::move(was->second)).first;
+            old.erase(was);
+        } else {
+            init_bitboards();  // the rows' searches use the attack tables
+            it = young.emplace(key, std::make_unique_for_overwrite<BlockedTables>()).first;  // rows filled when asked
+        }
+        // A set the last pointers name may have gone with the old generation.
+        if (last[0] && !young.count(last_set[0]) && !old.count(last_set[0])) last[0] = nullptr;
+        if (last[1] && !young.count(last_set[1]) && !old.count(last_set[1])) last[1] = nullptr;
     }
     last[1] = last[0];
     last_set[1] = last_set[0];
