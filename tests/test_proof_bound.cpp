@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -19,6 +20,14 @@ namespace {
 
 using test::board_of;
 const char* const kStart = test::kGameArray;
+
+// The moves each side still makes from ply k of a game of n plies from the game array (White
+// moves at the even plies).
+std::array<int, COLOR_NB> moves_left(int k, int n) {
+    std::array<int, COLOR_NB> left{0, 0};
+    for (int i = k; i < n; ++i) left[i % 2 == 0 ? WHITE : BLACK]++;
+    return left;
+}
 
 TEST(ProofBound, MovesNeededFromTheGameArray) {
     const Position start(parse_fen(kStart));
@@ -211,8 +220,7 @@ TEST(ProofBound, SettledWallsStayTillTheEndOfARandomGame) {
         const Board target = line.back().to_setup().board;
         const int n = int(line.size()) - 1;
         for (int k = 0; k <= n; ++k) {
-            std::array<int, COLOR_NB> left{0, 0};
-            for (int i = k; i < n; ++i) left[i % 2 == 0 ? WHITE : BLACK]++;
+            const std::array<int, COLOR_NB> left = moves_left(k, n);
             const Bitboard fixed = fixed_units(line[k], target);
             const Bitboard walls = settled_walls(line[k], target, fixed, left);
             walls_seen += popcount(walls & ~fixed);
@@ -311,11 +319,9 @@ TEST(ProofBound, FileCutsHoldTillTheEndOfARandomGame) {
                     ASSERT_TRUE(line[j].piece_on(q).walk == PAWN || line[j].piece_on(above).walk == PAWN)
                         << "game " << game << " ply " << k << " cut " << square_name(q) << " open at ply " << j;
             }
-            for (Color c : {WHITE, BLACK}) {
-                int left = 0;
-                for (int i = k; i < n; ++i) left += (i % 2 == 0) == (c == WHITE);
-                ASSERT_LE(proof_moves_needed(line[k], target, c), left) << "game " << game << " ply " << k;
-            }
+            const std::array<int, COLOR_NB> left = moves_left(k, n);
+            for (Color c : {WHITE, BLACK})
+                ASSERT_LE(proof_moves_needed(line[k], target, c), left[c]) << "game " << game << " ply " << k;
         }
     }
     EXPECT_GT(cuts_seen, 1000);
@@ -339,12 +345,9 @@ TEST(ProofBound, NeverMoreThanARandomGameMade) {
         const Board target = line.back().to_setup().board;
         const int n = int(line.size()) - 1;
         for (int k = 0; k <= n; ++k) {
-            // White moves at even plies from the start: from ply k, White makes the plies
-            // k..n-1 of even index.
-            int white = 0, black = 0;
-            for (int i = k; i < n; ++i) (i % 2 == 0 ? white : black)++;
-            ASSERT_LE(proof_moves_needed(line[k], target, WHITE), white) << "game " << game << " ply " << k;
-            ASSERT_LE(proof_moves_needed(line[k], target, BLACK), black) << "game " << game << " ply " << k;
+            const std::array<int, COLOR_NB> left = moves_left(k, n);
+            ASSERT_LE(proof_moves_needed(line[k], target, WHITE), left[WHITE]) << "game " << game << " ply " << k;
+            ASSERT_LE(proof_moves_needed(line[k], target, BLACK), left[BLACK]) << "game " << game << " ply " << k;
             ASSERT_TRUE(proof_captures_possible(line[k], target, WHITE)) << "game " << game << " ply " << k;
             ASSERT_TRUE(proof_captures_possible(line[k], target, BLACK)) << "game " << game << " ply " << k;
             ++checks;

@@ -116,11 +116,11 @@ UnitRows unit_rows(Bitboard fixed, Bitboard cuts, Walk w, Color c, Square s);
 // pawn square Y of its side that P fills in every way of giving the target pawn squares of
 // its side their own pawns (each pawn within its reach: steps, double steps and diagonal
 // steps, the fixed units as walls; the file changes within the captures the side has left),
-// the edge between P's square X and Y. Y is
-// filled by a pawn of P's side (a promoted unit is never a pawn again), so by P; one rank
-// leaves P no way off the file and back (that takes two captures), so P stands on X till it
-// steps to Y and on Y after, never taken: no unit moves along the file from one of the two
-// squares' sides to the other, and the distances may leave out those moves (P's own step apart).
+// the edge between P's square X and Y. Y is filled by a pawn of P's side (a promoted unit is
+// never a pawn again), so by P; one rank leaves P no way off the file and back (that takes
+// two captures), so P stands on X till it steps to Y and on Y after, never taken: no unit
+// moves along the file from one of the two squares' sides to the other, and the distances
+// may leave out those moves (P's own step apart).
 // A pawn that already stands on a target pawn square it fills in every way never moves
 // again: both edges beside it. Every edge when no way exists (no game goes on from pos: any
 // bound holds), so that a move only adds cuts: the cuts of a position hold in the positions

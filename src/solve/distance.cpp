@@ -360,6 +360,7 @@ const std::uint8_t* blocked_distances_as(Bitboard blocked, Bitboard cuts, Walk w
         if (young.size() >= kSets) {
             old = std::move(young);
             young = Map();
+            last = {};             // they may name a set of the generation dropped
             ++blocked_generation;  // the rows of the old generation's sets are gone
         }
         auto was = old.find(key);
@@ -370,9 +371,6 @@ const std::uint8_t* blocked_distances_as(Bitboard blocked, Bitboard cuts, Walk w
             init_bitboards();  // the rows' searches use the attack tables
             it = young.emplace(key, std::make_unique_for_overwrite<BlockedTables>()).first;  // rows filled when asked
         }
-        // A set the last pointers name may have gone with the old generation.
-        if (last[0] && !young.count(last_set[0]) && !old.count(last_set[0])) last[0] = nullptr;
-        if (last[1] && !young.count(last_set[1]) && !old.count(last_set[1])) last[1] = nullptr;
     }
     last[1] = last[0];
     last_set[1] = last_set[0];
