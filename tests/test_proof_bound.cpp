@@ -423,12 +423,13 @@ TEST(ProofBound, MoveProgressOutlivesDroppedDistanceTables) {
 // final board as target), for every plain move of the side to move (no capture, promotion,
 // castling or en passant), the bound after the move is at most proof_moves_needed of the
 // position after it, counted with the same fixed units (also after a capture), and for every
-// capture the other side's bound without the unit taken is at most its need after; and the
-// bounds
-// say more than "no verdict" on many moves (so that the test can fail).
+// capture the other side's bound without the unit taken is at most its need after; the exact
+// counts (need_after_exact, need_without_exact) lie between those bounds and the needs after,
+// equal to the need after for almost every plain move of a piece or pawn; and the bounds say
+// more than "no verdict" on many moves (so that the test can fail).
 TEST(ProofBound, MoveProgressNeverAboveTheNeedAfter) {
     std::mt19937 rng(23);
-    long checks = 0, raised = 0, captures = 0;
+    long checks = 0, raised = 0, captures = 0, plain = 0, equal = 0, sharper = 0;
     for (int game = 0; game < 80; ++game) {
         const std::vector<Position> line = test::random_line(Position(parse_fen(kStart)), 12 + game % 16, rng, 3);
         const Board target = line.back().to_setup().board;
@@ -445,8 +446,12 @@ TEST(ProofBound, MoveProgressNeverAboveTheNeedAfter) {
                 const bool capture = !pos.empty(m.to);
                 // The capture rows stay unless a pawn is taken (the mover's) or takes (the
                 // other side's).
-                const int bound = progress.need_after(m.from, m.to, !capture || pos.piece_on(m.to).walk != PAWN);
-                const int without = capture ? taken.need_without(m.to, pos.piece_on(m.from).walk != PAWN) : 0;
+                const bool stays = !capture || pos.piece_on(m.to).walk != PAWN;
+                const bool kept = pos.piece_on(m.from).walk != PAWN;
+                const int bound = progress.need_after(m.from, m.to, stays);
+                const int without = capture ? taken.need_without(m.to, kept) : 0;
+                const int exact = progress.need_after_exact(m.from, m.to, stays);
+                const int exact_without = capture ? taken.need_without_exact(m.to, kept) : 0;
                 UndoInfo u;
                 pos.do_move(m, u);
                 const int after = proof_moves_needed(pos, target, c, fixed);
@@ -456,6 +461,19 @@ TEST(ProofBound, MoveProgressNeverAboveTheNeedAfter) {
                                         << to_fen(pos.to_setup()) << " " << square_name(m.from) << square_name(m.to)
                                         << " target " << to_fen(line.back().to_setup());
                 ASSERT_LE(without, other_after) << "game " << game;
+                // The exact counts lie between the dual bounds and the needs after the move,
+                // and are the needs themselves after a move of a unit that is not a king
+                // (which may lose castling rights) when nothing is taken.
+                ASSERT_LE(bound, exact) << "game " << game;
+                ASSERT_LE(exact, after) << "game " << game << " " << to_fen(pos.to_setup()) << " "
+                                        << square_name(m.from) << square_name(m.to);
+                ASSERT_LE(without, exact_without) << "game " << game;
+                ASSERT_LE(exact_without, other_after) << "game " << game;
+                if (!capture && pos.piece_on(m.from).walk != KING && pos.piece_on(m.from).walk != ROOK) {
+                    ++plain;
+                    if (exact == after) ++equal;
+                }
+                if (exact > bound || exact_without > without) ++sharper;
                 ++checks;
                 if (capture) ++captures;
                 if (bound > progress.need() || without > taken.need()) ++raised;
@@ -465,6 +483,9 @@ TEST(ProofBound, MoveProgressNeverAboveTheNeedAfter) {
     EXPECT_GT(checks, 20000);
     EXPECT_GT(captures, 500);
     EXPECT_GT(raised, checks / 10);
+    std::printf("%ld checks, %ld plain moves (%ld exact), %ld sharper\n", checks, plain, equal, sharper);
+    EXPECT_GT(sharper, checks / 20);
+    EXPECT_GT(equal, plain * 95 / 100);  // the rest: a pawn's move adds file cuts
 }
 
 }  // namespace

@@ -90,11 +90,18 @@ class MoveProgress {
     // also after a capture that changes the other side's pawns (the rows of the captures
     // they must make are left out).
     int need_after(Square from, Square to, bool captures_stay = true) const;
+    // need_after, worked out exactly: each assignment solved again with the mover's new costs
+    // (need_after bounds them through the dual solutions, in O(columns) instead of O(n^3)).
+    // At least need_after and at most proof_moves_needed after the move; 0 (no verdict) for
+    // a fixed unit.
+    int need_after_exact(Square from, Square to, bool captures_stay = true) const;
     // At most proof_moves_needed once the other side takes c's unit on `taken` (not en
     // passant), counted with the same fixed units; 0 (no verdict) for a fixed unit. With
     // `captures_stay` (the taker is a piece) the rows of the captures the other side's pawns
     // must make count; else (a pawn takes, changing file) they are left out.
     int need_without(Square taken, bool captures_stay = true) const;
+    // need_without, worked out exactly (as need_after_exact).
+    int need_without_exact(Square taken, bool captures_stay = true) const;
 
   private:
     struct Impl;

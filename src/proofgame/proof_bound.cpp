@@ -402,10 +402,13 @@ struct NeedRecord {
         int slots = 0;
         std::array<Bitboard, 16> squares{};
         AssignmentDuals duals;
-        int dual_sum = 0;    // the dual solution's sum: at most the assignment's total
-        int target_sum = 0;  // the same without the capture rows' prices (the target squares' rows alone)
+        int dual_sum = 0;      // the dual solution's sum: at most the assignment's total
+        int target_sum = 0;    // the same without the capture rows' prices (the target squares' rows alone)
+        size_t slot_rows = 0;  // where its capture rows' costs begin in NeedRecord::slot_costs
     };
     std::array<NeedModel::Unit, 16> units{};
+    std::array<AssignmentRow, 16> target_costs{};  // the target squares' rows (the same in every way)
+    std::vector<AssignmentRow> slot_costs;         // each way's capture rows, one after the other
     int columns = 0;
     std::array<std::pair<Walk, Square>, 16> wanted{};  // the rows: c's unsettled target units
     int rows = 0;
@@ -455,6 +458,7 @@ int moves_needed(const Position& pos, const Board& target, Color c, Bitboard fix
                                  : model.unit_cost(units[size_t(i)], want.walk, t);
     }
     r.rows = rows;
+    if (record) std::copy(cost.begin(), cost.begin() + rows, record->target_costs.begin());
     // Each capture ~c's pawns must still make takes a distinct unit of c, which ends there
     // (no target square of its own): one row per capture, at the cost of reaching one of its
     // squares. The least over the ways.
@@ -479,6 +483,8 @@ int moves_needed(const Position& pos, const Board& target, Color c, Bitboard fix
             w.dual_sum = raise_column_prices(cost.data(), rows + way.slots, columns, w.duals);
             w.target_sum = w.dual_sum;
             for (int k = rows; k < rows + way.slots; ++k) w.target_sum -= duals.row[size_t(k)];
+            w.slot_rows = record->slot_costs.size();
+            record->slot_costs.insert(record->slot_costs.end(), cost.begin() + rows, cost.begin() + rows + way.slots);
             record->ways.push_back(w);
         }
     }
@@ -554,6 +560,9 @@ struct MoveProgress::Impl {
         return costs;
     }
 
+    int exact(std::array<AssignmentRow, 16>& cost, int rows, int columns, const std::array<int, 16>& map,
+              const NeedModel::Unit* fill, bool captures_stay) const;
+
     // The highest price, beside way w's column prices, of a new row with those costs.
     int new_row_price(const NeedRecord::Way& w, const std::array<int, 16>& costs) const {
         int price = kFar;
@@ -620,6 +629,88 @@ int MoveProgress::need_after(Square from, Square to, bool captures_stay) const {
                     std::min(column, m.model.slot_cost(after, w.squares[size_t(k)]) - w.duals.row[size_t(r.rows + k)]);
         best = captures_stay ? std::min(best, sum + column) : std::max(best, sum + column);
     }
+    return std::clamp(best - r.castling, 0, int(kFar));
+}
+
+// The least total over `ways` of the assignments whose first `rows` rows are `cost`'s and
+// whose capture rows are each way's stored ones (each column i's cost taken from column
+// map[i] of the stored rows; -1: `fill`'s cost for that capture square), or of the first
+// `rows` rows alone without `captures_stay`; kFar when none.
+int MoveProgress::Impl::exact(std::array<AssignmentRow, 16>& cost, int rows, int columns,
+                              const std::array<int, 16>& map, const NeedModel::Unit* fill, bool captures_stay) const {
+    if (!captures_stay) return min_cost_assignment(cost.data(), rows, columns);
+    int best = kFar;
+    for (const NeedRecord::Way& w : record.ways) {
+        if (rows + w.slots > columns) continue;
+        for (int k = 0; k < w.slots; ++k) {
+            const AssignmentRow& stored = record.slot_costs[w.slot_rows + size_t(k)];
+            AssignmentRow& row = cost[size_t(rows + k)];
+            for (int i = 0; i < columns; ++i)
+                row[size_t(i)] =
+                    map[size_t(i)] >= 0 ? stored[size_t(map[size_t(i)])] : model.slot_cost(*fill, w.squares[size_t(k)]);
+        }
+        best = std::min(best, min_cost_assignment(cost.data(), rows + w.slots, columns));
+    }
+    return best;
+}
+
+int MoveProgress::need_after_exact(Square from, Square to, bool captures_stay) const {
+    const Impl& m = current();
+    const NeedRecord& r = m.record;
+    if (m.need >= kFar) return captures_stay ? int(kFar) : 0;
+    const int j = m.column_of(from);
+    const Walk walk = m.pos.piece_on(from).walk;
+    const bool settled = j == r.columns;
+    if (!settled && !r.units[size_t(j)].rows[0]) return 0;  // a fixed unit moves: no verdict
+    if (settled && (walk < KING || walk > PAWN || r.columns >= 16 || r.rows >= 16)) return 0;
+    const NeedModel::Unit after = m.model.unit(to, walk);
+    // The same assignments with the mover's column costs from its new square; a settled
+    // mover adds its column and the square it leaves as a row.
+    const int columns = settled ? r.columns + 1 : r.columns;
+    const int rows = settled ? r.rows + 1 : r.rows;
+    std::array<AssignmentRow, 16> cost;
+    std::copy(r.target_costs.begin(), r.target_costs.begin() + r.rows, cost.begin());
+    for (int i = 0; i < r.rows; ++i) {
+        const auto [want, t] = r.wanted[size_t(i)];
+        cost[size_t(i)][size_t(j)] = m.model.unit_cost(after, want, t);
+    }
+    if (settled) {
+        const std::array<int, 16> to_left = m.costs_to(walk, from);
+        std::copy(to_left.begin(), to_left.end(), cost[size_t(r.rows)].begin());
+        cost[size_t(r.rows)][size_t(j)] = m.model.unit_cost(after, walk, from);
+    }
+    std::array<int, 16> map;
+    for (int i = 0; i < 16; ++i) map[size_t(i)] = i == j ? -1 : i;
+    const int best = m.exact(cost, rows, columns, map, &after, captures_stay);
+    return std::clamp(best - r.castling, 0, int(kFar));
+}
+
+int MoveProgress::need_without_exact(Square taken, bool captures_stay) const {
+    const Impl& m = current();
+    const NeedRecord& r = m.record;
+    if (m.need >= kFar) return captures_stay ? int(kFar) : 0;
+    if (m.model.fixed() & square_bb(taken)) return 0;  // a fixed unit taken: no verdict here
+    const int j = m.column_of(taken);
+    const Walk walk = m.pos.piece_on(taken).walk;
+    const bool settled = j == r.columns;
+    if (settled && (walk < KING || walk > PAWN || r.rows >= 16)) return 0;
+    // Without the taken unit's column (the last column moved into its place); a unit taken on
+    // a target square of its walk leaves that square as one more row.
+    const int columns = settled ? r.columns : r.columns - 1;
+    const int rows = settled ? r.rows + 1 : r.rows;
+    std::array<int, 16> map;
+    for (int i = 0; i < 16; ++i) map[size_t(i)] = i;
+    if (!settled) map[size_t(j)] = r.columns - 1;
+    std::array<AssignmentRow, 16> cost;
+    for (int i = 0; i < r.rows; ++i)
+        for (int k = 0; k < columns; ++k)
+            cost[size_t(i)][size_t(k)] = r.target_costs[size_t(i)][size_t(map[size_t(k)])];
+    if (settled) {
+        const std::array<int, 16> to_left = m.costs_to(walk, taken);
+        std::copy(to_left.begin(), to_left.end(), cost[size_t(r.rows)].begin());
+    }
+    if (rows > columns) return kFar;  // more target units of c than units
+    const int best = m.exact(cost, rows, columns, map, nullptr, captures_stay);
     return std::clamp(best - r.castling, 0, int(kFar));
 }
 

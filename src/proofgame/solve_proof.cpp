@@ -509,15 +509,26 @@ class Searcher {
                     // square (that the others may not reach) can leave the mover short.
                     const Piece home = (*run_.target)[m.from], unit = pos.piece_on(m.from);
                     const bool leaves = home.walk == unit.walk && home.color == mover;
-                    if ((spare < 2 || leaves || unit.walk == PAWN) && progress->need_after(m.from, m.to) >= own)
-                        continue;
+                    if (spare < 2 || leaves || unit.walk == PAWN) {
+                        // The dual bound first; where it leaves one move to spare, the exact count.
+                        const int after = progress->need_after(m.from, m.to);
+                        if (after >= own || (after == own - 1 && progress->need_after_exact(m.from, m.to) >= own))
+                            continue;
+                    }
                 } else {
                     // A capture leaves the mover's costs as after a plain move, or higher (fewer
                     // captures left), and the capture rows too unless a pawn is taken.
-                    if (progress->need_after(m.from, m.to, pos.piece_on(m.to).walk != PAWN) >= own) continue;
+                    const bool stays = pos.piece_on(m.to).walk != PAWN;
+                    const int after = progress->need_after(m.from, m.to, stays);
+                    if (after >= own || (after == own - 1 && progress->need_after_exact(m.from, m.to, stays) >= own))
+                        continue;
                     // The other side may then need more than it has left.
                     if (!taken) taken.emplace(pos, *run_.target, ~mover, bounds.fixed);
-                    if (taken->need_without(m.to, pos.piece_on(m.from).walk != PAWN) > remaining / 2) continue;
+                    const int other = remaining / 2;
+                    const bool kept = pos.piece_on(m.from).walk != PAWN;
+                    const int without = taken->need_without(m.to, kept);
+                    if (without > other || (without == other && taken->need_without_exact(m.to, kept) > other))
+                        continue;
                 }
             }
             UndoInfo u;
