@@ -462,14 +462,14 @@ TEST(ProofBound, MoveProgressNeverAboveTheNeedAfter) {
                                         << " target " << to_fen(line.back().to_setup());
                 ASSERT_LE(without, other_after) << "game " << game;
                 // The exact counts lie between the dual bounds and the needs after the move,
-                // and are the needs themselves after a move of a unit that is not a king
-                // (which may lose castling rights) when nothing is taken.
+                // and are the needs themselves after a move of a unit that is not a rook
+                // (which may lose a castling right) when nothing is taken.
                 ASSERT_LE(bound, exact) << "game " << game;
                 ASSERT_LE(exact, after) << "game " << game << " " << to_fen(pos.to_setup()) << " "
                                         << square_name(m.from) << square_name(m.to);
                 ASSERT_LE(without, exact_without) << "game " << game;
                 ASSERT_LE(exact_without, other_after) << "game " << game;
-                if (!capture && pos.piece_on(m.from).walk != KING && pos.piece_on(m.from).walk != ROOK) {
+                if (!capture && pos.piece_on(m.from).walk != ROOK) {
                     ++plain;
                     if (exact == after) ++equal;
                 }

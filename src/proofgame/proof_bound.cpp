@@ -339,12 +339,14 @@ class NeedModel {
         return u;
     }
 
-    // The fewest moves of u to stand on t with walk `want`.
-    int unit_cost(const Unit& u, Walk want, int t) const {
+    // The fewest moves of u to stand on t with walk `want` (`castles`: c may still castle;
+    // by default whether it may in the model's position).
+    int unit_cost(const Unit& u, Walk want, int t) const { return unit_cost(u, want, t, castling_helps_); }
+    int unit_cost(const Unit& u, Walk want, int t, bool castles) const {
         const int d = raw_cost(u, want, t);
         // The king's distances count castling as one king move; without a castling right
         // left c never castles again, and its king walks a square a move.
-        if (u.walk == KING && !castling_helps_)
+        if (u.walk == KING && !castles)
             return std::max(d, std::max(std::abs(file_of(u.square) - file_of(Square(t))),
                                         std::abs(rank_of(u.square) - rank_of(Square(t)))));
         return d;
@@ -664,6 +666,9 @@ int MoveProgress::need_after_exact(Square from, Square to, bool captures_stay) c
     if (!settled && !r.units[size_t(j)].rows[0]) return 0;  // a fixed unit moves: no verdict
     if (settled && (walk < KING || walk > PAWN || r.columns >= 16 || r.rows >= 16)) return 0;
     const NeedModel::Unit after = m.model.unit(to, walk);
+    // A king's move (castling is not a plain move) ends c's castling: the king then walks a
+    // square a move, and no castling saves a move.
+    const bool castles = walk != KING && m.pos.castling_sides(m.side) != 0;
     // The same assignments with the mover's column costs from its new square; a settled
     // mover adds its column and the square it leaves as a row.
     const int columns = settled ? r.columns + 1 : r.columns;
@@ -672,17 +677,17 @@ int MoveProgress::need_after_exact(Square from, Square to, bool captures_stay) c
     std::copy(r.target_costs.begin(), r.target_costs.begin() + r.rows, cost.begin());
     for (int i = 0; i < r.rows; ++i) {
         const auto [want, t] = r.wanted[size_t(i)];
-        cost[size_t(i)][size_t(j)] = m.model.unit_cost(after, want, t);
+        cost[size_t(i)][size_t(j)] = m.model.unit_cost(after, want, t, castles);
     }
     if (settled) {
         const std::array<int, 16> to_left = m.costs_to(walk, from);
         std::copy(to_left.begin(), to_left.end(), cost[size_t(r.rows)].begin());
-        cost[size_t(r.rows)][size_t(j)] = m.model.unit_cost(after, walk, from);
+        cost[size_t(r.rows)][size_t(j)] = m.model.unit_cost(after, walk, from, castles);
     }
     std::array<int, 16> map;
     for (int i = 0; i < 16; ++i) map[size_t(i)] = i == j ? -1 : i;
     const int best = m.exact(cost, rows, columns, map, &after, captures_stay);
-    return std::clamp(best - r.castling, 0, int(kFar));
+    return std::clamp(best - (walk == KING ? 0 : r.castling), 0, int(kFar));
 }
 
 int MoveProgress::need_without_exact(Square taken, bool captures_stay) const {

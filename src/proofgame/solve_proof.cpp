@@ -509,10 +509,14 @@ class Searcher {
                     // square (that the others may not reach) can leave the mover short.
                     const Piece home = (*run_.target)[m.from], unit = pos.piece_on(m.from);
                     const bool leaves = home.walk == unit.walk && home.color == mover;
-                    if (spare < 2 || leaves || unit.walk == PAWN) {
-                        // The dual bound first; where it leaves one move to spare, the exact count.
+                    // A king's move that ends castling may raise the need by more than one.
+                    const bool uncastles = unit.walk == KING && pos.castling_sides(mover);
+                    if (spare < 2 || leaves || unit.walk == PAWN || uncastles) {
+                        // The dual bound first; where it leaves one move to spare (or counts
+                        // castling that is lost), the exact count.
                         const int after = progress->need_after(m.from, m.to);
-                        if (after >= own || (after == own - 1 && progress->need_after_exact(m.from, m.to) >= own))
+                        if (after >= own ||
+                            ((after == own - 1 || uncastles) && progress->need_after_exact(m.from, m.to) >= own))
                             continue;
                     }
                 } else {
