@@ -312,6 +312,25 @@ struct ProofCaches {
     MovesNeededCache needed;                   // proof_moves_needed, remembered
     CaptureBoundCache captures;                // proof_captures_feasible's assignments, remembered
     std::optional<RebirthBoundCache> rebirth;  // run.rebirth's moves_needed, remembered
+
+    // Whether to ask proof_captures_feasible at this node. The bound costs as much as all the
+    // others together; where it refuses fewer than 1 in 64 of the positions it is asked about
+    // (counts halved every 2^16 questions, so the rate follows the search) it is asked at one
+    // node in 8 only. Leaving a bound out never loses a game, it only prunes less.
+    bool ask_captures() {
+        if (capture_asked < 4096 || capture_refused * 64 >= capture_asked) return true;
+        return (++capture_skipped & 7) == 0;
+    }
+    // Counts one answer of the bound.
+    void captures_answered(bool refused) {
+        ++capture_asked;
+        if (refused) ++capture_refused;
+        if (capture_asked >= (1 << 16)) {
+            capture_asked /= 2;
+            capture_refused /= 2;
+        }
+    }
+    long capture_asked = 0, capture_refused = 0, capture_skipped = 0;
 };
 
 namespace {
@@ -420,9 +439,11 @@ class Searcher {
         std::array<int, COLOR_NB> left{};
         left[stm] = own;
         left[moved] = other;
-        if ((d.excess[WHITE] > 0 || d.excess[BLACK] > 0) &&
-            !proof_captures_feasible(pos, *run_.target, fixed, left, &caches_->captures))
-            return true;
+        if ((d.excess[WHITE] > 0 || d.excess[BLACK] > 0) && caches_->ask_captures()) {
+            const bool refused = !proof_captures_feasible(pos, *run_.target, fixed, left, &caches_->captures);
+            caches_->captures_answered(refused);
+            if (refused) return true;
+        }
         for (Color c : {WHITE, BLACK}) {
             // c's pawns and the count of ~c's units decide; the side that did not move keeps
             // both unless the move took a unit.
