@@ -419,6 +419,52 @@ TEST(ProofBound, MoveProgressOutlivesDroppedDistanceTables) {
     EXPECT_EQ(progress.need_after(SQ_G1, SQ_F3), proof_moves_needed(pos, target, WHITE, fixed) + 1);
 }
 
+// MoveProgressCache gives what a MoveProgress constructed on the spot gives, for every
+// position of seeded random games and each side: the need, and the bounds after every plain
+// move and capture. The positions are asked from separate copies (the answers read the asker's
+// position), each twice so that the second comes from the cache, and between games the
+// distance tables are turned over so that cached entries must be worked out again.
+TEST(ProofBound, MoveProgressCacheGivesWhatAFreshOneGives) {
+    std::mt19937 rng(29);
+    long compared = 0;
+    for (int game = 0; game < 30; ++game) {
+        const std::vector<Position> line = test::random_line(Position(parse_fen(kStart)), 10 + game % 12, rng, 3);
+        const Board target = line.back().to_setup().board;
+        MoveProgressCache cache(target);
+        for (int round = 0; round < 2; ++round) {
+            for (const Position& at : line) {
+                const Position pos = at;  // a copy: the cached entry must read this one
+                const Bitboard fixed = fixed_units(pos, target);
+                for (Color c : {WHITE, BLACK}) {
+                    const MoveProgress fresh(pos, target, c, fixed);
+                    const MoveProgress cached = cache.get(pos, c, fixed);
+                    ASSERT_EQ(cached.need(), fresh.need()) << "game " << game;
+                    if (c != pos.side_to_move()) continue;
+                    MoveList list;
+                    generate_legal(pos, list);
+                    const MoveProgress taken = cache.get(pos, ~c, fixed);
+                    const MoveProgress taken_fresh(pos, target, ~c, fixed);
+                    for (const Move& m : list) {
+                        if (m.kind != MoveKind::Normal || (fixed & square_bb(m.from))) continue;
+                        const bool capture = !pos.empty(m.to);
+                        ASSERT_EQ(cached.need_after(m.from, m.to, !capture), fresh.need_after(m.from, m.to, !capture));
+                        ASSERT_EQ(cached.need_after_exact(m.from, m.to, !capture),
+                                  fresh.need_after_exact(m.from, m.to, !capture));
+                        if (capture && !(fixed & square_bb(m.to))) {
+                            ASSERT_EQ(taken.need_without_exact(m.to), taken_fresh.need_without_exact(m.to));
+                        }
+                        ++compared;
+                    }
+                }
+            }
+        }
+        for (int k = 1; k < 1100; ++k)
+            ASSERT_NE(blocked_distances_as(Bitboard(k + 1100 * (game % 2)) << 8, KNIGHT, WHITE, SQ_A1, KNIGHT),
+                      nullptr);
+    }
+    EXPECT_GT(compared, 5000);
+}
+
 // Soundness of MoveProgress on played games: from every position of seeded random games (the
 // final board as target), for every plain move of the side to move (no capture, promotion,
 // castling or en passant), the bound after the move is at most proof_moves_needed of the

@@ -81,6 +81,7 @@ class MoveProgress {
   public:
     MoveProgress(const Position& pos, const Board& target, Color c, Bitboard fixed);
     ~MoveProgress();
+    MoveProgress(MoveProgress&&) noexcept;
     MoveProgress(const MoveProgress&) = delete;
     MoveProgress& operator=(const MoveProgress&) = delete;
     // proof_moves_needed(pos, target, c, fixed).
@@ -104,10 +105,35 @@ class MoveProgress {
     int need_without_exact(Square taken, bool captures_stay = true) const;
 
   private:
+    friend class MoveProgressCache;
     struct Impl;
+    explicit MoveProgress(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
     // impl_, rebuilt first when the distance tables it points into were dropped.
     const Impl& current() const;
-    mutable std::unique_ptr<Impl> impl_;
+    mutable std::shared_ptr<Impl> impl_;
+};
+
+// MoveProgress for one target, remembered: what it works out depends only on what
+// MovesNeededCache's values depend on (c's units, ~c's pawns and number of units, c's castling
+// sides, the fixed units), which make the key of an entry, compared whole on a lookup. The
+// positions a search visits after a move of the other side that moves no pawn and takes
+// nothing ask again for the same one. Holds at most 1024 (a newer one replaces an older one in
+// its slot; those still in use stay alive); one worked out while other distance tables were in
+// use is worked out again. The MoveProgress returned keeps a reference to pos, as one
+// constructed directly. One per thread: not thread-safe. Keeps a reference to the target.
+class MoveProgressCache {
+  public:
+    explicit MoveProgressCache(const Board& target);
+    ~MoveProgressCache();
+    MoveProgressCache(const MoveProgressCache&) = delete;
+    MoveProgressCache& operator=(const MoveProgressCache&) = delete;
+    // MoveProgress(pos, target, c, fixed).
+    MoveProgress get(const Position& pos, Color c, Bitboard fixed);
+
+  private:
+    struct Entry;
+    const Board& target_;
+    std::vector<Entry> entries_;
 };
 
 // The distance rows (blocked_distances_as, the fixed units as walls, and the file edges of

@@ -524,17 +524,32 @@ Bitboard settled_walls(const Position& pos, const Board& target, Bitboard fixed,
     return walls;
 }
 
+namespace {
+
+// What proof_moves_needed(pos, target, c, fixed) depends on for one target: c's units
+// (squares and walks), ~c's pawns and number of units, c's castling sides, and `fixed`.
+std::array<Bitboard, 9> needs_key(const Position& pos, Color c, Bitboard fixed) {
+    std::array<Bitboard, 9> key;
+    for (int w = 0; w < 6; ++w) key[size_t(w)] = pos.pieces(c, Walk(KING + w));
+    key[6] = pos.pieces(~c, PAWN);
+    key[7] = Bitboard(popcount(pos.pieces(~c))) | Bitboard(pos.castling_sides(c)) << 8 | Bitboard(c) << 16;
+    key[8] = fixed;
+    return key;
+}
+
+}  // namespace
+
 struct MoveProgress::Impl {
     NeedModel model;
     NeedRecord record;
-    const Position& pos;
+    const Position* pos;  // the position asked about (MoveProgressCache points it at the asker's)
     const Board& target;
     Color side;
     int need = 0;
     // The tables the rows point into (blocked_distances_generation() once built): asking for
     // other walls, as the searches below a node do, may drop them.
     std::uint64_t generation = 0;
-    Impl(const Position& p, const Board& t, Color c, Bitboard f) : model(p, t, c, f), pos(p), target(t), side(c) {
+    Impl(const Position& p, const Board& t, Color c, Bitboard f) : model(p, t, c, f), pos(&p), target(t), side(c) {
         // The rows come from two obstacle sets (the model's, with its file cuts, and the
         // castling saving's, without): worked out again when asking for the second dropped
         // the first (at most once: both sets are then in the tables).
@@ -574,16 +589,39 @@ struct MoveProgress::Impl {
 };
 
 MoveProgress::MoveProgress(const Position& pos, const Board& target, Color c, Bitboard fixed)
-    : impl_(std::make_unique<Impl>(pos, target, c, fixed)) {}
+    : impl_(std::make_shared<Impl>(pos, target, c, fixed)) {}
 
 MoveProgress::~MoveProgress() = default;
+MoveProgress::MoveProgress(MoveProgress&&) noexcept = default;
 
 const MoveProgress::Impl& MoveProgress::current() const {
     if (impl_->generation != blocked_distances_generation()) {
         const Impl& old = *impl_;
-        impl_ = std::make_unique<Impl>(old.pos, old.target, old.side, old.model.fixed());
+        impl_ = std::make_shared<Impl>(*old.pos, old.target, old.side, old.model.fixed());
     }
     return *impl_;
+}
+
+struct MoveProgressCache::Entry {
+    std::array<Bitboard, 9> key{};
+    std::shared_ptr<MoveProgress::Impl> impl;
+};
+
+MoveProgressCache::MoveProgressCache(const Board& target) : target_(target) {}
+MoveProgressCache::~MoveProgressCache() = default;
+
+MoveProgress MoveProgressCache::get(const Position& pos, Color c, Bitboard fixed) {
+    constexpr std::size_t kSize = 1024;
+    if (entries_.empty()) entries_.resize(kSize);
+    const std::array<Bitboard, 9> key = needs_key(pos, c, fixed);
+    Entry& e = entries_[cache_slot(key, kSize)];
+    // Worked out again when the distance tables its rows point into were dropped.
+    if (!e.impl || e.key != key || e.impl->generation != blocked_distances_generation()) {
+        e.key = key;
+        e.impl = std::make_shared<MoveProgress::Impl>(pos, target_, c, fixed);
+    }
+    e.impl->pos = &pos;
+    return MoveProgress(e.impl);
 }
 
 int MoveProgress::need() const { return impl_->need; }
@@ -593,7 +631,7 @@ int MoveProgress::need_after(Square from, Square to, bool captures_stay) const {
     const NeedRecord& r = m.record;
     if (m.need >= kFar) return captures_stay ? int(kFar) : 0;  // no move reaches what no unit reaches
     const int j = m.column_of(from);
-    const Walk walk = m.pos.piece_on(from).walk;
+    const Walk walk = m.pos->piece_on(from).walk;
     // A unit on a target square of its walk (settled: no column, its square no row) that
     // leaves it: one more row (its square) and column (the mover).
     const bool settled = j == r.columns;
@@ -661,14 +699,14 @@ int MoveProgress::need_after_exact(Square from, Square to, bool captures_stay) c
     const NeedRecord& r = m.record;
     if (m.need >= kFar) return captures_stay ? int(kFar) : 0;
     const int j = m.column_of(from);
-    const Walk walk = m.pos.piece_on(from).walk;
+    const Walk walk = m.pos->piece_on(from).walk;
     const bool settled = j == r.columns;
     if (!settled && !r.units[size_t(j)].rows[0]) return 0;  // a fixed unit moves: no verdict
     if (settled && (walk < KING || walk > PAWN || r.columns >= 16 || r.rows >= 16)) return 0;
     const NeedModel::Unit after = m.model.unit(to, walk);
     // A king's move (castling is not a plain move) ends c's castling: the king then walks a
     // square a move, and no castling saves a move.
-    const bool castles = walk != KING && m.pos.castling_sides(m.side) != 0;
+    const bool castles = walk != KING && m.pos->castling_sides(m.side) != 0;
     // The same assignments with the mover's column costs from its new square; a settled
     // mover adds its column and the square it leaves as a row.
     const int columns = settled ? r.columns + 1 : r.columns;
@@ -696,7 +734,7 @@ int MoveProgress::need_without_exact(Square taken, bool captures_stay) const {
     if (m.need >= kFar) return captures_stay ? int(kFar) : 0;
     if (m.model.fixed() & square_bb(taken)) return 0;  // a fixed unit taken: no verdict here
     const int j = m.column_of(taken);
-    const Walk walk = m.pos.piece_on(taken).walk;
+    const Walk walk = m.pos->piece_on(taken).walk;
     const bool settled = j == r.columns;
     if (settled && (walk < KING || walk > PAWN || r.rows >= 16)) return 0;
     // Without the taken unit's column (the last column moved into its place); a unit taken on
@@ -725,7 +763,7 @@ int MoveProgress::need_without(Square taken, bool captures_stay) const {
     if (m.need >= kFar) return captures_stay ? int(kFar) : 0;
     if (m.model.fixed() & square_bb(taken)) return 0;  // a fixed unit taken: no verdict here
     const int j = m.column_of(taken);
-    const Walk walk = m.pos.piece_on(taken).walk;
+    const Walk walk = m.pos->piece_on(taken).walk;
     if (j == r.columns && (walk < KING || walk > PAWN)) return 0;
     const std::array<int, 16> to_left = j == r.columns ? m.costs_to(walk, taken) : std::array<int, 16>{};
     // Per way: without a column its price drops out (it is at most 0); a unit taken on a
@@ -745,11 +783,7 @@ int MoveProgress::need_without(Square taken, bool captures_stay) const {
 
 int MovesNeededCache::moves_needed(const Position& pos, Color c, Bitboard fixed) {
     constexpr std::size_t kSize = std::size_t(1) << 16;
-    std::array<Bitboard, 9> key;
-    for (int w = 0; w < 6; ++w) key[size_t(w)] = pos.pieces(c, Walk(KING + w));
-    key[6] = pos.pieces(~c, PAWN);
-    key[7] = Bitboard(popcount(pos.pieces(~c))) | Bitboard(pos.castling_sides(c)) << 8 | Bitboard(c) << 16;
-    key[8] = fixed;
+    const std::array<Bitboard, 9> key = needs_key(pos, c, fixed);
     if (!entries_) entries_ = zeroed_table<Entry>(kSize);
     Entry& e = entries_.get()[cache_slot(key, kSize)];
     if (e.stored > 0 && e.key == key) return e.stored - 1;

@@ -306,11 +306,12 @@ std::string render_line(const Run& run, const Position& root, const MoveLine& mo
 // The bounds' caches of one search at a time. Their values depend only on the position (and
 // the play's target and rules), so the searches of a play hand them on (ProofFailures::acquire).
 struct ProofCaches {
-    ProofCaches(const Board& target, const RebirthBound* bound) : needed(target), captures(target) {
+    ProofCaches(const Board& target, const RebirthBound* bound) : needed(target), captures(target), progress(target) {
         if (bound) rebirth.emplace(*bound, target);
     }
     MovesNeededCache needed;                   // proof_moves_needed, remembered
     CaptureBoundCache captures;                // proof_captures_feasible's assignments, remembered
+    MoveProgressCache progress;                // MoveProgress, remembered
     std::optional<RebirthBoundCache> rebirth;  // run.rebirth's moves_needed, remembered
 
     // Whether to ask proof_captures_feasible at this node. The bound costs as much as all the
@@ -502,7 +503,7 @@ class Searcher {
         std::optional<MoveProgress> progress, taken;  // the mover's; the other side's, at its first capture
         int spare = 0;
         if (mine && remaining > 1) {
-            progress.emplace(pos, *run_.target, mover, bounds.fixed);
+            progress.emplace(caches_->progress.get(pos, mover, bounds.fixed));
             if (progress->need() > own) return false;
             spare = own - progress->need();
         }
@@ -548,7 +549,7 @@ class Searcher {
                     if (after >= own || (after == own - 1 && progress->need_after_exact(m.from, m.to, stays) >= own))
                         continue;
                     // The other side may then need more than it has left.
-                    if (!taken) taken.emplace(pos, *run_.target, ~mover, bounds.fixed);
+                    if (!taken) taken.emplace(caches_->progress.get(pos, ~mover, bounds.fixed));
                     const int other = remaining / 2;
                     const bool kept = pos.piece_on(m.from).walk != PAWN;
                     const int without = taken->need_without(m.to, kept);
