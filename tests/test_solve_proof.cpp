@@ -292,6 +292,19 @@ TEST(SolveProof, RandomGamesUnderRebirthRulesAreAmongTheSolutions) {
     EXPECT_GE(games, 20);
 }
 
+// The other conditions with proof-game meaning at 8 half-moves, one game each: those whose
+// rebirth squares depend on the capturing move or on the next one (Parrain, ContraParrain,
+// PWC, Equipollents, Couscous, Super, Cage, Take&Make), Assassin and Circe + Anti-Circe. With
+// RandomGamesUnderRebirthRulesAreAmongTheSolutions every condition of kRoundTripConditions has
+// a round trip of 8 half-moves in the suite.
+TEST(SolveProof, EightPlyRandomGamesUnderTheOtherConditionsAreAmongTheSolutions) {
+    const int games = expect_random_games_solved(
+        {"Circe Parrain", "Circe ContraParrain", "Circe Assassin", "PWC", "Circe Equipollents", "Circe Couscous",
+         "SuperCirce", "Circe Cage", "Circe Take&Make", "Circe AntiCirce"},
+        8, 1, 20261129);
+    EXPECT_GE(games, 9);
+}
+
 // Ten half-moves under the rebirth rules whose bounds prune enough for the suite (the
 // castling bounds of Rex Inclusive and Anti-Circe, Couscous' rebirth squares), one game a
 // condition. The longer and the other conditions' round trips are scripts/roundtrip-long.sh.
@@ -300,6 +313,15 @@ TEST(SolveProof, TenPlyRandomGamesUnderRebirthRulesAreAmongTheSolutions) {
                                                   "Circe Mirror", "MarsCirce", "Circe AntiCirce", "Circe Symmetry"},
                                                  10, 1, 20261128);
     EXPECT_GE(games, 6);
+}
+
+// Ten half-moves under more rebirth rules whose bounds prune enough for the suite (plain
+// Circe, Anti-Circe, Anti-Mars, Antipodes, horizontal symmetry, Assassin), one game each.
+TEST(SolveProof, TenPlyRandomGamesUnderMoreRebirthRulesAreAmongTheSolutions) {
+    const int games = expect_random_games_solved(
+        {"Circe", "AntiCirce", "AntiMarsCirce", "Circe Antipodes", "HorizontalSymmetryCirce", "Circe Assassin"}, 10, 1,
+        20261129);
+    EXPECT_GE(games, 5);
 }
 
 // The same in orthodox chess with longer games, 8 to 12 half-moves, where the bounds of
