@@ -396,11 +396,10 @@ class Searcher {
     // and castling rights are unchanged, and the mover can only add walls to its distances
     // (a unit of the mover that leaves the fixed ones makes the mover's own target out of reach).
     // `touched`: the squares the last move emptied or filled (all squares when not known).
-    bool hopeless(const Position& pos, int remaining, Bounds& b, const Bounds* parent, bool captured,
+    // `d`: distance(pos, target), whose square count the caller has checked.
+    bool hopeless(const Position& pos, int remaining, const Distance& d, Bounds& b, const Bounds* parent, bool captured,
                   Bitboard touched) const {
         if (run_.max_change == 0) return false;
-        const Distance d = run_.bits.plain ? distance_bits(pos, run_.bits) : distance(pos, *run_.target);
-        if (d.squares > next_move_change(pos, run_.max_change) + run_.max_change * (remaining - 1)) return true;
         const Color stm = pos.side_to_move();
         const int own = (remaining + 1) / 2, other = remaining / 2;
         if (run_.rebirth) {
@@ -473,7 +472,13 @@ class Searcher {
     bool search(Position& pos, int remaining, const Bounds* parent = nullptr, bool captured = false,
                 Bitboard touched = ~Bitboard(0)) {
         run_.ctx->visit();
-        // A position known to fail first: the bounds cost more than the lookup.
+        // The squares that differ from the target first: a bound cheaper than the lookup below
+        // (under Parrain, for one, it refuses most of the positions the bounds refuse).
+        const Distance d = run_.bits.plain ? distance_bits(pos, run_.bits) : distance(pos, *run_.target);
+        if (run_.max_change != 0 &&
+            d.squares > next_move_change(pos, run_.max_change) + run_.max_change * (remaining - 1))
+            return false;
+        // Then a position known to fail: the other bounds cost more than the lookup.
         const bool memo = remaining > 1;
         std::string& code = codes_[size_t(remaining)];  // one buffer a depth (sized by solve())
         if (memo) {
@@ -481,7 +486,7 @@ class Searcher {
             if (const ExactSet* failed = failures(remaining); failed && failed->contains(code)) return false;
         }
         Bounds bounds;
-        if (hopeless(pos, remaining, bounds, parent, captured, touched)) {
+        if (hopeless(pos, remaining, d, bounds, parent, captured, touched)) {
             // Remembered too (a third of the refused positions come again by other move orders):
             // the bounds' verdict is the position's, whatever the way to it (the facts taken
             // from the parent hold for every game from here). Only while the table is less
