@@ -117,21 +117,49 @@ int max_squares_per_move(const Position& pos) {
 // captured unit (Circe) or the capturer (AntiCirce) is reborn at once (none under Parrain,
 // whose rebirth waits), and a Parrain rebirth pending from the half-move before. Rules with
 // more effects keep max_change.
-int next_move_change(const Position& pos, int max_change) {
-    const unsigned sides = pos.castling_sides(pos.side_to_move());
-    const int rank = pos.side_to_move() == WHITE ? 0 : 7;
-    const bool castles = ((sides & 1u) && !(pos.pieces() & between_bb(make_square(4, rank), make_square(0, rank)))) ||
-                         ((sides & 2u) && !(pos.pieces() & between_bb(make_square(4, rank), make_square(7, rank))));
-    const int ep = pos.ep_square() != SQ_NONE ? 1 : 0;
-    if (!pos.has_rules()) return std::min(max_change, std::max(castles ? 4 : 2, 2 + ep));
+// The same for `side` to move with the units on `occupied`, an en passant capture open or not
+// (`ep`) and a Parrain rebirth pending or not, under pos's rules.
+int change_bound(const Position& pos, Color side, Bitboard occupied, bool ep, bool pending, int max_change) {
+    const unsigned sides = pos.castling_sides(side);
+    const int rank = side == WHITE ? 0 : 7;
+    const bool castles = ((sides & 1u) && !(occupied & between_bb(make_square(4, rank), make_square(0, rank)))) ||
+                         ((sides & 2u) && !(occupied & between_bb(make_square(4, rank), make_square(7, rank))));
+    if (!pos.has_rules()) return std::min(max_change, std::max(castles ? 4 : 2, 2 + int(ep)));
     const RuleSet& r = *pos.rules();
     if (r.reborn == Reborn::Both || r.atom || r.kamikaze || r.hydra || r.mars || r.antimars ||
         (r.occupied != Occupied::Relaxed && r.occupied != Occupied::Strict && r.occupied != Occupied::Assassin))
         return max_change;
-    const bool parrain = parrain_like(r);
-    const int rebirth_now = r.reborn != Reborn::None && !parrain ? 1 : 0;
-    const int pending = parrain && !pos.parrain_piece().empty() ? 1 : 0;
-    return std::min(max_change, std::max(castles ? 4 : 2, 2 + ep + rebirth_now) + pending);
+    const int rebirth_now = r.reborn != Reborn::None && !parrain_like(r) ? 1 : 0;
+    return std::min(max_change, std::max(castles ? 4 : 2, 2 + int(ep) + rebirth_now) + int(pending));
+}
+
+int next_move_change(const Position& pos, int max_change) {
+    const bool pending = pos.has_rules() && parrain_like(*pos.rules()) && !pos.parrain_piece().empty();
+    return change_bound(pos, pos.side_to_move(), pos.pieces(), pos.ep_square() != SQ_NONE, pending, max_change);
+}
+
+// Whether a plain move (Normal, to an empty square) changes only its departure and arrival
+// squares in pos: without rules, or under rules whose non-captures are orthodox moves (not
+// Mars or Anti-Mars, no Parrain rebirth waiting for this move) and that have a square bound.
+bool plain_moves_change_two(const Position& pos, int max_change) {
+    if (max_change == 0) return false;
+    if (!pos.has_rules()) return true;
+    const RuleSet& r = *pos.rules();
+    return !r.mars && !r.antimars && pos.parrain_piece().empty();
+}
+
+// The square count of the search's first bound (distance(), d for pos) after the plain move m,
+// and next_move_change there: only m's two squares change (plain_moves_change_two), the other
+// side moves next, and en passant is open at most after a double step.
+std::pair<int, int> squares_after(const Position& pos, const Board& target, const Distance& d, const Move& m,
+                                  int max_change) {
+    const Piece mover = pos.piece_on(m.from);
+    int squares = d.squares;
+    squares -= !same_unit(mover, target[m.from]) + (target[m.to].walk != NO_WALK);
+    squares += (target[m.from].walk != NO_WALK) + !same_unit(mover, target[m.to]);
+    const bool double_step = mover.walk == PAWN && std::abs(int(m.to) - int(m.from)) == 16;
+    const Bitboard occupied = pos.pieces() ^ square_bb(m.from) ^ square_bb(m.to);
+    return {squares, change_bound(pos, ~pos.side_to_move(), occupied, double_step, false, max_change)};
 }
 
 // An exact, collision-free encoding of everything that decides the play from `pos`: units
@@ -518,9 +546,16 @@ class Searcher {
             reborn.emplace(*run_.rebirth, pos, *run_.target, mover, own, remaining / 2);
         // The fixed units (fixed_units, settled_walls) never move and are never taken again.
         const Bitboard fixed = mine ? bounds.fixed : 0;
+        // The square count after a plain move, worked out here: most children that bound
+        // refuses are not played.
+        const bool count_squares = remaining > 1 && plain_moves_change_two(pos, run_.max_change);
         bool found = false;
         for (const Move& m : list) {
             if (stop_) break;
+            if (count_squares && m.kind == MoveKind::Normal && pos.empty(m.to)) {
+                const auto [squares, next] = squares_after(pos, *run_.target, d, m, run_.max_change);
+                if (squares > next + run_.max_change * (remaining - 2)) continue;
+            }
             if (fixed) {
                 Bitboard moved = square_bb(m.from) | square_bb(capture_square(m, mover));
                 if (m.kind == MoveKind::Castling)
