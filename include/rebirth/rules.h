@@ -120,6 +120,9 @@ struct RuleSet {
     friend bool operator==(const RuleSet&, const RuleSet&) = default;
 };
 
+// The rules a position must carry: `rules`, or null when there are none or they are orthodox.
+inline const RuleSet* effective_rules(const RuleSet* rules) { return rules && !rules->orthodox() ? rules : nullptr; }
+
 // Whether a pawn on its own first rank may step (and capture) one square (Parrain,
 // ContraParrain, Cage); elsewhere it is immobile. Where it moves it also gives check
 // (Position::attackers_to), as in Popeye 4.104 (issue 10; RULES.md section 5 amended).

@@ -18,8 +18,6 @@ namespace rebirth {
 
 namespace {
 
-bool ruled(const RuleSet* rules) { return rules && !rules->orthodox(); }
-
 // The side's unit and the square it comes back to: what a Høeg retraction chooses (the
 // other side chooses what it uncaptured). The unit is named by where it stands now.
 using Shape = std::tuple<Square, Square, int, int, Square>;
@@ -129,7 +127,7 @@ struct Solver {
     std::optional<std::chrono::steady_clock::time_point> deadline;
     unsigned visits = 0;
 
-    Solver(const RetractorSpec& sp, const RuleSet* r) : spec(sp), rules(ruled(r) ? r : nullptr) {
+    Solver(const RetractorSpec& sp, const RuleSet* r) : spec(sp), rules(effective_rules(r)) {
         setup_rules.rules = rules;
     }
 
@@ -461,7 +459,7 @@ Setup start_of(const Setup& diagram) {
 
 void check_spec(const RetractorSpec& spec, const RuleSet* rules) {
     if (spec.retractions < 1) throw std::invalid_argument("a retractor retracts at least one move");
-    if (ruled(rules) && !unmoves_supported(rules)) throw std::invalid_argument("no un-moves for these rules");
+    if (effective_rules(rules) && !unmoves_supported(rules)) throw std::invalid_argument("no un-moves for these rules");
 }
 
 }  // namespace

@@ -44,12 +44,11 @@ bool counts_possible(const Setup& s) {
     return true;
 }
 
-bool ruled(const RuleSet* rules) { return rules && !rules->orthodox(); }
-
 }  // namespace
 
 bool may_be_legal(const Setup& s, int depth, const RuleSet* rules) {
-    if (ruled(rules) ? !counts_possible(s) : analyze_orthodox_legality(s.board, s.side_to_move).illegal) return false;
+    if (effective_rules(rules) ? !counts_possible(s) : analyze_orthodox_legality(s.board, s.side_to_move).illegal)
+        return false;
     if (depth == 0 || is_game_array(s)) return true;
     // One retraction that is not refuted is enough: stop at the first.
     return for_each_unmove(s, rules, [&](const UnMove& u) { return may_be_legal(retract(s, u), depth - 1, rules); });
@@ -269,7 +268,7 @@ std::string janko_notation(const Setup& position, const UnMove& u, const RuleSet
     const Move& m = u.move;
     const Setup before = retract(position, u);
     SetupRules setup_rules;
-    setup_rules.rules = ruled(rules) ? rules : nullptr;
+    setup_rules.rules = effective_rules(rules);
     // Popeye writes no Assassin removal; a retraction names every unit it brings back.
     std::string extra;
     const auto removed = [](Piece p, Square s) {
@@ -293,7 +292,7 @@ std::string janko_notation(const Setup& position, const UnMove& u, const RuleSet
 
 std::string forward_notation(const Setup& before, const Move& m, const RuleSet* rules) {
     SetupRules setup_rules;
-    setup_rules.rules = ruled(rules) ? rules : nullptr;
+    setup_rules.rules = effective_rules(rules);
     const Walk taken = m.kind == MoveKind::EnPassant ? PAWN : before.board[m.to].walk;
     return move_notation(before, m, taken, setup_rules, "");
 }

@@ -199,7 +199,7 @@ void generate_unmoves(const Setup& position, std::vector<UnMove>& out, const Rul
 bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::function<bool(const UnMove&)>& visit) {
     init_bitboards();  // the attack tables, before any Position is made
     if (!unmoves_supported(rules)) throw std::invalid_argument("generate_unmoves: rules not supported");
-    const bool ruled = rules && !rules->orthodox();
+    const bool ruled = effective_rules(rules) != nullptr;
     const bool circe = ruled && rules->reborn == Reborn::Captured;
     const bool assassin = circe && rules->occupied == Occupied::Assassin;
     const bool anti = ruled && rules->reborn == Reborn::Capturer;
