@@ -549,9 +549,15 @@ class Searcher {
         // The square count after a plain move, worked out here: most children that bound
         // refuses are not played.
         const bool count_squares = remaining > 1 && plain_moves_change_two(pos, run_.max_change);
+        // Without rules each unit of the other side beyond the target's takes a capture of the
+        // mover's side (moves_needed): when they take all the mover's moves left after this
+        // one, a move that takes nothing leaves the mover short.
+        const bool must_take =
+            remaining > 1 && run_.bound && run_.max_change != 0 && d.excess[~mover] > (remaining - 1) / 2;
         bool found = false;
         for (const Move& m : list) {
             if (stop_) break;
+            if (must_take && pos.empty(m.to) && m.kind != MoveKind::EnPassant) continue;
             if (count_squares && m.kind == MoveKind::Normal && pos.empty(m.to)) {
                 const auto [squares, next] = squares_after(pos, *run_.target, d, m, run_.max_change);
                 if (squares > next + run_.max_change * (remaining - 2)) continue;
