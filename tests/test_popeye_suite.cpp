@@ -132,7 +132,8 @@ TEST(PopeyeOracle, MatchesPopeyeByteForByte) {
 // position reached: Popeye 4.104 prints 96, 144, 2400, 1200, 7200 and 2400 games, and rebirth
 // the same bytes; and of 8 half-moves under the rules whose proof-game bounds changed on
 // 2026-11-27 (Rex Inclusive's castlings, Couscous', Diagram's and PWC's rebirth squares), the
-// dia4: 61, 96, 108 and 144 games.
+// dia4: 61, 96, 108 and 144 games; and one of 10 half-moves under Circe Parrain (dia5, 204
+// games, 2026-11-28).
 TEST(PopeyeOracle, RoundTripProofGamesSameAsPopeye) {
     const std::string dir = REBIRTH_SOURCE_DIR "/data/popeye-oracle/";
     const std::pair<const char*, size_t> cases[] = {{"roundtrip_circe_mirror_dia5_a", 96},
@@ -144,7 +145,8 @@ TEST(PopeyeOracle, RoundTripProofGamesSameAsPopeye) {
                                                     {"roundtrip_circe_rexinclusive_dia4", 61},
                                                     {"roundtrip_circe_couscous_dia4", 96},
                                                     {"roundtrip_circe_diagram_dia4", 108},
-                                                    {"roundtrip_pwc_dia4", 144}};
+                                                    {"roundtrip_pwc_dia4", 144},
+                                                    {"roundtrip_circe_parrain_dia5", 204}};
     for (const auto& [name, games] : cases) {
         SCOPED_TRACE(name);
         const std::string popeye = read_text(dir + name + ".out");
