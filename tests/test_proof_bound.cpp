@@ -399,6 +399,13 @@ TEST(ProofBound, MoveProgressCountsTheMoverAlone) {
     EXPECT_LE(progress.need_after(SQ_D2, SQ_D4), need);
 }
 
+// Asks the distance tables (distance.h) for 1099 new wall sets (`salt` chooses which), more
+// than a generation holds: the tables asked for before are dropped.
+void drop_distance_tables(int salt) {
+    for (int k = 1; k < 1100; ++k)
+        ASSERT_NE(blocked_distances_as(Bitboard(k + 1100 * salt) << 8, KNIGHT, WHITE, SQ_A1, KNIGHT), nullptr);
+}
+
 // A search asks for many wall sets below a node while the node's MoveProgress waits: once the
 // distance tables it points into are dropped (a 1025th wall set, distance.h), it still answers
 // as when it was built (under the sanitizers a stale row would be a use after free).
@@ -410,8 +417,7 @@ TEST(ProofBound, MoveProgressOutlivesDroppedDistanceTables) {
     const int g1f3 = progress.need_after(SQ_G1, SQ_F3), d2d4 = progress.need_after(SQ_D2, SQ_D4);
     const int without = taken.need_without(SQ_D7);
     const std::uint64_t generation = blocked_distances_generation();
-    for (int k = 1; k < 1100; ++k)
-        ASSERT_NE(blocked_distances_as(Bitboard(k) << 8, KNIGHT, WHITE, SQ_A1, KNIGHT), nullptr);
+    drop_distance_tables(0);
     ASSERT_NE(blocked_distances_generation(), generation);
     EXPECT_EQ(progress.need_after(SQ_G1, SQ_F3), g1f3);
     EXPECT_EQ(progress.need_after(SQ_D2, SQ_D4), d2d4);
@@ -458,9 +464,7 @@ TEST(ProofBound, MoveProgressCacheGivesWhatAFreshOneGives) {
                 }
             }
         }
-        for (int k = 1; k < 1100; ++k)
-            ASSERT_NE(blocked_distances_as(Bitboard(k + 1100 * (game % 2)) << 8, KNIGHT, WHITE, SQ_A1, KNIGHT),
-                      nullptr);
+        drop_distance_tables(game % 2);
     }
     EXPECT_GT(compared, 5000);
 }

@@ -107,10 +107,11 @@ class MoveProgress {
   private:
     friend class MoveProgressCache;
     struct Impl;
-    explicit MoveProgress(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+    MoveProgress(std::shared_ptr<Impl> impl, const Position& pos) : impl_(std::move(impl)), pos_(&pos) {}
     // impl_, rebuilt first when the distance tables it points into were dropped.
     const Impl& current() const;
-    mutable std::shared_ptr<Impl> impl_;
+    mutable std::shared_ptr<Impl> impl_;  // shared with a MoveProgressCache entry
+    const Position* pos_;                 // the position asked about (the units the answers read)
 };
 
 // MoveProgress for one target, remembered: what it works out depends only on what

@@ -542,14 +542,13 @@ std::array<Bitboard, 9> needs_key(const Position& pos, Color c, Bitboard fixed) 
 struct MoveProgress::Impl {
     NeedModel model;
     NeedRecord record;
-    const Position* pos;  // the position asked about (MoveProgressCache points it at the asker's)
     const Board& target;
     Color side;
     int need = 0;
     // The tables the rows point into (blocked_distances_generation() once built): asking for
     // other walls, as the searches below a node do, may drop them.
     std::uint64_t generation = 0;
-    Impl(const Position& p, const Board& t, Color c, Bitboard f) : model(p, t, c, f), pos(&p), target(t), side(c) {
+    Impl(const Position& p, const Board& t, Color c, Bitboard f) : model(p, t, c, f), target(t), side(c) {
         // The rows come from two obstacle sets (the model's, with its file cuts, and the
         // castling saving's, without): worked out again when asking for the second dropped
         // the first (at most once: both sets are then in the tables).
@@ -578,7 +577,7 @@ struct MoveProgress::Impl {
     }
 
     int exact(std::array<AssignmentRow, 16>& cost, int rows, int columns, const std::array<int, 16>& map,
-              const NeedModel::Unit* fill, bool captures_stay) const;
+              const NeedModel::Unit* fill, int fill_column, bool captures_stay) const;
 
     // The highest price, beside way w's column prices, of a new row with those costs.
     int new_row_price(const NeedRecord::Way& w, const std::array<int, 16>& costs) const {
@@ -589,7 +588,7 @@ struct MoveProgress::Impl {
 };
 
 MoveProgress::MoveProgress(const Position& pos, const Board& target, Color c, Bitboard fixed)
-    : impl_(std::make_shared<Impl>(pos, target, c, fixed)) {}
+    : impl_(std::make_shared<Impl>(pos, target, c, fixed)), pos_(&pos) {}
 
 MoveProgress::~MoveProgress() = default;
 MoveProgress::MoveProgress(MoveProgress&&) noexcept = default;
@@ -597,7 +596,7 @@ MoveProgress::MoveProgress(MoveProgress&&) noexcept = default;
 const MoveProgress::Impl& MoveProgress::current() const {
     if (impl_->generation != blocked_distances_generation()) {
         const Impl& old = *impl_;
-        impl_ = std::make_shared<Impl>(*old.pos, old.target, old.side, old.model.fixed());
+        impl_ = std::make_shared<Impl>(*pos_, old.target, old.side, old.model.fixed());
     }
     return *impl_;
 }
@@ -620,8 +619,7 @@ MoveProgress MoveProgressCache::get(const Position& pos, Color c, Bitboard fixed
         e.key = key;
         e.impl = std::make_shared<MoveProgress::Impl>(pos, target_, c, fixed);
     }
-    e.impl->pos = &pos;
-    return MoveProgress(e.impl);
+    return MoveProgress(e.impl, pos);
 }
 
 int MoveProgress::need() const { return impl_->need; }
@@ -631,7 +629,7 @@ int MoveProgress::need_after(Square from, Square to, bool captures_stay) const {
     const NeedRecord& r = m.record;
     if (m.need >= kFar) return captures_stay ? int(kFar) : 0;  // no move reaches what no unit reaches
     const int j = m.column_of(from);
-    const Walk walk = m.pos->piece_on(from).walk;
+    const Walk walk = pos_->piece_on(from).walk;
     // A unit on a target square of its walk (settled: no column, its square no row) that
     // leaves it: one more row (its square) and column (the mover).
     const bool settled = j == r.columns;
@@ -674,10 +672,11 @@ int MoveProgress::need_after(Square from, Square to, bool captures_stay) const {
 
 // The least total over `ways` of the assignments whose first `rows` rows are `cost`'s and
 // whose capture rows are each way's stored ones (each column i's cost taken from column
-// map[i] of the stored rows; -1: `fill`'s cost for that capture square), or of the first
-// `rows` rows alone without `captures_stay`; kFar when none.
+// map[i] of the stored rows, and column `fill_column`'s from `fill` when given: the mover on
+// its new square), or of the first `rows` rows alone without `captures_stay`; kFar when none.
 int MoveProgress::Impl::exact(std::array<AssignmentRow, 16>& cost, int rows, int columns,
-                              const std::array<int, 16>& map, const NeedModel::Unit* fill, bool captures_stay) const {
+                              const std::array<int, 16>& map, const NeedModel::Unit* fill, int fill_column,
+                              bool captures_stay) const {
     if (!captures_stay) return min_cost_assignment(cost.data(), rows, columns);
     int best = kFar;
     for (const NeedRecord::Way& w : record.ways) {
@@ -686,8 +685,8 @@ int MoveProgress::Impl::exact(std::array<AssignmentRow, 16>& cost, int rows, int
             const AssignmentRow& stored = record.slot_costs[w.slot_rows + size_t(k)];
             AssignmentRow& row = cost[size_t(rows + k)];
             for (int i = 0; i < columns; ++i)
-                row[size_t(i)] =
-                    map[size_t(i)] >= 0 ? stored[size_t(map[size_t(i)])] : model.slot_cost(*fill, w.squares[size_t(k)]);
+                if (i != fill_column) row[size_t(i)] = stored[size_t(map[size_t(i)])];
+            if (fill) row[size_t(fill_column)] = model.slot_cost(*fill, w.squares[size_t(k)]);
         }
         best = std::min(best, min_cost_assignment(cost.data(), rows + w.slots, columns));
     }
@@ -699,14 +698,14 @@ int MoveProgress::need_after_exact(Square from, Square to, bool captures_stay) c
     const NeedRecord& r = m.record;
     if (m.need >= kFar) return captures_stay ? int(kFar) : 0;
     const int j = m.column_of(from);
-    const Walk walk = m.pos->piece_on(from).walk;
+    const Walk walk = pos_->piece_on(from).walk;
     const bool settled = j == r.columns;
     if (!settled && !r.units[size_t(j)].rows[0]) return 0;  // a fixed unit moves: no verdict
     if (settled && (walk < KING || walk > PAWN || r.columns >= 16 || r.rows >= 16)) return 0;
     const NeedModel::Unit after = m.model.unit(to, walk);
     // A king's move (castling is not a plain move) ends c's castling: the king then walks a
     // square a move, and no castling saves a move.
-    const bool castles = walk != KING && m.pos->castling_sides(m.side) != 0;
+    const bool castles = walk != KING && pos_->castling_sides(m.side) != 0;
     // The same assignments with the mover's column costs from its new square; a settled
     // mover adds its column and the square it leaves as a row.
     const int columns = settled ? r.columns + 1 : r.columns;
@@ -723,8 +722,8 @@ int MoveProgress::need_after_exact(Square from, Square to, bool captures_stay) c
         cost[size_t(r.rows)][size_t(j)] = m.model.unit_cost(after, walk, from, castles);
     }
     std::array<int, 16> map;
-    for (int i = 0; i < 16; ++i) map[size_t(i)] = i == j ? -1 : i;
-    const int best = m.exact(cost, rows, columns, map, &after, captures_stay);
+    for (int i = 0; i < 16; ++i) map[size_t(i)] = i;  // but column j: from `after`
+    const int best = m.exact(cost, rows, columns, map, &after, j, captures_stay);
     return std::clamp(best - (walk == KING ? 0 : r.castling), 0, int(kFar));
 }
 
@@ -734,13 +733,14 @@ int MoveProgress::need_without_exact(Square taken, bool captures_stay) const {
     if (m.need >= kFar) return captures_stay ? int(kFar) : 0;
     if (m.model.fixed() & square_bb(taken)) return 0;  // a fixed unit taken: no verdict here
     const int j = m.column_of(taken);
-    const Walk walk = m.pos->piece_on(taken).walk;
+    const Walk walk = pos_->piece_on(taken).walk;
     const bool settled = j == r.columns;
     if (settled && (walk < KING || walk > PAWN || r.rows >= 16)) return 0;
     // Without the taken unit's column (the last column moved into its place); a unit taken on
     // a target square of its walk leaves that square as one more row.
     const int columns = settled ? r.columns : r.columns - 1;
     const int rows = settled ? r.rows + 1 : r.rows;
+    if (rows > columns) return kFar;  // more target units of c than units
     std::array<int, 16> map;
     for (int i = 0; i < 16; ++i) map[size_t(i)] = i;
     if (!settled) map[size_t(j)] = r.columns - 1;
@@ -752,8 +752,7 @@ int MoveProgress::need_without_exact(Square taken, bool captures_stay) const {
         const std::array<int, 16> to_left = m.costs_to(walk, taken);
         std::copy(to_left.begin(), to_left.end(), cost[size_t(r.rows)].begin());
     }
-    if (rows > columns) return kFar;  // more target units of c than units
-    const int best = m.exact(cost, rows, columns, map, nullptr, captures_stay);
+    const int best = m.exact(cost, rows, columns, map, nullptr, -1, captures_stay);
     return std::clamp(best - r.castling, 0, int(kFar));
 }
 
@@ -763,7 +762,7 @@ int MoveProgress::need_without(Square taken, bool captures_stay) const {
     if (m.need >= kFar) return captures_stay ? int(kFar) : 0;
     if (m.model.fixed() & square_bb(taken)) return 0;  // a fixed unit taken: no verdict here
     const int j = m.column_of(taken);
-    const Walk walk = m.pos->piece_on(taken).walk;
+    const Walk walk = pos_->piece_on(taken).walk;
     if (j == r.columns && (walk < KING || walk > PAWN)) return 0;
     const std::array<int, 16> to_left = j == r.columns ? m.costs_to(walk, taken) : std::array<int, 16>{};
     // Per way: without a column its price drops out (it is at most 0); a unit taken on a
