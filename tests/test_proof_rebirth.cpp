@@ -453,5 +453,53 @@ TEST(ProofRebirth, ProgressNeverAboveTheNeedAfter) {
     EXPECT_GT(said, checks / 4);
 }
 
+// What the proof-game search relies on to play only captures (solve_proof.cpp): under each
+// condition, from every position of seeded random games (the final board as target), a legal
+// move that takes nothing (no unit on its arrival square, no en passant) leaves the other
+// side's units as they were, so that side's RebirthBound::moves_needed after the move is at
+// least its value before, worked out with the moves the mover has left after it, for several
+// numbers of moves left (equal but under Parrain, where the side to move answers one capture
+// fewer after the move). A unit waiting for its Parrain rebirth is the side to move's.
+TEST(ProofRebirth, AMoveThatTakesNothingLeavesTheOtherSidesNeed) {
+    std::mt19937 rng(59);
+    long checks = 0;
+    for (const char* words : kConditions) {
+        const UnderRules under(words);
+        ASSERT_TRUE(under.bound) << words;
+        for (int game = 0; game < 12; ++game) {
+            const std::vector<Position> line = random_game(under.start, 14, game % 2 == 0, rng);
+            const Board target = line.back().to_setup().board;
+            for (const Position& at : line) {
+                Position p = at;
+                const Color mover = p.side_to_move(), other = ~mover;
+                if (!p.parrain_piece().empty()) {
+                    EXPECT_EQ(p.parrain_piece().color, mover) << words << ", game " << game;
+                }
+                MoveList list;
+                generate_legal(p, list);
+                for (const Move& m : list) {
+                    if (!p.empty(m.to) || m.kind == MoveKind::EnPassant) continue;
+                    std::array<int, 4> before{};
+                    int i = 0;
+                    for (const auto& [mine, theirs] : {std::pair{1, 0}, {2, 1}, {3, 3}, {6, 6}})
+                        before[size_t(i++)] = under.bound->moves_needed(p, target, other, mine, theirs);
+                    const Bitboard units = p.pieces(other);
+                    UndoInfo u;
+                    p.do_move(m, u);
+                    EXPECT_EQ(p.pieces(other), units) << words << ", game " << game;
+                    i = 0;
+                    for (const auto& [mine, theirs] : {std::pair{1, 0}, {2, 1}, {3, 3}, {6, 6}})
+                        EXPECT_GE(under.bound->moves_needed(p, target, other, mine, theirs), before[size_t(i++)])
+                            << words << ", game " << game;
+                    p.undo_move(m, u);
+                    if (HasFailure()) return;
+                    ++checks;
+                }
+            }
+        }
+    }
+    EXPECT_GT(checks, 50000);
+}
+
 }  // namespace
 }  // namespace rebirth

@@ -324,6 +324,16 @@ TEST(SolveProof, TenPlyRandomGamesUnderMoreRebirthRulesAreAmongTheSolutions) {
     EXPECT_GE(games, 5);
 }
 
+// Ten half-moves under the rules whose rebirth square depends on a move (Parrain and
+// ContraParrain on the next one, PWC, Equipollents and Take&Make on the capture) and under
+// Diagram Circe, one game each.
+TEST(SolveProof, TenPlyRandomGamesUnderMoveDependentRebirthRulesAreAmongTheSolutions) {
+    const int games = expect_random_games_solved(
+        {"Circe Parrain", "Circe ContraParrain", "PWC", "Circe Equipollents", "Circe Take&Make", "Circe Diagram"}, 10,
+        1, 20261130);
+    EXPECT_GE(games, 5);
+}
+
 // The same in orthodox chess with longer games, 8 to 12 half-moves, where the bounds of
 // proof_bound.h, proof_tempo.h and proof_captures.h prune: a bound that refused a game that
 // exists would lose it here (captures one move in three where there is one, so units are

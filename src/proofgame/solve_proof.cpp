@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -167,27 +168,34 @@ std::pair<int, int> squares_after(const Position& pos, const Board& target, cons
 // diagram origins and the waiting (Parrain, buried) units.
 // Written into `k` (its old contents replaced, its storage kept).
 void position_code(const Position& pos, std::string& k) {
-    k.clear();
-    for (int s = 0; s < SQUARE_NB; ++s) {
-        const Piece p = pos.piece_on(Square(s));
-        k += static_cast<char>(p.walk | (p.color << 4) | (p.flags << 5));
-    }
-    k += static_cast<char>(pos.side_to_move());
-    k += static_cast<char>(pos.ep_square());
+    // The occupancy, then a byte per occupied square (walk, colour, flags) in square order:
+    // as exact as a byte for every square, and half as long to hash, compare and store.
+    std::array<char, 8 + SQUARE_NB + 2 + 8 + SQUARE_NB + 3 + 2 * MAX_BURIED> buf;
+    char* out = buf.data();
+    const auto put = [&out](const void* bytes, size_t n) {
+        std::memcpy(out, bytes, n);
+        out += n;
+    };
+    const auto unit = [](Piece p) { return static_cast<char>(p.walk | (p.color << 4) | (p.flags << 5)); };
+    const Bitboard occupied = pos.pieces();
+    put(&occupied, sizeof occupied);
+    for (Bitboard b = occupied; b; b &= b - 1) *out++ = unit(pos.piece_on(Square(__builtin_ctzll(b))));
+    *out++ = static_cast<char>(pos.side_to_move());
+    *out++ = static_cast<char>(pos.ep_square());
     const Bitboard rights = pos.castling_rights();
-    k.append(reinterpret_cast<const char*>(&rights), sizeof rights);
+    put(&rights, sizeof rights);
     if (pos.has_rules()) {
-        for (Bitboard b = pos.pieces(); b; b &= b - 1) k += static_cast<char>(pos.origin(Square(__builtin_ctzll(b))));
-        const Piece parrain = pos.parrain_piece();
-        k += static_cast<char>(pos.parrain_square());
-        k += static_cast<char>(parrain.walk | (parrain.color << 4) | (parrain.flags << 5));
-        k += static_cast<char>(pos.buried_count());
+        for (Bitboard b = occupied; b; b &= b - 1) *out++ = static_cast<char>(pos.origin(Square(__builtin_ctzll(b))));
+        *out++ = static_cast<char>(pos.parrain_square());
+        *out++ = unit(pos.parrain_piece());
+        *out++ = static_cast<char>(pos.buried_count());
         for (int i = 0; i < pos.buried_count(); ++i) {
             const Buried& u = pos.buried(i);
-            k += static_cast<char>(u.square);
-            k += static_cast<char>(u.piece.walk | (u.piece.color << 4) | (u.piece.flags << 5));
+            *out++ = static_cast<char>(u.square);
+            *out++ = unit(u.piece);
         }
     }
+    k.assign(buf.data(), static_cast<size_t>(out - buf.data()));
 }
 
 std::string position_code(const Position& pos) {
@@ -418,6 +426,19 @@ class Searcher {
         Bitboard fixed = 0;  // fixed_units
     };
 
+    // Whether, under rebirth rules, a side needs more moves than it has left by RebirthBound's
+    // count (or cannot lose the units it has beyond the target's).
+    bool rebirth_hopeless(const Position& pos, int remaining) const {
+        const Color stm = pos.side_to_move();
+        const int own = (remaining + 1) / 2, other = remaining / 2;
+        for (Color c : {stm, ~stm}) {
+            const int mine = c == stm ? own : other, theirs = c == stm ? other : own;
+            if (!run_.rebirth->surplus_possible(pos, *run_.target, c, mine, theirs)) return true;
+            if (caches_->rebirth->moves_needed(pos, c, mine, theirs) > mine) return true;
+        }
+        return false;
+    }
+
     // Whether `remaining` half-moves from `pos` can still reach the target (sound bound).
     // `parent`: the bounds of the position before the last move (null at the start), whose
     // values for the side that did not move are kept when that move took nothing: its units
@@ -427,17 +448,9 @@ class Searcher {
     // `d`: distance(pos, target), whose square count the caller has checked.
     bool hopeless(const Position& pos, int remaining, const Distance& d, Bounds& b, const Bounds* parent, bool captured,
                   Bitboard touched) const {
-        if (run_.max_change == 0) return false;
+        if (run_.max_change == 0 || !run_.bound) return false;
         const Color stm = pos.side_to_move();
         const int own = (remaining + 1) / 2, other = remaining / 2;
-        if (run_.rebirth) {
-            for (Color c : {stm, ~stm}) {
-                const int mine = c == stm ? own : other, theirs = c == stm ? other : own;
-                if (!run_.rebirth->surplus_possible(pos, *run_.target, c, mine, theirs)) return true;
-                if (caches_->rebirth->moves_needed(pos, c, mine, theirs) > mine) return true;
-            }
-        }
-        if (!run_.bound) return false;
         const std::array<int, COLOR_NB> need = moves_needed(pos, d);
         if (need[stm] > own || need[~stm] > other) return true;
         if (!run_.distances) return false;
@@ -506,6 +519,9 @@ class Searcher {
         if (run_.max_change != 0 &&
             d.squares > next_move_change(pos, run_.max_change) + run_.max_change * (remaining - 1))
             return false;
+        // Under rebirth rules their moves needed (remembered per thread, a smaller table than
+        // the failures') refuse most of the positions the bounds refuse.
+        if (run_.rebirth && run_.max_change != 0 && rebirth_hopeless(pos, remaining)) return false;
         // Then a position known to fail: the other bounds cost more than the lookup.
         const bool memo = remaining > 1;
         std::string& code = codes_[size_t(remaining)];  // one buffer a depth (sized by solve())
@@ -544,6 +560,13 @@ class Searcher {
         std::optional<RebirthProgress> reborn;
         if (run_.rebirth && remaining > 1 && caches_->rebirth->moves_needed(pos, mover, own, remaining / 2) + 1 >= own)
             reborn.emplace(*run_.rebirth, pos, *run_.target, mover, own, remaining / 2);
+        // Under rebirth rules a move that takes nothing leaves the other side's units as they
+        // are (a unit waiting for its Parrain rebirth is the mover's) and one move fewer to
+        // the mover, so one rebirth fewer within the other side's reach: where the other side
+        // then needs more moves than it has, only captures are played (its bound at the child).
+        const bool only_captures = run_.rebirth && remaining > 1 &&
+                                   (pos.parrain_piece().empty() || pos.parrain_piece().color == mover) &&
+                                   caches_->rebirth->moves_needed(pos, ~mover, remaining / 2, own - 1) > remaining / 2;
         // The fixed units (fixed_units, settled_walls) never move and are never taken again.
         const Bitboard fixed = mine ? bounds.fixed : 0;
         // The square count after a plain move, worked out here: most children that bound
@@ -557,7 +580,7 @@ class Searcher {
         bool found = false;
         for (const Move& m : list) {
             if (stop_) break;
-            if (must_take && pos.empty(m.to) && m.kind != MoveKind::EnPassant) continue;
+            if ((must_take || only_captures) && pos.empty(m.to) && m.kind != MoveKind::EnPassant) continue;
             if (count_squares && m.kind == MoveKind::Normal && pos.empty(m.to)) {
                 const auto [squares, next] = squares_after(pos, *run_.target, d, m, run_.max_change);
                 if (squares > next + run_.max_change * (remaining - 2)) continue;
