@@ -561,12 +561,16 @@ class Searcher {
         if (run_.rebirth && remaining > 1 && caches_->rebirth->moves_needed(pos, mover, own, remaining / 2) + 1 >= own)
             reborn.emplace(*run_.rebirth, pos, *run_.target, mover, own, remaining / 2);
         // Under rebirth rules a move that takes nothing leaves the other side's units as they
-        // are (a unit waiting for its Parrain rebirth is the mover's) and one move fewer to
-        // the mover, so one rebirth fewer within the other side's reach: where the other side
-        // then needs more moves than it has, only captures are played (its bound at the child).
-        const bool only_captures = run_.rebirth && remaining > 1 &&
-                                   (pos.parrain_piece().empty() || pos.parrain_piece().color == mover) &&
-                                   caches_->rebirth->moves_needed(pos, ~mover, remaining / 2, own - 1) > remaining / 2;
+        // are (a unit waiting for its Parrain rebirth is the mover's, and comes back only on an
+        // empty square unless an occupant is removed) and one move fewer to the mover, so one
+        // rebirth fewer within the other side's reach: where the other side then needs more
+        // moves than it has, only captures are played (its bound at the child).
+        const Piece waiting = pos.parrain_piece();
+        const bool only_captures =
+            run_.rebirth && remaining > 1 &&
+            (waiting.empty() || (waiting.color == mover && (pos.rules()->occupied == Occupied::Relaxed ||
+                                                            pos.rules()->occupied == Occupied::Strict))) &&
+            caches_->rebirth->moves_needed(pos, ~mover, remaining / 2, own - 1) > remaining / 2;
         // The fixed units (fixed_units, settled_walls) never move and are never taken again.
         const Bitboard fixed = mine ? bounds.fixed : 0;
         // The square count after a plain move, worked out here: most children that bound
