@@ -92,6 +92,23 @@ TEST(ProofRebirth, CirceDistances) {
     EXPECT_EQ(rex->distance(WHITE, KING, SQ_E4, KING, SQ_E1, 1), 0);
 }
 
+// Circe Take&Make (Popeye's py-engl.txt: "Circe Take&Make (also known as Anti-Take&Make)",
+// and the move generator's rule): the captured unit comes back by a non-capturing move of its
+// own walk from the capture square. A knight from b1 to h8 needs five moves; a rebirth is one
+// knight step for nothing, so four with one (none only if it could come back anywhere). A pawn
+// taken on e2 comes back on e3 or e4, on e5 only by a move of its own; one taken on its first
+// rank (reborn nowhere by a step) gains nothing.
+TEST(ProofRebirth, TakeMakeRebirthIsOneMoveOfTheCapturedUnit) {
+    const auto b = RebirthBound::make(rules_of("Circe Take&Make"));
+    ASSERT_TRUE(b);
+    EXPECT_EQ(b->distance(WHITE, KNIGHT, SQ_B1, KNIGHT, SQ_H8, 0), 5);
+    EXPECT_EQ(b->distance(WHITE, KNIGHT, SQ_B1, KNIGHT, SQ_H8, 1), 4);
+    EXPECT_EQ(b->distance(WHITE, PAWN, SQ_E2, PAWN, SQ_E4, 1), 0);
+    EXPECT_EQ(b->distance(WHITE, PAWN, SQ_E2, PAWN, SQ_E5, 1), 1);
+    EXPECT_EQ(b->distance(BLACK, PAWN, SQ_E7, PAWN, SQ_E5, 1), 0);
+    EXPECT_EQ(b->distance(WHITE, ROOK, SQ_A1, ROOK, SQ_H8, 1), 1);
+}
+
 // Vertical-symmetry Circe: a bishop captured on a dark square is reborn on its mirror square,
 // a light one. From c1 to h1 (light): one move to b2, captured there, reborn on g2, one move
 // to h1 (captured on c1 at once: reborn on f1, two moves from h1).

@@ -26,7 +26,8 @@
 // than the unit and the capture square, a set that holds every square it can give: a queen's
 // line or a knight's step from the capture square (Parrain, PWC, Equipollents), the classic
 // squares of every walk (Couscous), the origins of the start position's units (Diagram, when
-// make() is given the start), else every square (Super, Cage, Take&Make).
+// make() is given the start), the captured unit's one move from the capture square
+// (Take&Make), else every square (Super, Cage).
 // The distance of a unit to a target unit is the fewest own moves over a graph of its
 // (square, walk) states with those moves and rebirths (a pawn promotes on its last rank;
 // moves as on an empty board: obstacles only add moves). A side then needs at least the least

@@ -64,7 +64,8 @@ std::array<std::array<Bitboard, 6>, 2> diagram_origins(const Position* start) {
 
 // The squares where a unit of colour c and walk w captured on s may be reborn under `rules`
 // (a promoted one too under Frisch-auf); every square where the rule needs more facts.
-Bitboard rebirth_squares(const RuleSet& rules, Color c, Walk w, Square s) {
+// `captured`: the unit is the captured one (else the capturer, Anti-Circe's rebirth).
+Bitboard rebirth_squares(const RuleSet& rules, Color c, Walk w, Square s, bool captured = true) {
     if (!square_from_capture(rules.square)) {
         // Rules whose square depends on the capturing move, for units of the orthodox walks:
         // PWC's departure square and Equipollents' capture square plus the move's vector are
@@ -77,6 +78,21 @@ Bitboard rebirth_squares(const RuleSet& rules, Color c, Walk w, Square s) {
             // Moves that start elsewhere: not worked out.
         } else if (rules.square == SquareRule::PWC || rules.square == SquareRule::Equipollents) {
             b = empty_attacks(QUEEN, WHITE, s) | empty_attacks(KNIGHT, WHITE, s);
+        } else if (rules.square == SquareRule::TakeMake && captured) {
+            // Take&Make: the captured unit makes a non-capturing move of its own walk from the
+            // capture square (a pawn one or two steps forward, none from its first or last
+            // rank); no adapter moves that square.
+            if (w == PAWN) {
+                b = 0;
+                const int rr = relative_rank(c, rank_of(s)), up = c == WHITE ? 8 : -8;
+                if (rr != 0 && rr != 7) {
+                    b |= square_bb(Square(s + up));
+                    if (rr == 1) b |= square_bb(Square(s + 2 * up));
+                }
+            } else {
+                b = empty_attacks(w, c, s);
+            }
+            return b;
         } else if (rules.square == SquareRule::Couscous) {
             b = 0;
             for (Color x : {WHITE, BLACK})
@@ -190,7 +206,8 @@ std::unique_ptr<const RebirthBound> RebirthBound::make(const RuleSet& r, const P
                 const Bitboard own = diagram(r, c, k, rebirth_squares(r, c, w, Square(s)));
                 if (captured && (w != KING || r.rex == Rex::Inclusive))
                     tele[c][k][s] = parrain && !capturer && !shifted ? vector_squares(w, Square(s)) : own;
-                if (capturer) land[c][k][s] = diagram(cap_rules, c, k, rebirth_squares(cap_rules, c, w, Square(s)));
+                if (capturer)
+                    land[c][k][s] = diagram(cap_rules, c, k, rebirth_squares(cap_rules, c, w, Square(s), false));
                 if (shifted) shift[c][k][s] = own;
             }
     for (Color c : {WHITE, BLACK}) {
