@@ -33,7 +33,7 @@ cmake --build "$build_dir" --parallel "$(nproc)" --target rebirth "${suites[@]}"
 declare -A filters=([test_retractor]='Retractor.UncaptureChoiceSeparatesProcaFromHoeg:Retractor.OnitiuKeyIsNotRefuted:Retractor.PopeyeFiles'
                     [test_popeye_suite]='PopeyeSuiteCorpus.*:Popeye/PopeyeSuite.MatchesPopeye/TESTS_*:Popeye/PopeyeSuite.MatchesPopeye/REGRESSIONS_*'
                     [test_solve_help]='-SolveHelp.IntelligentModeFindsThePlainSolutions:SolveHelp.IntelligentSeriesWithPawnsFindsThePlainSolutions'
-                    [test_solve_proof]='-SolveProof.LongerRandomGamesAreAmongTheSolutions:SolveProof.RandomGamesUnderRebirthRulesAreAmongTheSolutions:SolveProof.TenPlyRandomGamesUnderRebirthRulesAreAmongTheSolutions:SolveProof.EightPlyRandomGamesUnderTheOtherConditionsAreAmongTheSolutions:SolveProof.TenPlyRandomGamesUnderMoreRebirthRulesAreAmongTheSolutions:SolveProof.TenPlyRandomGamesUnderMoveDependentRebirthRulesAreAmongTheSolutions')
+                    [test_solve_proof]='-SolveProof.LongerRandomGamesAreAmongTheSolutions:SolveProof.RandomGamesUnderRebirthRulesAreAmongTheSolutions:SolveProof.TenPlyRandomGamesUnderRebirthRulesAreAmongTheSolutions:SolveProof.EightPlyRandomGamesUnderTheOtherConditionsAreAmongTheSolutions:SolveProof.TenPlyRandomGamesUnderMoreRebirthRulesAreAmongTheSolutions:SolveProof.TenPlyRandomGamesUnderMoveDependentRebirthRulesAreAmongTheSolutions:SolveProof.TwelvePlyRandomGamesUnderRebirthRulesAreAmongTheSolutions')
 
 export ASAN_OPTIONS=abort_on_error=0:halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

@@ -334,6 +334,15 @@ TEST(SolveProof, TenPlyRandomGamesUnderMoveDependentRebirthRulesAreAmongTheSolut
     EXPECT_GE(games, 5);
 }
 
+// Twelve half-moves under the rebirth rules whose bounds prune most, one game each (the
+// others' 12-ply round trips are scripts/roundtrip-long.sh).
+TEST(SolveProof, TwelvePlyRandomGamesUnderRebirthRulesAreAmongTheSolutions) {
+    const int games = expect_random_games_solved({"Circe", "AntiCirce", "MarsCirce", "Circe Mirror", "Circe Symmetry",
+                                                  "HorizontalSymmetryCirce", "Circe Antipodes", "Circe Take&Make"},
+                                                 12, 1, 20261201);
+    EXPECT_GE(games, 8);
+}
+
 // The same in orthodox chess with longer games, 8 to 12 half-moves, where the bounds of
 // proof_bound.h, proof_tempo.h and proof_captures.h prune: a bound that refused a game that
 // exists would lose it here (captures one move in three where there is one, so units are
