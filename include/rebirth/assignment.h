@@ -13,7 +13,8 @@ using AssignmentRow = std::array<int, 16>;
 // The least total cost of giving each of `rows` rows its own column (rows <= columns <= 16),
 // cost[r][c] in 0..kFar; kFar when some row can only get a column of cost kFar or when rows >
 // columns (otherwise the total may exceed kFar). When every row's cheapest column is its own,
-// that is the answer; otherwise the Hungarian method, O(n^3).
+// that is the answer; otherwise the Hungarian method, O(n^3), started from the rows that got
+// their cheapest column.
 // With `duals`, also a feasible solution of the dual problem: row[r] + column[c] <= cost[r][c]
 // for every pair, column[c] <= 0, and their sum equal to the total when it is below kFar. Any
 // such pair of vectors bounds from below the least total of a problem with higher costs in

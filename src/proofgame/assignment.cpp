@@ -38,7 +38,22 @@ int min_cost_assignment(const AssignmentRow* cost, int rows, int columns, Assign
     constexpr int kInf = 1 << 28, kNever = 1 << 16;  // kNever: the cost of a kFar pair
     std::array<int, 17> u{}, v{}, owner{}, way{}, min_to{};
     std::array<bool, 17> used{};
+    // Warm start: each row priced at its cheapest cost (feasible: v = 0), and given a column
+    // of that cost that no earlier row took, when there is one (a tight pair); only the other
+    // rows need a search for a path.
+    std::array<bool, 17> matched{};
     for (int r = 1; r <= rows; ++r) {
+        const int least = *std::min_element(cost[r - 1].begin(), cost[r - 1].begin() + columns);
+        u[r] = least;
+        for (int c = 1; c <= columns; ++c)
+            if (cost[r - 1][c - 1] == least && !owner[c]) {
+                owner[c] = r;
+                matched[r] = true;
+                break;
+            }
+    }
+    for (int r = 1; r <= rows; ++r) {
+        if (matched[r]) continue;
         owner[0] = r;
         int col = 0;
         min_to.fill(kInf);
