@@ -65,6 +65,9 @@ class RebirthBound {
     // side has `other_left` moves left (at most that many captures of c's units) and c
     // `own_left`; kFar when a target unit of c is out of reach.
     int moves_needed(const Position& pos, const Board& target, Color c, int own_left, int other_left) const;
+    // Whether a rebirth waits for the captured side's next move (Parrain, ContraParrain):
+    // moves_needed then depends on the side to move.
+    bool delayed_rebirth() const { return delayed_rebirth_; }
 
     // Whether the units of c beyond those of the target can all disappear in the moves left:
     // at most one a move of the other side, and under Circe Assassin or a capturer's relaxed
@@ -150,10 +153,10 @@ class RebirthProgress {
 
 // RebirthBound::moves_needed for one bound and target, remembered: its value depends only on
 // c's units (squares, and walks among the orthodox ones), c's castling rights, a unit of c
-// waiting for its Parrain rebirth, and the moves left to both sides, which make the key of an
-// entry; a lookup compares the whole key, so a value comes back only for equal inputs. Holds
-// at most 2^16 values (a newer one replaces an older one in its slot), allocated at the first
-// call. One per thread: not thread-safe. Keeps references to the bound and the target.
+// waiting for its Parrain rebirth, the moves left to both sides and, under Parrain only, the
+// side to move, which make the key of an entry; a lookup compares the whole key, so a value comes back only for equal
+// inputs. Holds at most 2^16 values (a newer one replaces an older one in its slot), allocated at the first call. One
+// per thread: not thread-safe. Keeps references to the bound and the target.
 class RebirthBoundCache {
   public:
     RebirthBoundCache(const RebirthBound& bound, const Board& target) : bound_(bound), target_(target) {}

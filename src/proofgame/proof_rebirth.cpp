@@ -597,9 +597,12 @@ int RebirthBoundCache::moves_needed(const Position& pos, Color c, int own_left, 
     key[6] = pos.pieces(c);
     const Piece pending = pos.parrain_piece();
     const Bitboard waiting = !pending.empty() && pending.color == c ? Bitboard(pending.walk) + 1 : 0;
-    key[7] = pos.castling_rights();
+    // Only c's rights count (castlings, king_way: squares of c's home rank), and the side to
+    // move only under Parrain (the captures c still answers).
+    key[7] = pos.castling_rights() & (c == WHITE ? Bitboard(0xFF) : Bitboard(0xFF) << 56);
+    const Bitboard mover = bound_.delayed_rebirth() ? Bitboard(pos.side_to_move()) + 1 : 0;
     key[8] = Bitboard(std::uint16_t(own_left)) | Bitboard(std::uint16_t(other_left)) << 16 | waiting << 32 |
-             Bitboard(c) << 48 | Bitboard(pos.side_to_move()) << 52;
+             Bitboard(c) << 48 | mover << 52;
     if (!entries_) entries_ = zeroed_table<Entry>(kSize);
     Entry& e = entries_.get()[cache_slot(key, kSize)];
     if (e.stored > 0 && e.key == key) return e.stored - 1;
