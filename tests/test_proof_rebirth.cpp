@@ -430,59 +430,12 @@ TEST(ProofRebirth, NeverMoreThanARandomGameMade) {
     EXPECT_GT(checks, 20000);
 }
 
-// RebirthProgress on played games: under each condition, from every position of seeded
-// random games (captures preferred, so that units are reborn; the final board as target), for
-// every plain move of the side to move (no capture, promotion, castling or en passant), its
-// bound is at most RebirthBound::moves_needed of the position after the move, for several
-// numbers of moves left; and it says more than "no verdict" on many moves.
-TEST(ProofRebirth, ProgressNeverAboveTheNeedAfter) {
-    std::mt19937 rng(57);
-    long checks = 0, said = 0;
-    for (const char* words : kConditions) {
-        const UnderRules under(words);
-        ASSERT_TRUE(under.bound) << words;
-        for (int game = 0; game < 12; ++game) {
-            const std::vector<Position> line = random_game(under.start, 14, game % 2 == 0, rng);
-            const Board target = line.back().to_setup().board;
-            for (const Position& at : line) {
-                Position p = at;
-                const Color c = p.side_to_move();
-                MoveList list;
-                generate_legal(p, list);
-                for (const auto& [own, other] : {std::pair{1, 0}, {2, 1}, {4, 3}, {7, 7}}) {
-                    const RebirthProgress progress(*under.bound, p, target, c, own, other);
-                    for (const Move& m : list) {
-                        if (m.kind != MoveKind::Normal || !p.empty(m.to)) continue;
-                        const int after_bound = progress.need_after(m.from, m.to);
-                        UndoInfo u;
-                        p.do_move(m, u);
-                        const int need = under.bound->moves_needed(p, target, c, own - 1, other);
-                        p.undo_move(m, u);
-                        ASSERT_LE(after_bound, need) << words << ", game " << game;
-                        ++checks;
-                        if (after_bound > 0) ++said;
-                    }
-                }
-            }
-        }
-    }
-    EXPECT_GT(checks, 50000);
-    EXPECT_GT(said, checks / 4);
-}
-
-// What the proof-game search relies on to play only captures (solve_proof.cpp): under each
-// condition, from every position of seeded random games (the final board as target), a legal
-// move that takes nothing (no unit on its arrival square, no en passant) leaves the other
-// side's units as they were, so that side's RebirthBound::moves_needed after the move is at
-// least its value before, worked out with the moves the mover has left after it, for several
-// numbers of moves left (equal but under Parrain, where the side to move answers one capture
-// fewer after the move). A unit waiting for its Parrain rebirth is the side to move's (where
-// its rebirth can remove an occupant, Parrain Assassin, the search does not use this).
-TEST(ProofRebirth, AMoveThatTakesNothingLeavesTheOtherSidesNeed) {
-    std::mt19937 rng(59);
-    long checks = 0;
-    std::vector<const char*> conditions(std::begin(kConditions), std::end(kConditions));
-    conditions.push_back("Circe Parrain Assassin");  // where the search does not rely on it with a waiting unit
+// Calls visit(under, words, game, target, p) for every position p of 12 seeded random games
+// of 14 half-moves under each of `conditions` (captures first in every other game, so that
+// units are reborn; each game's final board as target). Stops at the first failure.
+template <class Visit>
+void for_each_played_position(const std::vector<const char*>& conditions, std::uint32_t seed, Visit visit) {
+    std::mt19937 rng(seed);
     for (const char* words : conditions) {
         const UnderRules under(words);
         ASSERT_TRUE(under.bound) << words;
@@ -491,35 +444,84 @@ TEST(ProofRebirth, AMoveThatTakesNothingLeavesTheOtherSidesNeed) {
             const Board target = line.back().to_setup().board;
             for (const Position& at : line) {
                 Position p = at;
-                const Color mover = p.side_to_move(), other = ~mover;
-                if (!p.parrain_piece().empty()) {
-                    EXPECT_EQ(p.parrain_piece().color, mover) << words << ", game " << game;
-                    // Its rebirth may remove an occupant: the search plays every move then.
-                    if (under.rules.occupied != Occupied::Relaxed && under.rules.occupied != Occupied::Strict) continue;
-                }
-                MoveList list;
-                generate_legal(p, list);
-                for (const Move& m : list) {
-                    if (!p.empty(m.to) || m.kind == MoveKind::EnPassant) continue;
-                    std::array<int, 4> before{};
-                    int i = 0;
-                    for (const auto& [mine, theirs] : {std::pair{1, 0}, {2, 1}, {3, 3}, {6, 6}})
-                        before[size_t(i++)] = under.bound->moves_needed(p, target, other, mine, theirs);
-                    const Bitboard units = p.pieces(other);
-                    UndoInfo u;
-                    p.do_move(m, u);
-                    EXPECT_EQ(p.pieces(other), units) << words << ", game " << game;
-                    i = 0;
-                    for (const auto& [mine, theirs] : {std::pair{1, 0}, {2, 1}, {3, 3}, {6, 6}})
-                        EXPECT_GE(under.bound->moves_needed(p, target, other, mine, theirs), before[size_t(i++)])
-                            << words << ", game " << game;
-                    p.undo_move(m, u);
-                    if (HasFailure()) return;
-                    ++checks;
-                }
+                visit(under, words, game, target, p);
+                if (::testing::Test::HasFailure()) return;
             }
         }
     }
+}
+
+// RebirthProgress on played games: under each condition, from every position of seeded
+// random games, for every plain move of the side to move (no capture, promotion, castling or
+// en passant), its bound is at most RebirthBound::moves_needed of the position after the move,
+// for several numbers of moves left; and it says more than "no verdict" on many moves.
+TEST(ProofRebirth, ProgressNeverAboveTheNeedAfter) {
+    long checks = 0, said = 0;
+    for_each_played_position(
+        {std::begin(kConditions), std::end(kConditions)}, 57,
+        [&](const UnderRules& under, const char* words, int game, const Board& target, Position& p) {
+            const Color c = p.side_to_move();
+            MoveList list;
+            generate_legal(p, list);
+            for (const auto& [own, other] : {std::pair{1, 0}, {2, 1}, {4, 3}, {7, 7}}) {
+                const RebirthProgress progress(*under.bound, p, target, c, own, other);
+                for (const Move& m : list) {
+                    if (m.kind != MoveKind::Normal || !p.empty(m.to)) continue;
+                    const int after_bound = progress.need_after(m.from, m.to);
+                    UndoInfo u;
+                    p.do_move(m, u);
+                    const int need = under.bound->moves_needed(p, target, c, own - 1, other);
+                    p.undo_move(m, u);
+                    ASSERT_LE(after_bound, need) << words << ", game " << game;
+                    ++checks;
+                    if (after_bound > 0) ++said;
+                }
+            }
+        });
+    EXPECT_GT(checks, 50000);
+    EXPECT_GT(said, checks / 4);
+}
+
+// What the proof-game search relies on to play only captures (solve_proof.cpp): under each
+// condition, from every position of seeded random games, a legal move that takes nothing (no
+// unit on its arrival square, no en passant) leaves the other side's units as they were, so
+// that side's RebirthBound::moves_needed after the move is at least its value before, worked
+// out with the moves the mover has left after it, for several numbers of moves left (equal but
+// under Parrain, where the side to move answers one capture fewer after the move). A unit
+// waiting for its Parrain rebirth is the side to move's (where its rebirth can remove an
+// occupant, Parrain Assassin, the search does not use this).
+TEST(ProofRebirth, AMoveThatTakesNothingLeavesTheOtherSidesNeed) {
+    constexpr std::array<std::pair<int, int>, 4> kLeft{{{1, 0}, {2, 1}, {3, 3}, {6, 6}}};
+    long checks = 0;
+    std::vector<const char*> conditions(std::begin(kConditions), std::end(kConditions));
+    conditions.push_back("Circe Parrain Assassin");  // where the search does not rely on it with a waiting unit
+    for_each_played_position(
+        conditions, 59, [&](const UnderRules& under, const char* words, int game, const Board& target, Position& p) {
+            const Color mover = p.side_to_move(), other = ~mover;
+            if (!p.parrain_piece().empty()) {
+                EXPECT_EQ(p.parrain_piece().color, mover) << words << ", game " << game;
+                // Its rebirth may remove an occupant: the search plays every move then.
+                if (under.rules.occupied != Occupied::Relaxed && under.rules.occupied != Occupied::Strict) return;
+            }
+            std::array<int, kLeft.size()> before{};
+            for (size_t i = 0; i < kLeft.size(); ++i)
+                before[i] = under.bound->moves_needed(p, target, other, kLeft[i].first, kLeft[i].second);
+            const Bitboard units = p.pieces(other);
+            MoveList list;
+            generate_legal(p, list);
+            for (const Move& m : list) {
+                if (!p.empty(m.to) || m.kind == MoveKind::EnPassant) continue;
+                UndoInfo u;
+                p.do_move(m, u);
+                EXPECT_EQ(p.pieces(other), units) << words << ", game " << game;
+                for (size_t i = 0; i < kLeft.size(); ++i)
+                    EXPECT_GE(under.bound->moves_needed(p, target, other, kLeft[i].first, kLeft[i].second), before[i])
+                        << words << ", game " << game;
+                p.undo_move(m, u);
+                if (::testing::Test::HasFailure()) return;
+                ++checks;
+            }
+        });
     EXPECT_GT(checks, 50000);
 }
 

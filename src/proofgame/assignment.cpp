@@ -17,20 +17,21 @@ int min_cost_assignment(const AssignmentRow* cost, int rows, int columns, Assign
     int cheapest_sum = 0;
     unsigned taken = 0;
     bool distinct = true;
+    std::array<int, 16> least{};  // each row's cheapest cost
     for (int r = 0; r < rows; ++r) {
         int best = 0;
         for (int c = 1; c < columns; ++c)
             if (cost[r][c] < cost[r][best]) best = c;
-        if (cost[r][best] >= kFar) return kFar;
-        cheapest_sum += cost[r][best];
+        least[r] = cost[r][best];
+        if (least[r] >= kFar) return kFar;
+        cheapest_sum += least[r];
         distinct = distinct && !(taken & (1u << best));
         taken |= 1u << best;
     }
     if (distinct) {
         // Each row at its cheapest column: u = those minima, v = 0.
         if (duals) {
-            for (int r = 0; r < rows; ++r)
-                duals->row[r] = *std::min_element(cost[r].begin(), cost[r].begin() + columns);
+            std::copy(least.begin(), least.begin() + rows, duals->row.begin());
             duals->used = taken;
         }
         return cheapest_sum;
@@ -43,10 +44,9 @@ int min_cost_assignment(const AssignmentRow* cost, int rows, int columns, Assign
     // rows need a search for a path.
     std::array<bool, 17> matched{};
     for (int r = 1; r <= rows; ++r) {
-        const int least = *std::min_element(cost[r - 1].begin(), cost[r - 1].begin() + columns);
-        u[r] = least;
+        u[r] = least[r - 1];
         for (int c = 1; c <= columns; ++c)
-            if (cost[r - 1][c - 1] == least && !owner[c]) {
+            if (cost[r - 1][c - 1] == least[r - 1] && !owner[c]) {
                 owner[c] = r;
                 matched[r] = true;
                 break;

@@ -599,7 +599,7 @@ int RebirthBoundCache::moves_needed(const Position& pos, Color c, int own_left, 
     const Bitboard waiting = !pending.empty() && pending.color == c ? Bitboard(pending.walk) + 1 : 0;
     // Only c's rights count (castlings, king_way: squares of c's home rank), and the side to
     // move only under Parrain (the captures c still answers).
-    key[7] = pos.castling_rights() & (c == WHITE ? Bitboard(0xFF) : Bitboard(0xFF) << 56);
+    key[7] = pos.castling_rights() & rank_bb(relative_rank(c, 0));
     const Bitboard mover = bound_.delayed_rebirth() ? Bitboard(pos.side_to_move()) + 1 : 0;
     key[8] = Bitboard(std::uint16_t(own_left)) | Bitboard(std::uint16_t(other_left)) << 16 | waiting << 32 |
              Bitboard(c) << 48 | mover << 52;

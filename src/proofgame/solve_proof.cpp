@@ -427,14 +427,17 @@ class Searcher {
     };
 
     // Whether, under rebirth rules, a side needs more moves than it has left by RebirthBound's
-    // count (or cannot lose the units it has beyond the target's).
-    bool rebirth_hopeless(const Position& pos, int remaining) const {
+    // count (or cannot lose the units it has beyond the target's). `stm_need`: the side to
+    // move's count, when it was worked out.
+    bool rebirth_hopeless(const Position& pos, int remaining, int& stm_need) const {
         const Color stm = pos.side_to_move();
         const int own = (remaining + 1) / 2, other = remaining / 2;
         for (Color c : {stm, ~stm}) {
             const int mine = c == stm ? own : other, theirs = c == stm ? other : own;
             if (!run_.rebirth->surplus_possible(pos, *run_.target, c, mine, theirs)) return true;
-            if (caches_->rebirth->moves_needed(pos, c, mine, theirs) > mine) return true;
+            const int need = caches_->rebirth->moves_needed(pos, c, mine, theirs);
+            if (c == stm) stm_need = need;
+            if (need > mine) return true;
         }
         return false;
     }
@@ -521,7 +524,8 @@ class Searcher {
             return false;
         // Under rebirth rules their moves needed (remembered per thread, a smaller table than
         // the failures') refuse most of the positions the bounds refuse.
-        if (run_.rebirth && run_.max_change != 0 && rebirth_hopeless(pos, remaining)) return false;
+        int stm_need = -1;  // RebirthBound's count for the side to move, once worked out
+        if (run_.rebirth && run_.max_change != 0 && rebirth_hopeless(pos, remaining, stm_need)) return false;
         // Then a position known to fail: the other bounds cost more than the lookup.
         const bool memo = remaining > 1;
         std::string& code = codes_[size_t(remaining)];  // one buffer a depth (sized by solve())
@@ -558,8 +562,10 @@ class Searcher {
         }
         // Under rebirth rules, with at most one move to spare: the plain moves.
         std::optional<RebirthProgress> reborn;
-        if (run_.rebirth && remaining > 1 && caches_->rebirth->moves_needed(pos, mover, own, remaining / 2) + 1 >= own)
-            reborn.emplace(*run_.rebirth, pos, *run_.target, mover, own, remaining / 2);
+        if (run_.rebirth && remaining > 1) {
+            if (stm_need < 0) stm_need = caches_->rebirth->moves_needed(pos, mover, own, remaining / 2);
+            if (stm_need + 1 >= own) reborn.emplace(*run_.rebirth, pos, *run_.target, mover, own, remaining / 2);
+        }
         // Under rebirth rules a move that takes nothing leaves the other side's units as they
         // are (a unit waiting for its Parrain rebirth is the mover's, and comes back only on an
         // empty square unless an occupant is removed) and one move fewer to the mover, so one
