@@ -116,15 +116,15 @@ INSTANTIATE_TEST_SUITE_P(Popeye, PopeyeSuite, ::testing::ValuesIn(load()), entry
 TEST(PopeyeOracle, MatchesPopeyeByteForByte) {
     const std::string dir = REBIRTH_SOURCE_DIR "/data/popeye-oracle/";
     int files = 0;
-    for (const char* name :
-         {"mars_castling_white", "mars_castling_black_h1", "any_move_marks", "antimars_null_last_move"}) {
+    for (const char* name : {"mars_castling_white", "mars_castling_black_h1", "any_move_marks",
+                             "antimars_null_last_move", "takemake_rebirth_order"}) {
         SCOPED_TRACE(name);
         const std::string popeye = read_text(dir + name + ".out");
         ASSERT_FALSE(popeye.empty());
         EXPECT_EQ(solve_file(dir + name + ".inp"), popeye);
         ++files;
     }
-    EXPECT_EQ(files, 4);
+    EXPECT_EQ(files, 5);
 }
 
 // Round trip (issue 12) checked against Popeye: random games of 10 half-moves under Circe
@@ -133,7 +133,8 @@ TEST(PopeyeOracle, MatchesPopeyeByteForByte) {
 // the same bytes; and of 8 half-moves under the rules whose proof-game bounds changed on
 // 2026-11-27 (Rex Inclusive's castlings, Couscous', Diagram's and PWC's rebirth squares), the
 // dia4: 61, 96, 108 and 144 games; and one of 10 half-moves under Circe Parrain (dia5, 204
-// games, 2026-11-28).
+// games, 2026-11-28); and one of 10 half-moves under Circe Take&Make (dia5, 7776 games, whose
+// rebirth choices Popeye tries in the reborn unit's generation order, 2026-11-29).
 TEST(PopeyeOracle, RoundTripProofGamesSameAsPopeye) {
     const std::string dir = REBIRTH_SOURCE_DIR "/data/popeye-oracle/";
     const std::pair<const char*, size_t> cases[] = {{"roundtrip_circe_mirror_dia5_a", 96},
@@ -146,7 +147,8 @@ TEST(PopeyeOracle, RoundTripProofGamesSameAsPopeye) {
                                                     {"roundtrip_circe_couscous_dia4", 96},
                                                     {"roundtrip_circe_diagram_dia4", 108},
                                                     {"roundtrip_pwc_dia4", 144},
-                                                    {"roundtrip_circe_parrain_dia5", 204}};
+                                                    {"roundtrip_circe_parrain_dia5", 204},
+                                                    {"roundtrip_circe_takemake_dia5", 7776}};
     for (const auto& [name, games] : cases) {
         SCOPED_TRACE(name);
         const std::string popeye = read_text(dir + name + ".out");

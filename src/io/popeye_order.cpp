@@ -102,16 +102,33 @@ int final_pawn_rank(const Move& m) {
     return df < 0 ? 3 : 4;
 }
 
+// Where Popeye generates the Circe Take&Make rebirth of move m's captured unit among its
+// choices: the reborn unit's walk from the capture square, direction by direction in the order
+// of direction_index, nearer squares first; a pawn's single step before its double step. The
+// choices are tried in this order (Popeye 4.104: g4*f5[+bSd6] before [+bSe7]; a7*b8=Q[+bRc8]
+// before [+bRa8] before [+bRb7]; tests/data/popeye_order_takemake.txt).
+int make_rank(const Position& pos, const Move& m) {
+    const Square cap = capture_square(m, pos.piece_on(m.from).color);
+    const int df = file_of(m.rebirth) - file_of(cap);
+    const int dr = rank_of(m.rebirth) - rank_of(cap);
+    if (df == 0 && dr == 0) return 0;
+    const int g = std::gcd(std::abs(df), std::abs(dr));
+    const int dir = direction_index(df / g, dr / g);
+    return (dir < 0 ? 20 : dir) * 16 + std::min(g, 15);
+}
+
 // The sort key of move m within its unit's moves: a before b in popeye_ordered_moves iff
 // key(a) < key(b) (equal keys keep generation order). `anti`: Anti-Circe with the capturer
-// reborn, where the rebirth choices are ordered too.
-std::uint64_t unit_key(const Position& pos, const Move& m, bool final_move, bool anti) {
+// reborn, where the rebirth choices are ordered too. `take_make`: Circe Take&Make, whose
+// rebirth choices follow the reborn unit's walk (make_rank), not the square order.
+std::uint64_t unit_key(const Position& pos, const Move& m, bool final_move, bool anti, bool take_make) {
     const bool pawn = pos.piece_on(m.from).walk == PAWN;
     const int g = final_move && pawn ? final_pawn_rank(m) : generation_rank(pos, m);
     std::uint64_t k = static_cast<std::uint64_t>(16383 - g);  // later generated, tried first
     k = (k << 8) | static_cast<std::uint64_t>(promotion_rank(m.promotion));
     k = (k << 8) | static_cast<std::uint64_t>(promotion_rank(m.rebirth_walk));
-    k = (k << 7) | static_cast<std::uint64_t>(m.rebirth);
+    const bool made = take_make && m.rebirth != SQ_NONE;
+    k = (k << 9) | static_cast<std::uint64_t>(made ? make_rank(pos, m) : static_cast<int>(m.rebirth));
     if (anti) {
         // Anti-Circe: no rebirth (Relaxed) first, then the capturer's rebirth square, then
         // the walk a pawn reborn on its last rank promotes to, Q S R B
@@ -130,6 +147,7 @@ std::uint64_t unit_key(const Position& pos, const Move& m, bool final_move, bool
 void popeye_sort(const Position& pos, MoveList& list, bool final_move) {
     const RuleSet* rules = pos.has_rules() ? pos.rules() : nullptr;
     const bool anti = rules && (rules->reborn == Reborn::Capturer || rules->reborn == Reborn::Both);
+    const bool take_make = rules && rules->square == SquareRule::TakeMake;
     struct Keyed {
         std::uint64_t key;
         Move move;
@@ -139,7 +157,7 @@ void popeye_sort(const Position& pos, MoveList& list, bool final_move) {
     for (int i = 0; i < n; ++i) {
         const Move& m = list[i];
         const std::uint64_t unit = final_move ? 63 - static_cast<int>(m.from) : static_cast<int>(m.from);
-        keyed[i] = {(unit << 57) | unit_key(pos, m, final_move, anti), m};
+        keyed[i] = {(unit << 57) | unit_key(pos, m, final_move, anti, take_make), m};
     }
     // Insertion sort: stable, and the lists are short.
     for (int i = 1; i < n; ++i) {
