@@ -116,15 +116,16 @@ INSTANTIATE_TEST_SUITE_P(Popeye, PopeyeSuite, ::testing::ValuesIn(load()), entry
 TEST(PopeyeOracle, MatchesPopeyeByteForByte) {
     const std::string dir = REBIRTH_SOURCE_DIR "/data/popeye-oracle/";
     int files = 0;
-    for (const char* name : {"mars_castling_white", "mars_castling_black_h1", "any_move_marks",
-                             "antimars_null_last_move", "takemake_rebirth_order"}) {
+    for (const char* name :
+         {"mars_castling_white", "mars_castling_black_h1", "any_move_marks", "antimars_null_last_move",
+          "takemake_rebirth_order", "assassin_last_move_removes_capturer"}) {
         SCOPED_TRACE(name);
         const std::string popeye = read_text(dir + name + ".out");
         ASSERT_FALSE(popeye.empty());
         EXPECT_EQ(solve_file(dir + name + ".inp"), popeye);
         ++files;
     }
-    EXPECT_EQ(files, 5);
+    EXPECT_EQ(files, 6);
 }
 
 // Round trip (issue 12) checked against Popeye: random games of 10 half-moves under Circe

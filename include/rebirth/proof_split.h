@@ -136,6 +136,15 @@ class ProofTwinSolver {
     // legal in its position.
     std::string line(int play, const MoveLine& prefix, const MoveLine& suffix) const;
 
+    // Whether the search of play `play` keeps `line`, a legal game of half-moves from the
+    // play's start whose last move reaches the diagram: the search of the line's length,
+    // restricted to the line's moves but with every bound and move filter of the full search
+    // at each of its positions, finds it. False means the full search would miss that game
+    // (or the line does not end on the diagram). A soundness check of the bounds on games far
+    // longer than the full search can take. Throws std::invalid_argument for no such play or
+    // an illegal or empty line.
+    bool keeps_line(int play, const MoveLine& line) const;
+
   private:
     struct Impl;
     std::unique_ptr<Impl> impl_;

@@ -86,6 +86,14 @@ class ProofTwinSearch {
     void solve(int play, const MoveLine& prefix, int length, long& limit_left, bool& stopped, std::string* text,
                std::vector<MoveLine>* lines, const SolveContext* call = nullptr, ProofFailures* shared = nullptr) const;
 
+    // Whether the search of play `play` for lines as long as `line` (a legal game from the
+    // play's start) keeps it: the search restricted to the line's moves, with every bound and
+    // move filter of the full search at each of its positions, finds it. False when the line
+    // does not reach the target with its last move, or when a bound or filter would make the
+    // full search miss it. Throws std::invalid_argument for no such play or an illegal or
+    // empty line.
+    bool keeps_line(int play, const MoveLine& line) const;
+
     // The positions after `depth` half-moves of play `play` (not blocked): each distinct
     // position once (position_code, the solver's exact key), in the order of the first prefix
     // that reaches it, with every prefix that reaches it; `order` lists every prefix in

@@ -190,6 +190,11 @@ std::string ProofTwinSolver::line(int play, const MoveLine& prefix, const MoveLi
     return impl_->search.line_text(play, all);
 }
 
+bool ProofTwinSolver::keeps_line(int play, const MoveLine& line) const {
+    impl_->play(play);
+    return impl_->search.keeps_line(play, line);
+}
+
 ProofSuffixes solve_proof_suffixes(const Problem& p, int twin, int play, const MoveLine& prefix,
                                    const std::vector<int>& lengths, int threads, const SolveLimits& limits) {
     return ProofTwinSolver(p, twin).suffixes(play, prefix, lengths, threads, limits);

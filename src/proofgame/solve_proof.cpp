@@ -276,14 +276,17 @@ struct Run {
 // with plain units: the mover arrives there, or under AntiCirce it leaves the square empty
 // (the captured unit was there). Not where the square may get back what it held: a capturer
 // that vanishes or is reborn elsewhere while the captured unit is reborn on the capture
-// square (Kamikaze, Circe with AntiCirce), Anti-Mars (a non-capture from the rebirth square may
-// land on the square the mover stands on: g5-g7-g5 changes no square), and the multi-unit
-// effects (Atom, Hydra) and unbounded ones (max_squares_per_move 0) are left out.
+// square (Kamikaze, Circe with AntiCirce, and Assassin and Ultra, where a unit taken on its own
+// rebirth square removes the capturer: g3*f2[+wPf2] leaves f2 as it was), Anti-Mars (a
+// non-capture from the rebirth square may land on the square the mover stands on: g5-g7-g5
+// changes no square), and the multi-unit effects (Atom, Hydra) and unbounded ones
+// (max_squares_per_move 0) are left out.
 bool last_move_arrives(const Position& pos, int max_change) {
     if (max_change == 0) return false;
     if (!pos.has_rules()) return true;
     const RuleSet& r = *pos.rules();
-    return r.reborn != Reborn::Both && !r.kamikaze && !r.atom && !r.hydra && !r.antimars;
+    return r.reborn != Reborn::Both && !r.kamikaze && !r.atom && !r.hydra && !r.antimars &&
+           r.occupied != Occupied::Assassin && r.occupied != Occupied::Ultra;
 }
 
 // The squares where pos differs from the target (t.plain and pos without attributes).
@@ -394,6 +397,11 @@ class Searcher {
     // Keeps the failure facts in `shared` (when given) instead of tables of its own, and takes
     // its bounds' caches from there.
     void share(ProofFailures* shared) { shared_ = shared; }
+
+    // Searches only the moves of `line` (from the root; null: every move), each node with
+    // every bound and move filter of the full search, and writes only `line` itself: it is
+    // found exactly when the full search would not refuse any of its positions or moves.
+    void follow(const MoveLine* line) { follow_ = line; }
 
     // Solutions in exactly `remaining` half-moves from `pos` (reached from the root by the
     // prefix); the last mover is `goal_side`. Stops early once `limit` lines were written
@@ -590,6 +598,7 @@ class Searcher {
         bool found = false;
         for (const Move& m : list) {
             if (stop_) break;
+            if (follow_ && !(stack_.size() < follow_->size() && m == (*follow_)[stack_.size()])) continue;
             if ((must_take || only_captures) && pos.empty(m.to) && m.kind != MoveKind::EnPassant) continue;
             if (count_squares && m.kind == MoveKind::Normal && pos.empty(m.to)) {
                 const auto [squares, next] = squares_after(pos, *run_.target, d, m, run_.max_change);
@@ -707,6 +716,7 @@ class Searcher {
     // Appends the line on the stack: "  1.e2-e4 e7-e5   2.Sg1-f3 dia" (or, collecting, its
     // moves after the prefix).
     void emit() {
+        if (follow_ && stack_ != *follow_) return;
         if (!ordered_) {
             pending_.push_back(stack_);
             ++found_;
@@ -772,6 +782,7 @@ class Searcher {
     std::vector<std::unique_ptr<ExactSet>> failures_;
     std::vector<std::string> codes_;  // position_code's buffer per half-moves remaining
     ProofFailures* shared_ = nullptr;
+    const MoveLine* follow_ = nullptr;  // follow()
     static constexpr size_t kMaxFailuresPerDepth = size_t(1) << 21;
     std::string text_;
     std::vector<MoveLine>* lines_ = nullptr;
@@ -968,6 +979,23 @@ void ProofTwinSearch::solve(int play, const MoveLine& prefix, int length, long& 
         if (mover == goal_side && board_matches(from, m.target)) return;
     }
     solve_length(run, root, prefix, from, length, limit_left, stopped, text, lines, shared);
+}
+
+bool ProofTwinSearch::keeps_line(int play, const MoveLine& line) const {
+    const Impl& m = *impl_;
+    if (play < 0 || play >= static_cast<int>(m.plays.size())) throw std::invalid_argument("no such play");
+    if (line.empty()) throw std::invalid_argument("an empty line");
+    const Run& run = m.runs[size_t(play)];
+    const Position& root = m.roots[size_t(play)];
+    Position end = root;
+    play_checked(end, line);
+    if (m.plays[size_t(play)].blocked) return false;
+    Position pos = root;
+    Searcher s(run, root, {});
+    s.follow(&line);
+    const int length = static_cast<int>(line.size());
+    s.solve(pos, length, length % 2 ? run.first : ~run.first, 0);
+    return s.found() > 0;  // twice where two moves are written alike (Mars Circe castling)
 }
 
 bool ProofTwinSearch::frontier(int play, int depth, size_t max_prefixes, std::vector<ProofFrontierNode>& nodes,
