@@ -118,14 +118,14 @@ TEST(PopeyeOracle, MatchesPopeyeByteForByte) {
     int files = 0;
     for (const char* name :
          {"mars_castling_white", "mars_castling_black_h1", "any_move_marks", "antimars_null_last_move",
-          "takemake_rebirth_order", "assassin_last_move_removes_capturer"}) {
+          "takemake_rebirth_order", "assassin_last_move_removes_capturer", "anticirce_en_passant_last_move"}) {
         SCOPED_TRACE(name);
         const std::string popeye = read_text(dir + name + ".out");
         ASSERT_FALSE(popeye.empty());
         EXPECT_EQ(solve_file(dir + name + ".inp"), popeye);
         ++files;
     }
-    EXPECT_EQ(files, 6);
+    EXPECT_EQ(files, 7);
 }
 
 // Round trip (issue 12) checked against Popeye: random games of 10 half-moves under Circe
