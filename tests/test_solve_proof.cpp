@@ -485,6 +485,56 @@ TEST(SolveProof, LongRandomGamesAreKeptByTheSearch) {
     EXPECT_GE(games, 800);
 }
 
+// The same for a=>b: position a is where a seeded random game from the game array stands
+// after 2 to 16 half-moves (White to move), b where it stands 2 to 20 half-moves later, and
+// a=>b (WhiteToPlay) must keep the rest of the game. Not under Parrain and ContraParrain (a
+// rebirth pending at a is not part of a diagram) nor Diagram Circe (its rebirth squares are
+// those of position a, not the game array's), nor when the rest begins en passant (a
+// diagram has no en passant right). 15 games a condition.
+TEST(SolveProof, AToBRandomGamesAreKeptByTheSearch) {
+    std::mt19937 rng(20261129);
+    int games = 0;
+    for (const std::string& words : kRoundTripConditions) {
+        if (words.find("Parrain") != std::string::npos || words.find("Diagram") != std::string::npos) continue;
+        const char* cond = words.c_str();
+        const RuleSet rules = resolve_rules(parse_condition_words(cond, "test"), "test");
+        SetupRules setup_rules;
+        setup_rules.rules = &rules;
+        const Position start(parse_fen(test::kGameArray), setup_rules);
+        for (int game = 0; game < 15; ++game) {
+            const int before = 2 * (1 + static_cast<int>(rng() % 8)), plies = 2 * (1 + static_cast<int>(rng() % 10));
+            const PlayedGame whole = play_random_game(
+                start, before + plies, cond,
+                [&](const Position& pos, const MoveList& list) { return capture_one_in_three(pos, list, rng); });
+            if (whole.input.empty()) continue;
+            Position a = start;
+            PlayedGame first = play_random_game(
+                start, before, cond,
+                [&, i = 0](const Position&, const MoveList&) mutable { return whole.moves[size_t(i++)]; });
+            for (int i = 0; i < before; ++i) {
+                UndoInfo u;
+                a.do_move(whole.moves[size_t(i)], u);
+            }
+            const MoveLine rest(whole.moves.begin() + before, whole.moves.end());
+            if (rest[0].kind == MoveKind::EnPassant || reaches_diagram_early(a, rest)) continue;
+            // The Forsyth boards of a and b from the two dia inputs.
+            auto board = [](const std::string& input) {
+                const size_t at = input.find(" fors ") + 6;
+                return input.substr(at, input.find(' ', at) - at);
+            };
+            const std::string input = "beginproblem fors " + board(first.input) + " stip a=>b" +
+                                      std::to_string(plies / 2) + " fors " + board(whole.input) +
+                                      " option whitetoplay" + (*cond ? std::string(" cond ") + cond : std::string()) +
+                                      " endproblem";
+            SCOPED_TRACE(input);
+            const ProofTwinSolver solver(parse_popeye(input, "<test>")[0], 0);
+            EXPECT_TRUE(solver.keeps_line(0, rest));
+            ++games;
+        }
+    }
+    EXPECT_GE(games, 250);
+}
+
 // The long round trip (issue 12), not run by default (too long for the test suite): under
 // each condition of kRoundTripConditions, REBIRTH_RT_GAMES seeded random games of
 // REBIRTH_RT_PLIES half-moves (default 2 of 10; captures one move in three), each solved
