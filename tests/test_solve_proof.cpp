@@ -600,6 +600,20 @@ TEST(SolveProof, AntiMarsPawnGoesBackInAProofGame) {
     EXPECT_NE(out.find("  1.a2-a4 a7-a5   2.Ra1-a2 a5-a7-a6 dia\n"), std::string::npos) << out;
 }
 
+// Circe with AntiCirce: a capture sends both units home, the capturer by Anti-Circe and the
+// captured unit by Circe. 1.b2-b4 c7-c6 2.c2-c4 Sb8-a6 3.d2-d4 Sa6*b4[bSb4->b8][+wPb2] puts
+// the knight back on b8 and the b-pawn back on b2, and reaches this diagram. Popeye 4.104
+// plays the last move itself (a=>b0.5 from the position before it) but its dia3 search lists
+// none of the games where a captured pawn is reborn so (98 lines; rebirth 202): a known
+// Popeye defect (README).
+TEST(SolveProof, CirceAntiCirceRebornPawnInAProofGame) {
+    const std::string out = solutions(
+        "beginproblem stip dia3 fors rsbqkbsr/pp1ppppp/2p5/8/2PP4/8/PP2PPPP/RSBQKBSR cond Circe AntiCirce "
+        "endproblem");
+    EXPECT_NE(out.find("  1.b2-b4 c7-c6   2.c2-c4 Sb8-a6   3.d2-d4 Sa6*b4[bSb4->b8][+wPb2] dia\n"), std::string::npos)
+        << out;
+}
+
 // 1.e2-e4 f7-f6 2.Qd1-h5+: the target has Black (to move) in check, which must not stop the
 // problem from being solved; the checking move carries Popeye's check mark before the goal.
 TEST(SolveProof, TargetInCheck) {
