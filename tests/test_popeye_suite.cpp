@@ -135,7 +135,10 @@ TEST(PopeyeOracle, MatchesPopeyeByteForByte) {
 // 2026-11-27 (Rex Inclusive's castlings, Couscous', Diagram's and PWC's rebirth squares), the
 // dia4: 61, 96, 108 and 144 games; and one of 10 half-moves under Circe Parrain (dia5, 204
 // games, 2026-11-28); and one of 10 half-moves under Circe Take&Make (dia5, 7776 games, whose
-// rebirth choices Popeye tries in the reborn unit's generation order, 2026-11-29).
+// rebirth choices Popeye tries in the reborn unit's generation order, 2026-11-29); and one
+// random game of 6 to 8 half-moves under each of the 11 conditions without such a file yet
+// (2026-11-29: Anti-Circe, Cheylan, Circe + Anti-Circe, Antipodes, Cage, ContraParrain,
+// Equipollents, Symmetry, horizontal symmetry, Super Circe, Assassin).
 TEST(PopeyeOracle, RoundTripProofGamesSameAsPopeye) {
     const std::string dir = REBIRTH_SOURCE_DIR "/data/popeye-oracle/";
     const std::pair<const char*, size_t> cases[] = {{"roundtrip_circe_mirror_dia5_a", 96},
@@ -149,7 +152,18 @@ TEST(PopeyeOracle, RoundTripProofGamesSameAsPopeye) {
                                                     {"roundtrip_circe_diagram_dia4", 108},
                                                     {"roundtrip_pwc_dia4", 144},
                                                     {"roundtrip_circe_parrain_dia5", 204},
-                                                    {"roundtrip_circe_takemake_dia5", 7776}};
+                                                    {"roundtrip_circe_takemake_dia5", 7776},
+                                                    {"roundtrip_anticirce_dia4", 116},
+                                                    {"roundtrip_anticirce_cheylan_dia4", 150},
+                                                    {"roundtrip_circe_anticirce_dia3_5", 144},
+                                                    {"roundtrip_circe_antipodes_dia4", 144},
+                                                    {"roundtrip_circe_cage_dia3_5", 144},
+                                                    {"roundtrip_circe_contraparrain_dia3_5", 72},
+                                                    {"roundtrip_circe_equipollents_dia4", 144},
+                                                    {"roundtrip_circe_symmetry_dia4", 144},
+                                                    {"roundtrip_horizontalsymmetrycirce_dia4", 144},
+                                                    {"roundtrip_supercirce_dia4", 120},
+                                                    {"roundtrip_circe_assassin_dia3", 74}};
     for (const auto& [name, games] : cases) {
         SCOPED_TRACE(name);
         const std::string popeye = read_text(dir + name + ".out");
