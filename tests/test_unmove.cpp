@@ -142,10 +142,6 @@ TEST(UnMove, CirceRetractionsTakeTheRebornUnitBack) {
         EXPECT_GE(retractions, 300);
     }
     const RuleSet parrain = resolve_rules(parse_condition_words("Circe Parrain", "test"), "test");
-    // Circe and Anti-Circe together (the capturer and the captured unit both reborn) are not
-    // retracted yet.
-    const RuleSet both = resolve_rules(parse_condition_words("Circe AntiCirce", "test"), "test");
-    EXPECT_FALSE(unmoves_supported(&both));
     const RuleSet antimars = resolve_rules(parse_condition_words("AntiMarsCirce", "test"), "test");
     EXPECT_TRUE(unmoves_supported(&antimars));
     EXPECT_FALSE(unmoves_supported(&parrain));
@@ -167,7 +163,10 @@ void expect_round_trips(std::initializer_list<const char*> conditions) {
         // Rex Inclusive Assassin's check rule (a rebirth onto a king) makes every replay slow;
         // an Anti-Mars castled king has a retraction candidate for every pair of king and
         // rook squares.
-        const bool slow = std::string(condition) == "Circe Assassin RexInclusive";
+        // Circe with Anti-Circe retracts a capture in many ways (the capturer from any square
+        // whose rebirth square it stands on, the taken unit lost or reborn).
+        const bool slow = std::string(condition) == "Circe Assassin RexInclusive" ||
+                          std::string(condition).rfind("Circe AntiCirce", 0) == 0;
         const bool antimars = std::string(condition).rfind("AntiMarsCirce", 0) == 0;
         const auto [moves, retractions] = round_trips(condition, 1, slow ? 6 : antimars ? 8 : 14);
         EXPECT_GE(moves, 300);
@@ -178,6 +177,12 @@ void expect_round_trips(std::initializer_list<const char*> conditions) {
 TEST(UnMove, AntiCirceRetractionsReplay) {
     expect_round_trips({"AntiCirce", "AntiCirce Cheylan", "AntiCirce Relaxed", "AntiCirce Mirror", "AntiCirce PWC",
                         "AntiCirce Couscous", "AntiCirce Symmetry"});
+}
+
+// Circe with Anti-Circe: the capturer went back to its Anti-Circe square and the taken unit
+// to its Circe square (or was lost there); the retraction brings both back.
+TEST(UnMove, CirceWithAntiCirceRetractionsReplay) {
+    expect_round_trips({"Circe AntiCirce", "Circe AntiCirce Cheylan", "Circe AntiCirce Mirror"});
 }
 
 TEST(UnMove, MarsAndAntiMarsRetractionsReplay) {
@@ -227,6 +232,41 @@ TEST(UnMove, AntiCirceCapturerComesBackFromItsRebirthSquare) {
 // s whose rebirth square for X is empty and reaches t by X's walk. The knight on c3 took
 // from any light square (rebirth square b1, a knight's move from c3), never from a dark one
 // (g1 is no knight's move from c3).
+// Circe with Anti-Circe: wKe1 wRa1, bKe8 bPa7 (Black to move). A capture by the rook went
+// back to a1, its square for dark squares (empty before the move, or the rook's own departure
+// square), so it took on a dark square c empty now. The taken unit was lost (its Circe square
+// was occupied: of the black units' squares only a7 is) or stands reborn on its square now
+// (only the pawn on a7 can be one): a black pawn taken on the a-file, on a3 or a5 (lost, or
+// reborn on a7) or on a7 (reborn there once the rook had left it). No earlier position may
+// have the rook checking the king on e8 (from a8, e3, e7). The king's captures apart.
+TEST(UnMove, CirceWithAntiCirceBringsBothUnitsBack) {
+    const auto un = unmoves_under("4k3/p7/8/8/8/8/8/R3K3 b - - 0 1", "Circe AntiCirce");
+    int captures = 0;
+    for (const UnMove& u : un) {
+        if (u.uncaptured == NO_WALK || u.move.from == SQ_E1 || u.capturer_now == SQ_E1) continue;  // the king's below
+        ++captures;
+        EXPECT_EQ(file_of(u.move.to), 0);
+        EXPECT_TRUE(u.move.to == SQ_A3 || u.move.to == SQ_A5 || u.move.to == SQ_A7) << int(u.move.to);
+        EXPECT_EQ(u.uncaptured, PAWN);
+        EXPECT_EQ(u.capturer_now, SQ_A1);
+        EXPECT_TRUE(u.unreborn == SQ_A7 || (u.unreborn == SQ_NONE && u.move.to != SQ_A7));
+    }
+    EXPECT_GT(captures, 20);
+    const auto reborn = [](const UnMove& u) { return u.capturer_now == SQ_A1 && u.unreborn == SQ_A7; };
+    const auto lost = [](const UnMove& u) { return u.capturer_now == SQ_A1 && u.unreborn == SQ_NONE; };
+    for (Square from : {SQ_A6, SQ_B7, SQ_H7}) EXPECT_TRUE(has_retraction(un, from, SQ_A7, PAWN, reborn)) << int(from);
+    EXPECT_TRUE(has_retraction(un, SQ_A1, SQ_A3, PAWN, lost));    // from a1 and back there
+    EXPECT_TRUE(has_retraction(un, SQ_A7, SQ_A3, PAWN, reborn));  // a7 left empty for the pawn
+    EXPECT_FALSE(has_retraction(un, SQ_A7, SQ_A3, PAWN, lost));   // ... so it is not lost
+    EXPECT_FALSE(has_retraction(un, SQ_A8, SQ_A7, PAWN, reborn));
+    EXPECT_FALSE(has_retraction(un, SQ_E7, SQ_A7, PAWN, reborn));
+    EXPECT_FALSE(has_retraction(un, SQ_E3, SQ_A3, PAWN, lost));
+    // The king (reborn too: Anti-Circe's kings are) took a pawn on the a-file from b1 and went
+    // back to e1, the pawn lost or reborn on a7.
+    EXPECT_TRUE(has_retraction(un, SQ_B1, SQ_A2, PAWN,
+                               [](const UnMove& u) { return u.capturer_now == SQ_E1 && u.unreborn == SQ_A7; }));
+}
+
 TEST(UnMove, MarsCaptureStartedFromTheRebirthSquare) {
     const auto un = unmoves_under("4k3/8/8/8/8/2N5/8/4K3 b - - 0 1", "MarsCirce");
     EXPECT_TRUE(has_retraction(un, SQ_H7, SQ_C3, ROOK, [](const UnMove&) { return true; }));

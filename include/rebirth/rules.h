@@ -120,6 +120,11 @@ struct RuleSet {
     friend bool operator==(const RuleSet&, const RuleSet&) = default;
 };
 
+// Under Circe + Anti-Circe (reborn == Both) the rules of the capturer's rebirth: r with the
+// Anti-Circe half (both_capturer) as its square, occupied and rex rules and adapters, reborn
+// Capturer; otherwise r.
+RuleSet capturer_rules(const RuleSet& r);
+
 // The rules a position must carry: `rules`, or null when there are none or they are orthodox.
 inline const RuleSet* effective_rules(const RuleSet* rules) { return rules && !rules->orthodox() ? rules : nullptr; }
 

@@ -43,9 +43,9 @@ struct UnMove {
 // Circe rules where only the captured unit is reborn, at once (any square rule but Parrain,
 // Take&Make and Diagram), on an empty square or in place of an occupant (Relaxed, Strict,
 // Assassin); Anti-Circe (the capturer reborn: Calvet, Cheylan, Strict or Relaxed, the same
-// square rules); Mars Circe; Anti-Mars Circe. Never with walk adapters (Clone, Chameleon,
-// Frischauf) or other effects (Volcanic, Parachute, Ultra, Atom, Kamikaze, Alsatian, Hydra),
-// nor with Circe and Anti-Circe together. A diagram shows neither the units' game-array
+// square rules); Circe and Anti-Circe together (both units reborn, each half's square given
+// by its rule); Mars Circe; Anti-Mars Circe. Never with walk adapters (Clone, Chameleon,
+// Frischauf) or other effects (Volcanic, Parachute, Ultra, Atom, Kamikaze, Alsatian, Hydra). A diagram shows neither the units' game-array
 // squares nor which units promoted, which the refused ones need.
 bool unmoves_supported(const RuleSet* rules);
 

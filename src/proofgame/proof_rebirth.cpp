@@ -134,18 +134,6 @@ Bitboard vector_squares(Walk w, Square s) {
     return b;
 }
 
-// The rules of the capturer's rebirth when both units are reborn.
-RuleSet capturer_rules(const RuleSet& r) {
-    RuleSet c = r;
-    if (r.reborn == Reborn::Both) {
-        c.square = r.both_capturer.square;
-        c.mirror = r.both_capturer.mirror;
-        c.vertical_mirror = r.both_capturer.vertical_mirror;
-        c.frischauf = r.both_capturer.frischauf;
-    }
-    return c;
-}
-
 // Whether a unit of walk w waiting for its Parrain rebirth can fill a target unit of walk
 // `want`: the same walk, or a pawn reborn on its last rank, promoted.
 bool waiting_fits(Walk w, Walk want) { return w == want || (w == PAWN && want != KING && want != PAWN); }

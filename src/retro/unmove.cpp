@@ -30,8 +30,11 @@ std::optional<Move> replayed(const Setup& before, const UnMove& u, const RuleSet
     } catch (const std::exception&) {
         return std::nullopt;
     }
+    // Only the moves from u's departure square to its arrival square.
+    std::array<Bitboard, SQUARE_NB> to{};
+    to[u.move.from] = square_bb(u.move.to);
     MoveList list;
-    generate_legal(pos, list);
+    generate_legal_to(pos, to.data(), list);
     for (const Move& x : list) {
         if (x.from != u.move.from || x.to != u.move.to || x.kind != u.move.kind || x.promotion != u.move.promotion)
             continue;
@@ -98,9 +101,17 @@ bool unmoves_supported(const RuleSet* rules) {
     const bool plain_occupied = r.occupied == Occupied::Relaxed || r.occupied == Occupied::Strict;
     if (r.mars || r.antimars) return r.reborn == Reborn::None && plain_occupied;
     if (r.reborn == Reborn::Captured) return plain_occupied || r.occupied == Occupied::Assassin;
-    // Anti-Circe: the capturer's square comes from rebirth_square (no chosen squares).
-    return r.reborn == Reborn::Capturer && plain_occupied && r.square != SquareRule::Super &&
-           r.square != SquareRule::Cage;
+    // Anti-Circe: the capturer's square comes from rebirth_square (no chosen squares); with
+    // Circe (both reborn) the same for each half.
+    const auto given = [](Occupied o, SquareRule q) {
+        return (o == Occupied::Relaxed || o == Occupied::Strict) && q != SquareRule::Super && q != SquareRule::Cage &&
+               q != SquareRule::TakeMake && q != SquareRule::Diagram && q != SquareRule::Parrain &&
+               q != SquareRule::ContraParrain;
+    };
+    if (r.reborn == Reborn::Both)
+        return given(r.occupied, r.square) && given(r.both_capturer.occupied, r.both_capturer.square) &&
+               !r.both_capturer.clone && !r.both_capturer.chameleon && !r.both_capturer.frischauf;
+    return r.reborn == Reborn::Capturer && given(r.occupied, r.square);
 }
 
 // One way the unit now on t may have arrived: the move, the square of the unit it took if
@@ -200,9 +211,13 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
     init_bitboards();  // the attack tables, before any Position is made
     if (!unmoves_supported(rules)) throw std::invalid_argument("generate_unmoves: rules not supported");
     const bool ruled = effective_rules(rules) != nullptr;
-    const bool circe = ruled && rules->reborn == Reborn::Captured;
+    // Circe with Anti-Circe: the capturer goes to its Anti-Circe square and the taken unit to
+    // its Circe square; a capture on the capturer's own square leaves it there (Calvet).
+    const bool both = ruled && rules->reborn == Reborn::Both;
+    const RuleSet anti_rules = ruled ? capturer_rules(*rules) : RuleSet{};  // the capturer's rebirth rules
+    const bool circe = ruled && (rules->reborn == Reborn::Captured || both);
     const bool assassin = circe && rules->occupied == Occupied::Assassin;
-    const bool anti = ruled && rules->reborn == Reborn::Capturer;
+    const bool anti = ruled && (rules->reborn == Reborn::Capturer || both);
     const bool mars = ruled && rules->mars;
     const bool antimars = ruled && rules->antimars;
     // Square rules whose square rebirth_square gives (not chosen by the mover).
@@ -213,11 +228,12 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
         !ruled || mars || antimars || rules->square == SquareRule::Classic || rules->square == SquareRule::File;
     const Color mover = ~position.side_to_move;
     const int up = mover == WHITE ? 8 : -8;
-    Bitboard occ = 0;
+    Bitboard occ = 0, theirs = 0;  // all units; the opponent's (of the side that did not move last)
     for (int s = 0; s < SQUARE_NB; ++s)
         if (!position.board[s].empty()) {
             if (position.board[s].walk > PAWN) throw std::invalid_argument("generate_unmoves: orthodox units only");
             occ |= square_bb(Square(s));
+            if (position.board[s].color != mover) theirs |= square_bb(Square(s));
         }
     // Replays u; passes it on (with the generator's move) when it gives the position again.
     bool stopped = false;
@@ -238,8 +254,19 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
     // The captures of u's geometry (u.move, capture square c) for every unit that may have
     // stood on c, none of them reborn. Where that unit vanishes (Mars, Anti-Circe)
     // its walk decides nothing but where it may stand: one replay with a queen first.
+    // Circe with Anti-Circe: whether the capturer of m (now on m.to), taking a unit of walk w,
+    // stayed there: its rebirth square for that capture is that square (Calvet); else it went
+    // to that square. Always under the other rules.
+    auto stays = [&](const Move& m, Walk w) {
+        if (!both) return true;
+        const Walk after = m.kind == MoveKind::Promotion ? m.promotion : position.board[m.to].walk;
+        const Walk before = m.kind == MoveKind::Promotion ? PAWN : after;
+        const Piece taken = m.kind == MoveKind::EnPassant ? Piece{} : make_piece(~mover, w);
+        return capturer_rebirth_square(anti_rules, make_piece(mover, after), before, m.from, m.to, taken) == m.to;
+    };
     auto add_takings = [&](UnMove u, Square c, bool pawn_only) {
-        const bool probed = (mars || antimars || (anti && rules->square != SquareRule::Couscous)) && !pawn_only;
+        const bool probed =
+            (mars || antimars || (anti && !both && rules->square != SquareRule::Couscous)) && !pawn_only;
         if (probed) {
             UnMove probe = u;
             probe.uncaptured = QUEEN;
@@ -253,6 +280,7 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
                 if (assassin && fixed_square &&
                     taken_rebirth_square(*rules, make_piece(~mover, w), c, u.move, capturer) != SQ_NONE)
                     continue;
+                if (!stays(u.move, w)) continue;
                 u.uncaptured = w;
                 add(u);
             }
@@ -305,6 +333,7 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
                 for (Walk w : {q.walk, promoted ? PAWN : NO_WALK}) {
                     if (w == NO_WALK || (a.pawn_only && w != PAWN) || !may_stand(w, a.capture)) continue;
                     const Piece before = a.move.kind == MoveKind::Promotion ? make_piece(mover, PAWN) : p;
+                    if (!stays(a.move, w)) continue;
                     if (fixed_square &&
                         taken_rebirth_square(*rules, make_piece(~mover, w), a.capture, a.move, before) != Square(r))
                         continue;
@@ -321,25 +350,52 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
         // square c (empty now) that has t as its rebirth square.
         // A pawn reborn on its last rank may have promoted there (rebirth_promotes).
         const bool reborn_promoted = anti && p.walk != PAWN && p.walk != KING && relative_rank(mover, rank_of(t)) == 7;
+        // Circe with Anti-Circe: the taken unit may also stand reborn on its rebirth square r
+        // now (r was empty before the move, or is the capture square itself): the capturer's
+        // way to c may have crossed r, so the ways are worked out with the opponent's units
+        // off the board too, and those that need it keep only the candidate reborn on r.
+        const Bitboard opponents = both ? theirs : 0;
         for (int ci = 0; anti && ci < SQUARE_NB; ++ci) {
             const Square c = Square(ci);
-            if (c == t || (occ & square_bb(c))) continue;
+            // c is empty now, or (Circe with Anti-Circe) holds the taken unit reborn on it.
+            const bool held = (occ & square_bb(c)) != 0;
+            if (c == t || (held && !(opponents & square_bb(c)))) continue;
             for (const Piece x : {p, reborn_promoted ? make_piece(mover, PAWN) : Piece{}}) {
                 if (x.empty()) continue;
-                arrivals(x, mover, c, (occ & ~square_bb(t)) | square_bb(c), !pawn_ranks, ways);
-                for (const Arrival& a : ways) {
-                    if (!a.taking || (a.capture != c && (occ & square_bb(a.capture)))) continue;
+                const Bitboard before_occ = (occ & ~square_bb(t)) | square_bb(c);
+                arrivals(x, mover, c, before_occ, !pawn_ranks, ways);
+                std::vector<Arrival> wide;
+                if (both) arrivals(x, mover, c, (before_occ & ~opponents) | square_bb(c), !pawn_ranks, wide);
+                for (const Arrival& a : both ? wide : ways) {
+                    if (!a.taking) continue;
+                    // Whether the way needs no opponent's unit off the board.
+                    const bool plain = !both || std::any_of(ways.begin(), ways.end(), [&](const Arrival& b) {
+                        return b.taking && b.move == a.move && b.capture == a.capture;
+                    });
+                    if (a.capture != c && (occ & square_bb(a.capture)) && !(opponents & square_bb(a.capture))) continue;
                     // The capturer's walk after the move (the promoted one) and before it.
                     const Walk after = a.move.kind == MoveKind::Promotion ? a.move.promotion : x.walk;
                     const Walk before = a.move.kind == MoveKind::Promotion ? PAWN : x.walk;
                     for (Walk w : kUncapturable) {
                         if ((a.pawn_only && w != PAWN) || !may_stand(w, a.capture)) continue;
                         const Piece taken = a.move.kind == MoveKind::EnPassant ? Piece{} : make_piece(~mover, w);
-                        if (capturer_rebirth_square(*rules, make_piece(mover, after), before, a.move.from, c, taken) !=
-                            t)
+                        if (capturer_rebirth_square(anti_rules, make_piece(mover, after), before, a.move.from, c,
+                                                    taken) != t)
                             continue;
                         UnMove u{a.move, w, SQ_NONE, t};
                         if (x != p) u.capturer_before = x;
+                        // The taken unit lost: its square and the capture square empty now.
+                        if (plain && !held && !(occ & square_bb(a.capture))) add(u);
+                        if (!both) continue;
+                        // The taken unit reborn on r (a pawn reborn on its last rank promotes).
+                        const Square r = taken_rebirth_square(*rules, make_piece(~mover, w), a.capture, a.move,
+                                                              make_piece(mover, before));
+                        if (r == SQ_NONE || !(opponents & square_bb(r)) || (held && r != c)) continue;
+                        const Piece q = position.board[r];
+                        const bool promoted =
+                            q.walk != PAWN && q.walk != KING && relative_rank(~mover, rank_of(r)) == 7;
+                        if (q.walk != w && !(promoted && w == PAWN)) continue;
+                        u.unreborn = r;
                         add(u);
                     }
                 }

@@ -254,20 +254,7 @@ class RuleGen {
     // `by_make`: the reference generator, every cage tested by playing the moves.
     RuleGen(const Position& pos, Color side, MoveList& list, bool by_make = false)
         : pos_(pos), R_(*pos.rules()), side_(side), list_(list), occ_(pos.pieces()), by_make_(by_make) {
-        if (R_.reborn == Reborn::Both) {
-            // The Anti-Circe half's rules for the capturer.
-            anti_ = R_;
-            anti_.reborn = Reborn::Capturer;
-            anti_.square = R_.both_capturer.square;
-            anti_.occupied = R_.both_capturer.occupied;
-            anti_.rex = R_.both_capturer.rex;
-            anti_.mirror = R_.both_capturer.mirror;
-            anti_.vertical_mirror = R_.both_capturer.vertical_mirror;
-            anti_.frischauf = R_.both_capturer.frischauf;
-            anti_.clone = R_.both_capturer.clone;
-            anti_.chameleon = R_.both_capturer.chameleon;
-            anti_.chameleon_cycle = R_.both_capturer.chameleon_cycle;
-        }
+        if (R_.reborn == Reborn::Both) anti_ = capturer_rules(R_);  // the Anti-Circe half's, for the capturer
     }
 
     // Every pseudo-legal capture of side_ (en passant included).

@@ -491,6 +491,22 @@ void add_castling_exclusive(RuleSet& rules, const std::vector<std::pair<Square, 
     }
 }
 
+RuleSet capturer_rules(const RuleSet& r) {
+    if (r.reborn != Reborn::Both) return r;
+    RuleSet a = r;
+    a.reborn = Reborn::Capturer;
+    a.square = r.both_capturer.square;
+    a.occupied = r.both_capturer.occupied;
+    a.rex = r.both_capturer.rex;
+    a.mirror = r.both_capturer.mirror;
+    a.vertical_mirror = r.both_capturer.vertical_mirror;
+    a.frischauf = r.both_capturer.frischauf;
+    a.clone = r.both_capturer.clone;
+    a.chameleon = r.both_capturer.chameleon;
+    a.chameleon_cycle = r.both_capturer.chameleon_cycle;
+    return a;
+}
+
 bool RuleSet::orthodox() const {
     return reborn == Reborn::None && !mars && !antimars && !kamikaze && !atom && !alsatian && !hydra;
 }
