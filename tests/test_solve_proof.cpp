@@ -600,6 +600,21 @@ TEST(SolveProof, AntiMarsPawnGoesBackInAProofGame) {
     EXPECT_NE(out.find("  1.a2-a4 a7-a5   2.Ra1-a2 a5-a7-a6 dia\n"), std::string::npos) << out;
 }
 
+// Anti-Mars Circe: a king that has moved castles from its rebirth square with the rook's
+// right alone (Popeye 4.104's own generator plays [wKf1->e1]0-0 there: a=>b1 from the position
+// before the fifth move). 1.g2-g3 d7-d6 2.Bf1-h3 e7-e5 3.Ke1-f1 Bc8*h3+ 4.Sg1*h3 g7-g5
+// 5.[wKf1->e1]0-0 Ke8-d7 reaches this diagram; Popeye's dia5 lists none of the 20 games with
+// that castling (a known Popeye defect, README).
+TEST(SolveProof, AntiMarsKingCastlesFromItsRebirthSquareInAProofGame) {
+    const std::string out = solutions(
+        "beginproblem stip dia5 fors rs1q1bsr/pppk1p1p/3p4/4p1p1/8/6PS/PPPPPP1P/RSBQ1RK1 cond AntiMarsCirce "
+        "endproblem");
+    EXPECT_NE(out.find("  1.g2-g3 d7-d6   2.Bf1-h3 e7-e5   3.Ke1-f1 Bc8*h3 +   4.Sg1*h3 g7-g5   "
+                       "5.[wKf1->e1]0-0 Ke8-d7 dia\n"),
+              std::string::npos)
+        << out;
+}
+
 // Circe with AntiCirce: a capture sends both units home, the capturer by Anti-Circe and the
 // captured unit by Circe. 1.b2-b4 c7-c6 2.c2-c4 Sb8-a6 3.d2-d4 Sa6*b4[bSb4->b8][+wPb2] puts
 // the knight back on b8 and the b-pawn back on b2, and reaches this diagram. Popeye 4.104
