@@ -535,6 +535,63 @@ TEST(SolveProof, AToBRandomGamesAreKeptByTheSearch) {
     EXPECT_GE(games, 270);
 }
 
+// Random proof-game problems for a differential run against Popeye
+// (scripts/popeye-diff-proofgames.sh), not run by default: under each condition of
+// kRoundTripConditions (or REBIRTH_RG_CONDITIONS, comma-separated Popeye words),
+// REBIRTH_RG_GAMES (default 6) seeded random games (REBIRTH_RG_SEED, default 1) of
+// REBIRTH_RG_MIN to REBIRTH_RG_MAX half-moves (default 5 to 8) from the game array, captures,
+// castlings, promotions and en passant preferred, each board written as a `dia` problem
+// (Option NoBoard) into REBIRTH_RG_DIR/NN.inp, one file a condition.
+TEST(SolveProof, DISABLED_WriteRandomProofGames) {
+    auto number = [](const char* name, int fallback) {
+        const char* v = std::getenv(name);
+        return v ? std::atoi(v) : fallback;
+    };
+    const char* dir = std::getenv("REBIRTH_RG_DIR");
+    ASSERT_NE(dir, nullptr) << "set REBIRTH_RG_DIR";
+    const int per = number("REBIRTH_RG_GAMES", 6), low = number("REBIRTH_RG_MIN", 5);
+    const int high = std::max(low, number("REBIRTH_RG_MAX", 8));
+    std::mt19937 rng(static_cast<std::uint32_t>(number("REBIRTH_RG_SEED", 1)));
+    std::vector<std::string> conditions = kRoundTripConditions;
+    if (const char* list = std::getenv("REBIRTH_RG_CONDITIONS")) {
+        conditions.clear();
+        std::stringstream in(list);
+        for (std::string c; std::getline(in, c, ',');) conditions.push_back(c);
+    }
+    int index = 0, written = 0;
+    for (const std::string& cond : conditions) {
+        const RuleSet rules = resolve_rules(parse_condition_words(cond, "test"), "test");
+        SetupRules setup_rules;
+        setup_rules.rules = &rules;
+        const Position start(parse_fen(test::kGameArray), setup_rules);
+        std::ofstream out(std::string(dir) + "/" + (index < 10 ? "0" : "") + std::to_string(index) + ".inp");
+        ++index;
+        bool first = true;
+        for (int game = 0; game < per; ++game) {
+            const int plies = low + static_cast<int>(rng() % static_cast<unsigned>(high - low + 1));
+            const PlayedGame g =
+                play_random_game(start, plies, cond.c_str(), [&](const Position& pos, const MoveList& list) {
+                    std::vector<Move> pref;
+                    for (const Move& m : list)
+                        if (!pos.empty(m.to) || m.kind != MoveKind::Normal) pref.push_back(m);
+                    return !pref.empty() && rng() % 2 ? pref[rng() % pref.size()]
+                                                      : list[static_cast<int>(rng() % list.size())];
+                });
+            if (g.input.empty()) continue;
+            const size_t at = g.input.find(" fors ") + 6;
+            out << (first ? "BeginProblem\n" : "NextProblem\n") << "Remark random game of " << plies
+                << " half-moves, seed " << number("REBIRTH_RG_SEED", 1) << "\nStipulation "
+                << g.input.substr(g.input.find(" stip ") + 6, g.input.find(" fors ") - g.input.find(" stip ") - 6)
+                << "\nForsyth " << g.input.substr(at, g.input.find(' ', at) - at) << "\n"
+                << (cond.empty() ? std::string() : "Condition " + cond + "\n") << "Option NoBoard\n";
+            first = false;
+            ++written;
+        }
+        if (!first) out << "EndProblem\n";
+    }
+    std::printf("%d problems written to %s\n", written, dir);
+}
+
 // The long round trip (issue 12), not run by default (too long for the test suite): under
 // each condition of kRoundTripConditions, REBIRTH_RT_GAMES seeded random games of
 // REBIRTH_RT_PLIES half-moves (default 2 of 10; captures one move in three), each solved
