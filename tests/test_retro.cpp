@@ -211,7 +211,7 @@ TEST(Retro, PlayedMovesAreAmongTheLastMoves) { EXPECT_GE(played_moves_found("", 
 // The same under the rebirth rules generate_unmoves supports: the static analysis of
 // may_be_legal under rules, the retractions and the history filters never refute the game
 // actually played.
-// Anti-Circe and Assassin are asked for the last move only: near the game array nearly every
+// Anti-Circe, Assassin and Circe + Anti-Circe are asked for the last move only: near the game array nearly every
 // unit stands on its rebirth square, and two Anti-Circe retractions deep already make
 // hundreds of thousands of sequences.
 TEST(Retro, PlayedMovesAreAmongTheLastMovesUnderRebirthRules) {
@@ -219,7 +219,7 @@ TEST(Retro, PlayedMovesAreAmongTheLastMovesUnderRebirthRules) {
         SCOPED_TRACE(condition);
         EXPECT_GE(played_moves_found(condition, 2, 16, 23), 12);
     }
-    for (const char* condition : {"AntiCirce", "AntiCirce Cheylan", "Circe Assassin"}) {
+    for (const char* condition : {"AntiCirce", "AntiCirce Cheylan", "Circe Assassin", "Circe AntiCirce"}) {
         SCOPED_TRACE(condition);
         EXPECT_GE(played_moves_found(condition, 1, 16, 23), 12);
     }
