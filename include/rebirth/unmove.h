@@ -45,8 +45,9 @@ struct UnMove {
 // Assassin); Anti-Circe (the capturer reborn: Calvet, Cheylan, Strict or Relaxed, the same
 // square rules); Circe and Anti-Circe together (both units reborn, each half's square given
 // by its rule); Mars Circe; Anti-Mars Circe. Never with walk adapters (Clone, Chameleon,
-// Frischauf) or other effects (Volcanic, Parachute, Ultra, Atom, Kamikaze, Alsatian, Hydra). A diagram shows neither the units' game-array
-// squares nor which units promoted, which the refused ones need.
+// Frischauf) or other effects (Volcanic, Parachute, Ultra, Atom, Kamikaze, Alsatian, Hydra).
+// A diagram shows neither the units' game-array squares nor which units promoted, which the
+// refused ones need.
 bool unmoves_supported(const RuleSet* rules);
 
 // Every retraction of the side that did not move in `position` (the side to move is the
