@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <stdexcept>
+#include <unordered_set>
 
 #include "core/walk_attacks.h"
 #include "rebirth/bitboard.h"
@@ -17,6 +18,25 @@ namespace rebirth {
 namespace {
 
 constexpr Walk kUncapturable[] = {QUEEN, ROOK, BISHOP, KNIGHT, PAWN};
+
+// A hash of every field of an UnMove (equal ones hash alike; the set compares them whole).
+struct UnMoveHash {
+    std::size_t operator()(const UnMove& u) const {
+        const Move& m = u.move;
+        std::uint64_t h = std::uint64_t(m.from) | std::uint64_t(m.to) << 8 | std::uint64_t(m.kind) << 16 |
+                          std::uint64_t(m.promotion) << 24 | std::uint64_t(m.rebirth) << 32 |
+                          std::uint64_t(m.rebirth_walk) << 40 | std::uint64_t(m.extra) << 48 |
+                          std::uint64_t(m.spare) << 56;
+        const auto unit = [](Piece p) {
+            return std::uint64_t(p.walk) | std::uint64_t(p.color) << 8 | std::uint64_t(p.flags) << 9;
+        };
+        std::uint64_t g = std::uint64_t(u.uncaptured) | std::uint64_t(u.unreborn) << 8 |
+                          std::uint64_t(u.capturer_now) << 16 | std::uint64_t(u.rook_from) << 24 |
+                          std::uint64_t(u.capturer_lost) << 32 | unit(u.resurrected) << 33 |
+                          unit(u.capturer_before) << 48;
+        return std::size_t((h ^ (g * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull >> 7);
+    }
+};
 
 // The forward move, in the position before (which must load), with u's from, to, kind and
 // promotion that gives `after` again; nullopt when there is none.
@@ -201,8 +221,10 @@ Square capturer_rebirth_square(const RuleSet& rules, Piece capturer, Walk before
 
 void generate_unmoves(const Setup& position, std::vector<UnMove>& out, const RuleSet* rules) {
     out.clear();
+    // The first of equal retractions only (two loops may find the same one), in the order found.
+    std::unordered_set<UnMove, UnMoveHash> seen;
     for_each_unmove(position, rules, [&](const UnMove& u) {
-        if (std::find(out.begin(), out.end(), u) == out.end()) out.push_back(u);
+        if (seen.insert(u).second) out.push_back(u);
         return false;
     });
 }
