@@ -154,9 +154,10 @@ class RebirthProgress {
 // RebirthBound::moves_needed for one bound and target, remembered: its value depends only on
 // c's units (squares, and walks among the orthodox ones), c's castling rights, a unit of c
 // waiting for its Parrain rebirth, the moves left to both sides and, under Parrain only, the
-// side to move, which make the key of an entry; a lookup compares the whole key, so a value comes back only for equal
-// inputs. Holds at most 2^16 values (a newer one replaces an older one in its slot), allocated at the first call. One
-// per thread: not thread-safe. Keeps references to the bound and the target.
+// side to move, which make the key of an entry; a lookup compares the whole key, so a value
+// comes back only for equal inputs. Holds at most 2^16 values (a newer one replaces an older
+// one in its slot), allocated at the first call. One per thread: not thread-safe. Keeps
+// references to the bound and the target.
 class RebirthBoundCache {
   public:
     RebirthBoundCache(const RebirthBound& bound, const Board& target) : bound_(bound), target_(target) {}

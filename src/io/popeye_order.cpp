@@ -106,7 +106,7 @@ int final_pawn_rank(const Move& m) {
 // choices: the reborn unit's walk from the capture square, direction by direction in the order
 // of direction_index, nearer squares first; a pawn's single step before its double step. The
 // choices are tried in this order (Popeye 4.104: g4*f5[+bSd6] before [+bSe7]; a7*b8=Q[+bRc8]
-// before [+bRa8] before [+bRb7]; tests/data/popeye_order_takemake.txt).
+// before [+bRa8] before [+bRb7]: data/popeye-oracle/takemake_rebirth_order).
 int make_rank(const Position& pos, const Move& m) {
     const Square cap = capture_square(m, pos.piece_on(m.from).color);
     const int df = file_of(m.rebirth) - file_of(cap);

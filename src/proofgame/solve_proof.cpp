@@ -274,12 +274,13 @@ struct Run {
 
 // Whether every move changes the contents of its arrival square under the rules of `pos`
 // with plain units: the mover arrives there, or under AntiCirce it leaves the square empty
-// (the captured unit was there; not for en passant, which last_move() plays too). Not where the square may get back
-// what it held: a capturer that vanishes or is reborn elsewhere while the captured unit is reborn on the capture square
-// (Kamikaze, Circe with AntiCirce, and Assassin and Ultra, where a unit taken on its own rebirth square removes the
-// capturer: g3*f2[+wPf2] leaves f2 as it was), Anti-Mars (a non-capture from the rebirth square may land on the square
-// the mover stands on: g5-g7-g5 changes no square), and the multi-unit effects (Atom, Hydra) and unbounded ones
-// (max_squares_per_move 0) are left out.
+// (the captured unit was there; not for en passant, which last_move() plays too). Not where
+// the square may get back what it held: a capturer that vanishes or is reborn elsewhere while
+// the captured unit is reborn on the capture square (Kamikaze, Circe with AntiCirce, and
+// Assassin and Ultra, where a unit taken on its own rebirth square removes the capturer:
+// g3*f2[+wPf2] leaves f2 as it was), Anti-Mars (a non-capture from the rebirth square may land
+// on the square the mover stands on: g5-g7-g5 changes no square), and the multi-unit effects
+// (Atom, Hydra) and unbounded ones (max_squares_per_move 0) are left out.
 bool last_move_arrives(const Position& pos, int max_change) {
     if (max_change == 0) return false;
     if (!pos.has_rules()) return true;
@@ -688,8 +689,8 @@ class Searcher {
     // The last half-move (by the goal side): it changes every square where pos differs from
     // the target and no other, so its arrival square is one of them (run_.arrival_changes;
     // or, under rules, it is the en passant square), and without rules its departure square
-    // too. Only those moves are played; the ones
-    // that reach the target are written in Popeye's order.
+    // too. Only those moves are played; the ones that reach the target are written in
+    // Popeye's order.
     bool last_move(Position& pos) {
         const Bitboard differ = differing_bits(pos, run_.bits);
         const Bitboard from_mask = pos.has_rules() ? ~Bitboard(0) : differ;

@@ -273,9 +273,6 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
         const int rr = relative_rank(~mover, rank_of(c));
         return w != PAWN || !pawn_ranks || (rr != 0 && rr != 7);  // other rebirths put pawns anywhere
     };
-    // The captures of u's geometry (u.move, capture square c) for every unit that may have
-    // stood on c, none of them reborn. Where that unit vanishes (Mars, Anti-Circe)
-    // its walk decides nothing but where it may stand: one replay with a queen first.
     // Circe with Anti-Circe: whether the capturer of m (now on m.to), taking a unit of walk w,
     // stayed there: its rebirth square for that capture is that square (Calvet); else it went
     // to that square. Always under the other rules.
@@ -286,6 +283,9 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
         const Piece taken = m.kind == MoveKind::EnPassant ? Piece{} : make_piece(~mover, w);
         return capturer_rebirth_square(anti_rules, make_piece(mover, after), before, m.from, m.to, taken) == m.to;
     };
+    // The captures of u's geometry (u.move, capture square c) for every unit that may have
+    // stood on c, none of them reborn. Where that unit vanishes (Mars, Anti-Circe)
+    // its walk decides nothing but where it may stand: one replay with a queen first.
     auto add_takings = [&](UnMove u, Square c, bool pawn_only) {
         const bool probed =
             (mars || antimars || (anti && !both && rules->square != SquareRule::Couscous)) && !pawn_only;
@@ -307,7 +307,9 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
                 add(u);
             }
     };
-    std::vector<Arrival> ways;
+    // Circe with Anti-Circe: the opponent's units, any of which may stand reborn now.
+    const Bitboard opponents = both ? theirs : 0;
+    std::vector<Arrival> ways, wide;  // wide: Circe with Anti-Circe, with those units off the board
     for (int ti = 0; ti < SQUARE_NB && !stopped; ++ti) {
         const Square t = Square(ti);
         const Piece p = position.board[t];
@@ -376,7 +378,6 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
         // now (r was empty before the move, or is the capture square itself): the capturer's
         // way to c may have crossed r, so the ways are worked out with the opponent's units
         // off the board too, and those that need it keep only the candidate reborn on r.
-        const Bitboard opponents = both ? theirs : 0;
         for (int ci = 0; anti && ci < SQUARE_NB; ++ci) {
             const Square c = Square(ci);
             // c is empty now, or (Circe with Anti-Circe) holds the taken unit reborn on it.
@@ -386,7 +387,6 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
                 if (x.empty()) continue;
                 const Bitboard before_occ = (occ & ~square_bb(t)) | square_bb(c);
                 arrivals(x, mover, c, before_occ, !pawn_ranks, ways);
-                std::vector<Arrival> wide;
                 if (both) arrivals(x, mover, c, (before_occ & ~opponents) | square_bb(c), !pawn_ranks, wide);
                 for (const Arrival& a : both ? wide : ways) {
                     if (!a.taking) continue;
