@@ -21,6 +21,7 @@
 namespace rebirth {
 namespace {
 
+using test::game_array_under;
 using test::kGameArray;
 
 RuleSet rules_of(const char* words) { return resolve_rules(parse_condition_words(words, "test"), "test"); }
@@ -33,9 +34,6 @@ Position position_under(const RuleSet& rules, const char* fen) {
     pos.set(parse_fen(fen), sr);
     return pos;
 }
-
-// The game array under `rules` (kept by the position: keep them alive).
-Position game_array_under(const RuleSet& rules) { return position_under(rules, kGameArray); }
 
 // A condition's rules, the game array under them and the bound for play from there (its
 // origins are Diagram Circe's rebirth squares). Not copyable: the position keeps the rules.

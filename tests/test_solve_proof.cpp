@@ -158,6 +158,9 @@ TEST(SolveProof, UnreachableTargetNeedsNoSearch) {
     EXPECT_TRUE(ok.notes.empty());
 }
 
+// The rules of Popeye condition words ("" is orthodox chess).
+RuleSet rules_of(const std::string& words) { return resolve_rules(parse_condition_words(words, "test"), "test"); }
+
 // A game of `plies` half-moves from pos, each move chosen by pick(pos, legal moves), written
 // as the solver writes its lines (append_line_move, " dia" after the last), and the input of
 // the `dia` problem of the board it reaches under `cond`; empty when a side had no move.
@@ -232,11 +235,9 @@ TEST(SolveProof, RandomGamesAreAmongTheSolutions) {
     int games = 0;
     for (const std::string& words : kRoundTripConditions) {
         const char* cond = words.c_str();
-        const RuleSet rules = resolve_rules(parse_condition_words(cond, "test"), "test");
+        const RuleSet rules = rules_of(cond);
+        const Position start = test::game_array_under(rules);
         for (int game = 0; game < 6; ++game) {
-            SetupRules setup_rules;
-            setup_rules.rules = &rules;
-            const Position start(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), setup_rules);
             const PlayedGame g =
                 play_random_game(start, 4 + game % 3, cond, [&](const Position& pos, const MoveList& list) {
                     std::vector<Move> captures;
@@ -264,10 +265,8 @@ int expect_random_games_solved(const std::vector<const char*>& conditions, int p
     std::mt19937 rng(seed);
     int games = 0;
     for (const char* cond : conditions) {
-        const RuleSet rules = resolve_rules(parse_condition_words(cond, "test"), "test");
-        SetupRules setup_rules;
-        setup_rules.rules = &rules;
-        const Position start(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), setup_rules);
+        const RuleSet rules = rules_of(cond);
+        const Position start = test::game_array_under(rules);
         for (int game = 0; game < per; ++game) {
             const PlayedGame g = play_random_game(start, plies, cond, [&](const Position& pos, const MoveList& list) {
                 return capture_one_in_three(pos, list, rng);
@@ -382,10 +381,8 @@ TEST(SolveProof, LongerRandomGamesAreAmongTheSolutions) {
 // the dia3 of seeded random Circe games of six half-moves (captures one move in three), every
 // line the full search finds is kept, and other legal lines of six half-moves are not.
 TEST(SolveProof, KeepsLineAgreesWithTheFullSearch) {
-    const RuleSet rules = resolve_rules(parse_condition_words("Circe", "test"), "test");
-    SetupRules setup_rules;
-    setup_rules.rules = &rules;
-    const Position start(parse_fen(test::kGameArray), setup_rules);
+    const RuleSet rules = rules_of("Circe");
+    const Position start = test::game_array_under(rules);
     std::mt19937 rng(20261129);
     int boards = 0;
     size_t solutions = 0;
@@ -466,10 +463,8 @@ TEST(SolveProof, LongRandomGamesAreKeptByTheSearch) {
     int games = 0;
     for (const std::string& words : kRoundTripConditions) {
         const char* cond = words.c_str();
-        const RuleSet rules = resolve_rules(parse_condition_words(cond, "test"), "test");
-        SetupRules setup_rules;
-        setup_rules.rules = &rules;
-        const Position start(parse_fen(test::kGameArray), setup_rules);
+        const RuleSet rules = rules_of(cond);
+        const Position start = test::game_array_under(rules);
         for (int game = 0; game < 40; ++game) {
             const int plies = 12 + (game % 4) * 4;
             const PlayedGame g = play_random_game(start, plies, cond, [&](const Position& pos, const MoveList& list) {
@@ -497,10 +492,8 @@ TEST(SolveProof, AToBRandomGamesAreKeptByTheSearch) {
     for (const std::string& words : kRoundTripConditions) {
         if (words.find("Parrain") != std::string::npos || words.find("Diagram") != std::string::npos) continue;
         const char* cond = words.c_str();
-        const RuleSet rules = resolve_rules(parse_condition_words(cond, "test"), "test");
-        SetupRules setup_rules;
-        setup_rules.rules = &rules;
-        const Position start(parse_fen(test::kGameArray), setup_rules);
+        const RuleSet rules = rules_of(cond);
+        const Position start = test::game_array_under(rules);
         for (int game = 0; game < 15; ++game) {
             const int before = 2 * (1 + static_cast<int>(rng() % 8)), plies = 2 * (1 + static_cast<int>(rng() % 10));
             const PlayedGame whole = play_random_game(
@@ -560,10 +553,8 @@ TEST(SolveProof, DISABLED_WriteRandomProofGames) {
     }
     int index = 0, written = 0;
     for (const std::string& cond : conditions) {
-        const RuleSet rules = resolve_rules(parse_condition_words(cond, "test"), "test");
-        SetupRules setup_rules;
-        setup_rules.rules = &rules;
-        const Position start(parse_fen(test::kGameArray), setup_rules);
+        const RuleSet rules = rules_of(cond);
+        const Position start = test::game_array_under(rules);
         std::ofstream out(std::string(dir) + "/" + (index < 10 ? "0" : "") + std::to_string(index) + ".inp");
         ++index;
         bool first = true;
@@ -615,10 +606,8 @@ TEST(SolveProof, DISABLED_LongRandomGamesAreAmongTheSolutions) {
     std::mt19937 rng(20261127 + plies);
     int found = 0, stopped = 0;
     for (const std::string& cond : conditions) {
-        const RuleSet rules = resolve_rules(parse_condition_words(cond, "test"), "test");
-        SetupRules setup_rules;
-        setup_rules.rules = &rules;
-        const Position start(parse_fen(test::kGameArray), setup_rules);
+        const RuleSet rules = rules_of(cond);
+        const Position start = test::game_array_under(rules);
         for (int game = 0; game < per; ++game) {
             const PlayedGame g = play_random_game(
                 start, plies, cond.c_str(),

@@ -43,6 +43,14 @@ inline Setup diagram(std::initializer_list<const char*> units, Color side = WHIT
 // The game array, the start of every proof game.
 inline constexpr const char* kGameArray = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+// The game array under `rules`, White to move with every castling right (the position points
+// at the rules: keep them alive).
+inline Position game_array_under(const RuleSet& rules) {
+    SetupRules setup_rules;
+    setup_rules.rules = &rules;
+    return Position(parse_fen(kGameArray), setup_rules);
+}
+
 // The board of a FEN (a proof game's target).
 inline std::array<Piece, SQUARE_NB> board_of(const char* fen) { return parse_fen(fen).board; }
 
