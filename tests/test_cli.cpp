@@ -422,6 +422,36 @@ TEST_F(Cli, RetroUnderRebirthRules) {
     EXPECT_TRUE(contains(r[2].err, "not supported")) << r[2];
 }
 
+// Frisch-auf Circe retro from a Popeye file (README "Retro analysis"): the FrischAuf mark on
+// the black queen d1 is read. Marked, it may be the queen the knight took on d5, reborn on the
+// promotion square of the d-file; unmarked, it may not. Either way a promoted unit taken on d5
+// may have been lost (its square d1 is held), while an unmarked one would stand reborn on its
+// classic square (d8, a8, c8, g8: all empty now). So 5 king moves and, from each of the
+// knight's 8 squares, a quiet move or the capture of a promoted queen, rook, bishop or knight
+// lost there: 45; marked, 8 un-rebirths more: 53. RULES.md section 5.
+TEST_F(Cli, RetroFrischaufReadsTheMarks) {
+    const std::string body =
+        "Condition Circe Frischauf\n"
+        "Stipulation lastmove\n"
+        "Option BlackToPlay\n"
+        "EndProblem\n";
+    const std::string marked =
+        write("fa_marked.inp", "BeginProblem\nPieces White Kh3 Sd5 Black Kb8 FrischAuf Qd1\n" + body);
+    const std::string plain = write("fa_plain.inp", "BeginProblem\nPieces White Kh3 Sd5 Black Kb8 Qd1\n" + body);
+    const std::vector<RunResult> r = run_all({{"solve", "--quiet", marked}, {"solve", "--quiet", plain}});
+    for (const RunResult& x : r) {
+        expect_clean_exit(x, 0);
+        EXPECT_TRUE(contains(x.out, "  Nc3xfQd5  (NxQ)\n")) << x;
+        EXPECT_TRUE(contains(x.out, "  Nc3xfRd5  (NxR)\n")) << x;
+        EXPECT_FALSE(contains(x.out, "  Nc3xQd5")) << x;
+        EXPECT_FALSE(contains(x.out, "  Nc3xRd5")) << x;
+    }
+    EXPECT_TRUE(contains(r[0].out, "  Nc3xfQd5[+bfQd1]  (NxQ)\n")) << r[0];
+    EXPECT_TRUE(contains(r[0].out, "53 possible last moves")) << r[0];
+    EXPECT_FALSE(contains(r[1].out, "[+b")) << r[1];
+    EXPECT_TRUE(contains(r[1].out, "45 possible last moves")) << r[1];
+}
+
 // Retro stipulations in Popeye-style files (README "Retro problems"): JR-O-001 of
 // ../shared/reference/retro/lastmoves.jsonl as `lastmove` with BlackToPlay (White moved
 // last: a2-a3+, unique), JR-O-004 (Smullyan) as `lastmoves 3` (Kb3xPc3+ b4xc3ep+ c2-c4),

@@ -206,6 +206,23 @@ int played_moves_found(const char* condition, int n, int games_wanted, unsigned 
     return games;
 }
 
+// Frisch-auf Circe's static analysis (README "Retro analysis"): the marks tell the promoted
+// units, so two unmarked white queens are refuted there (not under Circe), one of them marked
+// is not, and a marked unit more than the missing pawns is refuted.
+TEST(Retro, FrischaufMarksCountThePromotions) {
+    const RuleSet fa = resolve_rules(parse_condition_words("Circe Frischauf", "test"), "test");
+    const RuleSet circe = resolve_rules(parse_condition_words("Circe", "test"), "test");
+    rebirth::Setup s = parse_fen("k7/8/8/8/8/8/4Q3/3Q3K b - - 0 1");
+    EXPECT_FALSE(may_be_legal(s, 0, &fa));
+    EXPECT_TRUE(may_be_legal(s, 0, &circe));
+    s.board[SQ_E2].flags |= PF_PROMOTED;
+    EXPECT_TRUE(may_be_legal(s, 0, &fa));
+    rebirth::Setup full = parse_fen("k7/8/8/8/8/8/PPPPPPPP/3Q3K b - - 0 1");
+    EXPECT_TRUE(may_be_legal(full, 0, &fa));
+    full.board[SQ_D1].flags |= PF_PROMOTED;  // a promoted queen, with all eight pawns still there
+    EXPECT_FALSE(may_be_legal(full, 0, &fa));
+}
+
 TEST(Retro, PlayedMovesAreAmongTheLastMoves) { EXPECT_GE(played_moves_found("", 2, 60, 17), 50); }
 
 // The same under the rebirth rules generate_unmoves supports: the static analysis of
@@ -215,7 +232,7 @@ TEST(Retro, PlayedMovesAreAmongTheLastMoves) { EXPECT_GE(played_moves_found("", 
 // unit stands on its rebirth square, and two Anti-Circe retractions deep already make
 // hundreds of thousands of sequences.
 TEST(Retro, PlayedMovesAreAmongTheLastMovesUnderRebirthRules) {
-    for (const char* condition : {"Circe", "Circe PWC", "MarsCirce", "AntiMarsCirce"}) {
+    for (const char* condition : {"Circe", "Circe PWC", "MarsCirce", "AntiMarsCirce", "Circe Frischauf"}) {
         SCOPED_TRACE(condition);
         EXPECT_GE(played_moves_found(condition, 2, 16, 23), 12);
     }

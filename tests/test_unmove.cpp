@@ -42,13 +42,32 @@ Walk captured_by(const Position& pos, const Move& m) {
     return q.empty() || q.color == pos.side_to_move() ? NO_WALK : q.walk;
 }
 
-bool same_board_and_side(const rebirth::Setup& a, const rebirth::Setup& b) {
-    return same_units(a.board, b.board) && a.side_to_move == b.side_to_move;
+// same_units, and under Frisch-auf Circe (where it decides the rebirth square) the promoted
+// marks too.
+bool same_marked(const std::array<Piece, SQUARE_NB>& a, const std::array<Piece, SQUARE_NB>& b, const RuleSet& rules) {
+    if (!same_units(a, b)) return false;
+    for (int s = 0; rules.frischauf && s < SQUARE_NB; ++s)
+        if ((a[s].flags ^ b[s].flags) & PF_PROMOTED) return false;
+    return true;
+}
+
+bool same_board_and_side(const rebirth::Setup& a, const rebirth::Setup& b, const RuleSet& rules) {
+    return same_marked(a.board, b.board, rules) && a.side_to_move == b.side_to_move;
+}
+
+// The flags a retraction's taken unit carries under these rules (the promoted mark under
+// Frisch-auf Circe, nothing else).
+std::uint8_t taken_flags(const Position& pos, const Move& m, const RuleSet& rules) {
+    if (!rules.frischauf || m.kind == MoveKind::EnPassant || m.kind == MoveKind::Castling) return 0;
+    return pos.piece_on(m.to).flags & PF_PROMOTED;
 }
 
 // Random games from the four positions under `condition` (Popeye words, "" = orthodox):
 // both ways, every move and every retraction; returns the numbers of moves and retractions.
-std::pair<int, int> round_trips(const char* condition, int games, int plies) {
+// With `more_starts`, from those too; `marked` (when given) counts the moves that took a
+// promoted unit under Frisch-auf Circe.
+std::pair<int, int> round_trips(const char* condition, int games, int plies,
+                                std::initializer_list<const char*> more_starts = {}, int* marked = nullptr) {
     const RuleSet rules = resolve_rules(parse_condition_words(condition, "test"), "test");
     SetupRules setup_rules;
     setup_rules.rules = &rules;
@@ -57,8 +76,10 @@ std::pair<int, int> round_trips(const char* condition, int games, int plies) {
                             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
                             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
                             "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"};
+    std::vector<const char*> all(std::begin(starts), std::end(starts));
+    all.insert(all.end(), more_starts);
     int moves = 0, retractions = 0;
-    for (const char* fen : starts) {
+    for (const char* fen : all) {
         for (int game = 0; game < games; ++game) {
             Position pos;
             try {
@@ -77,6 +98,8 @@ std::pair<int, int> round_trips(const char* condition, int games, int plies) {
                     // Forward then back: m is among the retractions of the position it makes.
                     const rebirth::Setup before = pos.to_setup();
                     const Walk taken = captured_by(pos, m);
+                    const std::uint8_t flags = taken == NO_WALK ? 0 : taken_flags(pos, m, rules);
+                    if (marked && flags) ++*marked;
                     UndoInfo u;
                     pos.do_move(m, u);
                     std::vector<UnMove> un;
@@ -87,7 +110,8 @@ std::pair<int, int> round_trips(const char* condition, int games, int plies) {
                     const auto it = std::find_if(un.begin(), un.end(), [&](const UnMove& r) {
                         return r.move.from == m.from && r.move.to == m.to && r.move.kind == m.kind &&
                                r.move.promotion == m.promotion && r.uncaptured == taken &&
-                               same_board_and_side(retract(pos.to_setup(), r), before);
+                               r.uncaptured_flags == flags &&
+                               same_board_and_side(retract(pos.to_setup(), r), before, rules);
                     });
                     EXPECT_NE(it, un.end())
                         << condition << ": missing retraction of " << move_to_popeye(Position(before, setup_rules), m)
@@ -109,7 +133,7 @@ std::pair<int, int> round_trips(const char* condition, int games, int plies) {
                         EXPECT_EQ(captured_by(earlier, m), r.uncaptured);
                         UndoInfo u;
                         earlier.do_move(m, u);
-                        EXPECT_TRUE(same_units(earlier.to_setup().board, pos.to_setup().board));
+                        EXPECT_TRUE(same_marked(earlier.to_setup().board, pos.to_setup().board, rules));
                         earlier.undo_move(m, u);  // Popeye lists some moves twice (Mars 0-0)
                         found = true;
                     }
@@ -193,6 +217,75 @@ TEST(UnMove, MarsAndAntiMarsRetractionsReplay) {
 TEST(UnMove, AssassinRetractionsReplay) {
     expect_round_trips(
         {"Circe Assassin", "Circe Assassin Symmetry", "Circe Assassin RexInclusive", "Circe Assassin PWC"});
+}
+
+// Frisch-auf Circe (RULES.md section 5: promoted units are reborn on the promotion square of
+// the capture file; a diagram marks them FrischAuf): the retraction of a capture of a promoted
+// unit takes it back from that square, and only a promoted unit retracts a promotion. Games
+// from two more positions with pawns about to promote.
+TEST(UnMove, FrischaufRetractionsReplay) {
+    int marked = 0;
+    const auto [moves, retractions] = round_trips(
+        "Circe Frischauf", 3, 16,
+        {"1n1k2n1/PP4PP/8/8/8/8/pp4pp/1N1K2N1 w - - 0 1", "4k3/PP4PP/8/8/8/8/pp4pp/4K3 w - - 0 1"}, &marked);
+    EXPECT_GE(moves, 1000);
+    EXPECT_GE(retractions, 1000);
+    std::printf("Frischauf: %d moves, %d retractions, %d captures of promoted units\n", moves, retractions, marked);
+    EXPECT_GE(marked, 20);  // captures of promoted units, each retracted
+}
+
+// RULES.md section 5, Frisch-auf Circe, by hand. A black queen on d1 marked FrischAuf (a
+// promoted unit) may be the one the knight on d5 took there (reborn on the promotion square of
+// the d-file); an unmarked one cannot (its rebirth square is d8). A promoted black rook taken
+// on d5 is lost (its square d1 is occupied), an unmarked one would be reborn on a8 (empty):
+// only the former is a retraction. A rook on e8 retracts its promotion only when it is marked.
+TEST(UnMove, FrischaufMarksDecideRebirthAndPromotion) {
+    const RuleSet rules = resolve_rules(parse_condition_words("Circe Frischauf", "test"), "test");
+    rebirth::Setup s = parse_fen("1k6/8/8/3N4/8/7K/8/3q4 b - - 0 1");
+    const auto count = [&](const rebirth::Setup& pos, auto&& pred) {
+        std::vector<UnMove> un;
+        generate_unmoves(pos, un, &rules);
+        return std::count_if(un.begin(), un.end(), pred);
+    };
+    const auto from_d1 = [](const UnMove& u) { return u.unreborn == SQ_D1; };
+    const auto lost_rook = [](std::uint8_t flags) {
+        return [flags](const UnMove& u) {
+            return u.move.to == SQ_D5 && u.uncaptured == ROOK && u.unreborn == SQ_NONE && u.uncaptured_flags == flags;
+        };
+    };
+    EXPECT_EQ(count(s, from_d1), 0);
+    EXPECT_EQ(count(s, lost_rook(0)), 0);
+    EXPECT_EQ(count(s, lost_rook(PF_PROMOTED)), 8);  // from each of the knight's 8 squares
+    s.board[SQ_D1].flags |= PF_PROMOTED;
+    EXPECT_EQ(count(s,
+                    [](const UnMove& u) {
+                        return u.unreborn == SQ_D1 && u.uncaptured == QUEEN && u.uncaptured_flags == PF_PROMOTED &&
+                               u.move.to == SQ_D5;
+                    }),
+              8);
+    EXPECT_EQ(count(s, from_d1), 8);
+    EXPECT_EQ(count(s, lost_rook(0)), 0);
+    EXPECT_EQ(count(s, lost_rook(PF_PROMOTED)), 8);
+    for (const UnMove& u : [&] {
+             std::vector<UnMove> un;
+             generate_unmoves(s, un, &rules);
+             return un;
+         }())
+        if (u.unreborn == SQ_D1) {
+            const rebirth::Setup before = retract(s, u);
+            EXPECT_EQ(before.board[SQ_D5], make_piece(BLACK, QUEEN, PF_PROMOTED));
+            EXPECT_TRUE(before.board[SQ_D1].empty());
+        }
+    const auto promotes = [](const UnMove& u) { return u.move.kind == MoveKind::Promotion; };
+    rebirth::Setup r = parse_fen("4R2k/8/8/8/8/8/8/K7 b - - 0 1");
+    EXPECT_EQ(count(r, promotes), 0);
+    r.board[SQ_E8].flags |= PF_PROMOTED;
+    EXPECT_GE(count(r, promotes), 1);
+    EXPECT_EQ(count(r,
+                    [](const UnMove& u) {
+                        return u.move.kind == MoveKind::Promotion && u.move.from == SQ_E7 && u.uncaptured == NO_WALK;
+                    }),
+              1);
 }
 
 // Whether `un` holds a retraction of the move from `from` to `to` taking a unit of walk

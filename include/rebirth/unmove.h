@@ -27,6 +27,8 @@ namespace rebirth {
 // - `resurrected`: Circe Assassin: the unit the rebirth removed from `unreborn`.
 // - `rook_from`: Anti-Mars Circe castling: the square the rook stood on before it was lifted
 //   to its rebirth square (SQ_NONE: it castled from that corner).
+// - `uncaptured_flags`: Frisch-auf Circe: the taken unit's attributes (PF_PROMOTED: a
+//   promoted unit, reborn on the promotion square of the capture file); 0 otherwise.
 struct UnMove {
     Move move;
     Walk uncaptured = NO_WALK;
@@ -36,6 +38,7 @@ struct UnMove {
     Piece capturer_before{};
     bool capturer_lost = false;
     Square rook_from = SQ_NONE;
+    std::uint8_t uncaptured_flags = 0;
     friend bool operator==(const UnMove&, const UnMove&) = default;
 };
 
@@ -44,20 +47,23 @@ struct UnMove {
 // Take&Make and Diagram), on an empty square or in place of an occupant (Relaxed, Strict,
 // Assassin); Anti-Circe (the capturer reborn: Calvet, Cheylan, Strict or Relaxed, the same
 // square rules); Circe and Anti-Circe together (both units reborn, each half's square given
-// by its rule); Mars Circe; Anti-Mars Circe. Never with walk adapters (Clone, Chameleon,
-// Frischauf) or other effects (Volcanic, Parachute, Ultra, Atom, Kamikaze, Alsatian, Hydra).
-// A diagram shows neither the units' game-array squares nor which units promoted, which the
-// refused ones need.
+// by its rule); Mars Circe; Anti-Mars Circe; Frisch-auf Circe (the captured unit reborn,
+// Relaxed or Strict), where the diagram's FrischAuf marks (PF_PROMOTED) are taken as the
+// truth: a marked unit promoted, an unmarked one never did. Never with the walk adapters
+// Clone and Chameleon or other effects (Volcanic, Parachute, Ultra, Atom, Kamikaze,
+// Alsatian, Hydra). A diagram shows neither the units' game-array squares nor the walk a
+// Clone or Chameleon unit had, which the refused ones need.
 bool unmoves_supported(const RuleSet* rules);
 
 // Every retraction of the side that did not move in `position` (the side to move is the
 // other one) under `rules`: each earlier position loads (the opponent of the mover is not
 // in check there, kings and pawns stand where they may) and the retracted move, played
 // there by the forward generator, gives `position`'s board again (units compared by colour
-// and walk). Candidates: the unit back along its walk (pawns from their own side, double
-// steps from the second rank, promotions from the seventh, en passant after the opponent's
+// and walk, and under Frisch-auf Circe by the promoted mark). Candidates: the unit back along its walk (pawns from
+// their own side, double steps from the second rank, promotions from the seventh, en passant after the opponent's
 // double step, castling from the game-array squares), taking nothing or any unit but a king
-// (a pawn not on the first or last rank); under Circe that unit coming back from any square
+// (a pawn not on the first or last rank; under Frisch-auf Circe a piece promoted or not, and
+// only a marked unit promoted); under Circe that unit coming back from any square
 // the opponent holds (Assassin: with the occupant it removed back there, or with the
 // capturer it removed back home); under Anti-Circe the capturer coming back from its rebirth
 // square; under Mars Circe captures (and castling) from any empty square; under Anti-Mars

@@ -16,7 +16,9 @@ namespace {
 
 bool is_game_array(const Setup& s) {
     static const Setup start = parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1");
-    return s.side_to_move == WHITE && same_units(s.board, start.board);
+    // A unit marked promoted (a FrischAuf diagram, unmove.h) is no unit of the game array.
+    return s.side_to_move == WHITE && same_units(s.board, start.board) &&
+           std::none_of(s.board.begin(), s.board.end(), [](Piece p) { return p.flags & PF_PROMOTED; });
 }
 
 char letter(Walk w) { return walk_code(w, Language::English)[0] == 'S' ? 'N' : walk_code(w, Language::English)[0]; }
@@ -27,19 +29,30 @@ namespace {
 
 // may_be_legal's static analysis under rebirth rules: one king a side, at most 8 pawns and
 // 16 units a side, and no more pieces of a walk than the game array's plus the missing pawns.
-bool counts_possible(const Setup& s) {
+// Under Frisch-auf Circe (`marks`), where the promoted mark is the truth (unmove.h): no more
+// unmarked pieces of a walk than the game array's, and no more marked units than the
+// missing pawns.
+bool counts_possible(const Setup& s, bool marks) {
     for (Color c : {WHITE, BLACK}) {
-        std::array<int, WALK_NB> count{};
-        int units = 0;
+        std::array<int, WALK_NB> count{}, marked{};
+        int units = 0, promoted = 0;
         for (const Piece& p : s.board)
             if (!p.empty() && p.color == c) {
                 ++count[p.walk];
                 ++units;
+                if (marks && (p.flags & PF_PROMOTED)) {
+                    ++marked[p.walk];
+                    ++promoted;
+                }
             }
         if (count[KING] != 1 || count[PAWN] > 8 || units > 16) return false;
         const int extra = std::max(0, count[QUEEN] - 1) + std::max(0, count[ROOK] - 2) +
                           std::max(0, count[BISHOP] - 2) + std::max(0, count[KNIGHT] - 2);
-        if (extra > 8 - count[PAWN]) return false;
+        if (std::max(extra, promoted) > 8 - count[PAWN]) return false;
+        if (marks &&
+            (marked[PAWN] || marked[KING] || count[QUEEN] - marked[QUEEN] > 1 || count[ROOK] - marked[ROOK] > 2 ||
+             count[BISHOP] - marked[BISHOP] > 2 || count[KNIGHT] - marked[KNIGHT] > 2))
+            return false;
     }
     return true;
 }
@@ -47,7 +60,8 @@ bool counts_possible(const Setup& s) {
 }  // namespace
 
 bool may_be_legal(const Setup& s, int depth, const RuleSet* rules) {
-    if (effective_rules(rules) ? !counts_possible(s) : analyze_orthodox_legality(s.board, s.side_to_move).illegal)
+    if (effective_rules(rules) ? !counts_possible(s, rules->frischauf)
+                               : analyze_orthodox_legality(s.board, s.side_to_move).illegal)
         return false;
     if (depth == 0 || is_game_array(s)) return true;
     // One retraction that is not refuted is enough: stop at the first.
@@ -227,9 +241,10 @@ namespace {
 // for pawns), departure, `x` and the taken unit's letter `taken` (none for en passant) or `-`,
 // arrival, `=` and the promotion letter, `ep`; castling `O-O` / `O-O-O`. Under rebirth rules
 // the move's effects follow in Popeye's brackets, then `extra` (units a retraction brings
-// back). `setup_rules` must hold rules or null.
-std::string move_notation(const Setup& before, const Move& m, Walk taken, const SetupRules& setup_rules,
-                          const std::string& extra) {
+// back). A taken unit marked promoted under Frisch-auf Circe (`taken_flags`) is written as
+// Popeye writes such units, `f` before its letter. `setup_rules` must hold rules or null.
+std::string move_notation(const Setup& before, const Move& m, Walk taken, std::uint8_t taken_flags,
+                          const SetupRules& setup_rules, const std::string& extra) {
     std::string t;
     if (m.kind == MoveKind::Castling) {
         t = file_of(m.to) == 6 ? "O-O" : "O-O-O";
@@ -239,7 +254,10 @@ std::string move_notation(const Setup& before, const Move& m, Walk taken, const 
         t += square_name(m.from);
         if (taken != NO_WALK) {
             t += 'x';
-            if (m.kind != MoveKind::EnPassant) t += letter(taken);  // Kb3xPc3, b4xc3ep
+            if (m.kind != MoveKind::EnPassant) {  // Kb3xPc3, b4xc3ep; Frisch-auf: Nc3xfQd5
+                if (setup_rules.rules && setup_rules.rules->frischauf && (taken_flags & PF_PROMOTED)) t += 'f';
+                t += letter(taken);
+            }
         } else {
             t += '-';
         }
@@ -280,7 +298,7 @@ std::string janko_notation(const Setup& position, const UnMove& u, const RuleSet
         const Walk w = m.kind == MoveKind::Promotion ? m.promotion : u.capturer_before.walk;
         extra += removed(make_piece(u.capturer_before.color, w), m.to);
     }
-    std::string t = move_notation(before, m, u.uncaptured, setup_rules, extra);
+    std::string t = move_notation(before, m, u.uncaptured, u.uncaptured_flags, setup_rules, extra);
     try {
         Position after;
         after.set(position, setup_rules);
@@ -294,7 +312,8 @@ std::string forward_notation(const Setup& before, const Move& m, const RuleSet* 
     SetupRules setup_rules;
     setup_rules.rules = effective_rules(rules);
     const Walk taken = m.kind == MoveKind::EnPassant ? PAWN : before.board[m.to].walk;
-    return move_notation(before, m, taken, setup_rules, "");
+    const std::uint8_t flags = m.kind == MoveKind::EnPassant ? 0 : before.board[m.to].flags;
+    return move_notation(before, m, taken, flags, setup_rules, "");
 }
 
 }  // namespace rebirth

@@ -170,8 +170,8 @@ std::vector<std::vector<std::string>> retro_solutions(const LastMovesAnswer& ans
 std::string retro_unsupported(const RuleSet& rules) {
     return "retro analysis under " + rules.describe() +
            " is not supported yet (supported: orthodox, Circe with Relaxed, Strict or Assassin occupied squares, "
-           "AntiCirce, Circe with AntiCirce, MarsCirce, AntiMarsCirce; not yet walk adapters, Parrain, Take&Make, "
-           "Super, Cage or Diagram squares)";
+           "Frischauf with Relaxed or Strict, AntiCirce, Circe with AntiCirce, MarsCirce, AntiMarsCirce; not yet "
+           "Clone, Chameleon, Parrain, Take&Make, Super, Cage or Diagram squares)";
 }
 
 RetroProblemReport solve_retro_problem(const Problem& p, int threads, double max_seconds) {

@@ -33,10 +33,21 @@ struct UnMoveHash {
         std::uint64_t g = std::uint64_t(u.uncaptured) | std::uint64_t(u.unreborn) << 8 |
                           std::uint64_t(u.capturer_now) << 16 | std::uint64_t(u.rook_from) << 24 |
                           std::uint64_t(u.capturer_lost) << 32 | unit(u.resurrected) << 33 |
-                          unit(u.capturer_before) << 48;
+                          (unit(u.capturer_before) << 48 ^ std::uint64_t(u.uncaptured_flags) << 60);
         return std::size_t((h ^ (g * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull >> 7);
     }
 };
+
+// Whether two boards hold the same units by colour and walk, and under Frisch-auf Circe
+// (where it decides the rebirth square) by the promoted mark too.
+bool same_marked_units(const std::array<Piece, SQUARE_NB>& a, const std::array<Piece, SQUARE_NB>& b,
+                       const RuleSet* rules) {
+    if (!same_units(a, b)) return false;
+    if (!effective_rules(rules) || !rules->frischauf) return true;
+    for (int s = 0; s < SQUARE_NB; ++s)
+        if ((a[s].flags ^ b[s].flags) & PF_PROMOTED) return false;
+    return true;
+}
 
 // The forward move, in the position before (which must load), with u's from, to, kind and
 // promotion that gives `after` again; nullopt when there is none.
@@ -60,7 +71,7 @@ std::optional<Move> replayed(const Setup& before, const UnMove& u, const RuleSet
             continue;
         UndoInfo undo;
         pos.do_move(x, undo);
-        const bool same = same_units(pos.to_setup().board, after);
+        const bool same = same_marked_units(pos.to_setup().board, after, rules);
         pos.undo_move(x, undo);
         if (same) return x;
     }
@@ -106,7 +117,7 @@ Setup retract(const Setup& position, const UnMove& u) {
     if (!u.resurrected.empty()) s.board[u.unreborn] = u.resurrected;
     if (u.uncaptured != NO_WALK) {
         const Square c = m.kind == MoveKind::EnPassant ? Square(mover == WHITE ? m.to - 8 : m.to + 8) : m.to;
-        s.board[c] = make_piece(~mover, u.uncaptured);  // a pawn again if it promoted when reborn
+        s.board[c] = make_piece(~mover, u.uncaptured, u.uncaptured_flags);  // a pawn again if it promoted when reborn
     }
     if (m.kind == MoveKind::EnPassant) s.ep_square = m.to;
     s.side_to_move = mover;
@@ -116,10 +127,12 @@ Setup retract(const Setup& position, const UnMove& u) {
 bool unmoves_supported(const RuleSet* rules) {
     if (!rules || rules->orthodox()) return true;
     const RuleSet& r = *rules;
-    if (r.atom || r.kamikaze || r.alsatian || r.hydra || r.clone || r.chameleon || r.frischauf) return false;
+    if (r.atom || r.kamikaze || r.alsatian || r.hydra || r.clone || r.chameleon) return false;
     if (parrain_like(r) || r.square == SquareRule::TakeMake || r.square == SquareRule::Diagram) return false;
     const bool plain_occupied = r.occupied == Occupied::Relaxed || r.occupied == Occupied::Strict;
     if (r.mars || r.antimars) return r.reborn == Reborn::None && plain_occupied;
+    // Frisch-auf: the diagram's marks say which units promoted (unmove.h).
+    if (r.frischauf) return r.reborn == Reborn::Captured && plain_occupied;
     if (r.reborn == Reborn::Captured) return plain_occupied || r.occupied == Occupied::Assassin;
     // Anti-Circe: the capturer's square comes from rebirth_square (no chosen squares); with
     // Circe (both reborn) the same for each half.
@@ -242,6 +255,9 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
     const bool anti = ruled && (rules->reborn == Reborn::Capturer || both);
     const bool mars = ruled && rules->mars;
     const bool antimars = ruled && rules->antimars;
+    // Frisch-auf Circe: a taken piece may have been a promoted one (marked), which has its own
+    // rebirth square.
+    const bool frischauf = ruled && rules->frischauf;
     // Square rules whose square rebirth_square gives (not chosen by the mover).
     const bool fixed_square = ruled && rules->square != SquareRule::Super && rules->square != SquareRule::Cage;
     // Whether pawns keep off their first and last ranks as in orthodox chess: no rebirth
@@ -304,7 +320,12 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
                     continue;
                 if (!stays(u.move, w)) continue;
                 u.uncaptured = w;
+                u.uncaptured_flags = 0;
                 add(u);
+                if (frischauf && w != PAWN) {
+                    u.uncaptured_flags = PF_PROMOTED;
+                    add(u);
+                }
             }
     };
     // Circe with Anti-Circe: the opponent's units, any of which may stand reborn now.
@@ -358,10 +379,14 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
                     if (w == NO_WALK || (a.pawn_only && w != PAWN) || !may_stand(w, a.capture)) continue;
                     const Piece before = a.move.kind == MoveKind::Promotion ? make_piece(mover, PAWN) : p;
                     if (!stays(a.move, w)) continue;
-                    if (fixed_square &&
-                        taken_rebirth_square(*rules, make_piece(~mover, w), a.capture, a.move, before) != Square(r))
+                    // Frisch-auf: the unit keeps its promoted mark (a pawn reborn promoted had none).
+                    const std::uint8_t flags = frischauf && w == q.walk ? q.flags & PF_PROMOTED : 0;
+                    if (fixed_square && taken_rebirth_square(*rules, make_piece(~mover, w, flags), a.capture, a.move,
+                                                             before) != Square(r))
                         continue;
-                    add(UnMove{a.move, w, Square(r)});
+                    UnMove u{a.move, w, Square(r)};
+                    u.uncaptured_flags = flags;
+                    add(u);
                     if (!assassin) continue;
                     for (Color c : {WHITE, BLACK})
                         for (Walk z : kUncapturable)
