@@ -400,14 +400,14 @@ TEST_F(Cli, RetroFindsTheLastMove) {
 // retro --condition: under Circe JR-O-001's last move is still a2-a3+ (no capture can give
 // that check), reported with the rules in the JSON; under Circe Assassin a retraction names
 // the unit the rebirth removed (RULES.md section 6: the black pawn taken on d5 was reborn on
-// d7, where it may have removed a white knight); rules without retractions yet (Parrain) are
+// d7, where it may have removed a white knight); rules without retractions yet (Clone) are
 // refused naming the option.
 TEST_F(Cli, RetroUnderRebirthRules) {
     const std::vector<RunResult> r =
         run_all({{"retro", "--fen", "8/8/8/8/1k6/P7/1K6/8 b - - 0 1", "--condition", "Circe", "--json"},
                  {"retro", "--fen", "4k3/3p4/8/3B4/8/8/8/4K3 b - - 0 1", "--side", "w", "--depth", "0", "--condition",
                   "Circe Assassin"},
-                 {"retro", "--fen", "8/8/8/8/1k6/P7/1K6/8 b - - 0 1", "--condition", "Circe Parrain"}});
+                 {"retro", "--fen", "8/8/8/8/1k6/P7/1K6/8 b - - 0 1", "--condition", "Circe Clone"}});
     expect_clean_exit(r[0], 0);
     const auto j = nlohmann::json::parse(r[0].out);
     EXPECT_EQ(j["verdict"], "unique") << r[0];
@@ -450,6 +450,40 @@ TEST_F(Cli, RetroFrischaufReadsTheMarks) {
     EXPECT_TRUE(contains(r[0].out, "53 possible last moves")) << r[0];
     EXPECT_FALSE(contains(r[1].out, "[+b")) << r[1];
     EXPECT_TRUE(contains(r[1].out, "45 possible last moves")) << r[1];
+}
+
+// Circe Parrain retro from a Popeye file (README "Retro analysis"; RULES.md section 5): wKh1
+// wQe4, bKa8 bSd5 bBc3, Black moved last. A unit White took on e4 may have waited and been
+// placed by Black's last move at e4 plus its vector: the bishop by Sf6-d5, the knight by
+// Bd2-c3 or Kb7-a8; one that move could not place (its square held) is named as gone
+// ([-bQe4]). With `LastCapture White Pd5` the last move took that pawn on d5: every answer
+// is a capture there.
+TEST_F(Cli, RetroParrainFromPopeyeFile) {
+    const std::string file = write("parrain.inp",
+                                   "BeginProblem\n"
+                                   "Condition Circe Parrain\n"
+                                   "Pieces White Kh1 Qe4 Black Ka8 Sd5 Bc3\n"
+                                   "Stipulation lastmove\n"
+                                   "Option WhiteToPlay\n"
+                                   "NextProblem\n"
+                                   "Condition Circe Parrain LastCapture White Pd5\n"
+                                   "Pieces White Kh1 Qe4 Black Ka8 Sd5 Bc3\n"
+                                   "Stipulation lastmove\n"
+                                   "Option WhiteToPlay\n"
+                                   "EndProblem\n");
+    const RunResult r = run({"solve", "--quiet", file});
+    expect_clean_exit(r, 0);
+    const size_t second = r.out.find("LastCapture");
+    ASSERT_NE(second, std::string::npos) << r;
+    const std::string first_answer = r.out.substr(0, second), second_answer = r.out.substr(second);
+    for (const char* line : {"  Nf6-d5[+bBc3]  (N-)\n", "  Bd2-c3[+bSd5]  (B-)\n", "  Kb7-a8[+bSd5]  (K-)\n",
+                             "  Nf6-d5[-bQe4]  (N-)\n", "  Nf6-d5  (N-)\n"})
+        EXPECT_TRUE(contains(first_answer, line)) << line << r;
+    EXPECT_FALSE(contains(first_answer, "x")) << r;  // nothing waits: no capture
+    EXPECT_FALSE(contains(first_answer, "Nc7-d5[+")) << r;
+    EXPECT_TRUE(contains(second_answer, "  Nf6xPd5[+bBc3]  (NxP)\n")) << r;
+    EXPECT_FALSE(contains(second_answer, "-d5")) << r;
+    EXPECT_FALSE(contains(second_answer, "-c3")) << r;
 }
 
 // Retro stipulations in Popeye-style files (README "Retro problems"): JR-O-001 of

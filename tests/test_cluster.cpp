@@ -193,7 +193,8 @@ TEST(ClusterMessages, RetroItems) {
         "{\"kind\": \"retro\", \"output_dir\": \"o\",\n \"problems\": [\"data/examples/circe_linss_mate2.inp\"]}");
     EXPECT_EQ(e.line(), 2);
     EXPECT_NE(e.reason().find("circe_linss_mate2.inp"), std::string::npos) << e.what();
-    EXPECT_NE(e.reason().find("is no retro stipulation (lastmoves N, -n & #1) (kind retro)"), std::string::npos) << e.what();
+    EXPECT_NE(e.reason().find("is no retro stipulation (lastmoves N, -n & #1) (kind retro)"), std::string::npos)
+        << e.what();
     const Job example = load_job(kSource + "/jobs/retro-example.json");
     EXPECT_EQ(example.kind, "retro");
     EXPECT_GE(example.problems.size(), 6u);

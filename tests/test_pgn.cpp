@@ -108,7 +108,8 @@ TEST(Pgn, CirceAssassinProofGame) {
     size_t games = 0;
     EXPECT_EQ(solved_pgn("REGRESSIONS_4_37_to_4_41_003", &games),
               kRosterText +
-                  "[Composer \"reported P.Raican (orig. M.Caillaud?" "?)\"]\n[Stipulation \"dia3\"]\n"
+                  "[Composer \"reported P.Raican (orig. M.Caillaud?"
+                  "?)\"]\n[Stipulation \"dia3\"]\n"
                   "[Condition \"Circe Assassin\"]\n[PlyCount \"6\"]\n\n"
                   "1. a3 e6 2. Ra2 Bxa3 {Bf8*a3[+wPa2]} 3. b4 Ne7 *\n\n");
     EXPECT_EQ(games, 1u);

@@ -242,6 +242,16 @@ TEST(Retro, PlayedMovesAreAmongTheLastMovesUnderRebirthRules) {
     }
 }
 
+// Circe Parrain and ContraParrain: the diagram holds the unit its last move took, waiting,
+// and a retraction may bring back the unit the move placed (or lost) as waiting before it.
+// Two single moves back, so that a retraction starts from a position a retraction made.
+TEST(Retro, PlayedMovesAreAmongTheLastMovesUnderParrain) {
+    for (const char* condition : {"Circe Parrain", "Circe ContraParrain"}) {
+        SCOPED_TRACE(condition);
+        EXPECT_GE(played_moves_found(condition, 2, 16, 23), 12);
+    }
+}
+
 // The retraction tree worked on two threads, or cut into the prefixes a cluster hands out
 // (1 and 2 retractions long) and continued from each in order, gives the sequences of the
 // one-thread search in the same order: on the full-sequence janko records and, under Circe
@@ -346,13 +356,14 @@ TEST(Retro, PlannedItemsAssembleToTheWholeAnswer) {
 }
 
 // Certificates (retro_certificate.h): for seeded random games of 4 to 6 half-moves under
-// orthodox chess and Circe, the last two moves actually played are among the sequences of
+// orthodox chess, Circe and Circe Parrain (where each position holds its waiting unit), the
+// last two moves actually played, leading back to the position actually left, are among the sequences of
 // possible_last_moves, and the proof-game search finds a certificate for that sequence (the
 // game played is one, so one exists within the plies left), which replays; the same
 // certificate with its sequence cut short, or with a move of its game dropped, does not.
 TEST(Retro, PlayedSequencesGetCertificatesThatReplay) {
     int certified = 0;
-    for (const char* condition : {"", "Circe"}) {
+    for (const char* condition : {"", "Circe", "Circe Parrain"}) {
         const std::vector<Condition> conditions =
             *condition ? parse_condition_words(condition, "test") : std::vector<Condition>{};
         const RuleSet rules = resolve_rules(conditions, "test");
@@ -363,12 +374,14 @@ TEST(Retro, PlayedSequencesGetCertificatesThatReplay) {
         for (int game = 0; game < 6; ++game) {
             Position pos(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), setup_rules);
             std::vector<Move> played;
+            std::vector<rebirth::Setup> before;  // the position before each move
             const int plies = 4 + game % 3;
             for (int ply = 0; ply < plies; ++ply) {
                 MoveList list;
                 generate_legal(pos, list);
                 const Move m = list[std::uniform_int_distribution<int>(0, list.size() - 1)(rng)];
                 UndoInfo u;
+                before.push_back(pos.to_setup());
                 pos.do_move(m, u);
                 played.push_back(m);
             }
@@ -378,8 +391,11 @@ TEST(Retro, PlayedSequencesGetCertificatesThatReplay) {
             SCOPED_TRACE(std::string(condition) + " " + to_fen(diagram));
             const auto seqs = possible_last_moves(diagram, 2, 1, r);
             const auto it = std::find_if(seqs.begin(), seqs.end(), [&](const std::vector<UnMove>& seq) {
+                const rebirth::Setup back = retract(retract(diagram, seq[0]), seq[1]);
+                const rebirth::Setup& was = before[size_t(plies - 2)];
                 return seq[0].move.from == played[plies - 1].from && seq[0].move.to == played[plies - 1].to &&
-                       seq[1].move.from == played[plies - 2].from && seq[1].move.to == played[plies - 2].to;
+                       seq[1].move.from == played[plies - 2].from && seq[1].move.to == played[plies - 2].to &&
+                       same_units(back.board, was.board) && back.parrain_square == was.parrain_square;
             });
             ASSERT_NE(it, seqs.end());
             const auto cert = find_certificate(diagram, *it, conditions, plies - 2, 60);
@@ -397,7 +413,50 @@ TEST(Retro, PlayedSequencesGetCertificatesThatReplay) {
             ++certified;
         }
     }
-    EXPECT_EQ(certified, 12);
+    EXPECT_EQ(certified, 18);
+}
+
+// Circe Parrain by hand: 1.e4 d5 2.exd5 Sf6, where the pawn taken on d5 waited and was placed
+// by Sg8-f6 on d5 + (-1,-2) = c3. The last two single moves of that diagram (White to move,
+// nothing waiting) include Sg8-f6[+bPc3] after e4xPd5, whose earlier position (after 1.e4 d5,
+// nothing waiting) the game 1.e4 d5 certifies; the certificate replays.
+TEST(Retro, ParrainWaitingUnitIsCertified) {
+    const std::vector<Condition> conditions = parse_condition_words("Circe Parrain", "test");
+    const RuleSet rules = resolve_rules(conditions, "test");
+    SetupRules setup_rules;
+    setup_rules.rules = &rules;
+    Position pos(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), setup_rules);
+    for (const auto& [from, to] : {std::pair{SQ_E2, SQ_E4}, {SQ_D7, SQ_D5}, {SQ_E4, SQ_D5}, {SQ_G8, SQ_F6}}) {
+        MoveList list;
+        generate_legal(pos, list);
+        const auto m =
+            std::find_if(list.begin(), list.end(), [&](const Move& x) { return x.from == from && x.to == to; });
+        ASSERT_NE(m, list.end());
+        UndoInfo u;
+        pos.do_move(*m, u);
+    }
+    rebirth::Setup diagram = pos.to_setup();
+    ASSERT_EQ(diagram.board[SQ_C3], make_piece(BLACK, PAWN));
+    ASSERT_EQ(diagram.parrain_square, SQ_NONE);
+    diagram.castling = 0;
+    const auto seqs = possible_last_moves(diagram, 2, 1, &rules);
+    const auto it = std::find_if(seqs.begin(), seqs.end(), [](const std::vector<UnMove>& seq) {
+        return seq[0].move.from == SQ_G8 && seq[0].move.to == SQ_F6 && seq[0].parrain_rebirth == SQ_C3 &&
+               seq[0].parrain_square == SQ_D5 && seq[1].move.from == SQ_E4 && seq[1].move.to == SQ_D5 &&
+               seq[1].uncaptured == PAWN && seq[1].parrain_square == SQ_NONE;
+    });
+    ASSERT_NE(it, seqs.end());
+    EXPECT_EQ(janko_notation(diagram, (*it)[0], &rules), "Ng8-f6[+bPc3]");
+    const auto cert = find_certificate(diagram, *it, conditions, 2, 60);
+    ASSERT_TRUE(cert.has_value());
+    EXPECT_EQ(cert->game.size(), 2u);
+    EXPECT_TRUE(verify_certificate(diagram, *cert, conditions));
+    EXPECT_EQ(check_certificate_text(diagram, certificate_text(*cert, conditions), conditions, 2), "");
+    // The game ends with nothing waiting: not a diagram whose last move took a unit.
+    rebirth::Setup waiting = diagram;
+    waiting.parrain_square = SQ_E4;
+    waiting.parrain_piece = make_piece(WHITE, PAWN);
+    EXPECT_FALSE(verify_certificate(waiting, *cert, conditions));
 }
 
 }  // namespace

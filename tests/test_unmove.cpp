@@ -51,8 +51,27 @@ bool same_marked(const std::array<Piece, SQUARE_NB>& a, const std::array<Piece, 
     return true;
 }
 
+// The same unit waiting for its Parrain rebirth (or none in both).
+bool same_waiting(const rebirth::Setup& a, const rebirth::Setup& b) {
+    return a.parrain_square == b.parrain_square &&
+           (a.parrain_square == SQ_NONE ||
+            (a.parrain_piece.walk == b.parrain_piece.walk && a.parrain_piece.color == b.parrain_piece.color));
+}
+
+// For a failure message: the units waiting for their Parrain rebirth after and before a move.
+std::string waiting_text(const rebirth::Setup& after, const rebirth::Setup& before) {
+    std::string t;
+    for (const rebirth::Setup* s : {&after, &before})
+        if (s->parrain_square != SQ_NONE)
+            t += std::string(s == &after ? " (waiting after: " : " (waiting before: ") +
+                 (s->parrain_piece.color == WHITE ? "w" : "b") +
+                 std::string(walk_code(s->parrain_piece.walk, Language::English)) + square_name(s->parrain_square) +
+                 ")";
+    return t;
+}
+
 bool same_board_and_side(const rebirth::Setup& a, const rebirth::Setup& b, const RuleSet& rules) {
-    return same_marked(a.board, b.board, rules) && a.side_to_move == b.side_to_move;
+    return same_marked(a.board, b.board, rules) && a.side_to_move == b.side_to_move && same_waiting(a, b);
 }
 
 // The flags a retraction's taken unit carries under these rules (the promoted mark under
@@ -64,10 +83,11 @@ std::uint8_t taken_flags(const Position& pos, const Move& m, const RuleSet& rule
 
 // Random games from the four positions under `condition` (Popeye words, "" = orthodox):
 // both ways, every move and every retraction; returns the numbers of moves and retractions.
-// With `more_starts`, from those too; `marked` (when given) counts the moves that took a
-// promoted unit under Frisch-auf Circe.
+// With `more_starts`, from those too; `special` (when given) counts the moves whose
+// retraction needs the condition's own fields: under Frisch-auf Circe a promoted unit taken,
+// under Parrain a waiting unit placed by the move.
 std::pair<int, int> round_trips(const char* condition, int games, int plies,
-                                std::initializer_list<const char*> more_starts = {}, int* marked = nullptr) {
+                                std::initializer_list<const char*> more_starts = {}, int* special = nullptr) {
     const RuleSet rules = resolve_rules(parse_condition_words(condition, "test"), "test");
     SetupRules setup_rules;
     setup_rules.rules = &rules;
@@ -99,7 +119,6 @@ std::pair<int, int> round_trips(const char* condition, int games, int plies,
                     const rebirth::Setup before = pos.to_setup();
                     const Walk taken = captured_by(pos, m);
                     const std::uint8_t flags = taken == NO_WALK ? 0 : taken_flags(pos, m, rules);
-                    if (marked && flags) ++*marked;
                     UndoInfo u;
                     pos.do_move(m, u);
                     std::vector<UnMove> un;
@@ -113,10 +132,12 @@ std::pair<int, int> round_trips(const char* condition, int games, int plies,
                                r.uncaptured_flags == flags &&
                                same_board_and_side(retract(pos.to_setup(), r), before, rules);
                     });
+                    if (special && it != un.end() && (it->uncaptured_flags || it->parrain_rebirth != SQ_NONE))
+                        ++*special;
                     EXPECT_NE(it, un.end())
                         << condition << ": missing retraction of " << move_to_popeye(Position(before, setup_rules), m)
                         << " (taken " << int(taken) << ", reborn on " << int(reborn) << ") giving "
-                        << to_fen(pos.to_setup()) << " from " << to_fen(before);
+                        << to_fen(pos.to_setup()) << " from " << to_fen(before) << waiting_text(pos.to_setup(), before);
                     pos.undo_move(m, u);
                     ++moves;
                 }
@@ -134,6 +155,7 @@ std::pair<int, int> round_trips(const char* condition, int games, int plies,
                         UndoInfo u;
                         earlier.do_move(m, u);
                         EXPECT_TRUE(same_marked(earlier.to_setup().board, pos.to_setup().board, rules));
+                        EXPECT_TRUE(same_waiting(earlier.to_setup(), pos.to_setup()));
                         earlier.undo_move(m, u);  // Popeye lists some moves twice (Mars 0-0)
                         found = true;
                     }
@@ -165,12 +187,12 @@ TEST(UnMove, CirceRetractionsTakeTheRebornUnitBack) {
         EXPECT_GE(moves, 300);
         EXPECT_GE(retractions, 300);
     }
-    const RuleSet parrain = resolve_rules(parse_condition_words("Circe Parrain", "test"), "test");
+    const RuleSet clone = resolve_rules(parse_condition_words("Circe Clone", "test"), "test");
     const RuleSet antimars = resolve_rules(parse_condition_words("AntiMarsCirce", "test"), "test");
     EXPECT_TRUE(unmoves_supported(&antimars));
-    EXPECT_FALSE(unmoves_supported(&parrain));
+    EXPECT_FALSE(unmoves_supported(&clone));
     std::vector<UnMove> un;
-    EXPECT_THROW(generate_unmoves(parse_fen("k7/8/8/8/8/8/8/R6K b - - 0 1"), un, &parrain), std::invalid_argument);
+    EXPECT_THROW(generate_unmoves(parse_fen("k7/8/8/8/8/8/8/R6K b - - 0 1"), un, &clone), std::invalid_argument);
 }
 
 // Under Anti-Circe the capturer is reborn: its retraction takes it back from its rebirth
@@ -212,6 +234,76 @@ TEST(UnMove, CirceWithAntiCirceRetractionsReplay) {
 TEST(UnMove, MarsAndAntiMarsRetractionsReplay) {
     expect_round_trips(
         {"MarsCirce", "MarsCirce Mirror", "MarsCirce RexExclusive", "AntiMarsCirce", "AntiMarsCirce Mirror"});
+}
+
+// Circe Parrain and ContraParrain (RULES.md section 5): the unit a move takes waits and is
+// placed after the next move, shifted by that move's vector (negated under ContraParrain), if
+// that square is on the board and empty. The position holds the waiting unit: a retraction
+// takes back a capture exactly when one waits, and may lift the unit the move placed (or
+// bring back one it could not place) into the earlier position, waiting there.
+TEST(UnMove, ParrainRetractionsReplay) {
+    for (const char* condition : {"Circe Parrain", "Circe ContraParrain"}) {
+        SCOPED_TRACE(condition);
+        int placed = 0;
+        const auto [moves, retractions] = round_trips(condition, 2, 14, {}, &placed);
+        std::printf("%s: %d moves, %d retractions, %d moves placing a waiting unit\n", condition, moves, retractions,
+                    placed);
+        EXPECT_GE(moves, 1000);
+        EXPECT_GE(retractions, 1000);
+        EXPECT_GE(placed, 20);
+    }
+}
+
+// RULES.md section 5, Circe Parrain, by hand: wKh1 wQe4, bKa8 bSd5 bBc3, White to move and
+// nothing waiting. A unit White took (on e4 or h1, where White's units stand) was placed by
+// Black's last move at its square plus that move's vector: the bishop on c3 by Sf6-d5
+// (e4 + (-2,-1)), the knight on d5 by Bd2-c3 (e4 + (-1,+1)) or by Kb7-a8 (e4 + (-1,+1)); no
+// other move and square fit. Nothing waits, so no retraction takes back a capture; with a
+// white pawn waiting on d5 (taken there by the last move) every retraction does.
+TEST(UnMove, ParrainPlacedUnitWaitsAgain) {
+    const RuleSet rules = resolve_rules(parse_condition_words("Circe Parrain", "test"), "test");
+    rebirth::Setup s = parse_fen("k7/8/8/3n4/4Q3/2b5/8/7K w - - 0 1");
+    std::vector<UnMove> un;
+    generate_unmoves(s, un, &rules);
+    std::vector<std::string> placed;
+    for (const UnMove& u : un) {
+        EXPECT_EQ(u.uncaptured, NO_WALK);
+        if (u.parrain_rebirth == SQ_NONE) continue;
+        EXPECT_EQ(u.parrain_square, SQ_E4);
+        placed.push_back(square_name(u.move.from) + square_name(u.move.to) + " " +
+                         std::string(walk_code(u.parrain_piece.walk, Language::English)) +
+                         square_name(u.parrain_rebirth));
+        if (u.move.from == SQ_F6) {
+            const rebirth::Setup before = retract(s, u);
+            EXPECT_TRUE(before.board[SQ_C3].empty());
+            EXPECT_EQ(before.board[SQ_F6], make_piece(BLACK, KNIGHT));
+            EXPECT_EQ(before.parrain_square, SQ_E4);
+            EXPECT_EQ(before.parrain_piece, make_piece(BLACK, BISHOP));
+            EXPECT_EQ(before.side_to_move, BLACK);
+        }
+    }
+    std::sort(placed.begin(), placed.end());
+    EXPECT_EQ(placed, (std::vector<std::string>{"b7a8 Sd5", "d2c3 Sd5", "f6d5 Bc3"}));
+    s.parrain_square = SQ_D5;
+    s.parrain_piece = make_piece(WHITE, PAWN);
+    generate_unmoves(s, un, &rules);
+    EXPECT_FALSE(un.empty());
+    for (const UnMove& u : un) {
+        EXPECT_EQ(u.move.to, SQ_D5);
+        EXPECT_EQ(u.uncaptured, PAWN);
+    }
+    // The rules' LastCapture belongs in the position (take_last_capture).
+    RuleSet last = resolve_rules(parse_condition_words("Circe Parrain LastCapture White Pd5", "test"), "test");
+    std::vector<UnMove> refused;
+    EXPECT_THROW(generate_unmoves(parse_fen("k7/8/8/3n4/4Q3/2b5/8/7K w - - 0 1"), refused, &last),
+                 std::invalid_argument);
+    rebirth::Setup d = parse_fen("k7/8/8/3n4/4Q3/2b5/8/7K w - - 0 1");
+    take_last_capture(d, last);
+    EXPECT_EQ(d.parrain_square, SQ_D5);
+    EXPECT_EQ(last.last_capture_square, SQ_NONE);
+    std::vector<UnMove> again;
+    generate_unmoves(d, again, &last);
+    EXPECT_EQ(again, un);
 }
 
 TEST(UnMove, AssassinRetractionsReplay) {

@@ -33,8 +33,9 @@ std::optional<RetroCertificate> find_certificate(const Setup& position, const st
 
 // Whether `cert` replays under `conditions`: every move of its game and then of its sequence
 // is legal where it is played (among generate_legal's moves, rule choices included), starting
-// from the game array with White to move, and the last position has `position`'s units and
-// side to move.
+// from the game array with White to move, and the last position has `position`'s units,
+// side to move and (Circe Parrain) waiting unit: the position's own, else the conditions'
+// LastCapture. The game array has none waiting (a LastCapture is the diagram's).
 bool verify_certificate(const Setup& position, const RetroCertificate& cert, const std::vector<Condition>& conditions);
 
 // The certificate in Popeye's notation, one line: the game's moves numbered from 1, then
@@ -44,8 +45,8 @@ std::string certificate_text(const RetroCertificate& cert, const std::vector<Con
 // Replays a certificate written as certificate_text writes it (move numbers optional, one
 // "|" between the game and the sequence), each move matched by its text against the legal
 // moves where it is played, from the game array with White to move: "" when every move is
-// legal, the sequence has `sequence_length` moves and the last position has `position`'s
-// units and side to move; else why not, naming the first move that fails.
+// legal, the sequence has `sequence_length` moves and the last position is `position` as
+// verify_certificate compares them; else why not, naming the first move that fails.
 std::string check_certificate_text(const Setup& position, const std::string& text,
                                    const std::vector<Condition>& conditions, int sequence_length);
 

@@ -24,6 +24,11 @@ struct Setup {
     // Units under a square (a diagram with two units on one square: the earlier one waits
     // below, as Volcanic/Parachute Circe bury and lift units), in input order.
     std::vector<std::pair<Square, Piece>> underworld;
+    // Circe Parrain / ContraParrain: the unit the last move took, waiting for its rebirth after
+    // the next move, and the square it was taken on (SQ_NONE: none waits). Position::set
+    // takes it before the rules' LastCapture.
+    Square parrain_square = SQ_NONE;
+    Piece parrain_piece{};
 
     friend bool operator==(const Setup&, const Setup&) = default;
 };

@@ -29,6 +29,11 @@ namespace rebirth {
 //   to its rebirth square (SQ_NONE: it castled from that corner).
 // - `uncaptured_flags`: Frisch-auf Circe: the taken unit's attributes (PF_PROMOTED: a
 //   promoted unit, reborn on the promotion square of the capture file); 0 otherwise.
+// - `parrain_square`, `parrain_piece`: Circe Parrain / ContraParrain: the mover's unit that
+//   the opponent's move before took on that square, waiting in the earlier position; the
+//   move placed it on `parrain_rebirth` (where it stands now), or SQ_NONE: the square the
+//   move's vector gave was off the board or held, and it was lost. Under these rules the
+//   move's own taken unit is the one the position has waiting (Setup::parrain_piece).
 struct UnMove {
     Move move;
     Walk uncaptured = NO_WALK;
@@ -39,6 +44,9 @@ struct UnMove {
     bool capturer_lost = false;
     Square rook_from = SQ_NONE;
     std::uint8_t uncaptured_flags = 0;
+    Square parrain_square = SQ_NONE;
+    Piece parrain_piece{};
+    Square parrain_rebirth = SQ_NONE;
     friend bool operator==(const UnMove&, const UnMove&) = default;
 };
 
@@ -49,11 +57,17 @@ struct UnMove {
 // square rules); Circe and Anti-Circe together (both units reborn, each half's square given
 // by its rule); Mars Circe; Anti-Mars Circe; Frisch-auf Circe (the captured unit reborn,
 // Relaxed or Strict), where the diagram's FrischAuf marks (PF_PROMOTED) are taken as the
-// truth: a marked unit promoted, an unmarked one never did. Never with the walk adapters
+// truth: a marked unit promoted, an unmarked one never did; Circe Parrain and ContraParrain
+// (Relaxed), the unit the last move took waiting in the position (Setup::parrain_piece). Never with the walk adapters
 // Clone and Chameleon or other effects (Volcanic, Parachute, Ultra, Atom, Kamikaze,
 // Alsatian, Hydra). A diagram shows neither the units' game-array squares nor the walk a
 // Clone or Chameleon unit had, which the refused ones need.
 bool unmoves_supported(const RuleSet* rules);
+
+// Circe Parrain / ContraParrain: moves the rules' LastCapture (the unit the diagram's last
+// move took, waiting) into the diagram (Setup::parrain_piece), where generate_unmoves wants
+// it: the rules then describe the diagram and every earlier position alike. Nothing without one.
+void take_last_capture(Setup& diagram, RuleSet& rules);
 
 // Every retraction of the side that did not move in `position` (the side to move is the
 // other one) under `rules`: each earlier position loads (the opponent of the mover is not
@@ -70,8 +84,10 @@ bool unmoves_supported(const RuleSet* rules);
 // Circe non-captures from any empty square (a pawn also from its own square: its double step
 // from its rebirth square may end where it stood) and castling of a king from any empty
 // square with a rook from its corner or lifted there from any empty square.
-// Orthodox units only. Throws std::invalid_argument for fairy units and for rules
-// unmoves_supported refuses. Castling rights and en passant of the earlier position are
+// Under Circe Parrain the move took the unit `position` has waiting, or nothing (retract()
+// gives the earlier position its own waiting unit). Orthodox units only. Throws
+// std::invalid_argument for fairy units, for rules unmoves_supported refuses and for rules
+// with a LastCapture (take_last_capture). Castling rights and en passant of the earlier position are
 // claimed only as the retracted move needs them.
 void generate_unmoves(const Setup& position, std::vector<UnMove>& out, const RuleSet* rules = nullptr);
 
@@ -85,7 +101,8 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
 // square (if any) to the capture square, a unit an Assassin rebirth removed back in place,
 // the mover to move; castling rights only for a retracted castling (the rook's corner unless
 // the rook was lifted, and the king's square when it castled from its game-array square),
-// the en passant square only for a retracted en passant capture.
+// the en passant square only for a retracted en passant capture; under Parrain the unit the
+// move placed lifted off, and u's waiting unit (none when u has none) the earlier position's.
 Setup retract(const Setup& position, const UnMove& u);
 
 }  // namespace rebirth

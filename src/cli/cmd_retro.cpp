@@ -81,11 +81,12 @@ int run_retro(const RetroArgs& args) {
     if (!args.side.empty() && args.side != "w" && args.side != "b")
         throw InputError("--side", 0, args.side, "the side that moved last is w or b");
     if (args.threads < 0) throw InputError("--threads", 0, std::to_string(args.threads), "threads must be 0 or more");
-    const Setup diagram = parse_fen(args.fen, "--fen");
+    Setup diagram = parse_fen(args.fen, "--fen");
     RuleSet rules;
     if (!args.condition.empty()) {
         rules = resolve_rules(parse_condition_words(args.condition, "--condition"), "--condition", 0);
         if (!unmoves_supported(&rules)) throw InputError("--condition", 0, args.condition, retro_unsupported(rules));
+        take_last_capture(diagram, rules);  // Parrain: "Circe Parrain LastCapture White Bg4"
     }
     const RuleSet* r = args.condition.empty() ? nullptr : &rules;
     if (!args.retractor.empty()) {

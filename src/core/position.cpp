@@ -188,7 +188,14 @@ bool Position::load(const Setup& setup, const SetupRules& rules, const std::stri
         throw InputError(source, 0, std::to_string(popcount(pieces()) + buried_count_),
                          "Circe Volcanic/Parachute: rebirth handles at most " + std::to_string(MAX_BURIED) +
                              " units, the diagram has");
-    if (circe_ && rules_->last_capture_square != SQ_NONE) {
+    if (circe_ && setup.parrain_square != SQ_NONE &&
+        (rules_->square == SquareRule::Parrain || rules_->square == SquareRule::ContraParrain)) {
+        if (setup.parrain_piece.empty())
+            throw InputError(source, 0, square_name(setup.parrain_square), "no unit waits for its Parrain rebirth on");
+        check_unit(setup.parrain_piece, setup.parrain_square);
+        parrain_piece_ = setup.parrain_piece;
+        parrain_square_ = setup.parrain_square;
+    } else if (circe_ && rules_->last_capture_square != SQ_NONE) {
         parrain_piece_ = rules_->last_capture_piece;
         parrain_square_ = rules_->last_capture_square;
     }
@@ -254,6 +261,8 @@ Setup Position::to_setup() const {
     s.ep_square = ep_square_;
     s.halfmove_clock = halfmove_clock_;
     for (int i = 0; i < buried_count_; ++i) s.underworld.emplace_back(buried_[i].square, buried_[i].piece);
+    s.parrain_square = parrain_square_;
+    s.parrain_piece = parrain_piece_;
     s.fullmove_number = fullmove_start_ + (ply_ + (fullmove_start_ ? 0 : 0)) / 2;
     return s;
 }

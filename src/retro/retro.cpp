@@ -287,13 +287,18 @@ std::string janko_notation(const Setup& position, const UnMove& u, const RuleSet
     const Setup before = retract(position, u);
     SetupRules setup_rules;
     setup_rules.rules = effective_rules(rules);
-    // Popeye writes no Assassin removal; a retraction names every unit it brings back.
+    // Popeye writes no Assassin removal (nor a Parrain unit lost); a retraction names every
+    // unit it brings back.
     std::string extra;
     const auto removed = [](Piece p, Square s) {
         return std::string("[-") + (p.color == WHITE ? 'w' : 'b') + std::string(walk_code(p.walk, Language::English)) +
                square_name(s) + "]";
     };
     if (!u.resurrected.empty()) extra += removed(u.resurrected, u.unreborn);
+    // Parrain: a unit taken before that this move could not place (its square off the board
+    // or held) leaves the game with it, named by the square it was taken on.
+    if (u.parrain_square != SQ_NONE && u.parrain_rebirth == SQ_NONE)
+        extra += removed(u.parrain_piece, u.parrain_square);
     if (u.capturer_lost) {
         const Walk w = m.kind == MoveKind::Promotion ? m.promotion : u.capturer_before.walk;
         extra += removed(make_piece(u.capturer_before.color, w), m.to);

@@ -16,6 +16,34 @@ namespace {
 
 const char* const kGameArray = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+// The conditions without a Circe Parrain LastCapture (a condition of its own, or words of the
+// Circe condition): the game array has no unit waiting; a diagram's waiting unit is its own
+// (Setup::parrain_piece, take_last_capture).
+std::vector<Condition> without_last_capture(std::vector<Condition> conditions) {
+    std::erase_if(conditions, [](const Condition& c) { return c.name == "LastCapture"; });
+    for (Condition& c : conditions)
+        for (size_t i = 0; i < c.args.size(); ++i)
+            if (c.args[i] == "LastCapture") {
+                c.args.erase(c.args.begin() + long(i), c.args.begin() + long(std::min(c.args.size(), i + 3)));
+                break;
+            }
+    return conditions;
+}
+
+// Whether a game's end is `position` under `conditions`: the same units, side to move and
+// (Parrain) unit waiting: the position's own, else the conditions' LastCapture.
+bool ends_in(const Setup& end, const Setup& position, const std::vector<Condition>& conditions) {
+    Setup want = position;
+    if (want.parrain_square == SQ_NONE) {
+        RuleSet rules = resolve_rules(conditions, "<certificate>");
+        take_last_capture(want, rules);
+    }
+    return same_units(end.board, want.board) && end.side_to_move == want.side_to_move &&
+           end.parrain_square == want.parrain_square &&
+           (end.parrain_square == SQ_NONE ||
+            (end.parrain_piece.walk == want.parrain_piece.walk && end.parrain_piece.color == want.parrain_piece.color));
+}
+
 // The position `seq` leads back to from `position` (retract, one retraction after the other).
 Setup earliest(const Setup& position, const std::vector<UnMove>& seq) {
     Setup s = position;
@@ -39,7 +67,8 @@ bool play_legal(Position& pos, const Move& m) {
 // The game array with White to move under `conditions`, beside the rule set its position
 // points at.
 struct GameArray {
-    explicit GameArray(const std::vector<Condition>& conditions) : rules(resolve_rules(conditions, "<certificate>")) {
+    explicit GameArray(const std::vector<Condition>& conditions)
+        : rules(resolve_rules(without_last_capture(conditions), "<certificate>")) {
         SetupRules setup_rules;
         setup_rules.rules = rules.orthodox() ? nullptr : &rules;
         pos.set(parse_fen(kGameArray), setup_rules);
@@ -58,8 +87,7 @@ bool verify_certificate(const Setup& position, const RetroCertificate& cert, con
     for (const std::vector<Move>* moves : {&cert.game, &cert.sequence})
         for (const Move& m : *moves)
             if (!play_legal(pos, m)) return false;
-    const Setup end = pos.to_setup();
-    return same_units(end.board, position.board) && end.side_to_move == position.side_to_move;
+    return ends_in(pos.to_setup(), position, conditions);
 }
 
 std::optional<RetroCertificate> find_certificate(const Setup& position, const std::vector<UnMove>& seq,
@@ -85,7 +113,7 @@ std::optional<RetroCertificate> find_certificate(const Setup& position, const st
     p.stipulation.half_moves = plies;
     p.stipulation.moves = plies / 2.0;
     p.stipulation.text = "dia" + std::to_string(plies / 2) + (plies % 2 ? ".5" : "");
-    p.conditions = conditions;
+    p.conditions = without_last_capture(conditions);
     p.setup = start;
     p.setup.side_to_move = WHITE;
     p.setup.castling = 0;
@@ -160,8 +188,7 @@ std::string check_certificate_text(const Setup& position, const std::string& tex
         return "the sequence has " + std::to_string(after_bar) + " moves, " + std::to_string(sequence_length) +
                " expected";
     const Setup end = pos.to_setup();
-    if (!same_units(end.board, position.board) || end.side_to_move != position.side_to_move)
-        return "the game ends in " + to_fen(end) + ", not in the diagram";
+    if (!ends_in(end, position, conditions)) return "the game ends in " + to_fen(end) + ", not in the diagram";
     return "";
 }
 

@@ -128,7 +128,8 @@ RetroTwin load_twin(const Problem& p, size_t i) {
     if (!t.tw.options.white_to_play) t.sides.insert(t.sides.begin(), WHITE);
     if (t.retractor) t.sides = {WHITE};  // White moved last
     t.diagram = t.tw.setup;
-    t.diagram.castling = 0;  // a diagram asserts no castling right
+    t.diagram.castling = 0;                 // a diagram asserts no castling right
+    take_last_capture(t.diagram, t.rules);  // Parrain: the unit the last move took waits in the diagram
     return t;
 }
 
@@ -170,8 +171,9 @@ std::vector<std::vector<std::string>> retro_solutions(const LastMovesAnswer& ans
 std::string retro_unsupported(const RuleSet& rules) {
     return "retro analysis under " + rules.describe() +
            " is not supported yet (supported: orthodox, Circe with Relaxed, Strict or Assassin occupied squares, "
-           "Frischauf with Relaxed or Strict, AntiCirce, Circe with AntiCirce, MarsCirce, AntiMarsCirce; not yet "
-           "Clone, Chameleon, Parrain, Take&Make, Super, Cage or Diagram squares)";
+           "Frischauf with Relaxed or Strict, Parrain and ContraParrain (Relaxed), AntiCirce, Circe with AntiCirce, "
+           "MarsCirce, "
+           "AntiMarsCirce; not yet Clone, Chameleon, Take&Make, Super, Cage or Diagram squares)";
 }
 
 RetroProblemReport solve_retro_problem(const Problem& p, int threads, double max_seconds) {

@@ -34,6 +34,8 @@ struct UnMoveHash {
                           std::uint64_t(u.capturer_now) << 16 | std::uint64_t(u.rook_from) << 24 |
                           std::uint64_t(u.capturer_lost) << 32 | unit(u.resurrected) << 33 |
                           (unit(u.capturer_before) << 48 ^ std::uint64_t(u.uncaptured_flags) << 60);
+        g ^= (std::uint64_t(u.parrain_square) | std::uint64_t(u.parrain_rebirth) << 8 | unit(u.parrain_piece) << 16) *
+             0xD6E8FEB86659FD93ull;
         return std::size_t((h ^ (g * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull >> 7);
     }
 };
@@ -50,9 +52,9 @@ bool same_marked_units(const std::array<Piece, SQUARE_NB>& a, const std::array<P
 }
 
 // The forward move, in the position before (which must load), with u's from, to, kind and
-// promotion that gives `after` again; nullopt when there is none.
-std::optional<Move> replayed(const Setup& before, const UnMove& u, const RuleSet* rules,
-                             const std::array<Piece, SQUARE_NB>& after) {
+// promotion that gives `after` again (its board and, under Parrain, its waiting unit);
+// nullopt when there is none.
+std::optional<Move> replayed(const Setup& before, const UnMove& u, const RuleSet* rules, const Setup& after) {
     Position pos;
     SetupRules setup_rules;
     setup_rules.rules = rules;
@@ -71,7 +73,12 @@ std::optional<Move> replayed(const Setup& before, const UnMove& u, const RuleSet
             continue;
         UndoInfo undo;
         pos.do_move(x, undo);
-        const bool same = same_marked_units(pos.to_setup().board, after, rules);
+        const Setup got = pos.to_setup();
+        // Under Parrain the unit the move took waits: the same one as in `after`.
+        const bool same = same_marked_units(got.board, after.board, rules) &&
+                          got.parrain_square == after.parrain_square &&
+                          (got.parrain_square == SQ_NONE || (got.parrain_piece.walk == after.parrain_piece.walk &&
+                                                             got.parrain_piece.color == after.parrain_piece.color));
         pos.undo_move(x, undo);
         if (same) return x;
     }
@@ -87,6 +94,10 @@ Setup retract(const Setup& position, const UnMove& u) {
     const Move& m = u.move;
     // The reborn unit leaves first: it may stand on the departure square (PWC Circe).
     if (u.uncaptured != NO_WALK && u.unreborn != SQ_NONE) s.board[u.unreborn] = Piece{};
+    // Parrain: the unit the move placed leaves; it waits again.
+    if (u.parrain_rebirth != SQ_NONE) s.board[u.parrain_rebirth] = Piece{};
+    s.parrain_square = u.parrain_square;
+    s.parrain_piece = u.parrain_piece;
     // Castling: the rook leaves first (a Mars king may have castled from the square the rook
     // went to) and comes back last (an Anti-Mars rook may have been lifted from the square
     // the king went to).
@@ -124,12 +135,25 @@ Setup retract(const Setup& position, const UnMove& u) {
     return s;
 }
 
+void take_last_capture(Setup& diagram, RuleSet& rules) {
+    if (rules.last_capture_square == SQ_NONE) return;
+    diagram.parrain_square = rules.last_capture_square;
+    diagram.parrain_piece = rules.last_capture_piece;
+    rules.last_capture_square = SQ_NONE;
+    rules.last_capture_piece = Piece{};
+}
+
 bool unmoves_supported(const RuleSet* rules) {
     if (!rules || rules->orthodox()) return true;
     const RuleSet& r = *rules;
     if (r.atom || r.kamikaze || r.alsatian || r.hydra || r.clone || r.chameleon) return false;
-    if (parrain_like(r) || r.square == SquareRule::TakeMake || r.square == SquareRule::Diagram) return false;
     const bool plain_occupied = r.occupied == Occupied::Relaxed || r.occupied == Occupied::Strict;
+    // Parrain: the waiting unit is part of the position (Setup::parrain_piece); a unit whose
+    // square is held is lost (Relaxed).
+    if (parrain_like(r))
+        return r.reborn == Reborn::Captured && r.occupied == Occupied::Relaxed && !r.frischauf && !r.mars &&
+               !r.antimars;
+    if (r.square == SquareRule::TakeMake || r.square == SquareRule::Diagram) return false;
     if (r.mars || r.antimars) return r.reborn == Reborn::None && plain_occupied;
     // Frisch-auf: the diagram's marks say which units promoted (unmove.h).
     if (r.frischauf) return r.reborn == Reborn::Captured && plain_occupied;
@@ -230,6 +254,104 @@ Square capturer_rebirth_square(const RuleSet& rules, Piece capturer, Walk before
     return rebirth_square(rules, f, reborn_walk(rules, f));
 }
 
+// Circe Parrain / ContraParrain (contra): the retractions of the side that did not move in
+// `position` (occupied squares `occ`, the other side's `theirs`), each handed to add(), which
+// replays it. The move took the unit the position has waiting (on its square, en passant
+// too), or nothing when none waits. Before it, a unit of the mover may have waited, taken on
+// a square c where the other side's unit that took it stands now (or the unit the move took):
+// the move's vector (castling: the king's plus the rook's; ContraParrain: negated) from c
+// gave the square it was placed on, where it stands now, or that square was off the board
+// or held and it was lost (any walk). A unit placed on its last rank as a pawn promoted.
+// add(u) replays u and hands it on when it gives the position again (returning whether it
+// did); pass(u) hands u on as it is (its move the replayed one): a lost waiting unit changes
+// nothing the replay sees, so those go with the replay of the move alone.
+void parrain_unmoves(const Setup& position, bool contra, Bitboard occ, Bitboard theirs,
+                     const std::function<std::optional<Move>(const UnMove&)>& add,
+                     const std::function<void(const UnMove&)>& pass) {
+    const Color mover = ~position.side_to_move;
+    const Square held = position.parrain_square;
+    const Piece waiting = position.parrain_piece;
+    if (held != SQ_NONE && (waiting.color == mover || waiting.walk == KING)) return;  // not a unit the move took
+    const Bitboard takers = theirs | (held != SQ_NONE ? square_bb(held) : 0);
+    const Bitboard ours = occ & ~theirs;
+    // u (its move found with the units on `ours` but its own off the board when `wide`), with
+    // each earlier waiting unit.
+    auto with_waiting = [&](UnMove u, bool wide) {
+        const Move& m = u.move;
+        int df = file_of(m.to) - file_of(m.from), dr = rank_of(m.to) - rank_of(m.from);
+        Square rook_now = SQ_NONE;
+        if (m.kind == MoveKind::Castling) {
+            df += file_of(m.to) == 6 ? -2 : 3;
+            rook_now = make_square(file_of(m.to) == 6 ? 5 : 3, rank_of(m.to));
+        }
+        if (contra) {
+            df = -df;
+            dr = -dr;
+        }
+        std::optional<Move> plain;  // the move, replayed with nothing waiting
+        if (!wide) plain = add(u);
+        for (Bitboard b = takers; b;) {
+            const Square c = pop_lsb(b);
+            const int f = file_of(c) + df, r = rank_of(c) + dr;
+            const Square s = f >= 0 && f < 8 && r >= 0 && r < 8 ? make_square(f, r) : SQ_NONE;
+            UnMove w = u;
+            w.parrain_square = c;
+            if (s != SQ_NONE && (ours & square_bb(s)) && s != m.to && s != rook_now && position.board[s].walk != KING) {
+                // Placed on s, where it stands now (a pawn placed on its last rank promoted).
+                w.parrain_rebirth = s;
+                w.parrain_piece = position.board[s];
+                add(w);
+                if (w.parrain_piece.walk != PAWN && relative_rank(mover, rank_of(s)) == 7) {
+                    w.parrain_piece = make_piece(mover, PAWN);
+                    add(w);
+                }
+                w.parrain_rebirth = SQ_NONE;
+            }
+            if (!plain || (s != SQ_NONE && !(occ & square_bb(s)))) continue;
+            // Lost: its square was off the board or held.
+            w.move = *plain;
+            for (Walk x : kUncapturable) {
+                if (x == PAWN && relative_rank(mover, rank_of(c)) == 7) continue;
+                w.parrain_piece = make_piece(mover, x);
+                pass(w);
+            }
+        }
+    };
+    std::vector<Arrival> ways, wide;
+    for (Bitboard b = ours; b;) {
+        const Square t = pop_lsb(b);
+        const Piece p = position.board[t];
+        // The ways with every other unit of the mover off the board too: one of them may have
+        // been placed after the move on a square the move crossed (the replay keeps the ways
+        // that were open).
+        arrivals(p, mover, t, occ, true, ways);
+        arrivals(p, mover, t, (occ & ~ours) | square_bb(t), true, wide);
+        for (const Arrival& a : wide) {
+            const bool plain = std::any_of(ways.begin(), ways.end(), [&](const Arrival& x) {
+                return x.move == a.move && x.capture == a.capture && x.quiet == a.quiet && x.taking == a.taking;
+            });
+            if (held == SQ_NONE) {
+                if (a.quiet) with_waiting(UnMove{a.move}, !plain);
+            } else if (a.taking && a.capture == held && (!a.pawn_only || waiting.walk == PAWN)) {
+                with_waiting(UnMove{a.move, waiting.walk}, !plain);
+            }
+        }
+        // Castling (nothing taken): king on g1/c1 with the rook beside it, its game-array
+        // squares empty.
+        const int rank = rank_of(t);
+        if (held == SQ_NONE && p.walk == KING && relative_rank(mover, rank) == 0 &&
+            (file_of(t) == 6 || file_of(t) == 2)) {
+            const bool king_side = file_of(t) == 6;
+            const Square home = make_square(4, rank), corner = make_square(king_side ? 7 : 0, rank);
+            const Piece rk = position.board[make_square(king_side ? 5 : 3, rank)];
+            const Bitboard empty_needed =
+                square_bb(home) | square_bb(corner) | (king_side ? 0 : square_bb(make_square(1, rank)));
+            if (rk.walk == ROOK && rk.color == mover && !(occ & empty_needed))
+                with_waiting(UnMove{Move{home, t, MoveKind::Castling}}, false);
+        }
+    }
+}
+
 }  // namespace
 
 void generate_unmoves(const Setup& position, std::vector<UnMove>& out, const RuleSet* rules) {
@@ -273,16 +395,29 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
             occ |= square_bb(Square(s));
             if (position.board[s].color != mover) theirs |= square_bb(Square(s));
         }
+    // Parrain: each position holds its own waiting unit (Setup::parrain_piece), not the rules.
+    const bool parrain = ruled && parrain_like(*rules);
+    if (ruled && rules->last_capture_square != SQ_NONE)
+        throw std::invalid_argument(
+            "generate_unmoves: the rules' LastCapture belongs in the position (take_last_capture)");
     // Replays u; passes it on (with the generator's move) when it gives the position again.
     bool stopped = false;
-    auto add = [&](UnMove u) {
-        if (stopped) return false;
-        const auto x = replayed(retract(position, u), u, rules, position.board);
-        if (!x) return false;
+    auto replay_and_visit = [&](UnMove u) -> std::optional<Move> {
+        if (stopped) return std::nullopt;
+        const auto x = replayed(retract(position, u), u, rules, position);
+        if (!x) return std::nullopt;
         u.move = *x;
         stopped = visit(u);
-        return true;
+        return x;
     };
+    auto add = [&](const UnMove& u) { return replay_and_visit(u).has_value(); };
+    if (parrain) {
+        parrain_unmoves(position, rules->square == SquareRule::ContraParrain, occ, theirs, replay_and_visit,
+                        [&](const UnMove& u) {
+                            if (!stopped) stopped = visit(u);
+                        });
+        return stopped;
+    }
     // Whether a unit of walk w of the opponent may have stood on c (orthodox: no pawn on its
     // first or last rank).
     auto may_stand = [&](Walk w, Square c) {
