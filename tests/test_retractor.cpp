@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "rebirth/rules.h"
 #include "rebirth/setup.h"
 #include "rebirth/unmove.h"
+#include "test_util.h"
 
 namespace rebirth {
 namespace {
@@ -339,6 +341,119 @@ TEST(Retractor, PopeyeFiles) {
                     "EndProblem\n")
                   .find("WhiteToPlay"),
               std::string::npos);
+}
+
+// One retraction or forward move of data/retro/circe_retractors.jsonl's lines (see its
+// README): "Kg5xNh5{now e1}", "f7-f5/f6-f5" (either), "h7xRg8=N{reborn a8}{removed wB}".
+// Whether u (a retraction of `position`) is that move: its unit, squares, taken unit and
+// promotion, and each annotation (the unit standing now on a square: Anti-Circe; the taken
+// unit reborn on a square; the unit an Assassin rebirth removed).
+bool retraction_is(const Setup& position, const UnMove& u, const std::string& token) {
+    const Move& m = u.move;
+    if (token == "O-O" || token == "O-O-O")
+        return m.kind == MoveKind::Castling && (file_of(m.to) == 6) == (token == "O-O");
+    const auto walk_of = [](char c) {
+        switch (c) {
+            case 'K':
+                return KING;
+            case 'Q':
+                return QUEEN;
+            case 'R':
+                return ROOK;
+            case 'B':
+                return BISHOP;
+            case 'N':
+                return KNIGHT;
+            case 'P':
+                return PAWN;
+            default:
+                return NO_WALK;
+        }
+    };
+    size_t i = 0;
+    const Walk unit = std::isupper(static_cast<unsigned char>(token[0])) ? walk_of(token[i++]) : PAWN;
+    const std::string from = token.substr(i, 2);
+    i += 2;
+    Walk taken = NO_WALK;
+    if (token[i++] == 'x') taken = walk_of(token[i++]);
+    const Square to = parse_square(token.substr(i, 2));
+    i += 2;
+    Walk promotion = NO_WALK;
+    if (i < token.size() && token[i] == '=') {
+        promotion = walk_of(token[i + 1]);
+        i += 2;
+    }
+    if (m.kind == MoveKind::Castling || m.to != to || (from != "**" && m.from != parse_square(from))) return false;
+    if (u.uncaptured != taken || (promotion != NO_WALK) != (m.kind == MoveKind::Promotion)) return false;
+    if (promotion != NO_WALK && m.promotion != promotion) return false;
+    if (retract(position, u).board[m.from].walk != (promotion != NO_WALK ? PAWN : unit)) return false;
+    Square now = SQ_NONE, reborn = SQ_NONE;
+    Piece removed{};
+    for (size_t open = token.find('{', i); open != std::string::npos; open = token.find('{', open + 1)) {
+        const std::string a = token.substr(open + 1, token.find('}', open) - open - 1);
+        if (a.rfind("now ", 0) == 0) now = parse_square(a.substr(4));
+        if (a.rfind("reborn ", 0) == 0) reborn = parse_square(a.substr(7));
+        if (a.rfind("removed ", 0) == 0) removed = make_piece(a[8] == 'w' ? WHITE : BLACK, walk_of(a[9]));
+    }
+    if (now != SQ_NONE && (u.capturer_now != SQ_NONE ? u.capturer_now : m.to) != now) return false;
+    if (u.unreborn != reborn || u.resurrected.walk != removed.walk) return false;
+    return removed.empty() || u.resurrected.color == removed.color;
+}
+
+// Published Circe-family defensive retractors (data/retro/circe_retractors.jsonl, with their
+// sources): the main line of each published solution, retraction after retraction, White's
+// and Black's in turn from the diagram, is a line of legal retractions of rebirth's un-move
+// generator under the problem's condition (each the only one written so), and the forward
+// move at its end reaches the aim (mate or stalemate). rebirth does not solve these (8 and 17
+// retractions, with repetition conventions): this checks the rules the solutions rest on.
+TEST(Retractor, PublishedCirceFamilyLinesReplay) {
+    const auto file = std::filesystem::path(REBIRTH_SOURCE_DIR) / "data" / "retro" / "circe_retractors.jsonl";
+    int problems = 0;
+    for (const auto& j : test::read_jsonl(file)) {
+        const std::string id = j["id"];
+        SCOPED_TRACE(id);
+        const RuleSet rules = resolve_rules(parse_condition_words(j["condition"].get<std::string>(), id), id);
+        rebirth::Setup s = parse_fen(j["fen"].get<std::string>(), id);
+        int step = 0;
+        for (const std::string& written : j["line"]) {
+            std::vector<UnMove> un;
+            generate_unmoves(s, un, &rules);
+            std::vector<UnMove> hits;
+            for (size_t start = 0; hits.empty() && start <= written.size();) {
+                const size_t bar = written.find('/', start);
+                const std::string token =
+                    written.substr(start, bar == std::string::npos ? std::string::npos : bar - start);
+                for (const UnMove& u : un)
+                    if (retraction_is(s, u, token)) hits.push_back(u);
+                if (bar == std::string::npos) break;
+                start = bar + 1;
+            }
+            ASSERT_EQ(hits.size(), 1u) << "retraction " << step + 1 << " " << written << " in " << to_fen(s);
+            s = retract(s, hits.front());
+            ++step;
+        }
+        SetupRules setup_rules;
+        setup_rules.rules = &rules;
+        Position pos(s, setup_rules, id);
+        MoveList list;
+        generate_legal(pos, list);
+        const std::string forward = j["forward"];
+        const Goal aim =
+            j["stipulation"].get<std::string>().find('=') != std::string::npos ? Goal::Stalemate : Goal::Mate;
+        int reached = 0;
+        for (const Move& m : list) {
+            if (m.from != parse_square(forward.substr(1, 2)) ||
+                m.to != parse_square(forward.substr(forward.size() - 2)))
+                continue;
+            UndoInfo u;
+            pos.do_move(m, u);
+            reached += goal_reached(pos, u, aim);
+            pos.undo_move(m, u);
+        }
+        EXPECT_EQ(reached, 1) << "forward " << forward << " from " << to_fen(s);
+        ++problems;
+    }
+    EXPECT_EQ(problems, 2);
 }
 
 }  // namespace
