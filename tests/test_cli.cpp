@@ -357,15 +357,55 @@ TEST_F(Cli, PerftOnPopeyeFileCountsByHand) {
 // Commands that are planned but not built say so (exit 2, a message naming the command),
 // whatever arguments they get.
 TEST_F(Cli, PlannedCommandsSayTheyAreNotImplemented) {
-    const std::vector<RunResult> r = run_all({{"verify", "problem.inp"}, {"cookcheck", "dir"}});
-    const char* names[] = {"verify", "cookcheck"};
-    for (int i = 0; i < 2; ++i) {
-        SCOPED_TRACE(names[i]);
-        expect_clean_exit(r[i], 2);
-        EXPECT_EQ(r[i].out, "") << r[i];
-        EXPECT_NE(r[i].err.find(std::string("rebirth ") + names[i] + ": "), std::string::npos) << r[i];
-        EXPECT_NE(r[i].err.find("not implemented yet"), std::string::npos) << r[i];
-    }
+    const RunResult r = run({"cookcheck", "dir"});
+    expect_clean_exit(r, 2);
+    EXPECT_EQ(r.out, "") << r;
+    EXPECT_NE(r.err.find("rebirth cookcheck: "), std::string::npos) << r;
+    EXPECT_NE(r.err.find("not implemented yet"), std::string::npos) << r;
+}
+
+// rebirth verify FILE...: a Popeye file of one proof game with its claimed solution after
+// EndProblem (README "Verifying claimed solutions"). De Heer's dia2.5 of data/proofgames
+// claimed as published: sound, exit 0; claimed with a move that is no legal move: "not a
+// solution" naming it, the published game listed as not claimed, exit 3; as JSON; a #2 claim:
+// unverified, exit 4; a token that is no move: bad input naming file, line and token, while
+// the other files are still checked (exit 2).
+TEST_F(Cli, VerifyClaimedProofGames) {
+    std::ifstream source(fs::path(REBIRTH_SOURCE_DIR) / "data" / "proofgames" / "deheer_rml_1996.inp");
+    std::ostringstream read;
+    read << source.rdbuf();
+    const std::string problem = read.str();
+    ASSERT_FALSE(problem.empty());
+    const std::string good = write("good.inp", problem + "\n  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qh5*e5 dia\n");
+    const std::string wrong = write("wrong.inp", problem + "\n  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qh5*e6 dia\n");
+    const std::string mate = write("mate.inp", "BeginProblem\nPieces White Kb6 Qa1 Black Ka8\nStipulation #1\n"
+                                               "EndProblem\n  1.Qa1-h8 #\n");
+    const std::string bad = write("bad.inp", problem + "\n  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qzz dia\n");
+    const std::vector<RunResult> r = run_all({{"verify", "--threads", "1", good},
+                                              {"verify", "--threads", "1", wrong},
+                                              {"verify", "--threads", "1", "--json", good, wrong},
+                                              {"verify", "--threads", "1", mate},
+                                              {"verify", "--threads", "1", bad, good}});
+    expect_clean_exit(r[0], 0);
+    EXPECT_EQ(r[0].out, good + ": sound (1 claimed, 1 found)\n") << r[0];
+    expect_clean_exit(r[1], 3);
+    EXPECT_TRUE(contains(r[1].out, wrong + ": missing (1 claimed, 1 found)\n")) << r[1];
+    EXPECT_TRUE(contains(r[1].out, "3.Qh5*e6 is not a legal move there")) << r[1];
+    EXPECT_TRUE(contains(r[1].out, "  not claimed: 1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qh5*e5\n")) << r[1];
+    expect_clean_exit(r[2], 3);
+    std::vector<nlohmann::json> lines;
+    std::istringstream in(r[2].out);
+    for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
+    ASSERT_EQ(lines.size(), 2u) << r[2];
+    EXPECT_EQ(lines[0]["verdict"], "sound");
+    EXPECT_EQ(lines[1]["verdict"], "missing");
+    EXPECT_EQ(lines[1]["cooks"].size(), 1u);
+    expect_clean_exit(r[3], 4);
+    EXPECT_TRUE(contains(r[3].out, ": unverified: verifying claimed solutions of #1 is not implemented yet")) << r[3];
+    expect_clean_exit(r[4], 2);
+    EXPECT_TRUE(contains(r[4].err, bad + ":")) << r[4];
+    EXPECT_TRUE(contains(r[4].err, "Qzz")) << r[4];
+    EXPECT_TRUE(contains(r[4].out, good + ": sound")) << r[4];
 }
 
 // retro: the last single move of ../shared/reference/retro/lastmoves.jsonl's JR-O-001 (Kb2

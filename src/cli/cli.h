@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace rebirth::cli {
 
@@ -8,6 +9,8 @@ namespace rebirth::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitInternal = 1;
 inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitUnsound = 3;     // verify: a claim is cooked or has a line that is no solution
+inline constexpr int kExitUnverified = 4;  // verify: a claim could not be decided (and none is unsound)
 
 struct PerftArgs {
     std::string fen;
@@ -47,7 +50,12 @@ struct RetroArgs {
 };
 
 struct VerifyArgs {
-    std::string file;  // retro certificates (JSON lines of `rebirth retro --json --certify`)
+    // Retro certificates (.json / .jsonl: the JSON lines of `rebirth retro --json --certify`),
+    // or Popeye files each holding one problem followed by its claimed solution.
+    std::vector<std::string> files;
+    bool json = false;       // one JSON line per claimed problem
+    int threads = 0;         // 0: all cores
+    double max_seconds = 0;  // time limit per problem (0: none)
 };
 
 // Each command prints its results on stdout and its errors on stderr; returns the exit code.

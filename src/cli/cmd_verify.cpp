@@ -9,22 +9,17 @@
 #include "rebirth/popeye_input.h"
 #include "rebirth/retro_certificate.h"
 #include "rebirth/setup.h"
+#include "rebirth/solve.h"
+#include "rebirth/verify.h"
 
 namespace rebirth::cli {
 
-// `rebirth verify FILE`: the retro certificates of FILE (the JSON lines `rebirth retro --json
-// --certify` prints) replayed one by one (check_certificate_text), independently of the
-// search that found them: per certificate "ok" or why it fails. Other files (claimed
-// solutions of problems, issue 14) are not verified yet and say so.
-int run_verify(const VerifyArgs& args) {
-    const std::string& file = args.file;
-    const bool json = file.size() > 5 && (file.ends_with(".json") || file.ends_with(".jsonl"));
-    if (!json) {
-        std::cerr << "rebirth verify: verifying claimed solutions of problems is not implemented yet (rebirth verify "
-                     "reads retro certificates: the JSON lines of `rebirth retro --json --certify`, in a .json or "
-                     ".jsonl file)\n";
-        return kExitBadInput;
-    }
+namespace {
+
+// The retro certificates of `file` (the JSON lines `rebirth retro --json --certify` prints)
+// replayed one by one (check_certificate_text), independently of the search that found them:
+// per certificate "ok" or why it fails; the number that failed.
+int verify_certificates(const std::string& file) {
     std::ifstream in(file);
     if (!in) throw InputError(file, 0, file, "cannot read the file");
     int checked = 0, failed = 0, number = 0;
@@ -75,7 +70,56 @@ int run_verify(const VerifyArgs& args) {
         }
     }
     std::cout << "verified " << checked - failed << " of " << checked << " certificate(s)\n";
-    return failed ? kExitBadInput : kExitOk;
+    return failed;
+}
+
+// One claimed problem's verdict, as text or one JSON line; the exit code it calls for.
+int verify_problem(const std::string& file, const VerifyArgs& args) {
+    const ClaimedProblem c = read_claimed_problem(file);
+    SolveLimits limits;
+    limits.max_seconds = args.max_seconds;
+    const VerifyResult r = verify_claimed(c.problem, c.claimed, c.claimed_line, args.threads, limits);
+    if (args.json) {
+        nlohmann::json j{{"file", file},     {"verdict", r.verdict}, {"claimed", r.claimed},
+                         {"found", r.found}, {"cooks", r.cooks},     {"missing", r.missing}};
+        if (!r.why.empty()) j["why"] = r.why;
+        std::cout << j.dump() << "\n";
+    } else {
+        std::cout << file << ": " << r.verdict;
+        if (r.verdict == "unverified")
+            std::cout << ": " << r.why << "\n";
+        else
+            std::cout << " (" << r.claimed << " claimed, " << r.found << " found)\n";
+        for (const std::string& m : r.missing) std::cout << "  not a solution: " << m << "\n";
+        for (const std::string& g : r.cooks) std::cout << "  not claimed: " << g << "\n";
+    }
+    return r.verdict == "sound" ? kExitOk : r.verdict == "unverified" ? kExitUnverified : kExitUnsound;
+}
+
+}  // namespace
+
+// `rebirth verify FILE...`: retro certificates (.json / .jsonl) or claimed solutions of
+// problems (Popeye files, verify.h). Every file is checked; bad input in one is reported
+// (file, line and word) and the others go on. Exit: bad input 2, else a claim cooked or wrong
+// 3, else one undecided 4 (or a certificate that fails: 2), else 0.
+int run_verify(const VerifyArgs& args) {
+    bool bad = false, unsound = false, unverified = false;
+    for (const std::string& file : args.files) {
+        try {
+            const bool json = file.ends_with(".json") || file.ends_with(".jsonl");
+            if (json) {
+                bad |= verify_certificates(file) > 0;
+                continue;
+            }
+            const int code = verify_problem(file, args);
+            unsound |= code == kExitUnsound;
+            unverified |= code == kExitUnverified;
+        } catch (const InputError& e) {
+            std::cerr << "rebirth: " << e.what() << "\n";
+            bad = true;
+        }
+    }
+    return bad ? kExitBadInput : unsound ? kExitUnsound : unverified ? kExitUnverified : kExitOk;
 }
 
 }  // namespace rebirth::cli

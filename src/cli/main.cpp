@@ -91,9 +91,16 @@ int main(int argc, char** argv) {
     cli::VerifyArgs verify;
     CLI::App* verify_cmd = app.add_subcommand(
         "verify",
-        "Replay retro certificates (the JSON lines of `rebirth retro --json --certify`); verifying claimed "
-        "solutions of problems is not implemented yet");
-    verify_cmd->add_option("file", verify.file, "A .json / .jsonl file of certificates")->required();
+        "Check claimed solutions against rebirth's own (proof games so far; a Popeye file of one problem, its "
+        "claimed solution after EndProblem), or replay retro certificates (.json / .jsonl lines of `rebirth retro "
+        "--json --certify`). Exit 0: all sound; 3: a claim cooked or wrong; 4: a claim not decided");
+    verify_cmd->add_option("files", verify.files, "Popeye files with claimed solutions, or .json / .jsonl certificates")
+        ->required();
+    verify_cmd->add_flag("--json", verify.json, "One JSON line per claimed problem: file, verdict, counts, cooks");
+    verify_cmd->add_option("--threads", verify.threads, "Worker threads (default: all cores)")
+        ->check(CLI::NonNegativeNumber);
+    verify_cmd->add_option("--maxtime", verify.max_seconds, "Time limit per problem in seconds (default: none)")
+        ->check(CLI::NonNegativeNumber);
 
     // Commands planned but not built yet: they say so instead of failing silently.
     struct Planned {

@@ -1,0 +1,51 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rebirth/problem.h"
+#include "rebirth/solve.h"
+
+// Verifying a claimed solution of a problem against the solutions rebirth finds: the claim's
+// moves are read in the problem's positions and compared with the solutions as moves, not as
+// text (a claimed move may leave out check marks and, where they decide nothing, rebirth
+// brackets). Proof games (dia, a=>b, of both sides, without twins or Duplex) so far; other
+// play is "unverified" and says so.
+
+namespace rebirth {
+
+struct VerifyResult {
+    // "sound": the claimed games are exactly the games found; "cooked": every claimed game is
+    // one, and more are found (listed in `cooks`); "missing": a claimed game is no solution
+    // (why in `missing`, the cooks listed too); "unverified": not decided (why in `why`).
+    std::string verdict;
+    std::vector<std::string> cooks;    // games found and not claimed, in Popeye's notation
+    std::vector<std::string> missing;  // "game 2: 3.Sg1-f3 is not a legal move there", ...
+    std::string why;
+    int claimed = 0;  // games claimed
+    int found = 0;    // games found
+};
+
+// A problem with the solution claimed for it: a Popeye input file holding one problem, its
+// EndProblem (in the file's language) followed by the claimed solution as Popeye prints it.
+struct ClaimedProblem {
+    Problem problem;
+    std::string claimed;   // the text after the problem's end keyword
+    int claimed_line = 0;  // the file line the claimed text starts on
+};
+
+// Reads `path` as ClaimedProblem. Throws InputError (file, line, word) for unreadable or bad
+// Popeye input and for a file with more than one problem.
+ClaimedProblem read_claimed_problem(const std::string& path);
+
+// Verifies `claimed` (the lines of Popeye's solution text: each game a line of numbered moves,
+// "1.e2-e4 e7-e5   2.Sg1-f3 dia", the game's first move "1..." when Black plays first; other
+// lines are ignored) for problem `p`, solving it on `threads` within `limits`. Throws
+// InputError naming p's file, the claimed text's line (counted from `first_line`) and the
+// token that is not a move at all; a move that is not legal where it is claimed is a
+// "missing" verdict instead.
+VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int first_line, int threads,
+                            const SolveLimits& limits);
+
+}  // namespace rebirth

@@ -1,0 +1,248 @@
+#include "rebirth/verify.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
+#include "io/popeye_parse.h"
+#include "rebirth/error.h"
+#include "rebirth/movegen.h"
+#include "rebirth/notation.h"
+#include "rebirth/popeye_input.h"
+#include "solve/solve_internal.h"
+
+namespace rebirth {
+
+namespace {
+
+// At most this many readings of one claimed game (a move written without the rebirth bracket
+// that decides between two rebirths reads both ways).
+constexpr size_t kMaxReadings = 64;
+
+// A move as the claim may write it and as it is compared: the check and mate marks and
+// annotation marks dropped; without its brackets when `brackets` is false.
+std::string comparable(std::string_view text, bool brackets) {
+    std::string out;
+    int depth = 0;
+    for (char c : text) {
+        if (c == '[') ++depth;
+        if (depth == 0 || brackets) out += c;
+        if (c == ']' && depth > 0) --depth;
+    }
+    while (!out.empty() &&
+           (out.back() == '+' || out.back() == '#' || out.back() == '!' || out.back() == '?' || out.back() == ' '))
+        out.pop_back();
+    return out;
+}
+
+// Whether a token can be a move of Popeye's long notation at all: castling, or two squares.
+bool looks_like_move(std::string_view token) {
+    if (token.starts_with("0-0")) return true;
+    int squares = 0;
+    for (size_t i = 0; i + 1 < token.size() && token[i] != '['; ++i)
+        if (token[i] >= 'a' && token[i] <= 'h' && token[i + 1] >= '1' && token[i + 1] <= '8') ++squares;
+    return squares >= 2;
+}
+
+// One claimed game: its line in the claimed text, whether Black plays first ("1..."), and its
+// move tokens.
+struct ClaimedGame {
+    int line = 0;
+    bool black_first = false;
+    std::vector<std::string> tokens;
+};
+
+// The games of Popeye's solution text: each line whose first word is "1." or "1..." followed
+// by a move (or is "1.MOVE"); move numbers, "dia", "a=>b" and lone marks are not moves.
+std::vector<ClaimedGame> claimed_games(std::string_view text, int first_line, const std::string& file) {
+    std::vector<ClaimedGame> out;
+    std::istringstream in{std::string(text)};
+    int line_no = first_line;
+    for (std::string line; std::getline(in, line); ++line_no) {
+        std::istringstream words(line);
+        std::vector<std::string> raw;
+        for (std::string w; words >> w;) raw.push_back(w);
+        if (raw.empty() || !raw.front().starts_with("1.")) continue;
+        ClaimedGame g;
+        g.line = line_no;
+        g.black_first = raw.front().starts_with("1...");
+        for (std::string w : raw) {
+            // A move number in front of a move, or alone: "12.", "12...", "12.Sg1-f3".
+            size_t i = 0;
+            while (i < w.size() && std::isdigit(static_cast<unsigned char>(w[i]))) ++i;
+            if (i > 0 && i < w.size() && w[i] == '.') {
+                while (i < w.size() && w[i] == '.') ++i;
+                w = w.substr(i);
+            }
+            if (w.empty() || w == "dia" || w == "a=>b" || w == "+" || w == "#" || w == "=" || w == "!" || w == "?")
+                continue;
+            if (!looks_like_move(w)) throw InputError(file, line_no, w, "a claimed move that does not parse:");
+            g.tokens.push_back(w);
+        }
+        out.push_back(std::move(g));
+    }
+    return out;
+}
+
+// The ways of reading g from `start` (its side to move set by the claim), each a list of
+// legal moves; when none, `why` says where the claim leaves the legal moves.
+std::vector<std::vector<Move>> readings(const Position& start, const ClaimedGame& g, Language lang, std::string& why) {
+    std::vector<std::pair<Position, std::vector<Move>>> live{{start, {}}};
+    for (size_t k = 0; k < g.tokens.size(); ++k) {
+        const std::string& token = g.tokens[k];
+        const bool brackets = token.find('[') != std::string::npos;
+        const std::string want = comparable(token, true);
+        std::vector<std::pair<Position, std::vector<Move>>> next;
+        for (auto& [pos, moves] : live) {
+            MoveList list;
+            generate_legal(pos, list);
+            for (const Move& m : list) {
+                if (comparable(move_to_popeye(pos, m, false, lang), brackets) != want) continue;
+                if (next.size() >= kMaxReadings) break;
+                Position after = pos;
+                UndoInfo u;
+                after.do_move(m, u);
+                std::vector<Move> line = moves;
+                line.push_back(m);
+                next.emplace_back(std::move(after), std::move(line));
+            }
+        }
+        if (next.empty()) {
+            const int number = int(k + (g.black_first ? 1 : 0)) / 2 + 1;
+            const bool white = (k + (g.black_first ? 1 : 0)) % 2 == 0;
+            why = std::to_string(number) + (white ? "." : "...") + token + " is not a legal move there";
+            return {};
+        }
+        live = std::move(next);
+    }
+    std::vector<std::vector<Move>> out;
+    for (auto& [pos, moves] : live) out.push_back(std::move(moves));
+    return out;
+}
+
+// A game in Popeye's notation from `start`: "1.e2-e4 e7-e5   2.Sg1-f3" (Black first: "1...").
+std::string game_text(Position pos, const std::vector<Move>& moves, Language lang) {
+    std::string out;
+    int number = 1;
+    for (size_t i = 0; i < moves.size(); ++i) {
+        const bool white = pos.side_to_move() == WHITE;
+        if (white) {
+            if (i > 0) out += "   ";
+            out += std::to_string(number) + ".";
+        } else if (i == 0) {
+            out += std::to_string(number) + "...";
+        } else {
+            out += " ";
+        }
+        out += move_to_popeye(pos, moves[i], false, lang);
+        UndoInfo u;
+        pos.do_move(moves[i], u);
+        if (!white) ++number;
+    }
+    return out;
+}
+
+// The start position of play with `first` to move.
+Position start_with(const Position& start, Color first, const RuleSet* rules, const Problem& tw) {
+    Setup s = start.to_setup();
+    s.side_to_move = first;
+    SetupRules setup_rules;
+    setup_rules.require_white_king = !tw.options.no_white_king;
+    setup_rules.require_black_king = !tw.options.no_black_king;
+    setup_rules.rules = rules;
+    Position pos;
+    pos.load(s, setup_rules, tw.where.file);
+    return pos;
+}
+
+}  // namespace
+
+ClaimedProblem read_claimed_problem(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path, 0, path, "cannot read the file");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    const std::string text = ss.str();
+    std::vector<Problem> problems = parse_popeye(text, path);
+    if (problems.size() != 1)
+        throw InputError(path, problems.size() > 1 ? problems[1].where.line : 0, std::to_string(problems.size()),
+                         "one problem per file (its claimed solution follows EndProblem); problems found:");
+    ClaimedProblem out;
+    out.problem = std::move(problems.front());
+    // The claimed text: what follows the last line whose first word is the end keyword.
+    const auto words = popeye::command_words(out.problem.language);
+    std::istringstream lines(text);
+    int line_no = 0, end_line = 0;
+    for (std::string line; std::getline(lines, line);) {
+        ++line_no;
+        std::istringstream first(line);
+        std::string w;
+        if (first >> w) {
+            const popeye::Match m = popeye::match_keyword(w, words);
+            if (m.found() && m.index == int(popeye::Command::End)) end_line = line_no;
+        }
+    }
+    std::istringstream again(text);
+    line_no = 0;
+    std::string rest;
+    for (std::string line; std::getline(again, line);)
+        if (++line_no > end_line) rest += line + "\n";
+    out.claimed = rest;
+    out.claimed_line = end_line + 1;
+    return out;
+}
+
+VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int first_line, int threads,
+                            const SolveLimits& limits) {
+    VerifyResult r;
+    const std::vector<ClaimedGame> games = claimed_games(claimed, first_line, p.where.file);
+    r.claimed = int(games.size());
+    auto unverified = [&](std::string why) {
+        r.verdict = "unverified";
+        r.why = std::move(why);
+        return r;
+    };
+    if (!is_proof(p))
+        return unverified("verifying claimed solutions of " + p.stipulation.text +
+                          " is not implemented yet (proof games only: dia, a=>b)");
+    if (p.stipulation.series || p.stipulation.intro)
+        return unverified("verifying claimed solutions of " + p.stipulation.text +
+                          " is not implemented yet (proof games of both sides only)");
+    if (!p.twins.empty()) return unverified("verifying the claims of twins is not implemented yet");
+    if (p.options.duplex) return unverified("verifying the claims of a duplex is not implemented yet");
+    const SolveReport report = solve_problem_report(p, threads, limits);
+    if (!report.supported) return unverified("rebirth does not solve " + p.stipulation.text + " here");
+    if (report.timed_out) return unverified("the time limit stopped the search");
+    if (report.partial) return unverified("MaxSolutions or StopOnShortSolutions cut the search");
+    r.found = int(report.proof_games.size());
+    const std::unique_ptr<TwinSetup> setup = load_twin(p);
+    const RuleSet* rules = setup->rules.orthodox() ? nullptr : &setup->rules;
+    std::vector<bool> claimed_found(report.proof_games.size(), false);
+    for (size_t gi = 0; gi < games.size(); ++gi) {
+        const ClaimedGame& g = games[gi];
+        const Position start = start_with(setup->pos, g.black_first ? BLACK : WHITE, rules, p);
+        std::string why;
+        bool solution = false;
+        for (const std::vector<Move>& moves : readings(start, g, p.language, why))
+            for (size_t k = 0; k < report.proof_games.size(); ++k)
+                if (report.proof_games[k].first == start.side_to_move() && report.proof_games[k].moves == moves) {
+                    claimed_found[k] = true;
+                    solution = true;
+                }
+        if (!solution)
+            r.missing.push_back("game " + std::to_string(gi + 1) + " (line " + std::to_string(g.line) + "): " +
+                                (why.empty() ? "not a solution: " + std::to_string(g.tokens.size()) +
+                                                   " half-moves that do not reach the diagram as stipulated"
+                                             : why));
+    }
+    for (size_t k = 0; k < report.proof_games.size(); ++k)
+        if (!claimed_found[k]) {
+            const ProofGameSolution& s = report.proof_games[k];
+            r.cooks.push_back(game_text(start_with(setup->pos, s.first, rules, p), s.moves, p.language));
+        }
+    r.verdict = !r.missing.empty() ? "missing" : !r.cooks.empty() ? "cooked" : "sound";
+    return r;
+}
+
+}  // namespace rebirth
