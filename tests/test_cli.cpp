@@ -352,18 +352,6 @@ TEST_F(Cli, PerftOnPopeyeFileCountsByHand) {
     EXPECT_EQ(moves, (std::vector<std::string>{"Ka1-b2", "a3-a4"})) << r[2];
 }
 
-// README: `--problem K` picks problem K (1-based) of the file; beyond the last problem the
-// run is refused (exit 2) naming the file. Counts by hand, see the comments below.
-// Commands that are planned but not built say so (exit 2, a message naming the command),
-// whatever arguments they get.
-TEST_F(Cli, PlannedCommandsSayTheyAreNotImplemented) {
-    const RunResult r = run({"cookcheck", "dir"});
-    expect_clean_exit(r, 2);
-    EXPECT_EQ(r.out, "") << r;
-    EXPECT_NE(r.err.find("rebirth cookcheck: "), std::string::npos) << r;
-    EXPECT_NE(r.err.find("not implemented yet"), std::string::npos) << r;
-}
-
 // rebirth verify FILE...: a Popeye file of one proof game with its claimed solution after
 // EndProblem (README "Verifying claimed solutions"). De Heer's dia2.5 of data/proofgames
 // claimed as published: sound, exit 0; claimed with a move that is no legal move: "not a
@@ -378,8 +366,9 @@ TEST_F(Cli, VerifyClaimedProofGames) {
     ASSERT_FALSE(problem.empty());
     const std::string good = write("good.inp", problem + "\n  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qh5*e5 dia\n");
     const std::string wrong = write("wrong.inp", problem + "\n  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qh5*e6 dia\n");
-    const std::string mate = write("mate.inp", "BeginProblem\nPieces White Kb6 Qa1 Black Ka8\nStipulation #1\n"
-                                               "EndProblem\n  1.Qa1-h8 #\n");
+    const std::string mate = write("mate.inp",
+                                   "BeginProblem\nPieces White Kb6 Qa1 Black Ka8\nStipulation #1\n"
+                                   "EndProblem\n  1.Qa1-h8 #\n");
     const std::string bad = write("bad.inp", problem + "\n  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qzz dia\n");
     const std::vector<RunResult> r = run_all({{"verify", "--threads", "1", good},
                                               {"verify", "--threads", "1", wrong},
@@ -639,6 +628,67 @@ TEST_F(Cli, RetroRetractors) {
     EXPECT_TRUE(contains(r[3].err, "--hoeg")) << r[3];
 }
 
+// rebirth cookcheck DIR (README "Verifying claimed solutions"): three claimed problems in a
+// directory (De Heer's dia2.5 as published: sound; Donati's dia4.5 with one of its two
+// published games: cooked, the other listed; a #1: unverified) and a file with a token that is
+// no move (bad input, named, the others checked): counts and exit 2; --report writes the JSON;
+// a journal cut short (its last line half written, as a kill leaves it) resumes to the same
+// output.
+TEST_F(Cli, CookcheckCollections) {
+    const auto read = [](const fs::path& p) {
+        std::ifstream in(p);
+        std::ostringstream ss;
+        ss << in.rdbuf();
+        return ss.str();
+    };
+    const fs::path games = fs::path(REBIRTH_SOURCE_DIR) / "data" / "proofgames";
+    const fs::path dir = dir_ / "collection";
+    fs::create_directories(dir / "more");
+    write("collection/a_deheer.inp",
+          read(games / "deheer_rml_1996.inp") + "\n  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qh5*e5 dia\n");
+    write("collection/b_donati.inp", read(games / "donati_probleemblad_1999.inp") +
+                                         "\n  1.e2-e3 b7-b6   2.Qd1-f3 Bc8-a6   3.Qf3*a8 Ba6-b7   4.e3-e4 Bb7-c8"
+                                         "   5.Qa8-b7 dia\n");
+    write("collection/more/c_mate.inp",
+          "BeginProblem\nPieces White Kb6 Qa1 Black Ka8\nStipulation #1\nEndProblem\n  1.Qa1-h8 #\n");
+    write("collection/notes.txt", "not a problem: only .inp files are read\n");
+    const std::string bad = write("bad.inp", read(games / "deheer_rml_1996.inp") + "\n  1.e2-e4 Zz\n");
+    const std::string report = (dir_ / "report.json").string(), journal = (dir_ / "journal.jsonl").string();
+    const RunResult r =
+        run({"cookcheck", "--threads", "1", dir.string(), bad, "--report", report, "--journal", journal});
+    expect_clean_exit(r, 2);
+    EXPECT_TRUE(contains(r.out, "a_deheer.inp: sound (1 claimed, 1 found)\n")) << r;
+    EXPECT_TRUE(contains(r.out, "b_donati.inp: cooked (1 claimed, 2 found)\n  not claimed: 1.e2-e4 b7-b6")) << r;
+    EXPECT_TRUE(contains(r.out, "c_mate.inp: unverified: verifying claimed solutions of #1 is not implemented yet"))
+        << r;
+    EXPECT_TRUE(contains(r.out, "bad.inp: bad-input: ")) << r;
+    EXPECT_TRUE(contains(r.out, "Zz")) << r;
+    EXPECT_TRUE(contains(r.out, "checked 4 problem(s): sound 1 cooked 1 missing 0 unverified 1 bad-input 1\n")) << r;
+    EXPECT_FALSE(contains(r.out, "notes.txt")) << r;
+    const auto j = nlohmann::json::parse(read(report));
+    EXPECT_EQ(j["summary"]["problems"], 4);
+    EXPECT_EQ(j["summary"]["cooked"], 1);
+    ASSERT_EQ(j["problems"].size(), 4u);
+    EXPECT_EQ(j["problems"][1]["cooks"].size(), 1u);
+    // Resume: keep the journal's first line and half of its second.
+    const std::vector<std::string> lines = [&] {
+        std::vector<std::string> out;
+        std::istringstream in(read(journal));
+        for (std::string line; std::getline(in, line);) out.push_back(line);
+        return out;
+    }();
+    ASSERT_EQ(lines.size(), 4u);
+    write("journal.jsonl", lines[0] + "\n" + lines[1].substr(0, lines[1].size() / 2));
+    const RunResult again = run({"cookcheck", "--threads", "1", dir.string(), bad, "--journal", journal});
+    expect_clean_exit(again, 2);
+    EXPECT_EQ(again.out, r.out);
+    const RunResult html = run({"cookcheck", dir.string(), "--report", (dir_ / "r.html").string()});
+    expect_clean_exit(html, 2);
+    EXPECT_TRUE(contains(html.err, "not implemented yet")) << html;
+    const std::string nowhere = (dir_ / "nowhere").string();
+    expect_bad_input(run({"cookcheck", nowhere}), nowhere, 0, nowhere);
+}
+
 // rebirth verify replays the certificates `retro --json --certify` wrote, independently of
 // the search: the two of 1.e4 e5 pass; with a move of one changed (e7-e5 -> e7-e6, after which
 // the game does not reach the diagram) it fails naming why, exit 2; a line that is no JSON is
@@ -664,6 +714,8 @@ TEST_F(Cli, VerifyReplaysRetroCertificates) {
     EXPECT_TRUE(contains(r[2].err, broken + ":2:")) << r[2];
 }
 
+// README: `--problem K` picks problem K (1-based) of the file; beyond the last problem the
+// run is refused (exit 2) naming the file. Counts by hand, see the comments below.
 TEST_F(Cli, ProblemBeyondTheFileIsRefusedNamingTheFile) {
     const std::string two = write("two.inp",
                                   "BeginProblem\nstip #2\npieces white ka1 black ka3\n"

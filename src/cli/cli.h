@@ -58,11 +58,20 @@ struct VerifyArgs {
     double max_seconds = 0;  // time limit per problem (0: none)
 };
 
+struct CookcheckArgs {
+    std::vector<std::string> paths;  // Popeye files with claimed solutions, or directories of them (.inp)
+    int threads = 0;                 // 0: all cores
+    double max_seconds = 0;          // time limit per problem (0: none)
+    std::string report;              // a JSON report file (.json); empty: none
+    std::string journal;             // the finished results, kept for a resumed run; empty: none
+};
+
 // Each command prints its results on stdout and its errors on stderr; returns the exit code.
 // InputError propagates to main, which reports it with kExitBadInput.
 int run_perft(const PerftArgs& args);
 int run_solve(const SolveArgs& args);
 int run_retro(const RetroArgs& args);
 int run_verify(const VerifyArgs& args);
+int run_cookcheck(const CookcheckArgs& args);
 
 }  // namespace rebirth::cli

@@ -102,22 +102,21 @@ int main(int argc, char** argv) {
     verify_cmd->add_option("--maxtime", verify.max_seconds, "Time limit per problem in seconds (default: none)")
         ->check(CLI::NonNegativeNumber);
 
-    // Commands planned but not built yet: they say so instead of failing silently.
-    struct Planned {
-        const char* name;
-        const char* what;
-    };
-    const Planned planned[] = {
-        {"cookcheck",
-         "cook-checking collections is not implemented yet (solve each file with `rebirth solve`, or a "
-         "cluster job of kind solve)"},
-    };
-    std::vector<CLI::App*> planned_cmds;
-    for (const Planned& p : planned) {
-        CLI::App* cmd = app.add_subcommand(p.name, std::string("Not implemented yet: ") + p.what);
-        cmd->allow_extras();
-        planned_cmds.push_back(cmd);
-    }
+    cli::CookcheckArgs cookcheck;
+    CLI::App* cookcheck_cmd = app.add_subcommand(
+        "cookcheck",
+        "rebirth verify over collections: every Popeye file (.inp) of the directories and files given, its "
+        "claimed solution after EndProblem; counts per verdict. Exit as verify (0 all sound, 3 cooked or wrong, "
+        "4 undecided, 2 bad input)");
+    cookcheck_cmd->add_option("paths", cookcheck.paths, "Files and directories of claimed problems")->required();
+    cookcheck_cmd->add_option("--threads", cookcheck.threads, "Worker threads (default: all cores)")
+        ->check(CLI::NonNegativeNumber);
+    cookcheck_cmd->add_option("--maxtime", cookcheck.max_seconds, "Time limit per problem in seconds (default: none)")
+        ->check(CLI::NonNegativeNumber);
+    cookcheck_cmd->add_option("--report", cookcheck.report,
+                              "Write the results as JSON to this file (.json; the HTML report is not implemented yet)");
+    cookcheck_cmd->add_option("--journal", cookcheck.journal,
+                              "Keep each finished result in this file; a run started again with it resumes");
 
     try {
         app.parse(argc, argv);
@@ -137,11 +136,7 @@ int main(int argc, char** argv) {
         if (*solve_cmd) return cli::run_solve(solve);
         if (*retro_cmd) return cli::run_retro(retro);
         if (*verify_cmd) return cli::run_verify(verify);
-        for (size_t i = 0; i < planned_cmds.size(); ++i)
-            if (*planned_cmds[i]) {
-                std::cerr << "rebirth " << planned[i].name << ": " << planned[i].what << "\n";
-                return cli::kExitBadInput;
-            }
+        if (*cookcheck_cmd) return cli::run_cookcheck(cookcheck);
     } catch (const InputError& e) {
         std::cerr << "rebirth: " << e.what() << "\n";
         return cli::kExitBadInput;

@@ -232,8 +232,8 @@ VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int firs
                 }
         if (!solution)
             r.missing.push_back("game " + std::to_string(gi + 1) + " (line " + std::to_string(g.line) + "): " +
-                                (why.empty() ? "not a solution: " + std::to_string(g.tokens.size()) +
-                                                   " half-moves that do not reach the diagram as stipulated"
+                                (why.empty() ? "its " + std::to_string(g.tokens.size()) +
+                                                   " half-moves do not reach the diagram as stipulated"
                                              : why));
     }
     for (size_t k = 0; k < report.proof_games.size(); ++k)

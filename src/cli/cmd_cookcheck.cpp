@@ -1,0 +1,168 @@
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/cli.h"
+#include "rebirth/error.h"
+#include "rebirth/solve.h"
+#include "rebirth/verify.h"
+
+namespace rebirth::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The files to check: each FILE given, and the .inp files below each DIR (sorted by path).
+// Throws InputError naming a path that is neither.
+std::vector<std::string> collect(const std::vector<std::string>& paths) {
+    std::vector<std::string> out;
+    for (const std::string& p : paths) {
+        std::error_code ec;
+        if (fs::is_directory(p, ec)) {
+            std::vector<std::string> found;
+            for (const auto& e : fs::recursive_directory_iterator(p, ec))
+                if (e.is_regular_file() && e.path().extension() == ".inp") found.push_back(e.path().string());
+            std::sort(found.begin(), found.end());
+            out.insert(out.end(), found.begin(), found.end());
+        } else if (fs::is_regular_file(p, ec)) {
+            out.push_back(p);
+        } else {
+            throw InputError(p, 0, p, "no such file or directory:");
+        }
+    }
+    return out;
+}
+
+// One file's result as a JSON object (verify_problem's fields; "bad-input" with the message).
+nlohmann::json check(const std::string& file, const CookcheckArgs& args) {
+    const auto start = std::chrono::steady_clock::now();
+    nlohmann::json j{{"file", file}};
+    try {
+        const ClaimedProblem c = read_claimed_problem(file);
+        SolveLimits limits;
+        limits.max_seconds = args.max_seconds;
+        const VerifyResult r = verify_claimed(c.problem, c.claimed, c.claimed_line, args.threads, limits);
+        j["verdict"] = r.verdict;
+        j["claimed"] = r.claimed;
+        j["found"] = r.found;
+        j["cooks"] = r.cooks;
+        j["missing"] = r.missing;
+        if (!r.why.empty()) j["why"] = r.why;
+    } catch (const InputError& e) {
+        j["verdict"] = "bad-input";
+        j["why"] = e.what();
+    }
+    j["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return j;
+}
+
+// The results a journal holds, by file (the last line of a file wins); a line that is no
+// such JSON object is bad input naming the journal and line.
+std::map<std::string, nlohmann::json> read_journal(const std::string& path) {
+    std::map<std::string, nlohmann::json> out;
+    std::ifstream in(path);
+    if (!in) return out;  // a fresh run
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        nlohmann::json j;
+        try {
+            j = nlohmann::json::parse(line);
+        } catch (const nlohmann::json::exception&) {
+            // A line cut by a kill is the journal's last: its file is checked again.
+            if (in.peek() == EOF) break;
+            throw InputError(path, n, line.substr(0, 40), "not a line of a cookcheck journal:");
+        }
+        if (!j.is_object() || !j.contains("file") || !j.contains("verdict"))
+            throw InputError(path, n, line.substr(0, 40), "not a line of a cookcheck journal:");
+        out[j["file"].get<std::string>()] = j;
+    }
+    return out;
+}
+
+}  // namespace
+
+// `rebirth cookcheck PATH...`: verify (verify.h) over every claimed problem of the files and
+// directories given, one after the other, each on --threads; progress on stderr (a bar with
+// the time left on a terminal, else a line per problem); per problem its verdict on stdout,
+// then the counts per verdict and the time; --report FILE.json writes them as JSON;
+// --journal FILE keeps each finished result, so a killed run started again with the same
+// journal goes on where it stopped and prints the same. Exit as verify: 2 when a file is bad
+// input, else 3 when a claim is cooked or missing, else 4 when one is unverified, else 0.
+int run_cookcheck(const CookcheckArgs& args) {
+    if (!args.report.empty() && !args.report.ends_with(".json"))
+        throw InputError("--report", 0, args.report,
+                         "only JSON reports (.json) are written yet; the HTML report is not implemented yet:");
+    const std::vector<std::string> files = collect(args.paths);
+    std::map<std::string, nlohmann::json> done =
+        args.journal.empty() ? std::map<std::string, nlohmann::json>{} : read_journal(args.journal);
+    std::ofstream journal;
+    if (!args.journal.empty()) {
+        journal.open(args.journal, std::ios::app);
+        if (!journal) throw InputError(args.journal, 0, args.journal, "cannot write the journal");
+    }
+    const bool tty = isatty(STDERR_FILENO);
+    const auto start = std::chrono::steady_clock::now();
+    nlohmann::json results = nlohmann::json::array();
+    std::map<std::string, int> counts;
+    for (size_t i = 0; i < files.size(); ++i) {
+        nlohmann::json r;
+        if (const auto it = done.find(files[i]); it != done.end()) {
+            r = it->second;
+        } else {
+            r = check(files[i], args);
+            if (journal.is_open()) journal << r.dump() << "\n" << std::flush;
+        }
+        const std::string verdict = r["verdict"];
+        ++counts[verdict];
+        std::cout << files[i] << ": " << verdict;
+        if (r.contains("why"))
+            std::cout << ": " << r["why"].get<std::string>() << "\n";
+        else
+            std::cout << " (" << r["claimed"].get<int>() << " claimed, " << r["found"].get<int>() << " found)\n";
+        for (const auto& m : r.value("missing", nlohmann::json::array()))
+            std::cout << "  not a solution: " << m.get<std::string>() << "\n";
+        for (const auto& g : r.value("cooks", nlohmann::json::array()))
+            std::cout << "  not claimed: " << g.get<std::string>() << "\n";
+        std::cout << std::flush;
+        results.push_back(r);
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (tty) {
+            const double left = elapsed / double(i + 1) * double(files.size() - i - 1);
+            const int width = 30, filled = int(double(width) * double(i + 1) / double(files.size()));
+            std::fprintf(stderr, "\r[%s%s] %zu/%zu, about %.0f s left ", std::string(size_t(filled), '#').c_str(),
+                         std::string(size_t(width - filled), '.').c_str(), i + 1, files.size(), left);
+            if (i + 1 == files.size()) std::fprintf(stderr, "\n");
+        } else {
+            std::fprintf(stderr, "cookcheck: %zu/%zu %s: %s\n", i + 1, files.size(), files[i].c_str(), verdict.c_str());
+        }
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::cout << "checked " << files.size() << " problem(s):";
+    for (const char* v : {"sound", "cooked", "missing", "unverified", "bad-input"})
+        std::cout << " " << v << " " << counts[v];
+    std::cout << "\n";
+    if (!args.report.empty()) {
+        nlohmann::json summary{{"problems", files.size()}, {"seconds", seconds}};
+        for (const char* v : {"sound", "cooked", "missing", "unverified", "bad-input"}) summary[v] = counts[v];
+        std::ofstream out(args.report);
+        if (!out) throw InputError(args.report, 0, args.report, "cannot write the report");
+        out << nlohmann::json{{"summary", summary}, {"problems", results}}.dump(1) << "\n";
+    }
+    return counts["bad-input"]                     ? kExitBadInput
+           : counts["cooked"] || counts["missing"] ? kExitUnsound
+           : counts["unverified"]                  ? kExitUnverified
+                                                   : kExitOk;
+}
+
+}  // namespace rebirth::cli
