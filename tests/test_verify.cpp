@@ -135,6 +135,22 @@ TEST(Verify, MarksAndUndecidingBracketsMayBeLeftOut) {
     EXPECT_EQ(v.verdict, "sound");
 }
 
+// Other notation styles for the same games: short algebraic, and WinChloe's (French letters,
+// ':' for a capture, the rebirth in parentheses), for an English problem.
+TEST(Verify, ShortAlgebraicAndWinChloeClaims) {
+    EXPECT_EQ(verify(problem("deheer_rml_1996"), "1.e4 e5 2.Qh5 Ke7 3.Qxe5#").verdict, "sound");
+    EXPECT_EQ(verify(problem("donati_probleemblad_1999"),
+                     "1.e3 b6 2.Qf3 Ba6 3.Qxa8 Bb7 4.e4 Bc8 5.Qb7\n1.e4 b6 2.Qh5 Bb7 3.Qd5 Ba6 4.Qxa8 Bc8 5.Qb7")
+                  .verdict,
+              "sound");
+    const Problem parrain = problem("parrain_popeye_issue149");
+    EXPECT_EQ(verify(parrain, "1.e4 h5 2.D:h5 d5 (Ph3) 3.C:h3 Cf6 (Tg1)").verdict, "sound");
+    // A rebirth square the game does not have.
+    EXPECT_EQ(verify(parrain, "1.e4 h5 2.D:h5 d5 (Ph4) 3.C:h3 Cf6 (Tg1)").verdict, "missing");
+    // A capture written as a move: not the same move.
+    EXPECT_EQ(verify(problem("deheer_rml_1996"), "1.e4 e5 2.Qh5 Ke7 3.Qe5").verdict, "missing");
+}
+
 TEST(Verify, FrenchProblemAndClaim) {
     const std::vector<Problem> p = parse_popeye(
         "DebutProbleme\nEnonce dia1.5\nForsyth tcfdrfct/pppp1ppp/8/4p3/4P3/5C2/PPPP1PPP/TCFDRF1T\nFinProbleme\n",
@@ -143,8 +159,10 @@ TEST(Verify, FrenchProblemAndClaim) {
     // The two move orders (C: cavalier, the knight).
     EXPECT_EQ(verify(p[0], "1.e2-e4 e7-e5 2.Cg1-f3\n1.Cg1-f3 e7-e5 2.e2-e4").verdict, "sound");
     EXPECT_EQ(verify(p[0], "1.e2-e4 e7-e5 2.Cg1-f3").verdict, "cooked");
-    EXPECT_EQ(verify(p[0], "1.e2-e4 e7-e5 2.Sg1-f3\n1.Cg1-f3 e7-e5 2.e2-e4").verdict,
-              "missing");  // S: no French letter
+    // Another language for a whole game (German, English), short algebraic: the same moves.
+    EXPECT_EQ(verify(p[0], "1.e2-e4 e7-e5 2.Sg1-f3\n1.Nf3 e5 2.e4").verdict, "sound");
+    // L: the German bishop, which cannot go from g1 to f3.
+    EXPECT_EQ(verify(p[0], "1.e2-e4 e7-e5 2.Lg1-f3\n1.Cg1-f3 e7-e5 2.e2-e4").verdict, "missing");
 }
 
 TEST(Verify, OtherPlayIsUnverifiedAndBadTokensAreBadInput) {

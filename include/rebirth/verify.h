@@ -39,9 +39,13 @@ struct ClaimedProblem {
 // Popeye input and for a file with more than one problem.
 ClaimedProblem read_claimed_problem(const std::string& path);
 
-// Verifies `claimed` (the lines of Popeye's solution text: each game a line of numbered moves,
-// "1.e2-e4 e7-e5   2.Sg1-f3 dia", the game's first move "1..." when Black plays first; other
-// lines are ignored) for problem `p`, solving it on `threads` within `limits`. Throws
+// Verifies `claimed` (solution text: each game a line of numbered moves, "1.e2-e4 e7-e5
+// 2.Sg1-f3 dia", the game's first move "1..." when Black plays first; other lines are
+// ignored) for problem `p`. A move may be written in Popeye's long notation (with its
+// brackets, compared exactly, or without them), in short algebraic ("Nf3", "exd5", "e8=Q")
+// or in WinChloe's style ("Cf3", "Fxc4 (Cb1)": the square in parentheses is a rebirth's), with
+// the unit letters of the problem's language or, for a whole game, of another of Popeye's
+// languages (English also with SAN's N for the knight). For `p`, solving it on `threads` within `limits`. Throws
 // InputError naming p's file, the claimed text's line (counted from `first_line`) and the
 // token that is not a move at all; a move that is not legal where it is claimed is a
 // "missing" verdict instead.
