@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++
   libtbb-dev libboost-serialization-dev libopenmpi-dev openmpi-bin
-  libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
+  libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libyaml-cpp-dev
   stockfish python3
   clang libclang-rt-14-dev llvm
 )

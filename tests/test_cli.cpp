@@ -628,10 +628,11 @@ TEST_F(Cli, RetroRetractors) {
     EXPECT_TRUE(contains(r[3].err, "--hoeg")) << r[3];
 }
 
-// rebirth cookcheck DIR (README "Verifying claimed solutions"): three claimed problems in a
+// rebirth cookcheck DIR (README "Verifying claimed solutions"): claimed problems in a
 // directory (De Heer's dia2.5 as published: sound; Donati's dia4.5 with one of its two
-// published games: cooked, the other listed; a #1: unverified) and a file with a token that is
-// no move (bad input, named, the others checked): counts and exit 2; --report writes the JSON;
+// published games: cooked, the other listed; a #1: unverified; a YAML file of two, one sound,
+// one bad input) and a file with a token that is no move (bad input, named, the others
+// checked): counts and exit 2; --report writes the JSON;
 // a journal cut short (its last line half written, as a kill leaves it) resumes to the same
 // output.
 TEST_F(Cli, CookcheckCollections) {
@@ -651,7 +652,15 @@ TEST_F(Cli, CookcheckCollections) {
                                          "   5.Qa8-b7 dia\n");
     write("collection/more/c_mate.inp",
           "BeginProblem\nPieces White Kb6 Qa1 Black Ka8\nStipulation #1\nEndProblem\n  1.Qa1-h8 #\n");
-    write("collection/notes.txt", "not a problem: only .inp files are read\n");
+    write("collection/notes.txt", "not a problem: only .inp, .yaml and .yml files are read\n");
+    // A YAML file of two problems: De Heer's in yacpdb's layout, claimed in short algebraic;
+    // one whose stipulation Popeye cannot read (bad input, the other still checked).
+    write("collection/more/d.yaml",
+          "---\nalgebraic:\n"
+          "  white: [Ke1, Qe5, Ra1, Rh1, Bc1, Bf1, Sb1, Sg1, Pa2, Pb2, Pc2, Pd2, Pe4, Pf2, Pg2, Ph2]\n"
+          "  black: [Ke7, Qd8, Ra8, Rh8, Bc8, Bf8, Sb8, Sg8, Pa7, Pb7, Pc7, Pd7, Pf7, Pg7, Ph7]\n"
+          "stipulation: dia2.5\nsolution: |\n  1.e4 e5 2.Qh5 Ke7 3.Qxe5#\n"
+          "---\nalgebraic:\n  white: [Ke1]\n  black: [Ke8]\nstipulation: zz7\n");
     const std::string bad = write("bad.inp", read(games / "deheer_rml_1996.inp") + "\n  1.e2-e4 Zz\n");
     const std::string report = (dir_ / "report.json").string(), journal = (dir_ / "journal.jsonl").string();
     const RunResult r =
@@ -663,12 +672,15 @@ TEST_F(Cli, CookcheckCollections) {
         << r;
     EXPECT_TRUE(contains(r.out, "bad.inp: bad-input: ")) << r;
     EXPECT_TRUE(contains(r.out, "Zz")) << r;
-    EXPECT_TRUE(contains(r.out, "checked 4 problem(s): sound 1 cooked 1 missing 0 unverified 1 bad-input 1\n")) << r;
+    EXPECT_TRUE(contains(r.out, "d.yaml:2: sound (1 claimed, 1 found)\n")) << r;
+    EXPECT_TRUE(contains(r.out, "d.yaml:9: bad-input: ")) << r;
+    EXPECT_TRUE(contains(r.out, "zz7")) << r;
+    EXPECT_TRUE(contains(r.out, "checked 6 problem(s): sound 2 cooked 1 missing 0 unverified 1 bad-input 2\n")) << r;
     EXPECT_FALSE(contains(r.out, "notes.txt")) << r;
     const auto j = nlohmann::json::parse(read(report));
-    EXPECT_EQ(j["summary"]["problems"], 4);
+    EXPECT_EQ(j["summary"]["problems"], 6);
     EXPECT_EQ(j["summary"]["cooked"], 1);
-    ASSERT_EQ(j["problems"].size(), 4u);
+    ASSERT_EQ(j["problems"].size(), 6u);
     EXPECT_EQ(j["problems"][1]["cooks"].size(), 1u);
     // Resume: keep the journal's first line and half of its second.
     const std::vector<std::string> lines = [&] {
@@ -677,7 +689,7 @@ TEST_F(Cli, CookcheckCollections) {
         for (std::string line; std::getline(in, line);) out.push_back(line);
         return out;
     }();
-    ASSERT_EQ(lines.size(), 4u);
+    ASSERT_EQ(lines.size(), 6u);
     write("journal.jsonl", lines[0] + "\n" + lines[1].substr(0, lines[1].size() / 2));
     const RunResult again = run({"cookcheck", "--threads", "1", dir.string(), bad, "--journal", journal});
     expect_clean_exit(again, 2);

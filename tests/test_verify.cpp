@@ -7,11 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "rebirth/error.h"
 #include "rebirth/popeye_input.h"
+#include "rebirth/setup.h"
 #include "rebirth/verify.h"
 #include "test_util.h"
 
@@ -179,6 +181,77 @@ TEST(Verify, OtherPlayIsUnverifiedAndBadTokensAreBadInput) {
         EXPECT_EQ(e.word(), "Qzz");
         EXPECT_NE(e.file().find("deheer_rml_1996.inp"), std::string::npos);
     }
+}
+
+// data/collections/proofgames.yaml (yacpdb's layout) is data/proofgames written again: each
+// document, read by read_claimed_yaml, has the Popeye file's units, stipulation and
+// conditions, and the published solutions as its claim.
+TEST(Verify, YamlCollectionIsTheProofGameCorpus) {
+    const std::vector<ClaimedProblem> yaml =
+        read_claimed_yaml((fs::path(REBIRTH_SOURCE_DIR) / "data" / "collections" / "proofgames.yaml").string());
+    const std::vector<nlohmann::json> index = test::read_jsonl(kProofGames / "index.jsonl");
+    ASSERT_EQ(yaml.size(), index.size());
+    ASSERT_EQ(yaml.size(), 43u);
+    for (size_t i = 0; i < yaml.size(); ++i) {
+        const std::string id = index[i]["id"];
+        SCOPED_TRACE(id);
+        const Problem inp = problem(id);
+        EXPECT_TRUE(same_units(yaml[i].problem.setup.board, inp.setup.board));
+        EXPECT_EQ(yaml[i].problem.stipulation.text, inp.stipulation.text);
+        EXPECT_EQ(yaml[i].problem.conditions, inp.conditions);
+        std::vector<std::string> claimed;
+        for (const std::string& line : test::split_lines(yaml[i].claimed))
+            if (!line.empty()) claimed.push_back(line);
+        EXPECT_EQ(claimed, index[i]["solutions"].get<std::vector<std::string>>());
+        EXPECT_NE(yaml[i].name.find("proofgames.yaml:"), std::string::npos);
+    }
+}
+
+// YAML claims: "PG 2.5" is dia2.5, a claim in short algebraic is read as moves; a field
+// Popeye cannot read is an error naming the file and that field's line, and the other
+// documents are still read (read_claims); a YAML syntax error names its line.
+TEST(Verify, YamlClaimsAndErrors) {
+    const fs::path dir = test::fresh_dir("verify_yaml");
+    const fs::path file = dir / "claims.yaml";
+    {
+        std::ofstream out(file);
+        out << "---\n"
+               "algebraic:\n"
+               "  white: [Ke1, Qe5, Ra1, Rh1, Bc1, Bf1, Sb1, Sg1, Pa2, Pb2, Pc2, Pd2, Pe4, Pf2, Pg2, Ph2]\n"
+               "  black: [Ke7, Qd8, Ra8, Rh8, Bc8, Bf8, Sb8, Sg8, Pa7, Pb7, Pc7, Pd7, Pf7, Pg7, Ph7]\n"
+               "stipulation: PG 2.5\n"
+               "solution: |\n"
+               "  1.e4 e5 2.Qh5 Ke7 3.Qxe5#\n"
+               "---\n"
+               "algebraic:\n"
+               "  white: [Ke1]\n"
+               "  black: [Ke8]\n"
+               "stipulation: zz7\n"
+               "---\n"
+               "stipulation: \"#2\"\n";
+    }
+    const std::vector<ClaimedProblem> claims = read_claims(file.string());
+    ASSERT_EQ(claims.size(), 3u);
+    ASSERT_FALSE(claims[0].error.has_value());
+    EXPECT_EQ(claims[0].name, file.string() + ":2");
+    EXPECT_EQ(claims[0].problem.stipulation.text, "dia2.5");
+    EXPECT_EQ(verify_claimed(claims[0].problem, claims[0].claimed, claims[0].claimed_line, 1, SolveLimits{}).verdict,
+              "sound");
+    ASSERT_TRUE(claims[1].error.has_value());
+    EXPECT_EQ(claims[1].error->line(), 12);  // the stipulation's line
+    EXPECT_EQ(claims[1].error->file(), file.string());
+    ASSERT_TRUE(claims[2].error.has_value());
+    EXPECT_EQ(claims[2].error->word(), "algebraic");
+    EXPECT_THROW(read_claimed_yaml(file.string()), InputError);
+    const fs::path broken = dir / "broken.yaml";
+    {
+        std::ofstream out(broken);
+        out << "algebraic:\n  white: [Ke1\n  black: [Ke8]\nstipulation: \"#1\n";
+    }
+    const std::vector<ClaimedProblem> bad = read_claims(broken.string());
+    ASSERT_EQ(bad.size(), 1u);
+    ASSERT_TRUE(bad[0].error.has_value());
+    EXPECT_GT(bad[0].error->line(), 0);
 }
 
 TEST(Verify, ClaimedProblemFilesSplitAtEndProblem) {

@@ -22,7 +22,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The files to check: each FILE given, and the .inp files below each DIR (sorted by path).
+// The files to check: each FILE given, and the .inp, .yaml and .yml files below each DIR
+// (sorted by path).
 // Throws InputError naming a path that is neither.
 std::vector<std::string> collect(const std::vector<std::string>& paths) {
     std::vector<std::string> out;
@@ -31,7 +32,9 @@ std::vector<std::string> collect(const std::vector<std::string>& paths) {
         if (fs::is_directory(p, ec)) {
             std::vector<std::string> found;
             for (const auto& e : fs::recursive_directory_iterator(p, ec))
-                if (e.is_regular_file() && e.path().extension() == ".inp") found.push_back(e.path().string());
+                if (e.is_regular_file() && (e.path().extension() == ".inp" || e.path().extension() == ".yaml" ||
+                                            e.path().extension() == ".yml"))
+                    found.push_back(e.path().string());
             std::sort(found.begin(), found.end());
             out.insert(out.end(), found.begin(), found.end());
         } else if (fs::is_regular_file(p, ec)) {
@@ -43,12 +46,12 @@ std::vector<std::string> collect(const std::vector<std::string>& paths) {
     return out;
 }
 
-// One file's result as a JSON object (verify_problem's fields; "bad-input" with the message).
-nlohmann::json check(const std::string& file, const CookcheckArgs& args) {
+// One problem's result as a JSON object (verify's fields; "bad-input" with the message).
+nlohmann::json check(const ClaimedProblem& c, const CookcheckArgs& args) {
     const auto start = std::chrono::steady_clock::now();
-    nlohmann::json j{{"file", file}};
+    nlohmann::json j{{"file", c.name}};
     try {
-        const ClaimedProblem c = read_claimed_problem(file);
+        if (c.error) throw *c.error;
         SolveLimits limits;
         limits.max_seconds = args.max_seconds;
         const VerifyResult r = verify_claimed(c.problem, c.claimed, c.claimed_line, args.threads, limits);
@@ -103,7 +106,12 @@ int run_cookcheck(const CookcheckArgs& args) {
     if (!args.report.empty() && !args.report.ends_with(".json"))
         throw InputError("--report", 0, args.report,
                          "only JSON reports (.json) are written yet; the HTML report is not implemented yet:");
-    const std::vector<std::string> files = collect(args.paths);
+    // The problems: a Popeye file holds one, a YAML file one a document.
+    std::vector<ClaimedProblem> problems;
+    for (const std::string& file : collect(args.paths)) {
+        std::vector<ClaimedProblem> claims = read_claims(file);
+        for (ClaimedProblem& c : claims) problems.push_back(std::move(c));
+    }
     std::map<std::string, nlohmann::json> done =
         args.journal.empty() ? std::map<std::string, nlohmann::json>{} : read_journal(args.journal);
     std::ofstream journal;
@@ -115,17 +123,18 @@ int run_cookcheck(const CookcheckArgs& args) {
     const auto start = std::chrono::steady_clock::now();
     nlohmann::json results = nlohmann::json::array();
     std::map<std::string, int> counts;
-    for (size_t i = 0; i < files.size(); ++i) {
+    for (size_t i = 0; i < problems.size(); ++i) {
+        const std::string& name = problems[i].name;
         nlohmann::json r;
-        if (const auto it = done.find(files[i]); it != done.end()) {
+        if (const auto it = done.find(name); it != done.end()) {
             r = it->second;
         } else {
-            r = check(files[i], args);
+            r = check(problems[i], args);
             if (journal.is_open()) journal << r.dump() << "\n" << std::flush;
         }
         const std::string verdict = r["verdict"];
         ++counts[verdict];
-        std::cout << files[i] << ": " << verdict;
+        std::cout << name << ": " << verdict;
         if (r.contains("why"))
             std::cout << ": " << r["why"].get<std::string>() << "\n";
         else
@@ -138,22 +147,22 @@ int run_cookcheck(const CookcheckArgs& args) {
         results.push_back(r);
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (tty) {
-            const double left = elapsed / double(i + 1) * double(files.size() - i - 1);
-            const int width = 30, filled = int(double(width) * double(i + 1) / double(files.size()));
+            const double left = elapsed / double(i + 1) * double(problems.size() - i - 1);
+            const int width = 30, filled = int(double(width) * double(i + 1) / double(problems.size()));
             std::fprintf(stderr, "\r[%s%s] %zu/%zu, about %.0f s left ", std::string(size_t(filled), '#').c_str(),
-                         std::string(size_t(width - filled), '.').c_str(), i + 1, files.size(), left);
-            if (i + 1 == files.size()) std::fprintf(stderr, "\n");
+                         std::string(size_t(width - filled), '.').c_str(), i + 1, problems.size(), left);
+            if (i + 1 == problems.size()) std::fprintf(stderr, "\n");
         } else {
-            std::fprintf(stderr, "cookcheck: %zu/%zu %s: %s\n", i + 1, files.size(), files[i].c_str(), verdict.c_str());
+            std::fprintf(stderr, "cookcheck: %zu/%zu %s: %s\n", i + 1, problems.size(), name.c_str(), verdict.c_str());
         }
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::cout << "checked " << files.size() << " problem(s):";
+    std::cout << "checked " << problems.size() << " problem(s):";
     for (const char* v : {"sound", "cooked", "missing", "unverified", "bad-input"})
         std::cout << " " << v << " " << counts[v];
     std::cout << "\n";
     if (!args.report.empty()) {
-        nlohmann::json summary{{"problems", files.size()}, {"seconds", seconds}};
+        nlohmann::json summary{{"problems", problems.size()}, {"seconds", seconds}};
         for (const char* v : {"sound", "cooked", "missing", "unverified", "bad-input"}) summary[v] = counts[v];
         std::ofstream out(args.report);
         if (!out) throw InputError(args.report, 0, args.report, "cannot write the report");

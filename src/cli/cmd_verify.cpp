@@ -74,8 +74,8 @@ int verify_certificates(const std::string& file) {
 }
 
 // One claimed problem's verdict, as text or one JSON line; the exit code it calls for.
-int verify_problem(const std::string& file, const VerifyArgs& args) {
-    const ClaimedProblem c = read_claimed_problem(file);
+int verify_problem(const ClaimedProblem& c, const VerifyArgs& args) {
+    const std::string& file = c.name;
     SolveLimits limits;
     limits.max_seconds = args.max_seconds;
     const VerifyResult r = verify_claimed(c.problem, c.claimed, c.claimed_line, args.threads, limits);
@@ -99,9 +99,9 @@ int verify_problem(const std::string& file, const VerifyArgs& args) {
 }  // namespace
 
 // `rebirth verify FILE...`: retro certificates (.json / .jsonl) or claimed solutions of
-// problems (Popeye files, verify.h). Every file is checked; bad input in one is reported
-// (file, line and word) and the others go on. Exit: bad input 2, else a claim cooked or wrong
-// 3, else one undecided 4 (or a certificate that fails: 2), else 0.
+// problems (Popeye files, YAML files of one or more problems: verify.h). Every file is checked; bad input in one is
+// reported (file, line and word) and the others go on. Exit: bad input 2, else a claim cooked or wrong 3, else one
+// undecided 4 (or a certificate that fails: 2), else 0.
 int run_verify(const VerifyArgs& args) {
     bool bad = false, unsound = false, unverified = false;
     for (const std::string& file : args.files) {
@@ -111,9 +111,18 @@ int run_verify(const VerifyArgs& args) {
                 bad |= verify_certificates(file) > 0;
                 continue;
             }
-            const int code = verify_problem(file, args);
-            unsound |= code == kExitUnsound;
-            unverified |= code == kExitUnverified;
+            // Each problem of the file (a YAML file may hold several); one that cannot be read
+            // is reported and the others go on.
+            for (const ClaimedProblem& c : read_claims(file)) {
+                if (c.error) {
+                    std::cerr << "rebirth: " << c.error->what() << "\n";
+                    bad = true;
+                    continue;
+                }
+                const int code = verify_problem(c, args);
+                unsound |= code == kExitUnsound;
+                unverified |= code == kExitUnverified;
+            }
         } catch (const InputError& e) {
             std::cerr << "rebirth: " << e.what() << "\n";
             bad = true;
