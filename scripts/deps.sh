@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages rebirth needs to build, test, benchmark and fuzz (clang,
-# libclang-rt-14-dev for libFuzzer and the sanitizer runtimes, llvm for llvm-symbolizer).
+# libclang-rt-14-dev for libFuzzer and the sanitizer runtimes, llvm for llvm-symbolizer,
+# chromium for the test that loads cookcheck's HTML report in a real browser).
 # Only packages that dpkg-query does not report as installed are fetched; nothing runs when
 # everything is present. Works as root (no sudo needed) or as a user with sudo.
 set -euo pipefail
@@ -11,6 +12,7 @@ packages=(
   libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libyaml-cpp-dev
   stockfish python3
   clang libclang-rt-14-dev llvm
+  chromium
 )
 
 missing=()

@@ -634,7 +634,7 @@ TEST_F(Cli, RetroRetractors) {
 // one bad input) and a file with a token that is no move (bad input, named, the others
 // checked): counts and exit 2; --report writes the JSON;
 // a journal cut short (its last line half written, as a kill leaves it) resumes to the same
-// output.
+// output; a report that is neither .json nor .html is refused before anything runs.
 TEST_F(Cli, CookcheckCollections) {
     const auto read = [](const fs::path& p) {
         std::ifstream in(p);
@@ -694,11 +694,73 @@ TEST_F(Cli, CookcheckCollections) {
     const RunResult again = run({"cookcheck", "--threads", "1", dir.string(), bad, "--journal", journal});
     expect_clean_exit(again, 2);
     EXPECT_EQ(again.out, r.out);
-    const RunResult html = run({"cookcheck", dir.string(), "--report", (dir_ / "r.html").string()});
-    expect_clean_exit(html, 2);
-    EXPECT_TRUE(contains(html.err, "not implemented yet")) << html;
+    const RunResult pdf = run({"cookcheck", dir.string(), "--report", (dir_ / "r.pdf").string()});
+    expect_clean_exit(pdf, 2);
+    EXPECT_EQ(pdf.out, "") << pdf;
+    EXPECT_TRUE(contains(pdf.err, "a report is a .json or an .html file")) << pdf;
     const std::string nowhere = (dir_ / "nowhere").string();
     expect_bad_input(run({"cookcheck", nowhere}), nowhere, 0, nowhere);
+}
+
+// The HTML report of cookcheck (README "Verifying claimed solutions") in a real browser:
+// headless Chromium (Debian's chromium, installed by scripts/deps.sh) loads it and dumps its
+// DOM. Every problem of the JSON report is there with its verdict, the summary's counts equal
+// the JSON's, and the step-through works: a script appended to a copy of the page steps the
+// cooked problem's first game back to its start, where the board holds the game array's 32
+// units, and forward again to the diagram's 31.
+TEST_F(Cli, CookcheckHtmlReportInChromium) {
+    const auto read = [](const fs::path& p) {
+        std::ifstream in(p);
+        std::ostringstream ss;
+        ss << in.rdbuf();
+        return ss.str();
+    };
+    const fs::path games = fs::path(REBIRTH_SOURCE_DIR) / "data" / "proofgames";
+    fs::create_directories(dir_ / "c");
+    write("c/a.inp", read(games / "deheer_rml_1996.inp") + "\n  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qh5*e5 dia\n");
+    write("c/b.inp", read(games / "donati_probleemblad_1999.inp") +
+                         "\n  1.e2-e3 b7-b6   2.Qd1-f3 Bc8-a6   3.Qf3*a8 Ba6-b7   4.e3-e4 Bb7-c8   5.Qa8-b7 dia\n");
+    write("c/c.inp", read(games / "deheer_rml_1996.inp") + "\n  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qh5*e6 dia\n");
+    const std::string html = (dir_ / "report.html").string(), json = (dir_ / "report.json").string();
+    const std::vector<RunResult> made =
+        run_all({{"cookcheck", "--threads", "1", (dir_ / "c").string(), "--report", html},
+                 {"cookcheck", "--threads", "1", (dir_ / "c").string(), "--report", json}});
+    expect_clean_exit(made[0], 3);
+    expect_clean_exit(made[1], 3);
+    const auto report = nlohmann::json::parse(read(json));
+    // The page with a script that steps problem 2 (Donati's, cooked) through its first game.
+    std::string page = read(html);
+    const std::string probe =
+        "<script>step('p1-game1','p1-units',-999);document.body.dataset.start="
+        "document.getElementById('p1-units').children.length;step('p1-game1','p1-units',999);"
+        "document.body.dataset.end=document.getElementById('p1-units').children.length;</script></body>";
+    page.replace(page.rfind("</body>"), 7, probe);
+    const std::string probed = write("probed.html", page);
+    const std::string dom_file = (dir_ / "dom.html").string();
+    const std::string command = "chromium --headless --no-sandbox --disable-gpu --dump-dom file://" + probed + " > " +
+                                dom_file + " 2>/dev/null";
+    ASSERT_EQ(std::system(command.c_str()), 0)
+        << "headless Chromium (Debian package chromium) did not run: " << command;
+    const std::string dom = read(dom_file);
+    for (size_t i = 0; i < report["problems"].size(); ++i) {
+        const auto& p = report["problems"][i];
+        const std::string tag = "<div class=\"problem\" id=\"p" + std::to_string(i) + "\" data-verdict=\"" +
+                                p["verdict"].get<std::string>() + "\">";
+        EXPECT_TRUE(contains(dom, tag)) << tag;
+        EXPECT_TRUE(contains(dom, "<h2>" + p["file"].get<std::string>() + "</h2>")) << p["file"];
+    }
+    for (const char* v : {"sound", "cooked", "missing", "unverified", "bad-input"}) {
+        const std::string cell =
+            std::string("<td id=\"count-") + v + "\">" + std::to_string(report["summary"][v].get<int>()) + "</td>";
+        EXPECT_TRUE(contains(dom, cell)) << cell;
+    }
+    EXPECT_EQ(report["summary"]["sound"], 1);
+    EXPECT_EQ(report["summary"]["cooked"], 1);
+    EXPECT_EQ(report["summary"]["missing"], 1);
+    EXPECT_TRUE(contains(dom, "data-start=\"32\"")) << dom.substr(0, 2000);
+    EXPECT_TRUE(contains(dom, "data-end=\"31\"")) << dom.substr(0, 2000);
+    EXPECT_TRUE(contains(dom, "(not claimed)"));
+    EXPECT_TRUE(contains(dom, "is not a legal move there"));
 }
 
 // rebirth verify replays the certificates `retro --json --certify` wrote, independently of

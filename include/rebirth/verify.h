@@ -27,6 +27,12 @@ struct VerifyResult {
     std::string why;
     int claimed = 0;  // games claimed
     int found = 0;    // games found
+    // For reports: the claimed games as written (one line each), every game found in Popeye's
+    // notation, and for each found game its boards from the start to the diagram (FEN
+    // placement fields, one per half-move and the start).
+    std::vector<std::string> claimed_lines;
+    std::vector<std::string> games;
+    std::vector<std::vector<std::string>> boards;
 };
 
 // A problem with the solution claimed for it: a Popeye input file holding one problem, its

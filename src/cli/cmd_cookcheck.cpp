@@ -13,6 +13,8 @@
 
 #include "cli/cli.h"
 #include "rebirth/error.h"
+#include "rebirth/html_report.h"
+#include "rebirth/setup.h"
 #include "rebirth/solve.h"
 #include "rebirth/verify.h"
 
@@ -56,6 +58,18 @@ nlohmann::json check(const ClaimedProblem& c, const CookcheckArgs& args) {
         limits.max_seconds = args.max_seconds;
         const VerifyResult r = verify_claimed(c.problem, c.claimed, c.claimed_line, args.threads, limits);
         j["verdict"] = r.verdict;
+        j["stipulation"] = c.problem.stipulation.text;
+        std::string conditions;
+        for (const Condition& k : c.problem.conditions) {
+            conditions += (conditions.empty() ? "" : ", ") + k.name;
+            for (const std::string& a : k.args) conditions += " " + a;
+        }
+        if (!conditions.empty()) j["conditions"] = conditions;
+        const std::string fen = to_fen(c.problem.setup);
+        j["diagram"] = fen.substr(0, fen.find(' '));
+        j["claimed_lines"] = r.claimed_lines;
+        j["games"] = r.games;
+        j["boards"] = r.boards;
         j["claimed"] = r.claimed;
         j["found"] = r.found;
         j["cooks"] = r.cooks;
@@ -103,9 +117,8 @@ std::map<std::string, nlohmann::json> read_journal(const std::string& path) {
 // journal goes on where it stopped and prints the same. Exit as verify: 2 when a file is bad
 // input, else 3 when a claim is cooked or missing, else 4 when one is unverified, else 0.
 int run_cookcheck(const CookcheckArgs& args) {
-    if (!args.report.empty() && !args.report.ends_with(".json"))
-        throw InputError("--report", 0, args.report,
-                         "only JSON reports (.json) are written yet; the HTML report is not implemented yet:");
+    if (!args.report.empty() && !args.report.ends_with(".json") && !args.report.ends_with(".html"))
+        throw InputError("--report", 0, args.report, "a report is a .json or an .html file; not");
     // The problems: a Popeye file holds one, a YAML file one a document.
     std::vector<ClaimedProblem> problems;
     for (const std::string& file : collect(args.paths)) {
@@ -166,7 +179,11 @@ int run_cookcheck(const CookcheckArgs& args) {
         for (const char* v : {"sound", "cooked", "missing", "unverified", "bad-input"}) summary[v] = counts[v];
         std::ofstream out(args.report);
         if (!out) throw InputError(args.report, 0, args.report, "cannot write the report");
-        out << nlohmann::json{{"summary", summary}, {"problems", results}}.dump(1) << "\n";
+        const nlohmann::json report{{"summary", summary}, {"problems", results}};
+        if (args.report.ends_with(".html"))
+            out << html_report(report);
+        else
+            out << report.dump(1) << "\n";
     }
     return counts["bad-input"]                     ? kExitBadInput
            : counts["cooked"] || counts["missing"] ? kExitUnsound

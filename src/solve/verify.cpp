@@ -13,6 +13,7 @@
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
 #include "rebirth/popeye_input.h"
+#include "rebirth/setup.h"
 #include "rebirth/walk.h"
 #include "solve/solve_internal.h"
 
@@ -155,6 +156,7 @@ bool claim_matches(const Position& pos, const Move& m, const ClaimMove& c, const
 // One claimed game: its line in the claimed text, whether Black plays first ("1..."), and its
 // move tokens.
 struct ClaimedGame {
+    std::string text;  // the line as written, blanks at its ends dropped
     int line = 0;
     bool black_first = false;
     std::vector<std::string> tokens;
@@ -173,6 +175,8 @@ std::vector<ClaimedGame> claimed_games(std::string_view text, int first_line, co
         if (raw.empty() || !raw.front().starts_with("1.")) continue;
         ClaimedGame g;
         g.line = line_no;
+        g.text = line.substr(line.find_first_not_of(" \t"));
+        g.text.erase(g.text.find_last_not_of(" \t\r") + 1);
         g.black_first = raw.front().starts_with("1...");
         for (std::string w : raw) {
             // A rebirth written apart ("Fxc4 (Cb1)", "Sg8-f6 [+bPg1=R]") belongs to the move before.
@@ -262,6 +266,12 @@ std::string game_text(Position pos, const std::vector<Move>& moves, Language lan
         if (!white) ++number;
     }
     return out;
+}
+
+// The FEN placement field of pos's board.
+std::string placement(const Position& pos) {
+    const std::string fen = to_fen(pos.to_setup());
+    return fen.substr(0, fen.find(' '));
 }
 
 // The start position of play with `first` to move.
@@ -488,6 +498,7 @@ VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int firs
     std::vector<bool> claimed_found(report.proof_games.size(), false);
     for (size_t gi = 0; gi < games.size(); ++gi) {
         const ClaimedGame& g = games[gi];
+        r.claimed_lines.push_back(g.text);
         const Position start = start_with(setup->pos, g.black_first ? BLACK : WHITE, rules, p);
         // In the problem's language, else in another (a claim from another program).
         std::string why;
@@ -509,11 +520,20 @@ VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int firs
                                                    " half-moves do not reach the diagram as stipulated"
                                              : why));
     }
-    for (size_t k = 0; k < report.proof_games.size(); ++k)
-        if (!claimed_found[k]) {
-            const ProofGameSolution& s = report.proof_games[k];
-            r.cooks.push_back(game_text(start_with(setup->pos, s.first, rules, p), s.moves, p.language));
+    for (size_t k = 0; k < report.proof_games.size(); ++k) {
+        const ProofGameSolution& s = report.proof_games[k];
+        Position pos = start_with(setup->pos, s.first, rules, p);
+        const std::string text = game_text(pos, s.moves, p.language);
+        r.games.push_back(text);
+        if (!claimed_found[k]) r.cooks.push_back(text);
+        std::vector<std::string> steps{placement(pos)};
+        for (const Move& m : s.moves) {
+            UndoInfo u;
+            pos.do_move(m, u);
+            steps.push_back(placement(pos));
         }
+        r.boards.push_back(std::move(steps));
+    }
     r.verdict = !r.missing.empty() ? "missing" : !r.cooks.empty() ? "cooked" : "sound";
     return r;
 }
