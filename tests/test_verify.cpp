@@ -237,6 +237,15 @@ TEST(Verify, YamlClaimsAndErrors) {
     EXPECT_EQ(claims[0].problem.stipulation.text, "dia2.5");
     EXPECT_EQ(verify_claimed(claims[0].problem, claims[0].claimed, claims[0].claimed_line, 1, SolveLimits{}).verdict,
               "sound");
+    // A token that is no move, on the claim's second line (the file's eighth).
+    try {
+        verify_claimed(claims[0].problem, claims[0].claimed + "  1.e4 e5 2.Qzz\n", claims[0].claimed_line, 1,
+                       SolveLimits{});
+        ADD_FAILURE() << "no InputError";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.line(), 8);
+        EXPECT_EQ(e.word(), "Qzz");
+    }
     ASSERT_TRUE(claims[1].error.has_value());
     EXPECT_EQ(claims[1].error->line(), 12);  // the stipulation's line
     EXPECT_EQ(claims[1].error->file(), file.string());
