@@ -359,10 +359,7 @@ TEST_F(Cli, PerftOnPopeyeFileCountsByHand) {
 // unverified, exit 4; a token that is no move: bad input naming file, line and token, while
 // the other files are still checked (exit 2).
 TEST_F(Cli, VerifyClaimedProofGames) {
-    std::ifstream source(fs::path(REBIRTH_SOURCE_DIR) / "data" / "proofgames" / "deheer_rml_1996.inp");
-    std::ostringstream read;
-    read << source.rdbuf();
-    const std::string problem = read.str();
+    const std::string problem = read_file(fs::path(REBIRTH_SOURCE_DIR) / "data" / "proofgames" / "deheer_rml_1996.inp");
     ASSERT_FALSE(problem.empty());
     const std::string good = write("good.inp", problem + "\n  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qh5*e5 dia\n");
     const std::string wrong = write("wrong.inp", problem + "\n  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qh5*e6 dia\n");
@@ -636,18 +633,12 @@ TEST_F(Cli, RetroRetractors) {
 // a journal cut short (its last line half written, as a kill leaves it) resumes to the same
 // output; a report that is neither .json nor .html is refused before anything runs.
 TEST_F(Cli, CookcheckCollections) {
-    const auto read = [](const fs::path& p) {
-        std::ifstream in(p);
-        std::ostringstream ss;
-        ss << in.rdbuf();
-        return ss.str();
-    };
     const fs::path games = fs::path(REBIRTH_SOURCE_DIR) / "data" / "proofgames";
     const fs::path dir = dir_ / "collection";
     fs::create_directories(dir / "more");
     write("collection/a_deheer.inp",
-          read(games / "deheer_rml_1996.inp") + "\n  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qh5*e5 dia\n");
-    write("collection/b_donati.inp", read(games / "donati_probleemblad_1999.inp") +
+          read_file(games / "deheer_rml_1996.inp") + "\n  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qh5*e5 dia\n");
+    write("collection/b_donati.inp", read_file(games / "donati_probleemblad_1999.inp") +
                                          "\n  1.e2-e3 b7-b6   2.Qd1-f3 Bc8-a6   3.Qf3*a8 Ba6-b7   4.e3-e4 Bb7-c8"
                                          "   5.Qa8-b7 dia\n");
     write("collection/more/c_mate.inp",
@@ -661,7 +652,7 @@ TEST_F(Cli, CookcheckCollections) {
           "  black: [Ke7, Qd8, Ra8, Rh8, Bc8, Bf8, Sb8, Sg8, Pa7, Pb7, Pc7, Pd7, Pf7, Pg7, Ph7]\n"
           "stipulation: dia2.5\nsolution: |\n  1.e4 e5 2.Qh5 Ke7 3.Qxe5#\n"
           "---\nalgebraic:\n  white: [Ke1]\n  black: [Ke8]\nstipulation: zz7\n");
-    const std::string bad = write("bad.inp", read(games / "deheer_rml_1996.inp") + "\n  1.e2-e4 Zz\n");
+    const std::string bad = write("bad.inp", read_file(games / "deheer_rml_1996.inp") + "\n  1.e2-e4 Zz\n");
     const std::string report = (dir_ / "report.json").string(), journal = (dir_ / "journal.jsonl").string();
     const RunResult r =
         run({"cookcheck", "--threads", "1", dir.string(), bad, "--report", report, "--journal", journal});
@@ -677,7 +668,7 @@ TEST_F(Cli, CookcheckCollections) {
     EXPECT_TRUE(contains(r.out, "zz7")) << r;
     EXPECT_TRUE(contains(r.out, "checked 6 problem(s): sound 2 cooked 1 missing 0 unverified 1 bad-input 2\n")) << r;
     EXPECT_FALSE(contains(r.out, "notes.txt")) << r;
-    const auto j = nlohmann::json::parse(read(report));
+    const auto j = nlohmann::json::parse(read_file(report));
     EXPECT_EQ(j["summary"]["problems"], 6);
     EXPECT_EQ(j["summary"]["cooked"], 1);
     ASSERT_EQ(j["problems"].size(), 6u);
@@ -685,7 +676,7 @@ TEST_F(Cli, CookcheckCollections) {
     // Resume: keep the journal's first line and half of its second.
     const std::vector<std::string> lines = [&] {
         std::vector<std::string> out;
-        std::istringstream in(read(journal));
+        std::istringstream in(read_file(journal));
         for (std::string line; std::getline(in, line);) out.push_back(line);
         return out;
     }();
@@ -709,27 +700,21 @@ TEST_F(Cli, CookcheckCollections) {
 // cooked problem's first game back to its start, where the board holds the game array's 32
 // units, and forward again to the diagram's 31.
 TEST_F(Cli, CookcheckHtmlReportInChromium) {
-    const auto read = [](const fs::path& p) {
-        std::ifstream in(p);
-        std::ostringstream ss;
-        ss << in.rdbuf();
-        return ss.str();
-    };
     const fs::path games = fs::path(REBIRTH_SOURCE_DIR) / "data" / "proofgames";
     fs::create_directories(dir_ / "c");
-    write("c/a.inp", read(games / "deheer_rml_1996.inp") + "\n  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qh5*e5 dia\n");
-    write("c/b.inp", read(games / "donati_probleemblad_1999.inp") +
+    write("c/a.inp", read_file(games / "deheer_rml_1996.inp") + "\n  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qh5*e5 dia\n");
+    write("c/b.inp", read_file(games / "donati_probleemblad_1999.inp") +
                          "\n  1.e2-e3 b7-b6   2.Qd1-f3 Bc8-a6   3.Qf3*a8 Ba6-b7   4.e3-e4 Bb7-c8   5.Qa8-b7 dia\n");
-    write("c/c.inp", read(games / "deheer_rml_1996.inp") + "\n  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qh5*e6 dia\n");
+    write("c/c.inp", read_file(games / "deheer_rml_1996.inp") + "\n  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qh5*e6 dia\n");
     const std::string html = (dir_ / "report.html").string(), json = (dir_ / "report.json").string();
     const std::vector<RunResult> made =
         run_all({{"cookcheck", "--threads", "1", (dir_ / "c").string(), "--report", html},
                  {"cookcheck", "--threads", "1", (dir_ / "c").string(), "--report", json}});
     expect_clean_exit(made[0], 3);
     expect_clean_exit(made[1], 3);
-    const auto report = nlohmann::json::parse(read(json));
+    const auto report = nlohmann::json::parse(read_file(json));
     // The page with a script that steps problem 2 (Donati's, cooked) through its first game.
-    std::string page = read(html);
+    std::string page = read_file(html);
     const std::string probe =
         "<script>step('p1-game1','p1-units',-999);document.body.dataset.start="
         "document.getElementById('p1-units').children.length;step('p1-game1','p1-units',999);"
@@ -741,7 +726,7 @@ TEST_F(Cli, CookcheckHtmlReportInChromium) {
                                 dom_file + " 2>/dev/null";
     ASSERT_EQ(std::system(command.c_str()), 0)
         << "headless Chromium (Debian package chromium) did not run: " << command;
-    const std::string dom = read(dom_file);
+    const std::string dom = read_file(dom_file);
     for (size_t i = 0; i < report["problems"].size(); ++i) {
         const auto& p = report["problems"][i];
         const std::string tag = "<div class=\"problem\" id=\"p" + std::to_string(i) + "\" data-verdict=\"" +

@@ -14,9 +14,6 @@
 #include "cli/cli.h"
 #include "rebirth/error.h"
 #include "rebirth/html_report.h"
-#include "rebirth/setup.h"
-#include "rebirth/solve.h"
-#include "rebirth/verify.h"
 
 namespace rebirth::cli {
 
@@ -48,36 +45,16 @@ std::vector<std::string> collect(const std::vector<std::string>& paths) {
     return out;
 }
 
-// One problem's result as a JSON object (verify's fields; "bad-input" with the message).
+// One problem's result as a JSON object (claim_result; "bad-input" with the message), with
+// the seconds it took.
 nlohmann::json check(const ClaimedProblem& c, const CookcheckArgs& args) {
     const auto start = std::chrono::steady_clock::now();
-    nlohmann::json j{{"file", c.name}};
+    nlohmann::json j;
     try {
         if (c.error) throw *c.error;
-        SolveLimits limits;
-        limits.max_seconds = args.max_seconds;
-        const VerifyResult r = verify_claimed(c.problem, c.claimed, c.claimed_line, args.threads, limits);
-        j["verdict"] = r.verdict;
-        j["stipulation"] = c.problem.stipulation.text;
-        std::string conditions;
-        for (const Condition& k : c.problem.conditions) {
-            conditions += (conditions.empty() ? "" : ", ") + k.name;
-            for (const std::string& a : k.args) conditions += " " + a;
-        }
-        if (!conditions.empty()) j["conditions"] = conditions;
-        const std::string fen = to_fen(c.problem.setup);
-        j["diagram"] = fen.substr(0, fen.find(' '));
-        j["claimed_lines"] = r.claimed_lines;
-        j["games"] = r.games;
-        j["boards"] = r.boards;
-        j["claimed"] = r.claimed;
-        j["found"] = r.found;
-        j["cooks"] = r.cooks;
-        j["missing"] = r.missing;
-        if (!r.why.empty()) j["why"] = r.why;
+        j = claim_result(c, args.threads, args.max_seconds);
     } catch (const InputError& e) {
-        j["verdict"] = "bad-input";
-        j["why"] = e.what();
+        j = {{"file", c.name}, {"verdict", "bad-input"}, {"why", e.what()}};
     }
     j["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return j;
@@ -147,15 +124,7 @@ int run_cookcheck(const CookcheckArgs& args) {
         }
         const std::string verdict = r["verdict"];
         ++counts[verdict];
-        std::cout << name << ": " << verdict;
-        if (r.contains("why"))
-            std::cout << ": " << r["why"].get<std::string>() << "\n";
-        else
-            std::cout << " (" << r["claimed"].get<int>() << " claimed, " << r["found"].get<int>() << " found)\n";
-        for (const auto& m : r.value("missing", nlohmann::json::array()))
-            std::cout << "  not a solution: " << m.get<std::string>() << "\n";
-        for (const auto& g : r.value("cooks", nlohmann::json::array()))
-            std::cout << "  not claimed: " << g.get<std::string>() << "\n";
+        print_claim_result(r);
         std::cout << std::flush;
         results.push_back(r);
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
