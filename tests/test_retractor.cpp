@@ -415,7 +415,7 @@ TEST(Retractor, PublishedCirceFamilyLinesReplay) {
         const RuleSet rules = resolve_rules(parse_condition_words(j["condition"].get<std::string>(), id), id);
         rebirth::Setup s = parse_fen(j["fen"].get<std::string>(), id);
         int step = 0;
-        for (const std::string& written : j["line"]) {
+        for (const std::string& written : j["line"].get<std::vector<std::string>>()) {
             std::vector<UnMove> un;
             generate_unmoves(s, un, &rules);
             std::vector<UnMove> hits;

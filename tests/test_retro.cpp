@@ -395,7 +395,7 @@ TEST(Retro, PlayedSequencesGetCertificatesThatReplay) {
                 const rebirth::Setup& was = before[size_t(plies - 2)];
                 return seq[0].move.from == played[plies - 1].from && seq[0].move.to == played[plies - 1].to &&
                        seq[1].move.from == played[plies - 2].from && seq[1].move.to == played[plies - 2].to &&
-                       same_units(back.board, was.board) && back.parrain_square == was.parrain_square;
+                       same_units(back.board, was.board) && same_waiting(back, was);
             });
             ASSERT_NE(it, seqs.end());
             const auto cert = find_certificate(diagram, *it, conditions, plies - 2, 60);

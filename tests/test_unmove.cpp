@@ -51,13 +51,6 @@ bool same_marked(const std::array<Piece, SQUARE_NB>& a, const std::array<Piece, 
     return true;
 }
 
-// The same unit waiting for its Parrain rebirth (or none in both).
-bool same_waiting(const rebirth::Setup& a, const rebirth::Setup& b) {
-    return a.parrain_square == b.parrain_square &&
-           (a.parrain_square == SQ_NONE ||
-            (a.parrain_piece.walk == b.parrain_piece.walk && a.parrain_piece.color == b.parrain_piece.color));
-}
-
 // For a failure message: the units waiting for their Parrain rebirth after and before a move.
 std::string waiting_text(const rebirth::Setup& after, const rebirth::Setup& before) {
     std::string t;

@@ -37,6 +37,10 @@ struct Setup {
 // does not say which units promoted).
 bool same_units(const std::array<Piece, SQUARE_NB>& a, const std::array<Piece, SQUARE_NB>& b);
 
+// Whether two positions have the same unit (colour and walk) waiting for its Parrain rebirth on
+// the same square, or none waiting in both.
+bool same_waiting(const Setup& a, const Setup& b);
+
 // Standard FEN (N = knight). Throws InputError(source, 0, offending field, reason).
 Setup parse_fen(std::string_view fen, const std::string& source = "<fen>");
 std::string to_fen(const Setup& setup);

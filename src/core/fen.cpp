@@ -181,6 +181,12 @@ bool same_units(const std::array<Piece, SQUARE_NB>& a, const std::array<Piece, S
     return true;
 }
 
+bool same_waiting(const Setup& a, const Setup& b) {
+    return a.parrain_square == b.parrain_square &&
+           (a.parrain_square == SQ_NONE ||
+            (a.parrain_piece.walk == b.parrain_piece.walk && a.parrain_piece.color == b.parrain_piece.color));
+}
+
 Setup parse_fen(std::string_view fen, const std::string& source) {
     const std::vector<std::string_view> fields = split_fields(fen);
     if (fields.size() < 4)

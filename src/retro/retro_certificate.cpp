@@ -38,10 +38,7 @@ bool ends_in(const Setup& end, const Setup& position, const std::vector<Conditio
         RuleSet rules = resolve_rules(conditions, "<certificate>");
         take_last_capture(want, rules);
     }
-    return same_units(end.board, want.board) && end.side_to_move == want.side_to_move &&
-           end.parrain_square == want.parrain_square &&
-           (end.parrain_square == SQ_NONE ||
-            (end.parrain_piece.walk == want.parrain_piece.walk && end.parrain_piece.color == want.parrain_piece.color));
+    return same_units(end.board, want.board) && end.side_to_move == want.side_to_move && same_waiting(end, want);
 }
 
 // The position `seq` leads back to from `position` (retract, one retraction after the other).

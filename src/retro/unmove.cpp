@@ -75,10 +75,7 @@ std::optional<Move> replayed(const Setup& before, const UnMove& u, const RuleSet
         pos.do_move(x, undo);
         const Setup got = pos.to_setup();
         // Under Parrain the unit the move took waits: the same one as in `after`.
-        const bool same = same_marked_units(got.board, after.board, rules) &&
-                          got.parrain_square == after.parrain_square &&
-                          (got.parrain_square == SQ_NONE || (got.parrain_piece.walk == after.parrain_piece.walk &&
-                                                             got.parrain_piece.color == after.parrain_piece.color));
+        const bool same = same_marked_units(got.board, after.board, rules) && same_waiting(got, after);
         pos.undo_move(x, undo);
         if (same) return x;
     }

@@ -55,7 +55,7 @@ struct ClaimMove {
 };
 
 bool is_file(char c) { return c >= 'a' && c <= 'h'; }
-bool is_rank(char c);
+bool is_rank(char c) { return c >= '1' && c <= '8'; }
 
 // Whether a token has the two squares of Popeye's long notation (its Mars and Anti-Mars moves
 // name three: "Sb8-g1-f3"), which read_claim does not read.
@@ -65,7 +65,6 @@ bool popeye_like(std::string_view token) {
         if (is_file(token[i]) && is_rank(token[i + 1])) ++squares;
     return squares >= 2;
 }
-bool is_rank(char c) { return c >= '1' && c <= '8'; }
 
 Walk letter_walk(char c, Language lang) {
     if (lang == Language::English && c == 'N') return KNIGHT;
