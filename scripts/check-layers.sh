@@ -12,7 +12,7 @@ order=(core rules io solve proofgame retro cli)
 declare -A public=(
   [types.h]=core [bitboard.h]=core [move.h]=core [setup.h]=core [error.h]=core [text.h]=core
   [walk.h]=core [problem.h]=core [rules.h]=core [position.h]=core [movegen.h]=core
-  [notation.h]=core [perft.h]=core [goal.h]=core [legality.h]=core
+  [notation.h]=core [perft.h]=core [goal.h]=core [legality.h]=core [solution.h]=core
   [popeye_input.h]=io [pgn.h]=io [html_report.h]=io [claims.h]=io [popeye_output.h]=io [popeye_order.h]=io
   [solve.h]=solve [goal_bound.h]=solve [distance.h]=solve [verify.h]=solve
   [proof_bound.h]=proofgame [proof_split.h]=proofgame [proof_captures.h]=proofgame [proof_tempo.h]=proofgame [proof_rebirth.h]=proofgame [assignment.h]=proofgame

@@ -29,8 +29,9 @@ cmake --build "$build_dir" --parallel "$(nproc)" --target rebirth "${suites[@]}"
 # comparison of Option Intelligent with the plain search (about 140 s here) is left to the
 # Release run; the intelligent-mode problems of REGRESSIONS run its code here. So is the
 # round trip of longer orthodox proof games (about 30 s here), the ones under rebirth rules and
-# the intelligent series play with pawns; the shorter round trip under every condition runs here.
-declare -A filters=([test_verify]='-Verify.EveryPublishedGameTheCorpusSolves'
+# the intelligent series play with pawns, and the verification of the published proof games and
+# Circe-family problems; the shorter round trip under every condition runs here.
+declare -A filters=([test_verify]='-Verify.EveryPublishedGameTheCorpusSolves:Verify.PublishedCirceFamilyProblemsAreSound'
                     [test_retractor]='Retractor.UncaptureChoiceSeparatesProcaFromHoeg:Retractor.OnitiuKeyIsNotRefuted:Retractor.PopeyeFiles'
                     [test_popeye_suite]='PopeyeSuiteCorpus.*:Popeye/PopeyeSuite.MatchesPopeye/TESTS_*:Popeye/PopeyeSuite.MatchesPopeye/REGRESSIONS_*'
                     [test_solve_help]='-SolveHelp.IntelligentModeFindsThePlainSolutions:SolveHelp.IntelligentSeriesWithPawnsFindsThePlainSolutions'

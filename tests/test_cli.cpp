@@ -364,14 +364,19 @@ TEST_F(Cli, VerifyClaimedProofGames) {
     const std::string good = write("good.inp", problem + "\n  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qh5*e5 dia\n");
     const std::string wrong = write("wrong.inp", problem + "\n  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qh5*e6 dia\n");
     const std::string mate = write("mate.inp",
-                                   "BeginProblem\nPieces White Kb6 Qa1 Black Ka8\nStipulation #1\n"
-                                   "EndProblem\n  1.Qa1-h8 #\n");
+                                   "BeginProblem\nPieces White Kb6 Qd1 Black Ka8\nStipulation #1\nOption Duplex\n"
+                                   "EndProblem\n  1.Qd1-d8 #\n");
+    // Battle play: the key claimed as Popeye writes it (Qd1-d8 is the only mate).
+    const std::string key = write("key.inp",
+                                  "BeginProblem\nPieces White Kb6 Qd1 Black Ka8\nStipulation #1\n"
+                                  "EndProblem\n\n   1.Qd1-d8 # !\n");
     const std::string bad = write("bad.inp", problem + "\n  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qzz dia\n");
     const std::vector<RunResult> r = run_all({{"verify", "--threads", "1", good},
                                               {"verify", "--threads", "1", wrong},
                                               {"verify", "--threads", "1", "--json", good, wrong},
                                               {"verify", "--threads", "1", mate},
-                                              {"verify", "--threads", "1", bad, good}});
+                                              {"verify", "--threads", "1", bad, good},
+                                              {"verify", "--threads", "1", key}});
     expect_clean_exit(r[0], 0);
     EXPECT_EQ(r[0].out, good + ": sound (1 claimed, 1 found)\n") << r[0];
     expect_clean_exit(r[1], 3);
@@ -387,11 +392,13 @@ TEST_F(Cli, VerifyClaimedProofGames) {
     EXPECT_EQ(lines[1]["verdict"], "missing");
     EXPECT_EQ(lines[1]["cooks"].size(), 1u);
     expect_clean_exit(r[3], 4);
-    EXPECT_TRUE(contains(r[3].out, ": unverified: verifying claimed solutions of #1 is not implemented yet")) << r[3];
+    EXPECT_TRUE(contains(r[3].out, ": unverified: verifying the claims of a duplex is not implemented yet")) << r[3];
     expect_clean_exit(r[4], 2);
     EXPECT_TRUE(contains(r[4].err, bad + ":")) << r[4];
     EXPECT_TRUE(contains(r[4].err, "Qzz")) << r[4];
     EXPECT_TRUE(contains(r[4].out, good + ": sound")) << r[4];
+    expect_clean_exit(r[5], 0);
+    EXPECT_EQ(r[5].out, key + ": sound (1 claimed, 1 found)\n") << r[5];
 }
 
 // retro: the last single move of ../shared/reference/retro/lastmoves.jsonl's JR-O-001 (Kb2
@@ -642,7 +649,7 @@ TEST_F(Cli, CookcheckCollections) {
                                          "\n  1.e2-e3 b7-b6   2.Qd1-f3 Bc8-a6   3.Qf3*a8 Ba6-b7   4.e3-e4 Bb7-c8"
                                          "   5.Qa8-b7 dia\n");
     write("collection/more/c_mate.inp",
-          "BeginProblem\nPieces White Kb6 Qa1 Black Ka8\nStipulation #1\nEndProblem\n  1.Qa1-h8 #\n");
+          "BeginProblem\nPieces White Kb6 Qd1 Black Ka8\nStipulation #1\nOption Duplex\nEndProblem\n  1.Qd1-d8 #\n");
     write("collection/notes.txt", "not a problem: only .inp, .yaml and .yml files are read\n");
     // A YAML file of two problems: De Heer's in yacpdb's layout, claimed in short algebraic;
     // one whose stipulation Popeye cannot read (bad input, the other still checked).
@@ -659,7 +666,7 @@ TEST_F(Cli, CookcheckCollections) {
     expect_clean_exit(r, 2);
     EXPECT_TRUE(contains(r.out, "a_deheer.inp: sound (1 claimed, 1 found)\n")) << r;
     EXPECT_TRUE(contains(r.out, "b_donati.inp: cooked (1 claimed, 2 found)\n  not claimed: 1.e2-e4 b7-b6")) << r;
-    EXPECT_TRUE(contains(r.out, "c_mate.inp: unverified: verifying claimed solutions of #1 is not implemented yet"))
+    EXPECT_TRUE(contains(r.out, "c_mate.inp: unverified: verifying the claims of a duplex is not implemented yet"))
         << r;
     EXPECT_TRUE(contains(r.out, "bad.inp: bad-input: ")) << r;
     EXPECT_TRUE(contains(r.out, "Zz")) << r;

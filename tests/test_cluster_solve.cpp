@@ -77,7 +77,7 @@ TEST(ClusterSolveJob, KindsAndLimitsPerEntry) {
     EXPECT_NE(e.reason().find("no depth"), std::string::npos);
     e = job_error("{\"kind\": \"mate\"}");
     EXPECT_EQ(e.word(), "kind");
-    EXPECT_NE(e.reason().find("implemented: perft, solve, proofgame, retro, noop"), std::string::npos);
+    EXPECT_NE(e.reason().find("implemented: perft, solve, proofgame, retro, cookcheck, noop"), std::string::npos);
     e = job_error("{\"kind\": \"solve\", \"output_dir\": \"o\",\n \"limits\": {\"max_seconds\": -1}}");
     EXPECT_EQ(e.line(), 2);
     EXPECT_EQ(e.word(), "limits.max_seconds");
@@ -86,6 +86,26 @@ TEST(ClusterSolveJob, KindsAndLimitsPerEntry) {
         "\"kind\": \"prove\"}]}");
     EXPECT_EQ(e.line(), 3);
     EXPECT_EQ(e.word(), "problems[0].kind");
+}
+
+// Kind cookcheck: each claimed problem of a file is a problem of the job (one a YAML
+// document, `STEM-K`); a document that cannot be read stays a problem (its verdict is
+// bad-input), never an error of the job.
+TEST(ClusterSolveJob, CookcheckProblemsAreClaims) {
+    const Job job = parse_job(R"({"kind": "cookcheck", "output_dir": "o",
+      "problems": ["cluster/tests/data/claims_quick.yaml", "data/collections/circe_problems.yaml"]})",
+                              "job.json", kSource);
+    ASSERT_EQ(job.problems.size(), 59u);
+    EXPECT_EQ(job.problems[0].id, "claims_quick-1");
+    EXPECT_EQ(job.problems[2].id, "claims_quick-3");
+    EXPECT_EQ(job.problems[2].index, 3);
+    EXPECT_EQ(job.problems[3].id, "circe_problems-1");
+    for (const JobProblem& p : job.problems) {
+        EXPECT_EQ(p.kind, "cookcheck");
+        EXPECT_TRUE(p.error.empty()) << p.id << ": " << p.error;
+    }
+    const Job shipped = load_job(kSource + "/jobs/cookcheck-collections.json");
+    EXPECT_EQ(shipped.problems.size(), 99u);
 }
 
 TEST(ClusterSolveJob, ShippedJobsParse) {
@@ -124,6 +144,12 @@ TEST(ClusterSolveMessages, RoundTripAndChecks) {
     w.path.push_back(PathMove{m});  // solve items are a whole problem, a root move or a reply
     EXPECT_THROW(deserialize_work_item(serialize(w)), ProtocolError);
     w.path.resize(1);
+    // A cook-check item is one claimed problem: no path.
+    WorkItem claim = w;
+    claim.kind = SearchKind::Cookcheck;
+    EXPECT_THROW(deserialize_work_item(serialize(claim)), ProtocolError);
+    claim.path.clear();
+    EXPECT_EQ(deserialize_work_item(serialize(claim)), claim);
 
     Result r;
     r.item_id = 5;

@@ -227,7 +227,7 @@ Problem with_max_solutions(Problem p, int n) {
 // The number of lines of each play of each twin in `report` (proof_games).
 std::map<std::pair<int, int>, int> lines_per_play(const SolveReport& report) {
     std::map<std::pair<int, int>, int> out;
-    for (const ProofGameSolution& g : report.proof_games) ++out[{g.twin, g.play}];
+    for (const PlayLine& g : report.proof_games) ++out[{g.twin, g.play}];
     return out;
 }
 

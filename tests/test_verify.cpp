@@ -1,8 +1,9 @@
-// Verifying claimed solutions (verify.h) of proof games: the published games of
-// data/proofgames (index.jsonl, with their sources) claimed as published are sound; a claim
-// with one of two published games leaves the other as a cook; a claimed move that is not
-// legal, or a legal game that does not reach the diagram, is "missing"; check marks and
-// rebirth brackets that decide nothing may be left out; other stipulations are "unverified".
+// Verifying claimed solutions (verify.h): the published games of data/proofgames and the
+// published solutions of data/problems (index.jsonl, with their sources) claimed as published
+// are sound; a claim with one of two solutions leaves the other as a cook; a claimed move that
+// is not legal, a legal game that does not reach the diagram, a help line that does not reach
+// the goal and a claimed key that is not one are "missing"; check marks and rebirth brackets
+// that decide nothing may be left out; Duplex is "unverified".
 
 #include <gtest/gtest.h>
 
@@ -13,6 +14,7 @@
 
 #include "rebirth/error.h"
 #include "rebirth/popeye_input.h"
+#include "rebirth/popeye_output.h"
 #include "rebirth/setup.h"
 #include "rebirth/verify.h"
 #include "test_util.h"
@@ -167,9 +169,9 @@ TEST(Verify, FrenchProblemAndClaim) {
     EXPECT_EQ(verify(p[0], "1.e2-e4 e7-e5 2.Lg1-f3\n1.Cg1-f3 e7-e5 2.e2-e4").verdict, "missing");
 }
 
-TEST(Verify, OtherPlayIsUnverifiedAndBadTokensAreBadInput) {
-    const std::vector<Problem> mate =
-        parse_popeye("BeginProblem\nPieces White Kb6 Qa1 Black Ka8\nStipulation #1\nEndProblem\n", "m.inp");
+TEST(Verify, DuplexIsUnverifiedAndBadTokensAreBadInput) {
+    const std::vector<Problem> mate = parse_popeye(
+        "BeginProblem\nPieces White Kb6 Qa1 Black Ka8\nStipulation #1\nOption Duplex\nEndProblem\n", "m.inp");
     const VerifyResult v = verify(mate[0], "  1.Qa1-h8 #");
     EXPECT_EQ(v.verdict, "unverified");
     EXPECT_NE(v.why.find("not implemented yet"), std::string::npos) << v.why;
@@ -181,6 +183,140 @@ TEST(Verify, OtherPlayIsUnverifiedAndBadTokensAreBadInput) {
         EXPECT_EQ(e.word(), "Qzz");
         EXPECT_NE(e.file().find("deheer_rml_1996.inp"), std::string::npos);
     }
+    try {
+        verify_claimed(mate[0], "1.Qd1-d8 #\n1.Qzz!\n", 3, 1, SolveLimits{});
+        ADD_FAILURE() << "no InputError";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.line(), 4);
+        EXPECT_EQ(e.word(), "Qzz!");
+    }
+}
+
+// Battle play: the claimed keys against the keys found. Kb6 Qd1 Rh7 / Ka8, #1: the mates are
+// Qd1-d8 and Rh7-h8 (b7 and a7 the king's, b8 the mover's); Qd1-a4+ and Rh7-a7+ leave b8 free.
+TEST(Verify, BattlePlayKeys) {
+    const std::vector<Problem> mate =
+        parse_popeye("BeginProblem\nPieces White Kb6 Qd1 Rh7 Black Ka8\nStipulation #1\nEndProblem\n", "m.inp");
+    VerifyResult v = verify(mate[0], "  1.Qd1-d8 #");
+    EXPECT_EQ(v.verdict, "cooked");
+    EXPECT_EQ(v.claimed, 1);
+    EXPECT_EQ(v.found, 2);
+    EXPECT_EQ(v.cooks, std::vector<std::string>{"1.Rh7-h8!"});
+    // Both, in short algebraic and as Popeye writes a key; a try marked "?" is not a claim.
+    v = verify(mate[0], "1.Qd8#\n   1.Rh7-h8 # !\n1.Qa4+? Kb8!");
+    EXPECT_EQ(v.verdict, "sound") << (v.missing.empty() ? "" : v.missing[0]);
+    EXPECT_EQ(v.claimed, 2);
+    v = verify(mate[0], "1.Qd8#\n1.Rh8#\n1.Qa4!");
+    EXPECT_EQ(v.verdict, "missing");
+    ASSERT_EQ(v.missing.size(), 1u);
+    EXPECT_NE(v.missing[0].find("claim 3 (line 3): 1.Qa4! is not a key"), std::string::npos) << v.missing[0];
+    v = verify(mate[0], "1.Qd8#\n1.Rh8#\n1.Qb3-b4!");
+    ASSERT_EQ(v.missing.size(), 1u);
+    EXPECT_NE(v.missing[0].find("is not a legal move there"), std::string::npos) << v.missing[0];
+}
+
+const fs::path kProblems = fs::path(REBIRTH_SOURCE_DIR) / "data" / "problems";
+
+// The published solution lines of a record of data/problems/index.jsonl, one a line.
+std::string published_lines(const nlohmann::json& r) {
+    std::string text;
+    for (const auto& line : r["solution"]) text += line.get<std::string>() + "\n";
+    return text;
+}
+
+// data/collections/circe_problems.yaml (yacpdb's layout) is data/problems written again: each
+// document, read by read_claimed_yaml, has the Popeye file's units, stipulation, conditions,
+// options and twins, and the published solution lines of index.jsonl as its claim. Claimed
+// as their sources print the solutions (help lines, keys), the 56 published Circe-family
+// problems (direct, self and help play, 13 with twins) are all sound.
+TEST(Verify, PublishedCirceFamilyProblemsAreSound) {
+    const std::vector<ClaimedProblem> yaml =
+        read_claimed_yaml((fs::path(REBIRTH_SOURCE_DIR) / "data" / "collections" / "circe_problems.yaml").string());
+    const std::vector<nlohmann::json> index = test::read_jsonl(kProblems / "index.jsonl");
+    ASSERT_EQ(yaml.size(), index.size());
+    ASSERT_EQ(yaml.size(), 56u);
+    int lines = 0;
+    for (size_t i = 0; i < yaml.size(); ++i) {
+        const nlohmann::json& r = index[i];
+        SCOPED_TRACE(r["id"].get<std::string>());
+        const std::vector<Problem> inp = parse_popeye_file((kProblems / r["file"].get<std::string>()).string());
+        ASSERT_EQ(inp.size(), 1u);
+        const Problem& y = yaml[i].problem;
+        EXPECT_TRUE(same_units(y.setup.board, inp[0].setup.board));
+        EXPECT_EQ(y.stipulation.text, inp[0].stipulation.text);
+        EXPECT_EQ(y.conditions, inp[0].conditions);
+        EXPECT_EQ(y.options, inp[0].options);
+        ASSERT_EQ(y.twins.size(), inp[0].twins.size());
+        for (size_t t = 0; t <= y.twins.size(); ++t) EXPECT_EQ(format_twin_line(y, t), format_twin_line(inp[0], t));
+        EXPECT_EQ(yaml[i].claimed, published_lines(r));
+        const VerifyResult v = verify_claimed(y, yaml[i].claimed, yaml[i].claimed_line, 1, SolveLimits{});
+        EXPECT_EQ(v.verdict, "sound") << (v.missing.empty() ? v.why : v.missing[0]);
+        EXPECT_EQ(v.claimed, int(r["solution"].size()));
+        EXPECT_EQ(v.found, v.claimed);
+        lines += v.claimed;
+    }
+    EXPECT_EQ(lines, 88);
+}
+
+TEST(Verify, HelpPlayLinesAndTwins) {
+    auto load = [](const std::string& id) { return parse_popeye_file((kProblems / (id + ".inp")).string()).front(); };
+    // Rittirsch's Anti-Circe h#2, two solutions: one claimed leaves the other as the cook.
+    const Problem h2 = load("ac_rittirsch_1993_h2");
+    VerifyResult v = verify(h2, "1.Bb3-g8 Qd1*b1[wQb1->d1] 2.Sf3-e5 Qd1-f3 #");
+    EXPECT_EQ(v.verdict, "cooked");
+    EXPECT_EQ(v.cooks, std::vector<std::string>{"1.Sd4-f5 Qd1*b3[wQb3->d1]   2.Rb1-b8 Qd1-d4 #"});
+    // In short algebraic, the rebirths left to the rules: the same lines.
+    v = verify(h2, "1.Bg8 Qxb1 2.Ne5 Qf3#\n1.Nf5 Qxb3 2.Rb8 Qd4#");
+    EXPECT_EQ(v.verdict, "sound") << (v.missing.empty() ? "" : v.missing[0]);
+    // A wrong rebirth bracket, and a legal line that does not mate.
+    v = verify(h2, "1.Bb3-g8 Qd1*b1[wQb1->b1] 2.Sf3-e5 Qd1-f3 #\n1.Nf5 Qxb3 2.Rb8 Qd2");
+    EXPECT_EQ(v.verdict, "missing");
+    ASSERT_EQ(v.missing.size(), 2u);
+    EXPECT_NE(v.missing[0].find("1...Qd1*b1[wQb1->b1] is not a legal move there"), std::string::npos) << v.missing[0];
+    EXPECT_NE(v.missing[1].find("it is not a solution of h#2"), std::string::npos) << v.missing[1];
+    // Twins: the label on the line (index.jsonl) or alone before the lines (Popeye's output).
+    const Problem twin = load("ac_bedoni_1993_h1");
+    v = verify(twin, "a) 1.g2*h1=Q[bQh1->d8] + c7*d8=R[wRd8->a1] #\nb) 1.g2*h1=S[bSh1->g8] h7*g8=B[wBg8->f1] #");
+    EXPECT_EQ(v.verdict, "sound");
+    v = verify(twin, "a)\n\n  1.g2*h1=Q[bQh1->d8] + c7*d8=R[wRd8->a1] #\n\nb) Move c7 h7\n\n  1.g2*h1=S h7*g8=B #\n");
+    EXPECT_EQ(v.verdict, "sound") << (v.missing.empty() ? "" : v.missing[0]);
+    // b)'s line claimed for a): a) has no such line, b)'s is the cook.
+    v = verify(twin, "a) 1.g2*h1=Q[bQh1->d8] + c7*d8=R[wRd8->a1] #\n1.g2*h1=S[bSh1->g8] h7*g8=B[wBg8->f1] #");
+    EXPECT_EQ(v.verdict, "missing");
+    EXPECT_EQ(v.cooks, std::vector<std::string>{"b) 1.g2*h1=S[bSh1->g8] h7*g8=B[wBg8->f1] #"});
+    v = verify(twin, "c) 1.g2*h1=Q c7*d8=R #");
+    ASSERT_FALSE(v.missing.empty());
+    EXPECT_NE(v.missing[0].find("the problem has no twin c)"), std::string::npos) << v.missing[0];
+}
+
+// Series play, with the expected outputs Popeye's maintainers ship (data/popeye, from Popeye's
+// REGRESSIONS and TESTS folders) as the claims: the whole output file of a ser-s#2 with set
+// play is sound (the set play "1...b3*a2 #" may be claimed, and is no solution); the series
+// side's moves are written without the other side's passes; a line that does not mate is
+// missing; MaxSolutions leaves the claim unverified.
+TEST(Verify, SeriesPlayLines) {
+    const fs::path dir = fs::path(REBIRTH_SOURCE_DIR) / "data" / "popeye";
+    auto load = [&](const std::string& name) { return parse_popeye_file((dir / (name + ".inp")).string()).front(); };
+    const Problem self = load("REGRESSIONS_4_55_to_4_57_016");
+    VerifyResult v = verify(self, test::read_text(dir / "REGRESSIONS_4_55_to_4_57_016.out"));
+    EXPECT_EQ(v.verdict, "sound") << (v.missing.empty() ? v.why : v.missing[0]);
+    EXPECT_EQ(v.claimed, 2);
+    EXPECT_EQ(v.found, 1);
+    v = verify(self, "1.Sc1 2.Sa2 bxa2#");
+    EXPECT_EQ(v.verdict, "sound") << (v.missing.empty() ? v.why : v.missing[0]);
+    v = verify(self, "1...b3*a2 #");
+    EXPECT_EQ(v.verdict, "cooked");
+    EXPECT_EQ(v.cooks, std::vector<std::string>{"1.Sa2-c1   2.Sc1-a2 b3*a2 #"});
+    const Problem mate = load("TESTS_intell_005");
+    v = verify(mate, "  1.Sc8-b6   2.Bh3-f1 #");
+    EXPECT_EQ(v.verdict, "sound") << (v.missing.empty() ? v.why : v.missing[0]);
+    v = verify(mate, "1.Sc8-b6 2.Bh3-g2");
+    EXPECT_EQ(v.verdict, "missing");
+    ASSERT_EQ(v.missing.size(), 1u);
+    EXPECT_NE(v.missing[0].find("it is not a solution of ser-#2"), std::string::npos) << v.missing[0];
+    v = verify(load("REGRESSIONS_4_51_to_4_53_029"), "1.Bc2-b1 Bg6-c2 =");
+    EXPECT_EQ(v.verdict, "unverified");
+    EXPECT_NE(v.why.find("MaxSolutions"), std::string::npos) << v.why;
 }
 
 // data/collections/proofgames.yaml (yacpdb's layout) is data/proofgames written again: each

@@ -139,8 +139,8 @@ class Reader {
     }
     std::string kind(const json& v, const std::string& key) const {
         std::string k = string(v, key);
-        if (k != "perft" && k != "solve" && k != "proofgame" && k != "retro" && k != "noop")
-            fail(key, "unknown search kind '" + k + "' (implemented: perft, solve, proofgame, retro, noop)");
+        if (k != "perft" && k != "solve" && k != "proofgame" && k != "retro" && k != "cookcheck" && k != "noop")
+            fail(key, "unknown search kind '" + k + "' (implemented: perft, solve, proofgame, retro, cookcheck, noop)");
         return k;
     }
 
@@ -280,11 +280,17 @@ Job parse_job(std::string_view text, const std::string& file_name, const std::st
             int count = 1;
             std::string error;
             std::vector<Problem> parsed;
-            try {
-                parsed = parse_popeye(read_file_bytes(file), file);
-                count = int(parsed.size());
-            } catch (const InputError& e) {
-                error = e.what();
+            if (entry_kind == "cookcheck") {
+                // Claimed problems (claims.h): one a Popeye file, one a YAML document; one that
+                // cannot be read is a bad-input verdict of its own, never the job's error.
+                count = int(read_claims(file).size());
+            } else {
+                try {
+                    parsed = parse_popeye(read_file_bytes(file), file);
+                    count = int(parsed.size());
+                } catch (const InputError& e) {
+                    error = e.what();
+                }
             }
             if (only_index > count && error.empty())
                 r.fail(key + ".problem", file + " holds " + std::to_string(count) + " problem(s)");

@@ -131,7 +131,7 @@ Master::Master(Job job, MasterOptions options) : job_(std::move(job)), options_(
         }
         fp << ";" << run->spec->id << ":" << run->spec->depth << ":"
            << (run->error.empty() ? std::to_string(run->file_hash) : std::string("error"));
-        if (solves(run->spec->kind))
+        if (solves(run->spec->kind) || run->spec->kind == "cookcheck")
             fp << ":" << run->spec->kind << ":" << run->spec->index << ":" << run->spec->limits.max_seconds;
         if (run->spec->kind == "noop") fp << ":noop:" << run->spec->items;
         runs_.push_back(std::move(run));
@@ -423,6 +423,8 @@ void Master::plan_problem(ProblemRun& run) {
             for (const SolveRootItem& r : run.plan.items) items.push_back(solve_item_key(r));
         else
             items.push_back(kSolveItem);
+    } else if (run.spec->kind == "cookcheck") {
+        items.push_back(kSolveItem);
     } else if (run.spec->kind == "noop") {
         for (int i = 1; i <= run.spec->items; ++i) items.push_back("#" + std::to_string(i));
     } else {
@@ -452,6 +454,9 @@ std::optional<WorkItem> Master::next_item() {
             item.path = parse_path_key(p.path);
             item.depth = run.spec->depth - int(item.path.size());
             item.budget_seconds = run.spec->limits.item_seconds;
+        } else if (run.spec->kind == "cookcheck") {
+            item.kind = SearchKind::Cookcheck;
+            item.max_seconds = run.spec->limits.max_seconds;
         } else {
             item.kind = solves(run.spec->kind) ? SearchKind::Solve : SearchKind::Noop;
             item.max_seconds = run.spec->limits.max_seconds;
@@ -527,7 +532,8 @@ void Master::on_result(const Result& result) {
     --run.in_flight;
     run.threads = std::max(run.threads, int(result.threads));
     if (!run.error.empty()) return;
-    const bool solve = solves(run.spec->kind);
+    // Cook-check items answer as a solve problem of one item does.
+    const bool solve = solves(run.spec->kind) || run.spec->kind == "cookcheck";
     const bool proof_item = run.proof_items.count(p.path) != 0;
     const bool fragment = solve && !proof_item && p.path != kSolveItem;
     if (proof_item || result.status == Result::Status::Proof) {
@@ -686,7 +692,8 @@ void Master::assemble_proof(ProblemRun& run) {
 }
 
 // Writes a problem's output once its last item is in: ID.perft (the --divide text), ID.out
-// (the solve output) or ID.noop (the item count).
+// (the solve output), ID.json (a cook-check verdict: checked_claim as one JSON line) or ID.noop
+// (the item count).
 void Master::maybe_finish(ProblemRun& run) {
     if (run.written || !run.error.empty() || !run.progress.finished() || run.in_flight > 0) return;
     std::string text;
@@ -699,6 +706,10 @@ void Master::maybe_finish(ProblemRun& run) {
         if (!run.solved) throw std::logic_error("solve problem " + run.spec->id + " finished without a record");
         text = run.solved->text;
         extension = ".out";
+    } else if (run.spec->kind == "cookcheck") {
+        if (!run.solved) throw std::logic_error("cook-check problem " + run.spec->id + " finished without a record");
+        text = run.solved->text;
+        extension = ".json";
     } else if (run.spec->kind == "noop") {
         text = std::to_string(run.spec->items) + " items\n";
         extension = ".noop";

@@ -222,13 +222,15 @@ std::string serialize(const Result& result) { return to_bytes(result); }
 
 WorkItem deserialize_work_item(std::string_view bytes) {
     WorkItem item = from_bytes<WorkItem>(bytes, "work item");
-    if (item.kind < SearchKind::Perft || item.kind > SearchKind::Retro)
+    if (item.kind < SearchKind::Perft || item.kind > SearchKind::Cookcheck)
         throw ProtocolError("work item of unknown search kind");
     if (item.kind == SearchKind::Retro && (!item.path.empty() || item.depth < 1 || item.prefix < 0 || item.chunk < 1))
         throw ProtocolError("retro work item with a move path, no prefix length, a negative item number or no chunk");
     if (item.kind != SearchKind::Retro && (item.prefix != 0 || item.chunk != 0))
         throw ProtocolError("work item with a retro item number or chunk but not of kind retro");
     if (item.kind == SearchKind::Noop && !item.path.empty()) throw ProtocolError("noop work item with a move path");
+    if (item.kind == SearchKind::Cookcheck && !item.path.empty())
+        throw ProtocolError("cook-check work item with a move path");
     if (item.kind == SearchKind::Solve && item.path.size() > 2)
         throw ProtocolError("solve work item with a path of more than two moves");
     if (item.kind != SearchKind::ProofGame && !item.lengths.empty())

@@ -16,6 +16,7 @@
 #include "rebirth/popeye_output.h"
 #include "rebirth/retro_problem.h"
 #include "rebirth/solve.h"
+#include "rebirth/verify.h"
 
 namespace rebirth::cluster {
 
@@ -268,6 +269,38 @@ const Problem& ProblemCache::problem(const WorkItem& item) {
     return problems[std::size_t(item.problem_index - 1)];
 }
 
+const ClaimedProblem& ProblemCache::claim(const WorkItem& item) {
+    std::lock_guard lock(mutex_);
+    auto it = claims_.find(item.file);
+    if (it == claims_.end()) {
+        ClaimsFile f;
+        f.hash = checksum(read_file_bytes(item.file));
+        f.claims = read_claims(item.file);
+        it = claims_.emplace(item.file, std::move(f)).first;
+    }
+    if (it->second.hash != item.file_hash)
+        throw std::runtime_error(item.file + " differs from the master's copy (checksum mismatch)");
+    const auto& claims = it->second.claims;
+    if (item.problem_index < 1 || item.problem_index > int(claims.size()))
+        throw std::runtime_error(item.file + " holds " + std::to_string(claims.size()) +
+                                 " claimed problem(s); no problem " + std::to_string(item.problem_index));
+    return claims[std::size_t(item.problem_index - 1)];
+}
+
+Result check_claim_item(const WorkItem& item, ProblemCache& cache) {
+    const auto start = std::chrono::steady_clock::now();
+    const nlohmann::json j = checked_claim(cache.claim(item), item.threads, item.max_seconds);
+    Result r;
+    r.item_id = item.item_id;
+    r.problem = item.problem;
+    r.status = Result::Status::Solved;
+    r.text = j.dump() + "\n";
+    r.solve_status = j["verdict"].get<std::string>();
+    r.solutions = j.value("found", 0);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+}
+
 std::shared_ptr<const std::vector<std::vector<UnMove>>> ProblemCache::retro_prefixes(const WorkItem& item) {
     const Problem& p = problem(item);  // checks the file's checksum
     const RetroKey key{item.file, int(item.problem_index), int(item.twin), int(item.phase), int(item.depth)};
@@ -466,6 +499,12 @@ Result run_item(const WorkItem& item, ProblemCache& cache) {
     try {
         if (item.kind == SearchKind::Noop) {
             r.status = Result::Status::Done;
+            return r;
+        }
+        if (item.kind == SearchKind::Cookcheck) {
+            const int threads = r.threads;
+            r = check_claim_item(item, cache);
+            r.threads = threads;
             return r;
         }
         if (item.kind == SearchKind::Retro) {

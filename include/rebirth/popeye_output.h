@@ -6,6 +6,9 @@
 #include <string_view>
 #include <vector>
 
+#include "rebirth/goal.h"
+#include "rebirth/move.h"
+#include "rebirth/position.h"
 #include "rebirth/problem.h"
 
 namespace rebirth {
@@ -32,5 +35,29 @@ std::string centre_line(std::string_view line);
 // Popeye's twin announcement for twin `index` (0 = "a) ", the diagram unless a ZeroPosition
 // comes first), without '\n': "b) Circe Clone  ", continued twins "+c) ...".
 std::string format_twin_line(const Problem& problem, size_t index);
+
+// How Popeye numbers one line of help or series play: the side whose moves carry the move
+// numbers; whether the line opens with "1..." (set play, or a first move of the side not
+// numbered; the next number is then 2); and for intro play (n->) the index of the main
+// play's first move, where the numbering restarts at 1 with `restart_numbered`'s moves.
+struct PlayLineStyle {
+    Color numbered = WHITE;
+    bool dots = false;
+    int restart = -1;  // none
+    Color restart_numbered = WHITE;
+};
+
+// One line of help or series play as Popeye prints it, starting with its line break:
+// "\n  1.Kd5-e4 Qa1-d1   2.Ke4-f3 Qd1-f1 #". `root` is the position the play starts from
+// (its side to move plays moves[0]); a null move is a pass of the side to move (series
+// play); check marks follow each move that gives check except the last one where goal's mark
+// replaces them, and the last move carries goal's mark.
+std::string format_play_line(const Position& root, const std::vector<Move>& moves, const PlayLineStyle& style,
+                             Language lang, Goal goal);
+
+// Appends one move of such a line: its number ("%3d.", then counting on) when `numbered`, the
+// move in `lang`, and " +" when it gives check and `check_mark`; plays the move on pos.
+void append_line_move(std::string& line, Position& pos, const Move& m, Language lang, bool numbered, int& number,
+                      bool check_mark);
 
 }  // namespace rebirth

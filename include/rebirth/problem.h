@@ -86,6 +86,7 @@ struct Options {
     std::optional<int> defence;        // Defence n
     std::optional<int> max_solutions;  // MaxSolutions n
     std::vector<std::string> other;    // accepted but not interpreted (e.g. "Protocol")
+    friend bool operator==(const Options&, const Options&) = default;
 };
 
 // One twinning operation (Popeye `Twin` command).

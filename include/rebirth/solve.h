@@ -7,6 +7,7 @@
 
 #include "rebirth/move.h"
 #include "rebirth/problem.h"
+#include "rebirth/solution.h"
 
 namespace rebirth {
 
@@ -16,17 +17,8 @@ struct SolveLimits {
     bool show_time = false;  // append Popeye's " Time = ..." to the closing line (not in -regression mode)
 };
 
-// A proof game found (dia, a=>b), as data.
-struct ProofGameSolution {
-    int twin = 0;             // index of the twin (0 = a), or of the problem itself without twins)
-    int play = 0;             // 0: the stipulation's play; 1: Duplex's other one
-    Color first = WHITE;      // the side that plays the first half-move
-    std::vector<Move> moves;  // the half-moves from the play's start (game array, or position a)
-    friend bool operator==(const ProofGameSolution&, const ProofGameSolution&) = default;
-};
-
-// What solving one problem produced: Popeye's text, the proof games as data, and a summary
-// for --json.
+// What solving one problem produced: Popeye's text, the solutions as data, and a summary for
+// --json.
 struct SolveReport {
     std::string text;                 // everything after the header (as solve_problem)
     bool supported = true;            // every twin's stipulation has a solver
@@ -39,8 +31,13 @@ struct SolveReport {
     // Facts proved without search, e.g. "a) White to move: the target cannot be reached: white
     // pawn on h1" (a proof game whose diagram no game reaches).
     std::vector<std::string> notes;
-    // The proof games found, in output order (solve_problem_report only; empty for other play).
-    std::vector<ProofGameSolution> proof_games;
+    // The solutions found, as data, in output order: proof games (also from assemble_proof_games),
+    // the lines of help and series play (with those of set play, marked set_play), the keys of
+    // battle play (their PlayLine holds the key alone; tries are not keys). solve_problem_report only for the last two: assemble_solve
+    // joins text.
+    std::vector<PlayLine> proof_games;
+    std::vector<PlayLine> lines;
+    std::vector<PlayLine> keys;
     // "solved", "cooked", "no-solution", "timeout", "partial" or "unsupported".
     std::string status() const;
 };

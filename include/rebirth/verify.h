@@ -1,5 +1,6 @@
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,40 +12,60 @@
 // Verifying a claimed solution of a problem against the solutions rebirth finds: the claim's
 // moves are read in the problem's positions and compared with the solutions as moves, not as
 // text (a claimed move may leave out check marks and, where they decide nothing, rebirth
-// brackets). Proof games (dia, a=>b, of both sides, without twins or Duplex) so far; other
-// play is "unverified" and says so.
+// brackets). Proof games (dia, a=>b, of both sides), help and series play (every line), and
+// battle play (direct, self, reflex: the keys), each twin apart. Variations, threats and
+// duals of battle play, introductory moves and Duplex are not compared yet: those claims are
+// "unverified" and say so.
 
 namespace rebirth {
 
 struct VerifyResult {
-    // "sound": the claimed games are exactly the games found; "cooked": every claimed game is
-    // one, and more are found (listed in `cooks`); "missing": a claimed game is no solution
-    // (why in `missing`, the cooks listed too); "unverified": not decided (why in `why`).
+    // "sound": the claimed solutions are exactly the solutions found; "cooked": every claimed
+    // one is one, and more are found (listed in `cooks`); "missing": a claimed one is no
+    // solution (why in `missing`, the cooks listed too); "unverified": not decided (why in
+    // `why`).
     std::string verdict;
-    std::vector<std::string> cooks;    // games found and not claimed, in Popeye's notation
-    std::vector<std::string> missing;  // "game 2: 3.Sg1-f3 is not a legal move there", ...
+    std::vector<std::string> cooks;  // solutions found and not claimed, in Popeye's notation
+    // "game 2 (line 7): 3.Sg1-f3 is not a legal move there" (proof games), "claim 1 (line 3):
+    // 1.Sb6 is not a key: ..." (other play).
+    std::vector<std::string> missing;
     std::string why;
-    int claimed = 0;  // games claimed
-    int found = 0;    // games found
-    // For reports: the claimed games as written (one line each), every game found in Popeye's
-    // notation, and for each found game its boards from the start to the diagram (FEN
-    // placement fields, one per half-move and the start).
+    int claimed = 0;  // solutions claimed (proof games, help and series lines, keys)
+    int found = 0;    // solutions found
+    // For reports: the claimed solutions as written (one line each), every solution found in
+    // Popeye's notation ("b) " first in a twin), and for each its boards from the play's start
+    // (FEN placement fields, the start and one per move).
     std::vector<std::string> claimed_lines;
     std::vector<std::string> games;
     std::vector<std::vector<std::string>> boards;
 };
 
-// Verifies `claimed` (solution text: each game a line of numbered moves, "1.e2-e4 e7-e5
-// 2.Sg1-f3 dia", the game's first move "1..." when Black plays first; other lines are
-// ignored) for problem `p`. A move may be written in Popeye's long notation (with its
-// brackets, compared exactly, or without them), in short algebraic ("Nf3", "exd5", "e8=Q")
-// or in WinChloe's style ("Cf3", "Fxc4 (Cb1)": the square in parentheses is a rebirth's), with
-// the unit letters of the problem's language or, for a whole game, of another of Popeye's
-// languages (English also with SAN's N for the knight). For `p`, solving it on `threads` within `limits`. Throws
-// InputError naming p's file, the claimed text's line (counted from `first_line`) and the
-// token that is not a move at all; a move that is not legal where it is claimed is a
-// "missing" verdict instead.
+// Verifies `claimed` for problem `p`, solving it on `threads` within `limits`. The claim is
+// solution text as Popeye prints it: each solution a line of numbered moves ("1.e2-e4 e7-e5
+// 2.Sg1-f3 dia"; "1..." when its first move is of the side not numbered), a key of battle play
+// as the first move of a line "1.Sa8-b6!", "1.Sa8-b6 ! threat:" or "1.Qh8#" (tries, marked
+// "?", variations "1...X" and the rest of the line are not read), a twin's lines after its label ("b)" on their line or
+// on a line before them); other lines are ignored. A move may be written in Popeye's long notation (with its brackets,
+// compared exactly, or without them), in short algebraic ("Nf3", "exd5", "e8=Q") or in
+// WinChloe's style ("Cf3", "Fxc4 (Cb1)": the square in parentheses is a rebirth's), with the
+// unit letters of the problem's language or, for a whole line, of another of Popeye's
+// languages (English also with SAN's N for the knight). Throws InputError naming p's file, the
+// claimed text's line (counted from `first_line`) and the token that is not a move at all; a
+// move that is not legal where it is claimed is a "missing" verdict instead.
 VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int first_line, int threads,
                             const SolveLimits& limits);
+
+// verify_claimed on claim c (not an unreadable one) as a JSON object, as `rebirth verify
+// --json` and the reports give it: file (c's name), verdict, claimed, found, cooks, missing,
+// why (when there is one), and for reports stipulation, conditions, diagram, claimed_lines,
+// games, boards. Throws InputError for a claim that does not parse.
+nlohmann::json claim_result(const ClaimedProblem& c, int threads, double max_seconds);
+// claim_result, or for a claim that could not be read (c.error) or does not parse the verdict
+// "bad-input" with the message as `why` (file, verdict, why). Never throws InputError.
+nlohmann::json checked_claim(const ClaimedProblem& c, int threads, double max_seconds);
+// A claim's result as `verify` and `cookcheck` print it: "FILE: verdict (N claimed, M found)"
+// or "FILE: verdict: why", then a line per claimed solution that is no solution and per
+// solution not claimed.
+std::string claim_result_text(const nlohmann::json& r);
 
 }  // namespace rebirth

@@ -76,14 +76,6 @@ int run_solve(const SolveArgs& args);
 int run_retro(const RetroArgs& args);
 int run_verify(const VerifyArgs& args);
 
-// verify_claimed on claim c (not an unreadable one) as a JSON object: file (c's name), verdict,
-// claimed, found, cooks, missing, why (when there is one), and for reports stipulation,
-// conditions, diagram, claimed_lines, games, boards. Throws InputError for a claim that does not parse.
-nlohmann::json claim_result(const ClaimedProblem& c, int threads, double max_seconds);
-// A claim's result as `verify` and `cookcheck` print it: "FILE: verdict (N claimed, M found)"
-// or "FILE: verdict: why", then a line per claimed game that is no solution and per game not
-// claimed.
-void print_claim_result(const nlohmann::json& r);
 int run_cookcheck(const CookcheckArgs& args);
 
 }  // namespace rebirth::cli

@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "rebirth/error.h"
 #include "rebirth/html_report.h"
+#include "rebirth/verify.h"
 
 namespace rebirth::cli {
 
@@ -45,17 +46,10 @@ std::vector<std::string> collect(const std::vector<std::string>& paths) {
     return out;
 }
 
-// One problem's result as a JSON object (claim_result; "bad-input" with the message), with
-// the seconds it took.
+// One problem's result as a JSON object (checked_claim), with the seconds it took.
 nlohmann::json check(const ClaimedProblem& c, const CookcheckArgs& args) {
     const auto start = std::chrono::steady_clock::now();
-    nlohmann::json j;
-    try {
-        if (c.error) throw *c.error;
-        j = claim_result(c, args.threads, args.max_seconds);
-    } catch (const InputError& e) {
-        j = {{"file", c.name}, {"verdict", "bad-input"}, {"why", e.what()}};
-    }
+    nlohmann::json j = checked_claim(c, args.threads, args.max_seconds);
     j["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return j;
 }
@@ -124,7 +118,7 @@ int run_cookcheck(const CookcheckArgs& args) {
         }
         const std::string verdict = r["verdict"];
         ++counts[verdict];
-        print_claim_result(r);
+        std::cout << claim_result_text(r);
         std::cout << std::flush;
         results.push_back(r);
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -82,49 +82,13 @@ int verify_problem(const ClaimedProblem& c, const VerifyArgs& args) {
             if (r.contains(key)) j[key] = r[key];
         std::cout << j.dump() << "\n";
     } else {
-        print_claim_result(r);
+        std::cout << claim_result_text(r);
     }
     const std::string verdict = r["verdict"];
     return verdict == "sound" ? kExitOk : verdict == "unverified" ? kExitUnverified : kExitUnsound;
 }
 
 }  // namespace
-
-nlohmann::json claim_result(const ClaimedProblem& c, int threads, double max_seconds) {
-    SolveLimits limits;
-    limits.max_seconds = max_seconds;
-    const VerifyResult r = verify_claimed(c.problem, c.claimed, c.claimed_line, threads, limits);
-    nlohmann::json j{{"file", c.name}, {"verdict", r.verdict}, {"stipulation", c.problem.stipulation.text}};
-    std::string conditions;
-    for (const Condition& k : c.problem.conditions) {
-        conditions += (conditions.empty() ? "" : ", ") + k.name;
-        for (const std::string& a : k.args) conditions += " " + a;
-    }
-    if (!conditions.empty()) j["conditions"] = conditions;
-    const std::string fen = to_fen(c.problem.setup);
-    j["diagram"] = fen.substr(0, fen.find(' '));
-    j["claimed_lines"] = r.claimed_lines;
-    j["games"] = r.games;
-    j["boards"] = r.boards;
-    j["claimed"] = r.claimed;
-    j["found"] = r.found;
-    j["cooks"] = r.cooks;
-    j["missing"] = r.missing;
-    if (!r.why.empty()) j["why"] = r.why;
-    return j;
-}
-
-void print_claim_result(const nlohmann::json& r) {
-    std::cout << r["file"].get<std::string>() << ": " << r["verdict"].get<std::string>();
-    if (r.contains("why"))
-        std::cout << ": " << r["why"].get<std::string>() << "\n";
-    else
-        std::cout << " (" << r["claimed"].get<int>() << " claimed, " << r["found"].get<int>() << " found)\n";
-    for (const auto& m : r.value("missing", nlohmann::json::array()))
-        std::cout << "  not a solution: " << m.get<std::string>() << "\n";
-    for (const auto& g : r.value("cooks", nlohmann::json::array()))
-        std::cout << "  not claimed: " << g.get<std::string>() << "\n";
-}
 
 // `rebirth verify FILE...`: retro certificates (.json / .jsonl) or claimed solutions of
 // problems (Popeye files, YAML files of one or more problems: verify.h). Every file is checked; bad input in one is

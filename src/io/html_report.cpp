@@ -179,11 +179,12 @@ std::string html_report(const nlohmann::json& report) {
         if (!claimed.empty() || !games.empty()) {
             out += "<div class=\"lines\"><div><h3>claimed</h3><ol>";
             for (size_t i = 0; i < claimed.size(); ++i) {
-                // A claimed line that is no solution: its entry in `missing` starts "game N ".
-                const std::string tag = "game " + std::to_string(i + 1) + " ";
+                // A claimed line that is no solution: its entry in `missing` starts "game N " (proof
+                // games) or "claim N ".
+                const std::string number = std::to_string(i + 1) + " ";
                 std::string why;
                 for (const std::string& m : missing)
-                    if (m.rfind(tag, 0) == 0) why = m;
+                    if (m.rfind("game " + number, 0) == 0 || m.rfind("claim " + number, 0) == 0) why = m;
                 out += "<li" + std::string(why.empty() ? "" : " class=\"wrong\" title=\"" + escape(why) + "\"") + ">" +
                        escape(claimed[i]) +
                        (why.empty() ? "" : " <b>(" + escape(why.substr(why.find(':') + 2)) + ")</b>") + "</li>";

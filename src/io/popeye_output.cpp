@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "rebirth/notation.h"
 #include "rebirth/text.h"
 #include "rebirth/walk.h"
 
@@ -630,6 +632,50 @@ std::string format_twin_line(const Problem& problem, size_t index) {
         }
     }
     return result;
+}
+
+std::string format_play_line(const Position& root, const std::vector<Move>& moves, const PlayLineStyle& style,
+                             Language lang, Goal goal) {
+    std::string line = "\n";
+    int number = 1;
+    Color numbered = style.numbered;
+    if (style.dots) {
+        line += "  1...";
+        number = 2;
+    }
+    Position pos = root;
+    for (size_t i = 0; i < moves.size(); ++i) {
+        const Move& m = moves[i];
+        if (static_cast<int>(i) == style.restart) {
+            number = 1;
+            numbered = style.restart_numbered;
+        }
+        if (m.is_null()) {
+            pos.set_side_to_move_for_analysis(~pos.side_to_move());
+            continue;
+        }
+        const bool last = i + 1 == moves.size();
+        append_line_move(line, pos, m, lang, pos.side_to_move() == numbered, number,
+                         !last || !goal_mark_replaces_check(goal));
+        if (last)
+            line += goal_mark(goal);
+        else
+            line += ' ';
+    }
+    return line;
+}
+
+void append_line_move(std::string& line, Position& pos, const Move& m, Language lang, bool numbered, int& number,
+                      bool check_mark) {
+    if (numbered) {
+        char buf[16];
+        std::snprintf(buf, sizeof buf, "%3d.", number++);
+        line += buf;
+    }
+    line += move_to_popeye(pos, m, false, lang);
+    UndoInfo u;
+    pos.do_move(m, u);
+    if (check_mark && pos.in_check()) line += " +";
 }
 
 }  // namespace rebirth

@@ -260,14 +260,14 @@ SolveReport assemble_proof_games(const Problem& p, const ProofGamePlan& plan,
     // the twins as solve_problem_report does.
     std::vector<SolvePlan::Twin> twins;
     std::vector<SolveFragment> fragments;
-    std::vector<ProofGameSolution> games;  // the twins' before the first timed-out one, as the text
+    std::vector<PlayLine> games;  // the twins' before the first timed-out one, as the text
     bool cut = false;
     for (size_t t = 0; t < plan.twins.size(); ++t) {
         const ProofTwinPlan& twin = plan.twins[t];
         if (results[t].size() != twin.plays.size()) throw std::logic_error("results do not fit the plan");
         SolvePlan::Twin out;
         out.line = twin.line;
-        std::vector<ProofGameSolution> twin_games;
+        std::vector<PlayLine> twin_games;
         bool twin_timed_out = false;
         for (size_t r = 0; r < twin.plays.size(); ++r) {
             const ProofPlayPlan& play = twin.plays[r];

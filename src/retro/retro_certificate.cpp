@@ -124,7 +124,7 @@ std::optional<RetroCertificate> find_certificate(const Setup& position, const st
     } catch (const std::exception&) {
         return std::nullopt;
     }
-    for (const ProofGameSolution& g : report.proof_games) {
+    for (const PlayLine& g : report.proof_games) {
         if (g.first != WHITE) continue;
         cert.game = g.moves;
         if (verify_certificate(position, cert, conditions)) return cert;

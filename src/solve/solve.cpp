@@ -56,10 +56,12 @@ bool is_help_family(const Problem& tw) {
 // Solves one twin (already applied) and appends Popeye's phases to `out`; false when no
 // solver handles its stipulation (a one-line message is appended instead).
 bool solve_twin(const Problem& tw, int threads, std::string& out, bool& partial, SearchControl* control,
-                std::vector<std::string>* notes, std::vector<ProofGameSolution>* proof_games = nullptr) {
+                std::vector<std::string>* notes, std::vector<PlayLine>* proof_games = nullptr,
+                std::vector<PlayLine>* lines = nullptr, std::vector<PlayLine>* keys = nullptr) {
     const std::unique_ptr<TwinSetup> setup = load_twin(tw);
-    SolveContext ctx{tw,      setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), threads, &partial,
-                     control, notes,        proof_games};
+    SolveContext ctx{tw,          setup->rules, setup->pos, goal_from_text(tw.stipulation.goal),
+                     threads,     &partial,     control,    notes,
+                     proof_games, lines,        keys};
     std::string text;
     const bool retro = tw.stipulation.retro();
     const bool handled = !tw.stipulation.empty() && !retro &&
@@ -176,13 +178,17 @@ SolveReport solve_problem_report(const Problem& p, int threads, const SolveLimit
         for (const auto& [tw, line] : twins_of(p)) {
             const size_t before = out.size();
             if (!p.twins.empty()) out.append("\n").append(line).append("\n");
-            std::vector<ProofGameSolution> games;
-            if (!solve_twin(tw, threads, out, partial, &control, &report.notes, &games)) report.supported = false;
+            std::vector<PlayLine> games, lines, keys;
+            if (!solve_twin(tw, threads, out, partial, &control, &report.notes, &games, &lines, &keys))
+                report.supported = false;
             report.twin_solutions.push_back(count_solutions(out.substr(before)));
-            for (ProofGameSolution& g : games) {
-                g.twin = static_cast<int>(report.twin_solutions.size()) - 1;
-                report.proof_games.push_back(std::move(g));
-            }
+            const int twin = static_cast<int>(report.twin_solutions.size()) - 1;
+            for (auto [from, to] :
+                 {std::pair{&games, &report.proof_games}, {&lines, &report.lines}, {&keys, &report.keys}})
+                for (PlayLine& g : *from) {
+                    g.twin = twin;
+                    to->push_back(std::move(g));
+                }
         }
     } catch (const SearchStopped&) {
         report.timed_out = true;
@@ -457,19 +463,6 @@ std::vector<GoalMove> goal_moves(const Position& pos, Goal g, Language lang) {
 
 bool final_move_order(const Position& pos, Goal g) {
     return (g == Goal::Mate || g == Goal::Check) && popeye_final_move_generator(pos);
-}
-
-void append_line_move(std::string& line, Position& pos, const Move& m, Language lang, bool numbered, int& number,
-                      bool check_mark) {
-    if (numbered) {
-        char buf[16];
-        std::snprintf(buf, sizeof buf, "%3d.", number++);
-        line += buf;
-    }
-    line += move_to_popeye(pos, m, false, lang);
-    UndoInfo u;
-    pos.do_move(m, u);
-    if (check_mark && pos.in_check()) line += " +";
 }
 
 std::string solve_problem(const Problem& p, int threads, bool* all_supported) {

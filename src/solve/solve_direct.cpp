@@ -583,8 +583,8 @@ void root_moves(const SolveContext& ctx, Mode mode, const Position& root, int n,
 
 // Writes one phase of battle play (set play if asked, then keys and tries) with `root`'s side
 // to move as the attacker, ending with the phase's closing empty line unless MaxSolutions cut
-// it; returns true when it was cut.
-bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode, const Position& root, int n,
+// it; returns true when it was cut. The keys written go to ctx.keys (as play `phase`).
+bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode, const Position& root, int n, int phase,
                  std::string& out) {
     std::string result;
     // A diagram where the attacker's opponent is in check has no play (Duplex halves).
@@ -626,6 +626,9 @@ bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode,
             });
         });
     }
+    auto record_key = [&](size_t i) {
+        if (keys[i] && ctx.keys) ctx.keys->push_back({0, phase, root.side_to_move(), {moves[i]}});
+    };
     // MaxSolutions: the search stops at the n-th key; the output then ends there.
     const std::optional<int>& max_solutions = ctx.problem.options.max_solutions;
     int solutions = 0;
@@ -648,6 +651,7 @@ bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode,
             std::snprintf(number, sizeof number, "%3d", g + 1);
             result += std::string(number) + "  (" + text + (pos.in_check() ? " +" : "") + " )\n";
             if (next < moves.size() && moves[next] == generated[g]) {
+                record_key(next);
                 if (!blocks[next].empty()) result += blocks[next].substr(1) + "\n";
                 ++next;
             }
@@ -657,6 +661,7 @@ bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode,
     }
     for (size_t i = 0; i < moves.size(); ++i) {
         result += blocks[i];
+        record_key(i);
         if (keys[i] && max_solutions && ++solutions >= *max_solutions && i + 1 < moves.size()) {
             if (ctx.partial) *ctx.partial = true;
             out += result;
@@ -716,7 +721,7 @@ bool solve_direct(const SolveContext& ctx, std::string& out) {
     // Each phase ends with its own empty line.
     std::string result;
     for (size_t k = 0; k < roots.size(); ++k) {
-        const bool cut = solve_phase(ctx, solver, mode, roots[k], n, result);
+        const bool cut = solve_phase(ctx, solver, mode, roots[k], n, static_cast<int>(k), result);
         // A cut phase lacks its closing line; a later phase still starts on a line of its own.
         if (cut && k + 1 < roots.size()) result += "\n";
     }

@@ -47,7 +47,15 @@ struct Phase {
     Color intro_side = WHITE;
 };
 
-// Exhaustive search of one phase, writing Popeye's lines in its search order.
+// One line found: its moves from the phase's root (null moves: passes), and for intro play
+// the index of the main play's first move (-1: none).
+struct FoundLine {
+    std::vector<Move> moves;
+    int restart = -1;
+};
+using Lines = std::vector<FoundLine>;
+
+// Exhaustive search of one phase, collecting its lines in Popeye's order.
 class PhaseSolver {
   public:
     PhaseSolver(const SolveContext& ctx, const Phase& phase, const Position& root, int& solutions)
@@ -67,9 +75,9 @@ class PhaseSolver {
             popeye_ordered_moves(pos, list);
     }
 
-    // Runs every length from the shortest; returns the phase's text. `interrupted` is set
+    // Runs every length from the shortest; returns the phase's lines. `interrupted` is set
     // when MaxSolutions or StopOnShortSolutions stopped the search.
-    std::string run(bool& interrupted) {
+    const Lines& run(bool& interrupted) {
         const Options& opt = ctx_.problem.options;
         // With intro moves the root lengths are those of the intro (1..n moves); the main
         // play's lengths are tried after each intro.
@@ -91,7 +99,7 @@ class PhaseSolver {
             if (!stop_ && opt.stop_on_short_solutions && found_ > before && len < last) stop_ = true;
         }
         interrupted = stop_;
-        return text_;
+        return lines_;
     }
 
     // The root lengths of run(): first, step and last.
@@ -125,10 +133,10 @@ class PhaseSolver {
         std::vector<std::string> parts;
         found = 0;
         for (int len = first; len <= last; len += step) {
-            std::string text;
+            Lines lines;
             int n = 0;
-            root_item(m, len, text, n);
-            parts.push_back(std::move(text));
+            root_item(m, len, lines, n);
+            parts.push_back(text(lines));
             found += n;
         }
         return parts;
@@ -164,10 +172,10 @@ class PhaseSolver {
             // mating-move generator) may differ from reply_moves'; both go whole with the
             // first reply's share.
             if (len <= 2) {
-                std::string text;
+                Lines lines;
                 int n = 0;
-                if (first_reply) root_item(m, len, text, n);
-                parts.push_back(std::move(text));
+                if (first_reply) root_item(m, len, lines, n);
+                parts.push_back(text(lines));
                 found += n;
                 continue;
             }
@@ -175,9 +183,9 @@ class PhaseSolver {
             UndoInfo u;
             pos.do_move(m, u);
             ctx_.visit();
-            std::string text;
-            reply_lines(pos, m, r, len, text, found);
-            parts.push_back(std::move(text));
+            Lines lines;
+            reply_lines(pos, m, r, len, lines, found);
+            parts.push_back(text(lines));
         }
         return parts;
     }
@@ -203,17 +211,17 @@ class PhaseSolver {
         MoveList list;
         const bool plain = !phase_.series && phase_.intro_moves == 0 && phase_.tail == Tail::None;
         ordered(root_, list, plain && len == 1);
-        std::vector<std::string> texts(list.size());
+        std::vector<Lines> found_lines(list.size());
         std::vector<int> found(list.size(), 0);
         if (ctx_.control) ctx_.control->start_root(list.size());
         run_in_arena(ctx_.threads, [&] {
             for_each_index(ctx_.threads, size_t(list.size()), [&](size_t i) {
-                root_item(list[i], len, texts[i], found[i]);
+                root_item(list[i], len, found_lines[i], found[i]);
                 if (ctx_.control) ctx_.control->root_move_done();
             });
         });
         for (int i = 0; i < list.size(); ++i) {
-            text_ += texts[i];
+            lines_.insert(lines_.end(), found_lines[i].begin(), found_lines[i].end());
             found_ += found[i];
             solutions_ += found[i];
         }
@@ -221,10 +229,10 @@ class PhaseSolver {
 
     // The lines of a play of `len` starting with root move m, in their own solver (plain
     // help play split once more by second_ply); `found` gets their number.
-    void root_item(const Move& m, int len, std::string& text, int& found) {
+    void root_item(const Move& m, int len, Lines& lines, int& found) {
         const bool plain_help = !phase_.series && phase_.intro_moves == 0 && phase_.tail == Tail::None && len >= 3;
         if (plain_help) {
-            second_ply(m, len, text, found);
+            second_ply(m, len, lines, found);
             return;
         }
         int local_solutions = 0;
@@ -233,13 +241,13 @@ class PhaseSolver {
         sub.guide_ = guide_for(len);
         Position pos = root_;
         sub.root_move(pos, m, len);
-        text = std::move(sub.text_);
+        lines = std::move(sub.lines_);
         found = sub.found_;
     }
 
     // Help play of length `len` after root move m1, split once more: each reply is searched
-    // in its own task (nested in the root's), the lines joined in reply order into `text`.
-    void second_ply(const Move& m1, int len, std::string& text, int& found) {
+    // in its own task (nested in the root's), the lines joined in reply order into `lines`.
+    void second_ply(const Move& m1, int len, Lines& lines, int& found) {
         Position pos = root_;
         const Color mover = pos.side_to_move();
         UndoInfo u;
@@ -249,20 +257,20 @@ class PhaseSolver {
         if (mover == phase_.goal_side && goal_reached(pos, u, ctx_.goal)) return;
         MoveList replies;
         popeye_ordered_moves(pos, replies);
-        std::vector<std::string> texts(replies.size());
+        std::vector<Lines> found_lines(replies.size());
         std::vector<int> counts(replies.size(), 0);
         for_each_index(ctx_.threads, size_t(replies.size()),
-                       [&](size_t j) { reply_lines(pos, m1, replies[j], len, texts[j], counts[j]); });
+                       [&](size_t j) { reply_lines(pos, m1, replies[j], len, found_lines[j], counts[j]); });
         for (int j = 0; j < replies.size(); ++j) {
-            text += texts[j];
+            lines.insert(lines.end(), found_lines[j].begin(), found_lines[j].end());
             found += counts[j];
         }
     }
 
     // The lines of a help play of `len` half-moves that go on with reply r from `after`, the
     // position after root move m1, searched in a solver of their own (sharing the failure
-    // facts): appended to `text`, their number added to `found`.
-    void reply_lines(const Position& after, const Move& m1, const Move& r, int len, std::string& text, int& found) {
+    // facts): appended to `lines`, their number added to `found`.
+    void reply_lines(const Position& after, const Move& m1, const Move& r, int len, Lines& lines, int& found) {
         int local_solutions = 0;
         PhaseSolver sub(ctx_, phase_, root_, local_solutions);
         sub.failures_ = failures_;
@@ -270,7 +278,7 @@ class PhaseSolver {
         sub.stack_.push_back(m1);
         Position p = after;
         sub.help_move(p, r, len - 1, after.side_to_move());
-        text += sub.text_;
+        lines.insert(lines.end(), sub.lines_.begin(), sub.lines_.end());
         found += sub.found_;
     }
 
@@ -605,42 +613,30 @@ class PhaseSolver {
             failures_->by_depth[remaining].insert(key_of(pos));
     }
 
-    // Writes the line on the stack (null moves are the opponent's passes in series play).
+    // Keeps the line on the stack (null moves are the opponent's passes in series play).
     void emit() {
-        std::string line = "\n";
-        int number = 1;
-        Color numbered = phase_.intro_moves > 0 ? phase_.intro_side : phase_.numbered;
-        if (phase_.intro && phase_.intro_moves == 0) {
-            line += "  1...";
-            number = 2;
-        }
-        Position pos = root_;
-        const Language lang = ctx_.problem.language;
-        for (size_t i = 0; i < stack_.size(); ++i) {
-            const Move& m = stack_[i];
-            if (phase_.intro_moves > 0 && static_cast<int>(i) == intro_end_) {
-                // Popeye restarts the numbering with the main play's first mover.
-                number = 1;
-                numbered = phase_.numbered;
-            }
-            if (m.is_null()) {
-                pos.set_side_to_move_for_analysis(~pos.side_to_move());
-                continue;
-            }
-            const bool last = i + 1 == stack_.size();
-            append_line_move(line, pos, m, lang, pos.side_to_move() == numbered, number,
-                             !last || !goal_mark_replaces_check(ctx_.goal));
-            if (last)
-                line += goal_mark(ctx_.goal);
-            else
-                line += ' ';
-        }
-        text_ += line;
+        lines_.push_back({stack_, phase_.intro_moves > 0 ? intro_end_ : -1});
         ++found_;
         ++solutions_;
         if (limit_reached()) stop_ = true;
     }
 
+  public:
+    // Popeye's text of `lines` (format_play_line, one after the other).
+    std::string text(const Lines& lines) const {
+        std::string out;
+        for (const FoundLine& l : lines) {
+            PlayLineStyle style;
+            style.numbered = phase_.intro_moves > 0 ? phase_.intro_side : phase_.numbered;
+            style.dots = phase_.intro && phase_.intro_moves == 0;
+            style.restart = l.restart;
+            style.restart_numbered = phase_.numbered;
+            out += format_play_line(root_, l.moves, style, ctx_.problem.language, ctx_.goal);
+        }
+        return out;
+    }
+
+  private:
     const SolveContext& ctx_;
     Phase phase_;
     const Position& root_;
@@ -667,7 +663,7 @@ class PhaseSolver {
         std::array<ExactSet, kMaxDepth> intro_by_depth;
     };
     std::shared_ptr<Failures> failures_;
-    std::string text_;
+    Lines lines_;
 };
 
 // The phase description of a stipulation played with `first` moving first (with intro
@@ -721,6 +717,7 @@ struct HelpRun {
     Phase phase;
     Position root;
     bool blocked = false;
+    bool set_play = false;
 };
 
 // The plays solve_help_or_series writes, in order; false when it does not handle the
@@ -762,7 +759,7 @@ bool help_runs(const SolveContext& ctx, std::vector<HelpRun>& out) {
         Position root = ctx.initial;
         if (root.side_to_move() != r.first) root.set_side_to_move_for_analysis(r.first);
         const bool blocked = root.in_check(~r.first);
-        out.push_back({ph, std::move(root), blocked});
+        out.push_back({ph, std::move(root), blocked, r.set_play});
     }
     return true;
 }
@@ -801,7 +798,12 @@ bool solve_help_or_series(const SolveContext& ctx, std::string& out) {
         set.set_side_to_move_for_analysis(~ctx.initial.side_to_move());
         const bool reaches = st.play == Stipulation::Play::Self ? goal_forced_in_one(set, ctx.goal)
                                                                 : goal_reachable_in_one(set, ctx.goal);
-        if (!set.in_check(ctx.initial.side_to_move()) && reaches) text += goal_move_lines(ctx, set, true, "") + "\n";
+        if (!set.in_check(ctx.initial.side_to_move()) && reaches) {
+            text += goal_move_lines(ctx, set, true, "") + "\n";
+            if (ctx.lines)
+                for (const GoalMove& g : goal_moves(set, ctx.goal, ctx.problem.language))
+                    ctx.lines->push_back({0, 0, set.side_to_move(), {g.move}, true});
+        }
     }
     bool interrupted = false;
     for (const HelpRun& r : runs) {
@@ -812,7 +814,12 @@ bool solve_help_or_series(const SolveContext& ctx, std::string& out) {
         int solutions = 0;
         PhaseSolver solver(ctx, r.phase, r.root, solutions);
         interrupted = false;
-        text += solver.run(interrupted);
+        const Lines& lines = solver.run(interrupted);
+        text += solver.text(lines);
+        if (ctx.lines)
+            for (const FoundLine& l : lines)
+                ctx.lines->push_back(
+                    {0, static_cast<int>(&r - runs.data()), r.root.side_to_move(), l.moves, r.set_play});
         if (interrupted && ctx.partial) *ctx.partial = true;
         if (!interrupted || &r != &runs.back()) text += "\n";
     }

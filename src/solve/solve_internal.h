@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "rebirth/goal.h"
+#include "rebirth/popeye_output.h"
 #include "rebirth/position.h"
 #include "rebirth/problem.h"
 #include "rebirth/rules.h"
@@ -85,7 +86,11 @@ struct SolveContext {
     std::vector<std::string>* notes = nullptr;
     // Proof games found (solve_proof_game), as data in output order (twin 0: the caller
     // numbers the twins); may be null.
-    std::vector<ProofGameSolution>* proof_games = nullptr;
+    std::vector<PlayLine>* proof_games = nullptr;
+    // The lines of help and series play (solve_help_or_series; set play's marked) and the keys
+    // of battle play (solve_direct), as data in output order (twin 0); may be null.
+    std::vector<PlayLine>* lines = nullptr;
+    std::vector<PlayLine>* keys = nullptr;
 
     void visit() const {
         if (control) control->visit();
@@ -154,12 +159,6 @@ std::vector<GoalMove> goal_moves(const Position& pos, Goal g, Language lang);
 // Whether Popeye generates the moves of `pos` that are to reach goal g with its mating-move
 // generator, and so in the order of popeye_ordered_final_moves (mate and check goals).
 bool final_move_order(const Position& pos, Goal g);
-
-// Appends one move of a help-play style line ("  1.e2-e4 e7-e5   2..."): the move number
-// ("%3d.", then counting on) when `numbered`, the move in `lang`, and " +" when it gives
-// check and `check_mark`; plays the move on pos.
-void append_line_move(std::string& line, Position& pos, const Move& m, Language lang, bool numbered, int& number,
-                      bool check_mark);
 
 // Each writes Popeye's solution lines for the problem into `out` (exactly as Popeye prints
 // them between the header/twin line and "solution finished.") and returns true, or returns

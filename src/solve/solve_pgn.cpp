@@ -35,7 +35,7 @@ std::string proof_games_pgn(const Problem& p, const SolveReport& report) {
     std::vector<std::unique_ptr<TwinSetup>> setups(twins.size());
     std::string out;
     int number = 0;
-    for (const ProofGameSolution& g : report.proof_games) {
+    for (const PlayLine& g : report.proof_games) {
         if (g.twin < 0 || g.twin >= static_cast<int>(twins.size()))
             throw std::invalid_argument("a proof game of no twin of the problem");
         const Problem& tw = twins[size_t(g.twin)].first;

@@ -10,6 +10,7 @@
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
 #include "rebirth/popeye_input.h"
+#include "rebirth/popeye_output.h"
 #include "rebirth/setup.h"
 #include "rebirth/walk.h"
 #include "solve/solve_internal.h"
@@ -149,31 +150,64 @@ bool claim_matches(const Position& pos, const Move& m, const ClaimMove& c, const
     return true;
 }
 
-// One claimed game: its line in the claimed text, whether Black plays first ("1..."), and its
-// move tokens.
+// One claimed solution: its line in the claimed text, the twin it belongs to, whether it
+// opens with "1...", and its move tokens (a key of battle play: that move alone).
 struct ClaimedGame {
     std::string text;  // the line as written, blanks at its ends dropped
     int line = 0;
+    int twin = 0;  // a) = 0, b) = 1, ...: the last twin label before or on the line
     bool black_first = false;
     std::vector<std::string> tokens;
 };
 
-// The games of Popeye's solution text: each line whose first word is "1." or "1..." followed
-// by a move (or is "1.MOVE"); move numbers, "dia", "a=>b" and lone marks are not moves.
-std::vector<ClaimedGame> claimed_games(std::string_view text, int first_line, const std::string& file) {
+// Whether `word` is a twin label: "a)", "b)", "+c)" (Popeye's continued twin).
+bool twin_label(std::string_view word, int& twin) {
+    if (word.starts_with("+")) word.remove_prefix(1);
+    if (word.size() != 2 || word[1] != ')' || word[0] < 'a' || word[0] > 'z') return false;
+    twin = word[0] - 'a';
+    return true;
+}
+
+// The claimed solutions of a solution text, as Popeye prints them: each line whose first word
+// is "1." or "1..." followed by a move (or is "1.MOVE"), after a twin label ("a)", on the line
+// or on a line of its own before it) when there is one. Move numbers, "dia", "a=>b" and lone
+// marks are not moves. With `keys` (battle play) only the first move of each line that opens
+// with "1." (the key: "1.Sa8-b6!", Popeye's "1.Sa8-b6 ! threat:", "1.Qh8#"), unless it is
+// marked "?" (a try, "1.Sc8-e7+?"); the rest of such a line and the variations ("1...X") are
+// not read.
+std::vector<ClaimedGame> claimed_games(std::string_view text, int first_line, const std::string& file, bool keys) {
     std::vector<ClaimedGame> out;
     std::istringstream in{std::string(text)};
-    int line_no = first_line;
+    int line_no = first_line, twin = 0;
     for (std::string line; std::getline(in, line); ++line_no) {
         std::istringstream words(line);
         std::vector<std::string> raw;
         for (std::string w; words >> w;) raw.push_back(w);
+        if (!raw.empty() && twin_label(raw.front(), twin)) raw.erase(raw.begin());
         if (raw.empty() || !raw.front().starts_with("1.")) continue;
         ClaimedGame g;
         g.line = line_no;
+        g.twin = twin;
         g.text = line.substr(line.find_first_not_of(" \t"));
         g.text.erase(g.text.find_last_not_of(" \t\r") + 1);
         g.black_first = raw.front().starts_with("1...");
+        if (keys) {
+            if (g.black_first) continue;
+            // The key: the first move, unless marked "?" (a try) on it or as the next word.
+            size_t at = 0;
+            std::string key = raw[0].substr(2);
+            if (key.empty() && raw.size() > 1) key = raw[++at];
+            bool try_mark = key.find('?') != std::string::npos;
+            for (size_t k = at + 1; k < raw.size() && raw[k].find_first_not_of("+#!?") == std::string::npos; ++k)
+                if (raw[k].find('?') != std::string::npos) try_mark = true;
+            if (key.empty() || try_mark) continue;
+            if (!read_claim(key, Language::English) && !read_claim(key, Language::French) &&
+                !read_claim(key, Language::German) && !popeye_like(key))
+                throw InputError(file, line_no, key, "a claimed move that does not parse:");
+            g.tokens.push_back(key);
+            out.push_back(std::move(g));
+            continue;
+        }
         for (std::string w : raw) {
             // A rebirth written apart ("Fxc4 (Cb1)", "Sg8-f6 [+bPg1=R]") belongs to the move before.
             if ((w.starts_with("(") || w.starts_with("[")) && !g.tokens.empty()) {
@@ -199,27 +233,47 @@ std::vector<ClaimedGame> claimed_games(std::string_view text, int first_line, co
     return out;
 }
 
+// Whether claimed token `token` is legal move m of pos: with brackets, Popeye's text exactly
+// (marks apart); else Popeye's text without its brackets, or the move read in any style.
+bool token_is_move(const Position& pos, const Move& m, const std::string& token, Language lang) {
+    const bool brackets = token.find('[') != std::string::npos;
+    const std::string popeye = move_to_popeye(pos, m, false, lang);
+    if (brackets) return comparable(popeye, true) == comparable(token, true);
+    if (comparable(popeye, false) == comparable(token, false)) return true;
+    const std::optional<ClaimMove> claim = read_claim(token, lang);
+    return claim && claim_matches(pos, m, *claim, popeye);
+}
+
+// Whether the claimed tokens are the moves of `moves` played from `start` (null moves, the
+// passes of series play, are not written).
+bool claim_is_line(Position pos, const std::vector<Move>& moves, const std::vector<std::string>& tokens,
+                   Language lang) {
+    size_t k = 0;
+    for (const Move& m : moves) {
+        if (m.is_null()) {
+            pos.set_side_to_move_for_analysis(~pos.side_to_move());
+            continue;
+        }
+        if (k >= tokens.size() || !token_is_move(pos, m, tokens[k], lang)) return false;
+        ++k;
+        UndoInfo u;
+        pos.do_move(m, u);
+    }
+    return k == tokens.size();
+}
+
 // The ways of reading g from `start` (its side to move set by the claim), each a list of
 // legal moves; when none, `why` says where the claim leaves the legal moves.
 std::vector<std::vector<Move>> readings(const Position& start, const ClaimedGame& g, Language lang, std::string& why) {
     std::vector<std::pair<Position, std::vector<Move>>> live{{start, {}}};
     for (size_t k = 0; k < g.tokens.size(); ++k) {
         const std::string& token = g.tokens[k];
-        // With brackets, Popeye's text exactly (marks apart); else Popeye's text without its
-        // brackets, or the move read in any style.
-        const bool brackets = token.find('[') != std::string::npos;
-        const std::string want = comparable(token, true);
-        const std::optional<ClaimMove> claim = read_claim(token, lang);
         std::vector<std::pair<Position, std::vector<Move>>> next;
         for (auto& [pos, moves] : live) {
             MoveList list;
             generate_legal(pos, list);
             for (const Move& m : list) {
-                const std::string popeye = move_to_popeye(pos, m, false, lang);
-                const bool same =
-                    brackets ? comparable(popeye, true) == want
-                             : comparable(popeye, false) == want || (claim && claim_matches(pos, m, *claim, popeye));
-                if (!same) continue;
+                if (!token_is_move(pos, m, token, lang)) continue;
                 if (next.size() >= kMaxReadings) break;
                 Position after = pos;
                 UndoInfo u;
@@ -283,66 +337,146 @@ Position start_with(const Position& start, Color first, const RuleSet* rules, co
     return pos;
 }
 
+// The kinds of play verify_claimed compares.
+enum class Kind { Proof, Help, Battle };
+
+// Popeye's text of solution `line` of a twin (`start`: the position its play starts from, its
+// side to move `line.first`), without the leading blanks: a proof game numbered by White's
+// moves ("1.e2-e4 e7-e5   2.Sg1-f3", Black first "1...e7-e5"), help and series play numbered as
+// Popeye numbers them ("1.Kd5-e4 Qa1-d1   2.Ke4-f3 Qd1-f1 #", h#n.5 "1...X 2.Y Z"), a key
+// "1.Sa8-b6!".
+std::string solution_text(const Position& start, const PlayLine& line, Kind kind, const Problem& tw) {
+    if (kind == Kind::Proof) return game_text(start, line.moves, tw.language);
+    if (kind == Kind::Battle) return "1." + move_to_popeye(start, line.moves.front(), false, tw.language) + "!";
+    PlayLineStyle style;
+    // Help play pairs the moves so that the goal side's move ends a pair: a line of an odd
+    // number of moves starts with a move of the side not numbered. Series play numbers the
+    // series side's moves.
+    const bool odd = line.moves.size() % 2 == 1;
+    style.numbered = tw.stipulation.series || !odd ? line.first : ~line.first;
+    style.dots = style.numbered != line.first;
+    std::string text = format_play_line(start, line.moves, style, tw.language, goal_from_text(tw.stipulation.goal));
+    return text.substr(text.find_first_not_of("\n "));
+}
+
 }  // namespace
 
 VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int first_line, int threads,
                             const SolveLimits& limits) {
     VerifyResult r;
-    const std::vector<ClaimedGame> games = claimed_games(claimed, first_line, p.where.file);
+    const Kind kind = is_proof(p) ? Kind::Proof
+                      : p.stipulation.series || p.stipulation.play == Stipulation::Play::Help ||
+                              p.stipulation.play == Stipulation::Play::HelpSelf ||
+                              p.stipulation.play == Stipulation::Play::HelpReflex
+                          ? Kind::Help
+                          : Kind::Battle;
+    const std::vector<ClaimedGame> games = claimed_games(claimed, first_line, p.where.file, kind == Kind::Battle);
     r.claimed = int(games.size());
     auto unverified = [&](std::string why) {
         r.verdict = "unverified";
         r.why = std::move(why);
         return r;
     };
-    if (!is_proof(p))
-        return unverified("verifying claimed solutions of " + p.stipulation.text +
-                          " is not implemented yet (proof games only: dia, a=>b)");
-    if (p.stipulation.series || p.stipulation.intro)
+    if (kind == Kind::Proof && (p.stipulation.series || p.stipulation.intro))
         return unverified("verifying claimed solutions of " + p.stipulation.text +
                           " is not implemented yet (proof games of both sides only)");
-    if (!p.twins.empty()) return unverified("verifying the claims of twins is not implemented yet");
-    if (p.options.duplex) return unverified("verifying the claims of a duplex is not implemented yet");
+    if (p.stipulation.intro)
+        return unverified("verifying claimed solutions with introductory moves is not implemented yet");
+    if (p.options.duplex || p.options.half_duplex)
+        return unverified("verifying the claims of a duplex is not implemented yet");
+    if (kind == Kind::Battle && p.options.post_key_play)
+        return unverified("verifying the claims of PostKeyPlay is not implemented yet (no key)");
+    if (kind == Kind::Battle && p.stipulation.retro())
+        return unverified("rebirth verify compares solutions of forward play, not of " + p.stipulation.text);
     const SolveReport report = solve_problem_report(p, threads, limits);
     if (!report.supported) return unverified("rebirth does not solve " + p.stipulation.text + " here");
     if (report.timed_out) return unverified("the time limit stopped the search");
     if (report.partial) return unverified("MaxSolutions or StopOnShortSolutions cut the search");
-    r.found = int(report.proof_games.size());
-    const std::unique_ptr<TwinSetup> setup = load_twin(p);
-    const RuleSet* rules = setup->rules.orthodox() ? nullptr : &setup->rules;
-    std::vector<bool> claimed_found(report.proof_games.size(), false);
+    const std::vector<PlayLine>& found = kind == Kind::Proof  ? report.proof_games
+                                         : kind == Kind::Help ? report.lines
+                                                              : report.keys;
+    r.found = int(std::count_if(found.begin(), found.end(), [](const PlayLine& l) { return !l.set_play; }));
+    // Each twin's rules and the position its play starts from (proof games: the game array or
+    // position a; else the diagram, the stipulation's side to move).
+    const auto twins = twins_of(p);
+    std::vector<std::unique_ptr<TwinSetup>> setups;
+    for (const auto& [tw, line] : twins) setups.push_back(load_twin(tw));
+    auto rules_of = [&](size_t t) -> const RuleSet* {
+        return setups[t]->rules.orthodox() ? nullptr : &setups[t]->rules;
+    };
+    const std::string what = kind == Kind::Proof ? "game " : "claim ";
+    std::vector<bool> claimed_found(found.size(), false);
     for (size_t gi = 0; gi < games.size(); ++gi) {
         const ClaimedGame& g = games[gi];
         r.claimed_lines.push_back(g.text);
-        const Position start = start_with(setup->pos, g.black_first ? BLACK : WHITE, rules, p);
-        // In the problem's language, else in another (a claim from another program).
-        std::string why;
-        std::vector<std::vector<Move>> read = readings(start, g, p.language, why);
-        for (Language other : {Language::English, Language::French, Language::German}) {
-            std::string ignored;
-            if (read.empty() && other != p.language) read = readings(start, g, other, ignored);
+        const std::string where = what + std::to_string(gi + 1) + " (line " + std::to_string(g.line) + "): ";
+        if (g.twin < 0 || size_t(g.twin) >= twins.size()) {
+            r.missing.push_back(where + "the problem has no twin " + std::string(1, char('a' + g.twin)) + ")");
+            continue;
         }
+        const size_t t = size_t(g.twin);
+        const Problem& tw = twins[t].first;
+        const Position& diagram = setups[t]->pos;
         bool solution = false;
-        for (const std::vector<Move>& moves : read)
-            for (size_t k = 0; k < report.proof_games.size(); ++k)
-                if (report.proof_games[k].first == start.side_to_move() && report.proof_games[k].moves == moves) {
-                    claimed_found[k] = true;
-                    solution = true;
-                }
-        if (!solution)
-            r.missing.push_back("game " + std::to_string(gi + 1) + " (line " + std::to_string(g.line) + "): " +
-                                (why.empty() ? "its " + std::to_string(g.tokens.size()) +
-                                                   " half-moves do not reach the diagram as stipulated"
-                                             : why));
+        std::string why;
+        if (kind == Kind::Proof) {
+            const Position start = start_with(diagram, g.black_first ? BLACK : WHITE, rules_of(t), tw);
+            // In the problem's language, else in another (a claim from another program).
+            std::vector<std::vector<Move>> read = readings(start, g, p.language, why);
+            for (Language other : {Language::English, Language::French, Language::German}) {
+                std::string ignored;
+                if (read.empty() && other != p.language) read = readings(start, g, other, ignored);
+            }
+            for (const std::vector<Move>& moves : read)
+                for (size_t k = 0; k < found.size(); ++k)
+                    if (found[k].twin == g.twin && found[k].first == start.side_to_move() && found[k].moves == moves) {
+                        claimed_found[k] = true;
+                        solution = true;
+                    }
+            if (!solution && why.empty())
+                why = "its " + std::to_string(g.tokens.size()) + " half-moves do not reach the diagram as stipulated";
+        } else {
+            for (size_t k = 0; k < found.size(); ++k) {
+                if (found[k].twin != g.twin) continue;
+                const Position start = start_with(diagram, found[k].first, rules_of(t), tw);
+                for (Language lang : {p.language, Language::English, Language::French, Language::German})
+                    if (claim_is_line(start, found[k].moves, g.tokens, lang)) {
+                        claimed_found[k] = true;
+                        solution = true;
+                        break;
+                    }
+            }
+            if (!solution) {
+                // Where the claim leaves the legal moves (help play; series play passes), or
+                // that its moves, all legal, are not a solution.
+                if (!tw.stipulation.series) readings(diagram, g, p.language, why);
+                if (why.empty())
+                    why = kind == Kind::Battle ? "1." + g.tokens.front() + " is not a key: rebirth finds no " +
+                                                     tw.stipulation.text + " after it"
+                                               : "it is not a solution of " + tw.stipulation.text;
+                else if (kind == Kind::Battle)
+                    why = "1." + g.tokens.front() + " is not a legal move there";
+            }
+        }
+        if (!solution) r.missing.push_back(where + why);
     }
-    for (size_t k = 0; k < report.proof_games.size(); ++k) {
-        const ProofGameSolution& s = report.proof_games[k];
-        Position pos = start_with(setup->pos, s.first, rules, p);
-        const std::string text = game_text(pos, s.moves, p.language);
+    // The solutions found (set play, which a claim may name, is none).
+    for (size_t k = 0; k < found.size(); ++k) {
+        const PlayLine& s = found[k];
+        if (s.set_play) continue;
+        const size_t t = size_t(s.twin);
+        const Problem& tw = twins[t].first;
+        Position pos = start_with(setups[t]->pos, s.first, rules_of(t), tw);
+        std::string text = solution_text(pos, s, kind, tw);
+        if (twins.size() > 1) text = std::string(1, char('a' + s.twin)) + ") " + text;
         r.games.push_back(text);
         if (!claimed_found[k]) r.cooks.push_back(text);
         std::vector<std::string> steps{placement(pos)};
         for (const Move& m : s.moves) {
+            if (m.is_null()) {
+                pos.set_side_to_move_for_analysis(~pos.side_to_move());
+                continue;
+            }
             UndoInfo u;
             pos.do_move(m, u);
             steps.push_back(placement(pos));
@@ -351,6 +485,53 @@ VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int firs
     }
     r.verdict = !r.missing.empty() ? "missing" : !r.cooks.empty() ? "cooked" : "sound";
     return r;
+}
+
+nlohmann::json claim_result(const ClaimedProblem& c, int threads, double max_seconds) {
+    SolveLimits limits;
+    limits.max_seconds = max_seconds;
+    const VerifyResult r = verify_claimed(c.problem, c.claimed, c.claimed_line, threads, limits);
+    nlohmann::json j{{"file", c.name}, {"verdict", r.verdict}, {"stipulation", c.problem.stipulation.text}};
+    std::string conditions;
+    for (const Condition& k : c.problem.conditions) {
+        conditions += (conditions.empty() ? "" : ", ") + k.name;
+        for (const std::string& a : k.args) conditions += " " + a;
+    }
+    if (!conditions.empty()) j["conditions"] = conditions;
+    const std::string fen = to_fen(c.problem.setup);
+    j["diagram"] = fen.substr(0, fen.find(' '));
+    j["claimed_lines"] = r.claimed_lines;
+    j["games"] = r.games;
+    j["boards"] = r.boards;
+    j["claimed"] = r.claimed;
+    j["found"] = r.found;
+    j["cooks"] = r.cooks;
+    j["missing"] = r.missing;
+    if (!r.why.empty()) j["why"] = r.why;
+    return j;
+}
+
+std::string claim_result_text(const nlohmann::json& r) {
+    std::string out = r["file"].get<std::string>() + ": " + r["verdict"].get<std::string>();
+    if (r.contains("why"))
+        out += ": " + r["why"].get<std::string>() + "\n";
+    else
+        out += " (" + std::to_string(r["claimed"].get<int>()) + " claimed, " + std::to_string(r["found"].get<int>()) +
+               " found)\n";
+    for (const auto& m : r.value("missing", nlohmann::json::array()))
+        out += "  not a solution: " + m.get<std::string>() + "\n";
+    for (const auto& g : r.value("cooks", nlohmann::json::array()))
+        out += "  not claimed: " + g.get<std::string>() + "\n";
+    return out;
+}
+
+nlohmann::json checked_claim(const ClaimedProblem& c, int threads, double max_seconds) {
+    try {
+        if (c.error) throw *c.error;
+        return claim_result(c, threads, max_seconds);
+    } catch (const InputError& e) {
+        return {{"file", c.name}, {"verdict", "bad-input"}, {"why", e.what()}};
+    }
 }
 
 }  // namespace rebirth

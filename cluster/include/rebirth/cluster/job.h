@@ -21,7 +21,8 @@ struct JobProblem {
     std::string id;    // file stem, "-K" appended when the file holds several problems
     std::string file;  // path as resolved against the job file's directory
     int index = 1;
-    std::string kind = "perft";  // "perft", "solve", "proofgame" / "retro" (solve, proof games / retro only), "noop"
+    std::string kind = "perft";  // "perft", "solve", "proofgame" / "retro" (solve, proof games / retro only),
+                                 // "cookcheck" (index: the claimed problem's number in read_claims), "noop"
     int depth = 0;               // perft only
     int items = 0;               // noop only: number of empty items
     Limits limits;
@@ -30,7 +31,8 @@ struct JobProblem {
 
 struct Job {
     std::string source;  // the job file
-    std::string kind;    // the default kind of its problems: "perft", "solve", "proofgame", "retro" or "noop"
+    std::string
+        kind;  // the default kind of its problems: "perft", "solve", "proofgame", "retro", "cookcheck" or "noop"
     std::vector<JobProblem> problems;
     std::string output_dir;
     std::string journal;

@@ -23,7 +23,9 @@ namespace rebirth::cluster {
 //    Status::Proof and Result::proof_lines.
 // 8: retro items (SearchKind::Retro with WorkItem::prefix and chunk), answered with
 //    Status::Fragment.
-inline constexpr std::uint16_t kProtocolVersion = 8;
+// 9: cook-check items (SearchKind::Cookcheck), answered with Status::Solved (the claim's result
+//    as a JSON line).
+inline constexpr std::uint16_t kProtocolVersion = 9;
 
 // Most half-moves of a proof-game length in a message (Popeye's stipulations stay far below).
 inline constexpr std::int32_t kMaxProofLength = 1000;
@@ -52,8 +54,9 @@ using Path = std::vector<PathMove>;
 // `rebirth solve --regression`. Noop: nothing (measures the master's dispatch rate).
 // ProofGame: the proof-game solutions of one play of one twin that begin with the path.
 // Retro: the sequences of one side of one twin of a retro problem that begin with one
-// retraction prefix (retro_problem.h's plan_retro).
-enum class SearchKind : std::uint8_t { Perft = 1, Solve = 2, Noop = 3, ProofGame = 4, Retro = 5 };
+// retraction prefix (retro_problem.h's plan_retro). Cookcheck: the verdict on one claimed
+// problem (problem_index: its number among read_claims of the file), as `rebirth cookcheck`.
+enum class SearchKind : std::uint8_t { Perft = 1, Solve = 2, Noop = 3, ProofGame = 4, Retro = 5, Cookcheck = 6 };
 
 // A share of a search: the subtree below `path` (moves from the problem's diagram), or for
 // Solve a whole problem (empty path) or one root move of play `phase` of twin `twin`
@@ -105,11 +108,11 @@ struct ChildFragment {
 // it finished and the children it hands back (Split), or a solved problem (Solved: `text`,
 // `solve_status`, `solutions`, `nodes` = positions searched), or the text of one root move
 // of a solve problem (Fragment: `parts`, one per length, `timed_out`, `nodes`), or why it
-// could not search (Error). A solve root item may also end Split: `pending` lists all its
-// replies (two-move paths) in order and `fragments` holds those searched. A proof-game
-// item answers Proof: `proof_lines`, per length of the item, the solutions as the moves
-// after its path (in the solver's order), or `timed_out`.
-// `requests` is how many new items the worker asks for with it.
+// could not search (Error); a cook-check item answers Solved too (`text`: the claim's result,
+// one JSON line; `solve_status`: its verdict; `solutions`: the solutions found). A solve root item may also end Split:
+// `pending` lists all its replies (two-move paths) in order and `fragments` holds those searched. A proof-game item
+// answers Proof: `proof_lines`, per length of the item, the solutions as the moves after its path (in the solver's
+// order), or `timed_out`. `requests` is how many new items the worker asks for with it.
 struct Result {
     enum class Status : std::uint8_t { Done = 1, Split = 2, Error = 3, Solved = 4, Fragment = 5, Proof = 6 };
     std::uint16_t protocol = kProtocolVersion;

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "rebirth/claims.h"
 #include "rebirth/cluster/messages.h"
 #include "rebirth/position.h"
 #include "rebirth/problem.h"
@@ -84,6 +85,9 @@ class ProblemCache {
     // last are kept. Throws as retro_side_prefixes.
     std::shared_ptr<const std::vector<std::vector<UnMove>>> retro_prefixes(const WorkItem& item);
     static constexpr std::size_t kRetroSides = 8;
+    // The claimed problem of a cook-check item (read_claims of its file, read once). Throws
+    // std::runtime_error when the file differs from the master's or has no such problem.
+    const ClaimedProblem& claim(const WorkItem& item);
 
   private:
     struct ParsedFile {
@@ -93,6 +97,11 @@ class ProblemCache {
     std::mutex mutex_;
     std::map<std::pair<std::string, int>, LoadedProblem> loaded_;
     std::map<std::string, ParsedFile> parsed_;
+    struct ClaimsFile {
+        std::uint64_t hash = 0;
+        std::vector<ClaimedProblem> claims;
+    };
+    std::map<std::string, ClaimsFile> claims_;
     using ProofKey = std::tuple<std::string, int, int>;                             // file, problem, twin
     std::list<std::pair<ProofKey, std::shared_ptr<const ProofTwinSolver>>> proof_;  // latest first
     using RetroKey = std::tuple<std::string, int, int, int, int>;                   // file, problem, twin, side, k
@@ -134,6 +143,10 @@ int proof_start_depth(const std::string& key, int& twin, int& play);
 // lengths in `twin` (the item's twin), with the item's threads and time limit. Throws
 // std::invalid_argument when the item does not fit the twin.
 Result solve_proof_item(const ProofTwinSolver& twin, const WorkItem& item);
+
+// The answer to a cook-check item (Status::Solved): checked_claim (verify.h) of its claimed
+// problem as one JSON line, its verdict and the number of solutions found.
+Result check_claim_item(const WorkItem& item, ProblemCache& cache);
 
 // Searches one item (the worker's job). Perft items with more than kSplitFloor plies left
 // and a budget go child by child and hand back the children left once the budget is
