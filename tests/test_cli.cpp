@@ -673,7 +673,8 @@ TEST_F(Cli, CookcheckCollections) {
     EXPECT_TRUE(contains(r.out, "d.yaml:2: sound (1 claimed, 1 found)\n")) << r;
     EXPECT_TRUE(contains(r.out, "d.yaml:9: bad-input: ")) << r;
     EXPECT_TRUE(contains(r.out, "zz7")) << r;
-    EXPECT_TRUE(contains(r.out, "checked 6 problem(s): sound 2 cooked 1 missing 0 unverified 1 bad-input 2\n")) << r;
+    EXPECT_TRUE(contains(r.out, "checked 6 problem(s): sound 2 cooked 1 dual 0 missing 0 unverified 1 bad-input 2\n"))
+        << r;
     EXPECT_FALSE(contains(r.out, "notes.txt")) << r;
     const auto j = nlohmann::json::parse(read_file(report));
     EXPECT_EQ(j["summary"]["problems"], 6);

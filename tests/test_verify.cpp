@@ -184,11 +184,11 @@ TEST(Verify, DuplexIsUnverifiedAndBadTokensAreBadInput) {
         EXPECT_NE(e.file().find("deheer_rml_1996.inp"), std::string::npos);
     }
     try {
-        verify_claimed(mate[0], "1.Qd1-d8 #\n1.Qzz!\n", 3, 1, SolveLimits{});
+        verify_claimed(mate[0], "1.Qd1-d8 #\n1.Qz9!\n", 3, 1, SolveLimits{});
         ADD_FAILURE() << "no InputError";
     } catch (const InputError& e) {
         EXPECT_EQ(e.line(), 4);
-        EXPECT_EQ(e.word(), "Qzz!");
+        EXPECT_EQ(e.word(), "Qz9!");
     }
 }
 
@@ -287,6 +287,34 @@ TEST(Verify, HelpPlayLinesAndTwins) {
     v = verify(twin, "c) 1.g2*h1=Q c7*d8=R #");
     ASSERT_FALSE(v.missing.empty());
     EXPECT_NE(v.missing[0].find("the problem has no twin c)"), std::string::npos) << v.missing[0];
+}
+
+// Variations of battle play and their duals, from the output Popeye's maintainers ship for
+// Raz and Tauber's Anti-Circe #2 (data/popeye/BEISPIEL_anticir_006.out, German, with set play;
+// the same problem as data/problems/ac_raz_tauber_1993): after the key 1.Sf6-e4 the defences
+// 1...Sa2-c1, 1...Db4-d6, 1...Le7-d6 and 1...Tf7-f3 are answered by two, three, three and
+// four mates; 1...Td2-d1 and 1...Tf7-f4 by one each.
+TEST(Verify, BattlePlayVariationsAndDuals) {
+    const fs::path dir = fs::path(REBIRTH_SOURCE_DIR) / "data";
+    const Problem p = parse_popeye_file((dir / "problems" / "ac_raz_tauber_1993.inp").string()).front();
+    VerifyResult v = verify(p, test::read_text(dir / "popeye" / "BEISPIEL_anticir_006.out"));
+    EXPECT_EQ(v.verdict, "dual") << (v.missing.empty() ? v.why : v.missing[0]);
+    EXPECT_EQ(v.claimed, 1);
+    ASSERT_EQ(v.duals.size(), 4u);
+    EXPECT_EQ(v.duals[0], "after 1.Sf6-e4 1...Sa2-c1: 2.Rg1-e1, 2.Rg1-g2");
+    EXPECT_EQ(v.duals[3], "after 1.Sf6-e4 1...Rf7-f3: 2.Rg1-d1, 2.Rg1-e1, 2.Rg1-g2, 2.g7-g8=R");
+    // Only the variations with one continuation: sound. The key alone: sound.
+    v = verify(p, "1.Se4! (2.Rc1#)\n1...Rd1 2.Re1#\n1...Rf4 2.g8=R#");
+    EXPECT_EQ(v.verdict, "sound") << (v.missing.empty() ? v.why : v.missing[0]);
+    EXPECT_EQ(verify(p, "1.Sf6-e4!").verdict, "sound");
+    // A continuation that is none, and a defence that is no legal move.
+    v = verify(p, "1.Se4!\n1...Rd1 2.Rc1#\n1...Qb4-h4 2.Qf4#");
+    EXPECT_EQ(v.verdict, "missing");
+    ASSERT_EQ(v.missing.size(), 2u);
+    EXPECT_NE(v.missing[0].find("after 1.Sf6-e4 1...Rd2-d1 2.Rc1# is no continuation (rebirth finds 2.Rg1-e1)"),
+              std::string::npos)
+        << v.missing[0];
+    EXPECT_NE(v.missing[1].find("1...Qb4-h4 is not a legal move there"), std::string::npos) << v.missing[1];
 }
 
 // Series play, with the expected outputs Popeye's maintainers ship (data/popeye, from Popeye's

@@ -32,7 +32,7 @@ PY
 # a verdict.
 check_claims_summary() {
   diff <("$1" --list "$2" | cut -f1) <(sed -n 's/^{"id":"\([^"]*\)".*/\1/p' "$3")
-  if grep -v '"status":"\(sound\|cooked\|missing\|unverified\|bad-input\)","solutions":[0-9]*,' "$3"; then
+  if grep -v '"status":"\(sound\|cooked\|dual\|missing\|unverified\|bad-input\)","solutions":[0-9]*,' "$3"; then
     echo "summary lines without a verdict: $3" >&2
     return 1
   fi

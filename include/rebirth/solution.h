@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "rebirth/move.h"
@@ -21,6 +22,28 @@ struct PlayLine {
     std::vector<Move> moves;  // a null move: the side to move passes (the other side of series play)
     bool set_play = false;    // a line of set play (Option SetPlay), not a solution
     friend bool operator==(const PlayLine&, const PlayLine&) = default;
+};
+
+// A move of battle play's solution tree as Popeye shows it: at the root a key or a try, below
+// a key or an attacker's continuation its threats (the attacker's moves after a pass of the
+// defender) and the defences shown as variations, below a defence the attacker's
+// continuations (every one that wins at the shortest length: more than one is a dual), and
+// below a try its refutations.
+struct PlayNode {
+    enum class Kind : std::uint8_t { Key, Try, Threat, Defence, Attack, Refutation };
+    Kind kind = Kind::Key;
+    Move move;
+    std::vector<PlayNode> children;
+    friend bool operator==(const PlayNode&, const PlayNode&) = default;
+};
+
+// One key or try of battle play with the play below it, in its twin and play.
+struct PlayTree {
+    int twin = 0;
+    int play = 0;         // the play (phase) within the twin: the halves of a duplex
+    Color first = WHITE;  // the attacker, who plays root.move
+    PlayNode root;
+    friend bool operator==(const PlayTree&, const PlayTree&) = default;
 };
 
 }  // namespace rebirth

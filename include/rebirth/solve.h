@@ -33,11 +33,15 @@ struct SolveReport {
     std::vector<std::string> notes;
     // The solutions found, as data, in output order: proof games (also from assemble_proof_games),
     // the lines of help and series play (with those of set play, marked set_play), the keys of
-    // battle play (their PlayLine holds the key alone; tries are not keys). solve_problem_report only for the last two: assemble_solve
-    // joins text.
+    // battle play (their PlayLine holds the key alone; tries are not keys). solve_problem_report only for the last two:
+    // assemble_solve joins text.
     std::vector<PlayLine> proof_games;
     std::vector<PlayLine> lines;
     std::vector<PlayLine> keys;
+    // Battle play: each key and try written, with the threats, variations and refutations
+    // written below it (Option Variation; else the key or try alone), in output order
+    // (solve_problem_report only).
+    std::vector<PlayTree> trees;
     // "solved", "cooked", "no-solution", "timeout", "partial" or "unsupported".
     std::string status() const;
 };

@@ -13,22 +13,26 @@
 // moves are read in the problem's positions and compared with the solutions as moves, not as
 // text (a claimed move may leave out check marks and, where they decide nothing, rebirth
 // brackets). Proof games (dia, a=>b, of both sides), help and series play (every line), and
-// battle play (direct, self, reflex: the keys), each twin apart. Variations, threats and
-// duals of battle play, introductory moves and Duplex are not compared yet: those claims are
-// "unverified" and say so.
+// battle play (direct, self, reflex: the keys, and the continuations of the claimed
+// variations that rebirth shows, where more than one is a dual), each twin apart. Threats,
+// introductory moves and Duplex are not compared yet: those claims are "unverified" and say
+// so.
 
 namespace rebirth {
 
 struct VerifyResult {
     // "sound": the claimed solutions are exactly the solutions found; "cooked": every claimed
-    // one is one, and more are found (listed in `cooks`); "missing": a claimed one is no
-    // solution (why in `missing`, the cooks listed too); "unverified": not decided (why in
-    // `why`).
+    // one is one, and more are found (listed in `cooks`); "dual": as sound, but a claimed
+    // variation of battle play has more than one continuation (listed in `duals`); "missing":
+    // a claimed one is no solution, or a claimed continuation is none (why in `missing`, the
+    // cooks listed too); "unverified": not decided (why in `why`).
     std::string verdict;
     std::vector<std::string> cooks;  // solutions found and not claimed, in Popeye's notation
     // "game 2 (line 7): 3.Sg1-f3 is not a legal move there" (proof games), "claim 1 (line 3):
     // 1.Sb6 is not a key: ..." (other play).
     std::vector<std::string> missing;
+    // "after 1.Sa8-b6 1...Kd4-e4: 2.Qa1-e5, 2.Qa1-a8": a claimed variation with its continuations.
+    std::vector<std::string> duals;
     std::string why;
     int claimed = 0;  // solutions claimed (proof games, help and series lines, keys)
     int found = 0;    // solutions found

@@ -86,7 +86,7 @@ std::map<std::string, nlohmann::json> read_journal(const std::string& path) {
 // then the counts per verdict and the time; --report FILE.json writes them as JSON;
 // --journal FILE keeps each finished result, so a killed run started again with the same
 // journal goes on where it stopped and prints the same. Exit as verify: 2 when a file is bad
-// input, else 3 when a claim is cooked or missing, else 4 when one is unverified, else 0.
+// input, else 3 when a claim is cooked, dual or missing, else 4 when one is unverified, else 0.
 int run_cookcheck(const CookcheckArgs& args) {
     if (!args.report.empty() && !args.report.ends_with(".json") && !args.report.ends_with(".html"))
         throw InputError("--report", 0, args.report, "a report is a .json or an .html file; not");
@@ -134,12 +134,12 @@ int run_cookcheck(const CookcheckArgs& args) {
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << "checked " << problems.size() << " problem(s):";
-    for (const char* v : {"sound", "cooked", "missing", "unverified", "bad-input"})
+    for (const char* v : {"sound", "cooked", "dual", "missing", "unverified", "bad-input"})
         std::cout << " " << v << " " << counts[v];
     std::cout << "\n";
     if (!args.report.empty()) {
         nlohmann::json summary{{"problems", problems.size()}, {"seconds", seconds}};
-        for (const char* v : {"sound", "cooked", "missing", "unverified", "bad-input"}) summary[v] = counts[v];
+        for (const char* v : {"sound", "cooked", "dual", "missing", "unverified", "bad-input"}) summary[v] = counts[v];
         std::ofstream out(args.report);
         if (!out) throw InputError(args.report, 0, args.report, "cannot write the report");
         const nlohmann::json report{{"summary", summary}, {"problems", results}};
@@ -148,10 +148,10 @@ int run_cookcheck(const CookcheckArgs& args) {
         else
             out << report.dump(1) << "\n";
     }
-    return counts["bad-input"]                     ? kExitBadInput
-           : counts["cooked"] || counts["missing"] ? kExitUnsound
-           : counts["unverified"]                  ? kExitUnverified
-                                                   : kExitOk;
+    return counts["bad-input"]                                       ? kExitBadInput
+           : counts["cooked"] || counts["dual"] || counts["missing"] ? kExitUnsound
+           : counts["unverified"]                                    ? kExitUnverified
+                                                                     : kExitOk;
 }
 
 }  // namespace rebirth::cli

@@ -78,7 +78,7 @@ int verify_problem(const ClaimedProblem& c, const VerifyArgs& args) {
     const nlohmann::json r = claim_result(c, args.threads, args.max_seconds);
     if (args.json) {
         nlohmann::json j;
-        for (const char* key : {"file", "verdict", "claimed", "found", "cooks", "missing", "why"})
+        for (const char* key : {"file", "verdict", "claimed", "found", "cooks", "missing", "duals", "why"})
             if (r.contains(key)) j[key] = r[key];
         std::cout << j.dump() << "\n";
     } else {

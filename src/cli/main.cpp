@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
         "Check claimed solutions against rebirth's own (proof games, help and series lines, keys of battle play; "
         "a Popeye file of one problem with its claimed solution after EndProblem, or a YAML file), or replay retro "
         "certificates (.json / .jsonl lines of `rebirth retro "
-        "--json --certify`). Exit 0: all sound; 3: a claim cooked or wrong; 4: a claim not decided");
+        "--json --certify`). Exit 0: all sound; 3: a claim cooked, dual or wrong; 4: a claim not decided");
     verify_cmd->add_option("files", verify.files, "Popeye files with claimed solutions, or .json / .jsonl certificates")
         ->required();
     verify_cmd->add_flag("--json", verify.json, "One JSON line per claimed problem: file, verdict, counts, cooks");

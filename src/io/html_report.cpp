@@ -110,7 +110,7 @@ std::string svg_board(const std::string& placement, const std::string& id) {
     return out + "</g></svg>";
 }
 
-constexpr const char* kVerdicts[] = {"sound", "cooked", "missing", "unverified", "bad-input"};
+constexpr const char* kVerdicts[] = {"sound", "cooked", "dual", "missing", "unverified", "bad-input"};
 
 constexpr const char* kStyle = R"(body{font-family:sans-serif;margin:1.5em;max-width:70em}
 table.summary td,table.summary th{border:1px solid #999;padding:.2em .7em;text-align:right}
@@ -122,7 +122,7 @@ table.summary{border-collapse:collapse;margin-bottom:1.5em}
 .unit.w{fill:#fff;stroke:#000;stroke-width:.6px}.unit.b{fill:#000}
 .verdict{font-weight:bold;padding:.1em .5em;border-radius:.3em}
 .v-sound{background:#bfe5bf}.v-cooked{background:#f7c6a3}.v-missing{background:#f4a3a3}
-.v-unverified{background:#ddd}.v-bad-input{background:#f4a3a3}
+.v-dual{background:#f8e08e}.v-unverified{background:#ddd}.v-bad-input{background:#f4a3a3}
 .lines{display:grid;grid-template-columns:1fr 1fr;gap:1em;clear:none}
 .lines ol{font-family:monospace;font-size:90%;padding-left:1.5em}
 li.wrong,li.cook{background:#fde2c4}
@@ -174,6 +174,7 @@ std::string html_report(const nlohmann::json& report) {
         if (!str(p, "conditions").empty()) out += " &nbsp; " + escape(str(p, "conditions"));
         out += "</p>";
         if (!str(p, "why").empty()) out += "<p>" + escape(str(p, "why")) + "</p>";
+        for (const std::string& d : strings(p, "duals")) out += "<p class=\"dual\">dual " + escape(d) + "</p>";
         const std::vector<std::string> claimed = strings(p, "claimed_lines"), games = strings(p, "games"),
                                        cooks = strings(p, "cooks"), missing = strings(p, "missing");
         if (!claimed.empty() || !games.empty()) {

@@ -57,11 +57,12 @@ bool is_help_family(const Problem& tw) {
 // solver handles its stipulation (a one-line message is appended instead).
 bool solve_twin(const Problem& tw, int threads, std::string& out, bool& partial, SearchControl* control,
                 std::vector<std::string>* notes, std::vector<PlayLine>* proof_games = nullptr,
-                std::vector<PlayLine>* lines = nullptr, std::vector<PlayLine>* keys = nullptr) {
+                std::vector<PlayLine>* lines = nullptr, std::vector<PlayLine>* keys = nullptr,
+                std::vector<PlayTree>* trees = nullptr) {
     const std::unique_ptr<TwinSetup> setup = load_twin(tw);
     SolveContext ctx{tw,          setup->rules, setup->pos, goal_from_text(tw.stipulation.goal),
                      threads,     &partial,     control,    notes,
-                     proof_games, lines,        keys};
+                     proof_games, lines,        keys,       trees};
     std::string text;
     const bool retro = tw.stipulation.retro();
     const bool handled = !tw.stipulation.empty() && !retro &&
@@ -179,7 +180,8 @@ SolveReport solve_problem_report(const Problem& p, int threads, const SolveLimit
             const size_t before = out.size();
             if (!p.twins.empty()) out.append("\n").append(line).append("\n");
             std::vector<PlayLine> games, lines, keys;
-            if (!solve_twin(tw, threads, out, partial, &control, &report.notes, &games, &lines, &keys))
+            std::vector<PlayTree> trees;
+            if (!solve_twin(tw, threads, out, partial, &control, &report.notes, &games, &lines, &keys, &trees))
                 report.supported = false;
             report.twin_solutions.push_back(count_solutions(out.substr(before)));
             const int twin = static_cast<int>(report.twin_solutions.size()) - 1;
@@ -189,6 +191,10 @@ SolveReport solve_problem_report(const Problem& p, int threads, const SolveLimit
                     g.twin = twin;
                     to->push_back(std::move(g));
                 }
+            for (PlayTree& t : trees) {
+                t.twin = twin;
+                report.trees.push_back(std::move(t));
+            }
         }
     } catch (const SearchStopped&) {
         report.timed_out = true;

@@ -273,8 +273,10 @@ class BattleSolver {
     }
 
     // Attacker to move: writes every move solving in exactly j (the shortest length) at
-    // half-move h, each with the play that follows.
-    void write_attacks(Position& pos, int j, int h, std::string& out) const {
+    // half-move h, each with the play that follows; each also as a child of `node` (when
+    // given) of kind `kind`, with the play below it.
+    void write_attacks(Position& pos, int j, int h, std::string& out, PlayNode* node = nullptr,
+                       PlayNode::Kind kind = PlayNode::Kind::Attack) const {
         if (mode_ == Mode::Reflex && goal_reachable_in_one(pos, ctx_.goal)) return;
         MoveList list;
         // Direct play's last move: Popeye's mating-move generator order (mate and check goals).
@@ -288,9 +290,11 @@ class BattleSolver {
             pos.do_move(m, u);
             if (goal_move(pos, u, j)) {
                 out += indent(h) + move_number(h) + text + mark(pos, true) + "\n";
+                if (node) node->children.push_back({kind, m, {}});
             } else if (defender_loses(pos, j - 1)) {
                 out += indent(h) + move_number(h) + text + mark(pos, false);
-                write_defences(pos, j - 1, h + 1, false, out, nullptr);
+                PlayNode* child = node ? &node->children.emplace_back(PlayNode{kind, m, {}}) : nullptr;
+                write_defences(pos, j - 1, h + 1, false, out, nullptr, false, child);
             }
             pos.undo_move(m, u);
         }
@@ -299,9 +303,12 @@ class BattleSolver {
     // Defender to move (after an attacker's move whose line is written up to its marks),
     // j attacker moves left, defences at half-move h: ends the attacker's line (with the
     // threat or zugzwang text) and writes the variations. Refutations go to `refutations`
-    // when given. `set_play`: no threat, unanswered defences are left out.
+    // when given. `set_play`: no threat, unanswered defences are left out. `node` (when
+    // given): the attacker's move, which gets the threats, variations and inline refutations
+    // as children.
     void write_defences(Position& pos, int j, int h, bool set_play, std::string& out,
-                        std::vector<std::string>* refutations, bool inline_refutations = false) const {
+                        std::vector<std::string>* refutations, bool inline_refutations = false,
+                        PlayNode* node = nullptr) const {
         if (defender_finished(pos, j)) {
             out += "\n";
             write_goal_defences(pos, h, out);
@@ -322,7 +329,7 @@ class BattleSolver {
             threat_len = attacker_min(null, j);
             if (threat_len) {
                 out += std::string(" ") + texts_.threat + "\n";
-                write_attacks(null, threat_len, h + 1, out);
+                write_attacks(null, threat_len, h + 1, out, node, PlayNode::Kind::Threat);
                 threats = solving_moves(null, threat_len);
             } else {
                 out += std::string(" ") + texts_.zugzwang + "\n";
@@ -344,13 +351,17 @@ class BattleSolver {
             if (len == 0) {
                 if (refutations)
                     refutations->push_back(indent(h) + move_number(h) + text + defence_mark(pos, u) + " !\n");
+                if ((refutations || inline_refutations) && node)
+                    node->children.push_back({PlayNode::Kind::Refutation, d, {}});
                 // Option PostKeyPlay writes the refutations among the variations.
                 if (inline_refutations)
                     out += indent(h) + move_number(h) + text + defence_mark(pos, u) + "\n" +
                            std::string((h == 0 ? 3 : 4 * h + 2) + 2, ' ') + texts_.refutes + "\n";
             } else if (shows_variation(pos, len, j, threat_len, threats)) {
                 out += indent(h) + move_number(h) + text + defence_mark(pos, u) + "\n";
-                write_attacks(pos, len, h + 1, out);
+                PlayNode* child =
+                    node ? &node->children.emplace_back(PlayNode{PlayNode::Kind::Defence, d, {}}) : nullptr;
+                write_attacks(pos, len, h + 1, out, child);
             }
             pos.undo_move(d, u);
         }
@@ -427,9 +438,11 @@ class BattleSolver {
     }
 
     // The block Popeye writes for root move m of `pos` (attacker to move, n moves), or ""
-    // when m is neither a solution nor a try to be shown. `is_key` tells which it was.
-    std::string root_block(Position& pos, const Move& m, int n, bool& is_key) const {
+    // when m is neither a solution nor a try to be shown. `is_key` tells which it was;
+    // `node` gets the key or try with the play written below it (unset otherwise).
+    std::string root_block(Position& pos, const Move& m, int n, bool& is_key, PlayNode* node = nullptr) const {
         is_key = false;
+        PlayNode tree{PlayNode::Kind::Key, m, {}};
         const Options& opt = ctx_.problem.options;
         const std::string text = move_to_popeye(pos, m, false, ctx_.problem.language);
         std::string block;
@@ -456,21 +469,26 @@ class BattleSolver {
                 is_key = true;
                 block = root_line(text + mark(pos, false), " !");
                 if (opt.variation)
-                    write_defences(pos, len - 1, 1, false, block, nullptr);
+                    write_defences(pos, len - 1, 1, false, block, nullptr, false, &tree);
                 else
                     block += "\n";
-            } else if (tries && count_refutations(pos, n - 1, max_refutations + 1, refutations) <= max_refutations &&
+            } else if (std::vector<Move> refuting;
+                       tries &&
+                       count_refutations(pos, n - 1, max_refutations + 1, refutations, refuting) <= max_refutations &&
                        !refutations.empty()) {
+                tree.kind = PlayNode::Kind::Try;
                 block = root_line(text + mark(pos, false), " ?");
                 if (opt.variation)
-                    write_defences(pos, n - 1, 1, false, block, nullptr);
+                    write_defences(pos, n - 1, 1, false, block, nullptr, false, &tree);
                 else
                     block += "\n";
+                for (const Move& r : refuting) tree.children.push_back({PlayNode::Kind::Refutation, r, {}});
                 block += std::string("    ") + texts_.but + "\n";
                 for (const std::string& r : refutations) block += r;
             }
         }
         pos.undo_move(m, u);
+        if (node && !block.empty()) *node = std::move(tree);
         return block;
     }
 
@@ -499,7 +517,8 @@ class BattleSolver {
     // (the defences after which the attacker cannot win within j), at most `limit` of them;
     // returns their number (limit when there are more). A defender without moves counts as
     // limit (the move fails without being refuted).
-    int count_refutations(Position& pos, int j, int limit, std::vector<std::string>& lines) const {
+    int count_refutations(Position& pos, int j, int limit, std::vector<std::string>& lines,
+                          std::vector<Move>& moves) const {
         MoveList list;
         popeye_ordered_moves(pos, list);
         if (list.empty()) return limit;
@@ -513,6 +532,7 @@ class BattleSolver {
             pos.undo_move(d, u);
             if (!answered) {
                 lines.push_back(line);
+                moves.push_back(d);
                 if (++count >= limit) return limit;
             }
         }
@@ -607,6 +627,7 @@ bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode,
     std::vector<Move> moves(list.begin(), list.end());
     std::vector<std::string> blocks(moves.size());
     std::vector<char> keys(moves.size(), 0);
+    std::vector<PlayNode> nodes(moves.size());
     Position probe = root;
     const bool reflex_blocked = mode == Mode::Reflex && goal_reachable_in_one(probe, ctx.goal);
     // Popeye closes these lines without the empty line that ends a phase.
@@ -620,7 +641,7 @@ bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode,
             for_each_index(ctx.threads, moves.size(), [&](size_t i) {
                 Position pos = root;
                 bool key = false;
-                blocks[i] = solver.root_block(pos, moves[i], n, key);
+                blocks[i] = solver.root_block(pos, moves[i], n, key, ctx.trees ? &nodes[i] : nullptr);
                 keys[i] = key;
                 if (ctx.control) ctx.control->root_move_done();
             });
@@ -628,6 +649,7 @@ bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode,
     }
     auto record_key = [&](size_t i) {
         if (keys[i] && ctx.keys) ctx.keys->push_back({0, phase, root.side_to_move(), {moves[i]}});
+        if (!blocks[i].empty() && ctx.trees) ctx.trees->push_back({0, phase, root.side_to_move(), nodes[i]});
     };
     // MaxSolutions: the search stops at the n-th key; the output then ends there.
     const std::optional<int>& max_solutions = ctx.problem.options.max_solutions;

@@ -91,6 +91,9 @@ struct SolveContext {
     // of battle play (solve_direct), as data in output order (twin 0); may be null.
     std::vector<PlayLine>* lines = nullptr;
     std::vector<PlayLine>* keys = nullptr;
+    // The keys and tries of battle play with the play written below them (solve_direct), in
+    // output order (twin 0); may be null.
+    std::vector<PlayTree>* trees = nullptr;
 
     void visit() const {
         if (control) control->visit();

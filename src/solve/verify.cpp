@@ -185,6 +185,14 @@ std::vector<ClaimedGame> claimed_games(std::string_view text, int first_line, co
         for (std::string w; words >> w;) raw.push_back(w);
         if (!raw.empty() && twin_label(raw.front(), twin)) raw.erase(raw.begin());
         if (raw.empty() || !raw.front().starts_with("1.")) continue;
+        // Prose, not a claim ("1. ehr. Erw." in the header of Popeye's output): the first move
+        // names no square or castling (a move that does not parse names one: bad input).
+        {
+            std::string first = raw.front().substr(std::min(raw.front().size(), raw.front().find_first_not_of("1.")));
+            if (first.empty() && raw.size() > 1) first = raw[1];
+            if (first.find_first_of("0123456789") == std::string::npos && first.find("O-O") == std::string::npos)
+                continue;
+        }
         ClaimedGame g;
         g.line = line_no;
         g.twin = twin;
@@ -242,6 +250,13 @@ bool token_is_move(const Position& pos, const Move& m, const std::string& token,
     if (comparable(popeye, false) == comparable(token, false)) return true;
     const std::optional<ClaimMove> claim = read_claim(token, lang);
     return claim && claim_matches(pos, m, *claim, popeye);
+}
+
+// token_is_move in `lang`, else in another of Popeye's languages (a claim from another program).
+bool token_is_move_any(const Position& pos, const Move& m, const std::string& token, Language lang) {
+    for (Language l : {lang, Language::English, Language::French, Language::German})
+        if (token_is_move(pos, m, token, l)) return true;
+    return false;
 }
 
 // Whether the claimed tokens are the moves of `moves` played from `start` (null moves, the
@@ -337,6 +352,133 @@ Position start_with(const Position& start, Color first, const RuleSet* rules, co
     return pos;
 }
 
+// A move of a claimed battle-play tree: its token and line, and the moves claimed below it
+// (a key's defences, a defence's continuations, ...).
+struct ClaimNode {
+    std::string token;
+    int line = 0;
+    std::vector<ClaimNode> children;
+};
+
+// The claimed keys of battle play with the variations claimed below them, per twin: every
+// numbered move ("1.Sb6!", "1...Kd4", "2.Qe5#", "1...Kd4 2.Qe5#" on one line, or one move a
+// line as Popeye prints them) goes below the last move one half-move before it ("k." is
+// half-move 2k-2, "k..." 2k-1; a move without a number follows the one before it on its
+// line). Threats (an attacker's move right below the key or continuation), set play (a
+// defence before any key), tries (a key marked "?") with their refutations, and words that
+// are no moves ("threat:", "but", marks) are left out.
+std::vector<std::pair<int, ClaimNode>> claimed_trees(std::string_view text, int first_line) {
+    std::vector<std::pair<int, ClaimNode>> roots;
+    std::vector<ClaimNode*> path;  // path[d]: the claimed move of half-move d being filled
+    bool in_try = false;
+    int twin = 0, line_no = first_line;
+    std::istringstream in{std::string(text)};
+    for (std::string line; std::getline(in, line); ++line_no) {
+        std::istringstream words(line);
+        std::vector<std::string> raw;
+        for (std::string w; words >> w;) raw.push_back(w);
+        if (!raw.empty() && twin_label(raw.front(), twin)) {
+            raw.erase(raw.begin());
+            path.clear();
+            in_try = false;
+        }
+        int last = -1;  // half-move of the line's last move
+        for (size_t k = 0; k < raw.size(); ++k) {
+            std::string w = raw[k];
+            while (!w.empty() && (w.front() == '(' || w.front() == ';')) w.erase(0, 1);
+            while (!w.empty() && (w.back() == ')' || w.back() == ',' || w.back() == ';')) w.pop_back();
+            size_t i = 0;
+            while (i < w.size() && std::isdigit(static_cast<unsigned char>(w[i]))) ++i;
+            int depth = -1;
+            if (i > 0 && i < w.size() && w[i] == '.') {
+                const int number = std::stoi(w.substr(0, i));
+                const bool dots = w.compare(i, 3, "...") == 0;
+                depth = 2 * (number - 1) + (dots ? 1 : 0);
+                w = w.substr(i + (dots ? 3 : 1));
+                if (w.empty() && k + 1 < raw.size()) w = raw[++k];
+            } else if (last >= 0 && (read_claim(w, Language::English) || popeye_like(w))) {
+                depth = last + 1;
+            }
+            if (depth < 0 || w.empty() ||
+                !(read_claim(w, Language::English) || read_claim(w, Language::French) ||
+                  read_claim(w, Language::German) || popeye_like(w)))
+                continue;
+            last = depth;
+            // The marks after the move, on it or as the next words.
+            bool doubtful = w.find('?') != std::string::npos;
+            for (size_t m = k + 1; m < raw.size() && raw[m].find_first_not_of("+#!?") == std::string::npos; ++m)
+                if (raw[m].find('?') != std::string::npos) doubtful = true;
+            if (depth == 0) {
+                in_try = doubtful;
+                path.clear();
+                if (in_try) continue;
+                roots.push_back({twin, ClaimNode{w, line_no, {}}});
+                path.push_back(&roots.back().second);
+                continue;
+            }
+            if (in_try || int(path.size()) < depth) continue;  // a try's play, a threat, set play
+            path.resize(size_t(depth));
+            ClaimNode& parent = *path.back();
+            parent.children.push_back(ClaimNode{w, line_no, {}});
+            path.push_back(&parent.children.back());
+        }
+    }
+    return roots;
+}
+
+// The defences and continuations claimed below `claim` compared with those found below
+// `found` (pos: the position after found's move): a claimed defence that is no legal move, or
+// a claimed continuation of a shown defence that is not one of its continuations, is
+// missing; a shown defence with more than one continuation is a dual. A claimed defence
+// that is legal but not shown (answered by the threat, or short) is not compared. `before`:
+// the moves so far ("1.Sb6 1...Kd4").
+void compare_play(const ClaimNode& claim, const PlayNode& found, const Position& pos, Language lang,
+                  const std::string& before, int half_move, VerifyResult& r) {
+    auto number = [](int h) { return std::to_string(h / 2 + 1) + (h % 2 == 0 ? "." : "..."); };
+    for (const ClaimNode& d : claim.children) {
+        const PlayNode* shown = nullptr;
+        for (const PlayNode& f : found.children)
+            if (f.kind == PlayNode::Kind::Defence && token_is_move_any(pos, f.move, d.token, lang)) shown = &f;
+        if (!shown) {
+            MoveList list;
+            generate_legal(pos, list);
+            if (std::none_of(list.begin(), list.end(),
+                             [&](const Move& m) { return token_is_move_any(pos, m, d.token, lang); }))
+                r.missing.push_back("line " + std::to_string(d.line) + ": after " + before + " " + number(half_move) +
+                                    d.token + " is not a legal move there");
+            continue;
+        }
+        Position after = pos;
+        UndoInfo u;
+        after.do_move(shown->move, u);
+        const std::string defence = number(half_move) + move_to_popeye(pos, shown->move, false, lang);
+        std::string continuations;
+        for (const PlayNode& a : shown->children)
+            continuations += (continuations.empty() ? "" : ", ") + number(half_move + 1) +
+                             move_to_popeye(after, a.move, false, lang);
+        for (const ClaimNode& a : d.children) {
+            const PlayNode* answer = nullptr;
+            for (const PlayNode& f : shown->children)
+                if (token_is_move_any(after, f.move, a.token, lang)) answer = &f;
+            if (!answer) {
+                r.missing.push_back("line " + std::to_string(a.line) + ": after " + before + " " + defence + " " +
+                                    number(half_move + 1) + a.token + " is no continuation (rebirth finds " +
+                                    continuations + ")");
+                continue;
+            }
+            Position next = after;
+            UndoInfo v;
+            next.do_move(answer->move, v);
+            compare_play(
+                a, *answer, next, lang,
+                before + " " + defence + " " + number(half_move + 1) + move_to_popeye(after, answer->move, false, lang),
+                half_move + 2, r);
+        }
+        if (!d.children.empty() && shown->children.size() > 1)
+            r.duals.push_back("after " + before + " " + defence + ": " + continuations);
+    }
+}
+
 // The kinds of play verify_claimed compares.
 enum class Kind { Proof, Help, Battle };
 
@@ -388,7 +530,15 @@ VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int firs
         return unverified("verifying the claims of PostKeyPlay is not implemented yet (no key)");
     if (kind == Kind::Battle && p.stipulation.retro())
         return unverified("rebirth verify compares solutions of forward play, not of " + p.stipulation.text);
-    const SolveReport report = solve_problem_report(p, threads, limits);
+    // Claimed variations of battle play are compared with the variations found (Option
+    // Variation for the search when the problem does not ask for them).
+    const std::vector<std::pair<int, ClaimNode>> trees =
+        kind == Kind::Battle ? claimed_trees(claimed, first_line) : std::vector<std::pair<int, ClaimNode>>{};
+    const bool variations =
+        std::any_of(trees.begin(), trees.end(), [](const auto& t) { return !t.second.children.empty(); });
+    Problem searched = p;
+    if (variations) searched.options.variation = true;
+    const SolveReport report = solve_problem_report(searched, threads, limits);
     if (!report.supported) return unverified("rebirth does not solve " + p.stipulation.text + " here");
     if (report.timed_out) return unverified("the time limit stopped the search");
     if (report.partial) return unverified("MaxSolutions or StopOnShortSolutions cut the search");
@@ -483,7 +633,19 @@ VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int firs
         }
         r.boards.push_back(std::move(steps));
     }
-    r.verdict = !r.missing.empty() ? "missing" : !r.cooks.empty() ? "cooked" : "sound";
+    // The variations claimed below each key found.
+    for (const auto& [twin, claim] : trees)
+        for (const PlayTree& t : report.trees) {
+            if (t.twin != twin || t.root.kind != PlayNode::Kind::Key || size_t(twin) >= twins.size()) continue;
+            const Position start = start_with(setups[size_t(twin)]->pos, t.first, rules_of(size_t(twin)), p);
+            if (!token_is_move_any(start, t.root.move, claim.token, p.language)) continue;
+            Position after = start;
+            UndoInfo u;
+            after.do_move(t.root.move, u);
+            compare_play(claim, t.root, after, p.language, "1." + move_to_popeye(start, t.root.move, false, p.language),
+                         1, r);
+        }
+    r.verdict = !r.missing.empty() ? "missing" : !r.cooks.empty() ? "cooked" : !r.duals.empty() ? "dual" : "sound";
     return r;
 }
 
@@ -507,6 +669,7 @@ nlohmann::json claim_result(const ClaimedProblem& c, int threads, double max_sec
     j["found"] = r.found;
     j["cooks"] = r.cooks;
     j["missing"] = r.missing;
+    j["duals"] = r.duals;
     if (!r.why.empty()) j["why"] = r.why;
     return j;
 }
@@ -522,6 +685,7 @@ std::string claim_result_text(const nlohmann::json& r) {
         out += "  not a solution: " + m.get<std::string>() + "\n";
     for (const auto& g : r.value("cooks", nlohmann::json::array()))
         out += "  not claimed: " + g.get<std::string>() + "\n";
+    for (const auto& d : r.value("duals", nlohmann::json::array())) out += "  dual: " + d.get<std::string>() + "\n";
     return out;
 }
 
