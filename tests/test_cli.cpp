@@ -945,6 +945,44 @@ TEST_F(Cli, SolveJsonProofGameVerdict) {
     EXPECT_FALSE(lines[3].contains("verdict")) << r;
 }
 
+// --json gives the solutions as data ("found"): the game of the dia1 above; the two twins'
+// lines of Bedoni's Anti-Circe h#1 (data/problems, as published); the key of Raz and Tauber's
+// Anti-Circe #2 with its four threats and eight variations, 1...Sa2-c1 answered by two mates
+// (as Popeye's shipped output data/popeye/BEISPIEL_anticir_006.out prints them).
+TEST_F(Cli, SolveJsonGivesTheSolutionsAsData) {
+    const std::string dia = write("dia1.inp",
+                                  "BeginProblem\nstip dia1\nforsyth rsbqkbsr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RSBQKBSR\n"
+                                  "EndProblem\n");
+    const fs::path data = fs::path(REBIRTH_SOURCE_DIR) / "data" / "problems";
+    const std::vector<RunResult> r =
+        run_all({{"solve", "--regression", "--quiet", "--json", dia},
+                 {"solve", "--regression", "--quiet", "--json", (data / "ac_bedoni_1993_h1.inp").string()},
+                 {"solve", "--regression", "--quiet", "--json", (data / "ac_raz_tauber_1993.inp").string()}});
+    std::vector<nlohmann::json> found;
+    for (const RunResult& one : r) {
+        expect_clean_exit(one, 0);
+        const std::vector<std::string> lines = split_lines(one.out);
+        for (auto it = lines.rbegin(); it != lines.rend(); ++it)
+            if (!it->empty() && (*it)[0] == '{') {
+                found.push_back(nlohmann::json::parse(*it).at("found"));
+                break;
+            }
+    }
+    ASSERT_EQ(found.size(), 3u);
+    EXPECT_EQ(found[0].at("games"), nlohmann::json::parse(R"([{"twin": 0, "play": 0, "first": "w",
+        "moves": ["e2-e4", "e7-e5"]}])"));
+    EXPECT_EQ(found[1].at("lines"), nlohmann::json::parse(R"([
+        {"twin": 0, "play": 0, "first": "b", "moves": ["g2*h1=Q[bQh1->d8]", "c7*d8=R[wRd8->a1]"]},
+        {"twin": 1, "play": 0, "first": "b", "moves": ["g2*h1=S[bSh1->g8]", "h7*g8=B[wBg8->f1]"]}])"));
+    const nlohmann::json& key = found[2].at("trees").at(0);
+    EXPECT_EQ(key.at("kind"), "key");
+    EXPECT_EQ(key.at("move"), "Sf6-e4");
+    EXPECT_EQ(key.at("threats").size(), 4u);
+    ASSERT_EQ(key.at("defences").size(), 8u);
+    EXPECT_EQ(key.at("defences").at(0), nlohmann::json::parse(R"({"move": "Sa2-c1",
+        "continuations": [{"move": "Rg1-e1"}, {"move": "Rg1-g2"}]})"));
+}
+
 // --pgn: stdout holds only the proof games as PGN (here 1.e2-e4 e7-e5, the one game to the
 // diagram, in SAN); a problem of another stipulation is left out with its file and line on
 // stderr, the exit status 2; --pgn and --json exclude each other.

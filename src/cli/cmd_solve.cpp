@@ -18,6 +18,7 @@
 #include "rebirth/popeye_input.h"
 #include "rebirth/popeye_output.h"
 #include "rebirth/retro_problem.h"
+#include "rebirth/solution_json.h"
 #include "rebirth/solve.h"
 #include "rebirth/unmove.h"
 
@@ -185,6 +186,7 @@ int run_solve(const SolveArgs& args) {
                 if (const auto v = proof_game_verdict(p, report)) summary["verdict"] = *v;
                 summary["nodes"] = report.nodes;
                 summary["seconds"] = report.seconds;
+                if (args.json) summary["found"] = solutions_json(p, report);
                 if (!report.notes.empty()) summary["reasons"] = report.notes;
                 for (const std::string& note : report.notes) std::cerr << "rebirth: " << id << ": " << note << "\n";
             } catch (const InputError& e) {
