@@ -293,7 +293,8 @@ TEST(Verify, HelpPlayLinesAndTwins) {
 // Raz and Tauber's Anti-Circe #2 (data/popeye/BEISPIEL_anticir_006.out, German, with set play;
 // the same problem as data/problems/ac_raz_tauber_1993): after the key 1.Sf6-e4 the defences
 // 1...Sa2-c1, 1...Db4-d6, 1...Le7-d6 and 1...Tf7-f3 are answered by two, three, three and
-// four mates; 1...Td2-d1 and 1...Tf7-f4 by one each.
+// four mates; 1...Td2-d1 and 1...Tf7-f4 by one each; the threats are 2.Tg1-c1, -d1, -e1 and
+// 2.Tg1-g2.
 TEST(Verify, BattlePlayVariationsAndDuals) {
     const fs::path dir = fs::path(REBIRTH_SOURCE_DIR) / "data";
     const Problem p = parse_popeye_file((dir / "problems" / "ac_raz_tauber_1993.inp").string()).front();
@@ -315,6 +316,38 @@ TEST(Verify, BattlePlayVariationsAndDuals) {
               std::string::npos)
         << v.missing[0];
     EXPECT_NE(v.missing[1].find("1...Qb4-h4 is not a legal move there"), std::string::npos) << v.missing[1];
+    // Claimed threats: each one of the four found (Popeye's "Drohung:" lines above are).
+    v = verify(p, "1.Se4! threat: 2.Rd1#\n");
+    EXPECT_EQ(v.verdict, "sound") << (v.missing.empty() ? v.why : v.missing[0]);
+    v = verify(p, "1.Se4! (2.Qf5#)");
+    EXPECT_EQ(v.verdict, "missing");
+    ASSERT_EQ(v.missing.size(), 1u);
+    EXPECT_NE(v.missing[0].find("after 1.Sf6-e4 2.Qf5# is no threat (rebirth finds 2.Rg1-c1, 2.Rg1-d1, "
+                                "2.Rg1-e1, 2.Rg1-g2)"),
+              std::string::npos)
+        << v.missing[0];
+}
+
+// The threats and variations their sources print for three published Circe-family problems
+// (data/problems/index.jsonl's notes): Bartel's Rex Inclusive #2, Deichelbohrer's Circe #4
+// (its threat a mate in two), Ellinghoven, Rehm and Gruber's Symmetry Circe #3 (a main line of
+// three moves); all sound, and a main line's last move changed is missing.
+TEST(Verify, PublishedThreatsAndVariations) {
+    const fs::path dir = fs::path(REBIRTH_SOURCE_DIR) / "data" / "problems";
+    auto load = [&](const std::string& id) { return parse_popeye_file((dir / (id + ".inp")).string()).front(); };
+    VerifyResult v = verify(load("circe_rexincl_bartel_1989"),
+                            "1.Re5-e8! threat: 2.Kc3-b3#, 2.Rb8-a8#\n1...Ka3-a2 2.Kc3-b2#\n1...Ka3-a4 2.Kc3-b4#\n");
+    EXPECT_EQ(v.verdict, "sound") << (v.missing.empty() ? v.why : v.missing[0]);
+    v = verify(load("circe_deichelbohrer_1987"), "1.Sb3-a5! threat: 2.Sa5*c4[+bPc7]#");
+    EXPECT_EQ(v.verdict, "sound") << (v.missing.empty() ? v.why : v.missing[0]);
+    const Problem symmetry = load("symmetry_ellinghoven_rehm_gruber_1993");
+    v = verify(symmetry, "1.Qf5-f7! 1...Rd7*f7[+wQc2] 2.Qc2-f2+ Rf7*f2[+wQc7] 3.Qc7-h7#");
+    EXPECT_EQ(v.verdict, "sound") << (v.missing.empty() ? v.why : v.missing[0]);
+    v = verify(symmetry, "1.Qf5-f7! 1...Rd7*f7[+wQc2] 2.Qc2-f2+ Rf7*f2[+wQc7] 3.Qc7-c8#");
+    EXPECT_EQ(v.verdict, "missing");
+    ASSERT_EQ(v.missing.size(), 1u);
+    EXPECT_NE(v.missing[0].find("3.Qc7-c8# is no continuation (rebirth finds 3.Qc7-h7)"), std::string::npos)
+        << v.missing[0];
 }
 
 // Series play, with the expected outputs Popeye's maintainers ship (data/popeye, from Popeye's

@@ -13,9 +13,9 @@
 // moves are read in the problem's positions and compared with the solutions as moves, not as
 // text (a claimed move may leave out check marks and, where they decide nothing, rebirth
 // brackets). Proof games (dia, a=>b, of both sides), help and series play (every line), and
-// battle play (direct, self, reflex: the keys, and the continuations of the claimed
-// variations that rebirth shows, where more than one is a dual), each twin apart. Threats,
-// introductory moves and Duplex are not compared yet: those claims are "unverified" and say
+// battle play (direct, self, reflex: the keys, the claimed threats, and the continuations of
+// the claimed variations that rebirth shows, where more than one is a dual), each twin apart.
+// Introductory moves and Duplex are not compared yet: those claims are "unverified" and say
 // so.
 
 namespace rebirth {

@@ -358,15 +358,17 @@ struct ClaimNode {
     std::string token;
     int line = 0;
     std::vector<ClaimNode> children;
+    std::vector<ClaimNode> threats;  // the attacker's threats claimed after this move of the attacker
 };
 
 // The claimed keys of battle play with the variations claimed below them, per twin: every
 // numbered move ("1.Sb6!", "1...Kd4", "2.Qe5#", "1...Kd4 2.Qe5#" on one line, or one move a
 // line as Popeye prints them) goes below the last move one half-move before it ("k." is
 // half-move 2k-2, "k..." 2k-1; a move without a number follows the one before it on its
-// line). Threats (an attacker's move right below the key or continuation), set play (a
-// defence before any key), tries (a key marked "?") with their refutations, and words that
-// are no moves ("threat:", "but", marks) are left out.
+// line); an attacker's move right below the key or a continuation is a threat of it ("1.Sb6!
+// threat: 2.Qc5#", "(2.Qc5#)"; the threat's own play is not read). Set play (a defence before
+// any key), tries (a key marked "?") with their refutations, and words that are no moves
+// ("threat:", "but", marks) are left out.
 std::vector<std::pair<int, ClaimNode>> claimed_trees(std::string_view text, int first_line) {
     std::vector<std::pair<int, ClaimNode>> roots;
     std::vector<ClaimNode*> path;  // path[d]: the claimed move of half-move d being filled
@@ -412,14 +414,20 @@ std::vector<std::pair<int, ClaimNode>> claimed_trees(std::string_view text, int 
                 in_try = doubtful;
                 path.clear();
                 if (in_try) continue;
-                roots.push_back({twin, ClaimNode{w, line_no, {}}});
+                roots.push_back({twin, ClaimNode{w, line_no, {}, {}}});
                 path.push_back(&roots.back().second);
                 continue;
             }
-            if (in_try || int(path.size()) < depth) continue;  // a try's play, a threat, set play
+            if (in_try) continue;  // a try's play
+            // A threat: an attacker's move right below the attacker's move before it.
+            if (depth % 2 == 0 && int(path.size()) == depth - 1) {
+                path.back()->threats.push_back(ClaimNode{w, line_no, {}, {}});
+                continue;
+            }
+            if (int(path.size()) < depth) continue;  // set play, a threat's play
             path.resize(size_t(depth));
             ClaimNode& parent = *path.back();
-            parent.children.push_back(ClaimNode{w, line_no, {}});
+            parent.children.push_back(ClaimNode{w, line_no, {}, {}});
             path.push_back(&parent.children.back());
         }
     }
@@ -427,14 +435,34 @@ std::vector<std::pair<int, ClaimNode>> claimed_trees(std::string_view text, int 
 }
 
 // The defences and continuations claimed below `claim` compared with those found below
-// `found` (pos: the position after found's move): a claimed defence that is no legal move, or
-// a claimed continuation of a shown defence that is not one of its continuations, is
-// missing; a shown defence with more than one continuation is a dual. A claimed defence
-// that is legal but not shown (answered by the threat, or short) is not compared. `before`:
-// the moves so far ("1.Sb6 1...Kd4").
+// `found` (pos: the position after found's move): a claimed threat that is not one of the
+// threats found, a claimed defence that is no legal move, or a claimed continuation of a
+// shown defence that is not one of its continuations, is missing; a shown defence with more than one continuation is a
+// dual. A claimed defence that is legal but not shown (answered by the threat, or short) is not compared. `before`: the
+// moves so far ("1.Sb6 1...Kd4").
 void compare_play(const ClaimNode& claim, const PlayNode& found, const Position& pos, Language lang,
                   const std::string& before, int half_move, VerifyResult& r) {
     auto number = [](int h) { return std::to_string(h / 2 + 1) + (h % 2 == 0 ? "." : "..."); };
+    // The claimed threats: each one of the threats found (the attacker's moves after a pass).
+    if (!claim.threats.empty()) {
+        Position passed = pos;
+        passed.set_side_to_move_for_analysis(~pos.side_to_move());
+        std::string threats;
+        for (const PlayNode& f : found.children)
+            if (f.kind == PlayNode::Kind::Threat)
+                threats +=
+                    (threats.empty() ? "" : ", ") + number(half_move + 1) + move_to_popeye(passed, f.move, false, lang);
+        for (const ClaimNode& t : claim.threats) {
+            const bool one = std::any_of(found.children.begin(), found.children.end(), [&](const PlayNode& f) {
+                return f.kind == PlayNode::Kind::Threat && token_is_move_any(passed, f.move, t.token, lang);
+            });
+            if (!one)
+                r.missing.push_back("line " + std::to_string(t.line) + ": after " + before + " " +
+                                    number(half_move + 1) + t.token + " is no threat (" +
+                                    (threats.empty() ? std::string("rebirth finds none") : "rebirth finds " + threats) +
+                                    ")");
+        }
+    }
     for (const ClaimNode& d : claim.children) {
         const PlayNode* shown = nullptr;
         for (const PlayNode& f : found.children)
@@ -534,8 +562,9 @@ VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int firs
     // Variation for the search when the problem does not ask for them).
     const std::vector<std::pair<int, ClaimNode>> trees =
         kind == Kind::Battle ? claimed_trees(claimed, first_line) : std::vector<std::pair<int, ClaimNode>>{};
-    const bool variations =
-        std::any_of(trees.begin(), trees.end(), [](const auto& t) { return !t.second.children.empty(); });
+    const bool variations = std::any_of(trees.begin(), trees.end(), [](const auto& t) {
+        return !t.second.children.empty() || !t.second.threats.empty();
+    });
     Problem searched = p;
     if (variations) searched.options.variation = true;
     const SolveReport report = solve_problem_report(searched, threads, limits);
