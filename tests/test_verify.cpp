@@ -169,10 +169,12 @@ TEST(Verify, FrenchProblemAndClaim) {
     EXPECT_EQ(verify(p[0], "1.e2-e4 e7-e5 2.Lg1-f3\n1.Cg1-f3 e7-e5 2.e2-e4").verdict, "missing");
 }
 
-TEST(Verify, DuplexIsUnverifiedAndBadTokensAreBadInput) {
-    const std::vector<Problem> mate = parse_popeye(
-        "BeginProblem\nPieces White Kb6 Qa1 Black Ka8\nStipulation #1\nOption Duplex\nEndProblem\n", "m.inp");
-    const VerifyResult v = verify(mate[0], "  1.Qa1-h8 #");
+TEST(Verify, DuplexProofGameIsUnverifiedAndBadTokensAreBadInput) {
+    const std::vector<Problem> mate =
+        parse_popeye("BeginProblem\nPieces White Kb6 Qd1 Black Ka8\nStipulation #1\nEndProblem\n", "m.inp");
+    Problem duplex = problem("deheer_rml_1996");
+    duplex.options.duplex = true;
+    const VerifyResult v = verify(duplex, "  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qh5*e5 dia");
     EXPECT_EQ(v.verdict, "unverified");
     EXPECT_NE(v.why.find("not implemented yet"), std::string::npos) << v.why;
     try {
@@ -348,6 +350,21 @@ TEST(Verify, PublishedThreatsAndVariations) {
     ASSERT_EQ(v.missing.size(), 1u);
     EXPECT_NE(v.missing[0].find("3.Qc7-c8# is no continuation (rebirth finds 3.Qc7-h7)"), std::string::npos)
         << v.missing[0];
+}
+
+// Duplex help play: the expected output Popeye's maintainers ship for a PWC h#2 Duplex
+// (data/popeye/BEISPIEL_duplex_001.out, German) claims one line per half: sound; one of them
+// alone leaves the other half's line as the cook.
+TEST(Verify, DuplexHelpPlay) {
+    const fs::path dir = fs::path(REBIRTH_SOURCE_DIR) / "data" / "popeye";
+    const Problem p = parse_popeye_file((dir / "BEISPIEL_duplex_001.inp").string()).front();
+    VerifyResult v = verify(p, test::read_text(dir / "BEISPIEL_duplex_001.out"));
+    EXPECT_EQ(v.verdict, "sound") << (v.missing.empty() ? v.why : v.missing[0]);
+    EXPECT_EQ(v.claimed, 2);
+    EXPECT_EQ(v.found, 2);
+    v = verify(p, "1.Tb8*b1[+wBb8=D] + Kf1*f2[+sBf1=L]   2.Lf1-c4 Db8-e5 #");
+    EXPECT_EQ(v.verdict, "cooked") << (v.missing.empty() ? v.why : v.missing[0]);
+    EXPECT_EQ(v.cooks.size(), 1u);
 }
 
 // Series play, with the expected outputs Popeye's maintainers ship (data/popeye, from Popeye's

@@ -552,8 +552,8 @@ VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int firs
                           " is not implemented yet (proof games of both sides only)");
     if (p.stipulation.intro)
         return unverified("verifying claimed solutions with introductory moves is not implemented yet");
-    if (p.options.duplex || p.options.half_duplex)
-        return unverified("verifying the claims of a duplex is not implemented yet");
+    if (kind == Kind::Proof && (p.options.duplex || p.options.half_duplex))
+        return unverified("verifying the claims of a duplex proof game is not implemented yet");
     if (kind == Kind::Battle && p.options.post_key_play)
         return unverified("verifying the claims of PostKeyPlay is not implemented yet (no key)");
     if (kind == Kind::Battle && p.stipulation.retro())
