@@ -15,8 +15,8 @@
 // brackets). Proof games (dia, a=>b, of both sides), help and series play (every line), and
 // battle play (direct, self, reflex: the keys, the claimed threats, and the continuations of
 // the claimed variations that rebirth shows, where more than one is a dual), each twin apart.
-// Introductory moves and duplex proof games are not compared yet: those claims are "unverified" and say
-// so.
+// Introductory moves and duplex proof games are not compared yet: those claims are
+// "unverified" and say so.
 
 namespace rebirth {
 
