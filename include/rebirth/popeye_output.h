@@ -10,6 +10,7 @@
 #include "rebirth/move.h"
 #include "rebirth/position.h"
 #include "rebirth/problem.h"
+#include "rebirth/solution.h"
 
 namespace rebirth {
 
@@ -54,6 +55,16 @@ struct PlayLineStyle {
 // replaces them, and the last move carries goal's mark.
 std::string format_play_line(const Position& root, const std::vector<Move>& moves, const PlayLineStyle& style,
                              Language lang, Goal goal);
+
+// Popeye's text of one block of battle play from its tree (solution.h): a key ("\n   1.X !"
+// with the play below it when shown, or " !\n"), a try (" ?", its play when shown, "but"
+// and the refutations), set play (the defences with their play), the play after an absent
+// key (PostKeyPlay: a line end unless the defender must reach the goal at once, then the
+// defences, refutations marked "refutes."), or `obliged` moves of a reflex attacker (" ?!?").
+// `pos`: the position of the root (the attacker to move; for set play and PostKeyPlay the
+// defender). Threat and zugzwang words in `lang`; goal's mark after each move that reaches it.
+std::string format_battle_block(const Position& pos, const PlayNode& root, Goal goal, Language lang);
+std::string format_battle_obliged(const Position& pos, const std::vector<PlayNode>& obliged, Goal goal, Language lang);
 
 // Appends one move of such a line: its number ("%3d.", then counting on) when `numbered`, the
 // move in `lang`, and " +" when it gives check and `check_mark`; plays the move on pos.

@@ -28,12 +28,20 @@ struct PlayLine {
 // a key or an attacker's continuation its threats (the attacker's moves after a pass of the
 // defender) and the defences shown as variations, below a defence the attacker's
 // continuations (every one that wins at the shortest length: more than one is a dual), and
-// below a try its refutations.
+// below a try its refutations. Roots without a move: set play and the play after an absent
+// key (Option PostKeyPlay, its refutations among the defences), both with the defender to
+// move; Obliged: a move with which a reflex attacker must reach the goal (and fails).
 struct PlayNode {
-    enum class Kind : std::uint8_t { Key, Try, Threat, Defence, Attack, Refutation };
+    enum class Kind : std::uint8_t { Key, Try, Threat, Defence, Attack, Refutation, SetPlay, PostKey, Obliged };
+    // What ends an attacker's line whose play is shown below it: None (no play shown), Line (a
+    // line end: the defender is in check, or no threat is asked), Finished (the defender must
+    // reach the goal now: its goal moves follow), Threat, Zugzwang.
+    enum class Then : std::uint8_t { None, Line, Finished, Threat, Zugzwang };
     Kind kind = Kind::Key;
     Move move;
     std::vector<PlayNode> children;
+    bool goal = false;  // the move reaches the goal (its mark replaces the check mark)
+    Then then = Then::None;
     friend bool operator==(const PlayNode&, const PlayNode&) = default;
 };
 

@@ -678,4 +678,160 @@ void append_line_move(std::string& line, Position& pos, const Move& m, Language 
     if (check_mark && pos.in_check()) line += " +";
 }
 
+namespace {
+
+// Popeye's words for threat, zugzwang, the try separator and an inline refutation.
+struct BattleWords {
+    const char* threat;
+    const char* zugzwang;
+    const char* but;
+    const char* refutes;
+};
+
+BattleWords battle_words(Language lang) {
+    switch (lang) {
+        case Language::German:
+            return {"Drohung:", "Zugzwang.", "Aber", "widerlegt."};
+        case Language::French:
+            return {"menace:", "blocus.", "mais", "refute."};
+        default:
+            return {"threat:", "zugzwang.", "but", "refutes."};
+    }
+}
+
+// Columns before the move number of half-move `h` of a tree (0 = the key), for a one-digit
+// number; longer numbers take their extra digits from it (Popeye right-aligns them:
+// BEISPIEL/ep.inp's #10 writes "10.Df7-f5 #" one column left of the "9." above).
+std::string battle_indent(int h) {
+    const int digits = static_cast<int>(std::to_string(h / 2 + 1).size());
+    return std::string(std::max(0, (h == 0 ? 3 : 4 * h + 2) - (digits - 1)), ' ');
+}
+
+// Move number prefix of half-move h: "1." for attacks, "1..." for defences.
+std::string battle_number(int h) { return std::to_string(h / 2 + 1) + (h % 2 == 0 ? "." : "..."); }
+
+// Writes battle play's trees.
+class BattleWriter {
+  public:
+    BattleWriter(Goal goal, Language lang) : goal_(goal), lang_(lang), words_(battle_words(lang)) {}
+
+    // " +" after a move that gives check, or goal's mark after one that reaches it (a "~" goal
+    // has no mark of its own: the check mark stays, "1.a2-a3 + !" in ~1).
+    std::string mark(const Position& after, bool goal_move) const {
+        if (goal_move && goal_ != Goal::Any) return std::string(goal_mark(goal_));
+        return after.in_check() ? " +" : "";
+    }
+
+    // One move of the tree at half-move h (pos before it): indent, number, move and marks.
+    std::string move_line(const Position& pos, const PlayNode& n, int h, Position& after) const {
+        const std::string text = move_to_popeye(pos, n.move, false, lang_);
+        after = pos;
+        UndoInfo u;
+        after.do_move(n.move, u);
+        return battle_indent(h) + battle_number(h) + text + mark(after, n.goal);
+    }
+
+    // The attacker's moves of kind `kind` among `children` (pos: the attacker to move) at
+    // half-move h, each with the play below it.
+    void attacks(const Position& pos, const std::vector<PlayNode>& children, PlayNode::Kind kind, int h,
+                 std::string& out) const {
+        for (const PlayNode& a : children) {
+            if (a.kind != kind) continue;
+            Position after;
+            out += move_line(pos, a, h, after);
+            if (a.goal)
+                out += "\n";
+            else
+                play(after, a, h + 1, out);
+        }
+    }
+
+    // The end of an attacker's line and the play below it (pos: the defender to move, its
+    // defences at half-move h): the threat or zugzwang words and the threats, then each
+    // defence shown with its continuations, or refutation among them (PostKeyPlay).
+    void play(const Position& pos, const PlayNode& node, int h, std::string& out) const {
+        switch (node.then) {
+            case PlayNode::Then::None:
+                out += "\n";
+                return;
+            case PlayNode::Then::Threat: {
+                out += std::string(" ") + words_.threat + "\n";
+                Position passed = pos;
+                passed.set_side_to_move_for_analysis(~pos.side_to_move());
+                attacks(passed, node.children, PlayNode::Kind::Threat, h + 1, out);
+                break;
+            }
+            case PlayNode::Then::Zugzwang:
+                out += std::string(" ") + words_.zugzwang + "\n";
+                break;
+            default:
+                out += "\n";
+        }
+        for (const PlayNode& d : node.children) {
+            if (d.kind == PlayNode::Kind::Refutation && node.kind != PlayNode::Kind::Try) {
+                Position after;
+                out += move_line(pos, d, h, after) + "\n" + std::string((h == 0 ? 3 : 4 * h + 2) + 2, ' ') +
+                       words_.refutes + "\n";
+            } else if (d.kind == PlayNode::Kind::Defence) {
+                Position after;
+                out += move_line(pos, d, h, after) + "\n";
+                attacks(after, d.children, PlayNode::Kind::Attack, h + 1, out);
+            }
+        }
+    }
+
+    std::string block(const Position& pos, const PlayNode& root) const {
+        std::string out;
+        switch (root.kind) {
+            case PlayNode::Kind::SetPlay:
+                play(pos, root, 1, out);
+                return out;
+            case PlayNode::Kind::PostKey:
+                // The line of the absent key: an empty one, unless the defender's goal moves
+                // start right away.
+                if (root.then != PlayNode::Then::Finished) out = "\n";
+                play(pos, root, 1, out);
+                return out;
+            default:
+                break;
+        }
+        Position after;
+        const std::string first = move_line(pos, root, 0, after);
+        out = "\n" + first;
+        if (root.kind == PlayNode::Kind::Key && root.goal) return out + " !\n";
+        out += root.kind == PlayNode::Kind::Try ? " ?" : " !";
+        play(after, root, 1, out);
+        if (root.kind == PlayNode::Kind::Try) {
+            out += std::string("    ") + words_.but + "\n";
+            for (const PlayNode& r : root.children)
+                if (r.kind == PlayNode::Kind::Refutation) {
+                    Position refuted;
+                    out += move_line(after, r, 1, refuted) + " !\n";
+                }
+        }
+        return out;
+    }
+
+  private:
+    Goal goal_;
+    Language lang_;
+    BattleWords words_;
+};
+
+}  // namespace
+
+std::string format_battle_block(const Position& pos, const PlayNode& root, Goal goal, Language lang) {
+    return BattleWriter(goal, lang).block(pos, root);
+}
+
+std::string format_battle_obliged(const Position& pos, const std::vector<PlayNode>& obliged, Goal goal, Language lang) {
+    const BattleWriter writer(goal, lang);
+    std::string out = "\n";
+    for (const PlayNode& n : obliged) {
+        Position after;
+        out += writer.move_line(pos, n, 0, after) + " ?!?\n";
+    }
+    return out;
+}
+
 }  // namespace rebirth

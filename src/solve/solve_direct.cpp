@@ -26,54 +26,13 @@ namespace {
 
 enum class Mode { Direct, Self, Reflex };
 
-struct Texts {
-    const char* threat;
-    const char* zugzwang;
-    const char* but;
-    const char* refutes;
-};
-
-// Popeye's words for threat, zugzwang and the try separator in `lang`.
-Texts texts_for(Language lang) {
-    switch (lang) {
-        case Language::German:
-            return {"Drohung:", "Zugzwang.", "Aber", "widerlegt."};
-        case Language::French:
-            return {"menace:", "blocus.", "mais", "refute."};
-        default:
-            return {"threat:", "zugzwang.", "but", "refutes."};
-    }
-}
-
-// Columns before the move number of half-move `h` of a tree (0 = the key), for a
-// one-digit number; longer numbers take their extra digits from it (Popeye right-aligns
-// them: BEISPIEL/ep.inp's #10 writes "10.Df7-f5 #" one column left of the "9." above).
-std::string indent(int h) {
-    const int digits = static_cast<int>(std::to_string(h / 2 + 1).size());
-    return std::string(std::max(0, (h == 0 ? 3 : 4 * h + 2) - (digits - 1)), ' ');
-}
-
-// Move number prefix of half-move h: "1." for attacks, "1..." for defences.
-std::string move_number(int h) { return std::to_string(h / 2 + 1) + (h % 2 == 0 ? "." : "..."); }
-
-// The start of a key or try block: an empty line, then the first move with its marks and
-// `suffix` (" !", " ?").
-std::string root_line(const std::string& move, const char* suffix) {
-    std::string line(1, '\n');
-    line += indent(0);
-    line += move_number(0);
-    line += move;
-    line += suffix;
-    return line;
-}
-
-// Solves and writes the battle play of one problem on one thread's own Position copies.
+// Solves the battle play of one problem on one thread's own Position copies, as trees of the
+// moves Popeye shows (solution.h), which format_battle_block (popeye_output.h) writes.
 class BattleSolver {
   public:
     // `exact`: exact- play, where the goal counts only on the attacker's last move (or, in
     // self and reflex play, on the defender's move after it).
-    BattleSolver(const SolveContext& ctx, Mode mode, bool exact)
-        : ctx_(ctx), mode_(mode), exact_(exact), texts_(texts_for(ctx.problem.language)) {}
+    BattleSolver(const SolveContext& ctx, Mode mode, bool exact) : ctx_(ctx), mode_(mode), exact_(exact) {}
 
     // The defender's play is over in the attacker's favour right now, j attacker moves
     // before the end: self play forces the defender to reach the goal; reflex play obliges
@@ -259,24 +218,15 @@ class BattleSolver {
         return 0;
     }
 
-    // " +" when the move just played gives check, or the goal mark when it is a goal move.
-    std::string mark(const Position& after, bool goal_move) const {
-        // A "~" goal has no mark of its own: the check mark stays ("1.a2-a3 + !" in ~1).
-        if (goal_move && ctx_.goal != Goal::Any) return std::string(goal_mark(ctx_.goal));
-        return after.in_check() ? " +" : "";
+    // Whether a defence (played, undo record u) carries the goal mark: in self and reflex play
+    // one that reaches the goal ("1...b3-b2 # !" refuting an exact- s#2).
+    bool defence_goal(const Position& after, const UndoInfo& u) const {
+        return mode_ != Mode::Direct && goal_reached(after, u, ctx_.goal);
     }
 
-    // The marks of a defence (played, undo record u): in self and reflex play a defence that
-    // reaches the goal carries the goal mark ("1...b3-b2 # !" refuting an exact- s#2).
-    std::string defence_mark(const Position& after, const UndoInfo& u) const {
-        return mark(after, mode_ != Mode::Direct && goal_reached(after, u, ctx_.goal));
-    }
-
-    // Attacker to move: writes every move solving in exactly j (the shortest length) at
-    // half-move h, each with the play that follows; each also as a child of `node` (when
-    // given) of kind `kind`, with the play below it.
-    void write_attacks(Position& pos, int j, int h, std::string& out, PlayNode* node = nullptr,
-                       PlayNode::Kind kind = PlayNode::Kind::Attack) const {
+    // Attacker to move: every move solving in exactly j (the shortest length), each a child
+    // of `node` of kind `kind` with the play below it.
+    void write_attacks(Position& pos, int j, PlayNode& node, PlayNode::Kind kind = PlayNode::Kind::Attack) const {
         if (mode_ == Mode::Reflex && goal_reachable_in_one(pos, ctx_.goal)) return;
         MoveList list;
         // Direct play's last move: Popeye's mating-move generator order (mate and check goals).
@@ -285,62 +235,56 @@ class BattleSolver {
         else
             popeye_ordered_moves(pos, list);
         for (const Move& m : list) {
-            const std::string text = move_to_popeye(pos, m, false, ctx_.problem.language);
             UndoInfo u;
             pos.do_move(m, u);
             if (goal_move(pos, u, j)) {
-                out += indent(h) + move_number(h) + text + mark(pos, true) + "\n";
-                if (node) node->children.push_back({kind, m, {}});
+                PlayNode child{kind, m, {}};
+                child.goal = true;
+                node.children.push_back(std::move(child));
             } else if (defender_loses(pos, j - 1)) {
-                out += indent(h) + move_number(h) + text + mark(pos, false);
-                PlayNode* child = node ? &node->children.emplace_back(PlayNode{kind, m, {}}) : nullptr;
-                write_defences(pos, j - 1, h + 1, false, out, nullptr, false, child);
+                PlayNode& child = node.children.emplace_back(PlayNode{kind, m, {}});
+                write_defences(pos, j - 1, false, child);
             }
             pos.undo_move(m, u);
         }
     }
 
-    // Defender to move (after an attacker's move whose line is written up to its marks),
-    // j attacker moves left, defences at half-move h: ends the attacker's line (with the
-    // threat or zugzwang text) and writes the variations. Refutations go to `refutations`
-    // when given. `set_play`: no threat, unanswered defences are left out. `node` (when
-    // given): the attacker's move, which gets the threats, variations and inline refutations
-    // as children.
-    void write_defences(Position& pos, int j, int h, bool set_play, std::string& out,
-                        std::vector<std::string>* refutations, bool inline_refutations = false,
-                        PlayNode* node = nullptr) const {
+    // Defender to move after the attacker's move `node`, j attacker moves left: what ends
+    // that move's line (node.then) and the play below it: threats, the defences shown as
+    // variations with their continuations, or the defender's goal moves when it must reach the
+    // goal. `set_play`: no threat, unanswered defences are left out. `inline_refutations`
+    // (Option PostKeyPlay): the refutations among the variations.
+    void write_defences(Position& pos, int j, bool set_play, PlayNode& node, bool inline_refutations = false) const {
         if (defender_finished(pos, j)) {
-            out += "\n";
-            write_goal_defences(pos, h, out);
+            node.then = PlayNode::Then::Finished;
+            write_goal_defences(pos, node);
             return;
         }
         if (j == 0) {
-            out += "\n";
+            node.then = PlayNode::Then::Line;
             // The try of an s#1: the defender's goal moves are its variations.
-            if (mode_ == Mode::Self && !set_play) write_goal_defences(pos, h, out);
+            if (mode_ == Mode::Self && !set_play) write_goal_defences(pos, node);
             return;
         }
         // Threats: the attacker's shortest plays after a null move of the defender.
         int threat_len = 0;
         std::vector<Move> threats;
+        node.then = PlayNode::Then::Line;
         if (!set_play && !ctx_.problem.options.no_threat && !pos.in_check()) {
             Position null = pos;
             null.set_side_to_move_for_analysis(~pos.side_to_move());
             threat_len = attacker_min(null, j);
             if (threat_len) {
-                out += std::string(" ") + texts_.threat + "\n";
-                write_attacks(null, threat_len, h + 1, out, node, PlayNode::Kind::Threat);
+                node.then = PlayNode::Then::Threat;
+                write_attacks(null, threat_len, node, PlayNode::Kind::Threat);
                 threats = solving_moves(null, threat_len);
             } else {
-                out += std::string(" ") + texts_.zugzwang + "\n";
+                node.then = PlayNode::Then::Zugzwang;
             }
-        } else {
-            out += "\n";
         }
         MoveList list;
         popeye_ordered_moves(pos, list);
         for (const Move& d : list) {
-            const std::string text = move_to_popeye(pos, d, false, ctx_.problem.language);
             UndoInfo u;
             pos.do_move(d, u);
             if (defence_reaches_goal(pos, u)) {
@@ -349,34 +293,28 @@ class BattleSolver {
             }
             const int len = attacker_min(pos, j);
             if (len == 0) {
-                if (refutations)
-                    refutations->push_back(indent(h) + move_number(h) + text + defence_mark(pos, u) + " !\n");
-                if ((refutations || inline_refutations) && node)
-                    node->children.push_back({PlayNode::Kind::Refutation, d, {}});
                 // Option PostKeyPlay writes the refutations among the variations.
-                if (inline_refutations)
-                    out += indent(h) + move_number(h) + text + defence_mark(pos, u) + "\n" +
-                           std::string((h == 0 ? 3 : 4 * h + 2) + 2, ' ') + texts_.refutes + "\n";
+                if (inline_refutations) {
+                    PlayNode refutation{PlayNode::Kind::Refutation, d, {}};
+                    refutation.goal = defence_goal(pos, u);
+                    node.children.push_back(std::move(refutation));
+                }
             } else if (shows_variation(pos, len, j, threat_len, threats)) {
-                out += indent(h) + move_number(h) + text + defence_mark(pos, u) + "\n";
-                PlayNode* child =
-                    node ? &node->children.emplace_back(PlayNode{PlayNode::Kind::Defence, d, {}}) : nullptr;
-                write_attacks(pos, len, h + 1, out, child);
+                PlayNode& defence = node.children.emplace_back(PlayNode{PlayNode::Kind::Defence, d, {}});
+                defence.goal = defence_goal(pos, u);
+                write_attacks(pos, len, defence);
             }
             pos.undo_move(d, u);
         }
     }
 
-    // Defender to move and obliged to reach the goal: writes its goal moves at half-move h.
-    void write_goal_defences(Position& pos, int h, std::string& out) const {
-        for (const GoalMove& g : goal_moves(pos, ctx_.goal, ctx_.problem.language))
-            out += indent(h) + move_number(h) + g.text + goal_move_mark(g) + "\n";
-    }
-
-    // The marks of a move reaching the goal: the goal's, or for "~" the check mark.
-    std::string goal_move_mark(const GoalMove& g) const {
-        if (ctx_.goal != Goal::Any) return std::string(goal_mark(ctx_.goal));
-        return g.check ? " +" : "";
+    // Defender to move and obliged to reach the goal: its goal moves, children of `node`.
+    void write_goal_defences(Position& pos, PlayNode& node) const {
+        for (const GoalMove& g : goal_moves(pos, ctx_.goal, ctx_.problem.language)) {
+            PlayNode defence{PlayNode::Kind::Defence, g.move, {}};
+            defence.goal = true;
+            node.children.push_back(std::move(defence));
+        }
     }
 
     // Attacker to move: its moves that solve in j.
@@ -437,20 +375,18 @@ class BattleSolver {
         return true;
     }
 
-    // The block Popeye writes for root move m of `pos` (attacker to move, n moves), or ""
-    // when m is neither a solution nor a try to be shown. `is_key` tells which it was;
-    // `node` gets the key or try with the play written below it (unset otherwise).
+    // The block Popeye writes for root move m of `pos` (attacker to move, n moves), rendered
+    // from its tree, or "" when m is neither a solution nor a try to be shown. `is_key` tells
+    // which it was; `node` gets the key or try with the play below it (unset otherwise).
     std::string root_block(Position& pos, const Move& m, int n, bool& is_key, PlayNode* node = nullptr) const {
         is_key = false;
+        bool shown = false;
         PlayNode tree{PlayNode::Kind::Key, m, {}};
         const Options& opt = ctx_.problem.options;
-        const std::string text = move_to_popeye(pos, m, false, ctx_.problem.language);
-        std::string block;
         UndoInfo u;
         pos.do_move(m, u);
         if (goal_move(pos, u, n)) {
-            is_key = true;
-            block = root_line(text + mark(pos, true), " !\n");
+            is_key = shown = tree.goal = true;
         } else if (!defended_by_options(pos, n - 1)) {
             // A key is written at its shortest length (a short solution of an s#3 shows the
             // threats and variations of an s#2, as Popeye does).
@@ -464,31 +400,22 @@ class BattleSolver {
             const bool key = len < n || defender_loses(pos, n - 1);
             const int max_refutations = opt.defence.value_or(1);
             const bool tries = opt.try_play || opt.defence.has_value();
-            std::vector<std::string> refutations;
             if (key) {
-                is_key = true;
-                block = root_line(text + mark(pos, false), " !");
-                if (opt.variation)
-                    write_defences(pos, len - 1, 1, false, block, nullptr, false, &tree);
-                else
-                    block += "\n";
-            } else if (std::vector<Move> refuting;
-                       tries &&
-                       count_refutations(pos, n - 1, max_refutations + 1, refutations, refuting) <= max_refutations &&
+                is_key = shown = true;
+                if (opt.variation) write_defences(pos, len - 1, false, tree);
+            } else if (std::vector<PlayNode> refutations;
+                       tries && count_refutations(pos, n - 1, max_refutations + 1, refutations) <= max_refutations &&
                        !refutations.empty()) {
+                shown = true;
                 tree.kind = PlayNode::Kind::Try;
-                block = root_line(text + mark(pos, false), " ?");
-                if (opt.variation)
-                    write_defences(pos, n - 1, 1, false, block, nullptr, false, &tree);
-                else
-                    block += "\n";
-                for (const Move& r : refuting) tree.children.push_back({PlayNode::Kind::Refutation, r, {}});
-                block += std::string("    ") + texts_.but + "\n";
-                for (const std::string& r : refutations) block += r;
+                if (opt.variation) write_defences(pos, n - 1, false, tree);
+                for (PlayNode& r : refutations) tree.children.push_back(std::move(r));
             }
         }
         pos.undo_move(m, u);
-        if (node && !block.empty()) *node = std::move(tree);
+        if (!shown) return "";
+        std::string block = format_battle_block(pos, tree, ctx_.goal, ctx_.problem.language);
+        if (node) *node = std::move(tree);
         return block;
     }
 
@@ -513,26 +440,24 @@ class BattleSolver {
         return false;
     }
 
-    // Defender to move after a root move that does not solve: collects the refutation lines
-    // (the defences after which the attacker cannot win within j), at most `limit` of them;
+    // Defender to move after a root move that does not solve: collects the refutations (the
+    // defences after which the attacker cannot win within j), at most `limit` of them;
     // returns their number (limit when there are more). A defender without moves counts as
     // limit (the move fails without being refuted).
-    int count_refutations(Position& pos, int j, int limit, std::vector<std::string>& lines,
-                          std::vector<Move>& moves) const {
+    int count_refutations(Position& pos, int j, int limit, std::vector<PlayNode>& refutations) const {
         MoveList list;
         popeye_ordered_moves(pos, list);
         if (list.empty()) return limit;
         int count = 0;
         for (const Move& d : list) {
-            const std::string text = move_to_popeye(pos, d, false, ctx_.problem.language);
             UndoInfo u;
             pos.do_move(d, u);
             const bool answered = defence_reaches_goal(pos, u) || (j > 0 && attacker_wins(pos, j));
-            const std::string line = indent(1) + move_number(1) + text + defence_mark(pos, u) + " !\n";
+            PlayNode refutation{PlayNode::Kind::Refutation, d, {}};
+            refutation.goal = defence_goal(pos, u);
             pos.undo_move(d, u);
             if (!answered) {
-                lines.push_back(line);
-                moves.push_back(d);
+                refutations.push_back(std::move(refutation));
                 if (++count >= limit) return limit;
             }
         }
@@ -546,21 +471,21 @@ class BattleSolver {
         Position pos = initial;
         pos.set_side_to_move_for_analysis(~initial.side_to_move());
         if (pos.in_check(~pos.side_to_move())) return "";
-        std::string lines;
-        // The line of the (absent) key: an empty one, unless the defender's forced goal
-        // moves start right away.
-        if (!defender_finished(pos, n - 1)) lines = "\n";
-        write_defences(pos, n - 1, 1, false, lines, nullptr, true);
-        return lines;
+        PlayNode tree{PlayNode::Kind::PostKey, Move{}, {}};
+        write_defences(pos, n - 1, false, tree, true);
+        return format_battle_block(pos, tree, ctx_.goal, ctx_.problem.language);
     }
 
     // Reflex play where the attacker to move can reach the goal at once: it must, and fails.
     // Popeye writes those moves marked " ?!?".
     std::string reflex_obliged_block(Position& pos) const {
-        std::string block = "\n";
-        for (const GoalMove& g : goal_moves(pos, ctx_.goal, ctx_.problem.language))
-            block += indent(0) + move_number(0) + g.text + goal_move_mark(g) + " ?!?\n";
-        return block;
+        std::vector<PlayNode> obliged;
+        for (const GoalMove& g : goal_moves(pos, ctx_.goal, ctx_.problem.language)) {
+            PlayNode n{PlayNode::Kind::Obliged, g.move, {}};
+            n.goal = true;
+            obliged.push_back(std::move(n));
+        }
+        return format_battle_obliged(pos, obliged, ctx_.goal, ctx_.problem.language);
     }
 
     // Set play: the defender moves first; the answered defences with their play.
@@ -568,10 +493,9 @@ class BattleSolver {
         Position pos = initial;
         pos.set_side_to_move_for_analysis(~initial.side_to_move());
         if (pos.in_check(~pos.side_to_move())) return "";
-        std::string lines;
-        // Starts with the line end written for the (absent) move before the defences.
-        write_defences(pos, n - 1, 1, true, lines, nullptr);
-        return lines;
+        PlayNode tree{PlayNode::Kind::SetPlay, Move{}, {}};
+        write_defences(pos, n - 1, true, tree);
+        return format_battle_block(pos, tree, ctx_.goal, ctx_.problem.language);
     }
 
   private:
@@ -583,7 +507,6 @@ class BattleSolver {
     const SolveContext& ctx_;
     Mode mode_;
     bool exact_;
-    Texts texts_;
     // One table per thread (the positions differ only by the moves each thread tries).
     mutable tbb::enumerable_thread_specific<ExactSet> cache_;
 };
