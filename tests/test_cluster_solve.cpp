@@ -105,7 +105,7 @@ TEST(ClusterSolveJob, CookcheckProblemsAreClaims) {
         EXPECT_TRUE(p.error.empty()) << p.id << ": " << p.error;
     }
     const Job shipped = load_job(kSource + "/jobs/cookcheck-collections.json");
-    EXPECT_EQ(shipped.problems.size(), 99u);
+    EXPECT_EQ(shipped.problems.size(), 103u);
 }
 
 TEST(ClusterSolveJob, ShippedJobsParse) {

@@ -367,6 +367,27 @@ TEST(Verify, DuplexHelpPlay) {
     EXPECT_EQ(v.cooks.size(), 1u);
 }
 
+// data/collections/variations.yaml: four published problems of data/problems (the same units,
+// stipulation and conditions) claimed with the threats and variations their sources print:
+// three sound, Raz and Tauber's #2 with the four duals its source prints.
+TEST(Verify, YamlVariationsCollection) {
+    const std::vector<ClaimedProblem> yaml =
+        read_claimed_yaml((fs::path(REBIRTH_SOURCE_DIR) / "data" / "collections" / "variations.yaml").string());
+    const std::vector<std::string> ids{"circe_rexincl_bartel_1989", "circe_deichelbohrer_1987",
+                                       "symmetry_ellinghoven_rehm_gruber_1993", "ac_raz_tauber_1993"};
+    ASSERT_EQ(yaml.size(), ids.size());
+    for (size_t i = 0; i < ids.size(); ++i) {
+        SCOPED_TRACE(ids[i]);
+        const Problem inp = parse_popeye_file((kProblems / (ids[i] + ".inp")).string()).front();
+        EXPECT_TRUE(same_units(yaml[i].problem.setup.board, inp.setup.board));
+        EXPECT_EQ(yaml[i].problem.stipulation.text, inp.stipulation.text);
+        EXPECT_EQ(yaml[i].problem.conditions, inp.conditions);
+        const VerifyResult v = verify_claimed(yaml[i].problem, yaml[i].claimed, yaml[i].claimed_line, 1, SolveLimits{});
+        EXPECT_EQ(v.verdict, i + 1 < ids.size() ? "sound" : "dual") << (v.missing.empty() ? v.why : v.missing[0]);
+        if (i + 1 == ids.size()) EXPECT_EQ(v.duals.size(), 4u);
+    }
+}
+
 // Series play, with the expected outputs Popeye's maintainers ship (data/popeye, from Popeye's
 // REGRESSIONS and TESTS folders) as the claims: the whole output file of a ser-s#2 with set
 // play is sound (the set play "1...b3*a2 #" may be claimed, and is no solution); the series
