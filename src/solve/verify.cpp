@@ -171,11 +171,8 @@ bool twin_label(std::string_view word, int& twin) {
 // The claimed solutions of a solution text, as Popeye prints them: each line whose first word
 // is "1." or "1..." followed by a move (or is "1.MOVE"), after a twin label ("a)", on the line
 // or on a line of its own before it) when there is one. Move numbers, "dia", "a=>b" and lone
-// marks are not moves. With `keys` (battle play) only the first move of each line that opens
-// with "1." (the key: "1.Sa8-b6!", Popeye's "1.Sa8-b6 ! threat:", "1.Qh8#"), unless it is
-// marked "?" (a try, "1.Sc8-e7+?"); the rest of such a line and the variations ("1...X") are
-// not read.
-std::vector<ClaimedGame> claimed_games(std::string_view text, int first_line, const std::string& file, bool keys) {
+// marks are not moves (battle play's claims: claimed_trees).
+std::vector<ClaimedGame> claimed_games(std::string_view text, int first_line, const std::string& file) {
     std::vector<ClaimedGame> out;
     std::istringstream in{std::string(text)};
     int line_no = first_line, twin = 0;
@@ -199,23 +196,6 @@ std::vector<ClaimedGame> claimed_games(std::string_view text, int first_line, co
         g.text = line.substr(line.find_first_not_of(" \t"));
         g.text.erase(g.text.find_last_not_of(" \t\r") + 1);
         g.black_first = raw.front().starts_with("1...");
-        if (keys) {
-            if (g.black_first) continue;
-            // The key: the first move, unless marked "?" (a try) on it or as the next word.
-            size_t at = 0;
-            std::string key = raw[0].substr(2);
-            if (key.empty() && raw.size() > 1) key = raw[++at];
-            bool try_mark = key.find('?') != std::string::npos;
-            for (size_t k = at + 1; k < raw.size() && raw[k].find_first_not_of("+#!?") == std::string::npos; ++k)
-                if (raw[k].find('?') != std::string::npos) try_mark = true;
-            if (key.empty() || try_mark) continue;
-            if (!read_claim(key, Language::English) && !read_claim(key, Language::French) &&
-                !read_claim(key, Language::German) && !popeye_like(key))
-                throw InputError(file, line_no, key, "a claimed move that does not parse:");
-            g.tokens.push_back(key);
-            out.push_back(std::move(g));
-            continue;
-        }
         for (std::string w : raw) {
             // A rebirth written apart ("Fxc4 (Cb1)", "Sg8-f6 [+bPg1=R]") belongs to the move before.
             if ((w.starts_with("(") || w.starts_with("[")) && !g.tokens.empty()) {
@@ -357,6 +337,7 @@ Position start_with(const Position& start, Color first, const RuleSet* rules, co
 struct ClaimNode {
     std::string token;
     int line = 0;
+    std::string text;  // a key's line as written, blanks at its ends dropped
     std::vector<ClaimNode> children;
     std::vector<ClaimNode> threats;  // the attacker's threats claimed after this move of the attacker
 };
@@ -368,8 +349,9 @@ struct ClaimNode {
 // line); an attacker's move right below the key or a continuation is a threat of it ("1.Sb6!
 // threat: 2.Qc5#", "(2.Qc5#)"; the threat's own play is not read). Set play (a defence before
 // any key), tries (a key marked "?") with their refutations, and words that are no moves
-// ("threat:", "but", marks) are left out.
-std::vector<std::pair<int, ClaimNode>> claimed_trees(std::string_view text, int first_line) {
+// ("threat:", "but", marks, prose) are left out; a line's first move "1.X" that names a square
+// and does not parse is bad input (InputError naming `file`, the line and the token).
+std::vector<std::pair<int, ClaimNode>> claimed_trees(std::string_view text, int first_line, const std::string& file) {
     std::vector<std::pair<int, ClaimNode>> roots;
     std::vector<ClaimNode*> path;  // path[d]: the claimed move of half-move d being filled
     bool in_try = false;
@@ -401,10 +383,15 @@ std::vector<std::pair<int, ClaimNode>> claimed_trees(std::string_view text, int 
             } else if (last >= 0 && (read_claim(w, Language::English) || popeye_like(w))) {
                 depth = last + 1;
             }
-            if (depth < 0 || w.empty() ||
-                !(read_claim(w, Language::English) || read_claim(w, Language::French) ||
-                  read_claim(w, Language::German) || popeye_like(w)))
+            if (depth < 0 || w.empty()) continue;
+            if (!(read_claim(w, Language::English) || read_claim(w, Language::French) ||
+                  read_claim(w, Language::German) || popeye_like(w))) {
+                // A line's first move "1.X" naming a square that is no move is bad input; other
+                // words are prose ("1. ehr. Erw." in the header of Popeye's output).
+                if (depth == 0 && k <= 1 && w.find_first_of("0123456789") != std::string::npos)
+                    throw InputError(file, line_no, w, "a claimed move that does not parse:");
                 continue;
+            }
             last = depth;
             // The marks after the move, on it or as the next words.
             bool doubtful = w.find('?') != std::string::npos;
@@ -414,20 +401,22 @@ std::vector<std::pair<int, ClaimNode>> claimed_trees(std::string_view text, int 
                 in_try = doubtful;
                 path.clear();
                 if (in_try) continue;
-                roots.push_back({twin, ClaimNode{w, line_no, {}, {}}});
+                std::string written = line.substr(line.find_first_not_of(" \t"));
+                written.erase(written.find_last_not_of(" \t\r") + 1);
+                roots.push_back({twin, ClaimNode{w, line_no, written, {}, {}}});
                 path.push_back(&roots.back().second);
                 continue;
             }
             if (in_try) continue;  // a try's play
             // A threat: an attacker's move right below the attacker's move before it.
             if (depth % 2 == 0 && int(path.size()) == depth - 1) {
-                path.back()->threats.push_back(ClaimNode{w, line_no, {}, {}});
+                path.back()->threats.push_back(ClaimNode{w, line_no, "", {}, {}});
                 continue;
             }
             if (int(path.size()) < depth) continue;  // set play, a threat's play
             path.resize(size_t(depth));
             ClaimNode& parent = *path.back();
-            parent.children.push_back(ClaimNode{w, line_no, {}, {}});
+            parent.children.push_back(ClaimNode{w, line_no, "", {}, {}});
             path.push_back(&parent.children.back());
         }
     }
@@ -540,7 +529,15 @@ VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int firs
                               p.stipulation.play == Stipulation::Play::HelpReflex
                           ? Kind::Help
                           : Kind::Battle;
-    const std::vector<ClaimedGame> games = claimed_games(claimed, first_line, p.where.file, kind == Kind::Battle);
+    // Battle play: the claimed keys with the play claimed below them; the keys are its games.
+    const std::vector<std::pair<int, ClaimNode>> trees = kind == Kind::Battle
+                                                             ? claimed_trees(claimed, first_line, p.where.file)
+                                                             : std::vector<std::pair<int, ClaimNode>>{};
+    std::vector<ClaimedGame> games;
+    if (kind == Kind::Battle)
+        for (const auto& [twin, key] : trees) games.push_back({key.text, key.line, twin, false, {key.token}});
+    else
+        games = claimed_games(claimed, first_line, p.where.file);
     r.claimed = int(games.size());
     auto unverified = [&](std::string why) {
         r.verdict = "unverified";
@@ -560,8 +557,6 @@ VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int firs
         return unverified("rebirth verify compares solutions of forward play, not of " + p.stipulation.text);
     // Claimed variations of battle play are compared with the variations found (Option
     // Variation for the search when the problem does not ask for them).
-    const std::vector<std::pair<int, ClaimNode>> trees =
-        kind == Kind::Battle ? claimed_trees(claimed, first_line) : std::vector<std::pair<int, ClaimNode>>{};
     const bool variations = std::any_of(trees.begin(), trees.end(), [](const auto& t) {
         return !t.second.children.empty() || !t.second.threats.empty();
     });
