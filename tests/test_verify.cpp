@@ -305,6 +305,11 @@ TEST(Verify, BattlePlayVariationsAndDuals) {
     EXPECT_EQ(v.claimed, 1);
     ASSERT_EQ(v.duals.size(), 4u);
     EXPECT_EQ(v.duals[0], "after 1.Sf6-e4 1...Sa2-c1: 2.Rg1-e1, 2.Rg1-g2");
+    // The key with the play found below it, laid out as in that output (in English here).
+    ASSERT_EQ(v.trees.size(), 1u);
+    EXPECT_EQ(v.trees[0].rfind("   1.Sf6-e4 ! threat:\n          2.Rg1-c1 #\n", 0), 0u) << v.trees[0];
+    EXPECT_NE(v.trees[0].find("      1...Sa2-c1\n          2.Rg1-e1 #\n          2.Rg1-g2 #\n"), std::string::npos)
+        << v.trees[0];
     EXPECT_EQ(v.duals[3], "after 1.Sf6-e4 1...Rf7-f3: 2.Rg1-d1, 2.Rg1-e1, 2.Rg1-g2, 2.g7-g8=R");
     // Only the variations with one continuation: sound. The key alone: sound.
     v = verify(p, "1.Se4! (2.Rc1#)\n1...Rd1 2.Re1#\n1...Rf4 2.g8=R#");

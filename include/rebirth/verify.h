@@ -42,6 +42,9 @@ struct VerifyResult {
     std::vector<std::string> claimed_lines;
     std::vector<std::string> games;
     std::vector<std::vector<std::string>> boards;
+    // Battle play: each key found with the play shown below it (its threats and variations
+    // when the claim has some or the problem asks for them), as Popeye writes it.
+    std::vector<std::string> trees;
 };
 
 // Verifies `claimed` for problem `p`, solving it on `threads` within `limits`. The claim is

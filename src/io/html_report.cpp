@@ -197,6 +197,7 @@ std::string html_report(const nlohmann::json& report) {
                        (cook ? " <b>(not claimed)</b>" : "") + "</li>";
             }
             out += "</ol></div></div>";
+            for (const std::string& t : strings(p, "trees")) out += "<pre class=\"tree\">" + escape(t) + "</pre>";
         }
         if (p.contains("boards") && p["boards"].is_array())
             for (size_t g = 0; g < p["boards"].size(); ++g) {

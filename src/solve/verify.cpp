@@ -657,6 +657,15 @@ VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int firs
         }
         r.boards.push_back(std::move(steps));
     }
+    // Battle play: each key found with the play rebirth shows below it, as Popeye writes it.
+    for (const PlayTree& t : report.trees) {
+        if (t.root.kind != PlayNode::Kind::Key || size_t(t.twin) >= twins.size()) continue;
+        const Position start = start_with(setups[size_t(t.twin)]->pos, t.first, rules_of(size_t(t.twin)), p);
+        std::string block = format_battle_block(
+            start, t.root, goal_from_text(twins[size_t(t.twin)].first.stipulation.goal), p.language);
+        block.erase(0, block.find_first_not_of('\n'));
+        r.trees.push_back((twins.size() > 1 ? std::string(1, char('a' + t.twin)) + ")\n" : std::string()) + block);
+    }
     // The variations claimed below each key found.
     for (const auto& [twin, claim] : trees)
         for (const PlayTree& t : report.trees) {
@@ -689,6 +698,7 @@ nlohmann::json claim_result(const ClaimedProblem& c, int threads, double max_sec
     j["claimed_lines"] = r.claimed_lines;
     j["games"] = r.games;
     j["boards"] = r.boards;
+    j["trees"] = r.trees;
     j["claimed"] = r.claimed;
     j["found"] = r.found;
     j["cooks"] = r.cooks;
