@@ -41,6 +41,18 @@ Problem problem(const std::string& id) {
     return p.front();
 }
 
+// The claimed problems of data/collections/`file`.
+std::vector<ClaimedProblem> collection(const char* file) {
+    return read_claimed_yaml((fs::path(REBIRTH_SOURCE_DIR) / "data" / "collections" / file).string());
+}
+
+// A YAML document's problem against its Popeye file: the same units, stipulation and conditions.
+void expect_same_problem(const Problem& yaml, const Problem& inp) {
+    EXPECT_TRUE(same_units(yaml.setup.board, inp.setup.board));
+    EXPECT_EQ(yaml.stipulation.text, inp.stipulation.text);
+    EXPECT_EQ(yaml.conditions, inp.conditions);
+}
+
 VerifyResult verify(const Problem& p, const std::string& claimed) {
     return verify_claimed(p, claimed, 1, 1, SolveLimits{});
 }
@@ -232,8 +244,7 @@ std::string published_lines(const nlohmann::json& r) {
 // as their sources print the solutions (help lines, keys), the 56 published Circe-family
 // problems (direct, self and help play, 13 with twins) are all sound.
 TEST(Verify, PublishedCirceFamilyProblemsAreSound) {
-    const std::vector<ClaimedProblem> yaml =
-        read_claimed_yaml((fs::path(REBIRTH_SOURCE_DIR) / "data" / "collections" / "circe_problems.yaml").string());
+    const std::vector<ClaimedProblem> yaml = collection("circe_problems.yaml");
     const std::vector<nlohmann::json> index = test::read_jsonl(kProblems / "index.jsonl");
     ASSERT_EQ(yaml.size(), index.size());
     ASSERT_EQ(yaml.size(), 56u);
@@ -244,9 +255,7 @@ TEST(Verify, PublishedCirceFamilyProblemsAreSound) {
         const std::vector<Problem> inp = parse_popeye_file((kProblems / r["file"].get<std::string>()).string());
         ASSERT_EQ(inp.size(), 1u);
         const Problem& y = yaml[i].problem;
-        EXPECT_TRUE(same_units(y.setup.board, inp[0].setup.board));
-        EXPECT_EQ(y.stipulation.text, inp[0].stipulation.text);
-        EXPECT_EQ(y.conditions, inp[0].conditions);
+        expect_same_problem(y, inp[0]);
         EXPECT_EQ(y.options, inp[0].options);
         ASSERT_EQ(y.twins.size(), inp[0].twins.size());
         for (size_t t = 0; t <= y.twins.size(); ++t) EXPECT_EQ(format_twin_line(y, t), format_twin_line(inp[0], t));
@@ -376,20 +385,19 @@ TEST(Verify, DuplexHelpPlay) {
 // stipulation and conditions) claimed with the threats and variations their sources print:
 // three sound, Raz and Tauber's #2 with the four duals its source prints.
 TEST(Verify, YamlVariationsCollection) {
-    const std::vector<ClaimedProblem> yaml =
-        read_claimed_yaml((fs::path(REBIRTH_SOURCE_DIR) / "data" / "collections" / "variations.yaml").string());
+    const std::vector<ClaimedProblem> yaml = collection("variations.yaml");
     const std::vector<std::string> ids{"circe_rexincl_bartel_1989", "circe_deichelbohrer_1987",
                                        "symmetry_ellinghoven_rehm_gruber_1993", "ac_raz_tauber_1993"};
     ASSERT_EQ(yaml.size(), ids.size());
     for (size_t i = 0; i < ids.size(); ++i) {
         SCOPED_TRACE(ids[i]);
         const Problem inp = parse_popeye_file((kProblems / (ids[i] + ".inp")).string()).front();
-        EXPECT_TRUE(same_units(yaml[i].problem.setup.board, inp.setup.board));
-        EXPECT_EQ(yaml[i].problem.stipulation.text, inp.stipulation.text);
-        EXPECT_EQ(yaml[i].problem.conditions, inp.conditions);
+        expect_same_problem(yaml[i].problem, inp);
         const VerifyResult v = verify_claimed(yaml[i].problem, yaml[i].claimed, yaml[i].claimed_line, 1, SolveLimits{});
         EXPECT_EQ(v.verdict, i + 1 < ids.size() ? "sound" : "dual") << (v.missing.empty() ? v.why : v.missing[0]);
-        if (i + 1 == ids.size()) EXPECT_EQ(v.duals.size(), 4u);
+        if (i + 1 == ids.size()) {
+            EXPECT_EQ(v.duals.size(), 4u);
+        }
     }
 }
 
@@ -427,8 +435,7 @@ TEST(Verify, SeriesPlayLines) {
 // document, read by read_claimed_yaml, has the Popeye file's units, stipulation and
 // conditions, and the published solutions as its claim.
 TEST(Verify, YamlCollectionIsTheProofGameCorpus) {
-    const std::vector<ClaimedProblem> yaml =
-        read_claimed_yaml((fs::path(REBIRTH_SOURCE_DIR) / "data" / "collections" / "proofgames.yaml").string());
+    const std::vector<ClaimedProblem> yaml = collection("proofgames.yaml");
     const std::vector<nlohmann::json> index = test::read_jsonl(kProofGames / "index.jsonl");
     ASSERT_EQ(yaml.size(), index.size());
     ASSERT_EQ(yaml.size(), 43u);
@@ -436,9 +443,7 @@ TEST(Verify, YamlCollectionIsTheProofGameCorpus) {
         const std::string id = index[i]["id"];
         SCOPED_TRACE(id);
         const Problem inp = problem(id);
-        EXPECT_TRUE(same_units(yaml[i].problem.setup.board, inp.setup.board));
-        EXPECT_EQ(yaml[i].problem.stipulation.text, inp.stipulation.text);
-        EXPECT_EQ(yaml[i].problem.conditions, inp.conditions);
+        expect_same_problem(yaml[i].problem, inp);
         std::vector<std::string> claimed;
         for (const std::string& line : test::split_lines(yaml[i].claimed))
             if (!line.empty()) claimed.push_back(line);

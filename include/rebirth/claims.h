@@ -14,6 +14,9 @@
 
 namespace rebirth {
 
+// The verdicts on a claim (verify.h), in the order reports count them.
+inline constexpr const char* kClaimVerdicts[] = {"sound", "cooked", "dual", "missing", "unverified", "bad-input"};
+
 // A problem with the solution claimed for it: a Popeye input file holding one problem, its
 // EndProblem (in the file's language) followed by the claimed solution as Popeye prints it.
 struct ClaimedProblem {

@@ -66,6 +66,10 @@ std::string format_play_line(const Position& root, const std::vector<Move>& move
 std::string format_battle_block(const Position& pos, const PlayNode& root, Goal goal, Language lang);
 std::string format_battle_obliged(const Position& pos, const std::vector<PlayNode>& obliged, Goal goal, Language lang);
 
+// The move number Popeye writes before half-move h of battle play's tree (0 = the key): "1."
+// for an attacker's move, "1..." for a defence, "2." ...
+std::string battle_move_number(int h);
+
 // Appends one move of such a line: its number ("%3d.", then counting on) when `numbered`, the
 // move in `lang`, and " +" when it gives check and `check_mark`; plays the move on pos.
 void append_line_move(std::string& line, Position& pos, const Move& m, Language lang, bool numbered, int& number,

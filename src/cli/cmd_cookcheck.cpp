@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cli/cli.h"
+#include "rebirth/claims.h"
 #include "rebirth/error.h"
 #include "rebirth/html_report.h"
 #include "rebirth/verify.h"
@@ -134,12 +135,11 @@ int run_cookcheck(const CookcheckArgs& args) {
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << "checked " << problems.size() << " problem(s):";
-    for (const char* v : {"sound", "cooked", "dual", "missing", "unverified", "bad-input"})
-        std::cout << " " << v << " " << counts[v];
+    for (const char* v : kClaimVerdicts) std::cout << " " << v << " " << counts[v];
     std::cout << "\n";
     if (!args.report.empty()) {
         nlohmann::json summary{{"problems", problems.size()}, {"seconds", seconds}};
-        for (const char* v : {"sound", "cooked", "dual", "missing", "unverified", "bad-input"}) summary[v] = counts[v];
+        for (const char* v : kClaimVerdicts) summary[v] = counts[v];
         std::ofstream out(args.report);
         if (!out) throw InputError(args.report, 0, args.report, "cannot write the report");
         const nlohmann::json report{{"summary", summary}, {"problems", results}};

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "rebirth/claims.h"
+
 namespace rebirth {
 
 namespace {
@@ -110,8 +112,6 @@ std::string svg_board(const std::string& placement, const std::string& id) {
     return out + "</g></svg>";
 }
 
-constexpr const char* kVerdicts[] = {"sound", "cooked", "dual", "missing", "unverified", "bad-input"};
-
 constexpr const char* kStyle = R"(body{font-family:sans-serif;margin:1.5em;max-width:70em}
 table.summary td,table.summary th{border:1px solid #999;padding:.2em .7em;text-align:right}
 table.summary{border-collapse:collapse;margin-bottom:1.5em}
@@ -154,10 +154,10 @@ std::string html_report(const nlohmann::json& report) {
     out +=
         "</script></head><body>\n<h1>rebirth cook-check report</h1>\n<table class=\"summary\" id=\"summary\"><tr>"
         "<th>problems</th>";
-    for (const char* v : kVerdicts) out += std::string("<th>") + v + "</th>";
+    for (const char* v : kClaimVerdicts) out += std::string("<th>") + v + "</th>";
     out +=
         "<th>seconds</th></tr><tr><td id=\"count-problems\">" + std::to_string(summary.value("problems", 0)) + "</td>";
-    for (const char* v : kVerdicts)
+    for (const char* v : kClaimVerdicts)
         out += std::string("<td id=\"count-") + v + "\">" + std::to_string(summary.value(v, 0)) + "</td>";
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.1f", summary.value("seconds", 0.0));

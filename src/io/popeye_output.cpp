@@ -707,9 +707,6 @@ std::string battle_indent(int h) {
     return std::string(std::max(0, (h == 0 ? 3 : 4 * h + 2) - (digits - 1)), ' ');
 }
 
-// Move number prefix of half-move h: "1." for attacks, "1..." for defences.
-std::string battle_number(int h) { return std::to_string(h / 2 + 1) + (h % 2 == 0 ? "." : "..."); }
-
 // Writes battle play's trees.
 class BattleWriter {
   public:
@@ -728,7 +725,7 @@ class BattleWriter {
         after = pos;
         UndoInfo u;
         after.do_move(n.move, u);
-        return battle_indent(h) + battle_number(h) + text + mark(after, n.goal);
+        return battle_indent(h) + battle_move_number(h) + text + mark(after, n.goal);
     }
 
     // The attacker's moves of kind `kind` among `children` (pos: the attacker to move) at
@@ -819,6 +816,8 @@ class BattleWriter {
 };
 
 }  // namespace
+
+std::string battle_move_number(int h) { return std::to_string(h / 2 + 1) + (h % 2 == 0 ? "." : "..."); }
 
 std::string format_battle_block(const Position& pos, const PlayNode& root, Goal goal, Language lang) {
     return BattleWriter(goal, lang).block(pos, root);

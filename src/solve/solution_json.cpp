@@ -11,14 +11,6 @@ namespace rebirth {
 
 namespace {
 
-// The position a twin's play starts from with `first` to move (proof games: the game array
-// or position a; else the diagram).
-Position start_of(const TwinSetup& setup, Color first) {
-    Position pos = setup.pos;
-    if (pos.side_to_move() != first) pos.set_side_to_move_for_analysis(first);
-    return pos;
-}
-
 nlohmann::json line_json(Position pos, const PlayLine& line, Language lang) {
     nlohmann::json moves = nlohmann::json::array();
     for (const Move& m : line.moves) {
@@ -67,11 +59,13 @@ nlohmann::json solutions_json(const Problem& p, const SolveReport& report) {
     nlohmann::json out = nlohmann::json::object();
     for (auto [key, lines] : {std::pair{"games", &report.proof_games}, {"lines", &report.lines}})
         for (const PlayLine& l : *lines)
-            out[key].push_back(line_json(start_of(*setups.at(size_t(l.twin)), l.first), l, p.language));
+            out[key].push_back(
+                line_json(play_start(*setups.at(size_t(l.twin)), l.first, twins[size_t(l.twin)].first), l, p.language));
     for (const PlayTree& t : report.trees) {
         nlohmann::json j{
             {"twin", t.twin}, {"play", t.play}, {"kind", t.root.kind == PlayNode::Kind::Key ? "key" : "try"}};
-        j.update(node_json(start_of(*setups.at(size_t(t.twin)), t.first), t.root, p.language));
+        j.update(node_json(play_start(*setups.at(size_t(t.twin)), t.first, twins[size_t(t.twin)].first), t.root,
+                           p.language));
         out["trees"].push_back(j);
     }
     return out;

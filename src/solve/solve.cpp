@@ -128,6 +128,18 @@ std::unique_ptr<TwinSetup> load_twin(const Problem& tw) {
     return setup;
 }
 
+Position play_start(const TwinSetup& setup, Color first, const Problem& tw) {
+    Setup s = setup.pos.to_setup();
+    s.side_to_move = first;
+    SetupRules setup_rules;
+    setup_rules.require_white_king = !tw.options.no_white_king;
+    setup_rules.require_black_king = !tw.options.no_black_king;
+    setup_rules.rules = setup.rules.orthodox() ? nullptr : &setup.rules;
+    Position pos;
+    pos.load(s, setup_rules, tw.where.file);
+    return pos;
+}
+
 std::vector<std::pair<Problem, std::string>> twins_of(const Problem& p) {
     std::vector<std::pair<Problem, std::string>> out;
     if (p.twins.empty()) {

@@ -114,6 +114,11 @@ struct TwinSetup {
 // and line.
 std::unique_ptr<TwinSetup> load_twin(const Problem& tw);
 
+// The position a twin's play starts from with `first` to move (proof games: the game array or
+// position a; else the diagram), loaded afresh from `setup` under its rules and the twin's
+// king options.
+Position play_start(const TwinSetup& setup, Color first, const Problem& tw);
+
 // The twins solve_problem_report solves, in order: each applied twin with its twin line
 // ("" for a problem without twins, which is solved as it is).
 std::vector<std::pair<Problem, std::string>> twins_of(const Problem& p);

@@ -67,6 +67,12 @@ bool popeye_like(std::string_view token) {
     return squares >= 2;
 }
 
+// `line` without the blanks at its ends.
+std::string trimmed(const std::string& line) {
+    const size_t first = line.find_first_not_of(" \t\r");
+    return first == std::string::npos ? std::string() : line.substr(first, line.find_last_not_of(" \t\r") - first + 1);
+}
+
 Walk letter_walk(char c, Language lang) {
     if (lang == Language::English && c == 'N') return KNIGHT;
     return walk_from_code(std::string_view(&c, 1), lang);
@@ -131,6 +137,13 @@ std::optional<ClaimMove> read_claim(std::string_view token, Language lang) {
     return c;
 }
 
+// Whether `token` reads as a move in one of the styles read_claim reads (in any of Popeye's
+// languages) or in Popeye's long notation.
+bool reads_as_move(std::string_view token) {
+    return read_claim(token, Language::English) || read_claim(token, Language::French) ||
+           read_claim(token, Language::German) || popeye_like(token);
+}
+
 // Whether legal move m of pos is claimed move c (its Popeye text `popeye` gives the rebirths).
 bool claim_matches(const Position& pos, const Move& m, const ClaimMove& c, const std::string& popeye) {
     if (c.castle) return m.kind == MoveKind::Castling && (file_of(m.to) == 6) == (c.castle == 1);
@@ -193,8 +206,7 @@ std::vector<ClaimedGame> claimed_games(std::string_view text, int first_line, co
         ClaimedGame g;
         g.line = line_no;
         g.twin = twin;
-        g.text = line.substr(line.find_first_not_of(" \t"));
-        g.text.erase(g.text.find_last_not_of(" \t\r") + 1);
+        g.text = trimmed(line);
         g.black_first = raw.front().starts_with("1...");
         for (std::string w : raw) {
             // A rebirth written apart ("Fxc4 (Cb1)", "Sg8-f6 [+bPg1=R]") belongs to the move before.
@@ -211,9 +223,7 @@ std::vector<ClaimedGame> claimed_games(std::string_view text, int first_line, co
             }
             if (w.empty() || w == "dia" || w == "a=>b" || w == "+" || w == "#" || w == "=" || w == "!" || w == "?")
                 continue;
-            if (!read_claim(w, Language::English) && !read_claim(w, Language::French) &&
-                !read_claim(w, Language::German) && !popeye_like(w))
-                throw InputError(file, line_no, w, "a claimed move that does not parse:");
+            if (!reads_as_move(w)) throw InputError(file, line_no, w, "a claimed move that does not parse:");
             g.tokens.push_back(w);
         }
         out.push_back(std::move(g));
@@ -319,19 +329,6 @@ std::string placement(const Position& pos) {
     return fen.substr(0, fen.find(' '));
 }
 
-// The start position of play with `first` to move.
-Position start_with(const Position& start, Color first, const RuleSet* rules, const Problem& tw) {
-    Setup s = start.to_setup();
-    s.side_to_move = first;
-    SetupRules setup_rules;
-    setup_rules.require_white_king = !tw.options.no_white_king;
-    setup_rules.require_black_king = !tw.options.no_black_king;
-    setup_rules.rules = rules;
-    Position pos;
-    pos.load(s, setup_rules, tw.where.file);
-    return pos;
-}
-
 // A move of a claimed battle-play tree: its token and line, and the moves claimed below it
 // (a key's defences, a defence's continuations, ...).
 struct ClaimNode {
@@ -384,8 +381,7 @@ std::vector<std::pair<int, ClaimNode>> claimed_trees(std::string_view text, int 
                 depth = last + 1;
             }
             if (depth < 0 || w.empty()) continue;
-            if (!(read_claim(w, Language::English) || read_claim(w, Language::French) ||
-                  read_claim(w, Language::German) || popeye_like(w))) {
+            if (!reads_as_move(w)) {
                 // A line's first move "1.X" naming a square that is no move is bad input; other
                 // words are prose ("1. ehr. Erw." in the header of Popeye's output).
                 if (depth == 0 && k <= 1 && w.find_first_of("0123456789") != std::string::npos)
@@ -401,9 +397,7 @@ std::vector<std::pair<int, ClaimNode>> claimed_trees(std::string_view text, int 
                 in_try = doubtful;
                 path.clear();
                 if (in_try) continue;
-                std::string written = line.substr(line.find_first_not_of(" \t"));
-                written.erase(written.find_last_not_of(" \t\r") + 1);
-                roots.push_back({twin, ClaimNode{w, line_no, written, {}, {}}});
+                roots.push_back({twin, ClaimNode{w, line_no, trimmed(line), {}, {}}});
                 path.push_back(&roots.back().second);
                 continue;
             }
@@ -431,7 +425,7 @@ std::vector<std::pair<int, ClaimNode>> claimed_trees(std::string_view text, int 
 // moves so far ("1.Sb6 1...Kd4").
 void compare_play(const ClaimNode& claim, const PlayNode& found, const Position& pos, Language lang,
                   const std::string& before, int half_move, VerifyResult& r) {
-    auto number = [](int h) { return std::to_string(h / 2 + 1) + (h % 2 == 0 ? "." : "..."); };
+    const auto number = battle_move_number;
     // The claimed threats: each one of the threats found (the attacker's moves after a pass).
     if (!claim.threats.empty()) {
         Position passed = pos;
@@ -575,9 +569,10 @@ VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int firs
     const auto twins = twins_of(p);
     std::vector<std::unique_ptr<TwinSetup>> setups;
     for (const auto& [tw, line] : twins) setups.push_back(load_twin(tw));
-    auto rules_of = [&](size_t t) -> const RuleSet* {
-        return setups[t]->rules.orthodox() ? nullptr : &setups[t]->rules;
-    };
+    // The position each solution found starts from.
+    std::vector<Position> starts;
+    for (const PlayLine& s : found)
+        starts.push_back(play_start(*setups.at(size_t(s.twin)), s.first, twins[size_t(s.twin)].first));
     const std::string what = kind == Kind::Proof ? "game " : "claim ";
     std::vector<bool> claimed_found(found.size(), false);
     for (size_t gi = 0; gi < games.size(); ++gi) {
@@ -594,7 +589,7 @@ VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int firs
         bool solution = false;
         std::string why;
         if (kind == Kind::Proof) {
-            const Position start = start_with(diagram, g.black_first ? BLACK : WHITE, rules_of(t), tw);
+            const Position start = play_start(*setups[t], g.black_first ? BLACK : WHITE, tw);
             // In the problem's language, else in another (a claim from another program).
             std::vector<std::vector<Move>> read = readings(start, g, p.language, why);
             for (Language other : {Language::English, Language::French, Language::German}) {
@@ -612,9 +607,8 @@ VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int firs
         } else {
             for (size_t k = 0; k < found.size(); ++k) {
                 if (found[k].twin != g.twin) continue;
-                const Position start = start_with(diagram, found[k].first, rules_of(t), tw);
                 for (Language lang : {p.language, Language::English, Language::French, Language::German})
-                    if (claim_is_line(start, found[k].moves, g.tokens, lang)) {
+                    if (claim_is_line(starts[k], found[k].moves, g.tokens, lang)) {
                         claimed_found[k] = true;
                         solution = true;
                         break;
@@ -640,7 +634,7 @@ VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int firs
         if (s.set_play) continue;
         const size_t t = size_t(s.twin);
         const Problem& tw = twins[t].first;
-        Position pos = start_with(setups[t]->pos, s.first, rules_of(t), tw);
+        Position pos = starts[k];
         std::string text = solution_text(pos, s, kind, tw);
         if (twins.size() > 1) text = std::string(1, char('a' + s.twin)) + ") " + text;
         r.games.push_back(text);
@@ -658,20 +652,24 @@ VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int firs
         r.boards.push_back(std::move(steps));
     }
     // Battle play: each key found with the play rebirth shows below it, as Popeye writes it.
+    std::vector<Position> tree_starts;  // the position each tree's key is played in
     for (const PlayTree& t : report.trees) {
-        if (t.root.kind != PlayNode::Kind::Key || size_t(t.twin) >= twins.size()) continue;
-        const Position start = start_with(setups[size_t(t.twin)]->pos, t.first, rules_of(size_t(t.twin)), p);
-        std::string block = format_battle_block(
-            start, t.root, goal_from_text(twins[size_t(t.twin)].first.stipulation.goal), p.language);
+        const Problem& tw = twins.at(size_t(t.twin)).first;
+        tree_starts.push_back(play_start(*setups[size_t(t.twin)], t.first, tw));
+        if (t.root.kind != PlayNode::Kind::Key) continue;
+        std::string block =
+            format_battle_block(tree_starts.back(), t.root, goal_from_text(tw.stipulation.goal), p.language);
         block.erase(0, block.find_first_not_of('\n'));
         r.trees.push_back((twins.size() > 1 ? std::string(1, char('a' + t.twin)) + ")\n" : std::string()) + block);
     }
-    // The variations claimed below each key found.
+    // The play claimed below each key found, compared with the play found.
     for (const auto& [twin, claim] : trees)
-        for (const PlayTree& t : report.trees) {
-            if (t.twin != twin || t.root.kind != PlayNode::Kind::Key || size_t(twin) >= twins.size()) continue;
-            const Position start = start_with(setups[size_t(twin)]->pos, t.first, rules_of(size_t(twin)), p);
-            if (!token_is_move_any(start, t.root.move, claim.token, p.language)) continue;
+        for (size_t k = 0; k < report.trees.size(); ++k) {
+            const PlayTree& t = report.trees[k];
+            const Position& start = tree_starts[k];
+            if (t.twin != twin || t.root.kind != PlayNode::Kind::Key ||
+                !token_is_move_any(start, t.root.move, claim.token, p.language))
+                continue;
             Position after = start;
             UndoInfo u;
             after.do_move(t.root.move, u);
