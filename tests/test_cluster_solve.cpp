@@ -165,18 +165,53 @@ TEST(ClusterSolveMessages, RoundTripAndChecks) {
     r.status = Result::Status::Done;  // a text belongs to a solved result only
     EXPECT_THROW(deserialize_result(serialize(r)), ProtocolError);
 
-    // A root item handed back: its replies (two-move paths), the searched ones with text.
+    // A root item handed back: its replies (two-move paths), the searched ones with their lines.
     Result split;
     split.item_id = 6;
     split.status = Result::Status::Split;
     split.pending = {Path{PathMove{m}, PathMove{m}}};
-    split.fragments = {ChildFragment{Path{PathMove{m}, PathMove{m}}, {"  1.e2-e4 e7-e5\n"}, 12, 0.5, false}};
+    const PlayLine line{0, 0, WHITE, {m, Move{}, m}};
+    split.fragments = {ChildFragment{Path{PathMove{m}, PathMove{m}}, {{line}, {}}, 12, 0.5, false}};
     EXPECT_EQ(deserialize_result(serialize(split)), split);
     split.fragments[0].path.pop_back();  // a reply fragment names root move and reply
     EXPECT_THROW(deserialize_result(serialize(split)), ProtocolError);
     split.fragments[0].path.push_back(PathMove{m});
     split.status = Result::Status::Fragment;  // reply fragments come with a split only
     EXPECT_THROW(deserialize_result(serialize(split)), ProtocolError);
+
+    // A root item's solutions travel as data: lines per length, or a key's tree.
+    Result fragment;
+    fragment.item_id = 7;
+    fragment.status = Result::Status::Fragment;
+    fragment.lines = {{line}, {}, {line, line}};
+    PlayNode defence{PlayNode::Kind::Defence, m, {PlayNode{PlayNode::Kind::Attack, m, {}, true}}};
+    PlayNode key{PlayNode::Kind::Key, m, {PlayNode{PlayNode::Kind::Threat, m, {}, true}, defence, defence}};
+    key.then = PlayNode::Then::Threat;
+    fragment.trees = {PlayTree{1, 0, BLACK, key}};
+    EXPECT_EQ(deserialize_result(serialize(fragment)), fragment);
+    fragment.timed_out = true;  // a search cut by the time limit has found nothing to send
+    EXPECT_THROW(deserialize_result(serialize(fragment)), ProtocolError);
+    fragment.timed_out = false;
+    fragment.parts = {"text"};  // a solve item's fragment carries no text
+    EXPECT_THROW(deserialize_result(serialize(fragment)), ProtocolError);
+    fragment.parts.clear();
+    fragment.status = Result::Status::Done;  // lines and trees belong to a fragment only
+    EXPECT_THROW(deserialize_result(serialize(fragment)), ProtocolError);
+
+    // A tree travels as its nodes in depth-first order; depths that do not nest are refused.
+    std::vector<FlatNode> flat = flatten_tree(key);
+    ASSERT_EQ(flat.size(), 6u);  // key, threat, two defences each with its continuation
+    EXPECT_EQ(flat[1].kind, PlayNode::Kind::Threat);
+    EXPECT_EQ(flat[2].kind, PlayNode::Kind::Defence);
+    EXPECT_EQ(flat[5].depth, 2);
+    EXPECT_EQ(unflatten_tree(flat), key);
+    flat[5].depth = 3;  // two levels below the node before it
+    EXPECT_THROW(unflatten_tree(flat), ProtocolError);
+    flat[5].depth = 0;  // a second root
+    EXPECT_THROW(unflatten_tree(flat), ProtocolError);
+    flat[5].depth = 2;
+    flat[5].kind = PlayNode::Kind(99);
+    EXPECT_THROW(unflatten_tree(flat), ProtocolError);
 
     std::string frame = encode_frame(MsgType::Work, serialize(w));
     frame[4] = 1;  // the perft-only wire format of the first increment
@@ -220,6 +255,97 @@ TEST(ClusterSolveJournal, KeepsTextsByteForByte) {
 
     std::ofstream(dir / "twice.jsonl", std::ios::binary) << text << journal_solved("a", kSolveItem, utf8) << "\n";
     EXPECT_THROW(read_journal((dir / "twice.jsonl").string()), InputError);
+}
+
+// The journal keeps lines and trees as keys that give them back exactly.
+TEST(ClusterSolveJournal, PlayKeysRoundTrip) {
+    Move e4{SQ_E2, SQ_E4};
+    Move promo{SQ_D7, SQ_D8, MoveKind::Promotion, QUEEN, SQ_A8, ROOK, SQ_H1, 0};
+    const PlayLine line{2, 1, BLACK, {e4, Move{}, promo}};
+    EXPECT_EQ(play_line_key(line),
+              "2/1/b e2e4 pass d7d8:k1:p" + std::to_string(int(QUEEN)) + ":ra8:w" + std::to_string(int(ROOK)) + ":xh1");
+    EXPECT_EQ(parse_play_line_key(play_line_key(line)), line);
+    PlayLine set = line;
+    set.set_play = true;
+    EXPECT_EQ(play_line_key(set).substr(0, 7), "2/1/bs ");
+    EXPECT_EQ(parse_play_line_key(play_line_key(set)), set);
+
+    PlayNode key{PlayNode::Kind::Try, e4, {PlayNode{PlayNode::Kind::Refutation, promo, {}, true}}};
+    key.then = PlayNode::Then::Zugzwang;
+    const PlayTree tree{0, 0, WHITE, key};
+    EXPECT_EQ(play_tree_key(tree).substr(0, 18), "0/0/w 0.T.0.Z/e2e4");
+    EXPECT_EQ(parse_play_tree_key(play_tree_key(tree)), tree);
+
+    for (const char* bad : {"", "0/0", "0/0/x e2e4", "0/0/w e2", "a/0/w e2e4", "0/0/w e2e4:o1"})
+        EXPECT_THROW(parse_play_line_key(bad), std::invalid_argument) << bad;
+    for (const char* bad : {"0/0/w", "0/0/ws 0.K.0.N/e2e4", "0/0/w 1.K.0.N/e2e4", "0/0/w 0.K.0.N/e2e4 2.D.0.N/e2e4",
+                            "0/0/w 0.Q.0.N/e2e4", "0/0/w 0.K.2.N/e2e4", "0/0/w 0.K.0.N e2e4"})
+        EXPECT_THROW(parse_play_tree_key(bad), std::invalid_argument) << bad;
+}
+
+// Workers answer a root item with its solutions as data (never text), which the master checks
+// against the item before it keeps them: a move that is not legal there is a protocol error.
+TEST(ClusterSolveMaster, FragmentsAreDataCheckedAgainstTheirItems) {
+    fs::path dir = fresh_dir("data");
+    ProblemCache cache;
+    int with_lines = 0, with_trees = 0;
+    std::optional<std::pair<WorkItem, Result>> line_sample, tree_sample;
+    {
+        Master m(solve_job(dir), MasterOptions{});
+        while (auto item = m.next_item()) {
+            const Result r = run_item(*item, cache);
+            ASSERT_EQ(r.status, Result::Status::Fragment) << r.error;
+            EXPECT_TRUE(r.parts.empty());
+            for (const auto& part : r.lines) with_lines += !part.empty();
+            with_trees += !r.trees.empty();
+            if (!line_sample && std::any_of(r.lines.begin(), r.lines.end(), [](const auto& l) { return !l.empty(); }))
+                line_sample = {*item, r};
+            if (!tree_sample && !r.trees.empty()) tree_sample = {*item, r};
+            m.on_result(r);
+        }
+        EXPECT_TRUE(m.finished());
+        EXPECT_EQ(m.exit_code(), 0);
+    }
+    for (const JobProblem& p : solve_job(dir).problems)
+        EXPECT_EQ(read_text(dir / "out" / (p.id + ".out")), cli_solve_text(p.file, 0)) << p.id;
+    ASSERT_TRUE(line_sample);  // Lindenthal's h#2: help play's lines
+    ASSERT_TRUE(tree_sample);  // Linß's #2: the key with its threat and variations
+    EXPECT_GT(with_lines, 0);
+    EXPECT_GT(with_trees, 0);
+
+    // The same answers with one move changed, each to a fresh master at the same item.
+    auto refused = [&](const std::pair<WorkItem, Result>& sample, auto change, const std::string& what) {
+        fs::path d = fresh_dir("data-" + what);
+        Master m(solve_job(d), MasterOptions{});
+        std::optional<WorkItem> item;
+        while ((item = m.next_item()))
+            if (item->problem == sample.first.problem && item->path == sample.first.path) break;
+        ASSERT_TRUE(item) << what;
+        Result r = sample.second;
+        r.item_id = item->item_id;
+        change(r);
+        try {
+            m.on_result(r);
+            ADD_FAILURE() << what << " was accepted";
+        } catch (const ProtocolError& e) {
+            EXPECT_NE(std::string(e.what()).find("do not fit"), std::string::npos) << e.what();
+        }
+    };
+    refused(
+        *line_sample,
+        [](Result& r) {
+            for (auto& part : r.lines)
+                if (!part.empty()) {
+                    part[0].moves.back().to = part[0].moves.back().from;  // a move to its own square
+                    return;
+                }
+        },
+        "line");
+    refused(
+        *tree_sample,
+        [](Result& r) { r.trees[0].root.children.back().move.to = r.trees[0].root.children.back().move.from; }, "tree");
+    refused(
+        *tree_sample, [](Result& r) { r.trees[0].play = 1; }, "play");
 }
 
 TEST(ClusterSolveMaster, StoppedRunResumesToTheSameOutputs) {

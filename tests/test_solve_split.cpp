@@ -51,6 +51,20 @@ TEST_P(SolveSplit, AssembledEqualsWhole) {
         EXPECT_EQ(joined.text, whole.text) << GetParam() << " problem at line " << p.where.line;
         EXPECT_EQ(joined.status(), whole.status());
         EXPECT_EQ(joined.twin_solutions, whole.twin_solutions);
+        // The fragments' data in output order (twin, play, length, root move) are the report's.
+        std::vector<PlayLine> lines;
+        std::vector<PlayTree> trees;
+        for (const SolvePlan::Twin& twin : plan.twins)
+            for (const SolvePlan::Phase& ph : twin.phases)
+                for (int len = 0; len < ph.lengths; ++len)
+                    for (int r = 0; r < ph.roots; ++r) {
+                        const SolveFragment& f = fragments[size_t(ph.first_item + r)];
+                        if (size_t(len) < f.lines.size())
+                            lines.insert(lines.end(), f.lines[size_t(len)].begin(), f.lines[size_t(len)].end());
+                        if (len == 0) trees.insert(trees.end(), f.trees.begin(), f.trees.end());
+                    }
+        EXPECT_EQ(lines, whole.lines) << GetParam() << " problem at line " << p.where.line;
+        EXPECT_EQ(trees, whole.trees) << GetParam() << " problem at line " << p.where.line;
     }
     if (split == 0) GTEST_SKIP() << "no splittable problem";
 }
@@ -74,11 +88,11 @@ TEST_P(SolveSplit, RepliesJoinedEqualRootItem) {
                 EXPECT_TRUE(solve_replies(p, r).empty()) << "a reply splits again";
                 shares.push_back(solve_fragment(p, r, 1, SolveLimits{}));
             }
-            EXPECT_EQ(join_fragments(shares).parts, whole.parts) << GetParam() << " line " << p.where.line;
+            EXPECT_EQ(join_fragments(shares).lines, whole.lines) << GetParam() << " line " << p.where.line;
 
             const SolveBudgetResult all = solve_fragment_budget(p, item, 2, SolveLimits{}, 1e6);
             EXPECT_TRUE(all.complete);
-            EXPECT_EQ(all.whole.parts, whole.parts);
+            EXPECT_EQ(all.whole.lines, whole.lines);
 
             // A budget spent at once: the first reply is searched, the rest handed back.
             const SolveBudgetResult cut = solve_fragment_budget(p, item, 1, SolveLimits{}, 1e-9);
@@ -91,7 +105,7 @@ TEST_P(SolveSplit, RepliesJoinedEqualRootItem) {
                 for (const auto& [r, f] : cut.done) again[size_t(r.reply)] = f;
                 for (const SolveRootItem& r : cut.pending)
                     again[size_t(r.reply)] = solve_fragment(p, r, 1, SolveLimits{});
-                EXPECT_EQ(join_fragments(again).parts, whole.parts);
+                EXPECT_EQ(join_fragments(again).lines, whole.lines);
             }
             if (split >= 4) return;  // enough per file: each root item searches its whole tree
         }
@@ -122,6 +136,51 @@ TEST(SolveSplitPlan, RefusesMaxSolutionsAndProofGames) {
     const SolvePlan plan = plan_solve(plain[0]);
     EXPECT_TRUE(plan.splittable);
     EXPECT_FALSE(plan.items.empty());
+}
+
+// A fragment is data: fragment_text renders it as the item's text and refuses data that does
+// not fit the item (as the cluster's master gets it from another process).
+TEST(SolveSplitPlan, FragmentTextChecksItsData) {
+    const fs::path examples = fs::path(REBIRTH_SOURCE_DIR) / "data" / "examples";
+    for (const char* name : {"antimars_lindenthal_h2.inp", "circe_linss_mate2.inp"}) {
+        const std::vector<Problem> problems = parse_popeye_file((examples / name).string());
+        ASSERT_EQ(problems.size(), 1u);
+        const Problem& p = problems[0];
+        const SolvePlan plan = plan_solve(p);
+        ASSERT_TRUE(plan.splittable) << name;
+        int checked = 0;
+        for (const SolveRootItem& item : plan.items) {
+            const SolveFragment f = solve_fragment(p, item, 1, SolveLimits{});
+            const bool has_line = std::any_of(f.lines.begin(), f.lines.end(), [](const auto& l) { return !l.empty(); });
+            if (!has_line && f.trees.empty()) continue;
+            ++checked;
+            const std::vector<std::string> text = fragment_text(p, item, f);
+            ASSERT_FALSE(text.empty());
+            EXPECT_NE(text.back().find('#'), std::string::npos) << name;  // a mate is shown
+
+            SolveFragment wrong = f;
+            if (has_line) {
+                for (auto& part : wrong.lines)
+                    if (!part.empty()) {
+                        Move& last = part[0].moves.back();
+                        last.to = last.from;  // not a move
+                        break;
+                    }
+            } else {
+                PlayNode& leaf = wrong.trees[0].root.children.back();
+                leaf.move.to = leaf.move.from;
+            }
+            EXPECT_THROW(fragment_text(p, item, wrong), std::invalid_argument) << name;
+            SolveRootItem other = item;
+            other.phase = 5;  // a play the problem does not have
+            EXPECT_THROW(fragment_text(p, other, f), std::invalid_argument) << name;
+            SolveFragment cut = f;
+            cut.timed_out = true;  // a timed-out item found nothing
+            EXPECT_THROW(fragment_text(p, item, cut), std::invalid_argument) << name;
+            break;
+        }
+        EXPECT_EQ(checked, 1) << name;
+    }
 }
 
 }  // namespace

@@ -64,6 +64,8 @@ json fragment_json(const FragmentRecord& record) {
            {"seconds", record.seconds},
            {"threads", record.threads},
            {"parts", parts}};
+    if (!record.lines.empty()) j["lines"] = record.lines;
+    if (!record.trees.empty()) j["trees"] = record.trees;
     if (hex) j["hex"] = true;
     return j;
 }
@@ -73,6 +75,8 @@ FragmentRecord fragment_from_json(const json& j) {
     const bool hex = j.value("hex", false);
     for (const json& part : j.at("parts"))
         rec.parts.push_back(hex ? from_hex(part.get<std::string>()) : part.get<std::string>());
+    if (j.contains("lines")) rec.lines = j.at("lines").get<std::vector<std::vector<std::string>>>();
+    if (j.contains("trees")) rec.trees = j.at("trees").get<std::vector<std::string>>();
     rec.timed_out = j.at("timed_out").get<bool>();
     rec.nodes = j.at("nodes").get<std::uint64_t>();
     rec.seconds = j.at("seconds").get<double>();
@@ -156,9 +160,10 @@ void apply_journal_line(JournalState& state, const std::string& line, const std:
         if (type == "start") {
             std::string fp = j.at("fingerprint").get<std::string>();
             const int version = j.at("version").get<int>();
-            if (version != kJournalVersion && version != 3 && version != 4) {
+            if (version != kJournalVersion) {
                 std::string why = version == 1   ? " (older journals name repeated moves alike)"
                                   : version == 2 ? " (older journals keep solve problems whole)"
+                                  : version <= 5 ? " (older journals keep the solutions of solve items as text)"
                                                  : "";
                 throw InputError(file, line_no, "version " + std::to_string(version),
                                  "journal of format version " + std::to_string(version) +

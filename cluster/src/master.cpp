@@ -60,6 +60,31 @@ bool retro_key_plan(const std::string& key, int& k, int& chunk) {
     return k > 0 && chunk > 0;
 }
 
+// The record of a solve item's lines and trees: their keys (play_line_key, play_tree_key).
+FragmentRecord fragment_record(const std::vector<std::vector<PlayLine>>& lines, const std::vector<PlayTree>& trees) {
+    FragmentRecord rec;
+    for (const std::vector<PlayLine>& part : lines) {
+        rec.lines.emplace_back();
+        for (const PlayLine& l : part) rec.lines.back().push_back(play_line_key(l));
+    }
+    for (const PlayTree& t : trees) rec.trees.push_back(play_tree_key(t));
+    return rec;
+}
+
+// The solve fragment a record keeps; throws std::invalid_argument on a malformed key.
+SolveFragment solve_fragment_of(const FragmentRecord& rec) {
+    SolveFragment f;
+    for (const std::vector<std::string>& part : rec.lines) {
+        f.lines.emplace_back();
+        for (const std::string& key : part) f.lines.back().push_back(parse_play_line_key(key));
+    }
+    for (const std::string& key : rec.trees) f.trees.push_back(parse_play_tree_key(key));
+    f.nodes = rec.nodes;
+    f.seconds = rec.seconds;
+    f.timed_out = rec.timed_out;
+    return f;
+}
+
 struct Master::ProblemRun {
     const JobProblem* spec = nullptr;
     std::uint32_t index = 0;
@@ -394,6 +419,31 @@ void Master::check_proof_record(const ProblemRun& run, const std::string& key, c
         }
 }
 
+// Throws std::logic_error unless `f` (the solutions of solve item `key`) fits its item: its
+// lines and trees are of the item's play and their moves legal (fragment_text renders them).
+void Master::check_fragment(const ProblemRun& run, const std::string& key, const SolveFragment& f) const {
+    if (!run.problem) throw std::logic_error("'" + key + "' is no item of a split solve problem");
+    SolveRootItem item;
+    if (auto r = run.root_items.find(key); r != run.root_items.end()) {
+        item = run.plan.items.at(r->second);
+    } else if (auto s = run.shares.find(key); s != run.shares.end()) {
+        bool found = false;
+        for (const SolveRootItem& share : solve_replies(*run.problem, run.plan.items.at(s->second.first)))
+            if (solve_item_path(share) == s->second.second) {
+                item = share;
+                found = true;
+            }
+        if (!found) throw std::logic_error("'" + key + "' is no reply of the problem");
+    } else {
+        throw std::logic_error("'" + key + "' is no item of the problem");
+    }
+    try {
+        (void)fragment_text(*run.problem, item, f);
+    } catch (const std::invalid_argument& e) {
+        throw std::logic_error("the solutions of '" + key + "' do not fit it: " + e.what());
+    }
+}
+
 // Records that root item `root` of a split solve problem is handed back as its replies
 // `children` (keys in reply order). Throws std::logic_error when they do not fit.
 void Master::add_replies(ProblemRun& run, const std::string& root, const std::vector<std::string>& children) {
@@ -560,7 +610,20 @@ void Master::on_result(const Result& result) {
                 break;
             }
             case Result::Status::Fragment: {
-                FragmentRecord rec{result.parts, result.timed_out, result.nodes, result.seconds, int(result.threads)};
+                FragmentRecord rec;
+                if (run.retro) {
+                    if (!result.lines.empty() || !result.trees.empty())
+                        throw std::logic_error("a retro item answered with lines or trees of play");
+                    rec.parts = result.parts;
+                } else {
+                    if (!result.parts.empty()) throw std::logic_error("a solve item answered with text");
+                    check_fragment(run, p.path, {result.lines, result.trees, 0, 0, result.timed_out});
+                    rec = fragment_record(result.lines, result.trees);
+                }
+                rec.timed_out = result.timed_out;
+                rec.nodes = result.nodes;
+                rec.seconds = result.seconds;
+                rec.threads = int(result.threads);
                 run.progress.done(p.path, rec.nodes);
                 journal_->append(journal_fragment(run.spec->id, p.path, rec));
                 run.fragments[p.path] = std::move(rec);
@@ -596,12 +659,18 @@ void Master::on_result(const Result& result) {
                     for (const Path& c : result.pending) children.push_back(prefix + path_key(c));
                     std::map<std::string, FragmentRecord> done;
                     std::map<std::string, std::uint64_t> nodes;
+                    add_replies(run, p.path, children);
                     for (const ChildFragment& f : result.fragments) {
                         const std::string key = prefix + path_key(f.path);
-                        done[key] = {f.parts, f.timed_out, f.nodes, f.seconds, int(result.threads)};
+                        check_fragment(run, key, {f.lines, {}, 0, 0, f.timed_out});
+                        FragmentRecord rec = fragment_record(f.lines, {});
+                        rec.timed_out = f.timed_out;
+                        rec.nodes = f.nodes;
+                        rec.seconds = f.seconds;
+                        rec.threads = int(result.threads);
+                        done[key] = std::move(rec);
                         nodes[key] = f.nodes;
                     }
-                    add_replies(run, p.path, children);
                     run.progress.split_in_order(p.path, children, nodes);
                     journal_->append(journal_reply_split(run.spec->id, p.path, children, done));
                     for (auto& [key, rec] : done) run.fragments[key] = std::move(rec);
@@ -751,7 +820,7 @@ void Master::assemble(ProblemRun& run) {
         if (it == run.fragments.end()) throw std::logic_error("split problem " + run.spec->id + " lacks a fragment");
         const FragmentRecord& f = it->second;
         rec.threads = std::max(rec.threads, f.threads);
-        return SolveFragment{f.parts, f.nodes, f.seconds, f.timed_out};
+        return solve_fragment_of(f);
     };
     for (const SolveRootItem& r : run.plan.items) {
         const std::string key = solve_item_key(r);

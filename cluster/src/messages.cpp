@@ -10,6 +10,7 @@
 #include <boost/archive/impl/basic_binary_iarchive.ipp>
 #include <boost/archive/impl/basic_binary_iprimitive.ipp>
 #include <boost/serialization/array_optimization.hpp>
+#include <boost/serialization/split_free.hpp>
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/vector.hpp>
 
@@ -115,15 +116,52 @@ void serialize(Archive& ar, rebirth::cluster::ChildCount& c, const unsigned int)
 }
 
 template <class Archive>
+void serialize(Archive& ar, rebirth::PlayLine& l, const unsigned int) {
+    std::uint8_t first = std::uint8_t(l.first);
+    ar& l.twin& l.play& first& l.moves& l.set_play;
+    if (first > 1) throw rebirth::cluster::ProtocolError("line of side " + std::to_string(first));
+    l.first = rebirth::Color(first);
+}
+
+template <class Archive>
+void serialize(Archive& ar, rebirth::cluster::FlatNode& n, const unsigned int) {
+    std::uint8_t kind = std::uint8_t(n.kind), then = std::uint8_t(n.then);
+    ar& n.depth& kind& n.move& n.goal& then;
+    n.kind = rebirth::PlayNode::Kind(kind);
+    n.then = rebirth::PlayNode::Then(then);
+}
+
+// A tree travels as its nodes in depth-first order (flatten_tree): no recursion to read it.
+template <class Archive>
+void save(Archive& ar, const rebirth::PlayTree& t, const unsigned int) {
+    const std::uint8_t first = std::uint8_t(t.first);
+    const std::vector<rebirth::cluster::FlatNode> nodes = rebirth::cluster::flatten_tree(t.root);
+    ar& t.twin& t.play& first& nodes;
+}
+template <class Archive>
+void load(Archive& ar, rebirth::PlayTree& t, const unsigned int) {
+    std::uint8_t first = 0;
+    std::vector<rebirth::cluster::FlatNode> nodes;
+    ar& t.twin& t.play& first& nodes;
+    if (first > 1) throw rebirth::cluster::ProtocolError("tree of side " + std::to_string(first));
+    t.first = rebirth::Color(first);
+    t.root = rebirth::cluster::unflatten_tree(nodes);
+}
+template <class Archive>
+void serialize(Archive& ar, rebirth::PlayTree& t, const unsigned int version) {
+    split_free(ar, t, version);
+}
+
+template <class Archive>
 void serialize(Archive& ar, rebirth::cluster::ChildFragment& f, const unsigned int) {
-    ar& f.path& f.parts& f.nodes& f.seconds& f.timed_out;
+    ar& f.path& f.lines& f.nodes& f.seconds& f.timed_out;
 }
 
 template <class Archive>
 void serialize(Archive& ar, rebirth::cluster::Result& r, const unsigned int) {
     std::uint8_t status = std::uint8_t(r.status);
     ar& r.protocol& r.item_id& r.problem& status& r.nodes& r.done& r.pending& r.error& r.threads& r.seconds& r.text& r
-        .solve_status& r.solutions& r.parts& r.timed_out& r.requests& r.fragments& r.proof_lines;
+        .solve_status& r.solutions& r.parts& r.timed_out& r.requests& r.fragments& r.proof_lines& r.lines& r.trees;
     r.status = rebirth::cluster::Result::Status(status);
 }
 
@@ -253,8 +291,11 @@ Result deserialize_result(std::string_view bytes) {
         throw ProtocolError("result of unknown status");
     if (r.status != Result::Status::Solved && (!r.text.empty() || !r.solve_status.empty()))
         throw ProtocolError("result with a solution text but not of status solved");
-    if (r.status != Result::Status::Fragment && !r.parts.empty())
-        throw ProtocolError("result with fragment parts but not of status fragment");
+    if (r.status != Result::Status::Fragment && (!r.parts.empty() || !r.lines.empty() || !r.trees.empty()))
+        throw ProtocolError("result with fragment parts, lines or trees but not of status fragment");
+    if (!r.parts.empty() && (!r.lines.empty() || !r.trees.empty()))
+        throw ProtocolError("fragment with both text and play");
+    if (r.timed_out && (!r.lines.empty() || !r.trees.empty())) throw ProtocolError("timed-out fragment with play");
     if (r.status != Result::Status::Fragment && r.status != Result::Status::Proof && r.timed_out)
         throw ProtocolError("result timed out but not of status fragment or proof");
     if (r.status != Result::Status::Proof && !r.proof_lines.empty())
@@ -266,14 +307,56 @@ Result deserialize_result(std::string_view bytes) {
                 throw ProtocolError("proof-game line of " + std::to_string(line.size()) + " moves");
     if (r.status != Result::Status::Split && !r.fragments.empty())
         throw ProtocolError("result with reply fragments but not of status split");
-    for (const ChildFragment& f : r.fragments)
+    for (const ChildFragment& f : r.fragments) {
         if (f.path.size() != 2) throw ProtocolError("reply fragment with a path of other than two moves");
+        if (f.timed_out && !f.lines.empty()) throw ProtocolError("timed-out reply fragment with lines");
+    }
     if (r.status == Result::Status::Solved && r.solve_status.empty())
         throw ProtocolError("solved result without a status");
     if (r.requests > kMaxRequests)
         throw ProtocolError("result asking for " + std::to_string(r.requests) + " items, at most " +
                             std::to_string(kMaxRequests));
     return r;
+}
+
+std::vector<FlatNode> flatten_tree(const PlayNode& root) {
+    std::vector<FlatNode> out;
+    std::vector<std::pair<const PlayNode*, int>> todo{{&root, 0}};
+    while (!todo.empty()) {
+        const auto [n, depth] = todo.back();
+        todo.pop_back();
+        out.push_back({depth, n->kind, n->move, n->goal, n->then});
+        for (auto c = n->children.rbegin(); c != n->children.rend(); ++c) todo.push_back({&*c, depth + 1});
+    }
+    return out;
+}
+
+PlayNode unflatten_tree(const std::vector<FlatNode>& nodes) {
+    if (nodes.empty() || nodes.front().depth != 0) throw ProtocolError("a tree without its root");
+    PlayNode root;
+    std::vector<PlayNode*> path;  // path[d]: the latest node of depth d
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        const FlatNode& f = nodes[i];
+        if (f.kind > PlayNode::Kind::Obliged || f.then > PlayNode::Then::Zugzwang)
+            throw ProtocolError("a tree node of kind " + std::to_string(int(f.kind)) + ", end " +
+                                std::to_string(int(f.then)));
+        if (i > 0 && (f.depth < 1 || f.depth > int(path.size()) || f.depth > kMaxTreeDepth))
+            throw ProtocolError("a tree node of depth " + std::to_string(f.depth) + " after one of depth " +
+                                std::to_string(path.size() - 1));
+        PlayNode node{f.kind, f.move, {}, f.goal, f.then};
+        PlayNode* at = nullptr;
+        if (i == 0) {
+            root = std::move(node);
+            at = &root;
+        } else {
+            std::vector<PlayNode>& siblings = path[std::size_t(f.depth - 1)]->children;
+            siblings.push_back(std::move(node));
+            at = &siblings.back();
+        }
+        path.resize(std::size_t(f.depth));
+        path.push_back(at);
+    }
+    return root;
 }
 
 }  // namespace rebirth::cluster

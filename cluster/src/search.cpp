@@ -128,6 +128,108 @@ Path parse_path_key(std::string_view key) {
     return path;
 }
 
+namespace {
+
+// "twin/play/side" of a line or tree, and its parse (the fields' text before the first blank).
+std::string play_head(int twin, int play, Color first) {
+    return std::to_string(twin) + "/" + std::to_string(play) + "/" + (first == WHITE ? "w" : "b");
+}
+
+void parse_play_head(std::string_view head, std::string_view key, int& twin, int& play, Color& first, bool& set_play) {
+    const std::size_t a = head.find('/'), b = a == std::string_view::npos ? a : head.find('/', a + 1);
+    if (b == std::string_view::npos) throw std::invalid_argument("bad play key '" + std::string(key) + "'");
+    twin = parse_int(head.substr(0, a), key);
+    play = parse_int(head.substr(a + 1, b - a - 1), key);
+    const std::string_view side = head.substr(b + 1);
+    if (side != "w" && side != "b" && side != "ws" && side != "bs")
+        throw std::invalid_argument("bad play key '" + std::string(key) + "'");
+    first = side[0] == 'w' ? WHITE : BLACK;
+    set_play = side.size() == 2;
+}
+
+// The words of `key` split at single blanks.
+std::vector<std::string_view> words_of(std::string_view key) {
+    std::vector<std::string_view> out;
+    while (!key.empty()) {
+        const std::size_t sp = key.find(' ');
+        out.push_back(key.substr(0, sp));
+        key = sp == std::string_view::npos ? std::string_view{} : key.substr(sp + 1);
+    }
+    return out;
+}
+
+std::string_view kind_codes = "KTtDARSPO";  // PlayNode::Kind in order
+std::string_view then_codes = "NLFTZ";      // PlayNode::Then in order
+
+}  // namespace
+
+std::string play_line_key(const PlayLine& line) {
+    std::string out = play_head(line.twin, line.play, line.first) + (line.set_play ? "s" : "");
+    for (const Move& m : line.moves) out += " " + (m.is_null() ? std::string("pass") : move_token(PathMove{m, 0}));
+    return out;
+}
+
+PlayLine parse_play_line_key(std::string_view key) {
+    const std::vector<std::string_view> words = words_of(key);
+    if (words.empty()) throw std::invalid_argument("empty play key");
+    PlayLine line;
+    parse_play_head(words[0], key, line.twin, line.play, line.first, line.set_play);
+    for (std::size_t i = 1; i < words.size(); ++i) {
+        if (words[i] == "pass") {
+            line.moves.push_back(Move{});
+            continue;
+        }
+        const PathMove pm = parse_move_token(words[i]);
+        if (pm.occurrence != 0) throw std::invalid_argument("bad move token '" + std::string(words[i]) + "'");
+        line.moves.push_back(pm.move);
+    }
+    return line;
+}
+
+std::string play_tree_key(const PlayTree& tree) {
+    std::string out = play_head(tree.twin, tree.play, tree.first);
+    for (const FlatNode& n : flatten_tree(tree.root))
+        out += " " + std::to_string(n.depth) + "." + kind_codes[std::size_t(n.kind)] + "." + (n.goal ? "1" : "0") +
+               "." + then_codes[std::size_t(n.then)] + "/" + move_token(PathMove{n.move, 0});
+    return out;
+}
+
+PlayTree parse_play_tree_key(std::string_view key) {
+    const std::vector<std::string_view> words = words_of(key);
+    if (words.size() < 2) throw std::invalid_argument("bad tree key '" + std::string(key) + "'");
+    PlayTree tree;
+    bool set_play = false;
+    parse_play_head(words[0], key, tree.twin, tree.play, tree.first, set_play);
+    if (set_play) throw std::invalid_argument("bad tree key '" + std::string(key) + "'");
+    std::vector<FlatNode> nodes;
+    for (std::size_t i = 1; i < words.size(); ++i) {
+        const std::string_view w = words[i];
+        const std::size_t slash = w.find('/');
+        const std::size_t d = w.find('.');
+        if (slash == std::string_view::npos || d == std::string_view::npos || d > slash || slash != d + 6 ||
+            w[d + 2] != '.' || w[d + 4] != '.')
+            throw std::invalid_argument("bad tree node '" + std::string(w) + "'");
+        FlatNode n;
+        n.depth = parse_int(w.substr(0, d), key);
+        const std::size_t kind = kind_codes.find(w[d + 1]), then = then_codes.find(w[d + 5]);
+        if (kind == std::string_view::npos || then == std::string_view::npos || (w[d + 3] != '0' && w[d + 3] != '1'))
+            throw std::invalid_argument("bad tree node '" + std::string(w) + "'");
+        n.kind = PlayNode::Kind(kind);
+        n.then = PlayNode::Then(then);
+        n.goal = w[d + 3] == '1';
+        const PathMove pm = parse_move_token(w.substr(slash + 1));
+        if (pm.occurrence != 0) throw std::invalid_argument("bad tree node '" + std::string(w) + "'");
+        n.move = pm.move;
+        nodes.push_back(n);
+    }
+    try {
+        tree.root = unflatten_tree(nodes);
+    } catch (const ProtocolError& e) {
+        throw std::invalid_argument(std::string("bad tree key: ") + e.what());
+    }
+    return tree;
+}
+
 std::string read_file_bytes(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(path, 0, path, "cannot read the file");
@@ -383,7 +485,8 @@ namespace {
 Result fragment_result(SolveFragment f) {
     Result r;
     r.status = Result::Status::Fragment;
-    r.parts = std::move(f.parts);
+    r.lines = std::move(f.lines);
+    r.trees = std::move(f.trees);
     r.timed_out = f.timed_out;
     r.nodes = f.nodes;
     r.seconds = f.seconds;
@@ -415,7 +518,7 @@ Result solve_root_item(const Problem& p, const WorkItem& item) {
         for (auto& [share, f] : b.done) {
             r.nodes += f.nodes;
             all.push_back({share.reply, solve_item_path(share)});
-            r.fragments.push_back({solve_item_path(share), std::move(f.parts), f.nodes, f.seconds, f.timed_out});
+            r.fragments.push_back({solve_item_path(share), std::move(f.lines), f.nodes, f.seconds, f.timed_out});
         }
         for (const SolveRootItem& share : b.pending) all.push_back({share.reply, solve_item_path(share)});
         std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });

@@ -107,12 +107,16 @@ struct SolvePlan {
     std::vector<SolveRootItem> items;
 };
 
-// The text of one item: one part per length of its play, and what searching it cost.
+// The solutions of one item as data, and what searching it cost. Help and series play:
+// per length of its play (shortest first), the lines found, moves from the play's start.
+// Battle play: the key or try of its root move with the play below it, or none when the
+// move is neither. assemble_solve renders them as Popeye's text.
 struct SolveFragment {
-    std::vector<std::string> parts;
+    std::vector<std::vector<PlayLine>> lines;
+    std::vector<PlayTree> trees;
     std::uint64_t nodes = 0;
     double seconds = 0;
-    bool timed_out = false;  // the time limit stopped it (parts are then empty)
+    bool timed_out = false;  // the time limit stopped it (lines and trees are then empty)
     // MaxSolutions stopped its play (proof games): the report is partial, and the play's
     // text has no closing blank line when it is its twin's last.
     bool stopped = false;
@@ -130,6 +134,11 @@ SolveFragment solve_fragment(const Problem& p, const SolveRootItem& item, int th
 std::vector<SolveRootItem> solve_replies(const Problem& p, const SolveRootItem& item);
 // The fragment of a root item from the fragments of its replies (solve_replies order).
 SolveFragment join_fragments(const std::vector<SolveFragment>& replies);
+// Popeye's text of item `item` of plan_solve(p) (or of one of its solve_replies) from its
+// fragment: one part per length of its play. Throws std::invalid_argument when the fragment
+// does not fit the item (another number of lengths, a line or tree of another play, a move
+// that is not legal where it is played), as data from another process may not.
+std::vector<std::string> fragment_text(const Problem& p, const SolveRootItem& item, const SolveFragment& fragment);
 
 // solve_fragment with a budget: a root item that splits into replies has them searched in
 // parallel; replies not started once `budget_seconds` have passed (the first one always

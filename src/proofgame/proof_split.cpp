@@ -256,10 +256,11 @@ std::optional<std::size_t> proof_play_items_needed(const ProofPlayPlan& play,
 SolveReport assemble_proof_games(const Problem& p, const ProofGamePlan& plan,
                                  const std::vector<std::vector<ProofPlayResults>>& results, const SolveLimits& limits) {
     if (!plan.splittable || results.size() != plan.twins.size()) throw std::logic_error("results do not fit the plan");
-    // One fragment per play, its parts the play's text per length: assemble_twins then writes
-    // the twins as solve_problem_report does.
+    // One fragment per play, its text the play's per length: assemble_twins then writes the
+    // twins as solve_problem_report does.
     std::vector<SolvePlan::Twin> twins;
     std::vector<SolveFragment> fragments;
+    std::vector<std::vector<std::string>> texts;
     std::vector<PlayLine> games;  // the twins' before the first timed-out one, as the text
     bool cut = false;
     for (size_t t = 0; t < plan.twins.size(); ++t) {
@@ -278,6 +279,7 @@ SolveReport assemble_proof_games(const Problem& p, const ProofGamePlan& plan,
             phase.first_item = static_cast<int>(fragments.size());
             phase.roots = 1;
             SolveFragment f;
+            std::vector<std::string> parts;
             if (!play.blocked) {
                 if (res.nodes.size() != play.nodes.size()) throw std::logic_error("results do not fit the plan");
                 // The items that make the text: all, or with MaxSolutions those up to its last line.
@@ -307,10 +309,10 @@ SolveReport assemble_proof_games(const Problem& p, const ProofGamePlan& plan,
                         twin_games.push_back({int(t), int(r), writer.first(int(r)), std::move(whole)});
                         ++written;
                     };
-                    f.parts.resize(play.lengths.size());
+                    parts.resize(play.lengths.size());
                     for (size_t i = 0; i < play.lengths.size() && written < limit; ++i) {
                         const int len = play.lengths[i];
-                        std::string& part = f.parts[i];
+                        std::string& part = parts[i];
                         if (len <= play.depth) {
                             for (const MoveLine& line : res.start.lines[index_of(start_lengths, len)]) {
                                 if (written == limit) break;
@@ -333,6 +335,7 @@ SolveReport assemble_proof_games(const Problem& p, const ProofGamePlan& plan,
                 }
             }
             fragments.push_back(std::move(f));
+            texts.push_back(std::move(parts));
             out.phases.push_back(phase);
         }
         // As one process: a twin cut by the time limit writes nothing, nor do the twins after it.
@@ -340,7 +343,7 @@ SolveReport assemble_proof_games(const Problem& p, const ProofGamePlan& plan,
         if (!cut) games.insert(games.end(), twin_games.begin(), twin_games.end());
         twins.push_back(std::move(out));
     }
-    SolveReport report = assemble_twins(p, twins, fragments, limits);
+    SolveReport report = assemble_twins(p, twins, fragments, texts, limits);
     report.proof_games = std::move(games);
     return report;
 }

@@ -12,6 +12,7 @@
 
 #include "rebirth/error.h"
 #include "rebirth/goal.h"
+#include "rebirth/movegen.h"
 #include "rebirth/notation.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/popeye_order.h"
@@ -298,18 +299,65 @@ SolveFragment twin_fragment(const Problem& tw, const SolveRootItem& item, int th
     TwinRun run(tw, threads, limits);
     try {
         if (item.reply >= 0)
-            fragment.parts = help_reply_parts(run.ctx, item.phase, item.root, item.reply);
+            fragment.lines = help_reply_lines(run.ctx, item.phase, item.root, item.reply);
+        else if (is_help_family(tw))
+            fragment.lines = help_root_lines(run.ctx, item.phase, item.root);
         else
-            fragment.parts = is_help_family(tw) ? help_root_parts(run.ctx, item.phase, item.root)
-                                                : direct_root_parts(run.ctx, item.phase, item.root);
+            fragment.trees = direct_root_trees(run.ctx, item.phase, item.root);
+        for (std::vector<PlayLine>& part : fragment.lines)
+            for (PlayLine& l : part) l.twin = item.twin;
+        for (PlayTree& t : fragment.trees) t.twin = item.twin;
     } catch (const SearchStopped&) {
-        fragment.parts.clear();
+        fragment.lines.clear();
+        fragment.trees.clear();
         fragment.timed_out = true;
     }
     fragment.nodes = run.nodes.load();
     fragment.seconds = run.seconds();
     return fragment;
 }
+
+// Renders fragments of one twin (fragment_text): the twin loaded once for all its items.
+class TwinRender {
+  public:
+    explicit TwinRender(Problem tw)
+        : tw_(std::move(tw)), setup_(load_twin(tw_)), ctx_{tw_,         setup_->rules,
+                                                           setup_->pos, goal_from_text(tw_.stipulation.goal),
+                                                           1,           nullptr,
+                                                           nullptr} {}
+
+    std::vector<std::string> text(const SolveRootItem& item, const SolveFragment& f) const {
+        if (f.timed_out) {
+            if (!f.lines.empty() || !f.trees.empty())
+                throw std::invalid_argument("a timed-out fragment with solutions");
+            return {};
+        }
+        if (is_help_family(tw_)) {
+            if (!f.trees.empty()) throw std::invalid_argument("a tree in help play");
+            std::vector<std::string> parts;
+            for (const std::vector<PlayLine>& lines : f.lines) {
+                for (const PlayLine& l : lines)
+                    if (l.twin != item.twin) throw std::invalid_argument("a line of another twin");
+                parts.push_back(help_lines_text(ctx_, item.phase, lines));
+            }
+            return parts;
+        }
+        if (!f.lines.empty() || f.trees.size() > 1)
+            throw std::invalid_argument("lines or several trees in battle play");
+        std::string block;
+        for (const PlayTree& t : f.trees) {
+            if (t.twin != item.twin || t.root.move != item.move)
+                throw std::invalid_argument("a tree of another twin or root move");
+            block = direct_tree_text(ctx_, item.phase, t);
+        }
+        return {block};
+    }
+
+  private:
+    Problem tw_;
+    std::unique_ptr<TwinSetup> setup_;
+    SolveContext ctx_;
+};
 
 }  // namespace
 
@@ -333,11 +381,13 @@ SolveFragment join_fragments(const std::vector<SolveFragment>& replies) {
         whole.seconds += f.seconds;
         whole.timed_out = whole.timed_out || f.timed_out;
         if (f.timed_out) continue;
-        if (whole.parts.empty()) whole.parts.resize(f.parts.size());
-        if (f.parts.size() != whole.parts.size()) throw std::logic_error("reply fragments of different plays");
-        for (size_t len = 0; len < f.parts.size(); ++len) whole.parts[len] += f.parts[len];
+        if (!f.trees.empty()) throw std::logic_error("reply fragments of battle play");
+        if (whole.lines.empty()) whole.lines.resize(f.lines.size());
+        if (f.lines.size() != whole.lines.size()) throw std::logic_error("reply fragments of different plays");
+        for (size_t len = 0; len < f.lines.size(); ++len)
+            whole.lines[len].insert(whole.lines[len].end(), f.lines[len].begin(), f.lines[len].end());
     }
-    if (whole.timed_out) whole.parts.clear();
+    if (whole.timed_out) whole.lines.clear();
     return whole;
 }
 
@@ -355,9 +405,9 @@ SolveBudgetResult solve_fragment_budget(const Problem& p, const SolveRootItem& i
         result.whole = twin_fragment(tw, item, threads, limits);
         return result;
     }
-    std::vector<std::optional<std::vector<std::string>>> parts;
+    std::vector<std::optional<LineParts>> parts;
     try {
-        parts = help_replies_parts(run.ctx, item.phase, item.root, time_after(run.start, budget_seconds));
+        parts = help_replies_lines(run.ctx, item.phase, item.root, time_after(run.start, budget_seconds));
     } catch (const SearchStopped&) {
         result.whole.timed_out = true;
     }
@@ -376,7 +426,9 @@ SolveBudgetResult solve_fragment_budget(const Problem& p, const SolveRootItem& i
             continue;
         }
         SolveFragment f;
-        f.parts = std::move(*parts[r]);
+        f.lines = std::move(*parts[r]);
+        for (std::vector<PlayLine>& part : f.lines)
+            for (PlayLine& l : part) l.twin = item.twin;
         if (r == 0) {
             f.nodes = run.nodes.load();
             f.seconds = seconds;
@@ -396,11 +448,67 @@ SolveReport assemble_solve(const Problem& p, const SolvePlan& plan, const std::v
                            const SolveLimits& limits) {
     if (!plan.splittable || fragments.size() != plan.items.size())
         throw std::logic_error("fragments do not fit the plan");
-    return assemble_twins(p, plan.twins, fragments, limits);
+    std::vector<std::vector<std::string>> texts;
+    std::vector<std::unique_ptr<TwinRender>> renders(plan.twins.size());
+    for (size_t i = 0; i < fragments.size(); ++i) {
+        const SolveRootItem& item = plan.items[i];
+        if (item.twin < 0 || size_t(item.twin) >= renders.size())
+            throw std::logic_error("fragments do not fit the plan");
+        std::unique_ptr<TwinRender>& render = renders[size_t(item.twin)];
+        if (!render) render = std::make_unique<TwinRender>(item_twin(p, item));
+        try {
+            texts.push_back(render->text(item, fragments[i]));
+        } catch (const std::invalid_argument& e) {
+            throw std::logic_error(std::string("a fragment does not fit its item: ") + e.what());
+        }
+    }
+    return assemble_twins(p, plan.twins, fragments, texts, limits);
+}
+
+std::vector<std::string> fragment_text(const Problem& p, const SolveRootItem& item, const SolveFragment& fragment) {
+    const auto twins = twins_of(p);
+    if (item.twin < 0 || item.twin >= int(twins.size())) throw std::invalid_argument("no such twin");
+    return TwinRender(twins[size_t(item.twin)].first).text(item, fragment);
+}
+
+void check_line(const Position& start, const std::vector<Move>& moves) {
+    Position pos = start;
+    for (const Move& m : moves) {
+        if (m.is_null()) {
+            pos.set_side_to_move_for_analysis(~pos.side_to_move());
+            continue;
+        }
+        if (!is_legal(pos, m)) throw std::invalid_argument("a move that is not legal where it is played");
+        UndoInfo u;
+        pos.do_move(m, u);
+    }
+}
+
+void check_tree(const Position& pos, const PlayNode& node) {
+    // Depth-first with an explicit stack: each node with the position it is played in.
+    std::vector<std::pair<const PlayNode*, Position>> todo{{&node, pos}};
+    while (!todo.empty()) {
+        auto [n, before] = std::move(todo.back());
+        todo.pop_back();
+        if (n->kind > PlayNode::Kind::Obliged || n->then > PlayNode::Then::Zugzwang)
+            throw std::invalid_argument("a tree node of no kind");
+        if (n == &node && n->kind != PlayNode::Kind::Key && n->kind != PlayNode::Kind::Try)
+            throw std::invalid_argument("a tree whose root is neither a key nor a try");
+        if (!is_legal(before, n->move)) throw std::invalid_argument("a move that is not legal where it is played");
+        UndoInfo u;
+        before.do_move(n->move, u);
+        for (const PlayNode& c : n->children) {
+            Position at = before;
+            if (c.kind == PlayNode::Kind::Threat) at.set_side_to_move_for_analysis(~at.side_to_move());
+            todo.push_back({&c, std::move(at)});
+        }
+    }
 }
 
 SolveReport assemble_twins(const Problem& p, const std::vector<SolvePlan::Twin>& twins,
-                           const std::vector<SolveFragment>& fragments, const SolveLimits& limits) {
+                           const std::vector<SolveFragment>& fragments,
+                           const std::vector<std::vector<std::string>>& texts, const SolveLimits& limits) {
+    if (texts.size() != fragments.size()) throw std::logic_error("fragments and texts do not fit");
     SolveReport report;
     for (const SolveFragment& f : fragments) {
         report.nodes += f.nodes;
@@ -429,10 +537,10 @@ SolveReport assemble_twins(const Problem& p, const std::vector<SolvePlan::Twin>&
             }
             for (int len = 0; len < ph.lengths; ++len)
                 for (int r = 0; r < ph.roots; ++r) {
-                    const SolveFragment& f = fragments[size_t(ph.first_item + r)];
-                    if (!f.timed_out) {
-                        if (f.parts.size() != size_t(ph.lengths)) throw std::logic_error("fragment of another play");
-                        text += f.parts[size_t(len)];
+                    const size_t at = size_t(ph.first_item + r);
+                    if (!fragments[at].timed_out) {
+                        if (texts[at].size() != size_t(ph.lengths)) throw std::logic_error("fragment of another play");
+                        text += texts[at][size_t(len)];
                     }
                 }
             // As solve_proof_game: a stopped last play ends without its blank line.

@@ -701,7 +701,7 @@ bool split_direct(const SolveContext& ctx, std::vector<SplitPhase>& phases) {
     return true;
 }
 
-std::vector<std::string> direct_root_parts(const SolveContext& ctx, int phase, int root) {
+std::vector<PlayTree> direct_root_trees(const SolveContext& ctx, int phase, int root) {
     Mode mode{};
     int n = 0;
     std::vector<Position> roots;
@@ -713,7 +713,21 @@ std::vector<std::string> direct_root_parts(const SolveContext& ctx, int phase, i
     if (root < 0 || root >= list.size()) throw std::logic_error("no such root move");
     const BattleSolver solver(ctx, mode, ctx.problem.stipulation.exact);
     bool key = false;
-    return {solver.root_block(pos, list[root], n, key)};
+    PlayNode node;
+    if (solver.root_block(pos, list[root], n, key, &node).empty()) return {};
+    return {PlayTree{0, phase, pos.side_to_move(), std::move(node)}};
+}
+
+std::string direct_tree_text(const SolveContext& ctx, int phase, const PlayTree& tree) {
+    Mode mode{};
+    int n = 0;
+    std::vector<Position> roots;
+    if (!direct_plan(ctx, mode, n, roots) || phase < 0 || phase >= int(roots.size()))
+        throw std::invalid_argument("a tree of a battle play the problem does not have");
+    const Position& pos = roots[size_t(phase)];
+    if (tree.play != phase || tree.first != pos.side_to_move()) throw std::invalid_argument("a tree of another play");
+    check_tree(pos, tree.root);
+    return format_battle_block(pos, tree.root, ctx.goal, ctx.problem.language);
 }
 
 }  // namespace rebirth

@@ -123,20 +123,20 @@ class PhaseSolver {
         return first;
     }
 
-    // The lines of root move m alone, one text per length of run() (as parallel_root
-    // computes them for that move); `found` gets the number of lines.
-    std::vector<std::string> root_parts(const Move& m, int& found) {
+    // The lines of root move m alone, per length of run() (as parallel_root computes them
+    // for that move); `found` gets the number of lines.
+    std::vector<Lines> root_parts(const Move& m, int& found) {
         if (!failures_) failures_ = std::make_shared<Failures>();
         prepare_guides();
         int first = 0, step = 1, last = 0;
         lengths(first, step, last);
-        std::vector<std::string> parts;
+        std::vector<Lines> parts;
         found = 0;
         for (int len = first; len <= last; len += step) {
             Lines lines;
             int n = 0;
             root_item(m, len, lines, n);
-            parts.push_back(text(lines));
+            parts.push_back(std::move(lines));
             found += n;
         }
         return parts;
@@ -157,15 +157,15 @@ class PhaseSolver {
         return {replies.begin(), replies.end()};
     }
 
-    // The lines starting with root move m and reply r (one of reply_moves(m)), one text per
-    // length of run(): the share of root_parts' text for that reply (second_ply's for 3
-    // half-moves or more). The play of m alone belongs to the `first` reply's share.
-    std::vector<std::string> reply_parts(const Move& m, const Move& r, bool first_reply, int& found) {
+    // The lines starting with root move m and reply r (one of reply_moves(m)), per length of
+    // run(): the share of root_parts' lines for that reply (second_ply's for 3 half-moves or
+    // more). The play of m alone belongs to the `first` reply's share.
+    std::vector<Lines> reply_parts(const Move& m, const Move& r, bool first_reply, int& found) {
         if (!failures_) failures_ = std::make_shared<Failures>();
         prepare_guides();
         int first = 0, step = 1, last = 0;
         lengths(first, step, last);
-        std::vector<std::string> parts;
+        std::vector<Lines> parts;
         found = 0;
         for (int len = first; len <= last; len += step) {
             // One half-move: m alone. Two: the replies are final moves, whose order (Popeye's
@@ -175,7 +175,7 @@ class PhaseSolver {
                 Lines lines;
                 int n = 0;
                 if (first_reply) root_item(m, len, lines, n);
-                parts.push_back(text(lines));
+                parts.push_back(std::move(lines));
                 found += n;
                 continue;
             }
@@ -185,17 +185,17 @@ class PhaseSolver {
             ctx_.visit();
             Lines lines;
             reply_lines(pos, m, r, len, lines, found);
-            parts.push_back(text(lines));
+            parts.push_back(std::move(lines));
         }
         return parts;
     }
 
     // reply_parts of every reply (reply_moves(m)) in parallel with shared failure facts; a
     // reply not started by `deadline` (the first always is) is left empty.
-    std::vector<std::optional<std::vector<std::string>>> replies_parts(const Move& m, const std::vector<Move>& replies,
-                                                                       std::chrono::steady_clock::time_point deadline) {
+    std::vector<std::optional<std::vector<Lines>>> replies_parts(const Move& m, const std::vector<Move>& replies,
+                                                                 std::chrono::steady_clock::time_point deadline) {
         if (!failures_) failures_ = std::make_shared<Failures>();
-        std::vector<std::optional<std::vector<std::string>>> out(replies.size());
+        std::vector<std::optional<std::vector<Lines>>> out(replies.size());
         for_each_index(ctx_.threads, replies.size(), [&](size_t j) {
             if (j > 0 && std::chrono::steady_clock::now() > deadline) return;
             int found = 0;
@@ -868,14 +868,27 @@ const HelpRun& help_root(const SolveContext& ctx, int phase, int root, std::vect
 
 }  // namespace
 
-std::vector<std::string> help_root_parts(const SolveContext& ctx, int phase, int root) {
+namespace {
+
+// The lines of `parts` (per length) as data: twin 0, play `phase` of run `r`.
+LineParts as_play_lines(std::vector<Lines> parts, int phase, const HelpRun& r) {
+    LineParts out(parts.size());
+    for (size_t len = 0; len < parts.size(); ++len)
+        for (FoundLine& l : parts[len])
+            out[len].push_back({0, phase, r.root.side_to_move(), std::move(l.moves), r.set_play});
+    return out;
+}
+
+}  // namespace
+
+LineParts help_root_lines(const SolveContext& ctx, int phase, int root) {
     std::vector<HelpRun> runs;
     Move m;
     const HelpRun& r = help_root(ctx, phase, root, runs, m);
     int solutions = 0;
     PhaseSolver solver(ctx, r.phase, r.root, solutions);
     int found = 0;
-    return solver.root_parts(m, found);
+    return as_play_lines(solver.root_parts(m, found), phase, r);
 }
 
 std::vector<Move> help_reply_moves(const SolveContext& ctx, int phase, int root) {
@@ -886,20 +899,23 @@ std::vector<Move> help_reply_moves(const SolveContext& ctx, int phase, int root)
     return PhaseSolver(ctx, r.phase, r.root, solutions).reply_moves(m);
 }
 
-std::vector<std::optional<std::vector<std::string>>> help_replies_parts(
-    const SolveContext& ctx, int phase, int root, std::chrono::steady_clock::time_point deadline) {
+std::vector<std::optional<LineParts>> help_replies_lines(const SolveContext& ctx, int phase, int root,
+                                                         std::chrono::steady_clock::time_point deadline) {
     std::vector<HelpRun> runs;
     Move m;
     const HelpRun& r = help_root(ctx, phase, root, runs, m);
     int solutions = 0;
     PhaseSolver solver(ctx, r.phase, r.root, solutions);
     const std::vector<Move> replies = solver.reply_moves(m);
-    std::vector<std::optional<std::vector<std::string>>> out;
-    run_in_arena(ctx.threads, [&] { out = solver.replies_parts(m, replies, deadline); });
+    std::vector<std::optional<std::vector<Lines>>> found;
+    run_in_arena(ctx.threads, [&] { found = solver.replies_parts(m, replies, deadline); });
+    std::vector<std::optional<LineParts>> out(found.size());
+    for (size_t j = 0; j < found.size(); ++j)
+        if (found[j]) out[j] = as_play_lines(std::move(*found[j]), phase, r);
     return out;
 }
 
-std::vector<std::string> help_reply_parts(const SolveContext& ctx, int phase, int root, int reply) {
+LineParts help_reply_lines(const SolveContext& ctx, int phase, int root, int reply) {
     std::vector<HelpRun> runs;
     Move m;
     const HelpRun& r = help_root(ctx, phase, root, runs, m);
@@ -908,7 +924,23 @@ std::vector<std::string> help_reply_parts(const SolveContext& ctx, int phase, in
     const std::vector<Move> replies = solver.reply_moves(m);
     if (reply < 0 || reply >= int(replies.size())) throw std::logic_error("no such reply");
     int found = 0;
-    return solver.reply_parts(m, replies[size_t(reply)], reply == 0, found);
+    return as_play_lines(solver.reply_parts(m, replies[size_t(reply)], reply == 0, found), phase, r);
+}
+
+std::string help_lines_text(const SolveContext& ctx, int phase, const std::vector<PlayLine>& lines) {
+    std::vector<HelpRun> runs;
+    if (!help_runs(ctx, runs) || phase < 0 || phase >= int(runs.size()) || runs[phase].blocked)
+        throw std::invalid_argument("lines of a help play the problem does not have");
+    const HelpRun& r = runs[size_t(phase)];
+    Lines found;
+    for (const PlayLine& l : lines) {
+        if (l.play != phase || l.first != r.root.side_to_move() || l.set_play != r.set_play || l.moves.empty())
+            throw std::invalid_argument("a line of another play");
+        check_line(r.root, l.moves);
+        found.push_back({l.moves, -1});
+    }
+    int solutions = 0;
+    return PhaseSolver(ctx, r.phase, r.root, solutions).text(found);
 }
 
 }  // namespace rebirth

@@ -149,10 +149,12 @@ struct TwinRun {
 };
 
 // assemble_solve on the twins of a plan: each phase's text from its fragments
-// (fragments[first_item .. first_item + roots)), twin lines, closing line and counts as
+// (fragments[first_item .. first_item + roots)) and their texts (texts[i]: fragment i's,
+// one per length of its play), twin lines, closing line and counts as
 // solve_problem_report gives them. Throws std::logic_error when they do not fit.
 SolveReport assemble_twins(const Problem& p, const std::vector<SolvePlan::Twin>& twins,
-                           const std::vector<SolveFragment>& fragments, const SolveLimits& limits);
+                           const std::vector<SolveFragment>& fragments,
+                           const std::vector<std::vector<std::string>>& texts, const SolveLimits& limits);
 
 // A move that reaches the play's goal, with its text in the problem's language (no marks) and
 // whether it gives check.
@@ -193,22 +195,38 @@ struct SplitPhase {
 // (MaxSolutions, StopOnShortSolutions, intro moves, set play of battle play, ...).
 bool split_help(const SolveContext& ctx, std::vector<SplitPhase>& phases);
 bool split_direct(const SolveContext& ctx, std::vector<SplitPhase>& phases);
-// The parts (one per length) of root move `root` of phase `phase` of split_help /
-// split_direct, computed alone.
-std::vector<std::string> help_root_parts(const SolveContext& ctx, int phase, int root);
-std::vector<std::string> direct_root_parts(const SolveContext& ctx, int phase, int root);
+// The lines of one root item (or reply) of help/series play per length of its play: twin 0,
+// play `phase`, moves from the play's start.
+using LineParts = std::vector<std::vector<PlayLine>>;
+// The lines of root move `root` of phase `phase` of split_help, computed alone.
+LineParts help_root_lines(const SolveContext& ctx, int phase, int root);
+// The key or try of root move `root` of phase `phase` of split_direct with the play below it
+// (twin 0), computed alone; none when the move is neither.
+std::vector<PlayTree> direct_root_trees(const SolveContext& ctx, int phase, int root);
 // The replies after root move `root` of help play `phase` (in the solver's order) when its
-// text is the concatenation of theirs in every length (plain help play; the play of the
+// lines are the concatenation of theirs in every length (plain help play; the play of the
 // root move alone counts as the first reply's); none otherwise.
 std::vector<Move> help_reply_moves(const SolveContext& ctx, int phase, int root);
-// The parts (one per length) of reply `reply` (an index into help_reply_moves) after root
-// move `root` of help play `phase`, computed alone.
-std::vector<std::string> help_reply_parts(const SolveContext& ctx, int phase, int root, int reply);
-// help_reply_parts of every reply (help_reply_moves order), searched in parallel on
+// The lines of reply `reply` (an index into help_reply_moves) after root move `root` of
+// help play `phase`, computed alone.
+LineParts help_reply_lines(const SolveContext& ctx, int phase, int root, int reply);
+// help_reply_lines of every reply (help_reply_moves order), searched in parallel on
 // ctx.threads with shared failure facts; a reply not started by `deadline` (the first always
 // is) is left empty.
-std::vector<std::optional<std::vector<std::string>>> help_replies_parts(const SolveContext& ctx, int phase, int root,
-                                                                        std::chrono::steady_clock::time_point deadline);
+std::vector<std::optional<LineParts>> help_replies_lines(const SolveContext& ctx, int phase, int root,
+                                                         std::chrono::steady_clock::time_point deadline);
+// Popeye's text of `lines` of phase `phase` of split_help, and of `tree` of phase `phase` of
+// split_direct. Throw std::invalid_argument when a line or tree is not of that play or a
+// move of it is not legal where it is played.
+std::string help_lines_text(const SolveContext& ctx, int phase, const std::vector<PlayLine>& lines);
+std::string direct_tree_text(const SolveContext& ctx, int phase, const PlayTree& tree);
+// Throws std::invalid_argument unless each of `moves` is legal (is_legal) in the position
+// the ones before it reach from `start`; a null move passes (series play).
+void check_line(const Position& start, const std::vector<Move>& moves);
+// Throws std::invalid_argument unless node.move is legal in `pos` (a root of kind Key or
+// Try, with the attacker to move) and so is each move below it where it is played (threats
+// after a pass of the defender, the other children in the position after their parent).
+void check_tree(const Position& pos, const PlayNode& node);
 Setup proof_start_setup(const Problem& problem);
 
 }  // namespace rebirth

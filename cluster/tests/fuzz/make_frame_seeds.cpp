@@ -28,6 +28,7 @@ void write(const std::filesystem::path& file, const std::string& bytes) {
 }  // namespace rebirth::cluster
 
 int main(int argc, char** argv) {
+    using namespace rebirth;
     using namespace rebirth::cluster;
     if (argc != 2) {
         std::fprintf(stderr, "usage: make_frame_seeds DIR\n");
@@ -69,7 +70,8 @@ int main(int argc, char** argv) {
     split.status = Result::Status::Split;
     split.done = {{{path_move(12, 28)}, 20}};
     split.pending = {{path_move(11, 27)}};
-    split.fragments = {{{path_move(6, 21), path_move(57, 42)}, {"1.Sf3 Sc6", ""}, 9, 0.5, false}};
+    const PlayLine line{0, 0, WHITE, {path_move(6, 21).move, path_move(57, 42).move}};
+    split.fragments = {{{path_move(6, 21), path_move(57, 42)}, {{line}, {}}, 9, 0.5, false}};
     Result solved = done;
     solved.status = Result::Status::Solved;
     solved.text = "\n  1.Qa7-d7 !\n\nsolution finished.\n";
@@ -77,8 +79,20 @@ int main(int argc, char** argv) {
     solved.solutions = 1;
     Result fragment = done;
     fragment.status = Result::Status::Fragment;
-    fragment.parts = {"", "  1.Qa7-d7 !\n"};
-    fragment.timed_out = true;
+    fragment.lines = {{}, {line, line}};
+    PlayNode key{PlayNode::Kind::Key, path_move(12, 28).move, {}};
+    key.then = PlayNode::Then::Threat;
+    key.children = {PlayNode{PlayNode::Kind::Threat, path_move(3, 59).move, {}, true},
+                    PlayNode{PlayNode::Kind::Defence,
+                             path_move(57, 42).move,
+                             {PlayNode{PlayNode::Kind::Attack, path_move(3, 39).move, {}, true}}}};
+    Result tree_fragment = fragment;
+    tree_fragment.lines.clear();
+    tree_fragment.trees = {PlayTree{0, 0, WHITE, key}};
+    Result retro_fragment = done;
+    retro_fragment.status = Result::Status::Fragment;
+    retro_fragment.parts = {"", "-1.Kd1xRe1"};
+    retro_fragment.timed_out = true;
     Result proof_result = done;
     proof_result.status = Result::Status::Proof;
     proof_result.proof_lines = {{{path_move(1, 18), path_move(57, 42)}}, {}};
@@ -93,6 +107,8 @@ int main(int argc, char** argv) {
     write(dir / "result_split.frame", encode_frame(MsgType::Result, serialize(split)));
     write(dir / "result_solved.frame", encode_frame(MsgType::Result, serialize(solved)));
     write(dir / "result_fragment.frame", encode_frame(MsgType::Result, serialize(fragment)));
+    write(dir / "result_fragment_tree.frame", encode_frame(MsgType::Result, serialize(tree_fragment)));
+    write(dir / "result_fragment_retro.frame", encode_frame(MsgType::Result, serialize(retro_fragment)));
     write(dir / "result_error.frame", encode_frame(MsgType::Result, serialize(error)));
     write(dir / "work_proof.frame", encode_frame(MsgType::Work, serialize(proof)));
     write(dir / "result_proof.frame", encode_frame(MsgType::Result, serialize(proof_result)));

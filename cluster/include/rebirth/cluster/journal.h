@@ -15,8 +15,9 @@ namespace rebirth::cluster {
 // is refused. 2: path tokens carry ":o<n>" for repeated moves (protocol 3). 3: solve
 // problems split into root items ("fragment" lines, "solved" lines with an empty path for
 // the assembled problem). 4: a solve root item handed back as replies ("reply_split" lines).
-// 5: proof-game items ("proof" lines). Journals of versions 3 and 4 are read as well.
-inline constexpr int kJournalVersion = 5;
+// 5: proof-game items ("proof" lines). 6: a solve root item's "fragment" keeps its solutions
+// as data ("lines", "trees": play_line_key / play_tree_key strings), not text.
+inline constexpr int kJournalVersion = 6;
 
 // The state of one problem's search: the items still to search (in dispatch order) and
 // the leaf counts found so far, summed per first move. Paths are path_key strings.
@@ -66,9 +67,11 @@ struct SolveRecord {
     friend bool operator==(const SolveRecord&, const SolveRecord&) = default;
 };
 
-// A root item of a split solve problem as the journal keeps it.
+// A root item of a split solve problem (or a retro item) as the journal keeps it.
 struct FragmentRecord {
-    std::vector<std::string> parts;  // the root move's text per length
+    std::vector<std::string> parts;               // a retro item's lines
+    std::vector<std::vector<std::string>> lines;  // a solve item's lines per length (play_line_key)
+    std::vector<std::string> trees;               // a solve item's trees (play_tree_key)
     bool timed_out = false;
     std::uint64_t nodes = 0;
     double seconds = 0;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "rebirth/move.h"
+#include "rebirth/solution.h"
 
 namespace rebirth::cluster {
 
@@ -25,7 +26,9 @@ namespace rebirth::cluster {
 //    Status::Fragment.
 // 9: cook-check items (SearchKind::Cookcheck), answered with Status::Solved (the claim's result
 //    as a JSON line).
-inline constexpr std::uint16_t kProtocolVersion = 9;
+// 10: solve root items and replies answer with their solutions as data (Result::lines and
+//    trees, ChildFragment::lines), not text.
+inline constexpr std::uint16_t kProtocolVersion = 10;
 
 // Most half-moves of a proof-game length in a message (Popeye's stipulations stay far below).
 inline constexpr std::int32_t kMaxProofLength = 1000;
@@ -93,11 +96,11 @@ struct ChildCount {
     friend bool operator==(const ChildCount&, const ChildCount&) = default;
 };
 
-// The text of one reply of a solve root item the worker searched before handing back the
-// rest (a two-move path: root move, reply).
+// The lines of one reply of a solve root item the worker searched before handing back the
+// rest (a two-move path: root move, reply), per length of its play (SolveFragment::lines).
 struct ChildFragment {
     Path path;
-    std::vector<std::string> parts;
+    std::vector<std::vector<PlayLine>> lines;
     std::uint64_t nodes = 0;
     double seconds = 0;
     bool timed_out = false;
@@ -106,8 +109,9 @@ struct ChildFragment {
 
 // A worker's answer: the item's count (Done; Noop items too), or the counts of the children
 // it finished and the children it hands back (Split), or a solved problem (Solved: `text`,
-// `solve_status`, `solutions`, `nodes` = positions searched), or the text of one root move
-// of a solve problem (Fragment: `parts`, one per length, `timed_out`, `nodes`), or why it
+// `solve_status`, `solutions`, `nodes` = positions searched), or the solutions of one root move
+// of a solve problem as data (Fragment: `lines` per length or `trees`, as SolveFragment has
+// them, `timed_out`, `nodes`; a retro item's Fragment has its text lines in `parts`), or why it
 // could not search (Error); a cook-check item answers Solved too (`text`: the claim's result,
 // one JSON line; `solve_status`: its verdict; `solutions`: the solutions found). A solve root item may also end Split:
 // `pending` lists all its replies (two-move paths) in order and `fragments` holds those searched. A proof-game item
@@ -128,13 +132,35 @@ struct Result {
     std::string text;          // Solved: the problem's output (header and solution)
     std::string solve_status;  // Solved: SolveReport::status() or "bad-input"
     std::int32_t solutions = 0;
-    std::vector<std::string> parts;              // Fragment: the root move's text per length
+    std::vector<std::string> parts;              // Fragment of a retro item: its lines
+    std::vector<std::vector<PlayLine>> lines;    // Fragment of a solve item: SolveFragment::lines
+    std::vector<PlayTree> trees;                 // Fragment of a solve item: SolveFragment::trees
     bool timed_out = false;                      // Fragment, Proof: the time limit stopped it
     std::uint32_t requests = 0;                  // new items the worker asks for (its freed slots)
     std::vector<ChildFragment> fragments;        // Split of a solve root item: the replies searched
     std::vector<std::vector<Path>> proof_lines;  // Proof: per length, the moves after the path
     friend bool operator==(const Result&, const Result&) = default;
 };
+
+// Deepest node of a tree in a message (Popeye's stipulations stay far below).
+inline constexpr int kMaxTreeDepth = 512;
+
+// One node of a tree (solution.h) in depth-first order, as messages and the journal keep
+// trees: its depth (the root 0) and its fields without the children.
+struct FlatNode {
+    int depth = 0;
+    PlayNode::Kind kind = PlayNode::Kind::Key;
+    Move move;
+    bool goal = false;
+    PlayNode::Then then = PlayNode::Then::None;
+    friend bool operator==(const FlatNode&, const FlatNode&) = default;
+};
+// The nodes of the tree below `root` (itself first) in depth-first order.
+std::vector<FlatNode> flatten_tree(const PlayNode& root);
+// The inverse; throws ProtocolError when the depths do not nest (the first 0, each at most
+// one deeper than the one before, none 0 after the first, none beyond kMaxTreeDepth) or a
+// kind or `then` is out of range.
+PlayNode unflatten_tree(const std::vector<FlatNode>& nodes);
 
 // Ready (empty payload) asks for one item; Work carries one; Result answers one and asks
 // for Result::requests more; Stop ends a worker with nothing in flight.

@@ -36,6 +36,15 @@ PathMove parse_move_token(std::string_view token);
 std::string path_key(const Path& path);
 Path parse_path_key(std::string_view key);
 
+// A line or tree of solve play (solution.h) as the journal keeps it: "twin/play/side" ("w" or
+// "b") followed by its moves' tokens ("pass" for a null move; "s" after the side: set play),
+// or its nodes in flatten_tree order, each "depth.kind.goal.then/token". The parsers throw
+// std::invalid_argument on malformed text or a tree whose depths do not nest.
+std::string play_line_key(const PlayLine& line);
+PlayLine parse_play_line_key(std::string_view key);
+std::string play_tree_key(const PlayTree& tree);
+PlayTree parse_play_tree_key(std::string_view key);
+
 // A problem's diagram ready to play: the rule set lives here, so keep the value in place
 // (positions point at the rules).
 struct LoadedProblem {
