@@ -269,6 +269,10 @@ TEST(ClusterSolveJournal, PlayKeysRoundTrip) {
     set.set_play = true;
     EXPECT_EQ(play_line_key(set).substr(0, 7), "2/1/bs ");
     EXPECT_EQ(parse_play_line_key(play_line_key(set)), set);
+    PlayLine intro = line;
+    intro.restart = 2;  // introductory moves before the main play's first move, moves[2]
+    EXPECT_EQ(play_line_key(intro).substr(0, 8), "2/1/b@2 ");
+    EXPECT_EQ(parse_play_line_key(play_line_key(intro)), intro);
 
     PlayNode key{PlayNode::Kind::Try, e4, {PlayNode{PlayNode::Kind::Refutation, promo, {}, true}}};
     key.then = PlayNode::Then::Zugzwang;
@@ -276,7 +280,8 @@ TEST(ClusterSolveJournal, PlayKeysRoundTrip) {
     EXPECT_EQ(play_tree_key(tree).substr(0, 18), "0/0/w 0.T.0.Z/e2e4");
     EXPECT_EQ(parse_play_tree_key(play_tree_key(tree)), tree);
 
-    for (const char* bad : {"", "0/0", "0/0/x e2e4", "0/0/w e2", "a/0/w e2e4", "0/0/w e2e4:o1"})
+    for (const char* bad :
+         {"", "0/0", "0/0/x e2e4", "0/0/w e2", "a/0/w e2e4", "0/0/w e2e4:o1", "0/0/w@ e2e4", "0/0/w@x e2e4"})
         EXPECT_THROW(parse_play_line_key(bad), std::invalid_argument) << bad;
     for (const char* bad : {"0/0/w", "0/0/ws 0.K.0.N/e2e4", "0/0/w 1.K.0.N/e2e4", "0/0/w 0.K.0.N/e2e4 2.D.0.N/e2e4",
                             "0/0/w 0.Q.0.N/e2e4", "0/0/w 0.K.2.N/e2e4", "0/0/w 0.K.0.N e2e4"})

@@ -181,12 +181,12 @@ TEST(Verify, FrenchProblemAndClaim) {
     EXPECT_EQ(verify(p[0], "1.e2-e4 e7-e5 2.Lg1-f3\n1.Cg1-f3 e7-e5 2.e2-e4").verdict, "missing");
 }
 
-TEST(Verify, DuplexProofGameIsUnverifiedAndBadTokensAreBadInput) {
+TEST(Verify, SeriesProofGameIsUnverifiedAndBadTokensAreBadInput) {
     const std::vector<Problem> mate =
         parse_popeye("BeginProblem\nPieces White Kb6 Qd1 Black Ka8\nStipulation #1\nEndProblem\n", "m.inp");
-    Problem duplex = problem("deheer_rml_1996");
-    duplex.options.duplex = true;
-    const VerifyResult v = verify(duplex, "  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qh5*e5 dia");
+    Problem series = problem("deheer_rml_1996");
+    series.stipulation = parse_popeye("BeginProblem\nStipulation ser-dia3\nEndProblem\n", "s.inp").front().stipulation;
+    const VerifyResult v = verify(series, "  1.e2-e4   2.Qd1-h5   3.Qh5*e5 dia");
     EXPECT_EQ(v.verdict, "unverified");
     EXPECT_NE(v.why.find("not implemented yet"), std::string::npos) << v.why;
     try {
@@ -379,6 +379,46 @@ TEST(Verify, DuplexHelpPlay) {
     v = verify(p, "1.Tb8*b1[+wBb8=D] + Kf1*f2[+sBf1=L]   2.Lf1-c4 Db8-e5 #");
     EXPECT_EQ(v.verdict, "cooked") << (v.missing.empty() ? v.why : v.missing[0]);
     EXPECT_EQ(v.cooks.size(), 1u);
+}
+
+// Introductory moves and duplex proof games, with the outputs Popeye's maintainers ship as the
+// claims (data/popeye from Popeye's REGRESSIONS; ../shared/reference/problems): Enemark's
+// 1->ser-h#3 has three lines, numbered again from 1 after the introductory move; claimed
+// whole it is sound, claimed with one line the other two are cooks written as Popeye writes
+// them, and a line whose mate is changed is missing. A PWC a=>b0.5 Duplex: Black's capture
+// and, in the other play, White's (numbered "1." as Popeye numbers the play's first move).
+TEST(Verify, IntroMovesAndDuplexProofGames) {
+    const fs::path dir = fs::path(REBIRTH_SOURCE_DIR) / "data" / "popeye";
+    const Problem intro = parse_popeye_file((dir / "REGRESSIONS_4_85_to_4_87_010.inp").string()).front();
+    ASSERT_EQ(intro.stipulation.intro, 1);
+    const std::string out = test::read_text(dir / "REGRESSIONS_4_85_to_4_87_010.out");
+    VerifyResult v = verify(intro, out);
+    EXPECT_EQ(v.verdict, "sound") << (v.missing.empty() ? v.why : v.missing[0]);
+    EXPECT_EQ(v.claimed, 3);
+    EXPECT_EQ(v.found, 3);
+    v = verify(intro, "  1.Sb5-d4   1.Sd3-c1   2.Sc1-a2 Sd4*b3 #\n");
+    EXPECT_EQ(v.verdict, "cooked");
+    ASSERT_EQ(v.cooks.size(), 2u);
+    EXPECT_NE(out.find("  " + v.cooks[0] + "\n"), std::string::npos) << v.cooks[0];
+    EXPECT_NE(out.find("  " + v.cooks[1] + "\n"), std::string::npos) << v.cooks[1];
+    v = verify(intro, "  1.Sb5-d4   1.Sd3-c1   2.Sc1-a2 Sd4-b3 #\n");
+    EXPECT_EQ(v.verdict, "missing");
+
+    const fs::path ref = fs::path(REBIRTH_SHARED_DIR) / "reference" / "problems";
+    const Problem duplex = parse_popeye_file((ref / "REGRESSIONS-4_47_to_4_49-16.inp").string()).front();
+    ASSERT_TRUE(duplex.options.duplex);
+    const std::string games = test::read_text(ref / "REGRESSIONS-4_47_to_4_49-16.out");
+    ASSERT_NE(games.find("  1.Ra7*a8[+bRa7] a=>b"), std::string::npos);
+    v = verify(duplex, games.substr(games.find("  1.Ra8*a7")));
+    EXPECT_EQ(v.verdict, "sound") << (v.missing.empty() ? v.why : v.missing[0]);
+    EXPECT_EQ(v.claimed, 2);
+    EXPECT_EQ(v.found, 2);
+    v = verify(duplex, "  1.Ra8*a7[+wRa8] a=>b\n");
+    EXPECT_EQ(v.verdict, "cooked");
+    ASSERT_EQ(v.cooks.size(), 1u);
+    EXPECT_EQ(v.cooks[0], "1.Ra7*a8[+bRa7]");
+    v = verify(duplex, "  1.Ra8*a7[+wRa8] a=>b\n\n  1.Ra7-a6 a=>b\n");
+    EXPECT_EQ(v.verdict, "missing");
 }
 
 // data/collections/variations.yaml: four published problems of data/problems (the same units,

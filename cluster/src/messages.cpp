@@ -118,7 +118,7 @@ void serialize(Archive& ar, rebirth::cluster::ChildCount& c, const unsigned int)
 template <class Archive>
 void serialize(Archive& ar, rebirth::PlayLine& l, const unsigned int) {
     std::uint8_t first = std::uint8_t(l.first);
-    ar& l.twin& l.play& first& l.moves& l.set_play;
+    ar& l.twin& l.play& first& l.moves& l.set_play& l.restart;
     if (first > 1) throw rebirth::cluster::ProtocolError("line of side " + std::to_string(first));
     l.first = rebirth::Color(first);
 }

@@ -164,7 +164,8 @@ std::string_view then_codes = "NLFTZ";      // PlayNode::Then in order
 }  // namespace
 
 std::string play_line_key(const PlayLine& line) {
-    std::string out = play_head(line.twin, line.play, line.first) + (line.set_play ? "s" : "");
+    std::string out = play_head(line.twin, line.play, line.first) + (line.set_play ? "s" : "") +
+                      (line.restart >= 0 ? "@" + std::to_string(line.restart) : "");
     for (const Move& m : line.moves) out += " " + (m.is_null() ? std::string("pass") : move_token(PathMove{m, 0}));
     return out;
 }
@@ -173,7 +174,12 @@ PlayLine parse_play_line_key(std::string_view key) {
     const std::vector<std::string_view> words = words_of(key);
     if (words.empty()) throw std::invalid_argument("empty play key");
     PlayLine line;
-    parse_play_head(words[0], key, line.twin, line.play, line.first, line.set_play);
+    std::string_view head = words[0];
+    if (const std::size_t at = head.find('@'); at != std::string_view::npos) {
+        line.restart = parse_int(head.substr(at + 1), key);
+        head = head.substr(0, at);
+    }
+    parse_play_head(head, key, line.twin, line.play, line.first, line.set_play);
     for (std::size_t i = 1; i < words.size(); ++i) {
         if (words[i] == "pass") {
             line.moves.push_back(Move{});

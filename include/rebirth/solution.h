@@ -21,6 +21,8 @@ struct PlayLine {
     Color first = WHITE;      // the side that plays moves[0]
     std::vector<Move> moves;  // a null move: the side to move passes (the other side of series play)
     bool set_play = false;    // a line of set play (Option SetPlay), not a solution
+    int restart = -1;         // introductory moves (n->): index in `moves` of the main play's first
+                              // move, where the move numbers start again at 1; -1: none
     friend bool operator==(const PlayLine&, const PlayLine&) = default;
 };
 

@@ -819,7 +819,7 @@ bool solve_help_or_series(const SolveContext& ctx, std::string& out) {
         if (ctx.lines)
             for (const FoundLine& l : lines)
                 ctx.lines->push_back(
-                    {0, static_cast<int>(&r - runs.data()), r.root.side_to_move(), l.moves, r.set_play});
+                    {0, static_cast<int>(&r - runs.data()), r.root.side_to_move(), l.moves, r.set_play, l.restart});
         if (interrupted && ctx.partial) *ctx.partial = true;
         if (!interrupted || &r != &runs.back()) text += "\n";
     }
@@ -875,7 +875,7 @@ LineParts as_play_lines(std::vector<Lines> parts, int phase, const HelpRun& r) {
     LineParts out(parts.size());
     for (size_t len = 0; len < parts.size(); ++len)
         for (FoundLine& l : parts[len])
-            out[len].push_back({0, phase, r.root.side_to_move(), std::move(l.moves), r.set_play});
+            out[len].push_back({0, phase, r.root.side_to_move(), std::move(l.moves), r.set_play, l.restart});
     return out;
 }
 
@@ -937,7 +937,9 @@ std::string help_lines_text(const SolveContext& ctx, int phase, const std::vecto
         if (l.play != phase || l.first != r.root.side_to_move() || l.set_play != r.set_play || l.moves.empty())
             throw std::invalid_argument("a line of another play");
         check_line(r.root, l.moves);
-        found.push_back({l.moves, -1});
+        if (l.restart < -1 || l.restart >= int(l.moves.size()))
+            throw std::invalid_argument("a line restarting nowhere");
+        found.push_back({l.moves, l.restart});
     }
     int solutions = 0;
     return PhaseSolver(ctx, r.phase, r.root, solutions).text(found);

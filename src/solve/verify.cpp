@@ -498,17 +498,13 @@ enum class Kind { Proof, Help, Battle };
 // moves ("1.e2-e4 e7-e5   2.Sg1-f3", Black first "1...e7-e5"), help and series play numbered as
 // Popeye numbers them ("1.Kd5-e4 Qa1-d1   2.Ke4-f3 Qd1-f1 #", h#n.5 "1...X 2.Y Z"), a key
 // "1.Sa8-b6!".
-std::string solution_text(const Position& start, const PlayLine& line, Kind kind, const Problem& tw) {
+std::string solution_text(const Position& start, const PlayLine& line, Kind kind, const Problem& tw,
+                          const TwinSetup& setup) {
     if (kind == Kind::Proof) return game_text(start, line.moves, tw.language);
     if (kind == Kind::Battle) return "1." + move_to_popeye(start, line.moves.front(), false, tw.language) + "!";
-    PlayLineStyle style;
-    // Help play pairs the moves so that the goal side's move ends a pair: a line of an odd
-    // number of moves starts with a move of the side not numbered. Series play numbers the
-    // series side's moves.
-    const bool odd = line.moves.size() % 2 == 1;
-    style.numbered = tw.stipulation.series || !odd ? line.first : ~line.first;
-    style.dots = style.numbered != line.first;
-    std::string text = format_play_line(start, line.moves, style, tw.language, goal_from_text(tw.stipulation.goal));
+    // As the solver writes it (its play's numbering, introductory moves numbered apart).
+    const SolveContext ctx{tw, setup.rules, setup.pos, goal_from_text(tw.stipulation.goal), 1, nullptr, nullptr};
+    std::string text = help_lines_text(ctx, line.play, {line});
     return text.substr(text.find_first_not_of("\n "));
 }
 
@@ -541,10 +537,6 @@ VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int firs
     if (kind == Kind::Proof && (p.stipulation.series || p.stipulation.intro))
         return unverified("verifying claimed solutions of " + p.stipulation.text +
                           " is not implemented yet (proof games of both sides only)");
-    if (p.stipulation.intro)
-        return unverified("verifying claimed solutions with introductory moves is not implemented yet");
-    if (kind == Kind::Proof && (p.options.duplex || p.options.half_duplex))
-        return unverified("verifying the claims of a duplex proof game is not implemented yet");
     if (kind == Kind::Battle && p.options.post_key_play)
         return unverified("verifying the claims of PostKeyPlay is not implemented yet (no key)");
     if (kind == Kind::Battle && p.stipulation.retro())
@@ -589,19 +581,31 @@ VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int firs
         bool solution = false;
         std::string why;
         if (kind == Kind::Proof) {
-            const Position start = play_start(*setups[t], g.black_first ? BLACK : WHITE, tw);
-            // In the problem's language, else in another (a claim from another program).
-            std::vector<std::vector<Move>> read = readings(start, g, p.language, why);
-            for (Language other : {Language::English, Language::French, Language::German}) {
-                std::string ignored;
-                if (read.empty() && other != p.language) read = readings(start, g, other, ignored);
+            // The side the claim's numbering names first; a duplex's other play has the other
+            // side first, numbered from its own first move ("1.Ra7*a8" by Black), as Popeye
+            // writes it.
+            std::vector<Color> firsts{g.black_first ? BLACK : WHITE};
+            if (tw.options.duplex || tw.options.half_duplex) firsts.push_back(~firsts.front());
+            for (const Color first : firsts) {
+                const Position start = play_start(*setups[t], first, tw);
+                ClaimedGame as_played = g;
+                as_played.black_first = first == BLACK;
+                // In the problem's language, else in another (a claim from another program).
+                std::string not_legal;
+                std::vector<std::vector<Move>> read = readings(start, as_played, p.language, not_legal);
+                for (Language other : {Language::English, Language::French, Language::German}) {
+                    std::string ignored;
+                    if (read.empty() && other != p.language) read = readings(start, as_played, other, ignored);
+                }
+                if (why.empty()) why = not_legal;
+                for (const std::vector<Move>& moves : read)
+                    for (size_t k = 0; k < found.size(); ++k)
+                        if (found[k].twin == g.twin && found[k].first == first && found[k].moves == moves) {
+                            claimed_found[k] = true;
+                            solution = true;
+                        }
             }
-            for (const std::vector<Move>& moves : read)
-                for (size_t k = 0; k < found.size(); ++k)
-                    if (found[k].twin == g.twin && found[k].first == start.side_to_move() && found[k].moves == moves) {
-                        claimed_found[k] = true;
-                        solution = true;
-                    }
+            if (solution) why.clear();
             if (!solution && why.empty())
                 why = "its " + std::to_string(g.tokens.size()) + " half-moves do not reach the diagram as stipulated";
         } else {
@@ -635,7 +639,7 @@ VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int firs
         const size_t t = size_t(s.twin);
         const Problem& tw = twins[t].first;
         Position pos = starts[k];
-        std::string text = solution_text(pos, s, kind, tw);
+        std::string text = solution_text(pos, s, kind, tw, *setups[t]);
         if (twins.size() > 1) text = std::string(1, char('a' + s.twin)) + ") " + text;
         r.games.push_back(text);
         if (!claimed_found[k]) r.cooks.push_back(text);

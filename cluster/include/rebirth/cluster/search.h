@@ -37,8 +37,9 @@ std::string path_key(const Path& path);
 Path parse_path_key(std::string_view key);
 
 // A line or tree of solve play (solution.h) as the journal keeps it: "twin/play/side" ("w" or
-// "b") followed by its moves' tokens ("pass" for a null move; "s" after the side: set play),
-// or its nodes in flatten_tree order, each "depth.kind.goal.then/token". The parsers throw
+// "b"; "s" after it for set play, then "@N" for a line whose main play starts at move N after
+// introductory moves) followed by its moves' tokens ("pass" for a null move), or its nodes in
+// flatten_tree order, each "depth.kind.goal.then/token". The parsers throw
 // std::invalid_argument on malformed text or a tree whose depths do not nest.
 std::string play_line_key(const PlayLine& line);
 PlayLine parse_play_line_key(std::string_view key);
