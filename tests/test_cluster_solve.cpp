@@ -313,6 +313,35 @@ TEST(ClusterSolveMaster, FragmentsAreDataCheckedAgainstTheirItems) {
     }
     for (const JobProblem& p : solve_job(dir).problems)
         EXPECT_EQ(read_text(dir / "out" / (p.id + ".out")), cli_solve_text(p.file, 0)) << p.id;
+    // A journal whose fragment holds a move that is not legal there is refused on --resume.
+    {
+        std::istringstream journal(read_text(dir / "out" / "journal.jsonl"));
+        std::string changed, line;
+        bool done = false;
+        while (std::getline(journal, line)) {
+            nlohmann::json j = nlohmann::json::parse(line);
+            if (!done && j["t"] == "fragment" && j.contains("lines"))
+                for (auto& part : j["lines"])
+                    if (!part.empty() && !done) {
+                        std::string key = part[0];
+                        key.replace(key.rfind(' ') + 1, std::string::npos, "a1a2");  // the last move
+                        part[0] = key;
+                        line = j.dump();
+                        done = true;
+                    }
+            changed += line + "\n";
+        }
+        ASSERT_TRUE(done);
+        std::ofstream(dir / "out" / "journal.jsonl", std::ios::binary) << changed;
+        MasterOptions resume;
+        resume.resume = true;
+        try {
+            Master m(solve_job(dir), resume);
+            ADD_FAILURE() << "a changed journal was accepted";
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("do not fit"), std::string::npos) << e.what();
+        }
+    }
     ASSERT_TRUE(line_sample);  // Lindenthal's h#2: help play's lines
     ASSERT_TRUE(tree_sample);  // Linß's #2: the key with its threat and variations
     EXPECT_GT(with_lines, 0);

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <filesystem>
 #include <string>
 #include <tuple>
@@ -437,23 +439,114 @@ TEST(Retractor, PublishedCirceFamilyLinesReplay) {
         Position pos(s, setup_rules, id);
         MoveList list;
         generate_legal(pos, list);
+        // The forward move: its two squares ("Kf3-e4", "Nd3xe1", "c7-c8=Q"), the promotion
+        // when written.
         const std::string forward = j["forward"];
-        const Goal aim =
-            j["stipulation"].get<std::string>().find('=') != std::string::npos ? Goal::Stalemate : Goal::Mate;
+        std::vector<Square> squares;
+        for (size_t i = 0; i + 1 < forward.size(); ++i)
+            if (forward[i] >= 'a' && forward[i] <= 'h' && forward[i + 1] >= '1' && forward[i + 1] <= '8')
+                squares.push_back(parse_square(forward.substr(i, 2)));
+        ASSERT_EQ(squares.size(), 2u) << forward;
+        const size_t eq = forward.find('=');
+        const std::string letters = "QRBN";
+        const std::array<Walk, 4> walks{QUEEN, ROOK, BISHOP, KNIGHT};
+        const Walk promotion = eq == std::string::npos ? NO_WALK : walks.at(letters.find(forward[eq + 1]));
+        const std::string stipulation = j["stipulation"];
+        const bool self = stipulation.find("s#") != std::string::npos;
+        const Goal aim = stipulation.find('=') != std::string::npos ? Goal::Stalemate : Goal::Mate;
         int reached = 0;
         for (const Move& m : list) {
-            if (m.from != parse_square(forward.substr(1, 2)) ||
-                m.to != parse_square(forward.substr(forward.size() - 2)))
-                continue;
+            if (m.from != squares[0] || m.to != squares[1] || m.promotion != promotion) continue;
             UndoInfo u;
             pos.do_move(m, u);
-            reached += goal_reached(pos, u, aim);
+            if (!self) {
+                reached += goal_reached(pos, u, aim);
+            } else {
+                // s#1: Black then has moves, and every one mates White.
+                MoveList replies;
+                generate_legal(pos, replies);
+                int mates = 0;
+                for (const Move& r : replies) {
+                    UndoInfo v;
+                    pos.do_move(r, v);
+                    mates += goal_reached(pos, v, Goal::Mate);
+                    pos.undo_move(r, v);
+                }
+                reached += replies.size() > 0 && mates == replies.size();
+            }
             pos.undo_move(m, u);
         }
         EXPECT_EQ(reached, 1) << "forward " << forward << " from " << to_fen(s);
         ++problems;
     }
-    EXPECT_EQ(problems, 2);
+    EXPECT_EQ(problems, 6);
+}
+
+// Whether janko text `text` (a retraction of rebirth's tree) is what the source writes as
+// `written`: the same ("c7-c8=R"), or its start before the rebirth brackets ("Kh1xBg2" for
+// "Kh1xBg2[+bBc8][-wRc8]"), or any unit ("~-h5") or any unit of one walk ("N~-g6") that went
+// to that square without capturing.
+bool written_as(const std::string& text, const std::string& written) {
+    const size_t tilde = written.find('~');
+    if (tilde == std::string::npos) return text.rfind(written, 0) == 0;
+    const std::string arrival = written.substr(tilde + 1);  // "-h5"
+    if (text.size() < arrival.size() || text.compare(text.size() - arrival.size(), arrival.size(), arrival) != 0)
+        return false;
+    return tilde == 0 ? true : text[0] == written[0];
+}
+
+// The published Circe-family retractors that rebirth solves (those of
+// data/retro/circe_retractors.jsonl with `solved`): the source's key is rebirth's one key, and
+// each line the source gives (Black's defence, White's answer, ..., the forward move written
+// as the source writes it: "Rf4" a rook to f4) is a line of rebirth's tree; every defence
+// rebirth finds against the key is one of the source's.
+TEST(Retractor, PublishedCirceFamilyRetractorsSolved) {
+    const auto file = std::filesystem::path(REBIRTH_SOURCE_DIR) / "data" / "retro" / "circe_retractors.jsonl";
+    int solved = 0;
+    for (const auto& j : test::read_jsonl(file)) {
+        if (!j.contains("solved")) continue;
+        const std::string id = j["id"];
+        SCOPED_TRACE(id);
+        const RuleSet rules = resolve_rules(parse_condition_words(j["condition"].get<std::string>(), id), id);
+        RetractorSpec spec;
+        ASSERT_TRUE(parse_retractor_stipulation(j["stipulation"], spec.retractions, spec.aim));
+        const RetractorAnswer a = solve_retractor(parse_fen(j["fen"].get<std::string>(), id), spec, &rules, 2);
+        EXPECT_EQ(a.verdict(), "unique") << retractor_text(a);
+        ASSERT_EQ(a.keys.size(), 1u) << retractor_text(a);
+        const RetractorStep& key = a.keys[0];
+        EXPECT_TRUE(written_as(key.text, j["solved"]["key"])) << key.text;
+        const auto variations = j["solved"]["variations"].get<std::vector<std::vector<std::string>>>();
+        for (const RetractorStep& d : key.next) {
+            const bool listed = std::any_of(variations.begin(), variations.end(),
+                                            [&](const auto& v) { return written_as(d.text, v[0]); });
+            EXPECT_TRUE(listed) << "defence " << d.text << " is not in the source";
+        }
+        for (const std::vector<std::string>& v : variations) {
+            // Along the line: each step of the source among the steps below the one before.
+            std::vector<const RetractorStep*> at{&key};
+            for (size_t k = 0; k + 1 < v.size(); ++k) {
+                std::vector<const RetractorStep*> next;
+                for (const RetractorStep* step : at)
+                    for (const RetractorStep& c : step->next)
+                        if (written_as(c.text, v[k])) next.push_back(&c);
+                EXPECT_FALSE(next.empty()) << v[k] << " (step " << k + 1 << ")";
+                at = std::move(next);
+            }
+            // The forward move: its unit letter (none for a pawn) and its arrival square.
+            const std::string& fw = v.back();
+            bool reached = false;
+            for (const RetractorStep* step : at)
+                for (const std::string& f : step->forward) {
+                    const bool pawn = !std::isupper(static_cast<unsigned char>(fw[0]));
+                    const std::string target = pawn ? fw : fw.substr(1);
+                    reached = reached || (f.find(target) != std::string::npos &&
+                                          (pawn ? !std::isupper(static_cast<unsigned char>(f[2])) : f[2] == fw[0]));
+                }
+            EXPECT_TRUE(reached) << "forward " << fw << " after " << v[v.size() - 2];
+        }
+        ++solved;
+    }
+    EXPECT_EQ(solved, 2);
 }
 
 }  // namespace

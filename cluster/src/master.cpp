@@ -222,6 +222,16 @@ Master::Master(Job job, MasterOptions options) : job_(std::move(job)), options_(
                                      std::string("the journal's replies do not fit the problem: ") + e.what());
                 }
             }
+            // The journaled solutions of a split solve problem's items fit them (as a result's must).
+            if (!run->retro)
+                for (const auto& [key, rec] : run->fragments) {
+                    try {
+                        check_fragment(*run, key, solve_fragment_of(rec));
+                    } catch (const std::exception& e) {
+                        throw InputError(job_.journal, 0, run->spec->id,
+                                         "the journal's solve items do not fit the problem: " + std::string(e.what()));
+                    }
+                }
             // MaxSolutions plays whose first lines the journaled items hold: the rest is not searched.
             if (run->proof)
                 for (const auto& [play, keys] : run->proof_play_keys) settle_proof(*run, play.first, play.second);
