@@ -174,6 +174,12 @@ TEST(SolveSplitPlan, FragmentTextChecksItsData) {
             SolveRootItem other = item;
             other.phase = 5;  // a play the problem does not have
             EXPECT_THROW(fragment_text(p, other, f), std::invalid_argument) << name;
+            SolveFragment longer = f;
+            if (has_line)
+                longer.lines.emplace_back();  // one length more than the play has
+            else
+                longer.trees.push_back(f.trees[0]);  // two trees for one root move
+            EXPECT_THROW(fragment_text(p, item, longer), std::invalid_argument) << name;
             SolveFragment cut = f;
             cut.timed_out = true;  // a timed-out item found nothing
             EXPECT_THROW(fragment_text(p, item, cut), std::invalid_argument) << name;

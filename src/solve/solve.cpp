@@ -235,7 +235,7 @@ SolvePlan plan_solve(const Problem& p) {
             if (is_proof(tw)) return refuse("proof game");
             if (tw.stipulation.retro()) return refuse("retro stipulation");
             const std::unique_ptr<TwinSetup> setup = load_twin(tw);
-            SolveContext ctx{tw, setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), 1, nullptr, nullptr};
+            const SolveContext ctx = twin_context(tw, *setup);
             std::vector<SplitPhase> phases;
             if (!(is_help_family(tw) ? split_help(ctx, phases) : split_direct(ctx, phases)))
                 return refuse("stipulation or options not splittable by root moves");
@@ -317,14 +317,15 @@ SolveFragment twin_fragment(const Problem& tw, const SolveRootItem& item, int th
     return fragment;
 }
 
-// Renders fragments of one twin (fragment_text): the twin loaded once for all its items.
+// Renders fragments of one twin (fragment_text): the twin loaded and its plays split once for
+// all its items.
 class TwinRender {
   public:
-    explicit TwinRender(Problem tw)
-        : tw_(std::move(tw)), setup_(load_twin(tw_)), ctx_{tw_,         setup_->rules,
-                                                           setup_->pos, goal_from_text(tw_.stipulation.goal),
-                                                           1,           nullptr,
-                                                           nullptr} {}
+    explicit TwinRender(Problem tw) : tw_(std::move(tw)), setup_(load_twin(tw_)), ctx_(twin_context(tw_, *setup_)) {
+        help_ = is_help_family(tw_);
+        if (!(help_ ? split_help(ctx_, phases_) : split_direct(ctx_, phases_)))
+            throw std::invalid_argument("a twin that does not split by root moves");
+    }
 
     std::vector<std::string> text(const SolveRootItem& item, const SolveFragment& f) const {
         if (f.timed_out) {
@@ -332,8 +333,13 @@ class TwinRender {
                 throw std::invalid_argument("a timed-out fragment with solutions");
             return {};
         }
-        if (is_help_family(tw_)) {
+        if (item.phase < 0 || size_t(item.phase) >= phases_.size() || phases_[size_t(item.phase)].blocked)
+            throw std::invalid_argument("a play the twin does not have");
+        if (help_) {
             if (!f.trees.empty()) throw std::invalid_argument("a tree in help play");
+            if (f.lines.size() != size_t(phases_[size_t(item.phase)].lengths))
+                throw std::invalid_argument("lines of " + std::to_string(f.lines.size()) + " lengths, the play has " +
+                                            std::to_string(phases_[size_t(item.phase)].lengths));
             std::vector<std::string> parts;
             for (const std::vector<PlayLine>& lines : f.lines) {
                 for (const PlayLine& l : lines)
@@ -357,6 +363,8 @@ class TwinRender {
     Problem tw_;
     std::unique_ptr<TwinSetup> setup_;
     SolveContext ctx_;
+    bool help_ = false;
+    std::vector<SplitPhase> phases_;
 };
 
 }  // namespace
@@ -370,7 +378,7 @@ std::vector<SolveRootItem> solve_replies(const Problem& p, const SolveRootItem& 
     const Problem tw = item_twin(p, item);
     if (!is_help_family(tw)) return {};
     const std::unique_ptr<TwinSetup> setup = load_twin(tw);
-    SolveContext ctx{tw, setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), 1, nullptr, nullptr};
+    const SolveContext ctx = twin_context(tw, *setup);
     return reply_items(ctx, item);
 }
 

@@ -114,6 +114,12 @@ struct TwinSetup {
 // and line.
 std::unique_ptr<TwinSetup> load_twin(const Problem& tw);
 
+// A solve context on twin `tw` loaded as `setup` (its stipulation's goal, one thread, no
+// limits, nothing collected): for splitting, rendering and checking. Keeps references to both.
+inline SolveContext twin_context(const Problem& tw, const TwinSetup& setup) {
+    return SolveContext{tw, setup.rules, setup.pos, goal_from_text(tw.stipulation.goal), 1, nullptr, nullptr};
+}
+
 // The position a twin's play starts from with `first` to move (proof games: the game array or
 // position a; else the diagram), loaded afresh from `setup` under its rules and the twin's
 // king options.

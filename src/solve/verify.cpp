@@ -503,7 +503,7 @@ std::string solution_text(const Position& start, const PlayLine& line, Kind kind
     if (kind == Kind::Proof) return game_text(start, line.moves, tw.language);
     if (kind == Kind::Battle) return "1." + move_to_popeye(start, line.moves.front(), false, tw.language) + "!";
     // As the solver writes it (its play's numbering, introductory moves numbered apart).
-    const SolveContext ctx{tw, setup.rules, setup.pos, goal_from_text(tw.stipulation.goal), 1, nullptr, nullptr};
+    const SolveContext ctx = twin_context(tw, setup);
     std::string text = help_lines_text(ctx, line.play, {line});
     return text.substr(text.find_first_not_of("\n "));
 }
