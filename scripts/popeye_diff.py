@@ -87,11 +87,11 @@ def one(args):
     rc, out, rb_time = run([rebirth, 'solve', '--regression', '--quiet', '--json', '--threads', '1', '--maxtime',
                             str(rb_seconds), single], work, rb_seconds + 30)
     text = out.decode('latin-1')
-    summary = [l for l in text.split('\n') if l.startswith('{"id"')]
+    summary = [l for l in text.split('\n') if l.startswith('{') and '"id":' in l]
     status = json.loads(summary[-1]).get('status') if summary else 'bad-input'
     if status in ('bad-input', 'unsupported'):
         return name, 'unsupported', rb_time, 0.0
-    ours = '\n'.join(l for l in text.split('\n') if not l.startswith('{"id"'))
+    ours = '\n'.join(l for l in text.split('\n') if not (l.startswith('{') and '"id":' in l))
     with tempfile.TemporaryDirectory() as tmp:  # Popeye may write files beside its input
         with open(os.path.join(tmp, 'p.inp'), 'w', encoding='latin-1') as f:
             f.write(open(single, encoding='latin-1').read())

@@ -8,6 +8,7 @@
 
 #include "test_util.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -87,6 +88,40 @@ TEST(SolveProof, HalfMoveAfterE4) {
 TEST(SolveProof, HalfMoveAfterSf3) {
     EXPECT_EQ(solutions("beginproblem stip dia0.5 fors rsbqkbsr/pppppppp/8/8/8/5S2/PPPPPPPP/RSBQKB1R endproblem"),
               "\n  1.Sg1-f3 dia\n\nsolution finished.\n\n\n");
+}
+
+// ser-dia3 to the game array with e2-e3 played (Black passes): one line of one move, 1.e2-e3;
+// none of two (each of two white moves changes a square the other does not restore, but e3
+// and one other move leave that other unit off its square); eight of three: a knight out and
+// back (b1-a3, b1-c3, g1-f3, g1-h3) with e2-e3 second or third, never first (the line would
+// reach the diagram after its first move and end there).
+TEST(SolveProof, SeriesProofGameLines) {
+    const std::string out =
+        solutions("beginproblem stip ser-dia3 fors rsbqkbsr/pppppppp/8/8/8/4P3/PPPP1PPP/RSBQKBSR endproblem");
+    EXPECT_EQ(out.substr(0, out.find('\n', 1) + 1), "\n  1.e2-e3 dia\n");
+    std::vector<std::string> lines;
+    for (size_t at = 0; (at = out.find("  1.", at)) != std::string::npos; ++at)
+        lines.push_back(out.substr(at, out.find('\n', at) - at));
+    ASSERT_EQ(lines.size(), 9u) << out;
+    EXPECT_NE(std::find(lines.begin(), lines.end(), "  1.Sg1-f3   2.e2-e3   3.Sf3-g1 dia"), lines.end()) << out;
+    EXPECT_NE(std::find(lines.begin(), lines.end(), "  1.Sb1-a3   2.Sa3-b1   3.e2-e3 dia"), lines.end()) << out;
+    for (const std::string& l : lines) EXPECT_EQ(l.rfind("  1.e2-e3   ", 0), std::string::npos) << l;
+    // exact-: three moves only.
+    const std::string exact =
+        solutions("beginproblem stip exact-ser-dia3 fors rsbqkbsr/pppppppp/8/8/8/4P3/PPPP1PPP/RSBQKBSR endproblem");
+    EXPECT_EQ(exact.find("  1.e2-e3 dia"), std::string::npos);
+    EXPECT_NE(exact.find("  1.Sg1-h3   2.Sh3-g1   3.e2-e3 dia"), std::string::npos);
+    // The queen reaches f7 from d1 in two moves through h5 or f3, both open only after e2-e4,
+    // and takes with check: a check is allowed with the last move (no pass follows it).
+    EXPECT_EQ(solutions("beginproblem stip ser-dia3 fors rsbqkbsr/pppppQpp/8/8/4P3/8/PPPP1PPP/RSB1KBSR endproblem"),
+              "\n  1.e2-e4   2.Qd1-h5   3.Qh5*f7 + dia\n  1.e2-e4   2.Qd1-f3   3.Qf3*f7 + dia"
+              "\n\nsolution finished.\n\n\n");
+    // In exactly four moves to the queen back on h5 with f7 taken: the unit that takes f7 (the
+    // queen or the bishop f1, in three moves or fewer) gives check with it, before the last
+    // move, where Black could not pass; a knight would need six moves. No line.
+    const std::string check =
+        solutions("beginproblem stip exact-ser-dia4 fors rsbqkbsr/ppppp1pp/8/7Q/4P3/8/PPPP1PPP/RSB1KBSR endproblem");
+    EXPECT_EQ(check.find(" dia"), std::string::npos) << check;
 }
 
 // dia1 after 1.e2-e4 e7-e5: each side has exactly one move and one way to use it.

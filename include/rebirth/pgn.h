@@ -21,8 +21,8 @@ struct PgnTag {
 // transfers, Assassin removals) or a Mars/Anti-Mars departure from a rebirth square is
 // followed by its Popeye notation as a comment ("Qxd5 {Qc4*d5[+bQd8]}"), since SAN cannot
 // say them. Ends with `result`; lines hold at most 79 characters; quotes and backslashes
-// in tag values are escaped. Throws std::invalid_argument when a move is not legal where it
-// is played.
+// in tag values are escaped. A null move is a pass (series play), written "--". Throws
+// std::invalid_argument when a move is not legal where it is played.
 std::string pgn_game(const std::vector<PgnTag>& tags, const Position& start, const std::vector<Move>& moves,
                      const std::string& result = "*");
 

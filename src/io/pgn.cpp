@@ -54,6 +54,17 @@ std::string pgn_game(const std::vector<PgnTag>& tags, const Position& start, con
     int number = 1;
     for (size_t i = 0; i < moves.size(); ++i) {
         const Move& m = moves[i];
+        if (m.is_null()) {
+            // A pass of series play: the null move "--" of PGN readers (SCID, ChessBase).
+            if (pos.side_to_move() == WHITE)
+                text.add(std::to_string(number) + ".");
+            else if (i == 0)
+                text.add(std::to_string(number) + "...");
+            text.add("--");
+            if (pos.side_to_move() == BLACK) ++number;
+            pos.set_side_to_move_for_analysis(~pos.side_to_move());
+            continue;
+        }
         MoveList legal;
         generate_legal(pos, legal);
         if (std::find(legal.begin(), legal.end(), m) == legal.end())

@@ -204,7 +204,8 @@ Color initial_side(Problem& p) {
             return WHITE;
         case P::AToB:
             // Popeye plays a=>b as help play started by Black; WhiteToPlay lets White start
-            // (the length stays as written).
+            // (the length stays as written). ser-a=>b: White makes the series.
+            if (st.series) return WHITE;
             return p.options.white_to_play ? WHITE : BLACK;
         case P::Help:
             if (st.series) return BLACK;

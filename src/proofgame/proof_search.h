@@ -17,6 +17,24 @@
 
 namespace rebirth {
 
+// Whether two squares hold the same unit as Popeye's proof-game comparison sees it: walk,
+// colour and declared attributes (the "promoted" mark is play history, not part of a unit).
+bool same_unit(Piece a, Piece b);
+// Whether every square of pos holds the target's unit (same_unit).
+bool board_matches(const Position& pos, const Board& target);
+// An exact, collision-free encoding of everything that decides the play from `pos`: units
+// with their attributes, side to move, castling, en passant and, under rebirth rules, the
+// diagram origins and the waiting (Parrain, buried) units. Written into `k` (its old contents
+// replaced, its storage kept).
+void position_code(const Position& pos, std::string& k);
+
+// Series proof games (series_proof.cpp): ser-dia n and ser-a=>b n. The side to move at the
+// start (each half of a duplex in turn) makes n moves or fewer, the other side passing, and
+// reaches the diagram with its last move: every such line, shortest first, in Popeye's
+// order and text ("  1.Sg1-f3   2.e2-e3   3.Sf3-g1 dia"), each also in ctx.proof_games (its
+// passes as null moves). False when the stipulation is not one.
+bool solve_series_proof_game(const SolveContext& ctx, std::string& out);
+
 class ExactSet;
 class RebirthBound;
 struct ProofCaches;

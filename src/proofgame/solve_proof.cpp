@@ -27,10 +27,6 @@
 
 namespace rebirth {
 
-namespace {
-
-// Whether two squares hold the same unit as Popeye's proof-game comparison sees it: walk,
-// colour and declared attributes (the "promoted" mark is play history, not part of a unit).
 bool same_unit(Piece a, Piece b) {
     if (a.walk != b.walk) return false;
     if (a.walk == NO_WALK) return true;
@@ -42,6 +38,8 @@ bool board_matches(const Position& pos, const Board& target) {
         if (!same_unit(pos.piece_on(Square(s)), target[s])) return false;
     return true;
 }
+
+namespace {
 
 // The orthodox game array: the start of every dia stipulation.
 Board game_array() {
@@ -163,10 +161,8 @@ std::pair<int, int> squares_after(const Position& pos, const Board& target, cons
     return {squares, change_bound(pos, ~pos.side_to_move(), occupied, double_step, false, max_change)};
 }
 
-// An exact, collision-free encoding of everything that decides the play from `pos`: units
-// with their attributes, side to move, castling, en passant and, under rebirth rules, the
-// diagram origins and the waiting (Parrain, buried) units.
-// Written into `k` (its old contents replaced, its storage kept).
+}  // namespace
+
 void position_code(const Position& pos, std::string& k) {
     // The occupancy, then a byte per occupied square (walk, colour, flags) in square order:
     // as exact as a byte for every square, and half as long to hash, compare and store.
@@ -197,6 +193,8 @@ void position_code(const Position& pos, std::string& k) {
     }
     k.assign(buf.data(), static_cast<size_t>(out - buf.data()));
 }
+
+namespace {
 
 std::string position_code(const Position& pos) {
     std::string k;
@@ -1089,6 +1087,7 @@ ExactSet* ProofFailures::at(int remaining) const {
 }
 
 bool solve_proof_game(const SolveContext& ctx, std::string& out) {
+    if (ctx.problem.stipulation.series) return solve_series_proof_game(ctx, out);
     if (!ProofTwinSearch::handles(ctx)) return false;
     const ProofTwinSearch search(ctx);
     const Options& opt = ctx.problem.options;
