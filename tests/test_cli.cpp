@@ -364,7 +364,7 @@ TEST_F(Cli, VerifyClaimedProofGames) {
     const std::string good = write("good.inp", problem + "\n  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qh5*e5 dia\n");
     const std::string wrong = write("wrong.inp", problem + "\n  1.e2-e4 e7-e5   2.Qd1-h5 Ke8-e7   3.Qh5*e6 dia\n");
     const std::string mate = write("mate.inp",
-                                   "BeginProblem\nStipulation ser-dia3\n"
+                                   "BeginProblem\nStipulation 1->ser-dia3\n"
                                    "Forsyth rsbq1bsr/ppppkppp/8/4Q3/4P3/8/PPPP1PPP/RSB1KBSR\nEndProblem\n"
                                    "  1.e2-e4   2.Qd1-h5   3.Qh5*e5 dia\n");
     // Battle play: the key claimed as Popeye writes it (Qd1-d8 is the only mate).
@@ -393,7 +393,7 @@ TEST_F(Cli, VerifyClaimedProofGames) {
     EXPECT_EQ(lines[1]["verdict"], "missing");
     EXPECT_EQ(lines[1]["cooks"].size(), 1u);
     expect_clean_exit(r[3], 4);
-    EXPECT_TRUE(contains(r[3].out, ": unverified: verifying claimed solutions of ser-dia3 is not implemented yet"))
+    EXPECT_TRUE(contains(r[3].out, ": unverified: verifying claimed solutions of 1->ser-dia3 is not implemented yet"))
         << r[3];
     expect_clean_exit(r[4], 2);
     EXPECT_TRUE(contains(r[4].err, bad + ":")) << r[4];
@@ -651,7 +651,7 @@ TEST_F(Cli, CookcheckCollections) {
                                          "\n  1.e2-e3 b7-b6   2.Qd1-f3 Bc8-a6   3.Qf3*a8 Ba6-b7   4.e3-e4 Bb7-c8"
                                          "   5.Qa8-b7 dia\n");
     write("collection/more/c_mate.inp",
-          "BeginProblem\nStipulation ser-dia3\nForsyth rsbq1bsr/ppppkppp/8/4Q3/4P3/8/PPPP1PPP/RSB1KBSR\n"
+          "BeginProblem\nStipulation 1->ser-dia3\nForsyth rsbq1bsr/ppppkppp/8/4Q3/4P3/8/PPPP1PPP/RSB1KBSR\n"
           "EndProblem\n  1.e2-e4   2.Qd1-h5   3.Qh5*e5 dia\n");
     write("collection/notes.txt", "not a problem: only .inp, .yaml and .yml files are read\n");
     // A YAML file of two problems: De Heer's in yacpdb's layout, claimed in short algebraic;
@@ -670,7 +670,7 @@ TEST_F(Cli, CookcheckCollections) {
     EXPECT_TRUE(contains(r.out, "a_deheer.inp: sound (1 claimed, 1 found)\n")) << r;
     EXPECT_TRUE(contains(r.out, "b_donati.inp: cooked (1 claimed, 2 found)\n  not claimed: 1.e2-e4 b7-b6")) << r;
     EXPECT_TRUE(
-        contains(r.out, "c_mate.inp: unverified: verifying claimed solutions of ser-dia3 is not implemented yet"))
+        contains(r.out, "c_mate.inp: unverified: verifying claimed solutions of 1->ser-dia3 is not implemented yet"))
         << r;
     EXPECT_TRUE(contains(r.out, "bad.inp: bad-input: ")) << r;
     EXPECT_TRUE(contains(r.out, "Zz")) << r;

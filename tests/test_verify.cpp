@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -184,11 +186,12 @@ TEST(Verify, FrenchProblemAndClaim) {
     EXPECT_EQ(verify(p[0], "1.e2-e4 e7-e5 2.Lg1-f3\n1.Cg1-f3 e7-e5 2.e2-e4").verdict, "missing");
 }
 
-TEST(Verify, SeriesProofGameIsUnverifiedAndBadTokensAreBadInput) {
+TEST(Verify, IntroProofGameIsUnverifiedAndBadTokensAreBadInput) {
     const std::vector<Problem> mate =
         parse_popeye("BeginProblem\nPieces White Kb6 Qd1 Black Ka8\nStipulation #1\nEndProblem\n", "m.inp");
     Problem series = problem("deheer_rml_1996");
-    series.stipulation = parse_popeye("BeginProblem\nStipulation ser-dia3\nEndProblem\n", "s.inp").front().stipulation;
+    series.stipulation =
+        parse_popeye("BeginProblem\nStipulation 1->ser-dia3\nEndProblem\n", "s.inp").front().stipulation;
     const VerifyResult v = verify(series, "  1.e2-e4   2.Qd1-h5   3.Qh5*e5 dia");
     EXPECT_EQ(v.verdict, "unverified");
     EXPECT_NE(v.why.find("not implemented yet"), std::string::npos) << v.why;
@@ -422,6 +425,35 @@ TEST(Verify, IntroMovesAndDuplexProofGames) {
     EXPECT_EQ(v.cooks[0], "1.Ra7*a8[+bRa7]");
     v = verify(duplex, "  1.Ra8*a7[+wRa8] a=>b\n\n  1.Ra7-a6 a=>b\n");
     EXPECT_EQ(v.verdict, "missing");
+}
+
+// Series proof games: the eleven ser-dia problems of Popeye's BEISPIEL/proof_se.inp (data/popeye)
+// claimed with the outputs Popeye printed for them are sound. ser-dia3 to e2-e3 (nine lines,
+// see SolveProof.SeriesProofGameLines) claimed with 1.e2-e3 alone has the eight knight lines
+// as cooks, written with the passes left out; a line that ends elsewhere is missing.
+TEST(Verify, SeriesProofGames) {
+    const fs::path dir = fs::path(REBIRTH_SOURCE_DIR) / "data" / "popeye";
+    for (int i = 1; i <= 11; ++i) {
+        char name[32];
+        std::snprintf(name, sizeof name, "BEISPIEL_proof_se_%03d", i);
+        SCOPED_TRACE(name);
+        const Problem p = parse_popeye_file((dir / (std::string(name) + ".inp")).string()).front();
+        const VerifyResult v = verify(p, test::read_text(dir / (std::string(name) + ".out")));
+        EXPECT_EQ(v.verdict, "sound") << (v.missing.empty() ? v.why : v.missing[0]);
+        EXPECT_EQ(v.claimed, 1);
+    }
+    const Problem e3 = parse_popeye(
+                           "BeginProblem\nStipulation ser-dia3\nForsyth rsbqkbsr/pppppppp/8/8/8/4P3/PPPP1PPP/RSBQKBSR\n"
+                           "EndProblem\n",
+                           "e3.inp")
+                           .front();
+    VerifyResult v = verify(e3, "  1.e2-e3 dia\n");
+    EXPECT_EQ(v.verdict, "cooked");
+    ASSERT_EQ(v.cooks.size(), 8u);
+    EXPECT_NE(std::find(v.cooks.begin(), v.cooks.end(), "1.Sg1-f3   2.e2-e3   3.Sf3-g1"), v.cooks.end());
+    v = verify(e3, "  1.e2-e3 dia\n  1.Sg1-f3   2.Sf3-g1   3.e2-e4 dia\n");
+    EXPECT_EQ(v.verdict, "missing");
+    EXPECT_EQ(v.missing.size(), 1u);
 }
 
 // data/collections/variations.yaml: four published problems of data/problems (the same units,

@@ -301,11 +301,18 @@ std::vector<std::vector<Move>> readings(const Position& start, const ClaimedGame
     return out;
 }
 
-// A game in Popeye's notation from `start`: "1.e2-e4 e7-e5   2.Sg1-f3" (Black first: "1...").
+// A game in Popeye's notation from `start`: "1.e2-e4 e7-e5   2.Sg1-f3" (Black first: "1..."); a null
+// move is a pass of series play ("1.e2-e3   2.Sg1-f3").
 std::string game_text(Position pos, const std::vector<Move>& moves, Language lang) {
     std::string out;
     int number = 1;
     for (size_t i = 0; i < moves.size(); ++i) {
+        if (moves[i].is_null()) {
+            // A pass (series play): the next move of the series side has the next number.
+            if (pos.side_to_move() == BLACK) ++number;
+            pos.set_side_to_move_for_analysis(~pos.side_to_move());
+            continue;
+        }
         const bool white = pos.side_to_move() == WHITE;
         if (white) {
             if (i > 0) out += "   ";
@@ -534,9 +541,9 @@ VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int firs
         r.why = std::move(why);
         return r;
     };
-    if (kind == Kind::Proof && (p.stipulation.series || p.stipulation.intro))
+    if (kind == Kind::Proof && p.stipulation.intro)
         return unverified("verifying claimed solutions of " + p.stipulation.text +
-                          " is not implemented yet (proof games of both sides only)");
+                          " is not implemented yet (no introductory moves before a proof game)");
     if (kind == Kind::Battle && p.options.post_key_play)
         return unverified("verifying the claims of PostKeyPlay is not implemented yet (no key)");
     if (kind == Kind::Battle && p.stipulation.retro())
@@ -580,7 +587,9 @@ VerifyResult verify_claimed(const Problem& p, std::string_view claimed, int firs
         const Position& diagram = setups[t]->pos;
         bool solution = false;
         std::string why;
-        if (kind == Kind::Proof) {
+        // A series proof game's lines are compared as series play's (the other side's passes
+        // left out of the claim).
+        if (kind == Kind::Proof && !tw.stipulation.series) {
             // The side the claim's numbering names first; a duplex's other play has the other
             // side first, numbered from its own first move ("1.Ra7*a8" by Black), as Popeye
             // writes it.
