@@ -17,10 +17,9 @@
 
 namespace rebirth {
 
-// Whether two squares hold the same unit as Popeye's proof-game comparison sees it: walk,
-// colour and declared attributes (the "promoted" mark is play history, not part of a unit).
-bool same_unit(Piece a, Piece b);
-// Whether every square of pos holds the target's unit (same_unit).
+// Whether every square of pos holds the target's unit as Popeye's proof-game comparison sees
+// it: walk, colour and declared attributes (the "promoted" mark is play history, not part of
+// a unit).
 bool board_matches(const Position& pos, const Board& target);
 // An exact, collision-free encoding of everything that decides the play from `pos`: units
 // with their attributes, side to move, castling, en passant and, under rebirth rules, the

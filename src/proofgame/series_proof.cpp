@@ -31,6 +31,7 @@ class SeriesSearch {
     void run(Position& pos, int moves, std::vector<std::vector<Move>>& lines) {
         lines_ = &lines;
         failures_.resize(std::max<size_t>(failures_.size(), size_t(moves) + 1));
+        codes_.resize(failures_.size());
         for (auto& f : failures_)
             if (!f) f = std::make_unique<ExactSet>();
         search(pos, moves);
@@ -63,7 +64,7 @@ class SeriesSearch {
     bool search(Position& pos, int remaining) {
         ctx_.visit();
         if (!reachable(pos, remaining)) return false;
-        std::string key;
+        std::string& key = codes_[size_t(remaining)];  // one buffer a depth: no allocation a node
         const bool memo = remaining > 1;
         if (memo) {
             position_code(pos, key);
@@ -105,6 +106,7 @@ class SeriesSearch {
     const long limit_;
     const bool bounded_;
     std::vector<std::unique_ptr<ExactSet>> failures_;
+    std::vector<std::string> codes_;  // position_code's buffer per moves remaining
     std::vector<Move> stack_;
     std::vector<std::vector<Move>>* lines_ = nullptr;
     bool stop_ = false;

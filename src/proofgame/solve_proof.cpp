@@ -27,11 +27,17 @@
 
 namespace rebirth {
 
+namespace {
+
+// Whether two squares hold the same unit as Popeye's proof-game comparison sees it: walk,
+// colour and declared attributes (the "promoted" mark is play history, not part of a unit).
 bool same_unit(Piece a, Piece b) {
     if (a.walk != b.walk) return false;
     if (a.walk == NO_WALK) return true;
     return a.color == b.color && (a.flags & ~PF_PROMOTED) == (b.flags & ~PF_PROMOTED);
 }
+
+}  // namespace
 
 bool board_matches(const Position& pos, const Board& target) {
     for (int s = 0; s < SQUARE_NB; ++s)
