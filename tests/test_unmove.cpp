@@ -85,6 +85,14 @@ std::pair<int, int> round_trips(const char* condition, int games, int plies,
     SetupRules setup_rules;
     setup_rules.rules = &rules;
     std::mt19937 rng(20261125);
+    // The conditions under which no pawn ever stands on a first or last rank (the starts have
+    // none there): orthodox chess, rebirths on the pawn's own second rank or nowhere.
+    const std::string cond = condition;
+    const bool pawns_off_edges = cond.empty() || cond == "Circe" || cond == "Circe Mirror" || cond == "Circe Strict" ||
+                                 cond == "Circe RexInclusive" || cond == "Circe File" ||
+                                 (cond.rfind("AntiCirce", 0) == 0 && cond != "AntiCirce PWC" &&
+                                  cond != "AntiCirce Symmetry" && cond != "AntiCirce Couscous") ||
+                                 cond.rfind("MarsCirce", 0) == 0 || cond.rfind("AntiMarsCirce", 0) == 0;
     const char* starts[] = {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
                             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
                             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
@@ -138,7 +146,16 @@ std::pair<int, int> round_trips(const char* condition, int games, int plies,
                 std::vector<UnMove> un;
                 generate_unmoves(pos.to_setup(), un, &rules);
                 for (const UnMove& r : un) {
-                    Position earlier(retract(pos.to_setup(), r), setup_rules);
+                    const rebirth::Setup back = retract(pos.to_setup(), r);
+                    // Where no rebirth puts a pawn on a first or last rank, no retraction does.
+                    if (pawns_off_edges)
+                        for (int f = 0; f < 8; ++f)
+                            for (int rank : {0, 7})
+                                EXPECT_NE(back.board[make_square(f, rank)].walk, PAWN)
+                                    << condition << ": a pawn on the edge after retracting " << int(r.move.from) << "-"
+                                    << int(r.move.to) << " (taken " << int(r.uncaptured) << ") from "
+                                    << to_fen(pos.to_setup()) << " to " << to_fen(back);
+                    Position earlier(back, setup_rules);
                     MoveList fw;
                     generate_legal(earlier, fw);
                     bool found = false;
@@ -453,6 +470,23 @@ TEST(UnMove, MarsCaptureStartedFromTheRebirthSquare) {
     // Quiet moves stay orthodox: from b1, a2, a4, b5, d5, e4, e2 (d1 too), not from h7.
     EXPECT_TRUE(has_retraction(un, SQ_B5, SQ_C3, NO_WALK, [](const UnMove&) { return true; }));
     EXPECT_FALSE(has_retraction(un, SQ_H7, SQ_C3, NO_WALK, [](const UnMove&) { return true; }));
+}
+
+// Mars Circe: the black pawn on a6 took there from b7, its rebirth square, having stood on
+// any empty square of the b-file from which b7 is its rebirth square, but never on b1 or b8:
+// no pawn stands on its side's first or last rank (RULES.md section 6: a retraction leads to a
+// position of the game). The seeds' Millour problem (Die Schwalbe 8950) retracts b2(b7)xBa6.
+TEST(UnMove, MarsPawnCaptureNeverStartedOnTheFirstOrLastRank) {
+    const auto un = unmoves_under("4k3/8/p7/8/8/8/8/4K3 w - - 0 1", "MarsCirce");
+    for (Square from : {SQ_B2, SQ_B3, SQ_B4, SQ_B5, SQ_B6, SQ_B7})
+        EXPECT_TRUE(has_retraction(un, from, SQ_A6, BISHOP, [](const UnMove&) { return true; })) << int(from);
+    EXPECT_FALSE(has_retraction(un, SQ_B1, SQ_A6, BISHOP, [](const UnMove&) { return true; }));
+    EXPECT_FALSE(has_retraction(un, SQ_B8, SQ_A6, BISHOP, [](const UnMove&) { return true; }));
+    for (const UnMove& u : un) {
+        if (u.move.to != SQ_A6) continue;
+        EXPECT_FALSE(rank_of(u.move.from) == 0 || rank_of(u.move.from) == 7)
+            << "the pawn retracted to " << int(u.move.from);
+    }
 }
 
 // Anti-Martian Circe (RULES.md section 1: captures are orthodox, non-captures start from the

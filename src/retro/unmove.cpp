@@ -492,9 +492,13 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
                 const int step = int(t) - int(home);
                 return step == up || (step == 2 * up && relative_rank(mover, rank_of(home)) == 1);
             };
-            if (p.walk != PAWN && p.walk != KING && relative_rank(mover, rank_of(t)) == 7 && reaches(PAWN))
+            // A pawn never stood on its side's first or last rank.
+            const int from_rr = relative_rank(mover, rank_of(from));
+            const bool pawn_may_stand = !pawn_ranks || (from_rr != 0 && from_rr != 7);
+            if (p.walk != PAWN && p.walk != KING && relative_rank(mover, rank_of(t)) == 7 && pawn_may_stand &&
+                reaches(PAWN))
                 add(UnMove{Move{from, t, MoveKind::Promotion, p.walk}});
-            if (reaches(p.walk)) add(UnMove{Move{from, t}});
+            if ((p.walk != PAWN || pawn_may_stand) && reaches(p.walk)) add(UnMove{Move{from, t}});
         }
         // Circe: the taken unit is the opponent's unit now on r, reborn there (r was empty
         // before the move, or the mover's departure square; Assassin: or held a unit of
@@ -586,8 +590,12 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
             const Square from = Square(si);
             if (occ & square_bb(from)) continue;
             const int rr = relative_rank(mover, rank_of(t));
-            if (p.walk != PAWN && p.walk != KING && rr == 7)
+            // A pawn never stood on its side's first or last rank (Mars rebirths put none there).
+            const int from_rr = relative_rank(mover, rank_of(from));
+            const bool pawn_may_stand = !pawn_ranks || (from_rr != 0 && from_rr != 7);
+            if (p.walk != PAWN && p.walk != KING && rr == 7 && pawn_may_stand)
                 add_takings(UnMove{Move{from, t, MoveKind::Promotion, p.walk}}, t, false);
+            if (p.walk == PAWN && !pawn_may_stand) continue;
             add_takings(UnMove{Move{from, t}}, t, false);
             if (p.walk == PAWN && rr == 5 && !(occ & square_bb(Square(t - up))) && !(occ & square_bb(Square(t + up))))
                 add_takings(UnMove{Move{from, t, MoveKind::EnPassant}}, Square(t - up), true);
