@@ -400,7 +400,14 @@ bool retraction_is(const Setup& position, const UnMove& u, const std::string& to
         if (a.rfind("removed ", 0) == 0) removed = make_piece(a[8] == 'w' ? WHITE : BLACK, walk_of(a[9]));
     }
     if (now != SQ_NONE && (u.capturer_now != SQ_NONE ? u.capturer_now : m.to) != now) return false;
-    if (u.unreborn != reborn || u.resurrected.walk != removed.walk) return false;
+    if (u.unreborn != reborn) return false;
+    // Circe Assassin: a unit taken on its own rebirth square removes its capturer ("Sh8xPf7
+    // (Pf7,-Sf7)"), written {removed wN} too.
+    if (u.capturer_lost) {
+        const Piece capturer = retract(position, u).board[m.from];
+        return removed.walk == unit && !removed.empty() && capturer.color == removed.color;
+    }
+    if (u.resurrected.walk != removed.walk) return false;
     return removed.empty() || u.resurrected.color == removed.color;
 }
 
@@ -481,7 +488,7 @@ TEST(Retractor, PublishedCirceFamilyLinesReplay) {
         EXPECT_EQ(reached, 1) << "forward " << forward << " from " << to_fen(s);
         ++problems;
     }
-    EXPECT_EQ(problems, 7);
+    EXPECT_EQ(problems, 15);
 }
 
 // Whether janko text `text` (a retraction of rebirth's tree) is what the source writes as
@@ -549,6 +556,48 @@ TEST(Retractor, PublishedCirceFamilyRetractorsSolved) {
         ++solved;
     }
     EXPECT_EQ(solved, 2);
+}
+
+// After White retracts an en passant capture, Black's retraction is the double step it took,
+// nothing else (the capture needs it). Thoma, Phénix No. 7259 (data/retro/circe_retractors.jsonl),
+// Anti-Circe Cheylan -3 & s#1: the key -1.e5xd6 e.p. (the pawn reborn on d2) leaves Black only
+// -1...d7-d5, and the source's line wins. Letting Black retract any other move there (a queen
+// move, d6-d5) refuted the key, and the whole problem came out "none".
+TEST(Retractor, EnPassantUncaptureLeavesOnlyTheDoubleStep) {
+    const auto file = std::filesystem::path(REBIRTH_SOURCE_DIR) / "data" / "retro" / "circe_retractors.jsonl";
+    for (const auto& j : test::read_jsonl(file)) {
+        if (j["id"] != "thoma_px7259") continue;
+        const RuleSet rules = resolve_rules(parse_condition_words(j["condition"].get<std::string>(), "7259"), "7259");
+        const rebirth::Setup diagram = parse_fen(j["fen"].get<std::string>(), "7259");
+        RetractorSpec spec;
+        ASSERT_TRUE(parse_retractor_stipulation(j["stipulation"], spec.retractions, spec.aim));
+        const auto line = j["line"].get<std::vector<std::string>>();
+        std::vector<std::vector<UnMove>> key;
+        for (const auto& choice : retractor_first_choices(diagram, spec, &rules))
+            if (retraction_is(diagram, choice.front(), line[0])) key.push_back(choice);
+        ASSERT_EQ(key.size(), 1u);
+        const RetractorAnswer a = solve_retractor_choices(diagram, spec, &rules, key, 2);
+        ASSERT_EQ(a.keys.size(), 1u) << retractor_text(a);
+        const std::vector<std::vector<std::string>> lines = retractor_lines(a.keys[0]);
+        ASSERT_EQ(lines.size(), 1u) << retractor_text(a);  // one defence: d7-d5
+        std::vector<std::string> expected;
+        rebirth::Setup s = diagram;
+        for (const std::string& written : line) {
+            std::vector<UnMove> un;
+            generate_unmoves(s, un, &rules);
+            for (const UnMove& u : un)
+                if (retraction_is(s, u, written)) {
+                    expected.push_back(janko_notation(s, u, &rules));
+                    s = retract(s, u);
+                    break;
+                }
+        }
+        ASSERT_EQ(expected.size(), line.size());
+        for (size_t k = 0; k < expected.size(); ++k)
+            EXPECT_TRUE(lines[0][k].find(expected[k]) != std::string::npos) << lines[0][k] << " / " << expected[k];
+        return;
+    }
+    FAIL() << "thoma_px7259 missing";
 }
 
 }  // namespace

@@ -22,6 +22,11 @@ namespace rebirth {
 // moves or removes them, a promotion turns a pawn into a piece).
 bool may_be_legal(const Setup& s, int depth, const RuleSet* rules = nullptr);
 
+// Whether retraction u of `position` fits the history the position claims: after a retracted
+// en passant capture (position.ep_square set: the earlier position's last move was a double
+// step through that square) only that double step; any retraction otherwise.
+bool fits_en_passant(const Setup& position, const UnMove& u, const RuleSet* rules = nullptr);
+
 // The last single move of the side that did not move in `position`, for each retraction
 // whose earlier position may_be_legal(·, depth, rules) does not refute, in
 // generate_unmoves' order. If the diagram is legal (what a retro problem asserts), its last

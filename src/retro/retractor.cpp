@@ -138,12 +138,13 @@ struct Solver {
     }
 
     // The retractions of the side that did not move in s whose earlier position passes
-    // may_be_legal, in generate_unmoves' order.
+    // may_be_legal, in generate_unmoves' order; after a retracted en passant capture only the
+    // double step it took (fits_en_passant).
     std::vector<UnMove> legal_retractions(const Setup& s) const {
         std::vector<UnMove> all, out;
         generate_unmoves(s, all, rules);
         for (const UnMove& u : all)
-            if (may_be_legal(retract(s, u), spec.depth, rules)) out.push_back(u);
+            if (fits_en_passant(s, u, rules) && may_be_legal(retract(s, u), spec.depth, rules)) out.push_back(u);
         return out;
     }
 

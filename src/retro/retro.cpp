@@ -81,6 +81,16 @@ std::vector<UnMove> possible_last_moves(const Setup& position, int depth, const 
     return out;
 }
 
+bool fits_en_passant(const Setup& position, const UnMove& u, const RuleSet* rules) {
+    if (position.ep_square == SQ_NONE) return true;
+    const Move& m = u.move;
+    // Anti-Mars Circe: a pawn's step starts from its rebirth square (the move's extra).
+    const Square start = rules && rules->antimars && m.extra != SQ_NONE ? m.extra : m.from;
+    const bool double_step = position.board[m.to].walk == PAWN && m.kind == MoveKind::Normal &&
+                             (m.to - start == 16 || start - m.to == 16);
+    return double_step && Square((start + m.to) / 2) == position.ep_square;
+}
+
 namespace {
 
 // The retractions of `position` that its own history allows: after a retracted en passant
@@ -89,16 +99,7 @@ namespace {
 void history_unmoves(const Setup& position, std::vector<UnMove>& out, const RuleSet* rules) {
     generate_unmoves(position, out, rules);
     std::erase_if(out, [&](const UnMove& u) {
-        const Move& m = u.move;
-        if (position.castling & square_bb(m.to)) return true;
-        if (position.ep_square != SQ_NONE) {
-            // Anti-Mars Circe: a pawn's step starts from its rebirth square (the move's extra).
-            const Square start = rules && rules->antimars && m.extra != SQ_NONE ? m.extra : m.from;
-            const bool double_step = position.board[m.to].walk == PAWN && m.kind == MoveKind::Normal &&
-                                     (m.to - start == 16 || start - m.to == 16);
-            if (!double_step || Square((start + m.to) / 2) != position.ep_square) return true;
-        }
-        return false;
+        return (position.castling & square_bb(u.move.to)) || !fits_en_passant(position, u, rules);
     });
 }
 
