@@ -149,6 +149,38 @@ TEST(Retro, LastNSingleMovesOfTheFullSequenceRecords) {
     EXPECT_GE(unique, 3);
 }
 
+// Published Circe-family "last N single moves" problems (data/retro/circe_lastmoves.jsonl):
+// the published sequence is never refuted, and where rebirth leaves only one it is that one.
+// Millour's Martian Circe problem of the seeds (Die Schwalbe 8950), reconstructed from its
+// text: b2(b7)xBa6 is a Mars capture from the pawn's rebirth square b7.
+TEST(Retro, PublishedCirceLastMovesAreNeverRefuted) {
+    const fs::path file = fs::path(REBIRTH_SOURCE_DIR) / "data" / "retro" / "circe_lastmoves.jsonl";
+    int records = 0;
+    for (const auto& j : test::read_jsonl(file)) {
+        const std::string id = j["id"];
+        SCOPED_TRACE(id);
+        const RuleSet rules = resolve_rules(parse_condition_words(j["condition"].get<std::string>(), id), id);
+        const rebirth::Setup s = parse_fen(j["fen"].get<std::string>(), id);
+        const std::vector<std::string> expected = j["expected"];
+        std::vector<std::vector<std::string>> found;
+        for (const std::vector<UnMove>& seq : possible_last_moves(s, j["n"].get<int>(), 3, &rules, 2)) {
+            std::vector<std::string> texts;
+            rebirth::Setup p = s;
+            for (const UnMove& u : seq) {
+                texts.push_back(janko_notation(p, u, &rules));
+                p = retract(p, u);
+            }
+            found.push_back(texts);
+        }
+        EXPECT_NE(std::find(found.begin(), found.end(), expected), found.end()) << "refuted";
+        if (found.size() == 1) {
+            EXPECT_EQ(found[0], expected);
+        }
+        ++records;
+    }
+    EXPECT_EQ(records, 1);
+}
+
 // Round trip: for seeded random games from the game array under `condition` (Popeye words,
 // "" = orthodox), the moves actually played last are always among the answers to "what were
 // the last n single moves?" of the final diagram (its side to move known, its castling and

@@ -86,8 +86,8 @@ bool fits_en_passant(const Setup& position, const UnMove& u, const RuleSet* rule
     const Move& m = u.move;
     // Anti-Mars Circe: a pawn's step starts from its rebirth square (the move's extra).
     const Square start = rules && rules->antimars && m.extra != SQ_NONE ? m.extra : m.from;
-    const bool double_step = position.board[m.to].walk == PAWN && m.kind == MoveKind::Normal &&
-                             (m.to - start == 16 || start - m.to == 16);
+    const bool double_step =
+        position.board[m.to].walk == PAWN && m.kind == MoveKind::Normal && (m.to - start == 16 || start - m.to == 16);
     return double_step && Square((start + m.to) / 2) == position.ep_square;
 }
 
