@@ -115,6 +115,17 @@ TEST(Retro, HandCases) {
     for (const std::string& t : e4) EXPECT_EQ(t.find('x'), std::string::npos) << t;
 }
 
+// A position's own history bounds its retractions (may_be_legal): with an en passant right on
+// d6 Black's last move was d7-d5, which the white king on c6 forbids (the pawn on d7 would have
+// checked it with Black to move), so the position is illegal though the black king could
+// retract; without the right it could.
+TEST(Retro, EnPassantRightNeedsItsDoubleStep) {
+    const rebirth::Setup ep = parse_fen("7k/8/2K5/3pP3/8/8/8/8 w - d6 0 1");
+    ASSERT_EQ(ep.ep_square, SQ_D6);
+    EXPECT_FALSE(may_be_legal(ep, 1));
+    EXPECT_TRUE(may_be_legal(parse_fen("7k/8/2K5/3pP3/8/8/8/8 w - - 0 1"), 1));
+}
+
 // "What were the last N single moves?" on the records of lastmoves.jsonl that give the whole
 // sequence (JR-O-001, -004, -007, -010: N = 1, 3, 6, 10): the published sequence is never
 // refuted, and where it is the only one left the answer is proved and must be it.

@@ -14,7 +14,9 @@ namespace rebirth {
 // (null: orthodox chess; otherwise rules unmoves_supported accepts) by looking `depth`
 // single moves back: it passes the static analysis sound under the rules, and (depth > 0)
 // it is the game array with White to move or has a retraction whose earlier position passes
-// the same test with depth - 1. False is a proof of illegality: every legal position but the
+// the same test with depth - 1 (a retraction its history allows: after a retracted en passant
+// capture, s.ep_square set, only the double step; no move of a king or rook keeping a
+// castling right in s). False is a proof of illegality: every legal position but the
 // game array has a legal predecessor. True proves nothing. The static analysis: orthodox
 // chess, legality.h's; under rebirth rules only what no rebirth, removal or Mars capture
 // can undo: one king a side, at most 8 pawns and 16 units, and no more pieces of a walk

@@ -64,8 +64,13 @@ bool may_be_legal(const Setup& s, int depth, const RuleSet* rules) {
                                : analyze_orthodox_legality(s.board, s.side_to_move).illegal)
         return false;
     if (depth == 0 || is_game_array(s)) return true;
-    // One retraction that is not refuted is enough: stop at the first.
-    return for_each_unmove(s, rules, [&](const UnMove& u) { return may_be_legal(retract(s, u), depth - 1, rules); });
+    // One retraction that is not refuted is enough: stop at the first. Only those s's own
+    // history allows: after a retracted en passant capture the double step it took, and no
+    // move of a king or rook that keeps a castling right in s.
+    return for_each_unmove(s, rules, [&](const UnMove& u) {
+        return !(s.castling & square_bb(u.move.to)) && fits_en_passant(s, u, rules) &&
+               may_be_legal(retract(s, u), depth - 1, rules);
+    });
 }
 
 std::vector<UnMove> possible_last_moves(const Setup& position, int depth, const RuleSet* rules, int threads) {
