@@ -535,6 +535,14 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
         // square c (empty now) that has t as its rebirth square.
         // A pawn reborn on its last rank may have promoted there (rebirth_promotes).
         const bool reborn_promoted = anti && p.walk != PAWN && p.walk != KING && relative_rank(mover, rank_of(t)) == 7;
+        // The square rules under which the capturer's rebirth square is a function of its walk
+        // and the capture square alone (not of the departure square or the taken unit).
+        const SquareRule anti_square = anti_rules.square;
+        const bool square_only =
+            anti && !both && !frischauf &&
+            (anti_square == SquareRule::Classic || anti_square == SquareRule::File ||
+             anti_square == SquareRule::Symmetry || anti_square == SquareRule::VerticalSymmetry ||
+             anti_square == SquareRule::HorizontalSymmetry || anti_square == SquareRule::Antipodes);
         // Circe with Anti-Circe: the taken unit may also stand reborn on its rebirth square r
         // now (r was empty before the move, or is the capture square itself): the capturer's
         // way to c may have crossed r, so the ways are worked out with the opponent's units
@@ -544,6 +552,17 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
             // c is empty now, or (Circe with Anti-Circe) holds the taken unit reborn on it.
             const bool held = (occ & square_bb(c)) != 0;
             if (c == t || (held && !(opponents & square_bb(c)))) continue;
+            // Where the capturer's rebirth square depends only on its walk after the move and
+            // on c, a square c that does not send it to t is left before its ways are worked
+            // out (the test below would refuse each of them).
+            if (square_only) {
+                bool back_to_t = false;
+                for (Walk after : {p.walk, PAWN})
+                    for (Walk before : {after, PAWN})
+                        back_to_t = back_to_t || capturer_rebirth_square(anti_rules, make_piece(mover, after), before,
+                                                                         c, c, make_piece(~mover, QUEEN)) == t;
+                if (!back_to_t) continue;
+            }
             for (const Piece x : {p, reborn_promoted ? make_piece(mover, PAWN) : Piece{}}) {
                 if (x.empty()) continue;
                 const Bitboard before_occ = (occ & ~square_bb(t)) | square_bb(c);
