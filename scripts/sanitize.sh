@@ -32,7 +32,7 @@ cmake --build "$build_dir" --parallel "$(nproc)" --target rebirth "${suites[@]}"
 # the intelligent series play with pawns, and the verification of the published proof games and
 # Circe-family problems; the shorter round trip under every condition runs here.
 declare -A filters=([test_verify]='-Verify.EveryPublishedGameTheCorpusSolves:Verify.PublishedCirceFamilyProblemsAreSound'
-                    [test_retractor]='Retractor.UncaptureChoiceSeparatesProcaFromHoeg:Retractor.OnitiuKeyIsNotRefuted:Retractor.PopeyeFiles'
+                    [test_retractor]='Retractor.EnPassantUncaptureLeavesOnlyTheDoubleStep:Retractor.UncaptureChoiceSeparatesProcaFromHoeg:Retractor.OnitiuKeyIsNotRefuted:Retractor.PopeyeFiles'
                     [test_popeye_suite]='PopeyeSuiteCorpus.*:Popeye/PopeyeSuite.MatchesPopeye/TESTS_*:Popeye/PopeyeSuite.MatchesPopeye/REGRESSIONS_*'
                     [test_solve_help]='-SolveHelp.IntelligentModeFindsThePlainSolutions:SolveHelp.IntelligentSeriesWithPawnsFindsThePlainSolutions'
                     [test_solve_proof]='-SolveProof.LongerRandomGamesAreAmongTheSolutions:SolveProof.RandomGamesUnderRebirthRulesAreAmongTheSolutions:SolveProof.TenPlyRandomGamesUnderRebirthRulesAreAmongTheSolutions:SolveProof.EightPlyRandomGamesUnderTheOtherConditionsAreAmongTheSolutions:SolveProof.TenPlyRandomGamesUnderMoreRebirthRulesAreAmongTheSolutions:SolveProof.TenPlyRandomGamesUnderMoveDependentRebirthRulesAreAmongTheSolutions:SolveProof.TwelvePlyRandomGamesUnderRebirthRulesAreAmongTheSolutions')
