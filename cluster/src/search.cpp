@@ -164,9 +164,11 @@ std::string_view then_codes = "NLFTZ";      // PlayNode::Then in order
 }  // namespace
 
 std::string play_line_key(const PlayLine& line) {
-    std::string out = play_head(line.twin, line.play, line.first) + (line.set_play ? "s" : "") +
-                      (line.restart >= 0 ? "@" + std::to_string(line.restart) : "");
-    for (const Move& m : line.moves) out += " " + (m.is_null() ? std::string("pass") : move_token(PathMove{m, 0}));
+    std::string out = play_head(line.twin, line.play, line.first);
+    if (line.set_play) out += 's';
+    if (line.restart >= 0) out.append("@").append(std::to_string(line.restart));
+    for (const Move& m : line.moves)
+        out.append(" ").append(m.is_null() ? std::string("pass") : move_token(PathMove{m, 0}));
     return out;
 }
 
@@ -194,9 +196,13 @@ PlayLine parse_play_line_key(std::string_view key) {
 
 std::string play_tree_key(const PlayTree& tree) {
     std::string out = play_head(tree.twin, tree.play, tree.first);
-    for (const FlatNode& n : flatten_tree(tree.root))
-        out += " " + std::to_string(n.depth) + "." + kind_codes[std::size_t(n.kind)] + "." + (n.goal ? "1" : "0") +
-               "." + then_codes[std::size_t(n.then)] + "/" + move_token(PathMove{n.move, 0});
+    for (const FlatNode& n : flatten_tree(tree.root)) {
+        out.append(" ").append(std::to_string(n.depth)).append(".");
+        out.push_back(kind_codes[std::size_t(n.kind)]);
+        out.append(n.goal ? ".1." : ".0.");
+        out.push_back(then_codes[std::size_t(n.then)]);
+        out.append("/").append(move_token(PathMove{n.move, 0}));
+    }
     return out;
 }
 
