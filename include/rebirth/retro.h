@@ -1,9 +1,7 @@
 #pragma once
 
-#include <cstddef>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "rebirth/rules.h"
@@ -25,21 +23,6 @@ namespace rebirth {
 // than the game array's plus the missing pawns (units are never created; a capture only
 // moves or removes them, a promotion turns a pawn into a piece).
 bool may_be_legal(const Setup& s, int depth, const RuleSet* rules = nullptr);
-
-// may_be_legal for positions of one rule set, each answer (position and depth) worked out once
-// and remembered: a search that asks about the same positions again (a retractor's tree) asks
-// this instead. The rules must outlive it. Not thread-safe: one per thread. Holds at most
-// kMaxAnswers answers (then starts again empty).
-class LegalityMemo {
-  public:
-    explicit LegalityMemo(const RuleSet* rules) : rules_(rules) {}
-    bool may_be_legal(const Setup& s, int depth);
-
-  private:
-    static constexpr std::size_t kMaxAnswers = std::size_t(1) << 20;
-    const RuleSet* rules_;
-    std::unordered_map<std::string, bool> answers_;
-};
 
 // Whether retraction u of `position` fits the history the position claims: after a retracted
 // en passant capture (position.ep_square set: the earlier position's last move was a double

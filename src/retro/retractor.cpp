@@ -126,9 +126,8 @@ struct Solver {
     std::map<std::string, Node> white_memo, black_memo;
     std::optional<std::chrono::steady_clock::time_point> deadline;
     unsigned visits = 0;
-    mutable LegalityMemo legality;  // may_be_legal of the retracted positions, remembered
 
-    Solver(const RetractorSpec& sp, const RuleSet* r) : spec(sp), rules(effective_rules(r)), legality(rules) {
+    Solver(const RetractorSpec& sp, const RuleSet* r) : spec(sp), rules(effective_rules(r)) {
         setup_rules.rules = rules;
     }
 
@@ -145,7 +144,7 @@ struct Solver {
         std::vector<UnMove> all, out;
         generate_unmoves(s, all, rules);
         for (const UnMove& u : all)
-            if (fits_en_passant(s, u, rules) && legality.may_be_legal(retract(s, u), spec.depth)) out.push_back(u);
+            if (fits_en_passant(s, u, rules) && may_be_legal(retract(s, u), spec.depth, rules)) out.push_back(u);
         return out;
     }
 

@@ -59,10 +59,7 @@ bool counts_possible(const Setup& s, bool marks) {
 
 }  // namespace
 
-namespace {
-
-// may_be_legal, its answers remembered in `memo` when given (positions of one rule set).
-bool may_be_legal_in(const Setup& s, int depth, const RuleSet* rules, LegalityMemo* memo) {
+bool may_be_legal(const Setup& s, int depth, const RuleSet* rules) {
     if (effective_rules(rules) ? !counts_possible(s, rules->frischauf)
                                : analyze_orthodox_legality(s.board, s.side_to_move).illegal)
         return false;
@@ -71,36 +68,9 @@ bool may_be_legal_in(const Setup& s, int depth, const RuleSet* rules, LegalityMe
     // history allows: after a retracted en passant capture the double step it took, and no
     // move of a king or rook that keeps a castling right in s.
     return for_each_unmove(s, rules, [&](const UnMove& u) {
-        if ((s.castling & square_bb(u.move.to)) || !fits_en_passant(s, u, rules)) return false;
-        const Setup earlier = retract(s, u);
-        return memo ? memo->may_be_legal(earlier, depth - 1) : may_be_legal_in(earlier, depth - 1, rules, nullptr);
+        return !(s.castling & square_bb(u.move.to)) && fits_en_passant(s, u, rules) &&
+               may_be_legal(retract(s, u), depth - 1, rules);
     });
-}
-
-}  // namespace
-
-bool may_be_legal(const Setup& s, int depth, const RuleSet* rules) { return may_be_legal_in(s, depth, rules, nullptr); }
-
-bool LegalityMemo::may_be_legal(const Setup& s, int depth) {
-    if (!s.underworld.empty()) return may_be_legal_in(s, depth, rules_, nullptr);
-    // The key: the units, the side to move, castling rights, en passant square, the waiting
-    // Parrain unit, and the depth asked (what may_be_legal reads).
-    std::string key;
-    key.reserve(SQUARE_NB + 16);
-    for (const Piece p : s.board)
-        key.push_back(static_cast<char>((int(p.walk) << 3) | (int(p.color) << 2) | (p.flags & PF_PROMOTED ? 1 : 0)));
-    key.push_back(static_cast<char>(s.side_to_move));
-    for (int i = 0; i < 8; ++i) key.push_back(static_cast<char>((s.castling >> (8 * i)) & 0xff));
-    key.push_back(static_cast<char>(s.ep_square));
-    key.push_back(static_cast<char>(s.parrain_square));
-    key.push_back(static_cast<char>((int(s.parrain_piece.walk) << 3) | (int(s.parrain_piece.color) << 2) |
-                                    (s.parrain_piece.flags & PF_PROMOTED ? 1 : 0)));
-    key.push_back(static_cast<char>(depth));
-    if (const auto it = answers_.find(key); it != answers_.end()) return it->second;
-    const bool answer = may_be_legal_in(s, depth, rules_, this);
-    if (answers_.size() >= kMaxAnswers) answers_.clear();
-    answers_.emplace(std::move(key), answer);
-    return answer;
 }
 
 std::vector<UnMove> possible_last_moves(const Setup& position, int depth, const RuleSet* rules, int threads) {
