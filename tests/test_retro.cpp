@@ -126,6 +126,35 @@ TEST(Retro, EnPassantRightNeedsItsDoubleStep) {
     EXPECT_TRUE(may_be_legal(parse_fen("7k/8/2K5/3pP3/8/8/8/8 w - - 0 1"), 1));
 }
 
+// After a retracted castling its king and rook keep their rights in the earlier positions
+// (retract_keeping_rights), so neither moved before (fits_history; the last-move analysis and
+// the retractors share both): White's retractions two single moves further back are all
+// refused, and all allowed once the rights are dropped.
+TEST(Retro, RetractedCastlingFreezesItsKingAndRook) {
+    const rebirth::Setup diagram = parse_fen("4k3/8/8/8/8/8/8/5RK1 b - - 0 1");
+    std::vector<UnMove> un;
+    generate_unmoves(diagram, un);
+    const auto castling =
+        std::find_if(un.begin(), un.end(), [](const UnMove& u) { return u.move.kind == MoveKind::Castling; });
+    ASSERT_NE(castling, un.end());
+    const rebirth::Setup castled = retract(diagram, *castling);
+    EXPECT_EQ(castled.castling, square_bb(SQ_E1) | square_bb(SQ_H1));
+    std::vector<UnMove> black;
+    generate_unmoves(castled, black);
+    ASSERT_FALSE(black.empty());
+    const rebirth::Setup earlier = retract_keeping_rights(castled, black.front());
+    EXPECT_EQ(earlier.castling, castled.castling);
+    std::vector<UnMove> white;
+    generate_unmoves(earlier, white);
+    ASSERT_FALSE(white.empty());
+    rebirth::Setup free = earlier;
+    free.castling = 0;
+    for (const UnMove& u : white) {
+        EXPECT_FALSE(fits_history(earlier, u)) << int(u.move.from) << "-" << int(u.move.to);
+        EXPECT_TRUE(fits_history(free, u));
+    }
+}
+
 // "What were the last N single moves?" on the records of lastmoves.jsonl that give the whole
 // sequence (JR-O-001, -004, -007, -010: N = 1, 3, 6, 10): the published sequence is never
 // refuted, and where it is the only one left the answer is proved and must be it.

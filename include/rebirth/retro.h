@@ -14,20 +14,23 @@ namespace rebirth {
 // (null: orthodox chess; otherwise rules unmoves_supported accepts) by looking `depth`
 // single moves back: it passes the static analysis sound under the rules, and (depth > 0)
 // it is the game array with White to move or has a retraction whose earlier position passes
-// the same test with depth - 1 (a retraction its history allows: after a retracted en passant
-// capture, s.ep_square set, only the double step; no move of a king or rook keeping a
-// castling right in s). False is a proof of illegality: every legal position but the
-// game array has a legal predecessor. True proves nothing. The static analysis: orthodox
-// chess, legality.h's; under rebirth rules only what no rebirth, removal or Mars capture
-// can undo: one king a side, at most 8 pawns and 16 units, and no more pieces of a walk
-// than the game array's plus the missing pawns (units are never created; a capture only
-// moves or removes them, a promotion turns a pawn into a piece).
+// the same test with depth - 1 (a retraction its history allows: fits_history). False is a proof of illegality: every
+// legal position but the game array has a legal predecessor. True proves nothing. The static analysis: orthodox chess,
+// legality.h's; under rebirth rules only what no rebirth, removal or Mars capture can undo: one king a side, at most 8
+// pawns and 16 units, and no more pieces of a walk than the game array's plus the missing pawns (units are never
+// created; a capture only moves or removes them, a promotion turns a pawn into a piece).
 bool may_be_legal(const Setup& s, int depth, const RuleSet* rules = nullptr);
 
 // Whether retraction u of `position` fits the history the position claims: after a retracted
 // en passant capture (position.ep_square set: the earlier position's last move was a double
-// step through that square) only that double step; any retraction otherwise.
-bool fits_en_passant(const Setup& position, const UnMove& u, const RuleSet* rules = nullptr);
+// step through that square) only that double step; and no move of a king or rook that keeps
+// a castling right in `position` (a retracted castling gives its king and rook theirs).
+bool fits_history(const Setup& position, const UnMove& u, const RuleSet* rules = nullptr);
+
+// The earlier position of retraction u of `position` (retract()), keeping the castling rights
+// `position` has for the units u did not move (or take back from a rebirth square): a line of
+// retractions carries the rights a retracted castling gave, which fits_history then reads.
+Setup retract_keeping_rights(const Setup& position, const UnMove& u);
 
 // The last single move of the side that did not move in `position`, for each retraction
 // whose earlier position may_be_legal(·, depth, rules) does not refute, in

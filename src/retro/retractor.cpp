@@ -138,13 +138,15 @@ struct Solver {
     }
 
     // The retractions of the side that did not move in s whose earlier position passes
-    // may_be_legal, in generate_unmoves' order; after a retracted en passant capture only the
-    // double step it took (fits_en_passant).
+    // may_be_legal and that the retracted line's history allows (fits_history: after a
+    // retracted en passant capture only the double step it took; after a retracted castling
+    // no move of its king or rook), in generate_unmoves' order.
     std::vector<UnMove> legal_retractions(const Setup& s) const {
         std::vector<UnMove> all, out;
         generate_unmoves(s, all, rules);
         for (const UnMove& u : all)
-            if (fits_en_passant(s, u, rules) && may_be_legal(retract(s, u), spec.depth, rules)) out.push_back(u);
+            if (fits_history(s, u, rules) && may_be_legal(retract_keeping_rights(s, u), spec.depth, rules))
+                out.push_back(u);
         return out;
     }
 
@@ -258,7 +260,7 @@ struct Solver {
     // it; nullopt when it is not legal (Black then has no retraction).
     std::optional<RetractorStep> white_step(const Setup& s, const UnMove& u, int k) {
         RetractorStep step = step_of(WHITE, s, u, rules);
-        const Setup before = retract(s, u);
+        const Setup before = retract_keeping_rights(s, u);
         const Forward fw = forward_aim(before);
         if (fw.value == RetractorValue::Win) {
             step.value = RetractorValue::Win;
@@ -313,7 +315,7 @@ struct Solver {
     // when b is not legal (White then has no retraction).
     std::optional<RetractorStep> black_step(const Setup& before, const UnMove& b, int k) {
         RetractorStep step = step_of(BLACK, before, b, rules);
-        const Setup earlier = retract(before, b);
+        const Setup earlier = retract_keeping_rights(before, b);
         Forward fd;
         if (spec.forward_defence) fd = forward_aim(earlier);
         if (fd.value == RetractorValue::Win) {

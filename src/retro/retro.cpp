@@ -65,11 +65,9 @@ bool may_be_legal(const Setup& s, int depth, const RuleSet* rules) {
         return false;
     if (depth == 0 || is_game_array(s)) return true;
     // One retraction that is not refuted is enough: stop at the first. Only those s's own
-    // history allows: after a retracted en passant capture the double step it took, and no
-    // move of a king or rook that keeps a castling right in s.
+    // history allows (fits_history).
     return for_each_unmove(s, rules, [&](const UnMove& u) {
-        return !(s.castling & square_bb(u.move.to)) && fits_en_passant(s, u, rules) &&
-               may_be_legal(retract(s, u), depth - 1, rules);
+        return fits_history(s, u, rules) && may_be_legal(retract(s, u), depth - 1, rules);
     });
 }
 
@@ -86,9 +84,10 @@ std::vector<UnMove> possible_last_moves(const Setup& position, int depth, const 
     return out;
 }
 
-bool fits_en_passant(const Setup& position, const UnMove& u, const RuleSet* rules) {
-    if (position.ep_square == SQ_NONE) return true;
+bool fits_history(const Setup& position, const UnMove& u, const RuleSet* rules) {
     const Move& m = u.move;
+    if (position.castling & square_bb(m.to)) return false;
+    if (position.ep_square == SQ_NONE) return true;
     // Anti-Mars Circe: a pawn's step starts from its rebirth square (the move's extra).
     const Square start = rules && rules->antimars && m.extra != SQ_NONE ? m.extra : m.from;
     const bool double_step =
@@ -103,13 +102,11 @@ namespace {
 // that keeps a castling right in `position` never moved before it.
 void history_unmoves(const Setup& position, std::vector<UnMove>& out, const RuleSet* rules) {
     generate_unmoves(position, out, rules);
-    std::erase_if(out, [&](const UnMove& u) {
-        return (position.castling & square_bb(u.move.to)) || !fits_en_passant(position, u, rules);
-    });
+    std::erase_if(out, [&](const UnMove& u) { return !fits_history(position, u, rules); });
 }
 
-// The earlier position of u, with the castling rights `position` keeps for units u did not
-// move (or take back from a rebirth square) added to those retract() claims.
+}  // namespace
+
 Setup retract_keeping_rights(const Setup& position, const UnMove& u) {
     Setup s = retract(position, u);
     const Move& m = u.move;
@@ -120,6 +117,8 @@ Setup retract_keeping_rights(const Setup& position, const UnMove& u) {
     s.castling |= position.castling & ~moved;
     return s;
 }
+
+namespace {
 
 // The sequences of n more retractions after `line` (the retractions that led to
 // `position`), appended to out in generate_unmoves' order; the retractions of one level are

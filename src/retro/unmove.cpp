@@ -421,6 +421,12 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
         const int rr = relative_rank(~mover, rank_of(c));
         return w != PAWN || !pawn_ranks || (rr != 0 && rr != 7);  // other rebirths put pawns anywhere
     };
+    // The same for a pawn of the mover on `from` (a Mars capture or an Anti-Mars step started
+    // from a rebirth square, the departure any square whose rebirth square fits).
+    auto mover_pawn_may_stand = [&](Square from) {
+        const int rr = relative_rank(mover, rank_of(from));
+        return !pawn_ranks || (rr != 0 && rr != 7);
+    };
     // Circe with Anti-Circe: whether the capturer of m (now on m.to), taking a unit of walk w,
     // stayed there: its rebirth square for that capture is that square (Calvet); else it went
     // to that square. Always under the other rules.
@@ -492,9 +498,7 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
                 const int step = int(t) - int(home);
                 return step == up || (step == 2 * up && relative_rank(mover, rank_of(home)) == 1);
             };
-            // A pawn never stood on its side's first or last rank.
-            const int from_rr = relative_rank(mover, rank_of(from));
-            const bool pawn_may_stand = !pawn_ranks || (from_rr != 0 && from_rr != 7);
+            const bool pawn_may_stand = mover_pawn_may_stand(from);
             if (p.walk != PAWN && p.walk != KING && relative_rank(mover, rank_of(t)) == 7 && pawn_may_stand &&
                 reaches(PAWN))
                 add(UnMove{Move{from, t, MoveKind::Promotion, p.walk}});
@@ -609,9 +613,7 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
             const Square from = Square(si);
             if (occ & square_bb(from)) continue;
             const int rr = relative_rank(mover, rank_of(t));
-            // A pawn never stood on its side's first or last rank (Mars rebirths put none there).
-            const int from_rr = relative_rank(mover, rank_of(from));
-            const bool pawn_may_stand = !pawn_ranks || (from_rr != 0 && from_rr != 7);
+            const bool pawn_may_stand = mover_pawn_may_stand(from);
             if (p.walk != PAWN && p.walk != KING && rr == 7 && pawn_may_stand)
                 add_takings(UnMove{Move{from, t, MoveKind::Promotion, p.walk}}, t, false);
             if (p.walk == PAWN && !pawn_may_stand) continue;
