@@ -785,6 +785,37 @@ TEST_F(Cli, VerifyReplaysRetroCertificates) {
     EXPECT_TRUE(contains(r[2].err, broken + ":2:")) << r[2];
 }
 
+// rebirth legal: the diagram after 1.e4 e5 2.Nf3 (Black to move) is legal with a game that
+// `rebirth verify` replays; the same certificate claimed for White to move fails (a legality
+// proof is of the diagram's side to move, unlike a type A retro); two white kings are
+// illegal with the reason; a FEN that does not parse is bad input naming the option.
+TEST_F(Cli, LegalProvesWithAGameThatVerifyReplays) {
+    const std::string fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b - - 1 2";
+    const RunResult made = run({"legal", "--fen", fen, "--json"});
+    expect_clean_exit(made, 0);
+    const nlohmann::json j = nlohmann::json::parse(made.out);
+    EXPECT_EQ(j["verdict"], "legal") << made;
+    EXPECT_EQ(j["plies"], 3) << made;
+    const std::string good = write("legal.jsonl", made.out);
+    std::string other = made.out;
+    const auto side = other.find(" b - - ");
+    ASSERT_NE(side, std::string::npos) << made;
+    other.replace(side, 7, " w - - ");
+    const std::string wrong_side = write("legal-white.jsonl", other);
+    const std::vector<RunResult> r = run_all({{"verify", good},
+                                              {"verify", wrong_side},
+                                              {"legal", "--fen", "K7/8/8/8/8/8/8/KK5k w - - 0 1"},
+                                              {"legal", "--fen", "rnbqkbnr/pppppppp w"}});
+    expect_clean_exit(r[0], 0);
+    EXPECT_TRUE(contains(r[0].out, "verified 1 of 1 certificate(s)\n")) << r[0];
+    expect_clean_exit(r[1], 2);
+    EXPECT_TRUE(contains(r[1].out, "verified 0 of 1 certificate(s)\n")) << r[1];
+    expect_clean_exit(r[2], 0);
+    EXPECT_TRUE(contains(r[2].out, "illegal: white has 3 kings")) << r[2];
+    expect_clean_exit(r[3], 2);
+    EXPECT_TRUE(contains(r[3].err, "--fen")) << r[3];
+}
+
 // README: `--problem K` picks problem K (1-based) of the file; beyond the last problem the
 // run is refused (exit 2) naming the file. Counts by hand, see the comments below.
 TEST_F(Cli, ProblemBeyondTheFileIsRefusedNamingTheFile) {

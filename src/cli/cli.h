@@ -52,6 +52,13 @@ struct RetroArgs {
     double max_seconds = 0;  // the retractor's time limit (0: none)
 };
 
+struct LegalArgs {
+    std::string fen;
+    int depth = 3;        // single moves looked back to refute it
+    double seconds = 10;  // time for the search of a game
+    bool json = false;
+};
+
 struct VerifyArgs {
     // Retro certificates (.json / .jsonl: the JSON lines of `rebirth retro --json --certify`),
     // or Popeye files each holding one problem followed by its claimed solution.
@@ -74,6 +81,7 @@ struct CookcheckArgs {
 int run_perft(const PerftArgs& args);
 int run_solve(const SolveArgs& args);
 int run_retro(const RetroArgs& args);
+int run_legal(const LegalArgs& args);
 int run_verify(const VerifyArgs& args);
 
 int run_cookcheck(const CookcheckArgs& args);

@@ -52,8 +52,11 @@ int verify_certificates(const std::string& file) {
             // retraction of a solution is the last move; a solution's certificate ends with it.
             Setup position = diagram;
             const std::string why = [&] {
-                // Both sides may be asked (janko's type A): the certificate decides, so try both.
+                // Both sides may be asked (janko's type A): the certificate decides, so try both;
+                // a legality proof (`rebirth legal --json`) is of the diagram's side to move.
+                const bool given = j.value("kind", std::string()) == "legality";
                 for (Color to_move : {WHITE, BLACK}) {
+                    if (given && to_move != diagram.side_to_move) continue;
                     position.side_to_move = to_move;
                     if (check_certificate_text(position, c.get<std::string>(), conditions,
                                                static_cast<int>(j["solutions"][i].size()))

@@ -88,6 +88,22 @@ int main(int argc, char** argv) {
     retro_cmd->add_flag("--no-forward-defence", retro.no_forward_defence,
                         "Retractor without forward defence (Black may not reach the aim first)");
 
+    cli::LegalArgs legal;
+    CLI::App* legal_cmd = app.add_subcommand(
+        "legal",
+        "Is an orthodox diagram legal? \"legal\" with a game from the game array that reaches it (found by a "
+        "best-first search, replayed), \"illegal\" with the reason, or \"unresolved\"");
+    legal_cmd
+        ->add_option("--fen", legal.fen,
+                     "The diagram as a FEN (side to move, castling and en passant rights as claims)")
+        ->required();
+    legal_cmd->add_option("--depth", legal.depth, "Single moves looked back to refute it (default 3)")
+        ->check(CLI::Range(0, 8));
+    legal_cmd->add_option("--seconds", legal.seconds, "Time for the search of a game (default 10)")
+        ->check(CLI::PositiveNumber);
+    legal_cmd->add_flag("--json", legal.json,
+                        "One JSON line: id, verdict, reason, plies, certificates (replayed by rebirth verify)");
+
     cli::VerifyArgs verify;
     CLI::App* verify_cmd = app.add_subcommand(
         "verify",
@@ -136,6 +152,7 @@ int main(int argc, char** argv) {
         }
         if (*solve_cmd) return cli::run_solve(solve);
         if (*retro_cmd) return cli::run_retro(retro);
+        if (*legal_cmd) return cli::run_legal(legal);
         if (*verify_cmd) return cli::run_verify(verify);
         if (*cookcheck_cmd) return cli::run_cookcheck(cookcheck);
     } catch (const InputError& e) {

@@ -1,0 +1,33 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rebirth/move.h"
+#include "rebirth/proof_builder.h"
+#include "rebirth/setup.h"
+
+// Legality of an orthodox diagram with its proof: "illegal" with the sound reason of the
+// static analysis (legality.h) or of the retractions (retro.h, may_be_legal), "legal" with a
+// game from the game array that reaches it (proof_builder.h), replayed before it is believed,
+// or "unresolved" when neither is proved. Never a guess.
+
+namespace rebirth {
+
+struct LegalityProof {
+    enum class Verdict { Legal, Illegal, Unresolved };
+    Verdict verdict = Verdict::Unresolved;
+    std::string reason;      // Illegal: why; Unresolved: what was tried
+    std::vector<Move> game;  // Legal: from the game array (White to move) to the diagram
+    const char* verdict_name() const;
+};
+
+// Judges `diagram` (its side to move; its castling rights claim that those kings and rooks
+// never moved, its en passant square that the last move was that double step): illegal when
+// analyze_orthodox_legality or may_be_legal(diagram, depth) refutes it; legal when
+// build_proof_game finds a game within `limits` whose replay (every move legal where it is
+// played) ends on the diagram's units and side to move with its castling rights kept and its
+// en passant square open; else unresolved.
+LegalityProof judge_legality(const Setup& diagram, int depth = 3, const BuildLimits& limits = {});
+
+}  // namespace rebirth

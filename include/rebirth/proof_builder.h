@@ -1,0 +1,36 @@
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "rebirth/move.h"
+#include "rebirth/setup.h"
+
+// Constructive proof games: some orthodox game from the game array to a diagram, of any
+// length. Not a proof-game solver (proof_search.h finds every shortest game): a best-first
+// search on moves played + weight * estimate, the estimate being each side's moves needed
+// (proof_bound.h, fixed units as walls), the captures each side must still make, and (in
+// some variants) the way of its units to the units it must take. Near the diagram (the bounds
+// allow at most 4 more half-moves) an exact depth-first search within those bounds looks for
+// the last moves. The variants run in rounds, each with twice the nodes of the round before.
+// It finds long games in positions the exhaustive search cannot reach (the legal positions of
+// retro analysis, with dozens of captures). A game found proves the diagram legal; none found
+// proves nothing.
+
+namespace rebirth {
+
+struct BuildLimits {
+    long max_nodes = 400000;  // positions expanded per search at most (the last round's)
+    double seconds = 10;      // 0: no limit (then the result depends only on max_nodes)
+    // Weight of the estimate against the moves played (f = moves played + weight * estimate):
+    // higher finds games faster, lower finds shorter ones.
+    int weight = 4;
+};
+
+// A game from the game array (White to move) whose last position has `target`'s units and
+// side to move (castling and en passant rights aside: a diagram without them), every move
+// legal where it is played. Orthodox chess only. Nothing when none was found within the
+// limits, or when the target holds a unit without proof-game bounds (fairy walks).
+std::optional<std::vector<Move>> build_proof_game(const Setup& target, const BuildLimits& limits = {});
+
+}  // namespace rebirth

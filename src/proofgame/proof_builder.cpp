@@ -1,0 +1,297 @@
+#include "rebirth/proof_builder.h"
+
+#include <algorithm>
+#include <chrono>
+#include <queue>
+#include <unordered_set>
+
+#include "rebirth/distance.h"
+#include "rebirth/movegen.h"
+#include "rebirth/position.h"
+#include "rebirth/proof_bound.h"
+
+namespace rebirth {
+
+namespace {
+
+const char* const kGameArray = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+// The units of each side the target holds.
+std::array<int, COLOR_NB> target_counts(const Board& target) {
+    std::array<int, COLOR_NB> n{0, 0};
+    for (const Piece& p : target)
+        if (!p.empty()) ++n[p.color];
+    return n;
+}
+
+// What the estimate adds for the units each side must still take: nothing, the way to the
+// other side's nearest units, or the way to the units the other side has beyond the target's
+// of their walk.
+enum class Takes { None, Nearest, ByWalk };
+
+struct Node {
+    Position pos;
+    int parent = -1;
+    Move move{};
+    int played = 0;
+};
+
+// One build: the target and the bounds' caches, shared by the variants of the search.
+class Builder {
+  public:
+    Builder(const Setup& target, std::chrono::steady_clock::time_point deadline, bool timed)
+        : target_(target.board),
+          side_(target.side_to_move),
+          kept_(target_counts(target_)),
+          white_(target_),
+          black_(target_),
+          deadline_(deadline),
+          timed_(timed) {
+        for (int sq = 0; sq < SQUARE_NB; ++sq) {
+            const Piece p = target_[sq];
+            if (p.empty()) continue;
+            ++target_walks_[p.color][p.walk];
+            target_by_[p.color][p.walk] |= square_bb(Square(sq));
+        }
+    }
+
+    // Whether pos is the target: its units, its side to move.
+    bool reached(const Position& pos) const {
+        if (pos.side_to_move() != side_) return false;
+        for (int s = 0; s < SQUARE_NB; ++s) {
+            const Piece a = pos.piece_on(Square(s)), want = target_[s];
+            if (a.walk != want.walk || (!a.empty() && a.color != want.color)) return false;
+        }
+        return true;
+    }
+
+    bool out_of_time() const { return timed_ && std::chrono::steady_clock::now() > deadline_; }
+
+    // One best-first search from `start` with this weight, the way to the units to take
+    // counted or not; the game found, or nothing within max_nodes or the time.
+    std::optional<std::vector<Move>> search(const Position& start, int weight, Takes takes, long max_nodes) {
+        std::vector<Node> nodes;
+        using Entry = std::pair<long, int>;  // (priority, node), least first
+        std::priority_queue<Entry, std::vector<Entry>, std::greater<>> open;
+        std::unordered_set<Key> seen;
+        const auto game_to = [&](int i, std::vector<Move> tail) {
+            std::vector<Move> game;
+            for (; nodes[size_t(i)].parent >= 0; i = nodes[size_t(i)].parent) game.push_back(nodes[size_t(i)].move);
+            std::reverse(game.begin(), game.end());
+            game.insert(game.end(), tail.begin(), tail.end());
+            return game;
+        };
+        nodes.push_back({start, -1, Move{}, 0});
+        seen.insert(start.key());
+        if (reached(start)) return std::vector<Move>{};
+        open.push({long(weight) * estimate(start, takes), 0});
+        long expanded = 0;
+        while (!open.empty()) {
+            const int i = open.top().second;
+            open.pop();
+            if (++expanded > max_nodes) break;
+            if ((expanded & 63) == 0 && out_of_time()) break;
+            Position pos = nodes[size_t(i)].pos;
+            std::vector<Move> tail;
+            if (finish(pos, tail)) return game_to(i, tail);
+            const int played = nodes[size_t(i)].played + 1;
+            MoveList list;
+            generate_legal(pos, list);
+            for (const Move& m : list) {
+                UndoInfo u;
+                pos.do_move(m, u);
+                if (seen.insert(pos.key()).second) {
+                    const int h = estimate(pos, takes);
+                    if (h < 2 * kFar) {
+                        nodes.push_back({pos, i, m, played});
+                        open.push({played + long(weight) * h, int(nodes.size()) - 1});
+                    }
+                }
+                pos.undo_move(m, u);
+            }
+        }
+        return std::nullopt;
+    }
+
+  private:
+    // How far pos is from the target, in moves of both sides (2 * kFar: never): each side's
+    // moves needed (proof_moves_needed, a lower bound), at least one capture of each unit of
+    // the other side beyond the target's, plus those captures once more, so that a capture
+    // that costs nothing else counts as progress; with `takes`, also each side's way to the
+    // units it must still take: the sum, over as many of the other side's units (kings apart)
+    // as it must take, of the fewest empty-board moves of one of its units onto their
+    // squares, the nearest first.
+    int estimate(const Position& pos, Takes takes) {
+        std::array<int, COLOR_NB> surplus{}, need{};
+        if (!needs(pos, surplus, need)) return 2 * kFar;
+        int total = 0;
+        for (Color c : {WHITE, BLACK}) total += std::max(need[c], surplus[~c]) + surplus[~c];
+        if (takes == Takes::None) return total;
+        for (Color c : {WHITE, BLACK}) {
+            if (surplus[~c] <= 0) continue;
+            if (takes == Takes::Nearest) {
+                total += nearest_sum(pos, c, pos.pieces(~c) & ~pos.pieces(~c, KING), surplus[~c]);
+                continue;
+            }
+            // The victims by walk: per walk of the other side (kings apart), as many units as
+            // it has beyond the target's of that walk, those off its target squares of that
+            // walk first.
+            for (int w = QUEEN; w <= PAWN; ++w) {
+                const Bitboard units = pos.pieces(~c, Walk(w));
+                const int excess = popcount(units) - target_walks_[~c][w];
+                if (excess <= 0) continue;
+                const Bitboard off = units & ~target_by_[~c][w];
+                total += nearest_sum(pos, c, popcount(off) < excess ? units : off, excess);
+            }
+        }
+        return total;
+    }
+
+    // The sum of the `count` least, over the units on `victims`, of the fewest empty-board
+    // moves of one of c's units onto their squares (each at most 8).
+    static int nearest_sum(const Position& pos, Color c, Bitboard victims, int count) {
+        std::array<int, SQUARE_NB> near{};
+        int n = 0;
+        for (Bitboard v = victims; v;) {
+            const Square e = pop_lsb(v);
+            int best = 8;
+            for (Bitboard t = pos.pieces(c); t;) {
+                const Square from = pop_lsb(t);
+                best = std::min(best, empty_distance(pos.piece_on(from).walk, c, from, e));
+            }
+            near[size_t(n++)] = best;
+        }
+        std::sort(near.begin(), near.begin() + n);
+        int sum = 0;
+        for (int k = 0; k < std::min(count, n); ++k) sum += near[size_t(k)];
+        return sum;
+    }
+
+    // Per side the units beyond the target's and the moves needed (proof_moves_needed); false
+    // when no game reaches the target from pos (a side with fewer units than the target, or a
+    // target unit out of reach).
+    bool needs(const Position& pos, std::array<int, COLOR_NB>& surplus, std::array<int, COLOR_NB>& need) {
+        for (Color c : {WHITE, BLACK}) {
+            surplus[c] = popcount(pos.pieces(c)) - kept_[c];
+            if (surplus[c] < 0) return false;
+        }
+        const Bitboard fixed = fixed_units(pos, target_);
+        for (Color c : {WHITE, BLACK}) {
+            need[c] = (c == WHITE ? white_ : black_).moves_needed(pos, c, fixed);
+            if (need[c] >= kFar) return false;
+        }
+        return true;
+    }
+
+    // The fewest half-moves from pos that the bounds allow (proof_moves_needed and the
+    // captures each side must make), of the parity that leaves the target's side to move;
+    // -1 when none.
+    int least_plies(const Position& pos) {
+        std::array<int, COLOR_NB> surplus{}, need{};
+        if (!needs(pos, surplus, need)) return -1;
+        const Color stm = pos.side_to_move();
+        for (int plies = 0; plies <= 2 * kFar; ++plies) {
+            const int own = (plies + 1) / 2, other = plies / 2;
+            if (std::max(need[stm], surplus[~stm]) > own || std::max(need[~stm], surplus[stm]) > other) continue;
+            if ((plies % 2 == 0) == (stm == side_)) return plies;
+        }
+        return -1;
+    }
+
+    // An exact end: a line of at most kFinishPlies half-moves from pos to the target, found by
+    // a depth-first search within the bounds (each side's moves needed and captures within
+    // its moves left), shortest first; false when there is none or the search ran out of
+    // its nodes.
+    bool finish(Position& pos, std::vector<Move>& line) {
+        const int least = least_plies(pos);
+        if (least < 0 || least > kFinishFrom) return false;
+        finish_nodes_ = 0;
+        for (int plies = least; plies <= least + kFinishMore; plies += 2)
+            if (finish_dfs(pos, plies, line)) {
+                std::reverse(line.begin(), line.end());
+                return true;
+            }
+        return false;
+    }
+
+    bool finish_dfs(Position& pos, int plies, std::vector<Move>& line) {
+        if (plies == 0) return reached(pos);
+        if (++finish_nodes_ > kFinishNodes) return false;
+        const Key key = pos.key() ^ (Key(plies) * 0x9E3779B97F4A7C15ull);
+        if (failed_.count(key)) return false;
+        std::array<int, COLOR_NB> surplus{}, need{};
+        const Color stm = pos.side_to_move();
+        const int own = (plies + 1) / 2, other = plies / 2;
+        if (!needs(pos, surplus, need) || std::max(need[stm], surplus[~stm]) > own ||
+            std::max(need[~stm], surplus[stm]) > other) {
+            failed_.insert(key);
+            return false;
+        }
+        MoveList list;
+        generate_legal(pos, list);
+        for (const Move& m : list) {
+            UndoInfo u;
+            pos.do_move(m, u);
+            const bool found = finish_dfs(pos, plies - 1, line);
+            pos.undo_move(m, u);
+            if (found) {
+                line.push_back(m);
+                return true;
+            }
+            if (finish_nodes_ > kFinishNodes) return false;
+        }
+        failed_.insert(key);
+        return false;
+    }
+
+    static constexpr int kFinishFrom = 4;       // the exact end is tried from positions this close
+    static constexpr int kFinishMore = 2;       // and with up to this many half-moves more
+    static constexpr long kFinishNodes = 1500;  // positions per try
+
+    const Board target_;
+    const Color side_;
+    const std::array<int, COLOR_NB> kept_;
+    std::array<std::array<int, WALK_NB>, COLOR_NB> target_walks_{};    // the target's units per side and walk
+    std::array<std::array<Bitboard, WALK_NB>, COLOR_NB> target_by_{};  // and their squares
+    MovesNeededCache white_, black_;
+    const std::chrono::steady_clock::time_point deadline_;
+    const bool timed_;
+    std::unordered_set<Key> failed_;  // (position, half-moves) with no exact end
+    long finish_nodes_ = 0;
+};
+
+}  // namespace
+
+std::optional<std::vector<Move>> build_proof_game(const Setup& target, const BuildLimits& limits) {
+    Position start;
+    start.set(parse_fen(kGameArray));
+    if (!proof_bound_applies(start, target.board)) return std::nullopt;
+    const auto start_time = std::chrono::steady_clock::now();
+    const auto end = start_time + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                      std::chrono::duration<double>(limits.seconds));
+    // The variants of the estimate, tried in rounds, each round with twice the time and nodes
+    // of the one before, until the limits run out: the estimates suit different positions.
+    const struct {
+        int weight;
+        Takes takes;
+    } variants[] = {{limits.weight, Takes::ByWalk},  {2 * limits.weight, Takes::ByWalk},
+                    {limits.weight, Takes::Nearest}, {2 * limits.weight, Takes::Nearest},
+                    {limits.weight, Takes::None},    {2 * limits.weight, Takes::None}};
+    const bool timed = limits.seconds > 0;
+    for (long nodes = std::min(limits.max_nodes, 1000L), slice = 1;;
+         nodes = std::min(2 * nodes, limits.max_nodes), slice *= 2) {
+        for (const auto& v : variants) {
+            auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(50 * slice);
+            if (timed) {
+                if (std::chrono::steady_clock::now() >= end) return std::nullopt;
+                deadline = std::min(deadline, end);
+            }
+            Builder builder(target, deadline, timed);
+            if (auto game = builder.search(start, v.weight, v.takes, nodes)) return game;
+        }
+        if (nodes >= limits.max_nodes) break;
+    }
+    return std::nullopt;
+}
+
+}  // namespace rebirth

@@ -1,0 +1,87 @@
+#include "rebirth/legality_proof.h"
+
+#include <sstream>
+
+#include "rebirth/legality.h"
+#include "rebirth/movegen.h"
+#include "rebirth/position.h"
+#include "rebirth/proof_builder.h"
+#include "rebirth/retro.h"
+
+namespace rebirth {
+
+namespace {
+
+const char* const kGameArray = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+// Whether `game` replays from the game array, every move among the legal moves where it is
+// played, to the diagram: its units (colour and walk), its side to move, every castling right
+// it claims still held, and its en passant square (when it gives one) the last move's.
+bool replays_to(const std::vector<Move>& game, const Setup& diagram) {
+    Position pos;
+    pos.set(parse_fen(kGameArray));
+    for (const Move& m : game) {
+        MoveList list;
+        generate_legal(pos, list);
+        bool legal = false;
+        for (const Move& x : list) legal = legal || x == m;
+        if (!legal) return false;
+        UndoInfo u;
+        pos.do_move(m, u);
+    }
+    const Setup end = pos.to_setup();
+    if (!same_units(end.board, diagram.board) || end.side_to_move != diagram.side_to_move) return false;
+    if ((diagram.castling & ~end.castling) != 0) return false;
+    if (diagram.ep_square != SQ_NONE) {
+        if (game.empty()) return false;
+        const Move& last = game.back();
+        const int step = int(last.to) - int(last.from);
+        if (pos.piece_on(last.to).walk != PAWN || (step != 16 && step != -16) ||
+            Square((int(last.from) + int(last.to)) / 2) != diagram.ep_square)
+            return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+const char* LegalityProof::verdict_name() const {
+    switch (verdict) {
+        case Verdict::Legal:
+            return "legal";
+        case Verdict::Illegal:
+            return "illegal";
+        case Verdict::Unresolved:
+            break;
+    }
+    return "unresolved";
+}
+
+LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits& limits) {
+    LegalityProof proof;
+    const LegalityVerdict v =
+        analyze_orthodox_legality(diagram.board, diagram.side_to_move, diagram.castling, diagram.ep_square);
+    if (v.illegal) {
+        proof.verdict = LegalityProof::Verdict::Illegal;
+        proof.reason = v.reason;
+        return proof;
+    }
+    if (!may_be_legal(diagram, depth)) {
+        proof.verdict = LegalityProof::Verdict::Illegal;
+        proof.reason =
+            "every position one single move back (and up to " + std::to_string(depth) + " further back) is illegal";
+        return proof;
+    }
+    if (auto game = build_proof_game(diagram, limits); game && replays_to(*game, diagram)) {
+        proof.verdict = LegalityProof::Verdict::Legal;
+        proof.game = std::move(*game);
+        return proof;
+    }
+    std::ostringstream why;
+    why << "no illegality proved (static analysis, retractions " << depth << " deep) and no game found";
+    if (limits.seconds > 0) why << " in " << limits.seconds << " s";
+    proof.reason = why.str();
+    return proof;
+}
+
+}  // namespace rebirth
