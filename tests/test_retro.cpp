@@ -531,5 +531,33 @@ TEST(Retro, ParrainWaitingUnitIsCertified) {
     EXPECT_FALSE(verify_certificate(waiting, *cert, conditions));
 }
 
+// A certificate whose game takes en passant: certificate_text writes the capture as Popeye
+// does, "e5*d6 ep.", and check_certificate_text reads the mark with it (the replay of legality
+// proofs ending with such a capture found this). 1.e4 a6 2.e5 d5 3.exd6 e.p.; the same text
+// without the last move ends elsewhere.
+TEST(RetroCertificate, EnPassantCaptureReplaysFromItsText) {
+    Position pos;
+    pos.set(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+    RetroCertificate cert;
+    for (const auto& [from, to] :
+         {std::pair{SQ_E2, SQ_E4}, {SQ_A7, SQ_A6}, {SQ_E4, SQ_E5}, {SQ_D7, SQ_D5}, {SQ_E5, SQ_D6}}) {
+        MoveList list;
+        generate_legal(pos, list);
+        const auto* m =
+            std::find_if(list.begin(), list.end(), [&](const Move& x) { return x.from == from && x.to == to; });
+        ASSERT_NE(m, list.end());
+        cert.game.push_back(*m);
+        UndoInfo u;
+        pos.do_move(*m, u);
+    }
+    ASSERT_EQ(cert.game.back().kind, MoveKind::EnPassant);
+    const rebirth::Setup diagram = pos.to_setup();
+    const std::string text = certificate_text(cert, {});
+    EXPECT_NE(text.find("e5*d6 ep."), std::string::npos) << text;
+    EXPECT_EQ(check_certificate_text(diagram, text, {}, 0), "") << text;
+    const std::string cut = text.substr(0, text.find(" 3.")) + " |";
+    EXPECT_NE(check_certificate_text(diagram, cut, {}, 0), "") << cut;
+}
+
 }  // namespace
 }  // namespace rebirth

@@ -24,10 +24,13 @@ struct LegalityProof {
 
 // Judges `diagram` (its side to move; its castling rights claim that those kings and rooks
 // never moved, its en passant square that the last move was that double step): illegal when
-// analyze_orthodox_legality or may_be_legal(diagram, depth) refutes it; legal when
-// build_proof_game finds a game within `limits` whose replay (every move legal where it is
-// played) ends on the diagram's units and side to move with its castling rights kept and its
-// en passant square open; else unresolved.
+// analyze_orthodox_legality or may_be_legal(diagram, depth) refutes it; legal when a game is
+// found whose replay (every move legal where it is played) ends on the diagram's units and
+// side to move with its castling rights kept and its en passant square the last move's: by
+// build_proof_game to the diagram (half of `limits`' time), else, when the diagram leaves at
+// most 12 sequences of its last 1 (then 2) single moves (possible_last_moves), to the
+// position one of them leads back to, followed by its moves (the rest of the time, shared;
+// half of the nodes each); else unresolved.
 LegalityProof judge_legality(const Setup& diagram, int depth = 3, const BuildLimits& limits = {});
 
 }  // namespace rebirth

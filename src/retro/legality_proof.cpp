@@ -1,5 +1,6 @@
 #include "rebirth/legality_proof.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "rebirth/legality.h"
@@ -13,6 +14,8 @@ namespace rebirth {
 namespace {
 
 const char* const kGameArray = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+constexpr int kRetractions = 2;       // single moves retracted at most before a game is looked for
+constexpr size_t kFewLastMoves = 12;  // retracted only when the sequences are at most this many
 
 // Whether `game` replays from the game array, every move among the legal moves where it is
 // played, to the diagram: its units (colour and walk), its side to move, every castling right
@@ -72,10 +75,36 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
             "every position one single move back (and up to " + std::to_string(depth) + " further back) is illegal";
         return proof;
     }
-    if (auto game = build_proof_game(diagram, limits); game && replays_to(*game, diagram)) {
+    // The diagram's last single moves, when it leaves few (a check that only an en passant
+    // capture or a promotion gives, say): a game to the position they lead back to, then
+    // those moves. Then the diagram gets half the time, and the sequences share the rest.
+    std::vector<std::vector<UnMove>> last = possible_last_moves(diagram, 1, depth);
+    const bool few = !last.empty() && last.size() <= kFewLastMoves;
+    BuildLimits first = limits;
+    if (few) first.seconds = limits.seconds / 2;
+    if (auto game = build_proof_game(diagram, first); game && replays_to(*game, diagram)) {
         proof.verdict = LegalityProof::Verdict::Legal;
         proof.game = std::move(*game);
         return proof;
+    }
+    for (int n = 1; few && n <= kRetractions; ++n) {
+        if (n > 1) last = possible_last_moves(diagram, n, depth);
+        if (last.empty() || last.size() > kFewLastMoves) break;
+        BuildLimits back = limits;
+        back.seconds = limits.seconds / 2 / double(kRetractions * last.size());
+        back.max_nodes = std::max(1000L, limits.max_nodes / 2);
+        for (const std::vector<UnMove>& seq : last) {
+            Setup earlier = diagram;
+            for (const UnMove& u : seq) earlier = retract_keeping_rights(earlier, u);
+            auto game = build_proof_game(earlier, back);
+            if (!game) continue;
+            for (auto it = seq.rbegin(); it != seq.rend(); ++it) game->push_back(it->move);
+            if (replays_to(*game, diagram)) {
+                proof.verdict = LegalityProof::Verdict::Legal;
+                proof.game = std::move(*game);
+                return proof;
+            }
+        }
     }
     std::ostringstream why;
     why << "no illegality proved (static analysis, retractions " << depth << " deep) and no game found";

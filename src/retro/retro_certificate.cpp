@@ -166,16 +166,28 @@ std::string check_certificate_text(const Setup& position, const std::string& tex
         while (i < token.size() && std::isdigit(static_cast<unsigned char>(token[i]))) ++i;
         if (i > 0 && i < token.size() && token[i] == '.') token = token.substr(i + 1);
         if (token.empty()) continue;
+        // An en passant capture is written with " ep." after it (certificate_text): the next
+        // word, taken when it is that.
+        in.clear();
+        const std::streampos after = in.tellg();
+        std::string next;
+        const bool ep_mark = (in >> next) && next == "ep.";
+        in.clear();
+        in.seekg(after);
         MoveList list;
         generate_legal(pos, list);
         bool played = false;
-        for (const Move& m : list)
-            if (move_to_popeye(pos, m) == token) {
+        for (const Move& m : list) {
+            const std::string written = move_to_popeye(pos, m);
+            const bool with_mark = ep_mark && written == token + " ep.";
+            if (written == token || with_mark) {
+                if (with_mark) in >> next;
                 UndoInfo u;
                 pos.do_move(m, u);
                 played = true;
                 break;
             }
+        }
         if (!played) return "half-move " + std::to_string(ply + 1) + " '" + token + "' is no legal move there";
         ++ply;
         if (bars == 1) ++after_bar;
