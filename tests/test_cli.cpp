@@ -816,6 +816,39 @@ TEST_F(Cli, LegalProvesWithAGameThatVerifyReplays) {
     EXPECT_TRUE(contains(r[3].err, "--fen")) << r[3];
 }
 
+// retro --certify-long: janko.at's JR-B-016 (lastmoves.jsonl, White's last move "B-"): no game
+// of 2 half-moves reaches the position before Bg7-h8, one of any length does, and verify
+// replays it; --certify-long without --certify is bad input naming the option.
+TEST_F(Cli, RetroCertifyLongTakesAGameOfAnyLength) {
+    const std::vector<std::string> ask{"retro",
+                                       "--fen",
+                                       "6kB/4pR1p/5ppK/8/8/8/8/8 b - - 0 1",
+                                       "--side",
+                                       "w",
+                                       "--certify",
+                                       "2",
+                                       "--threads",
+                                       "1",
+                                       "--json",
+                                       "--certify-seconds",
+                                       "30"};
+    std::vector<std::string> long_ask = ask;
+    long_ask.push_back("--certify-long");
+    const std::vector<RunResult> made =
+        run_all({ask, long_ask, {"retro", "--fen", "6kB/4pR1p/5ppK/8/8/8/8/8 b - - 0 1", "--certify-long"}});
+    expect_clean_exit(made[0], 0);
+    expect_clean_exit(made[1], 0);
+    const nlohmann::json short_only = nlohmann::json::parse(made[0].out), any = nlohmann::json::parse(made[1].out);
+    EXPECT_EQ(any["verdict"], "unique") << made[1];
+    EXPECT_TRUE(short_only["certificates"][0].is_null()) << made[0];
+    ASSERT_TRUE(any["certificates"][0].is_string()) << made[1];
+    const RunResult checked = run({"verify", write("long.jsonl", made[1].out)});
+    expect_clean_exit(checked, 0);
+    EXPECT_TRUE(contains(checked.out, "verified 1 of 1 certificate(s)\n")) << checked;
+    expect_clean_exit(made[2], 2);
+    EXPECT_TRUE(contains(made[2].err, "--certify-long")) << made[2];
+}
+
 // README: `--problem K` picks problem K (1-based) of the file; beyond the last problem the
 // run is refused (exit 2) naming the file. Counts by hand, see the comments below.
 TEST_F(Cli, ProblemBeyondTheFileIsRefusedNamingTheFile) {

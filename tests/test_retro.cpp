@@ -559,5 +559,23 @@ TEST(RetroCertificate, EnPassantCaptureReplaysFromItsText) {
     EXPECT_NE(check_certificate_text(diagram, cut, {}, 0), "") << cut;
 }
 
+// janko.at's JR-B-016 (../shared/reference/retro/lastmoves.jsonl: White's last move was a
+// bishop's, "B-"): the unique last move Bg7-h8 gets a certificate although no game of the 2
+// half-moves asked reaches the position before it (22 units were taken): in orthodox chess
+// find_certificate, asked for games of any length, then takes one from the constructive search,
+// which replays, also from its text.
+TEST(RetroCertificate, ConstructiveGameCertifiesALongRetro) {
+    const rebirth::Setup diagram = parse_fen("6kB/4pR1p/5ppK/8/8/8/8/8 b - - 0 1");
+    const std::vector<UnMove> last = possible_last_moves(diagram, 3);
+    ASSERT_EQ(last.size(), 1u);
+    EXPECT_EQ(janko_notation(diagram, last[0]), "Bg7-h8");
+    EXPECT_FALSE(find_certificate(diagram, last, {}, 2, 30).has_value());
+    const auto cert = find_certificate(diagram, last, {}, 2, 30, 1, 20, true);
+    ASSERT_TRUE(cert.has_value());
+    EXPECT_GT(cert->game.size(), 2u);
+    EXPECT_TRUE(verify_certificate(diagram, *cert, {}));
+    EXPECT_EQ(check_certificate_text(diagram, certificate_text(*cert, {}), {}, 1), "");
+}
+
 }  // namespace
 }  // namespace rebirth

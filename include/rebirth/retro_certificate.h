@@ -25,11 +25,14 @@ struct RetroCertificate {
 // `conditions` (empty: orthodox chess): a proof game of at most max_plies half-moves to the
 // position seq leads back to, found within `seconds` (0: no limit) on `threads`, whose
 // replay with the sequence reaches `position` (verify_certificate); among the first
-// `max_games` games the search gives, the first that replays. Nothing when none is found: that
-// proves nothing (no game may exist within the limits, or the search stopped).
+// `max_games` games the search gives, the first that replays. With `any_length`, in orthodox
+// chess, when none does: a game of any length from the constructive search (proof_builder.h,
+// within `seconds` again, or 10 s). Nothing when none is found: that proves nothing (no game
+// may exist within the limits, or the search stopped).
 std::optional<RetroCertificate> find_certificate(const Setup& position, const std::vector<UnMove>& seq,
                                                  const std::vector<Condition>& conditions, int max_plies,
-                                                 double seconds, int threads = 1, int max_games = 20);
+                                                 double seconds, int threads = 1, int max_games = 20,
+                                                 bool any_length = false);
 
 // Whether `cert` replays under `conditions`: every move of its game and then of its sequence
 // is legal where it is played (among generate_legal's moves, rule choices included), starting

@@ -45,6 +45,7 @@ struct RetroArgs {
     int threads = 0;              // 0: all cores
     int certify = 0;              // look for a proof game of at most this many half-moves per sequence (0: none)
     double certify_seconds = 10;  // time limit of each of those searches
+    bool certify_long = false;    // orthodox: else a game of any length (proof_builder.h)
     std::string retractor;        // a defensive retractor's stipulation ("-2 & #1"); empty: last moves
     bool hoeg = false;            // the retractor's uncaptures decided by the other side (Høeg)
     std::string type;             // the retractor's type: proca, hoeg, klan or pacific (empty: proca, or --hoeg)

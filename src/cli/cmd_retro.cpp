@@ -100,6 +100,9 @@ int run_retro(const RetroArgs& args) {
                          : args.no_forward_defence ? "--no-forward-defence"
                                                    : "--maxtime",
                          0, "", "applies to --retractor only");
+    if (args.certify_long && args.certify == 0)
+        throw InputError("--certify-long", 0, "",
+                         "goes with --certify P (P half-moves for the exhaustive search first)");
     std::optional<Color> mover;
     if (!args.side.empty()) mover = args.side == "w" ? WHITE : BLACK;
     const LastMovesAnswer answer = last_moves(diagram, args.last, mover, args.depth, r, args.threads);
@@ -116,8 +119,8 @@ int run_retro(const RetroArgs& args) {
         for (const std::vector<UnMove>& seq : side.sequences) {
             const std::vector<std::string>& texts = solutions[static_cast<size_t>(total++)];
             if (args.certify == 0) continue;
-            const auto cert =
-                find_certificate(side.position, seq, conditions, args.certify, args.certify_seconds, args.threads);
+            const auto cert = find_certificate(side.position, seq, conditions, args.certify, args.certify_seconds,
+                                               args.threads, 20, args.certify_long);
             if (!cert) {
                 certificates.push_back(nullptr);
                 continue;
@@ -149,7 +152,8 @@ int run_retro(const RetroArgs& args) {
         text.erase(text.rfind("verdict: "));
         if (args.certify > 0)
             text += "certified: " + std::to_string(certified) + " of " + std::to_string(total) +
-                    " (proof games of at most " + std::to_string(args.certify) + " half-moves)\n" + certified_text;
+                    " (proof games of at most " + std::to_string(args.certify) + " half-moves" +
+                    (args.certify_long ? ", else of any length" : "") + ")\n" + certified_text;
         std::cout << text << "verdict: " << verdict << "\n";
     }
     return kExitOk;

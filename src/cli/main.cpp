@@ -72,6 +72,9 @@ int main(int argc, char** argv) {
     retro_cmd
         ->add_option("--certify-seconds", retro.certify_seconds, "Time limit of each --certify search (default 10)")
         ->check(CLI::NonNegativeNumber);
+    retro_cmd->add_flag("--certify-long", retro.certify_long,
+                        "Orthodox: where no game of at most --certify half-moves is found, look for one of any "
+                        "length (constructive search, --certify-seconds again)");
     retro_cmd->add_flag("--json", retro.json, "One JSON line: id, verdict, solutions, side, depth");
     retro_cmd->add_option("--retractor", retro.retractor,
                           "Solve a defensive retractor instead (White moved last): \"-n & #1\", \"-n & s#1\" or "

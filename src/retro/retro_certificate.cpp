@@ -6,6 +6,7 @@
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
 #include "rebirth/position.h"
+#include "rebirth/proof_builder.h"
 #include "rebirth/retro.h"
 #include "rebirth/rules.h"
 #include "rebirth/solve.h"
@@ -78,6 +79,26 @@ struct GameArray {
 
 }  // namespace
 
+namespace {
+
+// In orthodox chess, a game of any length to `start` from the constructive search
+// (proof_builder.h, within `seconds`, 10 when 0), then the sequence's moves: the certificate
+// when it replays to `position`.
+std::optional<RetroCertificate> constructed_certificate(const Setup& position, const Setup& start,
+                                                        RetroCertificate cert, const std::vector<Condition>& conditions,
+                                                        double seconds) {
+    if (!conditions.empty()) return std::nullopt;
+    BuildLimits limits;
+    limits.seconds = seconds > 0 ? seconds : 10;
+    auto game = build_proof_game(start, limits);
+    if (!game) return std::nullopt;
+    cert.game = std::move(*game);
+    if (verify_certificate(position, cert, conditions)) return cert;
+    return std::nullopt;
+}
+
+}  // namespace
+
 bool verify_certificate(const Setup& position, const RetroCertificate& cert, const std::vector<Condition>& conditions) {
     GameArray array(conditions);
     Position& pos = array.pos;
@@ -89,7 +110,12 @@ bool verify_certificate(const Setup& position, const RetroCertificate& cert, con
 
 std::optional<RetroCertificate> find_certificate(const Setup& position, const std::vector<UnMove>& seq,
                                                  const std::vector<Condition>& conditions, int max_plies,
-                                                 double seconds, int threads, int max_games) {
+                                                 double seconds, int threads, int max_games, bool any_length) {
+    // The constructive search's game, when asked for.
+    const auto constructed = [&](const Setup& start, RetroCertificate cert) -> std::optional<RetroCertificate> {
+        if (!any_length) return std::nullopt;
+        return constructed_certificate(position, start, std::move(cert), conditions, seconds);
+    };
     const Setup start = earliest(position, seq);
     // The sequence forward, the first played first.
     RetroCertificate cert;
@@ -97,12 +123,12 @@ std::optional<RetroCertificate> find_certificate(const Setup& position, const st
     // Games of the parity that leaves the right side to move: White moves first.
     const int parity = start.side_to_move == WHITE ? 0 : 1;
     const int plies = max_plies - ((max_plies - parity) % 2 + 2) % 2;
-    if (plies < parity) return std::nullopt;
+    if (plies < parity) return constructed(start, std::move(cert));
     // The game array itself: the empty game.
     if (start.side_to_move == WHITE && same_units(start.board, parse_fen(kGameArray).board) &&
         verify_certificate(position, cert, conditions))
         return cert;
-    if (plies == 0) return std::nullopt;
+    if (plies == 0) return constructed(start, std::move(cert));
     Problem p;
     p.where = {"<retro certificate>", 0};
     p.stipulation.play = Stipulation::Play::ProofGame;
@@ -122,14 +148,14 @@ std::optional<RetroCertificate> find_certificate(const Setup& position, const st
     try {
         report = solve_problem_report(p, threads, limits);
     } catch (const std::exception&) {
-        return std::nullopt;
+        return constructed(start, std::move(cert));
     }
     for (const PlayLine& g : report.proof_games) {
         if (g.first != WHITE) continue;
         cert.game = g.moves;
         if (verify_certificate(position, cert, conditions)) return cert;
     }
-    return std::nullopt;
+    return constructed(start, std::move(cert));
 }
 
 std::string certificate_text(const RetroCertificate& cert, const std::vector<Condition>& conditions) {
