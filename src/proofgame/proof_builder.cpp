@@ -29,8 +29,10 @@ std::array<int, COLOR_NB> target_counts(const Board& target) {
 // of their walk.
 enum class Takes { None, Nearest, ByWalk };
 
+// A position of the search: the move that reached it from its parent (the start: none), so
+// that a position is played again from the start when it is expanded (a few dozen moves)
+// instead of being kept (tens of millions of positions in a long search).
 struct Node {
-    Position pos;
     int parent = -1;
     Move move{};
     int played = 0;
@@ -74,14 +76,14 @@ class Builder {
         using Entry = std::pair<long, int>;  // (priority, node), least first
         std::priority_queue<Entry, std::vector<Entry>, std::greater<>> open;
         std::unordered_set<Key> seen;
-        const auto game_to = [&](int i, std::vector<Move> tail) {
+        // The moves from the start to node i.
+        const auto game_to = [&](int i) {
             std::vector<Move> game;
             for (; nodes[size_t(i)].parent >= 0; i = nodes[size_t(i)].parent) game.push_back(nodes[size_t(i)].move);
             std::reverse(game.begin(), game.end());
-            game.insert(game.end(), tail.begin(), tail.end());
             return game;
         };
-        nodes.push_back({start, -1, Move{}, 0});
+        nodes.push_back({-1, Move{}, 0});
         seen.insert(start.key());
         if (reached(start)) return std::vector<Move>{};
         open.push({long(weight) * estimate(start, takes), 0});
@@ -91,9 +93,17 @@ class Builder {
             open.pop();
             if (++expanded > max_nodes) break;
             if ((expanded & 63) == 0 && out_of_time()) break;
-            Position pos = nodes[size_t(i)].pos;
+            std::vector<Move> game = game_to(i);
+            Position pos = start;
+            for (const Move& m : game) {
+                UndoInfo u;
+                pos.do_move(m, u);
+            }
             std::vector<Move> tail;
-            if (finish(pos, tail)) return game_to(i, tail);
+            if (finish(pos, tail)) {
+                game.insert(game.end(), tail.begin(), tail.end());
+                return game;
+            }
             const int played = nodes[size_t(i)].played + 1;
             MoveList list;
             generate_legal(pos, list);
@@ -103,7 +113,7 @@ class Builder {
                 if (seen.insert(pos.key()).second) {
                     const int h = estimate(pos, takes);
                     if (h < 2 * kFar) {
-                        nodes.push_back({pos, i, m, played});
+                        nodes.push_back({i, m, played});
                         open.push({played + long(weight) * h, int(nodes.size()) - 1});
                     }
                 }
