@@ -34,6 +34,11 @@ std::optional<RetroCertificate> find_certificate(const Setup& position, const st
                                                  double seconds, int threads = 1, int max_games = 20,
                                                  bool any_length = false);
 
+// The position after `moves` played from the game array (White to move) under `conditions`,
+// each among generate_legal's moves where it is played (rule choices included); nothing when
+// one is not.
+std::optional<Setup> replay_game(const std::vector<Move>& moves, const std::vector<Condition>& conditions);
+
 // Whether `cert` replays under `conditions`: every move of its game and then of its sequence
 // is legal where it is played (among generate_legal's moves, rule choices included), starting
 // from the game array with White to move, and the last position has `position`'s units,

@@ -41,6 +41,9 @@ bool same_units(const std::array<Piece, SQUARE_NB>& a, const std::array<Piece, S
 // the same square, or none waiting in both.
 bool same_waiting(const Setup& a, const Setup& b);
 
+// The game array with White to move and every castling right, as a FEN.
+inline constexpr const char* kGameArrayFen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
 // Standard FEN (N = knight). Throws InputError(source, 0, offending field, reason).
 Setup parse_fen(std::string_view fen, const std::string& source = "<fen>");
 std::string to_fen(const Setup& setup);

@@ -14,8 +14,6 @@ namespace rebirth {
 
 namespace {
 
-const char* const kGameArray = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
 // The units of each side the target holds.
 std::array<int, COLOR_NB> target_counts(const Board& target) {
     std::array<int, COLOR_NB> n{0, 0};
@@ -38,17 +36,16 @@ struct Node {
     int played = 0;
 };
 
-// One build: the target and the bounds' caches, shared by the variants of the search.
+// One build: the target and the bounds' caches, shared by the searches of every variant (their
+// values depend only on the position and the target).
 class Builder {
   public:
-    Builder(const Setup& target, std::chrono::steady_clock::time_point deadline, bool timed)
+    explicit Builder(const Setup& target)
         : target_(target.board),
           side_(target.side_to_move),
           kept_(target_counts(target_)),
           white_(target_),
-          black_(target_),
-          deadline_(deadline),
-          timed_(timed) {
+          black_(target_) {
         for (int sq = 0; sq < SQUARE_NB; ++sq) {
             const Piece p = target_[sq];
             if (p.empty()) continue;
@@ -67,11 +64,11 @@ class Builder {
         return true;
     }
 
-    bool out_of_time() const { return timed_ && std::chrono::steady_clock::now() > deadline_; }
-
     // One best-first search from `start` with this weight, the way to the units to take
-    // counted or not; the game found, or nothing within max_nodes or the time.
-    std::optional<std::vector<Move>> search(const Position& start, int weight, Takes takes, long max_nodes) {
+    // counted or not; the game found, or nothing within max_nodes or (when given) the deadline.
+    std::optional<std::vector<Move>> search(const Position& start, int weight, Takes takes, long max_nodes,
+                                            std::optional<std::chrono::steady_clock::time_point> deadline) {
+        failed_.clear();  // each search tries its exact ends afresh, as a search of its own
         std::vector<Node> nodes;
         using Entry = std::pair<long, int>;  // (priority, node), least first
         std::priority_queue<Entry, std::vector<Entry>, std::greater<>> open;
@@ -92,7 +89,7 @@ class Builder {
             const int i = open.top().second;
             open.pop();
             if (++expanded > max_nodes) break;
-            if ((expanded & 63) == 0 && out_of_time()) break;
+            if ((expanded & 63) == 0 && deadline && std::chrono::steady_clock::now() > *deadline) break;
             std::vector<Move> game = game_to(i);
             Position pos = start;
             for (const Move& m : game) {
@@ -193,6 +190,14 @@ class Builder {
         return true;
     }
 
+    // Whether the bounds allow `plies` half-moves from a position whose side to move is stm:
+    // each side's moves needed and captures (of the other side's surplus) within its moves.
+    static bool within(const std::array<int, COLOR_NB>& surplus, const std::array<int, COLOR_NB>& need, Color stm,
+                       int plies) {
+        const int own = (plies + 1) / 2, other = plies / 2;
+        return std::max(need[stm], surplus[~stm]) <= own && std::max(need[~stm], surplus[stm]) <= other;
+    }
+
     // The fewest half-moves from pos that the bounds allow (proof_moves_needed and the
     // captures each side must make), of the parity that leaves the target's side to move;
     // -1 when none.
@@ -200,11 +205,8 @@ class Builder {
         std::array<int, COLOR_NB> surplus{}, need{};
         if (!needs(pos, surplus, need)) return -1;
         const Color stm = pos.side_to_move();
-        for (int plies = 0; plies <= 2 * kFar; ++plies) {
-            const int own = (plies + 1) / 2, other = plies / 2;
-            if (std::max(need[stm], surplus[~stm]) > own || std::max(need[~stm], surplus[stm]) > other) continue;
-            if ((plies % 2 == 0) == (stm == side_)) return plies;
-        }
+        for (int plies = 0; plies <= 2 * kFar; ++plies)
+            if (within(surplus, need, stm, plies) && (plies % 2 == 0) == (stm == side_)) return plies;
         return -1;
     }
 
@@ -230,10 +232,7 @@ class Builder {
         const Key key = pos.key() ^ (Key(plies) * 0x9E3779B97F4A7C15ull);
         if (failed_.count(key)) return false;
         std::array<int, COLOR_NB> surplus{}, need{};
-        const Color stm = pos.side_to_move();
-        const int own = (plies + 1) / 2, other = plies / 2;
-        if (!needs(pos, surplus, need) || std::max(need[stm], surplus[~stm]) > own ||
-            std::max(need[~stm], surplus[stm]) > other) {
+        if (!needs(pos, surplus, need) || !within(surplus, need, pos.side_to_move(), plies)) {
             failed_.insert(key);
             return false;
         }
@@ -264,8 +263,6 @@ class Builder {
     std::array<std::array<int, WALK_NB>, COLOR_NB> target_walks_{};    // the target's units per side and walk
     std::array<std::array<Bitboard, WALK_NB>, COLOR_NB> target_by_{};  // and their squares
     MovesNeededCache white_, black_;
-    const std::chrono::steady_clock::time_point deadline_;
-    const bool timed_;
     std::unordered_set<Key> failed_;  // (position, half-moves) with no exact end
     long finish_nodes_ = 0;
 };
@@ -274,11 +271,10 @@ class Builder {
 
 std::optional<std::vector<Move>> build_proof_game(const Setup& target, const BuildLimits& limits) {
     Position start;
-    start.set(parse_fen(kGameArray));
+    start.set(parse_fen(kGameArrayFen));
     if (!proof_bound_applies(start, target.board)) return std::nullopt;
-    const auto start_time = std::chrono::steady_clock::now();
-    const auto end = start_time + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                      std::chrono::duration<double>(limits.seconds));
+    const auto end = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                            std::chrono::duration<double>(limits.seconds));
     // The variants of the estimate, tried in rounds, each round with twice the time and nodes
     // of the one before, until the limits run out: the estimates suit different positions.
     const struct {
@@ -288,16 +284,17 @@ std::optional<std::vector<Move>> build_proof_game(const Setup& target, const Bui
                     {limits.weight, Takes::Nearest}, {2 * limits.weight, Takes::Nearest},
                     {limits.weight, Takes::None},    {2 * limits.weight, Takes::None}};
     const bool timed = limits.seconds > 0;
+    Builder builder(target);
     for (long nodes = std::min(limits.max_nodes, 1000L), slice = 1;;
          nodes = std::min(2 * nodes, limits.max_nodes), slice *= 2) {
         for (const auto& v : variants) {
-            auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(50 * slice);
+            std::optional<std::chrono::steady_clock::time_point> deadline;
             if (timed) {
-                if (std::chrono::steady_clock::now() >= end) return std::nullopt;
-                deadline = std::min(deadline, end);
+                const auto now = std::chrono::steady_clock::now();
+                if (now >= end) return std::nullopt;
+                deadline = std::min(now + std::chrono::milliseconds(50 * slice), end);
             }
-            Builder builder(target, deadline, timed);
-            if (auto game = builder.search(start, v.weight, v.takes, nodes)) return game;
+            if (auto game = builder.search(start, v.weight, v.takes, nodes, deadline)) return game;
         }
         if (nodes >= limits.max_nodes) break;
     }

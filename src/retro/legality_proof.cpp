@@ -4,42 +4,29 @@
 #include <sstream>
 
 #include "rebirth/legality.h"
-#include "rebirth/movegen.h"
-#include "rebirth/position.h"
 #include "rebirth/proof_builder.h"
 #include "rebirth/retro.h"
+#include "rebirth/retro_certificate.h"
 
 namespace rebirth {
 
 namespace {
 
-const char* const kGameArray = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 constexpr int kRetractions = 2;       // single moves retracted at most before a game is looked for
 constexpr size_t kFewLastMoves = 12;  // retracted only when the sequences are at most this many
 
-// Whether `game` replays from the game array, every move among the legal moves where it is
-// played, to the diagram: its units (colour and walk), its side to move, every castling right
-// it claims still held, and its en passant square (when it gives one) the last move's.
+// Whether `game` replays from the game array (replay_game) to the diagram: its units (colour
+// and walk), its side to move, every castling right it claims still held, and its en passant
+// square (when it gives one) the last move's.
 bool replays_to(const std::vector<Move>& game, const Setup& diagram) {
-    Position pos;
-    pos.set(parse_fen(kGameArray));
-    for (const Move& m : game) {
-        MoveList list;
-        generate_legal(pos, list);
-        bool legal = false;
-        for (const Move& x : list) legal = legal || x == m;
-        if (!legal) return false;
-        UndoInfo u;
-        pos.do_move(m, u);
-    }
-    const Setup end = pos.to_setup();
-    if (!same_units(end.board, diagram.board) || end.side_to_move != diagram.side_to_move) return false;
-    if ((diagram.castling & ~end.castling) != 0) return false;
+    const std::optional<Setup> end = replay_game(game, {});
+    if (!end || !same_units(end->board, diagram.board) || end->side_to_move != diagram.side_to_move) return false;
+    if ((diagram.castling & ~end->castling) != 0) return false;
     if (diagram.ep_square != SQ_NONE) {
         if (game.empty()) return false;
         const Move& last = game.back();
         const int step = int(last.to) - int(last.from);
-        if (pos.piece_on(last.to).walk != PAWN || (step != 16 && step != -16) ||
+        if (end->board[last.to].walk != PAWN || (step != 16 && step != -16) ||
             Square((int(last.from) + int(last.to)) / 2) != diagram.ep_square)
             return false;
     }

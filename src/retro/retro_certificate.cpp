@@ -15,8 +15,6 @@ namespace rebirth {
 
 namespace {
 
-const char* const kGameArray = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
 // The conditions without a Circe Parrain LastCapture (a condition of its own, or words of the
 // Circe condition): the game array has no unit waiting; a diagram's waiting unit is its own
 // (Setup::parrain_piece, take_last_capture).
@@ -69,17 +67,13 @@ struct GameArray {
         : rules(resolve_rules(without_last_capture(conditions), "<certificate>")) {
         SetupRules setup_rules;
         setup_rules.rules = rules.orthodox() ? nullptr : &rules;
-        pos.set(parse_fen(kGameArray), setup_rules);
+        pos.set(parse_fen(kGameArrayFen), setup_rules);
     }
     GameArray(const GameArray&) = delete;
     GameArray& operator=(const GameArray&) = delete;
     const RuleSet rules;
     Position pos;
 };
-
-}  // namespace
-
-namespace {
 
 // In orthodox chess, a game of any length to `start` from the constructive search
 // (proof_builder.h, within `seconds`, 10 when 0), then the sequence's moves: the certificate
@@ -99,13 +93,18 @@ std::optional<RetroCertificate> constructed_certificate(const Setup& position, c
 
 }  // namespace
 
-bool verify_certificate(const Setup& position, const RetroCertificate& cert, const std::vector<Condition>& conditions) {
+std::optional<Setup> replay_game(const std::vector<Move>& moves, const std::vector<Condition>& conditions) {
     GameArray array(conditions);
-    Position& pos = array.pos;
-    for (const std::vector<Move>* moves : {&cert.game, &cert.sequence})
-        for (const Move& m : *moves)
-            if (!play_legal(pos, m)) return false;
-    return ends_in(pos.to_setup(), position, conditions);
+    for (const Move& m : moves)
+        if (!play_legal(array.pos, m)) return std::nullopt;
+    return array.pos.to_setup();
+}
+
+bool verify_certificate(const Setup& position, const RetroCertificate& cert, const std::vector<Condition>& conditions) {
+    std::vector<Move> moves = cert.game;
+    moves.insert(moves.end(), cert.sequence.begin(), cert.sequence.end());
+    const std::optional<Setup> end = replay_game(moves, conditions);
+    return end && ends_in(*end, position, conditions);
 }
 
 std::optional<RetroCertificate> find_certificate(const Setup& position, const std::vector<UnMove>& seq,
@@ -125,7 +124,7 @@ std::optional<RetroCertificate> find_certificate(const Setup& position, const st
     const int plies = max_plies - ((max_plies - parity) % 2 + 2) % 2;
     if (plies < parity) return constructed(start, std::move(cert));
     // The game array itself: the empty game.
-    if (start.side_to_move == WHITE && same_units(start.board, parse_fen(kGameArray).board) &&
+    if (start.side_to_move == WHITE && same_units(start.board, parse_fen(kGameArrayFen).board) &&
         verify_certificate(position, cert, conditions))
         return cert;
     if (plies == 0) return constructed(start, std::move(cert));

@@ -56,7 +56,7 @@ std::string proof_games_pgn(const Problem& p, const SolveReport& report) {
         if (!p.twins.empty()) tags.push_back({"Twin", twins[size_t(g.twin)].second});
         const Setup s = start.to_setup();
         const std::string fen = to_fen(s);
-        if (fen != "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1") {
+        if (fen != kGameArrayFen) {
             tags.push_back({"SetUp", "1"});
             tags.push_back({"FEN", fen});
         }
