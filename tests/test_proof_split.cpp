@@ -90,6 +90,18 @@ const char* kKnightsEarly =
     "beginproblem pieces white ke1 qd1 ra1 rh1 bc1 bf1 sb1 sf3 pa2 pb2 pc2 pd2 pe2 pf2 pg2 ph2 "
     "black ke8 qd8 ra8 rh8 bc8 bf8 sb8 sf6 pa7 pb7 pc7 pd7 pe7 pf7 pg7 ph7 stipulation dia3 endproblem";
 
+// Series proof games (lengths count White's moves, Black passing): e2-e3 in one move, or in
+// three (9 lines of lengths 1 and 3, none of 2: knight trips take two moves); the queen takes
+// f7 with check on the last move only (2 lines); in exactly four moves the same takes f7
+// before the end, where Black could not pass (no line); and Black alone playing Sb8-c6 with
+// Duplex (White's play has no line).
+const char* kSeriesE3 = "beginproblem stip ser-dia3 fors rsbqkbsr/pppppppp/8/8/8/4P3/PPPP1PPP/RSBQKBSR endproblem";
+const char* kSeriesQueen = "beginproblem stip ser-dia3 fors rsbqkbsr/pppppQpp/8/8/4P3/8/PPPP1PPP/RSB1KBSR endproblem";
+const char* kSeriesQueenExact4 =
+    "beginproblem stip exact-ser-dia4 fors rsbqkbsr/ppppp1pp/8/7Q/4P3/8/PPPP1PPP/RSB1KBSR endproblem";
+const char* kSeriesDuplex =
+    "beginproblem stip ser-dia3 fors r1bqkbsr/pppppppp/2s5/8/8/8/PPPPPPPP/RSBQKBSR option duplex endproblem";
+
 TEST(ProofSplit, AssembledTextIsTheSolversAtEveryDepth) {
     // Each problem with the depths it is cut at (the a=>b search is the slowest: one depth).
     const std::vector<std::pair<Problem, std::vector<int>>> problems = {
@@ -101,6 +113,11 @@ TEST(ProofSplit, AssembledTextIsTheSolversAtEveryDepth) {
         {file_problem(kSource / "cluster/tests/data/proof_duplex.inp", 0), {1, 2, 3}},        // duplex dia
         {file_problem(kSource / "cluster/tests/data/proof_duplex.inp", 1), {1, 2, 3}},  // duplex, one play blocked
         {problem_of(kKnightsEarly), {1, 2, 3}},
+        {file_problem(kSource / "data/popeye/BEISPIEL_proof_se_008.inp"), {1, 2, 3}},         // ser-dia12
+        {file_problem(kSource / "data/popeye/REGRESSIONS_4_43_to_4_45_002.inp"), {1, 2, 3}},  // ser-a=>b12
+        {problem_of(kSeriesE3), {1, 2}},
+        {problem_of(kSeriesQueen), {1, 2}},
+        {problem_of(kSeriesDuplex), {1, 2}},
     };
     for (const auto& [p, depths] : problems) {
         const SolveReport whole = solve_problem_report(p, 1, SolveLimits{});
@@ -253,6 +270,8 @@ TEST(ProofSplit, MaxSolutionsAssembledTextIsTheSolvers) {
         {file_problem(kSource / "cluster/tests/data/proof_duplex.inp", 1), {1, 2}},     // duplex, one play blocked
         {problem_of(kKnightsEarly), {1, 2, 3}},                                         // lengths 2, 4 and 6
         {problem_of(kKnightsExactDuplex), {1, 2, 3}},  // one length: the nodes after the n-th line are not needed
+        {problem_of(kSeriesE3), {1, 2}},               // series: 1 line of length 1, 8 of length 3
+        {problem_of(kSeriesDuplex), {1, 2}},
     };
     int partial = 0, complete = 0, unneeded = 0;
     for (const auto& [p, depths] : problems) {
@@ -309,6 +328,72 @@ TEST(ProofSplit, MaxSolutionsAssembledTextIsTheSolvers) {
     EXPECT_GT(partial, 10);
     EXPECT_GT(complete, 3);
     EXPECT_GT(unneeded, 1000) << unneeded;
+}
+
+// A series play splits after the series side's moves, each followed by the other side's pass:
+// a prefix ends neither on the target nor with a check (no pass could follow), the games of the
+// report hold the passes, and a prefix that gives check leaves nothing to search.
+TEST(ProofSplit, SeriesPlaysSplitAtTheSeriesSidesMoves) {
+    const Problem e3 = problem_of(kSeriesE3);
+    const SolveReport whole = solve_problem_report(e3, 1, SolveLimits{});
+    ASSERT_EQ(whole.proof_games.size(), 9u) << whole.text;
+    for (const PlayLine& g : whole.proof_games) {
+        ASSERT_EQ(g.moves.size() % 2, 1u);
+        for (size_t i = 0; i < g.moves.size(); ++i) EXPECT_EQ(g.moves[i].is_null(), i % 2 == 1) << i;
+    }
+    const ProofGamePlan plan = plan_at(e3, 2);
+    ASSERT_TRUE(plan.splittable) << plan.reason;
+    const ProofPlayPlan& play = plan.twins.at(0).plays.at(0);
+    EXPECT_EQ(play.lengths, (std::vector<int>{1, 2, 3}));
+    EXPECT_EQ(play.item_lengths(true), (std::vector<int>{1, 2}));
+    EXPECT_EQ(play.item_lengths(false), (std::vector<int>{3}));
+    const ProofTwinSolver solver(e3, 0);
+    EXPECT_EQ(solver.game(0, {plain(SQ_G1, SQ_F3)}, {plain(SQ_F3, SQ_G1)}).size(), 3u);
+    size_t prefixes = 0;
+    for (const ProofFrontierNode& node : play.nodes) {
+        Position first;
+        for (size_t k = 0; k < node.prefixes.size(); ++k) {
+            const MoveLine& prefix = node.prefixes[k];
+            ASSERT_EQ(prefix.size(), 2u);
+            Position pos = game_array();
+            for (const Move& m : prefix) {
+                EXPECT_TRUE(is_legal(pos, m));
+                UndoInfo u;
+                pos.do_move(m, u);
+                EXPECT_FALSE(pos.in_check());
+                pos.set_side_to_move_for_analysis(WHITE);  // Black passes
+            }
+            EXPECT_NE(solver.line(0, prefix, {}), "\n  1.e2-e3 dia");
+            if (k == 0) first = pos;
+            EXPECT_EQ(pos.key(), first.key());
+            ++prefixes;
+        }
+    }
+    EXPECT_EQ(prefixes, play.order.size());
+    // 1.e2-e3 reaches the target: no prefix begins with it (20 first moves, 19 go on).
+    for (const ProofFrontierNode& node : play.nodes)
+        for (const MoveLine& prefix : node.prefixes) EXPECT_FALSE(prefix.front() == plain(SQ_E2, SQ_E3));
+
+    // The queen takes f7 with check before the end: nothing goes on from there.
+    const Problem exact = problem_of(kSeriesQueenExact4);
+    const ProofTwinSolver queen(exact, 0);
+    const MoveLine check = {plain(SQ_E2, SQ_E4), plain(SQ_D1, SQ_H5), plain(SQ_H5, SQ_F7)};
+    const ProofSuffixes none = queen.suffixes(0, check, {4}, 1, SolveLimits{});
+    ASSERT_EQ(none.lines.size(), 1u);
+    EXPECT_TRUE(none.lines[0].empty());
+    for (int depth : {1, 2, 3}) {
+        const ProofGamePlan qplan = plan_at(exact, depth);
+        ASSERT_TRUE(qplan.splittable) << qplan.reason;
+        for (const ProofFrontierNode& node : qplan.twins.at(0).plays.at(0).nodes)
+            for (const MoveLine& prefix : node.prefixes) EXPECT_FALSE(prefix == check);
+        EXPECT_EQ(split_report(exact, depth).text, whole_text(exact)) << depth;
+    }
+
+    // StopOnShortSolutions needs each length's lines before the next is searched: whole.
+    const ProofGamePlan short_stop =
+        plan_proof_games(file_problem(kSource / "data/popeye/REGRESSIONS_4_43_to_4_45_004.inp"), ProofSplitOptions{});
+    EXPECT_FALSE(short_stop.splittable);
+    EXPECT_NE(short_stop.reason.find("StopOnShortSolutions"), std::string::npos) << short_stop.reason;
 }
 
 TEST(ProofSplit, MaxSolutionsItemsNeededFromTheResultsKnown) {

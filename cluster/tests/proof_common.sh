@@ -33,3 +33,15 @@ check_proof_items() {
   fi
   echo "$items proof-game items, each journaled once"
 }
+
+# check_split_problems JOURNAL PROBLEM...: each named problem was split, its items journaled
+# as proof-game items (more than one), not solved whole.
+check_split_problems() {
+  local journal=$1 p n status=0
+  shift
+  for p in "$@"; do
+    n=$(grep '"t":"proof"' "$journal" | grep -c "\"problem\":\"$p\"" || true)
+    if [[ $n -lt 2 ]]; then echo "$p: $n proof-game items in $journal, not split" >&2; status=1; fi
+  done
+  return $status
+}

@@ -104,7 +104,8 @@ struct ProofSuffixes {
 // so later items of a play search less; the lines found do not depend on them. Its const
 // functions may be called from several threads at once. Throws std::invalid_argument for no
 // such twin or a twin that is no proof game the solver handles, InputError when the twin
-// is not playable.
+// is not playable. In a series proof game (ser-dia, ser-a=>b) lengths, depths, prefixes and
+// suffixes count the series side's moves alone (the other side passes after each).
 class ProofTwinSolver {
   public:
     ProofTwinSolver(const Problem& p, int twin);
@@ -135,6 +136,10 @@ class ProofTwinSolver {
     // play's first side, " a=>b" for a=>b). Throws std::invalid_argument when a move is not
     // legal in its position.
     std::string line(int play, const MoveLine& prefix, const MoveLine& suffix) const;
+
+    // The game prefix + suffix of play `play` as SolveReport::proof_games holds it: in series
+    // play with the other side's passes (null moves) between the moves.
+    MoveLine game(int play, const MoveLine& prefix, const MoveLine& suffix) const;
 
     // Whether the search of play `play` keeps `line`, a legal game of half-moves from the
     // play's start whose last move reaches the diagram: the search of the line's length,

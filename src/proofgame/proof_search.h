@@ -27,16 +27,32 @@ bool board_matches(const Position& pos, const Board& target);
 // replaced, its storage kept).
 void position_code(const Position& pos, std::string& k);
 
-// Series proof games (series_proof.cpp): ser-dia n and ser-a=>b n. The side to move at the
-// start (each half of a duplex in turn) makes n moves or fewer, the other side passing, and
-// reaches the diagram with its last move: every such line, shortest first, in Popeye's
-// order and text ("  1.Sg1-f3   2.e2-e3   3.Sf3-g1 dia"), each also in ctx.proof_games (its
-// passes as null moves). False when the stipulation is not one.
-bool solve_series_proof_game(const SolveContext& ctx, std::string& out);
-
 class ExactSet;
 class RebirthBound;
 struct ProofCaches;
+class ProofFailures;
+
+// Series proof games (series_proof.cpp): ser-dia n and ser-a=>b n. The side to move at the
+// start (each half of a duplex in turn) makes n moves or fewer, the other side passing, and
+// reaches the diagram with its last move. ProofTwinSearch solves them as plays whose lengths
+// count the series side's moves, their lines holding those moves alone.
+
+// Appends to `lines` every line of exactly `moves` moves of the side to move in `from` (its
+// opponent passing after each move but the last, so no move but the last gives check) that
+// reaches `target` with its last move and not before, in Popeye's order, as the series
+// side's moves. `limit_left` (0: none) counts down the lines still wanted and sets `stopped`
+// when it runs out. Without a limit the first moves are searched on ctx.threads, their lines
+// joined in move order. `shared` (when given) keeps the failure facts for later searches of
+// the play; `follow` (when given) restricts the search to that line's moves, with every
+// bound of the full search (then on one thread, and `shared` must be null).
+void series_proof_lines(const SolveContext& ctx, const Board& target, const Position& from, int moves, long& limit_left,
+                        bool& stopped, std::vector<MoveLine>& lines, ProofFailures* shared,
+                        const MoveLine* follow = nullptr);
+// The game of a series line: its moves with a pass (null move) between each two.
+MoveLine series_game(const MoveLine& moves);
+// Popeye's text of the series line `moves` from `start` (its side to move the series side):
+// "\n  1.Sg1-f3   2.e2-e3   3.Sf3-g1 dia", each move numbered.
+std::string series_line_text(Position start, const MoveLine& moves, Language lang, const char* mark);
 
 // Failure facts shared by the searches of one play of one twin (every length and prefix):
 // the positions from which no line of r more half-moves reaches the target, kept per r up
@@ -65,7 +81,11 @@ class ProofFailures {
 };
 
 // The plays (phases) of one proof-game twin, set up exactly as solve_proof_game searches
-// them: the start position per play, the target, the bounds that apply. Keeps a reference to
+// them: the start position per play, the target, the bounds that apply. In series play
+// (ser-dia, ser-a=>b) a length, a depth and the moves of a line or prefix count the series
+// side's moves alone: the other side passes after each of them (a prefix move that gives
+// check or reaches the target ends the play), and the side that makes the last move is the
+// series side. Keeps a reference to
 // the context (and so to its problem, rules and position): keep them alive and in place.
 // Its const functions may be called from several threads at once.
 class ProofTwinSearch {
@@ -125,6 +145,11 @@ class ProofTwinSearch {
     // std::invalid_argument when a move is not legal; without, the line must be one the
     // search found.
     std::string line_text(int play, const MoveLine& line, bool check = true) const;
+
+    // The game of the solution `line` of play `play` as SolveReport::proof_games holds it:
+    // the line itself, or in series play its moves with the other side's passes (null moves)
+    // between them.
+    MoveLine game(int play, const MoveLine& line) const;
 
   private:
     struct Impl;

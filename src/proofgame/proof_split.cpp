@@ -86,6 +86,9 @@ ProofGamePlan plan_proof_games(const Problem& p, const ProofSplitOptions& option
             if (tw.stipulation.empty() || !is_proof(tw)) return refuse("a twin is no proof game");
             TwinRun run(tw, 1, SolveLimits{});
             if (!ProofTwinSearch::handles(run.ctx)) return refuse("a proof game the solver does not handle");
+            // Each length's lines would have to be known before the next is searched.
+            if (tw.stipulation.series && tw.options.stop_on_short_solutions)
+                return refuse("StopOnShortSolutions in a series proof game");
             const ProofTwinSearch search(run.ctx);
             ProofTwinPlan twin;
             twin.line = twins[t].second;
@@ -188,6 +191,12 @@ std::string ProofTwinSolver::line(int play, const MoveLine& prefix, const MoveLi
     MoveLine all = prefix;
     all.insert(all.end(), suffix.begin(), suffix.end());
     return impl_->search.line_text(play, all);
+}
+
+MoveLine ProofTwinSolver::game(int play, const MoveLine& prefix, const MoveLine& suffix) const {
+    MoveLine all = prefix;
+    all.insert(all.end(), suffix.begin(), suffix.end());
+    return impl_->search.game(play, all);
 }
 
 bool ProofTwinSolver::keeps_line(int play, const MoveLine& line) const {
@@ -304,9 +313,8 @@ SolveReport assemble_proof_games(const Problem& p, const ProofGamePlan& plan,
                         if (static_cast<int>(prefix.size() + suffix.size()) != len)
                             throw std::logic_error("a line of another length");
                         part += writer.line(static_cast<int>(r), prefix, suffix);
-                        MoveLine whole = prefix;
-                        whole.insert(whole.end(), suffix.begin(), suffix.end());
-                        twin_games.push_back({int(t), int(r), writer.first(int(r)), std::move(whole)});
+                        twin_games.push_back(
+                            {int(t), int(r), writer.first(int(r)), writer.game(int(r), prefix, suffix)});
                         ++written;
                     };
                     parts.resize(play.lengths.size());

@@ -881,7 +881,7 @@ Setup proof_start_setup(const Problem& p) {
 bool ProofTwinSearch::handles(const SolveContext& ctx) {
     const Stipulation& st = ctx.problem.stipulation;
     const bool dia = st.play == Stipulation::Play::ProofGame;
-    if ((!dia && st.play != Stipulation::Play::AToB) || st.series || st.intro > 0 || st.half_moves < 1) return false;
+    if ((!dia && st.play != Stipulation::Play::AToB) || st.intro > 0 || st.half_moves < 1) return false;
     return dia || ctx.problem.start_board.has_value();
 }
 
@@ -891,6 +891,7 @@ struct ProofTwinSearch::Impl {
     std::vector<Run> runs;        // one per play; they point at `target` and `rebirth_bound`
     std::vector<Position> roots;  // each play's start, its first side to move
     std::vector<Play> plays;
+    bool series = false;  // ser-dia, ser-a=>b: lengths and lines count the series side's moves
 };
 
 ProofTwinSearch::ProofTwinSearch(const SolveContext& ctx) : impl_(std::make_unique<Impl>()) {
@@ -905,8 +906,11 @@ ProofTwinSearch::ProofTwinSearch(const SolveContext& ctx) : impl_(std::make_uniq
     std::vector<Color> starters;
     if (!opt.half_duplex) starters.push_back(first);
     if (opt.duplex || opt.half_duplex) starters.push_back(~first);
-    // As in help play: every length of the same parity from the shortest (exact-: n only).
-    const int min_length = st.exact ? st.half_moves : (st.half_moves % 2 ? 1 : 2);
+    // As in help play: every length of the same parity from the shortest (exact-: n only);
+    // in series play every length from one move.
+    m.series = st.series;
+    const int min_length = st.exact ? st.half_moves : st.series ? 1 : (st.half_moves % 2 ? 1 : 2);
+    const int step = st.series ? 1 : 2;
     for (const Color starter : starters) {
         Run run;
         run.ctx = &ctx;
@@ -931,7 +935,7 @@ ProofTwinSearch::ProofTwinSearch(const SolveContext& ctx) : impl_(std::make_uniq
         play.first = starter;
         play.blocked = root.in_check(~run.first);
         // An orthodox diagram no game reaches (legality.h) has no proof game: said at once.
-        if (!play.blocked && dia && !ctx.initial.has_rules() && !ctx.initial.has_fairy()) {
+        if (!play.blocked && dia && !st.series && !ctx.initial.has_rules() && !ctx.initial.has_fairy()) {
             const Color to_move = st.half_moves % 2 ? ~run.first : run.first;
             const LegalityVerdict v = analyze_orthodox_legality(target, to_move);
             if (v.illegal) {
@@ -941,7 +945,7 @@ ProofTwinSearch::ProofTwinSearch(const SolveContext& ctx) : impl_(std::make_uniq
             }
         }
         if (!play.blocked)
-            for (int len = min_length; len <= st.half_moves; len += 2) play.lengths.push_back(len);
+            for (int len = min_length; len <= st.half_moves; len += step) play.lengths.push_back(len);
         m.runs.push_back(run);
         m.roots.push_back(std::move(root));
         m.plays.push_back(std::move(play));
@@ -967,6 +971,21 @@ void play_checked(Position& pos, const MoveLine& line) {
     }
 }
 
+// Plays the series line `line` from `pos` (its side to move the series side), each move
+// checked to be legal there, the other side passing after each move but the last. Throws
+// std::invalid_argument naming the first move that is not legal.
+void play_series_checked(Position& pos, const MoveLine& line) {
+    const Color side = pos.side_to_move();
+    for (size_t i = 0; i < line.size(); ++i) {
+        if (i > 0) pos.set_side_to_move_for_analysis(side);
+        try {
+            play_checked(pos, MoveLine{line[i]});
+        } catch (const std::invalid_argument&) {
+            throw std::invalid_argument("move " + std::to_string(i + 1) + " of the line is not legal in its position");
+        }
+    }
+}
+
 }  // namespace
 
 void ProofTwinSearch::solve(int play, const MoveLine& prefix, int length, long& limit_left, bool& stopped,
@@ -978,6 +997,27 @@ void ProofTwinSearch::solve(int play, const MoveLine& prefix, int length, long& 
     Run run = m.runs[size_t(play)];
     if (ctx) run.ctx = ctx;
     const Position& root = m.roots[size_t(play)];
+    if (m.series) {
+        Position from = root;
+        for (const Move& mv : prefix) {
+            play_checked(from, MoveLine{mv});
+            // The play ends at the target; a check leaves the other side no pass.
+            if (board_matches(from, m.target) || from.in_check()) return;
+            from.set_side_to_move_for_analysis(run.first);
+        }
+        std::vector<MoveLine> found;
+        series_proof_lines(*run.ctx, m.target, from, length - static_cast<int>(prefix.size()), limit_left, stopped,
+                           found, shared);
+        for (MoveLine& suffix : found) {
+            if (text) {
+                MoveLine whole = prefix;
+                whole.insert(whole.end(), suffix.begin(), suffix.end());
+                *text += line_text(play, whole, false);
+            }
+            if (lines) lines->push_back(std::move(suffix));
+        }
+        return;
+    }
     const Color goal_side = length % 2 ? run.first : ~run.first;
     Position from = root;
     for (size_t i = 0; i < prefix.size(); ++i) {
@@ -996,6 +1036,16 @@ bool ProofTwinSearch::keeps_line(int play, const MoveLine& line) const {
     const Run& run = m.runs[size_t(play)];
     const Position& root = m.roots[size_t(play)];
     Position end = root;
+    if (m.series) {
+        play_series_checked(end, line);
+        if (m.plays[size_t(play)].blocked) return false;
+        long no_limit = 0;
+        bool stopped = false;
+        std::vector<MoveLine> found;
+        series_proof_lines(*run.ctx, m.target, root, static_cast<int>(line.size()), no_limit, stopped, found, nullptr,
+                           &line);
+        return !found.empty();
+    }
     play_checked(end, line);
     if (m.plays[size_t(play)].blocked) return false;
     Position pos = root;
@@ -1040,8 +1090,17 @@ bool ProofTwinSearch::frontier(int play, int depth, size_t max_prefixes, std::ve
         for (const Move& mv : list) {
             UndoInfo u;
             pos.do_move(mv, u);
-            // A prefix where the goal side reaches the target ends the play there.
-            if (!(mover == goal_side && board_matches(pos, m.target))) {
+            if (m.series) {
+                // The play ends at the target; a check leaves the other side no pass.
+                if (!board_matches(pos, m.target) && !pos.in_check()) {
+                    Position next = pos;
+                    next.set_side_to_move_for_analysis(mover);
+                    prefix.push_back(mv);
+                    self(self, next, left - 1);
+                    prefix.pop_back();
+                }
+            } else if (!(mover == goal_side && board_matches(pos, m.target))) {
+                // A prefix where the goal side reaches the target ends the play there.
                 prefix.push_back(mv);
                 self(self, pos, left - 1);
                 prefix.pop_back();
@@ -1060,9 +1119,21 @@ std::string ProofTwinSearch::line_text(int play, const MoveLine& line, bool chec
     if (play < 0 || play >= static_cast<int>(m.plays.size())) throw std::invalid_argument("no such play");
     if (check) {
         Position pos = m.roots[size_t(play)];
-        play_checked(pos, line);  // every move legal: the text below plays them unchecked
+        // Every move legal: the text below plays them unchecked.
+        if (m.series)
+            play_series_checked(pos, line);
+        else
+            play_checked(pos, line);
     }
+    if (m.series)
+        return series_line_text(m.roots[size_t(play)], line, m.runs[size_t(play)].ctx->problem.language,
+                                m.runs[size_t(play)].mark);
     return render_line(m.runs[size_t(play)], m.roots[size_t(play)], line);
+}
+
+MoveLine ProofTwinSearch::game(int play, const MoveLine& line) const {
+    if (play < 0 || play >= static_cast<int>(impl_->plays.size())) throw std::invalid_argument("no such play");
+    return impl_->series ? series_game(line) : line;
 }
 
 ProofFailures::ProofFailures(int longest) {
@@ -1093,8 +1164,8 @@ ExactSet* ProofFailures::at(int remaining) const {
 }
 
 bool solve_proof_game(const SolveContext& ctx, std::string& out) {
-    if (ctx.problem.stipulation.series) return solve_series_proof_game(ctx, out);
     if (!ProofTwinSearch::handles(ctx)) return false;
+    const Stipulation& st = ctx.problem.stipulation;
     const ProofTwinSearch search(ctx);
     const Options& opt = ctx.problem.options;
     const std::vector<ProofTwinSearch::Play>& plays = search.plays();
@@ -1118,8 +1189,13 @@ bool solve_proof_game(const SolveContext& ctx, std::string& out) {
                          &failures);
             for (MoveLine& line : lines) {
                 text += search.line_text(static_cast<int>(r), line, false);
-                if (ctx.proof_games) ctx.proof_games->push_back({0, static_cast<int>(r), play.first, std::move(line)});
+                if (ctx.proof_games)
+                    ctx.proof_games->push_back({0, static_cast<int>(r), play.first, search.game(int(r), line)});
             }
+            // StopOnShortSolutions (series play, as Popeye): no longer lines once lines shorter
+            // than the stipulation's.
+            if (st.series && opt.stop_on_short_solutions && play.lengths[i] < st.half_moves && !lines.empty())
+                stopped = true;
         }
         if (stopped && ctx.partial) *ctx.partial = true;
         if (!stopped || r + 1 != plays.size()) text += "\n";
