@@ -515,6 +515,58 @@ TEST(SolveProof, LongRandomGamesAreKeptByTheSearch) {
     EXPECT_GE(games, 800);
 }
 
+// The same for series proof games: White alone makes 3 to 14 moves from the game array
+// (captures one move in three), Black passing after each, so no move but the last gives
+// check; the ser-dia problem of the board reached keeps the game, orthodox and under Circe,
+// and not the game without its last move. Games that reach the final board before their end
+// are left out (the play ends there).
+TEST(SolveProof, RandomSeriesGamesAreKeptByTheSearch) {
+    std::mt19937 rng(20261129);
+    int games = 0;
+    for (const std::string cond : {"", "Circe"}) {
+        const RuleSet rules = rules_of(cond);  // the positions keep a pointer to it
+        const Position start = test::game_array_under(rules);
+        for (int game = 0; game < 40; ++game) {
+            const int moves = 3 + game % 12;
+            Position pos = start;
+            MoveLine line;
+            std::vector<std::string> boards;  // the board after each move
+            for (int i = 0; i < moves; ++i) {
+                MoveList list, quiet;
+                generate_legal(pos, list);
+                // Before the last move only moves after which Black may pass (no check).
+                for (const Move& m : list) {
+                    Position after = pos;
+                    UndoInfo u;
+                    after.do_move(m, u);
+                    if (i + 1 == moves || !after.in_check()) quiet.push(m);
+                }
+                if (quiet.size() == 0) break;
+                const Move m = capture_one_in_three(pos, quiet, rng);
+                UndoInfo u;
+                pos.do_move(m, u);
+                line.push_back(m);
+                std::string board = to_fen(pos.to_setup());
+                boards.push_back(board.substr(0, board.find(' ')));
+                pos.set_side_to_move_for_analysis(WHITE);  // Black passes
+            }
+            if (static_cast<int>(line.size()) != moves) continue;
+            if (std::find(boards.begin(), boards.end() - 1, boards.back()) != boards.end() - 1) continue;
+            std::string board = boards.back();
+            for (char& c : board) c = c == 'N' ? 'S' : c == 'n' ? 's' : c;
+            const std::string input = "beginproblem stip ser-dia" + std::to_string(moves) + " fors " + board +
+                                      (cond.empty() ? std::string() : " cond " + cond) + " endproblem";
+            SCOPED_TRACE(input);
+            const ProofTwinSolver solver(parse_popeye(input, "<test>")[0], 0);
+            EXPECT_TRUE(solver.keeps_line(0, line)) << solver.line(0, {}, line);
+            // Without its last move the game ends on another board: not kept.
+            EXPECT_FALSE(solver.keeps_line(0, MoveLine(line.begin(), line.end() - 1)));
+            ++games;
+        }
+    }
+    EXPECT_GE(games, 70);
+}
+
 // The same for a=>b: position a is where a seeded random game from the game array stands
 // after 2 to 16 half-moves (White to move), b where it stands 2 to 20 half-moves later, and
 // a=>b (WhiteToPlay) must keep the rest of the game. Not under Parrain and ContraParrain (a

@@ -33,7 +33,8 @@ class SeriesSearch {
           limit_(limit),
           bounded_(!ctx.initial.has_rules() && !ctx.initial.has_fairy()),
           shared_(shared),
-          follow_(follow) {}
+          follow_(follow),
+          needed_(target) {}
 
     // Appends every line of exactly `moves` moves of the side to move in `pos`.
     void run(Position& pos, int moves, std::vector<MoveLine>& lines) {
@@ -81,7 +82,15 @@ class SeriesSearch {
             if (on.walk != NO_WALK && on.color == other) ++extra;
         }
         if (extra - wanted > remaining) return false;
-        return !proof_bound_applies(pos, target_) || proof_moves_needed(pos, target_, side) <= remaining;
+        if (!proof_bound_applies(pos, target_)) return true;
+        // The other side's units that the target keeps never move and are never taken (no
+        // other unit of that side could fill their squares): walls for the series side.
+        Bitboard kept = 0;
+        for (Bitboard b = pos.pieces(other); b;) {
+            const Square s = pop_lsb(b);
+            if (target_[s] == pos.piece_on(s)) kept |= square_bb(s);
+        }
+        return needed_.moves_needed(pos, side, fixed_units(pos, target_, kept)) <= remaining;
     }
 
     bool search(Position& pos, int remaining) {
@@ -138,6 +147,7 @@ class SeriesSearch {
     const bool bounded_;
     ProofFailures* const shared_;
     const MoveLine* const follow_;
+    mutable MovesNeededCache needed_;                  // proof_moves_needed, remembered
     std::vector<std::unique_ptr<ExactSet>> failures_;  // without a shared table
     std::vector<std::string> codes_;                   // position_code's buffer per moves remaining
     MoveLine stack_;
