@@ -380,6 +380,37 @@ TEST(ProofBound, MovesNeededCacheGivesTheSameValues) {
     EXPECT_GT(hits, 1000);
 }
 
+// SettledWallsCache gives settled_walls' answer on every position of random games, with the
+// budgets of the game's own moves left and one and two moves fewer (tighter budgets name more
+// walls), each asked twice (the second answer from the table).
+TEST(ProofBound, SettledWallsCacheGivesTheSameWalls) {
+    std::mt19937 rng(43);
+    int hits = 0, walls = 0;
+    for (int game = 0; game < 60; ++game) {
+        const int plies = 12 + game % 12;
+        const std::vector<Position> line = test::random_line(Position(parse_fen(kStart)), plies, rng);
+        const Board target = line.back().to_setup().board;
+        SettledWallsCache cache(target);
+        for (int round = 0; round < 2; ++round)
+            for (size_t k = 0; k < line.size(); ++k) {
+                const Position& pos = line[k];
+                const Bitboard fixed = fixed_units(pos, target);
+                const std::array<int, COLOR_NB> needs{proof_moves_needed(pos, target, WHITE, fixed),
+                                                      proof_moves_needed(pos, target, BLACK, fixed)};
+                for (int less = 0; less <= 2; ++less) {
+                    std::array<int, COLOR_NB> left = moves_left(int(k), int(line.size()) - 1);
+                    for (int& n : left) n = std::max(0, n - less);
+                    const Bitboard expected = settled_walls(pos, target, fixed, left, &needs);
+                    ASSERT_EQ(cache.walls(pos, fixed, left, needs), expected) << "game " << game << " ply " << k;
+                    walls += round == 0 && expected != 0;
+                    hits += round;
+                }
+            }
+    }
+    EXPECT_GT(hits, 1000);
+    EXPECT_GT(walls, 100);
+}
+
 // MoveProgress, worked out by hand, towards the diagram of Natch's double_en_passant (White:
 // knights on d2 and g1, pawns on a2, b2, f2, g2, h2, the rest elsewhere). From the game array
 // the knights need one move (b1-d2) and g1 keeps its knight; after 1.Sg1-f3 they need two

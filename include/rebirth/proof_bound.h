@@ -193,6 +193,29 @@ Bitboard settled_units(const Position& pos, const Board& target, Color c);
 Bitboard settled_walls(const Position& pos, const Board& target, Bitboard fixed, std::array<int, COLOR_NB> moves_left,
                        const std::array<int, COLOR_NB>* needs = nullptr);
 
+// settled_walls for one target, remembered per side: a side's walls depend only on what
+// MovesNeededCache's values depend on (its units, the other side's pawns and number of units,
+// its castling sides, the fixed units) and on its moves left, which make the key of an entry,
+// compared whole on a lookup. Holds at most 2^14 entries (a newer one replaces an older one in
+// its slot), allocated at the first call. One per thread: not thread-safe. Keeps a reference
+// to the target.
+class SettledWallsCache {
+  public:
+    explicit SettledWallsCache(const Board& target) : target_(target) {}
+    // settled_walls(pos, target, fixed, moves_left, &needs); `needs`: proof_moves_needed(pos,
+    // target, c, fixed) of each side.
+    Bitboard walls(const Position& pos, Bitboard fixed, std::array<int, COLOR_NB> moves_left,
+                   const std::array<int, COLOR_NB>& needs);
+
+  private:
+    struct Entry {
+        std::array<Bitboard, 10> key{};  // all zero: empty (a real key's last word is not)
+        Bitboard walls = 0;
+    };
+    const Board& target_;
+    std::unique_ptr<Entry, void (*)(void*)> entries_{nullptr, nullptr};  // zeroed_table, at the first call
+};
+
 // 1 when castling may still save side c a move towards the target, else 0. Castling counts in
 // the king's distances as its two-file step; what it saves is the rook's move to the castled
 // square (one move from its corner, so at most one), a saving only when some target rook

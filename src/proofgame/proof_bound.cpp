@@ -501,26 +501,37 @@ int proof_moves_needed(const Position& pos, const Board& target, Color c, Bitboa
     return moves_needed(pos, target, c, fixed, NeedModel(pos, target, c, fixed), nullptr);
 }
 
+namespace {
+
+// settled_walls' units of side c, whose count (proof_moves_needed) is `need` (computed when
+// negative).
+Bitboard settled_walls_of(const Position& pos, const Board& target, Bitboard fixed, Color c, int moves_left, int need) {
+    // Not a king, nor a rook that castling may move.
+    Bitboard candidates =
+        settled_units(pos, target, c) & ~fixed & ~pos.pieces(c, KING) & ~(pos.pieces(c, ROOK) & pos.castling_rights());
+    if (!candidates) return 0;
+    if (need < 0) need = proof_moves_needed(pos, target, c, fixed);
+    if (need > moves_left) return 0;  // no game at all: nothing to add
+    // A piece that leaves and comes back makes two moves more than the least count; a pawn
+    // never comes back.
+    if (need + 2 <= moves_left) candidates &= pos.pieces(c, PAWN);
+    if (!candidates) return 0;
+    Bitboard walls = 0;
+    const NeedModel model(pos, target, c, fixed);
+    for (Bitboard b = candidates; b;) {
+        const Square s = pop_lsb(b);
+        if (moves_needed(pos, target, c, fixed, model, nullptr, s) > moves_left) walls |= square_bb(s);
+    }
+    return walls;
+}
+
+}  // namespace
+
 Bitboard settled_walls(const Position& pos, const Board& target, Bitboard fixed, std::array<int, COLOR_NB> moves_left,
                        const std::array<int, COLOR_NB>* needs) {
     Bitboard walls = 0;
-    for (Color c : {WHITE, BLACK}) {
-        // Not a king, nor a rook that castling may move.
-        Bitboard candidates = settled_units(pos, target, c) & ~fixed & ~pos.pieces(c, KING) &
-                              ~(pos.pieces(c, ROOK) & pos.castling_rights());
-        if (!candidates) continue;
-        const int need = needs ? (*needs)[c] : proof_moves_needed(pos, target, c, fixed);
-        if (need > moves_left[c]) continue;  // no game at all: nothing to add
-        // A piece that leaves and comes back makes two moves more than the least count; a
-        // pawn never comes back.
-        if (need + 2 <= moves_left[c]) candidates &= pos.pieces(c, PAWN);
-        if (!candidates) continue;
-        const NeedModel model(pos, target, c, fixed);
-        for (Bitboard b = candidates; b;) {
-            const Square s = pop_lsb(b);
-            if (moves_needed(pos, target, c, fixed, model, nullptr, s) > moves_left[c]) walls |= square_bb(s);
-        }
-    }
+    for (Color c : {WHITE, BLACK})
+        walls |= settled_walls_of(pos, target, fixed, c, moves_left[c], needs ? (*needs)[c] : -1);
     return walls;
 }
 
@@ -790,6 +801,27 @@ int MovesNeededCache::moves_needed(const Position& pos, Color c, Bitboard fixed)
     e.key = key;
     e.stored = value + 1;
     return value;
+}
+
+Bitboard SettledWallsCache::walls(const Position& pos, Bitboard fixed, std::array<int, COLOR_NB> moves_left,
+                                  const std::array<int, COLOR_NB>& needs) {
+    constexpr std::size_t kSize = std::size_t(1) << 14;
+    if (!entries_) entries_ = zeroed_table<Entry>(kSize);
+    Bitboard walls = 0;
+    for (Color c : {WHITE, BLACK}) {
+        const std::array<Bitboard, 9> units = needs_key(pos, c, fixed);
+        std::array<Bitboard, 10> key;
+        std::copy(units.begin(), units.end(), key.begin());
+        // The moves left, and a bit that makes the word nonzero (an empty entry is all zero).
+        key[9] = Bitboard(std::uint32_t(moves_left[c])) | Bitboard(1) << 32;
+        Entry& e = entries_.get()[cache_slot(key, kSize)];
+        if (e.key != key) {
+            e.walls = settled_walls_of(pos, target_, fixed, c, moves_left[c], needs[c]);
+            e.key = key;
+        }
+        walls |= e.walls;
+    }
+    return walls;
 }
 
 int pawn_capture_slots(const Position& pos, const Board& target, Color k, Bitboard fixed,

@@ -349,10 +349,12 @@ std::string render_line(const Run& run, const Position& root, const MoveLine& mo
 // The bounds' caches of one search at a time. Their values depend only on the position (and
 // the play's target and rules), so the searches of a play hand them on (ProofFailures::acquire).
 struct ProofCaches {
-    ProofCaches(const Board& target, const RebirthBound* bound) : needed(target), captures(target), progress(target) {
+    ProofCaches(const Board& target, const RebirthBound* bound)
+        : needed(target), walls(target), captures(target), progress(target) {
         if (bound) rebirth.emplace(*bound, target);
     }
     MovesNeededCache needed;                   // proof_moves_needed, remembered
+    SettledWallsCache walls;                   // settled_walls, remembered
     CaptureBoundCache captures;                // proof_captures_feasible's assignments, remembered
     MoveProgressCache progress;                // MoveProgress, remembered
     std::optional<RebirthBoundCache> rebirth;  // run.rebirth's moves_needed, remembered
@@ -480,7 +482,7 @@ class Searcher {
         if (needs[stm] > own || needs[moved] > other) return true;
         // Units that the budgets keep on their squares are fixed too (for every game through
         // this node, so also below it); the needs are counted again with them.
-        if (const Bitboard walls = settled_walls(pos, *run_.target, fixed, budget, &needs)) {
+        if (const Bitboard walls = caches_->walls.walls(pos, fixed, budget, needs)) {
             fixed = fixed_units(pos, *run_.target, fixed | walls);
             if (!keep) needs[stm] = caches_->needed.moves_needed(pos, stm, fixed);
             needs[moved] = caches_->needed.moves_needed(pos, moved, fixed);
