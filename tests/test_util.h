@@ -41,7 +41,7 @@ inline Setup diagram(std::initializer_list<const char*> units, Color side = WHIT
 }
 
 // The game array, the start of every proof game.
-inline constexpr const char* kGameArray = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+inline constexpr const char* kGameArray = kGameArrayFen;
 
 // The game array under `rules`, White to move with every castling right (the position points
 // at the rules: keep them alive).

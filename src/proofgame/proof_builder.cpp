@@ -5,6 +5,7 @@
 #include <queue>
 #include <unordered_set>
 
+#include "proofgame/proof_search.h"
 #include "rebirth/distance.h"
 #include "rebirth/movegen.h"
 #include "rebirth/position.h"
@@ -13,14 +14,6 @@
 namespace rebirth {
 
 namespace {
-
-// The units of each side the target holds.
-std::array<int, COLOR_NB> target_counts(const Board& target) {
-    std::array<int, COLOR_NB> n{0, 0};
-    for (const Piece& p : target)
-        if (!p.empty()) ++n[p.color];
-    return n;
-}
 
 // What the estimate adds for the units each side must still take: nothing, the way to the
 // other side's nearest units, or the way to the units the other side has beyond the target's
@@ -40,29 +33,18 @@ struct Node {
 // values depend only on the position and the target).
 class Builder {
   public:
-    explicit Builder(const Setup& target)
-        : target_(target.board),
-          side_(target.side_to_move),
-          kept_(target_counts(target_)),
-          white_(target_),
-          black_(target_) {
+    explicit Builder(const Setup& target) : target_(target.board), side_(target.side_to_move), needed_(target_) {
         for (int sq = 0; sq < SQUARE_NB; ++sq) {
             const Piece p = target_[sq];
             if (p.empty()) continue;
+            ++kept_[p.color];
             ++target_walks_[p.color][p.walk];
             target_by_[p.color][p.walk] |= square_bb(Square(sq));
         }
     }
 
     // Whether pos is the target: its units, its side to move.
-    bool reached(const Position& pos) const {
-        if (pos.side_to_move() != side_) return false;
-        for (int s = 0; s < SQUARE_NB; ++s) {
-            const Piece a = pos.piece_on(Square(s)), want = target_[s];
-            if (a.walk != want.walk || (!a.empty() && a.color != want.color)) return false;
-        }
-        return true;
-    }
+    bool reached(const Position& pos) const { return pos.side_to_move() == side_ && board_matches(pos, target_); }
 
     // One best-first search from `start` with this weight, the way to the units to take
     // counted or not; the game found, or nothing within max_nodes or (when given) the deadline.
@@ -184,7 +166,7 @@ class Builder {
         }
         const Bitboard fixed = fixed_units(pos, target_);
         for (Color c : {WHITE, BLACK}) {
-            need[c] = (c == WHITE ? white_ : black_).moves_needed(pos, c, fixed);
+            need[c] = needed_.moves_needed(pos, c, fixed);
             if (need[c] >= kFar) return false;
         }
         return true;
@@ -259,11 +241,11 @@ class Builder {
 
     const Board target_;
     const Color side_;
-    const std::array<int, COLOR_NB> kept_;
-    std::array<std::array<int, WALK_NB>, COLOR_NB> target_walks_{};    // the target's units per side and walk
+    std::array<int, COLOR_NB> kept_{};                                 // the target's units per side
+    std::array<std::array<int, WALK_NB>, COLOR_NB> target_walks_{};    // and per walk
     std::array<std::array<Bitboard, WALK_NB>, COLOR_NB> target_by_{};  // and their squares
-    MovesNeededCache white_, black_;
-    std::unordered_set<Key> failed_;  // (position, half-moves) with no exact end
+    MovesNeededCache needed_;                                          // proof_moves_needed, remembered
+    std::unordered_set<Key> failed_;                                   // (position, half-moves) with no exact end
     long finish_nodes_ = 0;
 };
 

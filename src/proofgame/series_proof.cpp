@@ -198,9 +198,7 @@ void split_lines(const SolveContext& ctx, const Board& target, const Position& p
 void series_proof_lines(const SolveContext& ctx, const Board& target, const Position& from, int moves, long& limit_left,
                         bool& stopped, std::vector<MoveLine>& lines, ProofFailures* shared, const MoveLine* follow) {
     const int threads = ctx.threads;
-    MoveList firsts;
-    popeye_ordered_moves(from, firsts);
-    if (limit_left > 0 || follow || threads == 1 || moves < 3 || firsts.size() < 2) {
+    if (limit_left > 0 || follow || threads == 1 || moves < 3) {
         Position pos = from;
         SeriesSearch search(ctx, target, limit_left, shared, follow);
         std::vector<MoveLine> found;  // the limit counts this search's lines
