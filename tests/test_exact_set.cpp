@@ -1,5 +1,6 @@
 // The exact failure-table set (src/core/exact_set.h) against std::set, alone and under concurrent
-// inserts: a key is found exactly when the same bytes were inserted.
+// inserts: a key is found exactly when the same bytes were inserted. The 64-bit key set of the
+// constructive search (src/core/key_set.h) against std::set.
 
 #include <gtest/gtest.h>
 
@@ -13,6 +14,7 @@
 #include <tbb/parallel_for.h>
 
 #include "../src/core/exact_set.h"
+#include "../src/core/key_set.h"
 
 namespace rebirth {
 namespace {
@@ -152,6 +154,34 @@ TEST(LineMap, KeysLongerThanTheEntriesAreNeverStored) {
     map.clear();
     EXPECT_EQ(map.find_or_add("ab", ticket, 3), -1);
     EXPECT_EQ(map.find_or_add("ab", ticket), 3);
+}
+
+// KeySet answers as std::set through its growth (from 1024 slots to 2^18), with key 0 and keys
+// that share their home slot (equal high bits after the multiplication: neighbours probed),
+// and is empty again after clear().
+TEST(KeySet, AgreesWithStdSet) {
+    std::mt19937_64 rng(7);
+    KeySet set;
+    std::set<std::uint64_t> model;
+    std::vector<std::uint64_t> keys{0, 1, 0x9E3779B97F4A7C15ull, ~std::uint64_t(0)};
+    for (int i = 0; i < 100000; ++i) keys.push_back(i % 3 == 0 ? rng() % 4096 : rng());
+    for (int round = 0; round < 2; ++round) {
+        for (size_t i = 0; i < keys.size(); ++i) {
+            const std::uint64_t k = keys[i];
+            ASSERT_EQ(set.contains(k), model.count(k) == 1) << i;
+            ASSERT_EQ(set.insert(k), model.insert(k).second) << i;
+            ASSERT_TRUE(set.contains(k));
+            const std::uint64_t other = rng();
+            ASSERT_EQ(set.contains(other), model.count(other) == 1);
+        }
+        EXPECT_EQ(set.size(), model.size());
+        for (std::uint64_t k : model) ASSERT_TRUE(set.contains(k));
+        set.clear();
+        model.clear();
+        EXPECT_EQ(set.size(), 0u);
+        EXPECT_FALSE(set.contains(0));
+        EXPECT_FALSE(set.contains(keys[5]));
+    }
 }
 
 }  // namespace

@@ -11,8 +11,10 @@
 // search on moves played + weight * estimate, the estimate being each side's moves needed
 // (proof_bound.h, fixed units as walls), the captures each side must still make, and (in
 // some variants) the way of its units to the units it must take. Near the diagram (the bounds
-// allow at most 4 more half-moves) an exact depth-first search within those bounds looks for
-// the last moves. The variants run in rounds, each with twice the nodes of the round before.
+// allow 2 more half-moves) an exact depth-first search within those bounds looks for the last
+// 2 to 4 moves. The variants (three estimates, two weights, and positions of equal priority
+// taken in the order found or in an order set by a hash of the position) run in rounds, each
+// with twice the nodes of the round before.
 // It finds long games in positions the exhaustive search cannot reach (the legal positions of
 // retro analysis, with dozens of captures). A game found proves the diagram legal; none found
 // proves nothing.

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <queue>
-#include <unordered_set>
 
+#include "core/key_set.h"
 #include "proofgame/proof_search.h"
 #include "rebirth/distance.h"
 #include "rebirth/movegen.h"
@@ -48,13 +48,17 @@ class Builder {
 
     // One best-first search from `start` with this weight, the way to the units to take
     // counted or not; the game found, or nothing within max_nodes or (when given) the deadline.
-    std::optional<std::vector<Move>> search(const Position& start, int weight, Takes takes, long max_nodes,
+    // With `hashed_ties`, positions of equal priority are taken in an order set by a hash of
+    // the position instead of the order they were found in: another part of a plateau of the
+    // estimate is searched first, and each order finds games the other misses.
+    std::optional<std::vector<Move>> search(const Position& start, int weight, Takes takes, bool hashed_ties,
+                                            long max_nodes,
                                             std::optional<std::chrono::steady_clock::time_point> deadline) {
-        failed_.clear();  // each search tries its exact ends afresh, as a search of its own
+        failed_.assign(size_t(1) << kFailedBits, 0);  // each search tries its exact ends afresh, as a search of its own
         std::vector<Node> nodes;
-        using Entry = std::pair<long, int>;  // (priority, node), least first
+        using Entry = std::pair<long, int>;  // (priority * 8 + tie, node), least first
         std::priority_queue<Entry, std::vector<Entry>, std::greater<>> open;
-        std::unordered_set<Key> seen;
+        KeySet seen;
         // The moves from the start to node i.
         const auto game_to = [&](int i) {
             std::vector<Move> game;
@@ -65,7 +69,7 @@ class Builder {
         nodes.push_back({-1, Move{}, 0});
         seen.insert(start.key());
         if (reached(start)) return std::vector<Move>{};
-        open.push({long(weight) * estimate(start, takes), 0});
+        open.push({8 * long(weight) * estimate(start, takes), 0});
         long expanded = 0;
         while (!open.empty()) {
             const int i = open.top().second;
@@ -89,11 +93,12 @@ class Builder {
             for (const Move& m : list) {
                 UndoInfo u;
                 pos.do_move(m, u);
-                if (seen.insert(pos.key()).second) {
+                if (seen.insert(pos.key())) {
                     const int h = estimate(pos, takes);
                     if (h < 2 * kFar) {
                         nodes.push_back({i, m, played});
-                        open.push({played + long(weight) * h, int(nodes.size()) - 1});
+                        const long tie = hashed_ties ? long(((pos.key() * 0x9E3779B97F4A7C15ull) >> 60) & 7) : 0;
+                        open.push({8 * (played + long(weight) * h) + tie, int(nodes.size()) - 1});
                     }
                 }
                 pos.undo_move(m, u);
@@ -212,10 +217,10 @@ class Builder {
         if (plies == 0) return reached(pos);
         if (++finish_nodes_ > kFinishNodes) return false;
         const Key key = pos.key() ^ (Key(plies) * 0x9E3779B97F4A7C15ull);
-        if (failed_.count(key)) return false;
+        if (failed_seen(key)) return false;
         std::array<int, COLOR_NB> surplus{}, need{};
         if (!needs(pos, surplus, need) || !within(surplus, need, pos.side_to_move(), plies)) {
-            failed_.insert(key);
+            failed_remember(key);
             return false;
         }
         MoveList list;
@@ -231,13 +236,17 @@ class Builder {
             }
             if (finish_nodes_ > kFinishNodes) return false;
         }
-        failed_.insert(key);
+        failed_remember(key);
         return false;
     }
 
-    static constexpr int kFinishFrom = 4;       // the exact end is tried from positions this close
-    static constexpr int kFinishMore = 2;       // and with up to this many half-moves more
-    static constexpr long kFinishNodes = 1500;  // positions per try
+    // The exact end is tried from positions this close (from 4 it took three times as long on
+    // Retractor's legal labels and found no more games), with up to kFinishMore half-moves more,
+    // kFinishNodes positions a try.
+    static constexpr int kFinishFrom = 2;
+    static constexpr int kFinishMore = 2;
+    static constexpr long kFinishNodes = 1500;
+    static constexpr int kFailedBits = 18;  // failed_ has 2^18 slots (2 MiB)
 
     const Board target_;
     const Color side_;
@@ -245,8 +254,14 @@ class Builder {
     std::array<std::array<int, WALK_NB>, COLOR_NB> target_walks_{};    // and per walk
     std::array<std::array<Bitboard, WALK_NB>, COLOR_NB> target_by_{};  // and their squares
     MovesNeededCache needed_;                                          // proof_moves_needed, remembered
-    std::unordered_set<Key> failed_;                                   // (position, half-moves) with no exact end
+    // (position, half-moves) keys with no exact end, one per slot (a newer one replaces an older
+    // one): a table that stays in the cache; a key forgotten is only searched again.
+    std::vector<Key> failed_;
     long finish_nodes_ = 0;
+
+    size_t failed_slot(Key k) const { return size_t((k * 0x9E3779B97F4A7C15ull) >> (64 - kFailedBits)); }
+    bool failed_seen(Key k) const { return failed_[failed_slot(k)] == k; }
+    void failed_remember(Key k) { failed_[failed_slot(k)] = k; }
 };
 
 }  // namespace
@@ -258,13 +273,18 @@ std::optional<std::vector<Move>> build_proof_game(const Setup& target, const Bui
     const auto end = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                             std::chrono::duration<double>(limits.seconds));
     // The variants of the estimate, tried in rounds, each round with twice the time and nodes
-    // of the one before, until the limits run out: the estimates suit different positions.
+    // of the one before, until the limits run out: the estimates suit different positions, and
+    // the two orders of equal priorities different plateaus.
     const struct {
         int weight;
         Takes takes;
-    } variants[] = {{limits.weight, Takes::ByWalk},  {2 * limits.weight, Takes::ByWalk},
-                    {limits.weight, Takes::Nearest}, {2 * limits.weight, Takes::Nearest},
-                    {limits.weight, Takes::None},    {2 * limits.weight, Takes::None}};
+        bool hashed_ties;
+    } variants[] = {{limits.weight, Takes::ByWalk, false},  {2 * limits.weight, Takes::ByWalk, false},
+                    {limits.weight, Takes::Nearest, false}, {2 * limits.weight, Takes::Nearest, false},
+                    {limits.weight, Takes::None, false},    {2 * limits.weight, Takes::None, false},
+                    {limits.weight, Takes::ByWalk, true},   {2 * limits.weight, Takes::ByWalk, true},
+                    {limits.weight, Takes::Nearest, true},  {2 * limits.weight, Takes::Nearest, true},
+                    {limits.weight, Takes::None, true},     {2 * limits.weight, Takes::None, true}};
     const bool timed = limits.seconds > 0;
     Builder builder(target);
     for (long nodes = std::min(limits.max_nodes, 1000L), slice = 1;;
@@ -276,7 +296,7 @@ std::optional<std::vector<Move>> build_proof_game(const Setup& target, const Bui
                 if (now >= end) return std::nullopt;
                 deadline = std::min(now + std::chrono::milliseconds(50 * slice), end);
             }
-            if (auto game = builder.search(start, v.weight, v.takes, nodes, deadline)) return game;
+            if (auto game = builder.search(start, v.weight, v.takes, v.hashed_ties, nodes, deadline)) return game;
         }
         if (nodes >= limits.max_nodes) break;
     }
