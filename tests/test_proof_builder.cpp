@@ -128,3 +128,15 @@ TEST(LegalityReference, LegalLabelsGetReplayedGames) {
     EXPECT_EQ(legal, 40);
     EXPECT_GE(proved, 31);
 }
+
+// LG-217 (Retractor's "Promoted bishop on g8"): the white bishop on g8, shut in by the black
+// pawns f7 and h7 that never moved, was promoted there by a pawn from g7, and the white pawn
+// now on g7 came by a capture too, the black pawn g6 barring the file. Only the search that
+// weighs the estimate least (weight 1, the way to the nearest units to take) finds a game
+// within 32000 positions per search; the legal label is proved by the game's replay.
+TEST(LegalityReference, PromotedBishopOnG8GetsAGame) {
+    const rebirth::Setup diagram = parse_fen("6B1/5pPp/6p1/6k1/4K3/8/8/8 w - - 0 1");
+    const LegalityProof proof = judge_legality(diagram, 3, nodes_only(32000));
+    ASSERT_EQ(proof.verdict, LegalityProof::Verdict::Legal) << proof.reason;
+    EXPECT_EQ(replay(diagram, proof.game), "");
+}

@@ -13,8 +13,8 @@
 // some variants) the way of its units to the units it must take. Near the diagram (the bounds
 // allow 2 more half-moves) an exact depth-first search within those bounds looks for the last
 // 2 to 4 moves. The variants (three estimates, two weights, and positions of equal priority
-// taken in the order found or in an order set by a hash of the position) run in rounds, each
-// with twice the nodes of the round before.
+// taken in the order found or in an order set by a hash of the position; then two lighter
+// weights) run in rounds, each with twice the nodes of the round before.
 // It finds long games in positions the exhaustive search cannot reach (the legal positions of
 // retro analysis, with dozens of captures). A game found proves the diagram legal; none found
 // proves nothing.

@@ -273,18 +273,27 @@ std::optional<std::vector<Move>> build_proof_game(const Setup& target, const Bui
     const auto end = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                             std::chrono::duration<double>(limits.seconds));
     // The variants of the estimate, tried in rounds, each round with twice the time and nodes
-    // of the one before, until the limits run out: the estimates suit different positions, and
-    // the two orders of equal priorities different plateaus.
+    // of the one before, until the limits run out: the estimates suit different positions, the
+    // two orders of equal priorities different plateaus, and the two lightest weights (last:
+    // they expand the most positions) the games no greedier search finds (LG-091, LG-217).
     const struct {
         int weight;
         Takes takes;
         bool hashed_ties;
-    } variants[] = {{limits.weight, Takes::ByWalk, false},  {2 * limits.weight, Takes::ByWalk, false},
-                    {limits.weight, Takes::Nearest, false}, {2 * limits.weight, Takes::Nearest, false},
-                    {limits.weight, Takes::None, false},    {2 * limits.weight, Takes::None, false},
-                    {limits.weight, Takes::ByWalk, true},   {2 * limits.weight, Takes::ByWalk, true},
-                    {limits.weight, Takes::Nearest, true},  {2 * limits.weight, Takes::Nearest, true},
-                    {limits.weight, Takes::None, true},     {2 * limits.weight, Takes::None, true}};
+    } variants[] = {{limits.weight, Takes::ByWalk, false},
+                    {2 * limits.weight, Takes::ByWalk, false},
+                    {limits.weight, Takes::Nearest, false},
+                    {2 * limits.weight, Takes::Nearest, false},
+                    {limits.weight, Takes::None, false},
+                    {2 * limits.weight, Takes::None, false},
+                    {limits.weight, Takes::ByWalk, true},
+                    {2 * limits.weight, Takes::ByWalk, true},
+                    {limits.weight, Takes::Nearest, true},
+                    {2 * limits.weight, Takes::Nearest, true},
+                    {limits.weight, Takes::None, true},
+                    {2 * limits.weight, Takes::None, true},
+                    {std::max(1, limits.weight / 2), Takes::Nearest, false},
+                    {std::max(1, limits.weight / 4), Takes::Nearest, false}};
     const bool timed = limits.seconds > 0;
     Builder builder(target);
     for (long nodes = std::min(limits.max_nodes, 1000L), slice = 1;;
