@@ -140,3 +140,22 @@ TEST(LegalityReference, PromotedBishopOnG8GetsAGame) {
     ASSERT_EQ(proof.verdict, LegalityProof::Verdict::Legal) << proof.reason;
     EXPECT_EQ(replay(diagram, proof.game), "");
 }
+
+// The variants of a round run at once on several threads, and the game of the least variant
+// that finds one is taken: without a time limit the game is the one a single thread finds,
+// move for move. Diagrams whose game comes from the first variant (bare kings) and from one
+// taking equal priorities in hashed order (LG-070): the variants after the one that finds a
+// game are stopped, the earlier ones run to their end.
+TEST(ProofBuilder, ThreadsFindTheSameGame) {
+    for (const std::string fen : {"4k3/8/8/8/8/8/8/4K3 w - - 0 1", "8/8/8/2K5/8/5k2/1P6/b7 w - - 0 1"}) {
+        const rebirth::Setup diagram = parse_fen(fen);
+        BuildLimits one = nodes_only(32000), two = nodes_only(32000);
+        two.threads = 2;
+        const auto game = build_proof_game(diagram, one);
+        ASSERT_TRUE(game) << fen;
+        EXPECT_EQ(replay(diagram, *game), "") << fen;
+        const auto parallel = build_proof_game(diagram, two);
+        ASSERT_TRUE(parallel) << fen;
+        EXPECT_TRUE(*parallel == *game) << fen;
+    }
+}

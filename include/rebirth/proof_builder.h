@@ -27,6 +27,9 @@ struct BuildLimits {
     // Weight of the estimate against the moves played (f = moves played + weight * estimate):
     // higher finds games faster, lower finds shorter ones.
     int weight = 4;
+    // Threads that search the variants of a round at once (0: all cores). Without a time limit
+    // the game found is the same for every count.
+    int threads = 1;
 };
 
 // A game from the game array (White to move) whose last position has `target`'s units and

@@ -27,7 +27,7 @@ struct RetroCertificate {
 // replay with the sequence reaches `position` (verify_certificate); among the first
 // `max_games` games the search gives, the first that replays. With `any_length`, in orthodox
 // chess, when none does: a game of any length from the constructive search (proof_builder.h,
-// within `seconds` again, or 10 s). Nothing when none is found: that proves nothing (no game
+// on `threads`, within `seconds` again, or 10 s). Nothing when none is found: that proves nothing (no game
 // may exist within the limits, or the search stopped).
 std::optional<RetroCertificate> find_certificate(const Setup& position, const std::vector<UnMove>& seq,
                                                  const std::vector<Condition>& conditions, int max_plies,

@@ -57,6 +57,7 @@ struct LegalArgs {
     std::string fen;
     int depth = 3;        // single moves looked back to refute it
     double seconds = 10;  // time for the search of a game
+    int threads = 0;      // 0: all cores (the variants of the constructive search at once)
     bool json = false;
 };
 

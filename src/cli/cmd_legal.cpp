@@ -16,6 +16,7 @@ int run_legal(const LegalArgs& args) {
     const Setup diagram = parse_fen(args.fen, "--fen");
     BuildLimits limits;
     limits.seconds = args.seconds;
+    limits.threads = args.threads;
     const LegalityProof proof = judge_legality(diagram, args.depth, limits);
     RetroCertificate cert;
     cert.game = proof.game;

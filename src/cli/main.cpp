@@ -104,6 +104,8 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(0, 8));
     legal_cmd->add_option("--seconds", legal.seconds, "Time for the search of a game (default 10)")
         ->check(CLI::PositiveNumber);
+    legal_cmd->add_option("--threads", legal.threads, "Worker threads (default: all cores)")
+        ->check(CLI::NonNegativeNumber);
     legal_cmd->add_flag("--json", legal.json,
                         "One JSON line: id, verdict, reason, plies, certificates (replayed by rebirth verify)");
 

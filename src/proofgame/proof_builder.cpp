@@ -1,10 +1,16 @@
 #include "rebirth/proof_builder.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <iterator>
+#include <memory>
 #include <queue>
 
+#include <tbb/enumerable_thread_specific.h>
+
 #include "core/key_set.h"
+#include "core/parallel.h"
 #include "proofgame/proof_search.h"
 #include "rebirth/distance.h"
 #include "rebirth/movegen.h"
@@ -51,9 +57,12 @@ class Builder {
     // With `hashed_ties`, positions of equal priority are taken in an order set by a hash of
     // the position instead of the order they were found in: another part of a plateau of the
     // estimate is searched first, and each order finds games the other misses.
+    // `first` (when given): the least variant index that found a game in this round; the
+    // search stops (its game would not be taken) once it falls below `index`, its own.
     std::optional<std::vector<Move>> search(const Position& start, int weight, Takes takes, bool hashed_ties,
                                             long max_nodes,
-                                            std::optional<std::chrono::steady_clock::time_point> deadline) {
+                                            std::optional<std::chrono::steady_clock::time_point> deadline,
+                                            const std::atomic<size_t>* first = nullptr, size_t index = 0) {
         failed_.assign(size_t(1) << kFailedBits, 0);  // each search tries its exact ends afresh, as a search of its own
         std::vector<Node> nodes;
         using Entry = std::pair<long, int>;  // (priority * 8 + tie, node), least first
@@ -75,7 +84,9 @@ class Builder {
             const int i = open.top().second;
             open.pop();
             if (++expanded > max_nodes) break;
-            if ((expanded & 63) == 0 && deadline && std::chrono::steady_clock::now() > *deadline) break;
+            if ((expanded & 63) == 0 && ((deadline && std::chrono::steady_clock::now() > *deadline) ||
+                                         (first && first->load(std::memory_order_relaxed) < index)))
+                break;
             std::vector<Move> game = game_to(i);
             Position pos = start;
             for (const Move& m : game) {
@@ -294,19 +305,37 @@ std::optional<std::vector<Move>> build_proof_game(const Setup& target, const Bui
                     {2 * limits.weight, Takes::None, true},
                     {std::max(1, limits.weight / 2), Takes::Nearest, false},
                     {std::max(1, limits.weight / 4), Takes::Nearest, false}};
+    const size_t count = std::size(variants);
     const bool timed = limits.seconds > 0;
-    Builder builder(target);
+    // One builder a thread (its caches are not shared), made when a thread first needs one.
+    tbb::enumerable_thread_specific<std::unique_ptr<Builder>> builders;
     for (long nodes = std::min(limits.max_nodes, 1000L), slice = 1;;
          nodes = std::min(2 * nodes, limits.max_nodes), slice *= 2) {
-        for (const auto& v : variants) {
+        // The round's variants, on `threads` threads: the game of the least variant that finds
+        // one is taken, as one thread trying them in order would take it, so that without a
+        // time limit the game does not depend on the thread count. A variant stops once an
+        // earlier one has found a game; the earlier ones run on.
+        std::vector<std::optional<std::vector<Move>>> games(count);
+        std::atomic<size_t> first{count};
+        const auto run = [&](size_t i) {
+            if (first.load() < i) return;
             std::optional<std::chrono::steady_clock::time_point> deadline;
             if (timed) {
                 const auto now = std::chrono::steady_clock::now();
-                if (now >= end) return std::nullopt;
+                if (now >= end) return;
                 deadline = std::min(now + std::chrono::milliseconds(50 * slice), end);
             }
-            if (auto game = builder.search(start, v.weight, v.takes, v.hashed_ties, nodes, deadline)) return game;
-        }
+            std::unique_ptr<Builder>& builder = builders.local();
+            if (!builder) builder = std::make_unique<Builder>(target);
+            const auto& v = variants[i];
+            games[i] = builder->search(start, v.weight, v.takes, v.hashed_ties, nodes, deadline, &first, i);
+            if (!games[i]) return;
+            for (size_t least = first.load(); i < least && !first.compare_exchange_weak(least, i);) {
+            }
+        };
+        run_in_arena(limits.threads, [&] { for_each_index(limits.threads, count, run); });
+        if (first.load() < count) return std::move(games[first.load()]);
+        if (timed && std::chrono::steady_clock::now() >= end) return std::nullopt;
         if (nodes >= limits.max_nodes) break;
     }
     return std::nullopt;

@@ -76,14 +76,15 @@ struct GameArray {
 };
 
 // In orthodox chess, a game of any length to `start` from the constructive search
-// (proof_builder.h, within `seconds`, 10 when 0), then the sequence's moves: the certificate
-// when it replays to `position`.
+// (proof_builder.h, on `threads`, within `seconds`, 10 when 0), then the sequence's moves: the
+// certificate when it replays to `position`.
 std::optional<RetroCertificate> constructed_certificate(const Setup& position, const Setup& start,
                                                         RetroCertificate cert, const std::vector<Condition>& conditions,
-                                                        double seconds) {
+                                                        double seconds, int threads) {
     if (!conditions.empty()) return std::nullopt;
     BuildLimits limits;
     limits.seconds = seconds > 0 ? seconds : 10;
+    limits.threads = threads;
     auto game = build_proof_game(start, limits);
     if (!game) return std::nullopt;
     cert.game = std::move(*game);
@@ -113,7 +114,7 @@ std::optional<RetroCertificate> find_certificate(const Setup& position, const st
     // The constructive search's game, when asked for.
     const auto constructed = [&](const Setup& start, RetroCertificate cert) -> std::optional<RetroCertificate> {
         if (!any_length) return std::nullopt;
-        return constructed_certificate(position, start, std::move(cert), conditions, seconds);
+        return constructed_certificate(position, start, std::move(cert), conditions, seconds, threads);
     };
     const Setup start = earliest(position, seq);
     // The sequence forward, the first played first.
