@@ -30,7 +30,8 @@ struct LegalityProof {
 // build_proof_game to the diagram (half of `limits`' time), else, when the diagram leaves at
 // most 12 sequences of its last 1 (then 2) single moves (possible_last_moves), to the
 // position one of them leads back to, followed by its moves (the rest of the time, shared;
-// half of the nodes each); else unresolved.
+// half of the nodes each); within a time limit, then, both in rounds of 1/16, 1/8, 1/4 and 1/2
+// of it (half each). Else unresolved.
 LegalityProof judge_legality(const Setup& diagram, int depth = 3, const BuildLimits& limits = {});
 
 }  // namespace rebirth

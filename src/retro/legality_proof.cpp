@@ -65,33 +65,52 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
     // The diagram's last single moves, when it leaves few (a check that only an en passant
     // capture or a promotion gives, say): a game to the position they lead back to, then
     // those moves. Then the diagram gets half the time, and the sequences share the rest.
-    std::vector<std::vector<UnMove>> last = possible_last_moves(diagram, 1, depth);
-    const bool few = !last.empty() && last.size() <= kFewLastMoves;
-    BuildLimits first = limits;
-    if (few) first.seconds = limits.seconds / 2;
-    if (auto game = build_proof_game(diagram, first); game && replays_to(*game, diagram)) {
-        proof.verdict = LegalityProof::Verdict::Legal;
-        proof.game = std::move(*game);
-        return proof;
-    }
-    for (int n = 1; few && n <= kRetractions; ++n) {
-        if (n > 1) last = possible_last_moves(diagram, n, depth);
-        if (last.empty() || last.size() > kFewLastMoves) break;
-        BuildLimits back = limits;
-        back.seconds = limits.seconds / 2 / double(kRetractions * last.size());
-        back.max_nodes = std::max(1000L, limits.max_nodes / 2);
-        for (const std::vector<UnMove>& seq : last) {
-            Setup earlier = diagram;
-            for (const UnMove& u : seq) earlier = retract_keeping_rights(earlier, u);
-            auto game = build_proof_game(earlier, back);
-            if (!game) continue;
-            for (auto it = seq.rbegin(); it != seq.rend(); ++it) game->push_back(it->move);
-            if (replays_to(*game, diagram)) {
-                proof.verdict = LegalityProof::Verdict::Legal;
-                proof.game = std::move(*game);
-                return proof;
+    std::vector<std::vector<std::vector<UnMove>>> levels{possible_last_moves(diagram, 1, depth)};
+    const bool few = !levels[0].empty() && levels[0].size() <= kFewLastMoves;
+    // The sequences of the last n single moves (worked out once).
+    const auto sequences = [&](int n) -> const std::vector<std::vector<UnMove>>& {
+        while (int(levels.size()) < n) levels.push_back(possible_last_moves(diagram, int(levels.size()) + 1, depth));
+        return levels[size_t(n - 1)];
+    };
+    // A game to the diagram within `diagram_seconds`, else (few sequences) to the positions
+    // the sequences lead back to, sharing `back_seconds` (0: no limit, the nodes of `limits`).
+    const auto attempt = [&](double diagram_seconds, double back_seconds) {
+        BuildLimits first = limits;
+        first.seconds = diagram_seconds;
+        if (auto game = build_proof_game(diagram, first); game && replays_to(*game, diagram)) {
+            proof.verdict = LegalityProof::Verdict::Legal;
+            proof.game = std::move(*game);
+            return true;
+        }
+        for (int n = 1; few && n <= kRetractions; ++n) {
+            const std::vector<std::vector<UnMove>>& last = sequences(n);
+            if (last.empty() || last.size() > kFewLastMoves) break;
+            BuildLimits back = limits;
+            back.seconds = back_seconds / double(kRetractions * last.size());
+            back.max_nodes = std::max(1000L, limits.max_nodes / 2);
+            for (const std::vector<UnMove>& seq : last) {
+                Setup earlier = diagram;
+                for (const UnMove& u : seq) earlier = retract_keeping_rights(earlier, u);
+                auto game = build_proof_game(earlier, back);
+                if (!game) continue;
+                for (auto it = seq.rbegin(); it != seq.rend(); ++it) game->push_back(it->move);
+                if (replays_to(*game, diagram)) {
+                    proof.verdict = LegalityProof::Verdict::Legal;
+                    proof.game = std::move(*game);
+                    return true;
+                }
             }
         }
+        return false;
+    };
+    if (few && limits.seconds > 0) {
+        // Within a time limit, in rounds of 1/16, 1/8, 1/4 and 1/2 of it, each half for the
+        // diagram and half for the sequences: a diagram that only its last moves explain (an
+        // en passant double check) does not wait for the diagram's half of the time first.
+        for (double round = limits.seconds / 16; round <= limits.seconds / 2 * 1.0001; round *= 2)
+            if (attempt(round / 2, round / 2)) return proof;
+    } else if (attempt(few ? limits.seconds / 2 : limits.seconds, limits.seconds / 2)) {
+        return proof;
     }
     std::ostringstream why;
     why << "no illegality proved (static analysis, retractions " << depth << " deep) and no game found";
