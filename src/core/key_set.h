@@ -23,23 +23,18 @@ class KeySet {
             return added;
         }
         if (2 * (count_ + 1) > slots_.size()) grow();
-        std::uint64_t* s = &slots_[slot(k)];
-        while (*s != 0) {
-            if (*s == k) return false;
-            s = next(s);
-        }
-        *s = k;
+        size_t i = slot(k);
+        for (; slots_[i] != 0; i = next(i))
+            if (slots_[i] == k) return false;
+        slots_[i] = k;
         ++count_;
         return true;
     }
 
     bool contains(std::uint64_t k) const {
         if (k == 0) return has_zero_;
-        const std::uint64_t* s = &slots_[slot(k)];
-        while (*s != 0) {
-            if (*s == k) return true;
-            s = next(s);
-        }
+        for (size_t i = slot(k); slots_[i] != 0; i = next(i))
+            if (slots_[i] == k) return true;
         return false;
     }
 
@@ -61,10 +56,8 @@ class KeySet {
     // their low bits spread too.
     size_t slot(std::uint64_t k) const { return size_t((k * 0x9E3779B97F4A7C15ull) >> shift_); }
 
-    std::uint64_t* next(std::uint64_t* s) { return s + 1 == slots_.data() + slots_.size() ? slots_.data() : s + 1; }
-    const std::uint64_t* next(const std::uint64_t* s) const {
-        return s + 1 == slots_.data() + slots_.size() ? slots_.data() : s + 1;
-    }
+    // The slot probed after slot i (the table wraps round).
+    size_t next(size_t i) const { return (i + 1) & (slots_.size() - 1); }
 
     void grow() {
         std::vector<std::uint64_t> old(2 * slots_.size(), 0);
@@ -72,9 +65,9 @@ class KeySet {
         --shift_;
         for (std::uint64_t k : old) {
             if (k == 0) continue;
-            std::uint64_t* s = &slots_[slot(k)];
-            while (*s != 0) s = next(s);
-            *s = k;
+            size_t i = slot(k);
+            while (slots_[i] != 0) i = next(i);
+            slots_[i] = k;
         }
     }
 

@@ -334,7 +334,7 @@ std::optional<std::vector<Move>> build_proof_game(const Setup& target, const Bui
             }
         };
         run_in_arena(limits.threads, [&] { for_each_index(limits.threads, count, run); });
-        if (first.load() < count) return std::move(games[first.load()]);
+        if (const size_t found = first.load(); found < count) return std::move(games[found]);
         if (timed && std::chrono::steady_clock::now() >= end) return std::nullopt;
         if (nodes >= limits.max_nodes) break;
     }
