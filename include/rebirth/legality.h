@@ -40,11 +40,19 @@ struct LegalityVerdict {
 //    unit that can walk from its game-array square past the walls, or a promoted unit
 //    walking from a reachable promotion square; fairy units are promoted units;
 //  - promoted units needed <= missing pawns;
-//  - pawns and promoted units are traced to distinct starting pawns; the file changes this
-//    needs (one capture each) must not exceed the number of missing opposing units;
+//  - pawns and promoted units are traced to distinct starting pawns; the captures this
+//    needs must not exceed the number of missing opposing units that a pawn can have taken
+//    (not those shut in on their game-array squares, which a piece took there). A pawn's
+//    captures are counted along its ways past the walls, one per file change; a promoted
+//    unit comes from a promotion square from which it can reach its square (a bishop's of
+//    its colour); pawns of the two sides never pass each other on a file, so a pawn beyond
+//    an opposing pawn that never left its file (no capture can have led onto it) came onto
+//    that file by a capture;
 //  - a unit came last to its square through a square that is not a wall; that square is
 //    shut when its unit came from there and stayed (a pawn that can only have come from
 //    it, a unit that cannot move off and can only have been promoted from it);
+//  - each king walked from its game-array square by king steps that never enter a wall nor
+//    a square a wall of the other side attacks;
 //  - on a first rank shut in by walls, kings, queens, rooks and bishops keep the game
 //    array's order (units taken apart), but for one castling.
 // Allocation-free unless a violation is found (the reason string).

@@ -25,6 +25,7 @@ constexpr Bitboard NOT_GH = ~(file_bb(6) | file_bb(7));
 constexpr Bitboard CASTLING_SQUARES =
     square_bb(SQ_E1) | square_bb(SQ_A1) | square_bb(SQ_H1) | square_bb(SQ_E8) | square_bb(SQ_A8) | square_bb(SQ_H8);
 constexpr int INF = 1000;
+constexpr Bitboard DARK_SQUARES = 0xAA55AA55AA55AA55ULL;  // a1, c1, ..., b2, ...
 
 // The diagram as bitboards.
 struct Scan {
@@ -500,18 +501,164 @@ LegalityVerdict corridor_order(const Board& board, Bitboard walls) {
     return {};
 }
 
+// The fewest captures a pawn of colour c needs to go from its home square to each square
+// (INF: never), by the steps, double steps and captures of a pawn past `walls`. `gates`:
+// squares a straight step enters only when the pawn came onto their file by a capture (the
+// home squares of the other side's pawns that never left their files, see straight_blockers).
+// `entered[sq]` counts only the ways whose last arrival on the file of sq was a capture;
+// `any[sq]` counts every way.
+struct PawnCosts {
+    std::array<int, SQUARE_NB> any;
+    std::array<int, SQUARE_NB> entered;
+};
+
+// Contract: exact for the moves it allows, each a forward step (every move raises the rank,
+// so one pass over the ranks settles each square).
+// Squares beyond relative rank `top` are left at INF.
+PawnCosts pawn_costs(Color c, Square home, Bitboard walls, Bitboard gates, int top) {
+    std::array<int, SQUARE_NB> plain, entered;  // arrived on the file straight from home / by capture
+    plain.fill(INF);
+    entered.fill(INF);
+    plain[size_t(home)] = 0;
+    const int dir = c == WHITE ? 8 : -8;
+    for (int r = 1; r < std::min(top, 7); ++r) {
+        const int rank = c == WHITE ? r : 7 - r;
+        for (int f = 0; f < 8; ++f) {
+            const Square sq = make_square(f, rank);
+            const int p = plain[size_t(sq)], e = entered[size_t(sq)];
+            if (p >= INF && e >= INF) continue;
+            const Square t = Square(int(sq) + dir);
+            if (!(walls & square_bb(t))) {
+                if (!(gates & square_bb(t))) plain[size_t(t)] = std::min(plain[size_t(t)], p);
+                entered[size_t(t)] = std::min(entered[size_t(t)], e);
+                if (r == 1 && p < INF) {
+                    const Square t2 = Square(int(t) + dir);
+                    if (!(walls & square_bb(t2)) && !(gates & square_bb(t2)))
+                        plain[size_t(t2)] = std::min(plain[size_t(t2)], p);
+                }
+            }
+            for (int df : {-1, 1}) {
+                if (f + df < 0 || f + df > 7) continue;
+                const Square x = Square(int(t) + df);
+                if (!(walls & square_bb(x))) entered[size_t(x)] = std::min(entered[size_t(x)], std::min(p, e) + 1);
+            }
+        }
+    }
+    PawnCosts out;
+    out.entered = entered;
+    for (size_t i = 0; i < SQUARE_NB; ++i) out.any[i] = std::min(plain[i], entered[i]);
+    return out;
+}
+
+// The pawns of colour o that never left their files: a pawn off its home rank (its home rank
+// holds the walls) onto whose file no pawn of o can have come at its rank or below, since
+// every square a capture onto one of those squares starts from is out of the reach of o's
+// pawns (pawn_reach from o's free homes past the walls). Such a pawn came straight from the
+// home square of its file, where it stood until it stepped up, and a pawn of the other side
+// never passes it on the file: one that stands beyond it on the file, or steps onto its home
+// square, or promotes on the file, came onto the file by a capture (pawn_costs' gates).
+Bitboard straight_blockers(const Scan& s, Color o, Bitboard walls) {
+    const Bitboard pawns = s.of(o, PAWN) & ~relative_rank_bb(o, 1);
+    if (!pawns) return 0;
+    const Bitboard reach = pawn_reach(o, relative_rank_bb(o, 1) & ~s.of(o, PAWN), walls);
+    Bitboard straight = 0;
+    for (Bitboard b = pawns; b;) {
+        const Square w = pop_lsb(b);
+        const Bitboard file = file_bb(file_of(w));
+        // The squares a capture onto the file at w's rank or below starts from.
+        Bitboard below = 0;
+        for (int r = 1; r < relative_rank(o, rank_of(w)); ++r) below |= relative_rank_bb(o, r);
+        if (!(sideways(file) & below & reach)) straight |= square_bb(w);
+    }
+    return straight;
+}
+
+// Contract: the units of colour o taken by pieces on their game-array squares: a Q R B S
+// home of o whose every step out is a wall (its unit never left) and that does not hold that
+// unit (so it was taken there), where no pawn of the other side can take (the squares a pawn
+// takes onto it from are walls: o's unmoved pawns). None of them used up a pawn's capture.
+int taken_at_home(const Scan& s, Color o, Bitboard walls) {
+    int taken = 0;
+    for (int set = 1; set < 5; ++set) {  // not the king
+        const HomeSet& hs = kHomes[set];
+        for (Square home : hs.home) {
+            if (home == SQ_NONE) continue;
+            const Bitboard sq = square_bb(relative_square(o, home));
+            if ((steps(hs.steps, sq) & ~walls) || (s.of(o, hs.walk) & sq)) continue;
+            if (sideways(forward(o, sq)) & ~walls) continue;
+            ++taken;
+        }
+    }
+    return taken;
+}
+
+// Contract: a king came from its game-array square by king steps (castling passes the square
+// between), never onto a wall (a unit stood there all game) nor onto a square a wall of the
+// other side attacks (it stood still all game, so the king would have stepped into check):
+// a pawn's capture squares, the neighbouring squares on a king's, queen's, rook's or bishop's
+// lines (nothing can stand between), a knight's jumps. Illegal when no such way leads to the
+// king's square (Kh2 behind unmoved e2 f2 g2 with Bf1 shut in: every way crosses d3 to h3).
+LegalityVerdict king_ways(const Scan& s, const Board& board, Bitboard walls) {
+    for (Color c : {WHITE, BLACK}) {
+        const Square king = lsb(s.of(c, KING));
+        const Square home = relative_square(c, SQ_E1);
+        if (king == home) continue;
+        Bitboard attacked = 0;
+        for (Bitboard b = walls & s.color[~c]; b;) {
+            const Square sq = pop_lsb(b);
+            const Bitboard one = square_bb(sq);
+            switch (board[sq].walk) {
+                case PAWN:
+                    attacked |= pawn_attacks(~c, sq);
+                    break;
+                case KNIGHT:
+                    attacked |= knight_attacks(sq);
+                    break;
+                case KING:
+                case QUEEN:
+                    attacked |= king_attacks(sq);
+                    break;
+                case ROOK:
+                    attacked |= steps(Steps::Orth, one);
+                    break;
+                case BISHOP:
+                    attacked |= steps(Steps::Diag, one);
+                    break;
+                default:
+                    break;  // fairy walls: not worked out
+            }
+        }
+        const Bitboard shut = walls | attacked;
+        if (!(reach(square_bb(home), shut & ~square_bb(home), Steps::King, s.of(c, KING)) & s.of(c, KING)))
+            return illegal("the " + unit_on(board, king) + " cannot have come there: every way from " +
+                           square_name(home) + " crosses a unit that never moved or a square such a unit attacks");
+    }
+    return {};
+}
+
 // Rules on where the units of colour c stand and how many promotions and captures they need.
 LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitboard walls) {
     const Bitboard pawns = s.of(c, PAWN);
     const Bitboard home_rank = relative_rank_bb(c, 1);
     const Bitboard last_rank = relative_rank_bb(c, 7);
     const Bitboard free_homes = home_rank & ~pawns;  // homes whose pawn has left
-    Bitboard promotion_squares = 0;
-    bool promotion_squares_known = false;
+    const Bitboard promotion_squares = pawn_reach(c, free_homes, walls) & last_rank;
 
     // Contract: each K Q R B S is an original unit (distinct per game-array square, walked
-    // there from it past the walls) or a promoted one (walked from a promotion square).
-    int promoted = popcount(s.color[c] & s.fairy);  // fairy units are promoted units
+    // there from it past the walls) or a promoted one (walked from a promotion square: each
+    // promoted unit counts with the promotion squares from which a unit of its walk, and for a
+    // bishop of its square colour, can reach its square).
+    struct Promotions {
+        int count = 0;
+        Bitboard squares = 0;
+    };
+    std::array<Promotions, 8> promotions{};  // at most 5 walk sets, bishops split by colour
+    int classes = 0;
+    int promoted = 0;
+    if (const int fairy = popcount(s.color[c] & s.fairy)) {  // fairy units are promoted units
+        promotions[size_t(classes++)] = {fairy, promotion_squares};
+        promoted += fairy;
+    }
     for (int set = 0; set < 5; ++set) {
         const HomeSet& hs = kHomes[set];
         const Bitboard units = s.of(c, hs.walk);
@@ -521,19 +668,38 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
             if (hs.home[i] != SQ_NONE) reach_of[i] = home_reach(c, set, i, walls);
         int originals =
             !more_than_one(units) ? ((units & (reach_of[0] | reach_of[1])) ? 1 : 0) : max_originals(units, reach_of, 0);
-        if (originals < popcount(units)) {
-            if (!promotion_squares_known) {
-                promotion_squares = pawn_reach(c, free_homes, walls) & last_rank;
-                promotion_squares_known = true;
+        if (originals == popcount(units)) continue;
+        const Bitboard promo_reach = hs.walk == KING ? 0 : reach(promotion_squares, walls, hs.steps, units);
+        const Bitboard lost = units & ~promo_reach & ~(reach_of[0] | reach_of[1]);
+        if (lost) return illegal(unit_on(board, lsb(lost)) + " cannot have reached its square");
+        originals = max_originals(units, reach_of, units & ~promo_reach);
+        if (originals < 0)
+            return illegal(color_name(c) + " " + walk_name(hs.walk) + "s cannot all have reached their squares");
+        const int here = popcount(units) - originals;
+        promoted += here;
+        // The promotion squares from which a unit of `group` can have come.
+        auto squares_for = [&](Bitboard group) {
+            Bitboard q = 0;
+            for (Bitboard b = promotion_squares; b;) {
+                const Square sq = pop_lsb(b);
+                if (reach(square_bb(sq), walls, hs.steps, group) & group) q |= square_bb(sq);
             }
-            const Bitboard promo_reach = hs.walk == KING ? 0 : reach(promotion_squares, walls, hs.steps, units);
-            const Bitboard lost = units & ~promo_reach & ~(reach_of[0] | reach_of[1]);
-            if (lost) return illegal(unit_on(board, lsb(lost)) + " cannot have reached its square");
-            originals = max_originals(units, reach_of, units & ~promo_reach);
-            if (originals < 0)
-                return illegal(color_name(c) + " " + walk_name(hs.walk) + "s cannot all have reached their squares");
+            return q;
+        };
+        int left = here;
+        if (hs.walk == BISHOP) {
+            // A bishop keeps its square colour: the units of a colour beyond what its home
+            // there can give were promoted on a square of that colour.
+            for (const Bitboard colour : {DARK_SQUARES, ~DARK_SQUARES}) {
+                const Bitboard group = units & colour;
+                const int own = (group & (reach_of[0] | reach_of[1])) ? 1 : 0;
+                const int n = std::min(left, std::max(0, popcount(group) - own));
+                if (n == 0) continue;
+                promotions[size_t(classes++)] = {n, squares_for(group)};
+                left -= n;
+            }
         }
-        promoted += popcount(units) - originals;
+        if (left > 0) promotions[size_t(classes++)] = {left, squares_for(units)};
     }
     // Contract: every promoted unit used up a pawn.
     if (promoted + popcount(pawns) > 8)
@@ -541,69 +707,82 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
                        std::to_string(8 - popcount(pawns)) + " pawns are missing");
 
     // Contract: pawns off their second rank and promoted units come from distinct homes whose
-    // pawn can have walked there past the walls; every file change is a capture, and there are
-    // no more captures than missing opposing units.
+    // pawn can have walked there past the walls, each with the captures its way needs (at
+    // least one a file change); there are no more captures than missing opposing units. A
+    // pawn of c that stands beyond a pawn of the other side that never left its file
+    // (straight_blockers), on that file, came onto the file by a capture.
     const Bitboard moved = pawns & ~home_rank;
     const int items = popcount(moved) + promoted;
     if (items == 0) return {};
-    // Reaches are needed up to the last rank only for promotions.
-    int top = 7;
-    if (promoted == 0) top = relative_rank(c, rank_of(c == WHITE ? Square(63 - std::countl_zero(moved)) : lsb(moved)));
+    const Bitboard blockers = straight_blockers(s, ~c, walls);
+    Bitboard gates = 0, beyond = 0;
+    for (Bitboard b = blockers; b;) {
+        const Square w = pop_lsb(b);
+        const Bitboard file = file_bb(file_of(w));
+        gates |= file & relative_rank_bb(~c, 1);
+        for (int r = relative_rank(c, rank_of(w)) + 1; r < 8; ++r) beyond |= file & relative_rank_bb(c, r);
+    }
+    // Per free home: where its forward cone meets no wall and no gate, a pawn reaches each
+    // square of the cone with as many captures as files it changes (and no square beyond a
+    // blocker: the gate of that file would be in the cone); else pawn_costs.
+    // Only ranks up to the farthest moved pawn's count when nothing was promoted.
+    const int top =
+        promoted ? 7 : relative_rank(c, rank_of(c == WHITE ? Square(63 - std::countl_zero(moved)) : lsb(moved)));
     Bitboard upto = 0;
     for (int r = 1; r <= top; ++r) upto |= relative_rank_bb(c, r);
-    Bitboard home_reach[8]{};  // filled on demand for free homes
-    unsigned known = 0;
-    auto reach_from = [&](int f) {
-        if (!(known & (1u << f))) {
-            known |= 1u << f;
-            const Bitboard h = home_rank & file_bb(f) & free_homes;
-            const Bitboard cone = kPawnCones[c][f] & upto;
-            home_reach[f] = !h ? 0 : (cone & walls) ? pawn_reach(c, h, walls, top - 1) : cone;
+    std::array<PawnCosts, 8> costs;
+    unsigned worked = 0, open = 0;
+    for (int f = 0; f < 8; ++f)
+        if ((free_homes & file_bb(f)) && !(kPawnCones[c][f] & upto & (walls | gates))) open |= 1u << f;
+    // Fast path: every moved pawn straight up from its own file's home, nothing promoted.
+    if (!promoted) {
+        unsigned used = 0;
+        bool straight = true;
+        for (Bitboard m = moved; m && straight;) {
+            const Square p = pop_lsb(m);
+            const int f = file_of(p);
+            straight = !(used & (1u << f)) && (open & (1u << f)) && !(beyond & square_bb(p));
+            used |= 1u << f;
         }
-        return home_reach[f];
+        if (straight) return {};
+    }
+    // The captures the pawn of file f needs to stand on `sq` (`entered`: having come onto its
+    // file by a capture), INF when it cannot.
+    auto captures = [&](int f, Square sq, bool entered) {
+        if (open & (1u << f)) {
+            const int files = std::abs(file_of(sq) - f);
+            return (kPawnCones[c][f] & square_bb(sq)) && !entered ? files : INF;
+        }
+        if (!(worked & (1u << f))) {
+            worked |= 1u << f;
+            costs[size_t(f)] = pawn_costs(c, make_square(f, c == WHITE ? 1 : 6), walls, gates, top);
+        }
+        return entered ? costs[size_t(f)].entered[size_t(sq)] : costs[size_t(f)].any[size_t(sq)];
     };
-    // Fast path: every moved pawn from its own file's home and every promotion straight up
-    // a file needs no capture at all.
-    unsigned used = 0;
-    bool straight = true;
-    for (Bitboard m = moved; m && straight;) {
-        const Square p = pop_lsb(m);
-        const int f = file_of(p);
-        straight = !(used & (1u << f)) && (reach_from(f) & square_bb(p));
-        used |= 1u << f;
-    }
-    if (straight && promoted == 0) return {};
-    if (straight) {
-        int straight_promotions = 0;
-        for (int f = 0; f < 8; ++f)
-            if (!(used & (1u << f)) && (reach_from(f) & last_rank & file_bb(f))) ++straight_promotions;
-        if (straight_promotions >= promoted) return {};
-    }
-    // General case: minimum-cost assignment of items (moved pawns, then promotions) to homes,
-    // by dynamic programming over the set of homes used.
-    std::uint8_t allowed[8]{};
-    int cost[8][8]{};
-    int promo_cost[8]{};
-    unsigned promo_allowed = 0;
+    // cost[i][f]: item i (moved pawns, then one per promoted unit) from the home of file f.
+    std::array<std::array<int, 8>, 16> cost;
     unsigned free_mask = 0;
-    for (int f = 0; f < 8; ++f) {
-        promo_cost[f] = INF;
-        if (!(free_homes & file_bb(f))) continue;
-        free_mask |= 1u << f;
-        for (Bitboard q = reach_from(f) & last_rank; q;) {
-            promo_cost[f] = std::min(promo_cost[f], std::abs(file_of(pop_lsb(q)) - f));
-            promo_allowed |= 1u << f;
-        }
-    }
+    for (int f = 0; f < 8; ++f)
+        if (free_homes & file_bb(f)) free_mask |= 1u << f;
     int n = 0;
     for (Bitboard m = moved; m; ++n) {
         const Square p = pop_lsb(m);
-        for (int f = 0; f < 8; ++f) {
-            cost[n][f] = std::abs(file_of(p) - f);
-            if (home_reach[f] & square_bb(p)) allowed[n] |= std::uint8_t(1u << f);
-        }
+        for (int f = 0; f < 8; ++f)
+            cost[size_t(n)][size_t(f)] = (free_mask & (1u << f)) ? captures(f, p, beyond & square_bb(p)) : INF;
     }
-    const int missing = 16 - popcount(s.color[~c]);
+    for (int k = 0; k < classes; ++k) {
+        std::array<int, 8> row;
+        for (int f = 0; f < 8; ++f) {
+            row[size_t(f)] = INF;
+            if (!(free_mask & (1u << f))) continue;
+            for (Bitboard q = promotions[size_t(k)].squares; q;)
+                row[size_t(f)] = std::min(row[size_t(f)], captures(f, pop_lsb(q), false));
+        }
+        for (int j = 0; j < promotions[size_t(k)].count; ++j) cost[size_t(n++)] = row;
+    }
+    const int lost = 16 - popcount(s.color[~c]);
+    const int by_pieces = taken_at_home(s, ~c, walls);
+    const int missing = lost - by_pieces;
     // Fast path: a greedy assignment (each item takes its cheapest free home) within budget.
     {
         unsigned taken = 0;
@@ -611,18 +790,20 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
         for (int i = 0; i < items && total <= missing; ++i) {
             int pick = -1;
             for (int f = 0; f < 8; ++f)
-                if (((i < n ? allowed[i] : promo_allowed) & ~taken & (1u << f)) &&
-                    (pick < 0 || (i < n ? cost[i][f] < cost[i][pick] : promo_cost[f] < promo_cost[pick])))
+                if ((free_mask & ~taken & (1u << f)) && cost[size_t(i)][size_t(f)] < INF &&
+                    (pick < 0 || cost[size_t(i)][size_t(f)] < cost[size_t(i)][size_t(pick)]))
                     pick = f;
             if (pick < 0) {
                 total = INF;
                 break;
             }
             taken |= 1u << pick;
-            total += i < n ? cost[i][pick] : promo_cost[pick];
+            total += cost[size_t(i)][size_t(pick)];
         }
         if (total <= missing) return {};
     }
+    // Minimum-cost assignment of items to homes, by dynamic programming over the set of homes
+    // used.
     int dp[256];
     std::fill(std::begin(dp), std::end(dp), INF);
     dp[0] = 0;
@@ -633,10 +814,9 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
             if (i == items) {
                 best = std::min(best, dp[mask]);
             } else {
-                const unsigned choices = (i < n ? allowed[i] : promo_allowed) & ~mask;
                 for (int f = 0; f < 8; ++f)
-                    if (choices & (1u << f)) {
-                        const int next = dp[mask] + (i < n ? cost[i][f] : promo_cost[f]);
+                    if ((free_mask & ~mask & (1u << f)) && cost[size_t(i)][size_t(f)] < INF) {
+                        const int next = dp[mask] + cost[size_t(i)][size_t(f)];
                         dp[mask | (1u << f)] = std::min(dp[mask | (1u << f)], next);
                     }
             }
@@ -648,7 +828,10 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
                        " pawns");
     if (best > missing)
         return illegal(color_name(c) + " pawns need " + std::to_string(best) + " captures but only " +
-                       std::to_string(missing) + " " + color_name(~c) + " units are missing");
+                       std::to_string(missing) + " " + color_name(~c) + " units are missing" +
+                       (by_pieces ? " that a pawn can have taken (" + std::to_string(lost) + " lost, " +
+                                        std::to_string(by_pieces) + " taken on a game-array square no pawn reaches)"
+                                  : std::string()));
     return {};
 }
 
@@ -701,6 +884,7 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
     for (Color c : {WHITE, BLACK})
         if (LegalityVerdict v = material_rules(s, board, c, walls); v.illegal) return v;
     if (LegalityVerdict v = blocked_arrivals(s, board, walls); v.illegal) return v;
+    if (LegalityVerdict v = king_ways(s, board, walls); v.illegal) return v;
     return corridor_order(board, walls);
 }
 
