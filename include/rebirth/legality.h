@@ -47,7 +47,8 @@ struct LegalityVerdict {
 //    unit comes from a promotion square from which it can reach its square (a bishop's of
 //    its colour); pawns of the two sides never pass each other on a file, so a pawn beyond
 //    an opposing pawn that never left its file (no capture can have led onto it) came onto
-//    that file by a capture;
+//    that file by a capture, and of a white and a black pawn that stand passed on a file one
+//    came onto it by a capture (both sides' counts judged together);
 //  - a unit came last to its square through a square that is not a wall; that square is
 //    shut when its unit came from there and stayed (a pawn that can only have come from
 //    it, a unit that cannot move off and can only have been promoted from it);

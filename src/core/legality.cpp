@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/walk_attacks.h"
 #include "rebirth/bitboard.h"
@@ -636,8 +637,111 @@ LegalityVerdict king_ways(const Scan& s, const Board& board, Bitboard walls) {
     return {};
 }
 
+// What material_rules works out for the pawn captures of one side, kept for the joint check
+// of pawns of both sides that passed each other on a file (crossing_rule).
+struct CapturePlan {
+    bool pending = false;  // filled, the verdict left to crossing_rule
+    int items = 0;         // moved pawns (first `pawns`), then promoted units
+    int pawns = 0;
+    std::array<Square, 8> square;                      // the moved pawns' squares
+    std::array<std::array<int, 8>, 16> cost, entered;  // per item and home file (entered: pawns only); filled as used
+    unsigned free_mask = 0;                            // files whose home pawn has left
+    int missing = 0;                                   // captures a pawn can have made
+};
+
+// The least total captures of an assignment of the plan's items to distinct free homes, the
+// pawns of `forced` (bit i: moved pawn i) counted as having come onto their files by a
+// capture. INF when no assignment exists.
+int least_captures(const CapturePlan& plan, unsigned forced) {
+    auto row = [&](int i) -> const std::array<int, 8>& {
+        return (forced & (1u << i)) ? plan.entered[size_t(i)] : plan.cost[size_t(i)];
+    };
+    int dp[256];
+    std::fill(std::begin(dp), std::end(dp), INF);
+    dp[0] = 0;
+    int best = INF;
+    for (unsigned mask = 0;; mask = (mask - plan.free_mask) & plan.free_mask) {  // subsets, increasing
+        if (dp[mask] < INF) {
+            const int i = popcount(Bitboard(mask));
+            if (i == plan.items) {
+                best = std::min(best, dp[mask]);
+            } else {
+                const std::array<int, 8>& r = row(i);
+                for (int f = 0; f < 8; ++f)
+                    if ((plan.free_mask & ~mask & (1u << f)) && r[size_t(f)] < INF)
+                        dp[mask | (1u << f)] = std::min(dp[mask | (1u << f)], dp[mask] + r[size_t(f)]);
+            }
+        }
+        if (mask == plan.free_mask) break;
+    }
+    return best;
+}
+
+// The total captures of a greedy assignment (each item in turn takes its cheapest free home):
+// at least least_captures(plan, forced), INF when it gets stuck.
+int greedy_captures(const CapturePlan& plan, unsigned forced) {
+    unsigned taken = 0;
+    int total = 0;
+    for (int i = 0; i < plan.items; ++i) {
+        const std::array<int, 8>& r = (forced & (1u << i)) ? plan.entered[size_t(i)] : plan.cost[size_t(i)];
+        int pick = -1;
+        for (int f = 0; f < 8; ++f)
+            if ((plan.free_mask & ~taken & (1u << f)) && r[size_t(f)] < INF &&
+                (pick < 0 || r[size_t(f)] < r[size_t(pick)]))
+                pick = f;
+        if (pick < 0) return INF;
+        taken |= 1u << pick;
+        total += r[size_t(pick)];
+    }
+    return total;
+}
+
+// Contract: a white pawn and a black pawn on one file, the black one nearer the first rank,
+// passed each other, which two pawns on a file never do: one of them came onto that file by
+// a capture after the other had gone by. Illegal when, for every choice of such a pawn in
+// each crossing pair, one side's pawns then need more captures than it can have made.
+LegalityVerdict crossing_rule(const std::array<CapturePlan, COLOR_NB>& plans) {
+    std::vector<std::pair<int, int>> pairs;  // (white item, black item)
+    for (int i = 0; i < plans[WHITE].pawns; ++i)
+        for (int j = 0; j < plans[BLACK].pawns; ++j) {
+            const Square w = plans[WHITE].square[size_t(i)], b = plans[BLACK].square[size_t(j)];
+            if (file_of(w) == file_of(b) && rank_of(b) < rank_of(w) && (plans[WHITE].free_mask & (1u << file_of(w))) &&
+                (plans[BLACK].free_mask & (1u << file_of(b))))
+                pairs.emplace_back(i, j);
+        }
+    if (pairs.empty() || pairs.size() > 10) return {};  // many pairs: not worked out (sound)
+    std::array<std::array<int, 256>, COLOR_NB> memo;
+    for (auto& m : memo) m.fill(-1);
+    auto least = [&](Color c, unsigned forced) {
+        int& v = memo[c][forced];
+        if (v < 0) v = least_captures(plans[c], forced);
+        return v;
+    };
+    // Greedy assignments first (a cheap upper bound), then the least ones.
+    for (int exact = 0; exact < 2; ++exact)
+        for (unsigned choice = 0; choice < (1u << pairs.size()); ++choice) {
+            unsigned forced[COLOR_NB] = {0, 0};
+            for (size_t k = 0; k < pairs.size(); ++k)
+                if (choice & (1u << k))
+                    forced[BLACK] |= 1u << pairs[k].second;
+                else
+                    forced[WHITE] |= 1u << pairs[k].first;
+            auto within = [&](Color c) {
+                return (exact ? least(c, forced[c]) : greedy_captures(plans[c], forced[c])) <= plans[c].missing;
+            };
+            if (within(WHITE) && within(BLACK)) return {};
+        }
+    const CapturePlan& w = plans[WHITE];
+    const Square a = w.square[size_t(pairs[0].first)];
+    return illegal("the white and black pawns on the " + std::string(1, char('a' + file_of(a))) +
+                   "-file passed each other, and neither side can have made the captures that needs");
+}
+
 // Rules on where the units of colour c stand and how many promotions and captures they need.
-LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitboard walls) {
+// With `joint` (pawns of both sides passed each other on some file) the pawn-capture verdict
+// is left to crossing_rule: `plan` is filled instead.
+LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitboard walls, bool joint,
+                               CapturePlan& plan) {
     const Bitboard pawns = s.of(c, PAWN);
     const Bitboard home_rank = relative_rank_bb(c, 1);
     const Bitboard last_rank = relative_rank_bb(c, 7);
@@ -735,7 +839,7 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
     for (int f = 0; f < 8; ++f)
         if ((free_homes & file_bb(f)) && !(kPawnCones[c][f] & upto & (walls | gates))) open |= 1u << f;
     // Fast path: every moved pawn straight up from its own file's home, nothing promoted.
-    if (!promoted) {
+    if (!promoted && !joint) {
         unsigned used = 0;
         bool straight = true;
         for (Bitboard m = moved; m && straight;) {
@@ -751,7 +855,9 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
     auto captures = [&](int f, Square sq, bool entered) {
         if (open & (1u << f)) {
             const int files = std::abs(file_of(sq) - f);
-            return (kPawnCones[c][f] & square_bb(sq)) && !entered ? files : INF;
+            // Coming onto its own file by a capture takes a way off it and back.
+            if (!(kPawnCones[c][f] & square_bb(sq))) return INF;
+            return !entered || files ? files : relative_rank(c, rank_of(sq)) >= 3 ? 2 : INF;
         }
         if (!(worked & (1u << f))) {
             worked |= 1u << f;
@@ -760,16 +866,24 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
         return entered ? costs[size_t(f)].entered[size_t(sq)] : costs[size_t(f)].any[size_t(sq)];
     };
     // cost[i][f]: item i (moved pawns, then one per promoted unit) from the home of file f.
-    std::array<std::array<int, 8>, 16> cost;
+    CapturePlan own;
+    CapturePlan& P = joint ? plan : own;
+    auto& cost = P.cost;
     unsigned free_mask = 0;
     for (int f = 0; f < 8; ++f)
         if (free_homes & file_bb(f)) free_mask |= 1u << f;
     int n = 0;
     for (Bitboard m = moved; m; ++n) {
         const Square p = pop_lsb(m);
-        for (int f = 0; f < 8; ++f)
+        for (int f = 0; f < 8; ++f) {
             cost[size_t(n)][size_t(f)] = (free_mask & (1u << f)) ? captures(f, p, beyond & square_bb(p)) : INF;
+            if (joint) {
+                P.square[size_t(n)] = p;
+                P.entered[size_t(n)][size_t(f)] = (free_mask & (1u << f)) ? captures(f, p, true) : INF;
+            }
+        }
     }
+    const int pawn_items = n;
     for (int k = 0; k < classes; ++k) {
         std::array<int, 8> row;
         for (int f = 0; f < 8; ++f) {
@@ -783,46 +897,15 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
     const int lost = 16 - popcount(s.color[~c]);
     const int by_pieces = taken_at_home(s, ~c, walls);
     const int missing = lost - by_pieces;
-    // Fast path: a greedy assignment (each item takes its cheapest free home) within budget.
-    {
-        unsigned taken = 0;
-        int total = 0;
-        for (int i = 0; i < items && total <= missing; ++i) {
-            int pick = -1;
-            for (int f = 0; f < 8; ++f)
-                if ((free_mask & ~taken & (1u << f)) && cost[size_t(i)][size_t(f)] < INF &&
-                    (pick < 0 || cost[size_t(i)][size_t(f)] < cost[size_t(i)][size_t(pick)]))
-                    pick = f;
-            if (pick < 0) {
-                total = INF;
-                break;
-            }
-            taken |= 1u << pick;
-            total += cost[size_t(i)][size_t(pick)];
-        }
-        if (total <= missing) return {};
-    }
-    // Minimum-cost assignment of items to homes, by dynamic programming over the set of homes
-    // used.
-    int dp[256];
-    std::fill(std::begin(dp), std::end(dp), INF);
-    dp[0] = 0;
-    int best = INF;
-    for (unsigned mask = 0;; mask = (mask - free_mask) & free_mask) {  // subsets, increasing
-        if (dp[mask] < INF) {
-            const int i = popcount(Bitboard(mask));
-            if (i == items) {
-                best = std::min(best, dp[mask]);
-            } else {
-                for (int f = 0; f < 8; ++f)
-                    if ((free_mask & ~mask & (1u << f)) && cost[size_t(i)][size_t(f)] < INF) {
-                        const int next = dp[mask] + cost[size_t(i)][size_t(f)];
-                        dp[mask | (1u << f)] = std::min(dp[mask | (1u << f)], next);
-                    }
-            }
-        }
-        if (mask == free_mask) break;
-    }
+    P.pending = joint;
+    P.items = items;
+    P.pawns = pawn_items;
+    P.free_mask = free_mask;
+    P.missing = missing;
+    // Fast path: a greedy assignment within budget.
+    if (greedy_captures(P, 0) <= missing) return {};
+    // The least total, by dynamic programming over the set of homes used.
+    const int best = least_captures(P, 0);
     if (best >= INF)
         return illegal(color_name(c) + " pawns and promoted units cannot come from distinct " + color_name(c) +
                        " pawns");
@@ -881,8 +964,22 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
     // and the units they shut in on their game-array squares.
     const Bitboard walls =
         frozen_units(s, (s.of(WHITE, PAWN) & rank_bb(1)) | (s.of(BLACK, PAWN) & rank_bb(6)) | rights);
+    // Pawns of the two sides that passed each other on a file: their captures are judged
+    // together (crossing_rule).
+    // Only pairs where both may have come straight from their file's home count: a pawn
+    // whose file's home still holds its pawn came from another file.
+    bool joint = false;
+    for (Bitboard b = s.of(BLACK, PAWN); b && !joint;) {
+        const Square q = pop_lsb(b);
+        const Bitboard file = file_bb(file_of(q));
+        joint = !(s.of(WHITE, PAWN) & file & rank_bb(1)) && !(s.of(BLACK, PAWN) & file & rank_bb(6)) &&
+                (s.of(WHITE, PAWN) & file & ~((Bitboard(2) << q) - 1));
+    }
+    std::array<CapturePlan, COLOR_NB> plans;
     for (Color c : {WHITE, BLACK})
-        if (LegalityVerdict v = material_rules(s, board, c, walls); v.illegal) return v;
+        if (LegalityVerdict v = material_rules(s, board, c, walls, joint, plans[c]); v.illegal) return v;
+    if (joint && plans[WHITE].pending && plans[BLACK].pending)
+        if (LegalityVerdict v = crossing_rule(plans); v.illegal) return v;
     if (LegalityVerdict v = blocked_arrivals(s, board, walls); v.illegal) return v;
     if (LegalityVerdict v = king_ways(s, board, walls); v.illegal) return v;
     return corridor_order(board, walls);
