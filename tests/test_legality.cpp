@@ -377,6 +377,17 @@ TEST(LegalityPawnStructure, PawnsThatPassedOnAFileNeedCaptures) {
     EXPECT_TRUE(not_proved_illegal(analyze_fen("rn1qkbnr/ppppppp1/8/7P/7p/8/PPPPPPP1/R2QKB1R b - - 0 1")));
 }
 
+// janko.at's type D record JR-D-109 (W. Keym; lastmoves.jsonl): White's last move was a pawn
+// step, not b2xc3. Taking back b2xQc3 leaves the black king on e1 with Ba2, Qa1 and white
+// pawns b2, b3 (b3 came from a2 or c2 by a capture: b2 never moved), e2 to h2, Bf1 shut in.
+// The king crossed the third rank, where b2 attacks a3 and c3, e2 d3, f2 e3, the pawn on b3
+// was attacked from its home square until it stood there: no way in. The published answer's
+// position (b2-b3 taken back) is not refuted.
+TEST(LegalityWalls, KingNeverCrossesASquareAPawnTookOnFromItsHome) {
+    EXPECT_TRUE(illegal_with(analyze_fen("8/8/8/8/P7/1PqP4/bPKRPPPP/q1N1kB2 w - - 0 1"), "black king on e1"));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("8/8/8/8/P7/2PP4/bPKRPPPP/q1N1kB2 w - - 0 1")));
+}
+
 // janko.at's type D record JR-D-127 (J. Lois & R. Osorio; lastmoves.jsonl): White's last move
 // was g6xNh7, not g6xBh7. After g6xBh7 is taken back, Black has light bishops on b1 and h7,
 // both promoted (Bc8 never left c8: b7 and d7 never moved). A bishop promoted on d1, f1 or h1

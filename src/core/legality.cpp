@@ -597,7 +597,9 @@ int taken_at_home(const Scan& s, Color o, Bitboard walls) {
 // between), never onto a wall (a unit stood there all game) nor onto a square a wall of the
 // other side attacks (it stood still all game, so the king would have stepped into check):
 // a pawn's capture squares, the neighbouring squares on a king's, queen's, rook's or bishop's
-// lines (nothing can stand between), a knight's jumps. Illegal when no such way leads to the
+// lines (nothing can stand between), a knight's jumps; nor onto the square of a pawn of the
+// other side that came there from its home square by a capture (attacked, then held, all
+// game). Illegal when no such way leads to the
 // king's square (Kh2 behind unmoved e2 f2 g2 with Bf1 shut in: every way crosses d3 to h3).
 LegalityVerdict king_ways(const Scan& s, const Board& board, Bitboard walls) {
     for (Color c : {WHITE, BLACK}) {
@@ -629,7 +631,11 @@ LegalityVerdict king_ways(const Scan& s, const Board& board, Bitboard walls) {
                     break;  // fairy walls: not worked out
             }
         }
-        const Bitboard shut = walls | attacked;
+        // A pawn of the other side on its third rank whose file's second-rank square is a
+        // wall came there by a capture from its own home square beside: that square attacked
+        // its square until it stood there.
+        const Bitboard third = s.of(~c, PAWN) & relative_rank_bb(~c, 2) & forward(~c, walls & relative_rank_bb(~c, 1));
+        const Bitboard shut = walls | attacked | third;
         if (!(reach(square_bb(home), shut & ~square_bb(home), Steps::King, s.of(c, KING)) & s.of(c, KING)))
             return illegal("the " + unit_on(board, king) + " cannot have come there: every way from " +
                            square_name(home) + " crosses a unit that never moved or a square such a unit attacks");
