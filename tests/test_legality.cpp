@@ -7,6 +7,7 @@
 
 #include "test_util.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <initializer_list>
@@ -386,6 +387,38 @@ TEST(LegalityPawnStructure, PawnsThatPassedOnAFileNeedCaptures) {
 TEST(LegalityWalls, KingNeverCrossesASquareAPawnTookOnFromItsHome) {
     EXPECT_TRUE(illegal_with(analyze_fen("8/8/8/8/P7/1PqP4/bPKRPPPP/q1N1kB2 w - - 0 1"), "black king on e1"));
     EXPECT_TRUE(not_proved_illegal(analyze_fen("8/8/8/8/P7/2PP4/bPKRPPPP/q1N1kB2 w - - 0 1")));
+}
+
+// janko.at's type B record JR-B-043 (J. Mortensen; lastmoves.jsonl): White's last move was
+// h7xSg8=B, not h7xRg8=B. With a black rook taken back onto g8 next to Rh8, both rooks stand
+// in g8, h8, h7, which a rook enters only from h6 (f8 holds Bf8, shut in by e7 and g7; g7
+// never moved): but the pawn on h6 came from h7 (g7 never moved), so h7 or h6 was held all
+// game. Only the rook of h8 was ever inside, and Black promotes on the first rank. With a
+// knight on g8 instead `rebirth legal` finds a game of 60 half-moves.
+TEST(LegalityWalls, APawnOnItsThirdRankSealsItsWayFromHome) {
+    EXPECT_TRUE(illegal_with(analyze_fen("4nbrr/4pKpP/7p/5k2/8/8/8/8 w - - 0 1"), "black rooks"));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("4nbnr/4pKpP/7p/5k2/8/8/8/8 w - - 0 1")));
+}
+
+// A pawn on its third rank seals the squares between it and the only square it can have come
+// from (it stood there from the start, then on its square): not when it may have taken onto
+// its square from elsewhere. This game (found by the random games below) ends with b2xBa3,
+// after the rook went a1-a4 once a2xQb3 had cleared a2: the pawn on a3 came from b2.
+TEST(LegalityWalls, APawnThatMayHaveTakenOntoItsSquareSealsNothing) {
+    Position pos(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+    for (const char* uci :
+         {"g1f3", "c7c6", "f3h4", "a7a5", "g2g4", "a5a4", "h4f5", "g7g6", "f5h4", "e7e5", "e2e3", "g8f6", "g4g5",
+          "h8g8", "g5f6", "d8b6", "d1h5", "b6b3", "a2b3", "f8b4", "a1a4", "g6h5", "a4a5", "b4a3", "b2a3"}) {
+        MoveList list;
+        generate_legal(pos, list);
+        const std::string text(uci);
+        const auto m = std::find_if(list.begin(), list.end(),
+                                    [&](const Move& x) { return square_name(x.from) + square_name(x.to) == text; });
+        ASSERT_NE(m, list.end()) << uci;
+        UndoInfo undo;
+        pos.do_move(*m, undo);
+    }
+    EXPECT_TRUE(not_proved_illegal(analyze(pos.to_setup())));
 }
 
 // janko.at's type D record JR-D-127 (J. Lois & R. Osorio; lastmoves.jsonl): White's last move

@@ -38,7 +38,9 @@ struct LegalityVerdict {
 //    permanent walls (so are castling kings/rooks, and, to a fixed point, each K Q R B S on
 //    its game-array square whose every step out is a wall); each K Q R B S is an original
 //    unit that can walk from its game-array square past the walls, or a promoted unit
-//    walking from a reachable promotion square; fairy units are promoted units;
+//    walking from a reachable promotion square; fairy units are promoted units; no unit
+//    ever stepped between a pawn on its third rank and the one square it can have come
+//    from (the other squares are walls): that pawn held one of the two all game;
 //  - promoted units needed <= missing pawns;
 //  - pawns and promoted units are traced to distinct starting pawns; the captures this
 //    needs must not exceed the number of missing opposing units that a pawn can have taken
@@ -53,7 +55,8 @@ struct LegalityVerdict {
 //    shut when its unit came from there and stayed (a pawn that can only have come from
 //    it, a unit that cannot move off and can only have been promoted from it);
 //  - each king walked from its game-array square by king steps that never enter a wall nor
-//    a square a wall of the other side attacks;
+//    a square a wall of the other side attacks, nor the square of an opposing pawn that took
+//    onto its third rank from its home square;
 //  - on a first rank shut in by walls, kings, queens, rooks and bishops keep the game
 //    array's order (units taken apart), but for one castling.
 // Allocation-free unless a violation is found (the reason string).

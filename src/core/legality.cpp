@@ -319,6 +319,72 @@ constexpr HomeSet kHomes[] = {
 
 constexpr Square relative_square(Color c, Square s) { return c == WHITE ? s : Square(s ^ 56); }
 
+// The eight king steps as shifts: N, S, E, W, NE, NW, SE, SW.
+constexpr Bitboard shift(int d, Bitboard b) {
+    switch (d) {
+        case 0:
+            return b << 8;
+        case 1:
+            return b >> 8;
+        case 2:
+            return (b << 1) & NOT_A;
+        case 3:
+            return (b >> 1) & NOT_H;
+        case 4:
+            return (b << 9) & NOT_A;
+        case 5:
+            return (b << 7) & NOT_H;
+        case 6:
+            return (b >> 7) & NOT_A;
+        default:
+            return (b >> 9) & NOT_H;
+    }
+}
+constexpr int kOpposite[8] = {1, 0, 3, 2, 7, 6, 5, 4};
+
+// Pairs of neighbouring squares that no unit ever moved between: a pawn on its third rank
+// that can only have come there from one square (straight or by a capture; the other squares
+// it can have come from are walls), a square of its second rank, stood there from the start
+// and on its square since: one of the two was held all game. from[d]: the squares whose step
+// in direction d (shift()) leads into such a pair's other square.
+struct Seals {
+    std::array<Bitboard, 8> from{};
+    bool any = false;
+};
+
+Seals pawn_seals(const Scan& s, Bitboard walls) {
+    Seals seals;
+    for (Color c : {WHITE, BLACK})
+        for (Bitboard b = s.of(c, PAWN) & relative_rank_bb(c, 2); b;) {
+            const Bitboard e = square_bb(pop_lsb(b));
+            const Bitboard behind = backward(c, e);
+            const Bitboard from = (behind | sideways(behind)) & ~walls;
+            if (!from || more_than_one(from)) continue;
+            for (int d = 0; d < 8; ++d)
+                if (shift(d, from) == e) {
+                    seals.from[size_t(d)] |= from;
+                    seals.from[size_t(kOpposite[d])] |= e;
+                }
+            seals.any = true;
+        }
+    return seals;
+}
+
+// reach() (every square, no early stop) that never steps between the squares of a sealed
+// pair (a knight's jump never does).
+Bitboard reach_sealed(Bitboard seed, Bitboard walls, Steps k, const Seals& seals) {
+    if (!seals.any || k == Steps::Knight) return reach(seed, walls, k, ~Bitboard(0));
+    const int first = k == Steps::Diag ? 4 : 0, last = k == Steps::Orth ? 4 : 8;
+    Bitboard r = seed & ~walls;
+    for (;;) {
+        Bitboard n = r;
+        for (int d = first; d < last; ++d) n |= shift(d, r & ~seals.from[size_t(d)]) & ~walls;
+        if (n == r) break;
+        r = n;
+    }
+    return r | (seed & walls);
+}
+
 // Full reach (see reach()) of home i of kHomes[set] for colour c past `walls`. Cached per
 // thread for the last wall set: consecutive calls (one solving line) mostly share walls.
 Bitboard home_reach(Color c, int set, int i, Bitboard walls) {
@@ -601,7 +667,7 @@ int taken_at_home(const Scan& s, Color o, Bitboard walls) {
 // other side that came there from its home square by a capture (attacked, then held, all
 // game). Illegal when no such way leads to the
 // king's square (Kh2 behind unmoved e2 f2 g2 with Bf1 shut in: every way crosses d3 to h3).
-LegalityVerdict king_ways(const Scan& s, const Board& board, Bitboard walls) {
+LegalityVerdict king_ways(const Scan& s, const Board& board, Bitboard walls, const Seals& seals) {
     for (Color c : {WHITE, BLACK}) {
         const Square king = lsb(s.of(c, KING));
         const Square home = relative_square(c, SQ_E1);
@@ -636,7 +702,9 @@ LegalityVerdict king_ways(const Scan& s, const Board& board, Bitboard walls) {
         // its square until it stood there.
         const Bitboard third = s.of(~c, PAWN) & relative_rank_bb(~c, 2) & forward(~c, walls & relative_rank_bb(~c, 1));
         const Bitboard shut = walls | attacked | third;
-        if (!(reach(square_bb(home), shut & ~square_bb(home), Steps::King, s.of(c, KING)) & s.of(c, KING)))
+        const Bitboard ways = seals.any ? reach_sealed(square_bb(home), shut & ~square_bb(home), Steps::King, seals)
+                                        : reach(square_bb(home), shut & ~square_bb(home), Steps::King, s.of(c, KING));
+        if (!(ways & s.of(c, KING)))
             return illegal("the " + unit_on(board, king) + " cannot have come there: every way from " +
                            square_name(home) + " crosses a unit that never moved or a square such a unit attacks");
     }
@@ -746,8 +814,8 @@ LegalityVerdict crossing_rule(const std::array<CapturePlan, COLOR_NB>& plans) {
 // Rules on where the units of colour c stand and how many promotions and captures they need.
 // With `joint` (pawns of both sides passed each other on some file) the pawn-capture verdict
 // is left to crossing_rule: `plan` is filled instead.
-LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitboard walls, bool joint,
-                               CapturePlan& plan) {
+LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitboard walls, const Seals& seals,
+                               bool joint, CapturePlan& plan) {
     const Bitboard pawns = s.of(c, PAWN);
     const Bitboard home_rank = relative_rank_bb(c, 1);
     const Bitboard last_rank = relative_rank_bb(c, 7);
@@ -775,11 +843,16 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
         if (!units) continue;
         Bitboard reach_of[2] = {0, 0};
         for (int i = 0; i < 2; ++i)
-            if (hs.home[i] != SQ_NONE) reach_of[i] = home_reach(c, set, i, walls);
+            if (hs.home[i] != SQ_NONE)
+                reach_of[i] = seals.any
+                                  ? reach_sealed(square_bb(relative_square(c, hs.home[i])), walls, hs.steps, seals)
+                                  : home_reach(c, set, i, walls);
         int originals =
             !more_than_one(units) ? ((units & (reach_of[0] | reach_of[1])) ? 1 : 0) : max_originals(units, reach_of, 0);
         if (originals == popcount(units)) continue;
-        const Bitboard promo_reach = hs.walk == KING ? 0 : reach(promotion_squares, walls, hs.steps, units);
+        const Bitboard promo_reach = hs.walk == KING ? 0
+                                     : seals.any     ? reach_sealed(promotion_squares, walls, hs.steps, seals)
+                                                     : reach(promotion_squares, walls, hs.steps, units);
         const Bitboard lost = units & ~promo_reach & ~(reach_of[0] | reach_of[1]);
         if (lost) return illegal(unit_on(board, lsb(lost)) + " cannot have reached its square");
         originals = max_originals(units, reach_of, units & ~promo_reach);
@@ -792,7 +865,10 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
             Bitboard q = 0;
             for (Bitboard b = promotion_squares; b;) {
                 const Square sq = pop_lsb(b);
-                if (reach(square_bb(sq), walls, hs.steps, group) & group) q |= square_bb(sq);
+                if ((seals.any ? reach_sealed(square_bb(sq), walls, hs.steps, seals)
+                               : reach(square_bb(sq), walls, hs.steps, group)) &
+                    group)
+                    q |= square_bb(sq);
             }
             return q;
         };
@@ -970,6 +1046,7 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
     // and the units they shut in on their game-array squares.
     const Bitboard walls =
         frozen_units(s, (s.of(WHITE, PAWN) & rank_bb(1)) | (s.of(BLACK, PAWN) & rank_bb(6)) | rights);
+    const Seals seals = pawn_seals(s, walls);
     // Pawns of the two sides that passed each other on a file: their captures are judged
     // together (crossing_rule).
     // Only pairs where both may have come straight from their file's home count: a pawn
@@ -983,11 +1060,11 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
     }
     std::array<CapturePlan, COLOR_NB> plans;
     for (Color c : {WHITE, BLACK})
-        if (LegalityVerdict v = material_rules(s, board, c, walls, joint, plans[c]); v.illegal) return v;
+        if (LegalityVerdict v = material_rules(s, board, c, walls, seals, joint, plans[c]); v.illegal) return v;
     if (joint && plans[WHITE].pending && plans[BLACK].pending)
         if (LegalityVerdict v = crossing_rule(plans); v.illegal) return v;
     if (LegalityVerdict v = blocked_arrivals(s, board, walls); v.illegal) return v;
-    if (LegalityVerdict v = king_ways(s, board, walls); v.illegal) return v;
+    if (LegalityVerdict v = king_ways(s, board, walls, seals); v.illegal) return v;
     return corridor_order(board, walls);
 }
 
