@@ -400,6 +400,17 @@ TEST(LegalityWalls, APawnOnItsThirdRankSealsItsWayFromHome) {
     EXPECT_TRUE(not_proved_illegal(analyze_fen("4nbnr/4pKpP/7p/5k2/8/8/8/8 w - - 0 1")));
 }
 
+// janko.at's type D record JR-D-148 (W. Keym; lastmoves.jsonl): White's last move was O-O-O,
+// not e2xd3. With e2xQd3 taken back, Black has light bishops on a2 and h1: one may be Bc8,
+// but the one on h1 never moved (g2 never moved), so it was promoted there, by a pawn that
+// came down the h-file (h2 empty, g2 never moved), from d7 at the nearest (h7 still holds
+// its pawn): 4 captures. White lost 4 units, one of them Bf1, taken on f1 (shut in by e2
+// and g2) by a piece. The published answer's position (O-O-O taken back) is not refuted.
+TEST(LegalityPawnStructure, AUnitNoHomeReachesWasPromotedWhereItCanHaveComeFrom) {
+    EXPECT_TRUE(illegal_with(analyze_fen("8/4pp1p/6p1/8/8/1PPqkPP1/brPRPRP1/2KR1Qrb w - - 0 1"), "need 4 captures"));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("8/4pp1p/6p1/8/8/1PPPkPP1/brPR1RP1/R3KQrb w Q - 0 1")));
+}
+
 // A pawn on its third rank seals the squares between it and the only square it can have come
 // from (it stood there from the start, then on its square): not when it may have taken onto
 // its square from elsewhere. This game (found by the random games below) ends with b2xBa3,

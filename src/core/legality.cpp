@@ -830,7 +830,7 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
         int count = 0;
         Bitboard squares = 0;
     };
-    std::array<Promotions, 8> promotions{};  // at most 5 walk sets, bishops split by colour
+    std::array<Promotions, 16> promotions{};  // per walk set (bishops by colour), or per unit
     int classes = 0;
     int promoted = 0;
     if (const int fairy = popcount(s.color[c] & s.fairy)) {  // fairy units are promoted units
@@ -872,20 +872,28 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
             }
             return q;
         };
+        // n promoted units among `group`: those no home reaches were promoted each (on a
+        // square from which it can have come), the rest among those a home reaches.
+        const Bitboard from_home = reach_of[0] | reach_of[1];
+        auto promote = [&](Bitboard group, int n) {
+            for (Bitboard b = group & ~from_home; b && n > 0; --n)
+                promotions[size_t(classes++)] = {1, squares_for(square_bb(pop_lsb(b)))};
+            if (n > 0) promotions[size_t(classes++)] = {n, squares_for(group & from_home)};
+        };
         int left = here;
         if (hs.walk == BISHOP) {
             // A bishop keeps its square colour: the units of a colour beyond what its home
             // there can give were promoted on a square of that colour.
             for (const Bitboard colour : {DARK_SQUARES, ~DARK_SQUARES}) {
                 const Bitboard group = units & colour;
-                const int own = (group & (reach_of[0] | reach_of[1])) ? 1 : 0;
+                const int own = (group & from_home) ? 1 : 0;
                 const int n = std::min(left, std::max(0, popcount(group) - own));
                 if (n == 0) continue;
-                promotions[size_t(classes++)] = {n, squares_for(group)};
+                promote(group, n);
                 left -= n;
             }
         }
-        if (left > 0) promotions[size_t(classes++)] = {left, squares_for(units)};
+        if (left > 0) promote(units, left);
     }
     // Contract: every promoted unit used up a pawn.
     if (promoted + popcount(pawns) > 8)
