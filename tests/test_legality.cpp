@@ -411,6 +411,19 @@ TEST(LegalityPawnStructure, AUnitNoHomeReachesWasPromotedWhereItCanHaveComeFrom)
     EXPECT_TRUE(not_proved_illegal(analyze_fen("8/4pp1p/6p1/8/8/1PPPkPP1/brPR1RP1/R3KQrb w Q - 0 1")));
 }
 
+// A sealed pair is closed to the other side's pawns too. janko.at's type D record JR-D-118
+// (B. Schwarzkopf; lastmoves.jsonl): White's last move was f2-f3, not f2xg3. With f2xQg3
+// taken back, the white pawn on f3 came from g2 (e2 and f2 never moved), so it stood on g2
+// from the start until it took on f3, and no black pawn ever took f3xg2. Black's pawns on
+// g5, g2 and h2 came from a7, b7, c7 or g7 (the other homes hold their pawns): g5 only from
+// g7; from a7 none of the three (too many files for the ranks), from b7 only g2, by five
+// captures ending f3xg2. So g2, h2 and g5 share c7 and g7. With f2-f3 taken back instead
+// (the published answer) `rebirth legal` finds a game of 140 half-moves.
+TEST(LegalityPawnStructure, NoPawnTakesAcrossASealedPair) {
+    EXPECT_TRUE(illegal_with(analyze_fen("8/3ppp1p/7P/6pK/8/5Pqk/4PPpp/8 w - - 0 1"), "distinct black pawns"));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("8/3ppp1p/7P/6pK/8/6Pk/4PPpp/8 w - - 0 1")));
+}
+
 // A pawn on its third rank seals the squares between it and the only square it can have come
 // from (it stood there from the start, then on its square): not when it may have taken onto
 // its square from elsewhere. This game (found by the random games below) ends with b2xBa3,

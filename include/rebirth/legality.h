@@ -40,7 +40,8 @@ struct LegalityVerdict {
 //    unit that can walk from its game-array square past the walls, or a promoted unit
 //    walking from a reachable promotion square; fairy units are promoted units; no unit
 //    ever stepped between a pawn on its third rank and the one square it can have come
-//    from (the other squares are walls): that pawn held one of the two all game;
+//    from (the other squares are walls): that pawn held one of the two all game (nor did a
+//    pawn of the other side take across them);
 //  - promoted units needed <= missing pawns;
 //  - pawns and promoted units are traced to distinct starting pawns; the captures this
 //    needs must not exceed the number of missing opposing units that a pawn can have taken

@@ -349,6 +349,7 @@ constexpr int kOpposite[8] = {1, 0, 3, 2, 7, 6, 5, 4};
 // in direction d (shift()) leads into such a pair's other square.
 struct Seals {
     std::array<Bitboard, 8> from{};
+    std::array<std::array<Bitboard, 8>, COLOR_NB> by{};  // `from` split by the sealing pawn's colour
     bool any = false;
 };
 
@@ -362,6 +363,8 @@ Seals pawn_seals(const Scan& s, Bitboard walls) {
             if (!from || more_than_one(from)) continue;
             for (int d = 0; d < 8; ++d)
                 if (shift(d, from) == e) {
+                    seals.by[c][size_t(d)] |= from;
+                    seals.by[c][size_t(kOpposite[d])] |= e;
                     seals.from[size_t(d)] |= from;
                     seals.from[size_t(kOpposite[d])] |= e;
                 }
@@ -582,12 +585,17 @@ struct PawnCosts {
 // Contract: exact for the moves it allows, each a forward step (every move raises the rank,
 // so one pass over the ranks settles each square).
 // Squares beyond relative rank `top` are left at INF.
-PawnCosts pawn_costs(Color c, Square home, Bitboard walls, Bitboard gates, int top) {
+// No step or capture crosses a pair that a pawn of the other side sealed (pawn_seals; a pair
+// sealed by a pawn of c is that pawn's own move).
+PawnCosts pawn_costs(Color c, Square home, Bitboard walls, Bitboard gates, int top, const Seals& seals) {
+    const std::array<Bitboard, 8>& sealed = seals.by[~c];
     std::array<int, SQUARE_NB> plain, entered;  // arrived on the file straight from home / by capture
     plain.fill(INF);
     entered.fill(INF);
     plain[size_t(home)] = 0;
     const int dir = c == WHITE ? 8 : -8;
+    // shift() directions: straight ahead, and the captures towards file a and towards file h.
+    const int ahead = c == WHITE ? 0 : 1, towards_a = c == WHITE ? 5 : 7, towards_h = c == WHITE ? 4 : 6;
     for (int r = 1; r < std::min(top, 7); ++r) {
         const int rank = c == WHITE ? r : 7 - r;
         for (int f = 0; f < 8; ++f) {
@@ -595,10 +603,10 @@ PawnCosts pawn_costs(Color c, Square home, Bitboard walls, Bitboard gates, int t
             const int p = plain[size_t(sq)], e = entered[size_t(sq)];
             if (p >= INF && e >= INF) continue;
             const Square t = Square(int(sq) + dir);
-            if (!(walls & square_bb(t))) {
+            if (!(walls & square_bb(t)) && !(sealed[size_t(ahead)] & square_bb(sq))) {
                 if (!(gates & square_bb(t))) plain[size_t(t)] = std::min(plain[size_t(t)], p);
                 entered[size_t(t)] = std::min(entered[size_t(t)], e);
-                if (r == 1 && p < INF) {
+                if (r == 1 && p < INF && !(sealed[size_t(ahead)] & square_bb(t))) {
                     const Square t2 = Square(int(t) + dir);
                     if (!(walls & square_bb(t2)) && !(gates & square_bb(t2)))
                         plain[size_t(t2)] = std::min(plain[size_t(t2)], p);
@@ -607,7 +615,8 @@ PawnCosts pawn_costs(Color c, Square home, Bitboard walls, Bitboard gates, int t
             for (int df : {-1, 1}) {
                 if (f + df < 0 || f + df > 7) continue;
                 const Square x = Square(int(t) + df);
-                if (!(walls & square_bb(x))) entered[size_t(x)] = std::min(entered[size_t(x)], std::min(p, e) + 1);
+                if (!(walls & square_bb(x)) && !(sealed[size_t(df < 0 ? towards_a : towards_h)] & square_bb(sq)))
+                    entered[size_t(x)] = std::min(entered[size_t(x)], std::min(p, e) + 1);
             }
         }
     }
@@ -924,10 +933,12 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
         promoted ? 7 : relative_rank(c, rank_of(c == WHITE ? Square(63 - std::countl_zero(moved)) : lsb(moved)));
     Bitboard upto = 0;
     for (int r = 1; r <= top; ++r) upto |= relative_rank_bb(c, r);
+    Bitboard sealed = 0;  // squares of pairs the other side's pawns sealed
+    for (const Bitboard b : seals.by[~c]) sealed |= b;
     std::array<PawnCosts, 8> costs;
     unsigned worked = 0, open = 0;
     for (int f = 0; f < 8; ++f)
-        if ((free_homes & file_bb(f)) && !(kPawnCones[c][f] & upto & (walls | gates))) open |= 1u << f;
+        if ((free_homes & file_bb(f)) && !(kPawnCones[c][f] & upto & (walls | gates | sealed))) open |= 1u << f;
     // Fast path: every moved pawn straight up from its own file's home, nothing promoted.
     if (!promoted && !joint) {
         unsigned used = 0;
@@ -951,7 +962,7 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
         }
         if (!(worked & (1u << f))) {
             worked |= 1u << f;
-            costs[size_t(f)] = pawn_costs(c, make_square(f, c == WHITE ? 1 : 6), walls, gates, top);
+            costs[size_t(f)] = pawn_costs(c, make_square(f, c == WHITE ? 1 : 6), walls, gates, top, seals);
         }
         return entered ? costs[size_t(f)].entered[size_t(sq)] : costs[size_t(f)].any[size_t(sq)];
     };
