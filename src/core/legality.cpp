@@ -582,10 +582,9 @@ struct PawnCosts {
     std::array<int, SQUARE_NB> entered;
 };
 
-// Contract: exact for the moves it allows, each a forward step (every move raises the rank,
-// so one pass over the ranks settles each square).
-// Squares beyond relative rank `top` are left at INF.
-// No step or capture crosses a pair that a pawn of the other side sealed (pawn_seals; a pair
+// Contract: exact for the moves it allows (every move raises the rank, so one pass over the
+// ranks settles each square), up to relative rank `top` (the squares beyond stay INF). No
+// step or capture crosses a pair that a pawn of the other side sealed (pawn_seals; a pair
 // sealed by a pawn of c is that pawn's own move).
 PawnCosts pawn_costs(Color c, Square home, Bitboard walls, Bitboard gates, int top, const Seals& seals) {
     const std::array<Bitboard, 8>& sealed = seals.by[~c];
@@ -674,8 +673,9 @@ int taken_at_home(const Scan& s, Color o, Bitboard walls) {
 // a pawn's capture squares, the neighbouring squares on a king's, queen's, rook's or bishop's
 // lines (nothing can stand between), a knight's jumps; nor onto the square of a pawn of the
 // other side that came there from its home square by a capture (attacked, then held, all
-// game). Illegal when no such way leads to the
-// king's square (Kh2 behind unmoved e2 f2 g2 with Bf1 shut in: every way crosses d3 to h3).
+// game); nor between the squares of a sealed pair (pawn_seals). Illegal when no such way
+// leads to the king's square (Kh2 behind unmoved e2 f2 g2 with Bf1 shut in: every way
+// crosses d3 to h3).
 LegalityVerdict king_ways(const Scan& s, const Board& board, Bitboard walls, const Seals& seals) {
     for (Color c : {WHITE, BLACK}) {
         const Square king = lsb(s.of(c, KING));
