@@ -1,5 +1,6 @@
 // rebirth's benchmark: single-thread perft speed against Stockfish's `go perft`, the deep
-// perft checks of the Chess Programming Wiki positions, and the parallel_perft speed-up.
+// perft checks of the Chess Programming Wiki positions, the parallel_perft speed-up, and the
+// time per position of the static legality analysis.
 // Built as the `bench` target when this file exists; run by scripts/bench.sh, never by ctest.
 // Google Benchmark flags (--benchmark_filter=...) pass through; the summary comes last and
 // the exit status is 1 when a leaf count is wrong or a run failed.
@@ -21,11 +22,14 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "rebirth/legality.h"
+#include "rebirth/movegen.h"
 #include "rebirth/perft.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/position.h"
@@ -323,7 +327,42 @@ void bm_solve(benchmark::State& state, int threads) {
     }
 }
 
+// The static legality analysis (legality.h) over the positions of 300 seeded random games of
+// 150 half-moves, half of whose moves are pawn moves when there is one: the time per position
+// (seconds_per_position), which every retraction of a retro search and every Alsatian
+// capture pays.
+void bm_legality(benchmark::State& state) {
+    std::vector<Setup> positions;
+    std::mt19937 rng(7);
+    for (int game = 0; game < 300; ++game) {
+        Position pos(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "<bench>"));
+        MoveList list;
+        for (int ply = 0; ply < 150; ++ply) {
+            generate_legal(pos, list);
+            if (list.size() == 0) break;
+            std::vector<Move> pawn_moves;
+            for (const Move& m : list)
+                if (pos.piece_on(m.from).walk == PAWN) pawn_moves.push_back(m);
+            const Move m =
+                !pawn_moves.empty() && rng() % 2 ? pawn_moves[rng() % pawn_moves.size()] : list[rng() % list.size()];
+            UndoInfo undo;
+            pos.do_move(m, undo);
+            positions.push_back(pos.to_setup());
+        }
+    }
+    for (auto _ : state) {
+        int illegal = 0;
+        for (const Setup& s : positions) illegal += analyze_orthodox_legality(s.board, s.side_to_move).illegal;
+        benchmark::DoNotOptimize(illegal);
+    }
+    state.counters["positions"] = benchmark::Counter(static_cast<double>(positions.size()));
+    state.counters["seconds_per_position"] = benchmark::Counter(
+        static_cast<double>(positions.size()),
+        benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert, benchmark::Counter::OneK::kIs1000);
+}
+
 void register_benchmarks() {
+    benchmark::RegisterBenchmark("legality_analysis/random_games", bm_legality)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("perft_start_d6/rebirth", bm_rebirth_start)
         ->Iterations(1)
         ->UseRealTime()
