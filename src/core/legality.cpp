@@ -348,7 +348,7 @@ constexpr int kOpposite[8] = {1, 0, 3, 2, 7, 6, 5, 4};
 // and on its square since: one of the two was held all game. from[d]: the squares whose step
 // in direction d (shift()) leads into such a pair's other square.
 struct Seals {
-    std::array<Bitboard, 8> from{};
+    std::array<Bitboard, 8> from{};  // by[WHITE] | by[BLACK], kept: ORed at each flood step it cost 3%
     std::array<std::array<Bitboard, 8>, COLOR_NB> by{};  // `from` split by the sealing pawn's colour
     bool any = false;
 };
@@ -732,13 +732,16 @@ struct CapturePlan {
     int missing = 0;                                   // captures a pawn can have made
 };
 
+// Item i's captures per home file, the pawns of `forced` (bit i: moved pawn i) counted as
+// having come onto their files by a capture.
+const std::array<int, 8>& item_row(const CapturePlan& plan, unsigned forced, int i) {
+    return (forced & (1u << i)) ? plan.entered[size_t(i)] : plan.cost[size_t(i)];
+}
+
 // The least total captures of an assignment of the plan's items to distinct free homes, the
 // pawns of `forced` (bit i: moved pawn i) counted as having come onto their files by a
 // capture. INF when no assignment exists.
 int least_captures(const CapturePlan& plan, unsigned forced) {
-    auto row = [&](int i) -> const std::array<int, 8>& {
-        return (forced & (1u << i)) ? plan.entered[size_t(i)] : plan.cost[size_t(i)];
-    };
     int dp[256];
     std::fill(std::begin(dp), std::end(dp), INF);
     dp[0] = 0;
@@ -749,7 +752,7 @@ int least_captures(const CapturePlan& plan, unsigned forced) {
             if (i == plan.items) {
                 best = std::min(best, dp[mask]);
             } else {
-                const std::array<int, 8>& r = row(i);
+                const std::array<int, 8>& r = item_row(plan, forced, i);
                 for (int f = 0; f < 8; ++f)
                     if ((plan.free_mask & ~mask & (1u << f)) && r[size_t(f)] < INF)
                         dp[mask | (1u << f)] = std::min(dp[mask | (1u << f)], dp[mask] + r[size_t(f)]);
@@ -766,7 +769,7 @@ int greedy_captures(const CapturePlan& plan, unsigned forced) {
     unsigned taken = 0;
     int total = 0;
     for (int i = 0; i < plan.items; ++i) {
-        const std::array<int, 8>& r = (forced & (1u << i)) ? plan.entered[size_t(i)] : plan.cost[size_t(i)];
+        const std::array<int, 8>& r = item_row(plan, forced, i);
         int pick = -1;
         for (int f = 0; f < 8; ++f)
             if ((plan.free_mask & ~taken & (1u << f)) && r[size_t(f)] < INF &&
@@ -976,12 +979,10 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
     int n = 0;
     for (Bitboard m = moved; m; ++n) {
         const Square p = pop_lsb(m);
+        if (joint) P.square[size_t(n)] = p;
         for (int f = 0; f < 8; ++f) {
             cost[size_t(n)][size_t(f)] = (free_mask & (1u << f)) ? captures(f, p, beyond & square_bb(p)) : INF;
-            if (joint) {
-                P.square[size_t(n)] = p;
-                P.entered[size_t(n)][size_t(f)] = (free_mask & (1u << f)) ? captures(f, p, true) : INF;
-            }
+            if (joint) P.entered[size_t(n)][size_t(f)] = (free_mask & (1u << f)) ? captures(f, p, true) : INF;
         }
     }
     const int pawn_items = n;
