@@ -4,9 +4,13 @@
 #include <cctype>
 #include <chrono>
 #include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <tuple>
+#include <unordered_map>
+
+#include <tbb/enumerable_thread_specific.h>
 
 #include "core/parallel.h"
 #include "rebirth/goal.h"
@@ -57,8 +61,9 @@ std::string_view aim_mark(RetractorAim aim) {
 }
 
 // The legal moves of the side to move in pos that reach the aim at once: mate or stalemate
-// the opponent, or (s#1) leave the opponent moves that all mate.
-std::vector<Move> aim_moves(const Position& pos, RetractorAim aim) {
+// the opponent, or (s#1) leave the opponent moves that all mate. With `first_only`, the first
+// such move alone (enough for a value).
+std::vector<Move> aim_moves(const Position& pos, RetractorAim aim, bool first_only = false) {
     MoveList list;
     generate_legal(pos, list);
     std::vector<Move> out;
@@ -79,7 +84,10 @@ std::vector<Move> aim_moves(const Position& pos, RetractorAim aim) {
                 break;
         }
         scratch.undo_move(m, u);
-        if (reached) out.push_back(m);
+        if (reached) {
+            out.push_back(m);
+            if (first_only) break;
+        }
     }
     return out;
 }
@@ -117,13 +125,31 @@ struct Node {
     bool legal = true;
 };
 
+// A node's value without its tree; `legal` as Node's.
+struct Value {
+    RetractorValue value = RetractorValue::Fail;
+    bool legal = false;
+};
+
 // What one White retraction (or Black's, for the forward defence) leads to, and the whole
-// tree below it.
+// tree below it. Two phases: the values first (white_value, black_value: a node ends at its
+// first win or refutation, the legality of a retraction is asked only when it matters), then
+// the trees of the winning choices only (white_node, black_node, white_step, black_step: every
+// winning answer and every defence, as the output lists them), which ask the values to skip
+// the choices that do not win. Every table is a function of the positions, so one Solver may
+// work several first choices in turn.
 struct Solver {
     const RetractorSpec& spec;
     const RuleSet* rules;
     SetupRules setup_rules;
     std::map<std::string, Node> white_memo, black_memo;
+    // The values alone (the value phase: no tree, the first win or refutation ends a node),
+    // and may_be_legal's verdicts, per position.
+    std::unordered_map<std::string, Value> white_values, black_values;
+    std::unordered_map<std::string, bool> legal_memo;
+    // Per number of White retractions left: the last retraction that won for White, and the
+    // last that refuted for Black (tried first in a sibling node: the order changes no value).
+    std::unordered_map<int, UnMove> white_killer, black_killer;
     std::optional<std::chrono::steady_clock::time_point> deadline;
     unsigned visits = 0;
 
@@ -141,19 +167,36 @@ struct Solver {
     // may_be_legal and that the retracted line's history allows (fits_history: after a
     // retracted en passant capture only the double step it took; after a retracted castling
     // no move of its king or rook), in generate_unmoves' order.
-    std::vector<UnMove> legal_retractions(const Setup& s) const {
+    std::vector<UnMove> legal_retractions(const Setup& s) {
+        std::vector<UnMove> out;
+        for (const UnMove& u : history_retractions(s))
+            if (earlier_legal(s, u)) out.push_back(u);
+        return out;
+    }
+
+    // The retractions of s that the retracted line's history allows (fits_history), before
+    // may_be_legal is asked (drop_pacific is not applied).
+    std::vector<UnMove> history_retractions(const Setup& s) const {
         std::vector<UnMove> all, out;
         generate_unmoves(s, all, rules);
         for (const UnMove& u : all)
-            if (fits_history(s, u, rules) && may_be_legal(retract_keeping_rights(s, u), spec.depth, rules))
-                out.push_back(u);
+            if (fits_history(s, u, rules)) out.push_back(u);
         return out;
+    }
+
+    // Whether the position before u passes may_be_legal, remembered per position.
+    bool earlier_legal(const Setup& s, const UnMove& u) {
+        const Setup earlier = retract_keeping_rights(s, u);
+        auto [it, fresh] = legal_memo.try_emplace(to_fen(earlier), false);
+        if (fresh) it->second = may_be_legal(earlier, spec.depth, rules);
+        return it->second;
     }
 
     // Whether the side to move in s reaches the aim with one forward move: castling as the
     // Codex presumes it, en passant only where s proves it or the last move is proved to be
     // the double step (else a capture that would reach the aim leaves the answer unknown).
-    Forward forward_aim(const Setup& s) const {
+    // With `value_only` the value alone is sure (`moves` may miss some, unwritten).
+    Forward forward_aim(const Setup& s, bool value_only = false) const {
         Forward f;
         const Setup start = presumed_castling(s);
         Position pos;
@@ -163,8 +206,8 @@ struct Solver {
             return f;  // a position the rules do not load (not reached by legal play)
         }
         const std::string mark(aim_mark(spec.aim));
-        for (const Move& m : aim_moves(pos, spec.aim))
-            f.moves.push_back("1." + forward_notation(start, m, rules) + mark);
+        for (const Move& m : aim_moves(pos, spec.aim, value_only))
+            f.moves.push_back(value_only ? std::string() : "1." + forward_notation(start, m, rules) + mark);
         if (!f.moves.empty()) {
             f.value = RetractorValue::Win;
             return f;
@@ -212,22 +255,32 @@ struct Solver {
         return f;
     }
 
+    // Pacific has no uncaptures: those retractions are dropped.
+    void drop_pacific(std::vector<UnMove>& list) const {
+        if (spec.type != RetractorType::Pacific) return;
+        list.erase(std::remove_if(list.begin(), list.end(),
+                                  [](const UnMove& u) {
+                                      return u.uncaptured != NO_WALK || !u.resurrected.empty() || u.capturer_lost;
+                                  }),
+                   list.end());
+    }
+
+    // Whether the side retracting in s decides its own uncaptures (each retraction a choice of
+    // its own): Proca, Pacific, White's under Klan.
+    bool singletons(const Setup& s) const {
+        return spec.type == RetractorType::Proca || spec.type == RetractorType::Pacific ||
+               (spec.type == RetractorType::Klan && ~s.side_to_move == WHITE);
+    }
+
     // The retractions of s grouped as their chooser decides them: one a group where the
     // retracting side decides its uncaptures (Proca, Pacific, White's under Klan); else one
     // group per shape (its members: the opponent's choices of what was uncaptured). Pacific
     // has no uncaptures.
-    std::vector<std::vector<UnMove>> groups(const Setup& s) const {
+    std::vector<std::vector<UnMove>> groups(const Setup& s) {
         std::vector<std::vector<UnMove>> out;
         std::vector<UnMove> legal = legal_retractions(s);
-        if (spec.type == RetractorType::Pacific)
-            legal.erase(std::remove_if(legal.begin(), legal.end(),
-                                       [](const UnMove& u) {
-                                           return u.uncaptured != NO_WALK || !u.resurrected.empty() || u.capturer_lost;
-                                       }),
-                        legal.end());
-        const Color retracting = ~s.side_to_move;
-        if (spec.type == RetractorType::Proca || spec.type == RetractorType::Pacific ||
-            (spec.type == RetractorType::Klan && retracting == WHITE)) {
+        drop_pacific(legal);
+        if (singletons(s)) {
             for (const UnMove& u : legal) out.push_back({u});
             return out;
         }
@@ -338,12 +391,13 @@ struct Solver {
             Node result;
             result.legal = false;
             for (const std::vector<UnMove>& group : groups(s)) {
-                auto [value, steps] = white_group(s, group, k);
-                if (steps.empty()) continue;  // no legal choice in the group
+                // The value phase first: only a winning choice's tree is built.
+                const Value v = group_value(s, group, k);
+                if (!v.legal) continue;  // no legal choice in the group
                 result.legal = true;
-                result.value = either(result.value, value);
-                if (value == RetractorValue::Win)
-                    for (RetractorStep& st : steps) result.steps.push_back(std::move(st));
+                result.value = either(result.value, v.value);
+                if (v.value != RetractorValue::Win) continue;
+                for (RetractorStep& st : white_group(s, group, k).second) result.steps.push_back(std::move(st));
             }
             return result;
         });
@@ -362,6 +416,186 @@ struct Solver {
             steps.push_back(std::move(*st));
         }
         return {value, steps};
+    }
+
+    // The value phase. White's group (a choice) from s with k retractions left, its members
+    // legal: the least value over them (Høeg: Black picks the uncapture); `legal` false when
+    // no member is (each leaves Black no retraction). `kept` (when given) gets the members
+    // that are legal.
+    Value group_value(const Setup& s, const std::vector<UnMove>& group, int k, std::vector<UnMove>* kept = nullptr) {
+        Value r{RetractorValue::Win, false};
+        for (const UnMove& u : group) {
+            const std::optional<RetractorValue> v = white_step_value(s, u, k - 1);
+            if (!v) continue;
+            r.legal = true;
+            r.value = both(r.value, *v);
+            if (kept) kept->push_back(u);
+            if (r.value == RetractorValue::Fail && !kept) break;
+        }
+        if (!r.legal) r.value = RetractorValue::Fail;
+        return r;
+    }
+
+    // The value of White's retraction u from s (whose own legality is not asked), k left
+    // after it; nullopt when Black then has no legal retraction.
+    std::optional<RetractorValue> white_step_value(const Setup& s, const UnMove& u, int k,
+                                                   const Forward* known = nullptr) {
+        const Setup before = retract_keeping_rights(s, u);
+        const Forward fw = known ? *known : forward_aim(before, true);
+        if (fw.value == RetractorValue::Win) return RetractorValue::Win;
+        if (k == 0) return fw.value;
+        const Value black = black_value(before, k);
+        if (!black.legal) return std::nullopt;
+        return either(fw.value, black.value);
+    }
+
+    // The value of Black's retraction b from `before` (whose own legality is not asked);
+    // nullopt when White then has no legal retraction.
+    std::optional<RetractorValue> black_step_value(const Setup& before, const UnMove& b, int k,
+                                                   const Forward* known = nullptr) {
+        const Setup earlier = retract_keeping_rights(before, b);
+        Forward fd;
+        if (known)
+            fd = *known;
+        else if (spec.forward_defence)
+            fd = forward_aim(earlier, true);
+        if (fd.value == RetractorValue::Win) return RetractorValue::Fail;
+        const Value white = white_value(earlier, k);
+        if (!white.legal) return std::nullopt;
+        return fd.value == RetractorValue::Unknown ? both(white.value, RetractorValue::Unknown) : white.value;
+    }
+
+    // The node s of the side that decides its own uncaptures (`side` retracts; k White
+    // retractions left after White's, or after Black's): the best value for it over its
+    // retractions (White: the highest, Black: the lowest), the first decisive one (a win, a
+    // refutation) ending it. Tried in this order (no value depends on it): those that are
+    // decisive by a forward move at once (White's aim, Black's forward defence) and the one
+    // that was decisive in the last node of this k (`killers`), then the lines below the
+    // others. A
+    // retraction's legality (may_be_legal) is asked only when its value would change the
+    // node's, or when no legal one has been seen at the end.
+    Value choose(const Setup& s, int k, Color side) {
+        const bool white = side == WHITE;
+        std::vector<UnMove> list = history_retractions(s), pending;
+        drop_pacific(list);
+        const RetractorValue decisive = white ? RetractorValue::Win : RetractorValue::Fail;
+        const auto better = [&](RetractorValue a, RetractorValue b) {
+            return white ? rank(a) > rank(b) : rank(a) < rank(b);
+        };
+        std::unordered_map<int, UnMove>& killers = white ? white_killer : black_killer;
+        Value r{white ? RetractorValue::Fail : RetractorValue::Win, false};
+        std::vector<std::optional<Forward>> now(list.size());
+        std::vector<char> seen(list.size(), 0);
+        const auto value_of = [&](size_t i) {
+            const Forward* known = now[i] ? &*now[i] : nullptr;
+            return white ? white_step_value(s, list[i], k - 1, known) : black_step_value(s, list[i], k, known);
+        };
+        // Whether list[i], of value v, decides the node
+        // (`line`: decided by the line below it, which makes it the killer; a forward move is
+        // found by the forward pass anyway.)
+        const auto consider = [&](size_t i, std::optional<RetractorValue> v, bool line = true) {
+            seen[i] = 1;
+            if (!v) return false;
+            if (!better(*v, r.value)) {
+                if (!r.legal) pending.push_back(list[i]);
+                return false;
+            }
+            if (!earlier_legal(s, list[i])) return false;
+            r = {*v, true};
+            if (r.value != decisive) return false;
+            if (line) killers.insert_or_assign(k, list[i]);
+            return true;
+        };
+        bool done = false;
+        const auto killer = [&] {
+            if (const auto it = killers.find(k); it != killers.end() && !done) {
+                const auto at = std::find(list.begin(), list.end(), it->second);
+                const size_t i = size_t(at - list.begin());
+                if (at != list.end() && !seen[i]) done = consider(i, value_of(i));
+            }
+        };
+        const auto forward = [&] {
+            if (!white && !spec.forward_defence) return;
+            for (size_t i = 0; i < list.size() && !done; ++i) {
+                if (seen[i]) continue;
+                now[i] = forward_aim(retract_keeping_rights(s, list[i]), true);
+                if (now[i]->value == RetractorValue::Win) done = consider(i, decisive, false);
+            }
+        };
+        // A forward s#1 (every reply of the opponent mates) costs more than most lines: the
+        // killer's line first there.
+        if (spec.aim == RetractorAim::SelfMate) {
+            killer();
+            forward();
+        } else {
+            forward();
+            killer();
+        }
+        for (size_t i = 0; i < list.size() && !done; ++i)
+            if (!seen[i]) done = consider(i, value_of(i));
+        if (!r.legal)
+            for (const UnMove& u : pending)
+                if (earlier_legal(s, u)) {
+                    r.legal = true;
+                    break;
+                }
+        return r;
+    }
+
+    // White's node s (k >= 1 left): the best value over its choices, the first win ending it.
+    // Where White decides its uncaptures, a retraction's legality (may_be_legal) is asked only
+    // when its value would raise the node's, or when no legal one has been seen at the end.
+    Value white_value(const Setup& s, int k) {
+        tick();
+        const std::string key = to_fen(s) + " " + std::to_string(k);
+        if (const auto it = white_values.find(key); it != white_values.end()) return it->second;
+        Value r;
+        if (singletons(s)) {
+            r = choose(s, k, WHITE);
+        } else {
+            for (const std::vector<UnMove>& group : groups(s)) {
+                const Value v = group_value(s, group, k);
+                if (!v.legal) continue;
+                r.legal = true;
+                r.value = either(r.value, v.value);
+                if (r.value == RetractorValue::Win) break;
+            }
+        }
+        white_values.emplace(key, r);
+        return r;
+    }
+
+    // Black's node `before` (White to move; k White retractions left after Black's): the
+    // least value over Black's defences, the first refutation ending it; legality asked as in
+    // white_value, where Black decides its uncaptures.
+    Value black_value(const Setup& before, int k) {
+        tick();
+        const std::string key = to_fen(before) + " " + std::to_string(k);
+        if (const auto it = black_values.find(key); it != black_values.end()) return it->second;
+        Value r{RetractorValue::Win, false};
+        if (singletons(before)) {
+            r = choose(before, k, BLACK);
+        } else {
+            for (const std::vector<UnMove>& group : groups(before)) {
+                // Høeg: Black picks the shape, White the uncapture (White's best counts).
+                RetractorValue gv = RetractorValue::Fail;
+                bool any = false;
+                for (const UnMove& b : group) {
+                    const std::optional<RetractorValue> v = black_step_value(before, b, k);
+                    if (!v) continue;
+                    any = true;
+                    gv = either(gv, *v);
+                    if (gv == RetractorValue::Win) break;
+                }
+                if (!any) continue;
+                r.legal = true;
+                r.value = both(r.value, gv);
+                if (r.value == RetractorValue::Fail) break;
+            }
+        }
+        if (!r.legal) r.value = RetractorValue::Fail;
+        black_values.emplace(key, r);
+        return r;
     }
 };
 
@@ -483,12 +717,34 @@ RetractorAnswer solve_retractor_choices(const Setup& diagram, const RetractorSpe
     if (spec.max_seconds > 0)
         deadline = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                           std::chrono::duration<double>(spec.max_seconds));
+    // One solver a thread, kept from one choice to the next: its tables (values, trees,
+    // legality) are functions of the positions, so a choice's answer does not depend on which
+    // choices the thread worked before (nor on the thread count), and positions the choices
+    // share are worked once.
+    tbb::enumerable_thread_specific<std::unique_ptr<Solver>> solvers;
     run_in_arena(threads, [&] {
         for_each_index(threads, choices.size(), [&](size_t i) {
-            Solver solver(spec, rules);
-            solver.deadline = deadline;
+            std::unique_ptr<Solver>& mine = solvers.local();
+            if (!mine) {
+                mine = std::make_unique<Solver>(spec, rules);
+                mine->deadline = deadline;
+            }
+            Solver& solver = *mine;
             try {
-                results[i] = solver.white_group(s, choices[i], spec.retractions);
+                // The value first; a winning choice's tree then, a choice that does not win
+                // listed by its legal members.
+                std::vector<UnMove> kept;
+                const Value v = solver.group_value(s, choices[i], spec.retractions, &kept);
+                if (v.value == RetractorValue::Win) {
+                    results[i] = solver.white_group(s, choices[i], spec.retractions);
+                } else {
+                    results[i].first = v.value;
+                    for (const UnMove& u : kept) {
+                        RetractorStep st = step_of(WHITE, s, u, solver.rules);
+                        st.value = v.value;
+                        results[i].second.push_back(std::move(st));
+                    }
+                }
             } catch (const RetractorTimeout&) {
                 // Not settled: listed with its members, the reason in their text.
                 stopped[i] = 1;
