@@ -7,8 +7,9 @@
 # C and the full-sequence ones (read in place, written as a Popeye-style file in a temporary
 # directory), and bench/retro.inp (four open positions under orthodox chess, Circe, Mars
 # Circe and Circe Assassin, whose retraction trees are wide); and bench/retractor.inp (a
-# Circe Proca retractor -3 & #1 and an orthodox -2 & #1), which the cluster solves as a solve
-# job split into items of White's first retractions.
+# Circe Proca retractor -3 & #1, an orthodox -2 & #1 and Thoma's published Anti-Circe Cheylan
+# -3 & s#1, Phenix No. 7259), which the cluster solves as a solve job split into items of
+# White's first retractions.
 # Usage: bash scripts/bench-retro.sh   (BUILD_DIR selects the build directory)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -80,7 +81,8 @@ run_cluster() {  # NAME RANKS THREADS
         --journal "$work/outr-$1/journal.jsonl" > /dev/null 2>> "$work/$1.err"
     seconds[$1.retractor]=$(echo "$(now) - $t0" | bc)
     : > "$work/$1.retractor.out"
-    for i in 1 2; do cat "$work/outr-$1/retractor-$i.out" >> "$work/$1.retractor.out"; done
+    local r; r=$(grep -c '^Stipulation' "$work/retractor.inp")
+    for i in $(seq 1 "$r"); do cat "$work/outr-$1/retractor-$i.out" >> "$work/$1.retractor.out"; done
 }
 # label RUN: what a run is, for the table.
 label() {

@@ -131,6 +131,18 @@ struct Value {
     bool legal = false;
 };
 
+// Entries a solver's table holds at most: a full one is emptied (every entry is a function of
+// its position, so only time is lost). A solver now lives through all the first choices of its
+// thread, so its tables would otherwise grow with the whole search.
+constexpr std::size_t kMaxTableEntries = std::size_t(1) << 21;
+
+// Adds key -> value to `table`, emptied first when full.
+template <class Table, class Key, class Value>
+void remember(Table& table, Key&& key, Value&& value) {
+    if (table.size() >= kMaxTableEntries) table.clear();
+    table.emplace(std::forward<Key>(key), std::forward<Value>(value));
+}
+
 // What one White retraction (or Black's, for the forward defence) leads to, and the whole
 // tree below it. Two phases: the values first (white_value, black_value: a node ends at its
 // first win or refutation, the legality of a retraction is asked only when it matters), then
@@ -187,9 +199,11 @@ struct Solver {
     // Whether the position before u passes may_be_legal, remembered per position.
     bool earlier_legal(const Setup& s, const UnMove& u) {
         const Setup earlier = retract_keeping_rights(s, u);
-        auto [it, fresh] = legal_memo.try_emplace(to_fen(earlier), false);
-        if (fresh) it->second = may_be_legal(earlier, spec.depth, rules);
-        return it->second;
+        std::string key = to_fen(earlier);
+        if (const auto it = legal_memo.find(key); it != legal_memo.end()) return it->second;
+        const bool legal = may_be_legal(earlier, spec.depth, rules);
+        remember(legal_memo, std::move(key), legal);
+        return legal;
     }
 
     // Whether the side to move in s reaches the aim with one forward move: castling as the
@@ -305,7 +319,7 @@ struct Solver {
         const std::string key = to_fen(s) + " " + std::to_string(k);
         if (const auto it = memo.find(key); it != memo.end()) return it->second;
         Node result = work();
-        memo.emplace(key, result);
+        remember(memo, key, result);
         return result;
     }
 
@@ -561,7 +575,7 @@ struct Solver {
                 if (r.value == RetractorValue::Win) break;
             }
         }
-        white_values.emplace(key, r);
+        remember(white_values, key, r);
         return r;
     }
 
@@ -594,7 +608,7 @@ struct Solver {
             }
         }
         if (!r.legal) r.value = RetractorValue::Fail;
-        black_values.emplace(key, r);
+        remember(black_values, key, r);
         return r;
     }
 };
