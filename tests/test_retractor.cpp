@@ -307,6 +307,29 @@ TEST(Retractor, TimeLimitLeavesChoicesUnresolved) {
     EXPECT_EQ(retractor_verdict(1, 0), "unique");
 }
 
+// A key whose lines the time limit cuts stays a key: its value is settled before its tree is
+// written. Crişan's Circe Assassin -5 & #1 (data/retro/circe_retractors.jsonl, crisan_px8832):
+// White's first choice -1.Ke1-f2 wins by the values in well under a second on this machine,
+// and its tree (every Black defence, every White answer) does not fit in 300 s, so a limit of
+// 6 s cuts it.
+TEST(Retractor, KeyWhoseLinesTheTimeLimitCutsStaysAKey) {
+    const RuleSet assassin = resolve_rules({Condition{"Circe", {"Assassin"}}}, "<test>", 0);
+    RetractorSpec spec;
+    spec.retractions = 5;
+    spec.max_seconds = 6;
+    const RetractorAnswer a = solve_retractor(parse_fen("6k1/5p2/8/8/4p3/8/5K2/8 b - - 0 1"), spec, &assassin, 2);
+    EXPECT_TRUE(a.timed_out);
+    ASSERT_FALSE(a.keys.empty()) << retractor_text(a);
+    EXPECT_EQ(a.keys[0].text, "Ke1-f2");
+    for (const RetractorStep& key : a.keys) {
+        if (!key.timed_out) continue;
+        EXPECT_TRUE(key.next.empty()) << key.text;
+        EXPECT_EQ(retractor_key_text(key), "-1." + key.text + " !\n  (lines not written: time limit)\n");
+    }
+    EXPECT_TRUE(a.keys[0].timed_out);
+    EXPECT_NE(a.verdict(), "none");
+}
+
 // Popeye-style input: the retractor's stipulation, Hoeg and Circe from a file (the Circe
 // Høeg case above), French keywords, and the bad inputs named with file, line and word.
 TEST(Retractor, PopeyeFiles) {

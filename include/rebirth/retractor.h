@@ -60,7 +60,9 @@ struct RetractorStep {
     std::string text;                  // janko notation of the retraction
     std::vector<std::string> forward;  // the forward moves reaching the aim right after it
     RetractorValue value = RetractorValue::Fail;
-    bool timed_out = false;  // a first retraction the time limit left unsettled
+    // A first retraction the time limit left unsettled, or (value Win) a key whose lines it
+    // cut: `next` is then empty.
+    bool timed_out = false;
     std::vector<RetractorStep> next;
 };
 
@@ -72,7 +74,8 @@ struct RetractorAnswer {
     std::vector<RetractorStep> unresolved;
     int key_choices = 0;
     int unresolved_choices = 0;
-    bool timed_out = false;  // the time limit left first choices unsettled (among `unresolved`)
+    // The time limit left first choices unsettled (among `unresolved`) or cut a key's lines.
+    bool timed_out = false;
     // "multiple" (two key choices or more: cooked), "unique" (one, every other first choice
     // refuted), "none" (every one refuted), or "unresolved" (at most one key, and some first
     // choice not settled: an en passant not proved, or the time limit).
@@ -115,7 +118,8 @@ RetractorAnswer solve_retractor_choices(const Setup& diagram, const RetractorSpe
 // unresolved first retraction, then "verdict: V".
 std::string retractor_text(const RetractorAnswer& answer);
 // One key: "-1.e6-e7 !" then every line of play below it, one a line ("  -1...Kd5xRe4
-// -2.Be7-f6 & 1.Qa8#"), each line ending with a newline.
+// -2.Be7-f6 & 1.Qa8#"), each line ending with a newline; for a key whose lines the time limit
+// cut, "  (lines not written: time limit)" instead of them.
 std::string retractor_key_text(const RetractorStep& key);
 // One first retraction not settled: "-1.O-O-O ?  (not settled: ...)" and a newline (why:
 // the en passant capture or the time limit).

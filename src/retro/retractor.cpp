@@ -750,7 +750,21 @@ RetractorAnswer solve_retractor_choices(const Setup& diagram, const RetractorSpe
                 std::vector<UnMove> kept;
                 const Value v = solver.group_value(s, choices[i], spec.retractions, &kept);
                 if (v.value == RetractorValue::Win) {
-                    results[i] = solver.white_group(s, choices[i], spec.retractions);
+                    try {
+                        results[i] = solver.white_group(s, choices[i], spec.retractions);
+                    } catch (const RetractorTimeout&) {
+                        // A key (its value is settled) whose lines the time limit cut: listed
+                        // as a key, without them, and marked.
+                        stopped[i] = 1;
+                        results[i].first = RetractorValue::Win;
+                        results[i].second.clear();
+                        for (const UnMove& u : kept) {
+                            RetractorStep st = step_of(WHITE, s, u, solver.rules);
+                            st.value = RetractorValue::Win;
+                            st.timed_out = true;
+                            results[i].second.push_back(std::move(st));
+                        }
+                    }
                 } else {
                     results[i].first = v.value;
                     for (const UnMove& u : kept) {
@@ -800,6 +814,7 @@ std::vector<std::vector<std::string>> retractor_lines(const RetractorStep& key) 
 
 std::string retractor_key_text(const RetractorStep& key) {
     std::string out = number_text(1, WHITE) + key.text + " !\n";
+    if (key.timed_out) return out + "  (lines not written: time limit)\n";
     for (std::vector<std::string>& line : retractor_lines(key)) {
         line.erase(line.begin());
         out += "  " + join(line) + "\n";
