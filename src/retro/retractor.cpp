@@ -159,8 +159,9 @@ struct Solver {
     // and may_be_legal's verdicts, per position.
     std::unordered_map<std::string, Value> white_values, black_values;
     std::unordered_map<std::string, bool> legal_memo;
-    // Per number of White retractions left: the last retraction that won for White, and the
-    // last that refuted for Black (tried first in a sibling node: the order changes no value).
+    // Per number of White retractions left: the last retraction whose line won for White, and
+    // the last whose line refuted for Black (tried early in the next node of that count: the
+    // order changes no value).
     std::unordered_map<int, UnMove> white_killer, black_killer;
     std::optional<std::chrono::steady_clock::time_point> deadline;
     unsigned visits = 0;
@@ -485,9 +486,8 @@ struct Solver {
     // refutation) ending it. Tried in this order (no value depends on it): those that are
     // decisive by a forward move at once (White's aim, Black's forward defence) and the one
     // that was decisive in the last node of this k (`killers`), then the lines below the
-    // others. A
-    // retraction's legality (may_be_legal) is asked only when its value would change the
-    // node's, or when no legal one has been seen at the end.
+    // others. A retraction's legality (may_be_legal) is asked only when its value would change
+    // the node's, or when no legal one has been seen at the end.
     Value choose(const Setup& s, int k, Color side) {
         const bool white = side == WHITE;
         std::vector<UnMove> list = history_retractions(s), pending;
