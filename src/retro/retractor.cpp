@@ -313,13 +313,14 @@ struct Solver {
         return out;
     }
 
-    // The node of `memo` for s with k retractions left, worked out by work() the first time.
-    template <class Work>
-    Node memoized(std::map<std::string, Node>& memo, const Setup& s, int k, Work&& work) {
+    // The entry of `memo` (a tree node, or a value alone) for s with k retractions left, worked
+    // out by work() the first time.
+    template <class Table, class Work>
+    typename Table::mapped_type memoized(Table& memo, const Setup& s, int k, Work&& work) {
         tick();
         const std::string key = to_fen(s) + " " + std::to_string(k);
         if (const auto it = memo.find(key); it != memo.end()) return it->second;
-        Node result = work();
+        typename Table::mapped_type result = work();
         remember(memo, key, result);
         return result;
     }
@@ -560,13 +561,9 @@ struct Solver {
     // Where White decides its uncaptures, a retraction's legality (may_be_legal) is asked only
     // when its value would raise the node's, or when no legal one has been seen at the end.
     Value white_value(const Setup& s, int k) {
-        tick();
-        const std::string key = to_fen(s) + " " + std::to_string(k);
-        if (const auto it = white_values.find(key); it != white_values.end()) return it->second;
-        Value r;
-        if (singletons(s)) {
-            r = choose(s, k, WHITE);
-        } else {
+        return memoized(white_values, s, k, [&] {
+            if (singletons(s)) return choose(s, k, WHITE);
+            Value r;
             for (const std::vector<UnMove>& group : groups(s)) {
                 const Value v = group_value(s, group, k);
                 if (!v.legal) continue;
@@ -574,42 +571,39 @@ struct Solver {
                 r.value = either(r.value, v.value);
                 if (r.value == RetractorValue::Win) break;
             }
-        }
-        remember(white_values, key, r);
-        return r;
+            return r;
+        });
     }
 
     // Black's node `before` (White to move; k White retractions left after Black's): the
     // least value over Black's defences, the first refutation ending it; legality asked as in
     // white_value, where Black decides its uncaptures.
     Value black_value(const Setup& before, int k) {
-        tick();
-        const std::string key = to_fen(before) + " " + std::to_string(k);
-        if (const auto it = black_values.find(key); it != black_values.end()) return it->second;
-        Value r{RetractorValue::Win, false};
-        if (singletons(before)) {
-            r = choose(before, k, BLACK);
-        } else {
-            for (const std::vector<UnMove>& group : groups(before)) {
-                // Høeg: Black picks the shape, White the uncapture (White's best counts).
-                RetractorValue gv = RetractorValue::Fail;
-                bool any = false;
-                for (const UnMove& b : group) {
-                    const std::optional<RetractorValue> v = black_step_value(before, b, k);
-                    if (!v) continue;
-                    any = true;
-                    gv = either(gv, *v);
-                    if (gv == RetractorValue::Win) break;
+        return memoized(black_values, before, k, [&] {
+            Value r{RetractorValue::Win, false};
+            if (singletons(before)) {
+                r = choose(before, k, BLACK);
+            } else {
+                for (const std::vector<UnMove>& group : groups(before)) {
+                    // Høeg: Black picks the shape, White the uncapture (White's best counts).
+                    RetractorValue gv = RetractorValue::Fail;
+                    bool any = false;
+                    for (const UnMove& b : group) {
+                        const std::optional<RetractorValue> v = black_step_value(before, b, k);
+                        if (!v) continue;
+                        any = true;
+                        gv = either(gv, *v);
+                        if (gv == RetractorValue::Win) break;
+                    }
+                    if (!any) continue;
+                    r.legal = true;
+                    r.value = both(r.value, gv);
+                    if (r.value == RetractorValue::Fail) break;
                 }
-                if (!any) continue;
-                r.legal = true;
-                r.value = both(r.value, gv);
-                if (r.value == RetractorValue::Fail) break;
             }
-        }
-        if (!r.legal) r.value = RetractorValue::Fail;
-        remember(black_values, key, r);
-        return r;
+            if (!r.legal) r.value = RetractorValue::Fail;
+            return r;
+        });
     }
 };
 
