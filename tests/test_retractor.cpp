@@ -311,7 +311,9 @@ TEST(Retractor, TimeLimitLeavesChoicesUnresolved) {
 // written. Crişan's Circe Assassin -5 & #1 (data/retro/circe_retractors.jsonl, crisan_px8832):
 // White's first choice -1.Ke1-f2 wins by the values in well under a second on this machine,
 // and its tree (every Black defence, every White answer) does not fit in 300 s, so a limit of
-// 6 s cuts it.
+// 6 s cuts it. That -1.Ke1-f2 wins is rebirth's own answer under RULES.md's Assassin rule (the
+// source gives another key; data/retro/README.md): what this test checks is how a key whose
+// lines were cut is listed, not the key.
 TEST(Retractor, KeyWhoseLinesTheTimeLimitCutsStaysAKey) {
     const RuleSet assassin = resolve_rules({Condition{"Circe", {"Assassin"}}}, "<test>", 0);
     RetractorSpec spec;
