@@ -17,7 +17,10 @@
 #include "rebirth/error.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/popeye_output.h"
+#include "rebirth/retro_problem.h"
+#include "rebirth/rules.h"
 #include "rebirth/solve.h"
+#include "rebirth/unmove.h"
 
 using namespace rebirth;
 using namespace rebirth::cluster;
@@ -42,14 +45,44 @@ std::string cli_solve_text(const std::string& file, std::size_t index) {
     return format_header(problems.at(index)) + solve_problem_report(problems.at(index), 1, limits).text;
 }
 
-// A solve job of the two examples, writing under `dir`.
-Job solve_job(const fs::path& dir) {
-    Job job = parse_job(R"({"kind": "solve", "limits": {"threads": 1, "max_seconds": 60},
-                            "problems": ["data/examples/*.inp"], "output_dir": "out"})",
-                        "job.json", kSource);
+// The job of `text` (paths from the source tree), writing its outputs and journal under `dir`.
+Job job_under(const std::string& text, const fs::path& dir) {
+    Job job = parse_job(text, "job.json", kSource);
     job.output_dir = (dir / "out").string();
     job.journal = (dir / "out" / "journal.jsonl").string();
     return job;
+}
+
+// A solve job of the two examples, writing under `dir`.
+Job solve_job(const fs::path& dir) {
+    return job_under(R"({"kind": "solve", "limits": {"threads": 1, "max_seconds": 60},
+                         "problems": ["data/examples/*.inp"], "output_dir": "out"})",
+                     dir);
+}
+
+// Feeds a fresh master of `job` the result `sample` gave for its item, changed by `change`
+// (the item is found again by its problem, twin, play, path and retro item number): the
+// master must refuse it with a protocol error saying `why`.
+template <class Change>
+void expect_refused(const Job& job, const std::pair<WorkItem, Result>& sample, Change change, const std::string& what,
+                    const std::string& why) {
+    Master m(job, MasterOptions{});
+    std::optional<WorkItem> item;
+    const WorkItem& want = sample.first;
+    while ((item = m.next_item()))
+        if (item->problem == want.problem && item->path == want.path && item->twin == want.twin &&
+            item->phase == want.phase && item->prefix == want.prefix)
+            break;
+    ASSERT_TRUE(item) << what;
+    Result r = sample.second;
+    r.item_id = item->item_id;
+    change(r);
+    try {
+        m.on_result(r);
+        ADD_FAILURE() << what << " was accepted";
+    } catch (const ProtocolError& e) {
+        EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+    }
 }
 
 }  // namespace
@@ -192,9 +225,9 @@ TEST(ClusterSolveMessages, RoundTripAndChecks) {
     fragment.timed_out = true;  // a search cut by the time limit has found nothing to send
     EXPECT_THROW(deserialize_result(serialize(fragment)), ProtocolError);
     fragment.timed_out = false;
-    fragment.parts = {"text"};  // a solve item's fragment carries no text
+    fragment.retro.sequences = {{UnMove{m}}};  // a solve item's fragment carries no retro data
     EXPECT_THROW(deserialize_result(serialize(fragment)), ProtocolError);
-    fragment.parts.clear();
+    fragment.retro = {};
     fragment.status = Result::Status::Done;  // lines and trees belong to a fragment only
     EXPECT_THROW(deserialize_result(serialize(fragment)), ProtocolError);
 
@@ -300,7 +333,7 @@ TEST(ClusterSolveMaster, FragmentsAreDataCheckedAgainstTheirItems) {
         while (auto item = m.next_item()) {
             const Result r = run_item(*item, cache);
             ASSERT_EQ(r.status, Result::Status::Fragment) << r.error;
-            EXPECT_TRUE(r.parts.empty());
+            EXPECT_EQ(r.retro, RetroFragment{});
             for (const auto& part : r.lines) with_lines += !part.empty();
             with_trees += !r.trees.empty();
             if (!line_sample && std::any_of(r.lines.begin(), r.lines.end(), [](const auto& l) { return !l.empty(); }))
@@ -349,21 +382,7 @@ TEST(ClusterSolveMaster, FragmentsAreDataCheckedAgainstTheirItems) {
 
     // The same answers with one move changed, each to a fresh master at the same item.
     auto refused = [&](const std::pair<WorkItem, Result>& sample, auto change, const std::string& what) {
-        fs::path d = fresh_dir("data-" + what);
-        Master m(solve_job(d), MasterOptions{});
-        std::optional<WorkItem> item;
-        while ((item = m.next_item()))
-            if (item->problem == sample.first.problem && item->path == sample.first.path) break;
-        ASSERT_TRUE(item) << what;
-        Result r = sample.second;
-        r.item_id = item->item_id;
-        change(r);
-        try {
-            m.on_result(r);
-            ADD_FAILURE() << what << " was accepted";
-        } catch (const ProtocolError& e) {
-            EXPECT_NE(std::string(e.what()).find("do not fit"), std::string::npos) << e.what();
-        }
+        expect_refused(solve_job(fresh_dir("data-" + what)), sample, change, what, "do not fit");
     };
     refused(
         *line_sample,
@@ -465,4 +484,231 @@ TEST(ClusterSolveMaster, NoopItemsAreCounted) {
     EXPECT_EQ(m.items_handed_out(), 100u);
     EXPECT_TRUE(m.finished());
     EXPECT_EQ(read_text(dir / "out" / (job.problems[0].id + ".noop")), "50 items\n");
+}
+
+namespace {
+
+// A retro job of the cluster tests' retro problems (last moves under several conditions, two
+// defensive retractors), writing under `dir`, about 8 items a problem.
+Job retro_job(const fs::path& dir) {
+    return job_under(R"({"kind": "retro", "limits": {"threads": 1, "items_per_rank": 8},
+                         "problems": ["cluster/tests/data/retro_quick.inp"], "output_dir": "out"})",
+                     dir);
+}
+
+// What `rebirth solve --regression --quiet` prints for retro problem `index` (1-based) of `file`.
+std::string cli_retro_text(const std::string& file, int index) {
+    const std::vector<Problem> problems = parse_popeye_file(file);
+    const Problem& p = problems.at(std::size_t(index - 1));
+    return format_header(p) + solve_retro_problem(p, 1).text;
+}
+
+}  // namespace
+
+// A retro item's answer travels as data: sequences of un-moves, a retractor's counts and its
+// trees of steps (depth-first, without texts). Retro data on a result of another status or
+// beside lines of play, a timed-out fragment with retro data, negative counts and trees whose
+// depths do not nest or whose sides are out of range are refused.
+TEST(ClusterRetroMessages, RoundTripAndChecks) {
+    Result r;
+    r.item_id = 9;
+    r.status = Result::Status::Fragment;
+    UnMove u;
+    u.move = Move{SQ_E2, SQ_E4};
+    UnMove x;
+    x.move = Move{SQ_D1, SQ_E1};
+    x.uncaptured = ROOK;
+    x.unreborn = SQ_H1;
+    x.resurrected = make_piece(BLACK, ROOK);
+    r.retro.sequences = {{u, x}, {x}};
+    EXPECT_EQ(deserialize_result(serialize(r)), r);
+
+    RetractorStep key;
+    key.retraction = u;
+    key.value = RetractorValue::Win;
+    RetractorStep defence;
+    defence.side = BLACK;
+    defence.retraction = x;
+    RetractorStep mate = key;
+    mate.forward_moves = {Move{SQ_D1, SQ_D8}};
+    defence.next = {mate, mate};
+    key.next = {defence, defence};
+    Result t;
+    t.status = Result::Status::Fragment;
+    t.retro.key_choices = 1;
+    t.retro.unresolved_choices = 1;
+    t.retro.keys = {key};
+    RetractorStep open = key;
+    open.next.clear();
+    open.timed_out = true;
+    open.value = RetractorValue::Unknown;
+    t.retro.unresolved = {open};
+    EXPECT_EQ(deserialize_result(serialize(t)), t);
+    const std::vector<FlatStep> flat = flatten_steps(key);
+    ASSERT_EQ(flat.size(), 7u);  // key, two defences each with two answers
+    EXPECT_EQ(flat[1].side, BLACK);
+    EXPECT_EQ(flat[2].forward, mate.forward_moves);
+    EXPECT_EQ(unflatten_steps(flat), [&] {
+        RetractorStep k = key;  // the texts do not travel
+        return k;
+    }());
+    std::vector<FlatStep> bad = flat;
+    bad[2].depth = 3;
+    EXPECT_THROW(unflatten_steps(bad), ProtocolError);
+    bad = flat;
+    bad[0].depth = 1;
+    EXPECT_THROW(unflatten_steps(bad), ProtocolError);
+    bad = flat;
+    bad[1].side = Color(2);
+    EXPECT_THROW(unflatten_steps(bad), ProtocolError);
+    Result wrong = t;
+    wrong.retro.keys[0].next[0].side = Color(3);
+    EXPECT_THROW(deserialize_result(serialize(wrong)), ProtocolError);
+    wrong = t;
+    wrong.retro.key_choices = -1;
+    EXPECT_THROW(deserialize_result(serialize(wrong)), ProtocolError);
+    wrong = t;
+    wrong.timed_out = true;
+    EXPECT_THROW(deserialize_result(serialize(wrong)), ProtocolError);
+    wrong = t;
+    wrong.status = Result::Status::Done;
+    EXPECT_THROW(deserialize_result(serialize(wrong)), ProtocolError);
+    wrong = r;
+    wrong.lines = {{PlayLine{0, 0, WHITE, {u.move}}}};
+    EXPECT_THROW(deserialize_result(serialize(wrong)), ProtocolError);
+}
+
+// The journal keeps un-moves, sequences and retractor trees as canonical keys: every un-move
+// of Circe, Anti-Circe and Circe Assassin positions (uncaptures, rebirths, resurrections)
+// survives its token, and malformed or non-canonical keys are refused.
+TEST(ClusterRetroJournal, KeysRoundTrip) {
+    int tokens = 0;
+    for (const char* condition : {"", "Circe", "AntiCirce", "Circe Assassin"}) {
+        const std::string text = std::string("BeginProblem ") +
+                                 (*condition ? std::string("Condition ") + condition + " " : std::string()) +
+                                 "Pieces White Ke1 Qd1 Rh1 Pa2 Pc4 Black Ke8 Sb8 Rh8 Pd5 Pf3 "
+                                 "Stipulation lastmove EndProblem";
+        const std::vector<Problem> problems = parse_popeye(text, "keys");
+        ASSERT_EQ(problems.size(), 1u) << condition;
+        const RuleSet rules = resolve_rules(problems[0].conditions, "keys", 1);
+        for (Color moved : {WHITE, BLACK}) {
+            rebirth::Setup s = problems[0].setup;
+            s.side_to_move = ~moved;
+            std::vector<UnMove> un;
+            generate_unmoves(s, un, rules.orthodox() ? nullptr : &rules);
+            for (const UnMove& m : un) {
+                EXPECT_EQ(parse_unmove_token(unmove_token(m)), m) << unmove_token(m);
+                ++tokens;
+            }
+            if (un.size() >= 2) {
+                const std::vector<UnMove> seq{un[0], un[1]};
+                EXPECT_EQ(parse_retro_sequence_key(retro_sequence_key(seq)), seq);
+                RetractorStep step;
+                step.retraction = un[0];
+                step.value = RetractorValue::Win;
+                RetractorStep below;
+                below.side = BLACK;
+                below.retraction = un[1];
+                below.forward_moves = {un[1].move, un[0].move};
+                below.timed_out = true;
+                step.next = {below};
+                EXPECT_EQ(parse_retractor_step_key(retractor_step_key(step)), step) << retractor_step_key(step);
+            }
+        }
+    }
+    EXPECT_GT(tokens, 40);
+    UnMove plain;
+    plain.move = Move{SQ_E2, SQ_E4};
+    const std::string token = unmove_token(plain);
+    EXPECT_EQ(token, "e2e4~0.64.64.0.0.0.0.0.0.0.64.0.64.0.0.0.64");
+    for (const std::string& bad :
+         {std::string(""), std::string("e2e4"), token + ".0", token.substr(0, token.size() - 3), "e2e4~" + token,
+          std::string("e2e4~0.64.64.0.2.0.0.0.0.0.64.0.64.0.0.0.64"),
+          std::string("e2e4~0.64.64.0.0.0.0.0.0.0.64.0.64.0.0.0.064")})
+        EXPECT_THROW(parse_unmove_token(bad), std::invalid_argument) << bad;
+    EXPECT_THROW(parse_retro_sequence_key(""), std::invalid_argument);
+    for (const std::string& bad : {std::string(), "0.w.W.0~" + token, "0.w.W.0~" + token + "~e2",
+                                   "1.w.W.0~" + token + "~", "0.x.W.0~" + token + "~", "0.w.Q.0~" + token + "~",
+                                   "0.w.W.2~" + token + "~", "0.w.W.0~" + token + "~ 2.b.F.0~" + token + "~"})
+        EXPECT_THROW(parse_retractor_step_key(bad), std::invalid_argument) << bad;
+    EXPECT_NO_THROW(parse_retractor_step_key("0.w.W.0~" + token + "~e7e8 1.b.F.0~" + token + "~"));
+}
+
+// Workers answer retro items with their answers as data (never text), which the master checks
+// against the item's problem before it keeps them, and renders: the outputs are those of one
+// process. A retraction the position does not have, in a result or in the journal on
+// --resume, is refused.
+TEST(ClusterRetroMaster, AnswersAreDataCheckedAgainstTheirItems) {
+    fs::path dir = fresh_dir("retro");
+    ProblemCache cache;
+    std::optional<std::pair<WorkItem, Result>> sequence_sample, tree_sample;
+    int items = 0;
+    {
+        Master m(retro_job(dir), MasterOptions{});
+        while (auto item = m.next_item()) {
+            const Result r = run_item(*item, cache);
+            ASSERT_EQ(r.status, Result::Status::Fragment) << r.error;
+            EXPECT_TRUE(r.lines.empty() && r.trees.empty());
+            if (!sequence_sample && !r.retro.sequences.empty()) sequence_sample = {*item, r};
+            if (!tree_sample && !r.retro.keys.empty() && !r.retro.keys[0].next.empty()) tree_sample = {*item, r};
+            m.on_result(r);
+            ++items;
+        }
+        EXPECT_TRUE(m.finished());
+        EXPECT_EQ(m.exit_code(), 0);
+    }
+    EXPECT_GT(items, 20);
+    for (const JobProblem& p : retro_job(dir).problems)
+        EXPECT_EQ(read_text(dir / "out" / (p.id + ".out")), cli_retro_text(p.file, p.index)) << p.id;
+    ASSERT_TRUE(sequence_sample);
+    ASSERT_TRUE(tree_sample);
+
+    // A journal whose item holds a retraction changed into another is refused on --resume.
+    for (const char* field : {"sequences", "keys"}) {
+        std::istringstream journal(read_text(dir / "out" / "journal.jsonl"));
+        std::string changed, line;
+        bool done = false;
+        while (std::getline(journal, line)) {
+            nlohmann::json j = nlohmann::json::parse(line);
+            if (!done && j["t"] == "fragment" && j.contains(field)) {
+                std::string key = j[field][0];
+                const std::size_t at = key.find('~') - 4;  // the first un-move's squares
+                key.replace(at, 4, key.substr(at + 2, 2) + key.substr(at, 2));
+                j[field][0] = key;
+                line = j.dump();
+                done = true;
+            }
+            changed += line + "\n";
+        }
+        ASSERT_TRUE(done) << field;
+        fs::path d = fresh_dir(std::string("retro-journal-") + field);
+        fs::create_directories(d / "out");
+        std::ofstream(d / "out" / "journal.jsonl", std::ios::binary) << changed;
+        MasterOptions resume;
+        resume.resume = true;
+        try {
+            Master m(retro_job(d), resume);
+            ADD_FAILURE() << "a changed journal was accepted (" << field << ")";
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("do not fit"), std::string::npos) << e.what();
+        }
+    }
+
+    // The same answers with one retraction or forward move changed, each to a fresh master at
+    // the same item.
+    auto refused = [&](const std::pair<WorkItem, Result>& sample, auto change, const std::string& what) {
+        expect_refused(retro_job(fresh_dir("retro-" + what)), sample, change, what, "does not fit");
+    };
+    refused(
+        *sequence_sample,
+        [](Result& r) { r.retro.sequences[0].back().move.from = r.retro.sequences[0].back().move.to; }, "sequence");
+    refused(
+        *tree_sample,
+        [](Result& r) {
+            UnMove& u = r.retro.keys[0].next[0].retraction;
+            u.move.from = u.move.to;
+        },
+        "tree");
+    refused(
+        *tree_sample, [](Result& r) { r.retro.keys[0].next[0].side = WHITE; }, "side");
 }

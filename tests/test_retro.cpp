@@ -380,19 +380,22 @@ TEST(Retro, ThreadsAndPrefixesGiveTheSameSequences) {
 }
 
 // A retro problem cut into the items of plan_retro (prefix length and chunk chosen by the
-// target, or given: k prefixes an item for k = 1, 2), each item's lines worked out alone (retro_item_lines) and
-// assembled in plan order (assemble_retro), gives the text and verdict of solve_retro_problem: janko's JR-O-001 (one
-// move, both sides), JR-O-004 (Smullyan, 3 single moves) with a twin, and a Circe diagram of a random game (2 single
-// moves); a twin that is no retro problem is reported in both.
+// target, or given: k prefixes an item for k = 1, 2), each item's fragment worked out alone (retro_item_fragment)
+// and assembled in plan order (assemble_retro), gives the text and verdict of solve_retro_problem: janko's JR-O-001
+// (one move, both sides), JR-O-004 (Smullyan, 3 single moves) with a twin, a Circe diagram of a random game (2 single
+// moves), and two defensive retractors (Circe, and Hoeg) made for the cluster's tests; a twin that is no retro problem
+// is reported in both.
 TEST(Retro, PlannedItemsAssembleToTheWholeAnswer) {
     const char* input =
         "beginproblem pieces white kb2 pa3 black kb4 stipulation lastmove "
         "nextproblem pieces white kc3 ba4 black kd1 rb5 bd5 stipulation lastmoves 3 option blacktoplay "
         "twin move c3 c2 "
         "nextproblem condition circe pieces white ke1 qd1 pa2 pc4 black ke8 sb8 pd5 stipulation lastmoves 2 "
-        "nextproblem pieces white kb2 pa3 black kb4 stipulation lastmove twin stipulation #2 endproblem";
+        "nextproblem pieces white kb2 pa3 black kb4 stipulation lastmove twin stipulation #2 "
+        "nextproblem condition circe pieces white ke1 ra1 rh1 black ke8 ra8 stipulation -2 & #1 "
+        "nextproblem pieces white kg6 rb1 black kh8 stipulation -2 & #1 option hoeg retrodepth 2 endproblem";
     const std::vector<Problem> problems = parse_popeye(input, "retro-test");
-    ASSERT_EQ(problems.size(), 4u);
+    ASSERT_EQ(problems.size(), 6u);
     int items = 0;
     for (const Problem& p : problems) {
         const RetroProblemReport whole = solve_retro_problem(p, 1);
@@ -400,31 +403,111 @@ TEST(Retro, PlannedItemsAssembleToTheWholeAnswer) {
             const RetroPlan plan =
                 k == 0 ? plan_retro(p, 40) : plan_retro(p, 1, 20000, std::min(k, p.stipulation.half_moves), k);
             SCOPED_TRACE(std::to_string(p.where.line) + " k=" + std::to_string(plan.k));
-            std::vector<std::vector<std::vector<std::vector<std::string>>>> lines(plan.twins.size());
+            std::vector<std::vector<std::vector<RetroFragment>>> fragments(plan.twins.size());
             for (size_t t = 0; t < plan.twins.size(); ++t)
                 for (size_t s = 0; s < plan.twins[t].sides.size(); ++s) {
-                    lines[t].emplace_back();
+                    fragments[t].emplace_back();
                     // Odd items get the side's prefixes worked out once, as a cluster worker does.
                     const auto prefixes = retro_side_prefixes(p, plan.k, int(t), int(s));
                     EXPECT_EQ(static_cast<int>(prefixes.size()), plan.twins[t].sides[s].prefixes);
                     for (int i = 0; i < plan.twins[t].sides[s].items; ++i) {
-                        lines[t][s].push_back(retro_item_lines(p, plan.k, plan.chunk, int(t), int(s), i, 1 + i % 2,
-                                                               i % 2 ? &prefixes : nullptr));
+                        RetroFragment f = retro_item_fragment(p, plan.k, plan.chunk, int(t), int(s), i, 1 + i % 2,
+                                                              i % 2 ? &prefixes : nullptr);
+                        // The texts are renderings: the assembly writes them again from the data.
+                        for (auto* steps : {&f.keys, &f.unresolved})
+                            for (RetractorStep& step : *steps) step.text.clear();
+                        EXPECT_NO_THROW(check_retro_fragment(p, plan, int(t), int(s), f));
+                        fragments[t][s].push_back(std::move(f));
                         ++items;
                     }
                 }
-            const RetroAssembly a = assemble_retro(plan, lines);
+            const RetroAssembly a = assemble_retro(p, plan, fragments);
             EXPECT_EQ(a.text, whole.text);
             EXPECT_EQ(a.verdict, whole.verdict);
             EXPECT_EQ(a.supported, whole.supported);
             EXPECT_EQ(a.count, static_cast<int>(whole.solutions.size()));
-            EXPECT_THROW(retro_item_lines(p, plan.k, plan.chunk, int(plan.twins.size()), 0, 0, 1),
+            EXPECT_THROW(retro_item_fragment(p, plan.k, plan.chunk, int(plan.twins.size()), 0, 0, 1),
                          std::invalid_argument);
         }
     }
     EXPECT_NE(solve_retro_problem(problems[1], 1).text.find("  Kb3xPc3+  b4xc3ep+  c2-c4\n"), std::string::npos);
     EXPECT_FALSE(solve_retro_problem(problems[3], 1).supported);
+    EXPECT_NE(solve_retro_problem(problems[4], 1).text.find(" !\n"), std::string::npos);
     EXPECT_GT(items, 100);
+}
+
+// Fragments whose data does not fit their problem are refused by assemble_retro and
+// check_retro_fragment: a retraction changed into one the position does not have, a sequence
+// cut short, a retractor's forward move changed, counts that do not fit the first retractions,
+// and an item of the other kind.
+TEST(Retro, FragmentsThatDoNotFitTheirProblemAreRefused) {
+    const char* input =
+        "beginproblem pieces white kc3 ba4 black kd1 rb5 bd5 stipulation lastmoves 3 option blacktoplay "
+        "nextproblem condition circe pieces white ke1 ra1 rh1 black ke8 ra8 stipulation -2 & #1 endproblem";
+    const std::vector<Problem> problems = parse_popeye(input, "retro-test");
+    ASSERT_EQ(problems.size(), 2u);
+    auto fragments_of = [](const Problem& p, const RetroPlan& plan) {
+        std::vector<std::vector<std::vector<RetroFragment>>> out(plan.twins.size());
+        for (size_t t = 0; t < plan.twins.size(); ++t)
+            for (size_t s = 0; s < plan.twins[t].sides.size(); ++s) {
+                out[t].emplace_back();
+                for (int i = 0; i < plan.twins[t].sides[s].items; ++i)
+                    out[t][s].push_back(retro_item_fragment(p, plan.k, plan.chunk, int(t), int(s), i, 1));
+            }
+        return out;
+    };
+    // Last moves: one item holding every sequence.
+    const RetroPlan plan = plan_retro(problems[0], 1, 20000, 1, 100000);
+    auto good = fragments_of(problems[0], plan);
+    ASSERT_EQ(good[0][0].size(), 1u);
+    ASSERT_FALSE(good[0][0][0].sequences.empty());
+    EXPECT_NO_THROW(assemble_retro(problems[0], plan, good));
+    auto changed = good;
+    changed[0][0][0].sequences[0][1].move.from = changed[0][0][0].sequences[0][1].move.to;
+    EXPECT_THROW(assemble_retro(problems[0], plan, changed), std::invalid_argument);
+    EXPECT_THROW(check_retro_fragment(problems[0], plan, 0, 0, changed[0][0][0]), std::invalid_argument);
+    auto shorter = good;
+    shorter[0][0][0].sequences[0].pop_back();
+    EXPECT_THROW(assemble_retro(problems[0], plan, shorter), std::invalid_argument);
+    auto other_kind = good;
+    other_kind[0][0][0].key_choices = 1;
+    EXPECT_THROW(assemble_retro(problems[0], plan, other_kind), std::invalid_argument);
+    auto fewer_items = good;
+    fewer_items[0][0].clear();
+    EXPECT_THROW(assemble_retro(problems[0], plan, fewer_items), std::invalid_argument);
+
+    // A retractor: one item holding every first choice.
+    const RetroPlan rplan = plan_retro(problems[1], 1, 20000, 1, 100000);
+    auto keys = fragments_of(problems[1], rplan);
+    ASSERT_EQ(keys[0][0].size(), 1u);
+    RetroFragment& f = keys[0][0][0];
+    ASSERT_FALSE(f.keys.empty());
+    EXPECT_NO_THROW(assemble_retro(problems[1], rplan, keys));
+    // The first forward move found anywhere below the keys.
+    std::vector<RetractorStep*> todo;
+    for (RetractorStep& k : f.keys) todo.push_back(&k);
+    RetractorStep* with_forward = nullptr;
+    while (!todo.empty() && !with_forward) {
+        RetractorStep* st = todo.back();
+        todo.pop_back();
+        if (!st->forward_moves.empty()) with_forward = st;
+        for (RetractorStep& n : st->next) todo.push_back(&n);
+    }
+    ASSERT_NE(with_forward, nullptr);
+    const Move kept = with_forward->forward_moves[0];
+    with_forward->forward_moves[0].to = with_forward->forward_moves[0].from;
+    EXPECT_THROW(assemble_retro(problems[1], rplan, keys), std::invalid_argument);
+    with_forward->forward_moves[0] = kept;
+    EXPECT_NO_THROW(assemble_retro(problems[1], rplan, keys));
+    f.keys[0].side = BLACK;
+    EXPECT_THROW(assemble_retro(problems[1], rplan, keys), std::invalid_argument);
+    f.keys[0].side = WHITE;
+    const int choices = f.key_choices;
+    f.key_choices = int(f.keys.size()) + 1;
+    EXPECT_THROW(assemble_retro(problems[1], rplan, keys), std::invalid_argument);
+    f.key_choices = choices;
+    f.sequences.push_back({});
+    EXPECT_THROW(assemble_retro(problems[1], rplan, keys), std::invalid_argument);
 }
 
 // Certificates (retro_certificate.h): for seeded random games of 4 to 6 half-moves under

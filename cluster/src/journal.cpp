@@ -43,40 +43,36 @@ std::string to_hex(const std::string& text) {
     return out;
 }
 
-// Whether `text` can be a JSON string (valid UTF-8).
-bool is_utf8(const std::string& text) {
-    try {
-        (void)json(text).dump();
-        return true;
-    } catch (const json::type_error&) {
-        return false;
-    }
-}
-
-// A fragment record as JSON; when one part is not valid UTF-8 every part is kept as hex
-// ("hex": true).
+// A fragment record as JSON: the retro data only when there is some.
 json fragment_json(const FragmentRecord& record) {
-    const bool hex = !std::all_of(record.parts.begin(), record.parts.end(), is_utf8);
-    json parts = json::array();
-    for (const std::string& part : record.parts) parts.push_back(hex ? to_hex(part) : part);
     json j{{"timed_out", record.timed_out},
            {"nodes", record.nodes},
            {"seconds", record.seconds},
-           {"threads", record.threads},
-           {"parts", parts}};
+           {"threads", record.threads}};
     if (!record.lines.empty()) j["lines"] = record.lines;
     if (!record.trees.empty()) j["trees"] = record.trees;
-    if (hex) j["hex"] = true;
+    if (!record.sequences.empty()) j["sequences"] = record.sequences;
+    if (record.key_choices != 0 || record.unresolved_choices != 0)
+        j["choices"] = std::vector<int>{record.key_choices, record.unresolved_choices};
+    if (!record.keys.empty()) j["keys"] = record.keys;
+    if (!record.unresolved.empty()) j["unresolved"] = record.unresolved;
     return j;
 }
 
 FragmentRecord fragment_from_json(const json& j) {
     FragmentRecord rec;
-    const bool hex = j.value("hex", false);
-    for (const json& part : j.at("parts"))
-        rec.parts.push_back(hex ? from_hex(part.get<std::string>()) : part.get<std::string>());
     if (j.contains("lines")) rec.lines = j.at("lines").get<std::vector<std::vector<std::string>>>();
     if (j.contains("trees")) rec.trees = j.at("trees").get<std::vector<std::string>>();
+    if (j.contains("sequences")) rec.sequences = j.at("sequences").get<std::vector<std::string>>();
+    if (j.contains("choices")) {
+        const auto choices = j.at("choices").get<std::vector<int>>();
+        if (choices.size() != 2 || choices[0] < 0 || choices[1] < 0)
+            throw std::runtime_error("a fragment's choices are not two counts");
+        rec.key_choices = choices[0];
+        rec.unresolved_choices = choices[1];
+    }
+    if (j.contains("keys")) rec.keys = j.at("keys").get<std::vector<std::string>>();
+    if (j.contains("unresolved")) rec.unresolved = j.at("unresolved").get<std::vector<std::string>>();
     rec.timed_out = j.at("timed_out").get<bool>();
     rec.nodes = j.at("nodes").get<std::uint64_t>();
     rec.seconds = j.at("seconds").get<double>();
@@ -164,6 +160,7 @@ void apply_journal_line(JournalState& state, const std::string& line, const std:
                 std::string why = version == 1   ? " (older journals name repeated moves alike)"
                                   : version == 2 ? " (older journals keep solve problems whole)"
                                   : version <= 5 ? " (older journals keep the solutions of solve items as text)"
+                                  : version == 6 ? " (older journals keep the answers of retro items as text)"
                                                  : "";
                 throw InputError(file, line_no, "version " + std::to_string(version),
                                  "journal of format version " + std::to_string(version) +
@@ -351,14 +348,8 @@ std::string journal_solved(const std::string& problem, const std::string& path, 
     try {
         return j.dump();
     } catch (const json::type_error&) {
-        static const char* digits = "0123456789abcdef";
-        std::string hex;
-        for (unsigned char c : record.text) {
-            hex += digits[c >> 4];
-            hex += digits[c & 15];
-        }
         j.erase("text");
-        j["text_hex"] = hex;
+        j["text_hex"] = to_hex(record.text);
         return j.dump();
     }
 }

@@ -85,6 +85,29 @@ SolveFragment solve_fragment_of(const FragmentRecord& rec) {
     return f;
 }
 
+// The record of a retro item's data: its sequences' and trees' keys (retro_sequence_key,
+// retractor_step_key).
+FragmentRecord retro_record(const RetroFragment& f) {
+    FragmentRecord rec;
+    for (const std::vector<UnMove>& seq : f.sequences) rec.sequences.push_back(retro_sequence_key(seq));
+    rec.key_choices = f.key_choices;
+    rec.unresolved_choices = f.unresolved_choices;
+    for (const RetractorStep& step : f.keys) rec.keys.push_back(retractor_step_key(step));
+    for (const RetractorStep& step : f.unresolved) rec.unresolved.push_back(retractor_step_key(step));
+    return rec;
+}
+
+// The retro fragment a record keeps; throws std::invalid_argument on a malformed key.
+RetroFragment retro_fragment_of(const FragmentRecord& rec) {
+    RetroFragment f;
+    for (const std::string& key : rec.sequences) f.sequences.push_back(parse_retro_sequence_key(key));
+    f.key_choices = rec.key_choices;
+    f.unresolved_choices = rec.unresolved_choices;
+    for (const std::string& key : rec.keys) f.keys.push_back(parse_retractor_step_key(key));
+    for (const std::string& key : rec.unresolved) f.unresolved.push_back(parse_retractor_step_key(key));
+    return f;
+}
+
 struct Master::ProblemRun {
     const JobProblem* spec = nullptr;
     std::uint32_t index = 0;
@@ -222,16 +245,20 @@ Master::Master(Job job, MasterOptions options) : job_(std::move(job)), options_(
                                      std::string("the journal's replies do not fit the problem: ") + e.what());
                 }
             }
-            // The journaled solutions of a split solve problem's items fit them (as a result's must).
-            if (!run->retro)
-                for (const auto& [key, rec] : run->fragments) {
-                    try {
+            // The journaled solutions of a split solve problem's items fit them (as a result's must),
+            // and so do the journaled answers of a retro problem's items.
+            for (const auto& [key, rec] : run->fragments) {
+                try {
+                    if (run->retro)
+                        check_retro(*run, key, retro_fragment_of(rec));
+                    else
                         check_fragment(*run, key, solve_fragment_of(rec));
-                    } catch (const std::exception& e) {
-                        throw InputError(job_.journal, 0, run->spec->id,
-                                         "the journal's solve items do not fit the problem: " + std::string(e.what()));
-                    }
+                } catch (const std::exception& e) {
+                    throw InputError(job_.journal, 0, run->spec->id,
+                                     std::string("the journal's ") + (run->retro ? "retro" : "solve") +
+                                         " items do not fit the problem: " + e.what());
                 }
+            }
             // MaxSolutions plays whose first lines the journaled items hold: the rest is not searched.
             if (run->proof)
                 for (const auto& [play, keys] : run->proof_play_keys) settle_proof(*run, play.first, play.second);
@@ -454,6 +481,19 @@ void Master::check_fragment(const ProblemRun& run, const std::string& key, const
     }
 }
 
+// Throws std::logic_error when the data of retro item `key` does not fit it
+// (check_retro_fragment).
+void Master::check_retro(const ProblemRun& run, const std::string& key, const RetroFragment& f) const {
+    auto it = run.retro_items.find(key);
+    if (!run.retro || !run.problem || it == run.retro_items.end())
+        throw std::logic_error("'" + key + "' is no item of a split retro problem");
+    try {
+        check_retro_fragment(*run.problem, *run.retro, it->second.twin, it->second.side, f);
+    } catch (const std::invalid_argument& e) {
+        throw std::logic_error("the answer of '" + key + "' does not fit it: " + e.what());
+    }
+}
+
 // Records that root item `root` of a split solve problem is handed back as its replies
 // `children` (keys in reply order). Throws std::logic_error when they do not fit.
 void Master::add_replies(ProblemRun& run, const std::string& root, const std::vector<std::string>& children) {
@@ -624,9 +664,11 @@ void Master::on_result(const Result& result) {
                 if (run.retro) {
                     if (!result.lines.empty() || !result.trees.empty())
                         throw std::logic_error("a retro item answered with lines or trees of play");
-                    rec.parts = result.parts;
+                    check_retro(run, p.path, result.retro);
+                    rec = retro_record(result.retro);
                 } else {
-                    if (!result.parts.empty()) throw std::logic_error("a solve item answered with text");
+                    if (result.retro != RetroFragment{})
+                        throw std::logic_error("a solve item answered with retro data");
                     check_fragment(run, p.path, {result.lines, result.trees, 0, 0, result.timed_out});
                     rec = fragment_record(result.lines, result.trees);
                 }
@@ -855,25 +897,25 @@ void Master::assemble(ProblemRun& run) {
     run.solved = std::move(rec);
 }
 
-// A retro problem's output from its items' lines in plan order (assemble_retro),
+// A retro problem's output from its items' data in plan order (assemble_retro),
 // journaled as its "solved" line with an empty path; fails the problem when they do not
 // assemble.
 void Master::assemble_retro_run(ProblemRun& run) {
     SolveRecord rec;
     RetroAssembly a;
     try {
-        std::vector<std::vector<std::vector<std::vector<std::string>>>> lines(run.retro->twins.size());
-        for (std::size_t t = 0; t < lines.size(); ++t) lines[t].resize(run.retro->twins[t].sides.size());
+        std::vector<std::vector<std::vector<RetroFragment>>> fragments(run.retro->twins.size());
+        for (std::size_t t = 0; t < fragments.size(); ++t) fragments[t].resize(run.retro->twins[t].sides.size());
         for (const std::string& key : run.retro_keys) {
             auto f = run.fragments.find(key);
             if (f == run.fragments.end()) throw std::logic_error("retro item '" + key + "' has no result");
             const RetroItem& item = run.retro_items.at(key);
-            lines[std::size_t(item.twin)][std::size_t(item.side)].push_back(f->second.parts);
+            fragments[std::size_t(item.twin)][std::size_t(item.side)].push_back(retro_fragment_of(f->second));
             rec.nodes += f->second.nodes;
             rec.seconds += f->second.seconds;
             rec.threads = std::max(rec.threads, f->second.threads);
         }
-        a = assemble_retro(*run.retro, lines);
+        a = assemble_retro(*run.problem, *run.retro, fragments);
     } catch (const std::exception& e) {
         fail(run, std::string("the retro items do not assemble: ") + e.what());
         return;

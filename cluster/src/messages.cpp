@@ -153,6 +153,61 @@ void serialize(Archive& ar, rebirth::PlayTree& t, const unsigned int version) {
 }
 
 template <class Archive>
+void serialize(Archive& ar, rebirth::Piece& p, const unsigned int) {
+    std::uint8_t walk = p.walk, color = std::uint8_t(p.color), flags = p.flags;
+    ar& walk& color& flags;
+    if (color > 1) throw rebirth::cluster::ProtocolError("unit of side " + std::to_string(color));
+    p.walk = rebirth::Walk(walk);
+    p.color = rebirth::Color(color);
+    p.flags = flags;
+}
+
+template <class Archive>
+void serialize(Archive& ar, rebirth::UnMove& u, const unsigned int) {
+    std::uint8_t uncaptured = u.uncaptured, unreborn = u.unreborn, capturer_now = u.capturer_now,
+                 rook_from = u.rook_from, parrain_square = u.parrain_square, parrain_rebirth = u.parrain_rebirth;
+    ar& u.move& uncaptured& unreborn& capturer_now& u.resurrected& u.capturer_before& u.capturer_lost& rook_from& u
+        .uncaptured_flags& parrain_square& u.parrain_piece& parrain_rebirth;
+    u.uncaptured = rebirth::Walk(uncaptured);
+    u.unreborn = rebirth::Square(unreborn);
+    u.capturer_now = rebirth::Square(capturer_now);
+    u.rook_from = rebirth::Square(rook_from);
+    u.parrain_square = rebirth::Square(parrain_square);
+    u.parrain_rebirth = rebirth::Square(parrain_rebirth);
+}
+
+template <class Archive>
+void serialize(Archive& ar, rebirth::cluster::FlatStep& s, const unsigned int) {
+    std::uint8_t side = std::uint8_t(s.side), value = std::uint8_t(s.value);
+    ar& s.depth& side& s.retraction& s.forward& value& s.timed_out;
+    s.side = rebirth::Color(side);
+    s.value = rebirth::RetractorValue(value);
+}
+
+// A tree of steps travels as its steps in depth-first order (flatten_steps); the texts are
+// not sent.
+template <class Archive>
+void save(Archive& ar, const rebirth::RetractorStep& step, const unsigned int) {
+    const std::vector<rebirth::cluster::FlatStep> steps = rebirth::cluster::flatten_steps(step);
+    ar& steps;
+}
+template <class Archive>
+void load(Archive& ar, rebirth::RetractorStep& step, const unsigned int) {
+    std::vector<rebirth::cluster::FlatStep> steps;
+    ar& steps;
+    step = rebirth::cluster::unflatten_steps(steps);
+}
+template <class Archive>
+void serialize(Archive& ar, rebirth::RetractorStep& step, const unsigned int version) {
+    split_free(ar, step, version);
+}
+
+template <class Archive>
+void serialize(Archive& ar, rebirth::RetroFragment& f, const unsigned int) {
+    ar& f.sequences& f.key_choices& f.unresolved_choices& f.keys& f.unresolved;
+}
+
+template <class Archive>
 void serialize(Archive& ar, rebirth::cluster::ChildFragment& f, const unsigned int) {
     ar& f.path& f.lines& f.nodes& f.seconds& f.timed_out;
 }
@@ -161,7 +216,7 @@ template <class Archive>
 void serialize(Archive& ar, rebirth::cluster::Result& r, const unsigned int) {
     std::uint8_t status = std::uint8_t(r.status);
     ar& r.protocol& r.item_id& r.problem& status& r.nodes& r.done& r.pending& r.error& r.threads& r.seconds& r.text& r
-        .solve_status& r.solutions& r.parts& r.timed_out& r.requests& r.fragments& r.proof_lines& r.lines& r.trees;
+        .solve_status& r.solutions& r.retro& r.timed_out& r.requests& r.fragments& r.proof_lines& r.lines& r.trees;
     r.status = rebirth::cluster::Result::Status(status);
 }
 
@@ -291,10 +346,13 @@ Result deserialize_result(std::string_view bytes) {
         throw ProtocolError("result of unknown status");
     if (r.status != Result::Status::Solved && (!r.text.empty() || !r.solve_status.empty()))
         throw ProtocolError("result with a solution text but not of status solved");
-    if (r.status != Result::Status::Fragment && (!r.parts.empty() || !r.lines.empty() || !r.trees.empty()))
-        throw ProtocolError("result with fragment parts, lines or trees but not of status fragment");
-    if (!r.parts.empty() && (!r.lines.empty() || !r.trees.empty()))
-        throw ProtocolError("fragment with both text and play");
+    const bool retro = r.retro != RetroFragment{};
+    if (r.status != Result::Status::Fragment && (retro || !r.lines.empty() || !r.trees.empty()))
+        throw ProtocolError("result with retro data, lines or trees but not of status fragment");
+    if (retro && (!r.lines.empty() || !r.trees.empty())) throw ProtocolError("fragment with both retro data and play");
+    if (r.retro.key_choices < 0 || r.retro.unresolved_choices < 0)
+        throw ProtocolError("retro fragment with a negative count of first choices");
+    if (r.timed_out && retro) throw ProtocolError("timed-out fragment with retro data");
     if (r.timed_out && (!r.lines.empty() || !r.trees.empty())) throw ProtocolError("timed-out fragment with play");
     if (r.status != Result::Status::Fragment && r.status != Result::Status::Proof && r.timed_out)
         throw ProtocolError("result timed out but not of status fragment or proof");
@@ -319,6 +377,70 @@ Result deserialize_result(std::string_view bytes) {
     return r;
 }
 
+namespace {
+
+// The tree of `flat`, its nodes in depth-first order with their depths (flatten_tree,
+// flatten_steps): `make(f)` gives a node without children (throwing ProtocolError for a field
+// out of range), `children` is the member that holds them, `what` names a node in messages.
+// Throws ProtocolError when the depths do not nest (the first 0, each at most one deeper than
+// the one before, none 0 after the first, none beyond kMaxTreeDepth).
+template <class Node, class Flat, class Make>
+Node unflatten(const std::vector<Flat>& flat, std::vector<Node> Node::*children, Make make, const std::string& what) {
+    if (flat.empty() || flat.front().depth != 0)
+        throw ProtocolError("no " + what + " of depth 0 first: a tree without its root");
+    Node root;
+    std::vector<Node*> path;  // path[d]: the latest node of depth d
+    for (std::size_t i = 0; i < flat.size(); ++i) {
+        const Flat& f = flat[i];
+        Node node = make(f);
+        if (i > 0 && (f.depth < 1 || f.depth > int(path.size()) || f.depth > kMaxTreeDepth))
+            throw ProtocolError("a " + what + " of depth " + std::to_string(f.depth) + " after one of depth " +
+                                std::to_string(path.size() - 1));
+        Node* at = nullptr;
+        if (i == 0) {
+            root = std::move(node);
+            at = &root;
+        } else {
+            std::vector<Node>& siblings = path[std::size_t(f.depth - 1)]->*children;
+            siblings.push_back(std::move(node));
+            at = &siblings.back();
+        }
+        path.resize(std::size_t(f.depth));
+        path.push_back(at);
+    }
+    return root;
+}
+
+}  // namespace
+
+std::vector<FlatStep> flatten_steps(const RetractorStep& root) {
+    std::vector<FlatStep> out;
+    std::vector<std::pair<const RetractorStep*, int>> todo{{&root, 0}};
+    while (!todo.empty()) {
+        const auto [s, depth] = todo.back();
+        todo.pop_back();
+        out.push_back({depth, s->side, s->retraction, s->forward_moves, s->value, s->timed_out});
+        for (auto c = s->next.rbegin(); c != s->next.rend(); ++c) todo.push_back({&*c, depth + 1});
+    }
+    return out;
+}
+
+RetractorStep unflatten_steps(const std::vector<FlatStep>& steps) {
+    auto make = [](const FlatStep& f) {
+        if (f.side > BLACK || f.value > RetractorValue::Unknown)
+            throw ProtocolError("a retractor's step of side " + std::to_string(int(f.side)) + ", value " +
+                                std::to_string(int(f.value)));
+        RetractorStep step;
+        step.side = f.side;
+        step.retraction = f.retraction;
+        step.forward_moves = f.forward;
+        step.value = f.value;
+        step.timed_out = f.timed_out;
+        return step;
+    };
+    return unflatten(steps, &RetractorStep::next, make, "retractor's step");
+}
+
 std::vector<FlatNode> flatten_tree(const PlayNode& root) {
     std::vector<FlatNode> out;
     std::vector<std::pair<const PlayNode*, int>> todo{{&root, 0}};
@@ -332,31 +454,13 @@ std::vector<FlatNode> flatten_tree(const PlayNode& root) {
 }
 
 PlayNode unflatten_tree(const std::vector<FlatNode>& nodes) {
-    if (nodes.empty() || nodes.front().depth != 0) throw ProtocolError("a tree without its root");
-    PlayNode root;
-    std::vector<PlayNode*> path;  // path[d]: the latest node of depth d
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-        const FlatNode& f = nodes[i];
+    auto make = [](const FlatNode& f) {
         if (f.kind > PlayNode::Kind::Obliged || f.then > PlayNode::Then::Zugzwang)
             throw ProtocolError("a tree node of kind " + std::to_string(int(f.kind)) + ", end " +
                                 std::to_string(int(f.then)));
-        if (i > 0 && (f.depth < 1 || f.depth > int(path.size()) || f.depth > kMaxTreeDepth))
-            throw ProtocolError("a tree node of depth " + std::to_string(f.depth) + " after one of depth " +
-                                std::to_string(path.size() - 1));
-        PlayNode node{f.kind, f.move, {}, f.goal, f.then};
-        PlayNode* at = nullptr;
-        if (i == 0) {
-            root = std::move(node);
-            at = &root;
-        } else {
-            std::vector<PlayNode>& siblings = path[std::size_t(f.depth - 1)]->children;
-            siblings.push_back(std::move(node));
-            at = &siblings.back();
-        }
-        path.resize(std::size_t(f.depth));
-        path.push_back(at);
-    }
-    return root;
+        return PlayNode{f.kind, f.move, {}, f.goal, f.then};
+    };
+    return unflatten(nodes, &PlayNode::children, make, "tree node");
 }
 
 }  // namespace rebirth::cluster

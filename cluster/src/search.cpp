@@ -242,6 +242,137 @@ PlayTree parse_play_tree_key(std::string_view key) {
     return tree;
 }
 
+namespace {
+
+// Splits `text` at every `sep`.
+std::vector<std::string_view> split_at(std::string_view text, char sep) {
+    std::vector<std::string_view> out;
+    for (;;) {
+        const std::size_t at = text.find(sep);
+        out.push_back(text.substr(0, at));
+        if (at == std::string_view::npos) return out;
+        text = text.substr(at + 1);
+    }
+}
+
+// A move of a retro token (no occurrence).
+Move parse_plain_move(std::string_view token) {
+    const PathMove pm = parse_move_token(token);
+    if (pm.occurrence != 0) throw std::invalid_argument("bad move token '" + std::string(token) + "'");
+    return pm.move;
+}
+
+}  // namespace
+
+std::string unmove_token(const UnMove& u) {
+    const int fields[] = {u.uncaptured,
+                          u.unreborn,
+                          u.capturer_now,
+                          u.resurrected.walk,
+                          u.resurrected.color,
+                          u.resurrected.flags,
+                          u.capturer_before.walk,
+                          u.capturer_before.color,
+                          u.capturer_before.flags,
+                          u.capturer_lost,
+                          u.rook_from,
+                          u.uncaptured_flags,
+                          u.parrain_square,
+                          u.parrain_piece.walk,
+                          u.parrain_piece.color,
+                          u.parrain_piece.flags,
+                          u.parrain_rebirth};
+    std::string t = move_token(PathMove{u.move, 0}) + "~";
+    for (std::size_t i = 0; i < std::size(fields); ++i) t.append(i ? "." : "").append(std::to_string(fields[i]));
+    return t;
+}
+
+UnMove parse_unmove_token(std::string_view token) {
+    const std::vector<std::string_view> parts = split_at(token, '~');
+    if (parts.size() != 2) throw std::invalid_argument("bad un-move token '" + std::string(token) + "'");
+    const std::vector<std::string_view> f = split_at(parts[1], '.');
+    if (f.size() != 17) throw std::invalid_argument("bad un-move token '" + std::string(token) + "'");
+    std::vector<int> v;
+    for (std::string_view x : f) v.push_back(parse_int(x, token));
+    for (int i : {4, 7, 9, 14})
+        if (v[std::size_t(i)] > 1) throw std::invalid_argument("bad un-move token '" + std::string(token) + "'");
+    UnMove u;
+    u.move = parse_plain_move(parts[0]);
+    auto piece = [&](int at) {
+        return Piece{Walk(v[std::size_t(at)]), Color(v[std::size_t(at + 1)]), std::uint8_t(v[std::size_t(at + 2)])};
+    };
+    u.uncaptured = Walk(v[0]);
+    u.unreborn = Square(v[1]);
+    u.capturer_now = Square(v[2]);
+    u.resurrected = piece(3);
+    u.capturer_before = piece(6);
+    u.capturer_lost = v[9] == 1;
+    u.rook_from = Square(v[10]);
+    u.uncaptured_flags = std::uint8_t(v[11]);
+    u.parrain_square = Square(v[12]);
+    u.parrain_piece = piece(13);
+    u.parrain_rebirth = Square(v[16]);
+    if (unmove_token(u) != token)
+        throw std::invalid_argument("non-canonical un-move token '" + std::string(token) + "'");
+    return u;
+}
+
+std::string retro_sequence_key(const std::vector<UnMove>& sequence) {
+    std::string key;
+    for (const UnMove& u : sequence) key.append(key.empty() ? "" : " ").append(unmove_token(u));
+    return key;
+}
+
+std::vector<UnMove> parse_retro_sequence_key(std::string_view key) {
+    std::vector<UnMove> out;
+    for (std::string_view w : words_of(key)) out.push_back(parse_unmove_token(w));
+    if (out.empty()) throw std::invalid_argument("empty retro sequence");
+    return out;
+}
+
+std::string retractor_step_key(const RetractorStep& step) {
+    static constexpr std::string_view values = "WFU";  // RetractorValue in order
+    std::string key;
+    for (const FlatStep& s : flatten_steps(step)) {
+        if (!key.empty()) key += ' ';
+        key.append(std::to_string(s.depth)).append(s.side == WHITE ? ".w." : ".b.");
+        key.push_back(values[std::size_t(s.value)]);
+        key.append(s.timed_out ? ".1~" : ".0~").append(unmove_token(s.retraction)).append("~");
+        for (std::size_t i = 0; i < s.forward.size(); ++i)
+            key.append(i ? "," : "").append(move_token(PathMove{s.forward[i], 0}));
+    }
+    return key;
+}
+
+RetractorStep parse_retractor_step_key(std::string_view key) {
+    static constexpr std::string_view values = "WFU";
+    std::vector<FlatStep> steps;
+    for (std::string_view w : words_of(key)) {
+        const std::vector<std::string_view> parts = split_at(w, '~');
+        if (parts.size() != 4) throw std::invalid_argument("bad retractor step '" + std::string(w) + "'");
+        const std::vector<std::string_view> head = split_at(parts[0], '.');
+        if (head.size() != 4 || (head[1] != "w" && head[1] != "b") || head[2].size() != 1 ||
+            values.find(head[2][0]) == std::string_view::npos || (head[3] != "0" && head[3] != "1"))
+            throw std::invalid_argument("bad retractor step '" + std::string(w) + "'");
+        FlatStep s;
+        s.depth = parse_int(head[0], w);
+        s.side = head[1] == "w" ? WHITE : BLACK;
+        s.value = RetractorValue(values.find(head[2][0]));
+        s.timed_out = head[3] == "1";
+        s.retraction = parse_unmove_token(std::string(parts[1]) + "~" + std::string(parts[2]));
+        if (!parts[3].empty())
+            for (std::string_view m : split_at(parts[3], ',')) s.forward.push_back(parse_plain_move(m));
+        steps.push_back(std::move(s));
+    }
+    try {
+        RetractorStep step = unflatten_steps(steps);
+        if (retractor_step_key(step) != key) throw std::invalid_argument("non-canonical retractor tree");
+        return step;
+    } catch (const ProtocolError& e) {
+        throw std::invalid_argument(std::string("bad retractor tree: ") + e.what());
+    }
+}
+
 std::string read_file_bytes(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(path, 0, path, "cannot read the file");
@@ -625,8 +756,8 @@ Result run_item(const WorkItem& item, ProblemCache& cache) {
         if (item.kind == SearchKind::Retro) {
             r.status = Result::Status::Fragment;
             const auto prefixes = cache.retro_prefixes(item);
-            r.parts = retro_item_lines(cache.problem(item), item.depth, item.chunk, item.twin, item.phase, item.prefix,
-                                       item.threads, prefixes.get());
+            r.retro = retro_item_fragment(cache.problem(item), item.depth, item.chunk, item.twin, item.phase,
+                                          item.prefix, item.threads, prefixes.get());
             r.seconds = std::chrono::duration<double>(clock::now() - start).count();
             return r;
         }

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "rebirth/move.h"
 #include "rebirth/rules.h"
 #include "rebirth/setup.h"
 #include "rebirth/unmove.h"
@@ -54,16 +55,20 @@ enum class RetractorValue { Win, Fail, Unknown };
 // Black retraction left (each a defence White answers); after a Black retraction the White
 // retractions that win against it. Under Høeg a White retraction's siblings with the same
 // unit and square are the other side's choices of what it uncaptured: all of them count.
+// The texts (`text`, `forward`) are renderings of the data (`retraction`, `forward_moves`):
+// render_retractor_step writes them again from the data alone.
 struct RetractorStep {
     Color side = WHITE;
     UnMove retraction;
     std::string text;                  // janko notation of the retraction
-    std::vector<std::string> forward;  // the forward moves reaching the aim right after it
+    std::vector<Move> forward_moves;   // the forward moves reaching the aim right after it
+    std::vector<std::string> forward;  // the same as text ("1.Qa8#")
     RetractorValue value = RetractorValue::Fail;
     // A first retraction the time limit left unsettled, or (value Win) a key whose lines it
     // cut: `next` is then empty.
     bool timed_out = false;
     std::vector<RetractorStep> next;
+    friend bool operator==(const RetractorStep&, const RetractorStep&) = default;
 };
 
 // The answer as data: the White first retractions that win (keys, each with its tree), and
@@ -124,6 +129,14 @@ std::string retractor_key_text(const RetractorStep& key);
 // One first retraction not settled: "-1.O-O-O ?  (not settled: ...)" and a newline (why:
 // the en passant capture or the time limit).
 std::string retractor_unresolved_text(const RetractorStep& step);
+
+// Writes the texts of `step` and of every step below it from their data, as the search
+// writes them: `diagram` is the retractor's diagram (White moved last) when `step` is a first
+// retraction. Throws std::invalid_argument when the data does not fit: a retraction that is
+// not one of the un-moves of its side in the position it is taken back from, steps of one
+// side in a row, or a forward move that is not legal where it is played.
+void render_retractor_step(const Setup& diagram, RetractorStep& step, const RetractorSpec& spec,
+                           const RuleSet* rules = nullptr);
 
 // The lines of play of a key, each a list of retractions ending with the forward move(s)
 // ("& 1.Qa8#"), as retractor_text writes them.

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "rebirth/problem.h"
+#include "rebirth/retractor.h"
 #include "rebirth/retro.h"
 #include "rebirth/rules.h"
 
@@ -58,30 +59,48 @@ RetroPlan plan_retro(const Problem& p, int target, int max_prefixes = 20000, int
 
 // The prefixes the items of side `side` of twin `twin` are cut from, for prefix length k
 // (n = 1: every retraction generate_unmoves gives, one a prefix), in plan order: what
-// retro_item_lines works out when not given them. Throws std::invalid_argument when the plan
+// retro_item_fragment works out when not given them. Throws std::invalid_argument when the plan
 // has no such side.
 std::vector<std::vector<UnMove>> retro_side_prefixes(const Problem& p, int k, int twin, int side);
 
-// The text lines of the sequences of item `item` of side `side` of twin `twin` of a plan with
-// prefix length k and `chunk` prefixes an item, as retro_text writes them (the last move
-// first, "  " before each retraction; n = 1 with its type), in possible_last_moves' order,
-// on `threads`; `prefixes`, when given, are retro_side_prefixes of that side (a caller
-// answering several items of one side keeps them). Throws std::invalid_argument when the
-// plan has no such item.
-std::vector<std::string> retro_item_lines(const Problem& p, int k, int chunk, int twin, int side, int item, int threads,
-                                          const std::vector<std::vector<UnMove>>* prefixes = nullptr);
+// What one item of a retro plan found, as data. Last moves: its sequences (the last move
+// first), in possible_last_moves' order. A defensive retractor: how many of its first choices
+// are keys and how many are not settled, and their first retractions with the trees below
+// them (RetractorStep; the texts need not be filled in: assemble_retro writes them again).
+struct RetroFragment {
+    std::vector<std::vector<UnMove>> sequences;
+    int key_choices = 0;
+    int unresolved_choices = 0;
+    std::vector<RetractorStep> keys;
+    std::vector<RetractorStep> unresolved;
+    friend bool operator==(const RetroFragment&, const RetroFragment&) = default;
+};
 
-// The text solve_retro_problem gives for `p`, from the lines of every item of `plan`
-// (lines[twin][side][item]), and the verdict (see RetroProblemReport; `solutions` left
-// empty, the count in `count`).
+// The fragment of item `item` of side `side` of twin `twin` of a plan with prefix length k and
+// `chunk` prefixes an item, on `threads`; `prefixes`, when given, are retro_side_prefixes of
+// that side (a caller answering several items of one side keeps them). Throws
+// std::invalid_argument when the plan has no such item.
+RetroFragment retro_item_fragment(const Problem& p, int k, int chunk, int twin, int side, int item, int threads,
+                                  const std::vector<std::vector<UnMove>>* prefixes = nullptr);
+
+// The text solve_retro_problem gives for `p`, from the fragments of every item of `plan`
+// (fragments[twin][side][item]), and the verdict (see RetroProblemReport; `solutions` left
+// empty, the count in `count`). Every retraction is checked to be one of the un-moves of the
+// position it is taken back from, a sequence to have the twin's length, and a retractor's
+// forward moves to be legal (render_retractor_step): data that does not fit `p` throws
+// std::invalid_argument, as does a plan of other twins, sides or items.
 struct RetroAssembly {
     std::string text;
     std::string verdict;
     bool supported = true;
     int count = 0;
 };
-RetroAssembly assemble_retro(const RetroPlan& plan,
-                             const std::vector<std::vector<std::vector<std::vector<std::string>>>>& lines);
+RetroAssembly assemble_retro(const Problem& p, const RetroPlan& plan,
+                             const std::vector<std::vector<std::vector<RetroFragment>>>& fragments);
+
+// Checks one item's fragment as assemble_retro does (side `side` of twin `twin` of `plan`);
+// throws std::invalid_argument when it does not fit.
+void check_retro_fragment(const Problem& p, const RetroPlan& plan, int twin, int side, const RetroFragment& fragment);
 
 // Analyzes every twin of `p` (its stipulation lastmoves N) on `threads` (0: all cores): the
 // side that moved last from WhiteToPlay (Black) / BlackToPlay (White), else both; RetroDepth

@@ -113,7 +113,17 @@ RetractorStep step_of(Color side, const Setup& position, const UnMove& u, const 
 struct Forward {
     RetractorValue value = RetractorValue::Fail;
     std::vector<std::string> moves;  // "1.Qa8#", for a win
+    std::vector<Move> data;          // the same moves
 };
+
+// The text of forward move m reaching the aim in s (the position the last retraction led
+// back to), as the search writes it: played with the castling rights the Codex presumes and,
+// for an en passant capture, the double step it takes as the last move.
+std::string forward_text(const Setup& s, const Move& m, RetractorAim aim, const RuleSet* rules) {
+    Setup start = presumed_castling(s);
+    if (m.kind == MoveKind::EnPassant) start.ep_square = m.to;
+    return "1." + forward_notation(start, m, rules) + std::string(aim_mark(aim));
+}
 
 // The choices of one side in a position, for White: the value (some choice wins) and
 // the winning choices; for Black: the value (every defence loses) and the defences with
@@ -220,9 +230,10 @@ struct Solver {
         } catch (const std::exception&) {
             return f;  // a position the rules do not load (not reached by legal play)
         }
-        const std::string mark(aim_mark(spec.aim));
-        for (const Move& m : aim_moves(pos, spec.aim, value_only))
-            f.moves.push_back(value_only ? std::string() : "1." + forward_notation(start, m, rules) + mark);
+        for (const Move& m : aim_moves(pos, spec.aim, value_only)) {
+            f.moves.push_back(value_only ? std::string() : forward_text(s, m, spec.aim, rules));
+            f.data.push_back(m);
+        }
         if (!f.moves.empty()) {
             f.value = RetractorValue::Win;
             return f;
@@ -252,8 +263,12 @@ struct Solver {
                 continue;
             }
             std::vector<std::string> moves;
+            std::vector<Move> data;
             for (const Move& m : aim_moves(ep_pos, spec.aim))
-                if (m.kind == MoveKind::EnPassant) moves.push_back("1." + forward_notation(with_ep, m, rules) + mark);
+                if (m.kind == MoveKind::EnPassant) {
+                    moves.push_back(forward_text(s, m, spec.aim, rules));
+                    data.push_back(m);
+                }
             if (moves.empty()) continue;
             if (!last) last = possible_last_moves(s, spec.depth, rules);
             const auto is_double_step = [&](const UnMove& u) {
@@ -262,6 +277,7 @@ struct Solver {
             };
             if (!last->empty() && std::all_of(last->begin(), last->end(), is_double_step)) {
                 f.moves.insert(f.moves.end(), moves.begin(), moves.end());
+                f.data.insert(f.data.end(), data.begin(), data.end());
             } else if (std::any_of(last->begin(), last->end(), is_double_step)) {
                 unknown = true;
             }
@@ -334,6 +350,7 @@ struct Solver {
         if (fw.value == RetractorValue::Win) {
             step.value = RetractorValue::Win;
             step.forward = fw.moves;
+            step.forward_moves = fw.data;
             return step;
         }
         if (k == 0) {
@@ -390,6 +407,7 @@ struct Solver {
         if (fd.value == RetractorValue::Win) {
             step.value = RetractorValue::Fail;
             step.forward = fd.moves;
+            step.forward_moves = fd.data;
             return step;
         }
         Node white = white_node(earlier, k);
@@ -793,6 +811,52 @@ RetractorAnswer solve_retractor_choices(const Setup& diagram, const RetractorSpe
         }
     }
     return answer;
+}
+
+namespace {
+
+// render_retractor_step for steps taken back from `position` (their side the one not to move
+// there), siblings in a tree: the position's un-moves are generated once for all of them.
+void render_steps(const Setup& position, RetractorStep* steps, size_t count, const RetractorSpec& spec,
+                  const RuleSet* rules) {
+    if (count == 0) return;
+    std::vector<UnMove> un;
+    generate_unmoves(position, un, rules);
+    SetupRules setup_rules;
+    setup_rules.rules = rules;
+    for (size_t i = 0; i < count; ++i) {
+        RetractorStep& step = steps[i];
+        if (step.side == position.side_to_move) throw std::invalid_argument("two retractions of one side in a row");
+        if (std::find(un.begin(), un.end(), step.retraction) == un.end())
+            throw std::invalid_argument("a retraction that is not one of the position's un-moves");
+        step.text = janko_notation(position, step.retraction, rules);
+        const Setup before = retract_keeping_rights(position, step.retraction);
+        step.forward.clear();
+        for (const Move& m : step.forward_moves) {
+            Setup start = presumed_castling(before);
+            if (m.kind == MoveKind::EnPassant) start.ep_square = m.to;
+            Position pos;
+            bool loaded = false;
+            try {
+                loaded = pos.load(start, setup_rules);
+            } catch (const std::exception&) {
+            }
+            MoveList legal;
+            if (loaded) generate_legal(pos, legal);
+            if (std::find(legal.begin(), legal.end(), m) == legal.end())
+                throw std::invalid_argument("a forward move that is not legal after its retraction");
+            step.forward.push_back(forward_text(before, m, spec.aim, rules));
+        }
+        render_steps(before, step.next.data(), step.next.size(), spec, rules);
+    }
+}
+
+}  // namespace
+
+void render_retractor_step(const Setup& diagram, RetractorStep& step, const RetractorSpec& spec, const RuleSet* rules) {
+    rules = effective_rules(rules);
+    if (step.side != WHITE) throw std::invalid_argument("a first retraction of Black");
+    render_steps(start_of(diagram), &step, 1, spec, rules);
 }
 
 RetractorAnswer solve_retractor(const Setup& diagram, const RetractorSpec& spec, const RuleSet* rules, int threads) {

@@ -295,8 +295,8 @@ std::vector<std::vector<UnMove>> retro_side_prefixes(const Problem& p, int k, in
     return side_prefixes(t, s, k);
 }
 
-std::vector<std::string> retro_item_lines(const Problem& p, int k, int chunk, int twin, int side, int item, int threads,
-                                          const std::vector<std::vector<UnMove>>* given) {
+RetroFragment retro_item_fragment(const Problem& p, int k, int chunk, int twin, int side, int item, int threads,
+                                  const std::vector<std::vector<UnMove>>* given) {
     const auto twin_and_position = twin_side(p, k, twin, side);
     const RetroTwin& t = twin_and_position.first;  // named, not bound: lambdas below use them
     const Setup& s = twin_and_position.second;
@@ -307,23 +307,15 @@ std::vector<std::string> retro_item_lines(const Problem& p, int k, int chunk, in
     const size_t begin = static_cast<size_t>(item) * static_cast<size_t>(chunk);
     if (begin >= prefixes.size()) throw std::invalid_argument("no such retro item");
     const size_t end = std::min(prefixes.size(), begin + static_cast<size_t>(chunk));
-    std::vector<std::string> lines;
+    RetroFragment out;
     if (t.retractor) {
-        // A retractor's first choices: their counts ("#keys unresolved"), then the text lines
-        // of their keys ("K...") and of those not settled ("U...").
         const std::vector<std::vector<UnMove>> part(prefixes.begin() + long(begin), prefixes.begin() + long(end));
-        const RetractorAnswer answer = solve_retractor_choices(s, t.spec, t.r(), part, threads);
-        lines.push_back("#" + std::to_string(answer.key_choices) + " " + std::to_string(answer.unresolved_choices));
-        const auto add = [&](char mark, const std::string& text) {
-            for (size_t from = 0; from < text.size();) {
-                const size_t nl = text.find('\n', from);
-                lines.push_back(mark + text.substr(from, nl - from));
-                from = nl + 1;
-            }
-        };
-        for (const RetractorStep& key : answer.keys) add('K', retractor_key_text(key));
-        for (const RetractorStep& u : answer.unresolved) add('U', retractor_unresolved_text(u));
-        return lines;
+        RetractorAnswer answer = solve_retractor_choices(s, t.spec, t.r(), part, threads);
+        out.key_choices = answer.key_choices;
+        out.unresolved_choices = answer.unresolved_choices;
+        out.keys = std::move(answer.keys);
+        out.unresolved = std::move(answer.unresolved);
+        return out;
     }
     if (t.n == 1) {
         // One move asked: possible_last_moves' test (no history filter).
@@ -334,20 +326,96 @@ std::vector<std::string> retro_item_lines(const Problem& p, int k, int chunk, in
             });
         });
         for (size_t i = begin; i < end; ++i)
-            if (kept[i - begin]) lines.push_back(sequence_line(s, prefixes[i], 1, t.r()));
-        return lines;
+            if (kept[i - begin]) out.sequences.push_back(prefixes[i]);
+        return out;
     }
     for (size_t i = begin; i < end; ++i)
-        for (const std::vector<UnMove>& seq : last_moves_after(s, prefixes[i], t.n, t.depth, t.r(), threads))
-            lines.push_back(sequence_line(s, seq, t.n, t.r()));
-    return lines;
+        for (std::vector<UnMove>& seq : last_moves_after(s, prefixes[i], t.n, t.depth, t.r(), threads))
+            out.sequences.push_back(std::move(seq));
+    return out;
 }
 
-RetroAssembly assemble_retro(const RetroPlan& plan,
-                             const std::vector<std::vector<std::vector<std::vector<std::string>>>>& lines) {
+namespace {
+
+// The texts of one item's fragment of side `side` of twin `t` (checked, see assemble_retro):
+// a retractor's keys' and unsettled choices' texts, or the sequences' lines.
+struct FragmentTexts {
+    std::string keys, unresolved;
+    int key_steps = 0;  // first retractions of keys (solve_retro_problem counts one solution each)
+    std::vector<std::string> lines;
+};
+
+FragmentTexts fragment_texts(const RetroTwin& t, size_t side, const RetroFragment& f) {
+    FragmentTexts out;
+    if (side >= t.sides.size()) throw std::invalid_argument("retro items of another plan");
+    const Setup s = t.position(t.sides[side]);
+    if (t.retractor) {
+        if (!f.sequences.empty()) throw std::invalid_argument("last-move sequences in a retractor's item");
+        if (f.key_choices < 0 || f.unresolved_choices < 0 || size_t(f.key_choices) > f.keys.size() ||
+            size_t(f.unresolved_choices) > f.unresolved.size() || (f.key_choices == 0) != f.keys.empty() ||
+            (f.unresolved_choices == 0) != f.unresolved.empty())
+            throw std::invalid_argument("a retractor's item whose counts do not fit its first retractions");
+        for (const RetractorStep& key : f.keys) {
+            RetractorStep step = key;
+            render_retractor_step(t.diagram, step, t.spec, t.r());
+            out.keys += retractor_key_text(step);
+            ++out.key_steps;
+        }
+        for (const RetractorStep& u : f.unresolved) {
+            if (!u.next.empty()) throw std::invalid_argument("an unsettled first retraction with a tree");
+            RetractorStep step = u;
+            render_retractor_step(t.diagram, step, t.spec, t.r());
+            out.unresolved += retractor_unresolved_text(step);
+        }
+        return out;
+    }
+    if (f.key_choices != 0 || f.unresolved_choices != 0 || !f.keys.empty() || !f.unresolved.empty())
+        throw std::invalid_argument("retractor's choices in a last-move item");
+    // The chain of the sequence before: its retractions, the positions they lead back to
+    // (positions[0] = s) and those positions' un-moves as far as worked out (sequences come in
+    // retraction order, so neighbours share their prefixes).
+    std::vector<UnMove> path;
+    std::vector<Setup> positions{s};
+    std::vector<std::vector<UnMove>> unmoves;
+    for (const std::vector<UnMove>& seq : f.sequences) {
+        if (seq.size() != size_t(t.n)) throw std::invalid_argument("a sequence of another length than the twin's");
+        size_t common = 0;
+        while (common < path.size() && path[common] == seq[common]) ++common;
+        path.resize(common);
+        positions.resize(common + 1);
+        unmoves.resize(std::min(unmoves.size(), common + 1));
+        for (size_t i = 0; i < seq.size(); ++i) {
+            if (unmoves.size() <= i) {
+                unmoves.emplace_back();
+                generate_unmoves(positions[i], unmoves.back(), t.r());
+            }
+            if (std::find(unmoves[i].begin(), unmoves[i].end(), seq[i]) == unmoves[i].end())
+                throw std::invalid_argument("a retraction that is not one of the position's un-moves");
+            if (i >= path.size()) {
+                path.push_back(seq[i]);
+                positions.push_back(retract_keeping_rights(positions[i], seq[i]));
+            }
+        }
+        out.lines.push_back(sequence_line(s, seq, t.n, t.r()));
+    }
+    return out;
+}
+
+}  // namespace
+
+void check_retro_fragment(const Problem& p, const RetroPlan& plan, int twin, int side, const RetroFragment& fragment) {
+    if (twin < 0 || size_t(twin) >= plan.twins.size() || size_t(twin) >= twin_count(p) || side < 0 ||
+        size_t(side) >= plan.twins[size_t(twin)].sides.size())
+        throw std::invalid_argument("retro items of another plan");
+    (void)fragment_texts(load_twin(p, size_t(twin)), size_t(side), fragment);
+}
+
+RetroAssembly assemble_retro(const Problem& p, const RetroPlan& plan,
+                             const std::vector<std::vector<std::vector<RetroFragment>>>& fragments) {
     RetroAssembly out;
     std::string verdict = "unique";
-    if (lines.size() != plan.twins.size()) throw std::invalid_argument("retro items of another plan");
+    if (fragments.size() != plan.twins.size() || plan.twins.size() != twin_count(p))
+        throw std::invalid_argument("retro items of another plan");
     for (size_t t = 0; t < plan.twins.size(); ++t) {
         const RetroPlan::Twin& twin = plan.twins[t];
         out.text += twin_head(twin.line);
@@ -356,39 +424,38 @@ RetroAssembly assemble_retro(const RetroPlan& plan,
             out.supported = false;
             continue;
         }
-        if (lines[t].size() != twin.sides.size()) throw std::invalid_argument("retro items of another plan");
+        const RetroTwin rt = load_twin(p, t);
+        if (!rt.retro || rt.retractor != twin.retractor || rt.sides.size() != twin.sides.size())
+            throw std::invalid_argument("retro items of another plan");
+        if (fragments[t].size() != twin.sides.size()) throw std::invalid_argument("retro items of another plan");
         out.text += "\n";
+        for (size_t s = 0; s < twin.sides.size(); ++s)
+            if (fragments[t][s].size() != static_cast<size_t>(twin.sides[s].items))
+                throw std::invalid_argument("retro items of another plan");
         if (twin.retractor) {
-            // retractor_text from the items' counts and lines (retro_item_lines).
-            int keys = 0, unresolved = 0, key_steps = 0;
+            // retractor_text from the items' counts and trees.
+            int keys = 0, unresolved = 0;
             std::string key_text, unresolved_text;
-            for (const auto& item : lines[t].front()) {
-                if (item.empty() || item.front().empty() || item.front()[0] != '#')
-                    throw std::invalid_argument("retro items of another plan");
-                const std::string& counts = item.front();
-                const size_t blank = counts.find(' ');
-                keys += std::stoi(counts.substr(1, blank - 1));
-                unresolved += std::stoi(counts.substr(blank + 1));
-                for (size_t i = 1; i < item.size(); ++i) {
-                    const std::string& l = item[i];
-                    if (l.empty() || (l[0] != 'K' && l[0] != 'U'))
-                        throw std::invalid_argument("retro items of another plan");
-                    (l[0] == 'K' ? key_text : unresolved_text) += l.substr(1) + "\n";
-                    if (l.compare(0, 4, "K-1.") == 0) ++key_steps;  // a key's first line
-                }
+            for (const RetroFragment& item : fragments[t].front()) {
+                const FragmentTexts texts = fragment_texts(rt, 0, item);
+                keys += item.key_choices;
+                unresolved += item.unresolved_choices;
+                key_text += texts.keys;
+                unresolved_text += texts.unresolved;
+                out.count += texts.key_steps;  // as solve_retro_problem's solutions: one per key
             }
             const std::string v = retractor_verdict(keys, unresolved);
             out.text += key_text + unresolved_text + "verdict: " + v + "\n";
             combine(verdict, v);
-            out.count += key_steps;  // as solve_retro_problem's solutions: one per key
             continue;
         }
         size_t count = 0;
         for (size_t s = 0; s < twin.sides.size(); ++s) {
-            if (lines[t][s].size() != static_cast<size_t>(twin.sides[s].items))
-                throw std::invalid_argument("retro items of another plan");
             std::vector<std::string> side_lines;
-            for (const auto& item : lines[t][s]) side_lines.insert(side_lines.end(), item.begin(), item.end());
+            for (const RetroFragment& item : fragments[t][s]) {
+                FragmentTexts texts = fragment_texts(rt, s, item);
+                side_lines.insert(side_lines.end(), texts.lines.begin(), texts.lines.end());
+            }
             count += side_lines.size();
             out.text += side_text(twin.sides[s].moved_last, twin.n, side_lines);
         }

@@ -91,8 +91,29 @@ int main(int argc, char** argv) {
     tree_fragment.trees = {PlayTree{0, 0, WHITE, key}};
     Result retro_fragment = done;
     retro_fragment.status = Result::Status::Fragment;
-    retro_fragment.parts = {"", "-1.Kd1xRe1"};
-    retro_fragment.timed_out = true;
+    // A last-move sequence (Kd1xRe1, the rook reborn on h1) and a retractor's key with a
+    // forward mate below a Black defence.
+    UnMove uncapture;
+    uncapture.move = path_move(3, 4).move;
+    uncapture.uncaptured = ROOK;
+    uncapture.unreborn = Square(7);
+    retro_fragment.retro.sequences = {{uncapture, UnMove{path_move(52, 60).move}}};
+    RetractorStep retractor_key;
+    retractor_key.retraction = UnMove{path_move(12, 20).move};
+    retractor_key.value = RetractorValue::Win;
+    RetractorStep defence;
+    defence.side = BLACK;
+    defence.retraction = UnMove{path_move(59, 51).move};
+    RetractorStep answer;
+    answer.retraction = uncapture;
+    answer.forward_moves = {path_move(3, 59).move};
+    answer.value = RetractorValue::Win;
+    defence.next = {answer};
+    retractor_key.next = {defence};
+    Result retractor_fragment = retro_fragment;
+    retractor_fragment.retro = {};
+    retractor_fragment.retro.key_choices = 1;
+    retractor_fragment.retro.keys = {retractor_key};
     Result proof_result = done;
     proof_result.status = Result::Status::Proof;
     proof_result.proof_lines = {{{path_move(1, 18), path_move(57, 42)}}, {}};
@@ -109,6 +130,7 @@ int main(int argc, char** argv) {
     write(dir / "result_fragment.frame", encode_frame(MsgType::Result, serialize(fragment)));
     write(dir / "result_fragment_tree.frame", encode_frame(MsgType::Result, serialize(tree_fragment)));
     write(dir / "result_fragment_retro.frame", encode_frame(MsgType::Result, serialize(retro_fragment)));
+    write(dir / "result_fragment_retractor.frame", encode_frame(MsgType::Result, serialize(retractor_fragment)));
     write(dir / "result_error.frame", encode_frame(MsgType::Result, serialize(error)));
     write(dir / "work_proof.frame", encode_frame(MsgType::Work, serialize(proof)));
     write(dir / "result_proof.frame", encode_frame(MsgType::Result, serialize(proof_result)));

@@ -16,8 +16,11 @@ namespace rebirth::cluster {
 // problems split into root items ("fragment" lines, "solved" lines with an empty path for
 // the assembled problem). 4: a solve root item handed back as replies ("reply_split" lines).
 // 5: proof-game items ("proof" lines). 6: a solve root item's "fragment" keeps its solutions
-// as data ("lines", "trees": play_line_key / play_tree_key strings), not text.
-inline constexpr int kJournalVersion = 6;
+// as data ("lines", "trees": play_line_key / play_tree_key strings), not text. 7: a retro
+// item's "fragment" keeps its answer as data ("sequences": retro_sequence_key strings;
+// "choices", "keys", "unresolved": a retractor's counts and retractor_step_key strings), not
+// text lines.
+inline constexpr int kJournalVersion = 7;
 
 // The state of one problem's search: the items still to search (in dispatch order) and
 // the leaf counts found so far, summed per first move. Paths are path_key strings.
@@ -69,7 +72,11 @@ struct SolveRecord {
 
 // A root item of a split solve problem (or a retro item) as the journal keeps it.
 struct FragmentRecord {
-    std::vector<std::string> parts;               // a retro item's lines
+    std::vector<std::string> sequences;  // a retro item's sequences (retro_sequence_key)
+    int key_choices = 0;                 // a retractor's item: its first choices that are keys,
+    int unresolved_choices = 0;          // those not settled,
+    std::vector<std::string> keys;       // and their trees (retractor_step_key)
+    std::vector<std::string> unresolved;
     std::vector<std::vector<std::string>> lines;  // a solve item's lines per length (play_line_key)
     std::vector<std::string> trees;               // a solve item's trees (play_tree_key)
     bool timed_out = false;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "rebirth/move.h"
+#include "rebirth/retro_problem.h"
 #include "rebirth/solution.h"
 
 namespace rebirth::cluster {
@@ -28,7 +29,9 @@ namespace rebirth::cluster {
 //    as a JSON line).
 // 10: solve root items and replies answer with their solutions as data (Result::lines and
 //    trees, ChildFragment::lines), not text.
-inline constexpr std::uint16_t kProtocolVersion = 10;
+// 11: retro items answer with their sequences or retractor trees as data (Result::retro), not
+//    text lines.
+inline constexpr std::uint16_t kProtocolVersion = 11;
 
 // Most half-moves of a proof-game length in a message (Popeye's stipulations stay far below).
 inline constexpr std::int32_t kMaxProofLength = 1000;
@@ -68,7 +71,7 @@ enum class SearchKind : std::uint8_t { Perft = 1, Solve = 2, Noop = 3, ProofGame
 // `twin` of each of `lengths` that begin with `path` (half-moves from the play's start
 // position: empty for a start item, the first prefix of a frontier node otherwise); for
 // Retro the sequences of side `phase` of twin `twin` after the retraction prefixes of
-// length `depth` of item `prefix`, `chunk` prefixes an item (retro_item_lines).
+// length `depth` of item `prefix`, `chunk` prefixes an item (retro_item_fragment).
 struct WorkItem {
     std::uint16_t protocol = kProtocolVersion;
     std::uint64_t item_id = 0;
@@ -111,7 +114,7 @@ struct ChildFragment {
 // it finished and the children it hands back (Split), or a solved problem (Solved: `text`,
 // `solve_status`, `solutions`, `nodes` = positions searched), or the solutions of one root move
 // of a solve problem as data (Fragment: `lines` per length or `trees`, as SolveFragment has
-// them, `timed_out`, `nodes`; a retro item's Fragment has its text lines in `parts`), or why it
+// them, `timed_out`, `nodes`; a retro item's Fragment has its answer as data in `retro`), or why it
 // could not search (Error); a cook-check item answers Solved too (`text`: the claim's result,
 // one JSON line; `solve_status`: its verdict; `solutions`: the solutions found). A solve root item may also end Split:
 // `pending` lists all its replies (two-move paths) in order and `fragments` holds those searched. A proof-game item
@@ -132,7 +135,7 @@ struct Result {
     std::string text;          // Solved: the problem's output (header and solution)
     std::string solve_status;  // Solved: SolveReport::status() or "bad-input"
     std::int32_t solutions = 0;
-    std::vector<std::string> parts;              // Fragment of a retro item: its lines
+    RetroFragment retro;                         // Fragment of a retro item: its sequences or trees
     std::vector<std::vector<PlayLine>> lines;    // Fragment of a solve item: SolveFragment::lines
     std::vector<PlayTree> trees;                 // Fragment of a solve item: SolveFragment::trees
     bool timed_out = false;                      // Fragment, Proof: the time limit stopped it
@@ -161,6 +164,24 @@ std::vector<FlatNode> flatten_tree(const PlayNode& root);
 // one deeper than the one before, none 0 after the first, none beyond kMaxTreeDepth) or a
 // kind or `then` is out of range.
 PlayNode unflatten_tree(const std::vector<FlatNode>& nodes);
+
+// One step of a retractor's tree (retractor.h) in depth-first order, as messages and the
+// journal keep trees of steps: its depth (the first retraction 0) and its data, without the
+// texts (render_retractor_step writes them again) and the children.
+struct FlatStep {
+    int depth = 0;
+    Color side = WHITE;
+    UnMove retraction;
+    std::vector<Move> forward;
+    RetractorValue value = RetractorValue::Fail;
+    bool timed_out = false;
+    friend bool operator==(const FlatStep&, const FlatStep&) = default;
+};
+// The steps of the tree below `root` (itself first) in depth-first order.
+std::vector<FlatStep> flatten_steps(const RetractorStep& root);
+// The inverse (texts left empty); throws ProtocolError when the depths do not nest (as
+// unflatten_tree), or a side or value is out of range.
+RetractorStep unflatten_steps(const std::vector<FlatStep>& steps);
 
 // Ready (empty payload) asks for one item; Work carries one; Result answers one and asks
 // for Result::requests more; Stop ends a worker with nothing in flight.

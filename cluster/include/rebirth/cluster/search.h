@@ -46,6 +46,21 @@ PlayLine parse_play_line_key(std::string_view key);
 std::string play_tree_key(const PlayTree& tree);
 PlayTree parse_play_tree_key(std::string_view key);
 
+// A retro item's data as the journal keeps it. An un-move: "MOVE~n.n...", its move's token
+// then its other fields as numbers (uncaptured walk, un-reborn square, capturer's square, the
+// resurrected unit's walk, side and flags, the capturer before, whether it was lost, rook
+// square, uncaptured flags, Parrain square, unit and rebirth square). A sequence: its
+// un-moves' tokens joined by blanks. A retractor's tree: its steps in flatten_steps order
+// joined by blanks, each "depth.side.value.timed~UNMOVE~FORWARD" (side w or b; value W, F or U;
+// the forward moves' tokens joined by commas). The parsers throw std::invalid_argument on
+// malformed or non-canonical text or a tree whose depths do not nest.
+std::string unmove_token(const UnMove& u);
+UnMove parse_unmove_token(std::string_view token);
+std::string retro_sequence_key(const std::vector<UnMove>& sequence);
+std::vector<UnMove> parse_retro_sequence_key(std::string_view key);
+std::string retractor_step_key(const RetractorStep& step);
+RetractorStep parse_retractor_step_key(std::string_view key);
+
 // A problem's diagram ready to play: the rule set lives here, so keep the value in place
 // (positions point at the rules).
 struct LoadedProblem {
