@@ -184,19 +184,55 @@ TEST(ClusterSolveMessages, RoundTripAndChecks) {
     claim.path.clear();
     EXPECT_EQ(deserialize_work_item(serialize(claim)), claim);
 
+    // A cook-check item's result is its claim's verdict as a JSON line.
     Result r;
     r.item_id = 5;
     r.status = Result::Status::Solved;
-    r.text = "a) header\n\n1.Qa1-h8 ! \n";
-    r.solve_status = "solved";
+    r.text = "{\"verdict\":\"sound\"}\n";
+    r.solve_status = "sound";
     r.solutions = 1;
     r.nodes = 777;
     EXPECT_EQ(deserialize_result(decode_frame(encode_frame(MsgType::Result, serialize(r))).payload), r);
     r.solve_status.clear();
     EXPECT_THROW(deserialize_result(serialize(r)), ProtocolError);
-    r.solve_status = "solved";
-    r.status = Result::Status::Done;  // a text belongs to a solved result only
+    r.solve_status = "sound";
+    r.status = Result::Status::Done;  // a claim's result belongs to a solved result only
     EXPECT_THROW(deserialize_result(serialize(r)), ProtocolError);
+
+    // A whole problem's twins travel as data (TwinOutput), a retro problem's as retro fragments.
+    Result whole;
+    whole.status = Result::Status::Solved;
+    whole.solve_status = "partial";
+    TwinOutput twin;
+    twin.lines = {PlayLine{0, 1, BLACK, {m, m}}};
+    PlayNode set_play{PlayNode::Kind::SetPlay, Move{}, {PlayNode{PlayNode::Kind::Defence, m, {}}}};
+    twin.trees = {PlayTree{0, 0, WHITE, set_play}};
+    twin.partial = twin.last_cut = true;
+    TwinOutput stopped;
+    stopped.timed_out = true;
+    whole.outputs = {twin, stopped};
+    EXPECT_EQ(deserialize_result(serialize(whole)), whole);
+    Result retro = whole;
+    retro.outputs.clear();
+    retro.retro_whole = {{{RetroFragment{{{UnMove{m}}}}}}, {}};
+    EXPECT_EQ(deserialize_result(serialize(retro)), retro);
+    Result bad = whole;
+    bad.text = r.text;  // one kind of answer only
+    EXPECT_THROW(deserialize_result(serialize(bad)), ProtocolError);
+    bad = whole;
+    bad.retro_whole = retro.retro_whole;
+    EXPECT_THROW(deserialize_result(serialize(bad)), ProtocolError);
+    bad = whole;
+    bad.error = "bad square";  // bad input has no solutions
+    EXPECT_THROW(deserialize_result(serialize(bad)), ProtocolError);
+    bad.outputs.clear();
+    EXPECT_THROW(deserialize_result(serialize(bad)), ProtocolError);  // ... and says so
+    bad.solve_status = "bad-input";
+    EXPECT_EQ(deserialize_result(serialize(bad)), bad);
+    bad = retro;
+    bad.status = Result::Status::Fragment;
+    bad.solve_status.clear();
+    EXPECT_THROW(deserialize_result(serialize(bad)), ProtocolError);
 
     // A root item handed back: its replies (two-move paths), the searched ones with their lines.
     Result split;
@@ -251,7 +287,9 @@ TEST(ClusterSolveMessages, RoundTripAndChecks) {
     EXPECT_THROW(decode_frame(frame), ProtocolError);
 }
 
-TEST(ClusterSolveWorker, TextIsTheCommandsOutput) {
+// A worker answers a problem given whole with its solutions as data (never text), from which
+// the master renders what the command prints.
+TEST(ClusterSolveWorker, WholeProblemIsDataTheMasterRenders) {
     const std::string file = kSource + "/data/examples/circe_linss_mate2.inp";
     ProblemCache cache;
     WorkItem w;
@@ -261,7 +299,14 @@ TEST(ClusterSolveWorker, TextIsTheCommandsOutput) {
     w.threads = 1;
     Result r = run_item(w, cache);
     ASSERT_EQ(r.status, Result::Status::Solved) << r.error;
-    EXPECT_EQ(r.text, cli_solve_text(file, 0));
+    EXPECT_TRUE(r.text.empty());
+    ASSERT_EQ(r.outputs.size(), 1u);
+    EXPECT_FALSE(r.outputs[0].trees.empty());
+    std::string status;
+    int solutions = -1;
+    EXPECT_EQ(whole_problem_text(parse_popeye_file(file).at(0), r, 0, &status, &solutions), cli_solve_text(file, 0));
+    EXPECT_EQ(status, r.solve_status);
+    EXPECT_EQ(solutions, r.solutions);
     EXPECT_FALSE(r.solve_status.empty());
     EXPECT_GT(r.nodes, 0u);
     EXPECT_EQ(r.threads, 1);
@@ -711,4 +756,57 @@ TEST(ClusterRetroMaster, AnswersAreDataCheckedAgainstTheirItems) {
         "tree");
     refused(
         *tree_sample, [](Result& r) { r.retro.keys[0].next[0].side = WHITE; }, "side");
+}
+
+// Problems a worker answers whole (set play, MaxSolutions, bad input) come back as data: the
+// master renders what `rebirth solve` prints, and refuses a changed move, a changed summary
+// or a twin left out.
+TEST(ClusterSolveMaster, WholeProblemsAreDataCheckedAndRendered) {
+    const std::string job_text = R"({"kind": "solve", "limits": {"threads": 1},
+                                     "problems": ["cluster/tests/data/whole_quick.inp"], "output_dir": "out"})";
+    const std::string file = kSource + "/cluster/tests/data/whole_quick.inp";
+    fs::path dir = fresh_dir("whole");
+    ProblemCache cache;
+    std::vector<std::pair<WorkItem, Result>> samples;
+    {
+        Master m(job_under(job_text, dir), MasterOptions{});
+        while (auto item = m.next_item()) {
+            EXPECT_TRUE(item->path.empty());  // none of them splits
+            const Result r = run_item(*item, cache);
+            ASSERT_EQ(r.status, Result::Status::Solved) << r.error;
+            EXPECT_TRUE(r.text.empty());
+            samples.push_back({*item, r});
+            m.on_result(r);
+        }
+        EXPECT_TRUE(m.finished());
+    }
+    ASSERT_EQ(samples.size(), 3u);
+    const Job job = job_under(job_text, dir);
+    for (int i = 0; i < 2; ++i)
+        EXPECT_EQ(read_text(dir / "out" / (job.problems[size_t(i)].id + ".out")), cli_solve_text(file, size_t(i)));
+    EXPECT_NE(read_text(dir / "out" / (job.problems[2].id + ".out")).find("missing black king"), std::string::npos);
+    EXPECT_EQ(samples[2].second.solve_status, "bad-input");
+    // The set play and a key with its variations; the lines of a play cut by MaxSolutions.
+    const TwinOutput& battle = samples[0].second.outputs.at(0);
+    ASSERT_GE(battle.trees.size(), 2u);
+    EXPECT_EQ(battle.trees[0].root.kind, PlayNode::Kind::SetPlay);
+    const TwinOutput& help = samples[1].second.outputs.at(0);
+    EXPECT_EQ(help.lines.size(), 3u);
+    EXPECT_TRUE(help.last_cut);
+
+    auto refused = [&](const std::pair<WorkItem, Result>& sample, auto change, const std::string& what) {
+        expect_refused(job_under(job_text, fresh_dir("whole-" + what)), sample, change, what, "does not fit");
+    };
+    refused(
+        samples[0], [](Result& r) { r.outputs[0].trees[0].root.children[0].move.to = SQ_H1; }, "set-play");
+    refused(
+        samples[0], [](Result& r) { r.outputs[0].trees[1].root.move.to = SQ_A1; }, "key");
+    refused(
+        samples[1], [](Result& r) { r.outputs[0].lines[1].moves[0].from = SQ_A8; }, "line");
+    refused(
+        samples[1], [](Result& r) { r.outputs.clear(); }, "twins");
+    refused(
+        samples[0], [](Result& r) { r.solutions = 2; }, "summary");
+    refused(
+        samples[2], [](Result& r) { r.solve_status = "solved"; }, "status");
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "rebirth/error.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/solve.h"
 
@@ -69,6 +70,59 @@ TEST_P(SolveSplit, AssembledEqualsWhole) {
     if (split == 0) GTEST_SKIP() << "no splittable problem";
 }
 
+// Every problem that does not split (proof games, MaxSolutions, set play of battle play, intro
+// moves, ...: what a cluster worker answers whole): its report rendered again from its outputs
+// alone (render_solve_report) is the same report (text, status, counts, the solutions as
+// data), and a move changed in one of its lines or trees is refused.
+class UnsplitReports : public testing::TestWithParam<std::string> {};
+
+TEST_P(UnsplitReports, RenderFromTheirOutputs) {
+    const std::vector<Problem> problems = parse_popeye_file(GetParam());
+    int whole_ones = 0;
+    for (const Problem& p : problems) {
+        if (p.stipulation.retro() || plan_solve(p).splittable) continue;
+        SolveReport whole;
+        try {
+            whole = solve_problem_report(p, 2, SolveLimits{});
+        } catch (const InputError&) {
+            continue;  // bad input: no outputs
+        }
+        ++whole_ones;
+        SolveReport again;
+        again.outputs = whole.outputs;
+        again.seconds = whole.seconds;
+        render_solve_report(p, again, SolveLimits{});
+        const std::string where = GetParam() + " problem at line " + std::to_string(p.where.line);
+        EXPECT_EQ(again.text, whole.text) << where;
+        EXPECT_EQ(again.status(), whole.status()) << where;
+        EXPECT_EQ(again.twin_solutions, whole.twin_solutions) << where;
+        EXPECT_EQ(again.solutions, whole.solutions) << where;
+        EXPECT_EQ(again.proof_games, whole.proof_games) << where;
+        EXPECT_EQ(again.lines, whole.lines) << where;
+        EXPECT_EQ(again.keys, whole.keys) << where;
+        EXPECT_EQ(again.trees, whole.trees) << where;
+        // The first move of the first line or tree sent to its own square.
+        SolveReport changed;
+        changed.outputs = whole.outputs;
+        bool done = false;
+        for (TwinOutput& o : changed.outputs) {
+            for (PlayLine& l : o.lines)
+                for (Move& m : l.moves)
+                    if (!done && !m.is_null()) {
+                        m.to = m.from;
+                        done = true;
+                    }
+            for (PlayTree& t : o.trees)
+                if (!done && !t.root.move.is_null()) {
+                    t.root.move.to = t.root.move.from;
+                    done = true;
+                }
+        }
+        if (done) EXPECT_THROW(render_solve_report(p, changed, SolveLimits{}), std::invalid_argument) << where;
+    }
+    if (whole_ones == 0) GTEST_SKIP() << "no problem left whole";
+}
+
 // Every root item that splits into replies (plain help play): the reply
 // fragments joined equal the item's own fragment, and a budgeted search (all replies, or the
 // first only and the rest left pending) covers the same replies.
@@ -123,6 +177,15 @@ std::string case_name(const testing::TestParamInfo<std::string>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, SolveSplit, testing::ValuesIn(all_inputs()), case_name);
+
+// The reference problems, data/problems and Popeye's own examples of data/popeye.
+std::vector<std::string> unsplit_inputs() {
+    std::vector<std::string> out = all_inputs();
+    for (const std::string& f : inputs(fs::path(REBIRTH_SOURCE_DIR) / "data" / "popeye")) out.push_back(f);
+    return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, UnsplitReports, testing::ValuesIn(unsplit_inputs()), case_name);
 
 // MaxSolutions is refused; a plain helpmate splits into its root moves.
 TEST(SolveSplitPlan, RefusesMaxSolutionsAndProofGames) {

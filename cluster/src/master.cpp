@@ -114,6 +114,7 @@ struct Master::ProblemRun {
     std::unique_ptr<LoadedProblem> loaded;                                    // perft
     std::uint64_t file_hash = 0;                                              // every kind
     std::optional<SolveRecord> solved;                                        // solve
+    std::optional<Problem> source;                                            // solve: the problem as read
     std::optional<Problem> problem;                                           // solve, when split
     SolvePlan plan;                                                           // solve: its root items
     bool proof_candidate = false;                                             // solve: maybe a proof game to split
@@ -279,6 +280,7 @@ void Master::plan_split(ProblemRun& run, const std::string& bytes) {
     try {
         const std::vector<Problem> problems = parse_popeye(bytes, run.spec->file);
         if (run.spec->index < 1 || run.spec->index > int(problems.size())) return;
+        run.source = problems[std::size_t(run.spec->index - 1)];
         if (problems[std::size_t(run.spec->index - 1)].stipulation.retro()) {
             // A retro problem: split by retraction prefixes once the journal is read (plan_retro_run).
             run.problem = problems[std::size_t(run.spec->index - 1)];
@@ -481,6 +483,26 @@ void Master::check_fragment(const ProblemRun& run, const std::string& key, const
     }
 }
 
+// The output of a problem solved whole from a worker's result (whole_problem_text), its
+// summary checked against the result's. Throws std::logic_error when they do not fit.
+std::string Master::whole_text(const ProblemRun& run, const std::string& key, const Result& result) const {
+    if (!result.text.empty()) throw std::logic_error("a solve item answered with text");
+    if (!run.source) throw std::logic_error("a solved result for a problem the master could not read");
+    std::string status;
+    int solutions = 0;
+    std::string text;
+    try {
+        text = whole_problem_text(*run.source, result, run.spec->limits.max_seconds, &status, &solutions);
+    } catch (const std::exception& e) {
+        throw std::logic_error("the solutions of '" + key + "' do not fit it: " + e.what());
+    }
+    if (status != result.solve_status || solutions != result.solutions)
+        throw std::logic_error("the summary of '" + key + "' (" + result.solve_status + ", " +
+                               std::to_string(result.solutions) + " solutions) does not fit its solutions (" + status +
+                               ", " + std::to_string(solutions) + ")");
+    return text;
+}
+
 // Throws std::logic_error when the data of retro item `key` does not fit it
 // (check_retro_fragment).
 void Master::check_retro(const ProblemRun& run, const std::string& key, const RetroFragment& f) const {
@@ -654,6 +676,12 @@ void Master::on_result(const Result& result) {
             case Result::Status::Solved: {
                 SolveRecord rec{result.text,  result.solve_status, int(result.solutions),
                                 result.nodes, result.seconds,      int(result.threads)};
+                if (run.spec->kind == "cookcheck") {
+                    if (result.text.empty() || !result.outputs.empty() || !result.retro_whole.empty())
+                        throw std::logic_error("a cook-check item answered without its claim's result");
+                } else {
+                    rec.text = whole_text(run, p.path, result);
+                }
                 run.progress.done(p.path, rec.nodes);
                 journal_->append(journal_solved(run.spec->id, p.path, rec));
                 run.solved = std::move(rec);

@@ -208,6 +208,11 @@ void serialize(Archive& ar, rebirth::RetroFragment& f, const unsigned int) {
 }
 
 template <class Archive>
+void serialize(Archive& ar, rebirth::TwinOutput& o, const unsigned int) {
+    ar& o.lines& o.trees& o.supported& o.timed_out& o.partial& o.last_cut;
+}
+
+template <class Archive>
 void serialize(Archive& ar, rebirth::cluster::ChildFragment& f, const unsigned int) {
     ar& f.path& f.lines& f.nodes& f.seconds& f.timed_out;
 }
@@ -216,7 +221,8 @@ template <class Archive>
 void serialize(Archive& ar, rebirth::cluster::Result& r, const unsigned int) {
     std::uint8_t status = std::uint8_t(r.status);
     ar& r.protocol& r.item_id& r.problem& status& r.nodes& r.done& r.pending& r.error& r.threads& r.seconds& r.text& r
-        .solve_status& r.solutions& r.retro& r.timed_out& r.requests& r.fragments& r.proof_lines& r.lines& r.trees;
+        .outputs& r.retro_whole& r.solve_status& r.solutions& r.retro& r.timed_out& r.requests& r.fragments& r
+        .proof_lines& r.lines& r.trees;
     r.status = rebirth::cluster::Result::Status(status);
 }
 
@@ -344,8 +350,13 @@ Result deserialize_result(std::string_view bytes) {
     Result r = from_bytes<Result>(bytes, "result");
     if (r.status < Result::Status::Done || r.status > Result::Status::Proof)
         throw ProtocolError("result of unknown status");
-    if (r.status != Result::Status::Solved && (!r.text.empty() || !r.solve_status.empty()))
-        throw ProtocolError("result with a solution text but not of status solved");
+    const bool whole = !r.outputs.empty() || !r.retro_whole.empty();
+    if (r.status != Result::Status::Solved && (!r.text.empty() || !r.solve_status.empty() || whole))
+        throw ProtocolError("result with a claim's result, a problem's solutions or a status but not of status solved");
+    if (int(!r.text.empty()) + int(!r.outputs.empty()) + int(!r.retro_whole.empty()) > 1)
+        throw ProtocolError("solved result with more than one of a claim's result, twins and retro twins");
+    if (r.status == Result::Status::Solved && !r.error.empty() && (whole || r.solve_status != "bad-input"))
+        throw ProtocolError("solved result with an error but with solutions or not of status bad-input");
     const bool retro = r.retro != RetroFragment{};
     if (r.status != Result::Status::Fragment && (retro || !r.lines.empty() || !r.trees.empty()))
         throw ProtocolError("result with retro data, lines or trees but not of status fragment");

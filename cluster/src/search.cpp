@@ -583,33 +583,61 @@ std::shared_ptr<const ProofTwinSolver> ProblemCache::proof_solver(const WorkItem
 Result solve_one(const Problem& p, int threads, double max_seconds) {
     Result r;
     r.status = Result::Status::Solved;
-    r.text = format_header(p);
-    SolveLimits limits;
-    limits.max_seconds = max_seconds;
-    limits.show_time = false;
     try {
+        const auto t0 = std::chrono::steady_clock::now();
         if (p.stipulation.retro()) {
-            // A retro problem: its answer as `rebirth solve` prints it (retro_problem.h).
-            const auto t0 = std::chrono::steady_clock::now();
-            const RetroProblemReport report = solve_retro_problem(p, threads, max_seconds);
-            r.text += report.text;
-            r.solve_status = report.supported ? "solved" : "unsupported";
-            r.solutions = static_cast<std::int32_t>(report.solutions.size());
+            // A retro problem: one item per side (retro_problem.h), its answers as data.
+            r.retro_whole = solve_whole_retro(p, threads, max_seconds);
+            const RetroAssembly a = assemble_retro(p, whole_retro_plan(p), r.retro_whole);
+            r.solve_status = a.supported ? "solved" : "unsupported";
+            r.solutions = a.count;
             r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             return r;
         }
+        SolveLimits limits;
+        limits.max_seconds = max_seconds;
         SolveReport report = solve_problem_report(p, threads, limits);
-        r.text += report.text;
+        r.outputs = std::move(report.outputs);
         r.solve_status = report.status();
         r.solutions = report.solutions;
         r.nodes = report.nodes;
         r.seconds = report.seconds;
     } catch (const InputError& e) {
-        r.text += std::string("rebirth: ") + e.what() + "\n\n";
+        r.outputs.clear();
+        r.retro_whole.clear();
         r.solve_status = "bad-input";
         r.error = e.what();
     }
     return r;
+}
+
+std::string whole_problem_text(const Problem& p, const Result& r, double max_seconds, std::string* status,
+                               int* solutions) {
+    if (r.status != Result::Status::Solved)
+        throw std::invalid_argument("a whole problem's result not of status solved");
+    std::string text = format_header(p);
+    if (!r.error.empty()) {
+        if (!r.outputs.empty() || !r.retro_whole.empty()) throw std::invalid_argument("bad input with solutions");
+        if (status) *status = "bad-input";
+        if (solutions) *solutions = 0;
+        return text + "rebirth: " + r.error + "\n\n";
+    }
+    if (p.stipulation.retro()) {
+        if (!r.outputs.empty()) throw std::invalid_argument("solve play's twins for a retro problem");
+        const RetroAssembly a = assemble_retro(p, whole_retro_plan(p), r.retro_whole);
+        if (status) *status = a.supported ? "solved" : "unsupported";
+        if (solutions) *solutions = a.count;
+        return text + a.text;
+    }
+    if (!r.retro_whole.empty()) throw std::invalid_argument("retro answers for a problem of solve play");
+    SolveReport report;
+    report.outputs = r.outputs;
+    SolveLimits limits;
+    limits.max_seconds = max_seconds;
+    render_solve_report(p, report, limits);
+    if (status) *status = report.status();
+    if (solutions) *solutions = report.solutions;
+    return text + report.text;
 }
 
 std::string solve_item_key(const SolveRootItem& item) {

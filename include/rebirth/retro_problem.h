@@ -78,10 +78,11 @@ struct RetroFragment {
 
 // The fragment of item `item` of side `side` of twin `twin` of a plan with prefix length k and
 // `chunk` prefixes an item, on `threads`; `prefixes`, when given, are retro_side_prefixes of
-// that side (a caller answering several items of one side keeps them). Throws
+// that side (a caller answering several items of one side keeps them). `max_seconds` (0:
+// none) limits a defensive retractor's search as in solve_retro_problem. Throws
 // std::invalid_argument when the plan has no such item.
 RetroFragment retro_item_fragment(const Problem& p, int k, int chunk, int twin, int side, int item, int threads,
-                                  const std::vector<std::vector<UnMove>>* prefixes = nullptr);
+                                  const std::vector<std::vector<UnMove>>* prefixes = nullptr, double max_seconds = 0);
 
 // The text solve_retro_problem gives for `p`, from the fragments of every item of `plan`
 // (fragments[twin][side][item]), and the verdict (see RetroProblemReport; `solutions` left
@@ -97,6 +98,15 @@ struct RetroAssembly {
 };
 RetroAssembly assemble_retro(const Problem& p, const RetroPlan& plan,
                              const std::vector<std::vector<std::vector<RetroFragment>>>& fragments);
+
+// A retro problem answered whole as one item per side: the plan with prefixes of one
+// retraction, each side's prefixes in one item (no item for a side without any), and
+// (solve_whole_retro) the fragment of each such item, [twin][item of side]: what a cluster
+// worker answers for a retro problem it was given whole. assemble_retro of the two gives
+// solve_retro_problem's text.
+RetroPlan whole_retro_plan(const Problem& p);
+std::vector<std::vector<std::vector<RetroFragment>>> solve_whole_retro(const Problem& p, int threads,
+                                                                       double max_seconds = 0);
 
 // Checks one item's fragment as assemble_retro does (side `side` of twin `twin` of `plan`);
 // throws std::invalid_argument when it does not fit.

@@ -17,6 +17,23 @@ struct SolveLimits {
     bool show_time = false;  // append Popeye's " Time = ..." to the closing line (not in -regression mode)
 };
 
+// What one twin of a problem found, as data: everything Popeye's text of the twin shows that
+// a search decided (render_solve_report writes the text from it, checking every move).
+struct TwinOutput {
+    // Help and series play: every line in output order (set play's marked; PlayLine::play the
+    // run: set play, actual play, the halves of a duplex). Proof games: every game as
+    // SolveReport::proof_games has it.
+    std::vector<PlayLine> lines;
+    // Battle play: per play in order, its set play or post-key play (root kinds SetPlay,
+    // PostKey, without a move), then the keys and tries shown, each with the play below it.
+    std::vector<PlayTree> trees;
+    bool supported = true;   // a solver handles the stipulation (else the text says so)
+    bool timed_out = false;  // the time limit stopped the search in this twin (it shows nothing)
+    bool partial = false;    // MaxSolutions or StopOnShortSolutions cut one of its plays
+    bool last_cut = false;   // ... its last play (which then lacks its closing blank line)
+    friend bool operator==(const TwinOutput&, const TwinOutput&) = default;
+};
+
 // What solving one problem produced: Popeye's text, the solutions as data, and a summary for
 // --json.
 struct SolveReport {
@@ -42,9 +59,21 @@ struct SolveReport {
     // written below it (Option Variation; else the key or try alone), in output order
     // (solve_problem_report only).
     std::vector<PlayTree> trees;
+    // Every twin searched, as data (solve_problem_report only): the text is rendered from them.
+    // A twin the time limit stopped is the last.
+    std::vector<TwinOutput> outputs;
     // "solved", "cooked", "no-solution", "timeout", "partial" or "unsupported".
     std::string status() const;
 };
+
+// Sets `report`'s text (as solve_problem_report writes it after the header) and the fields
+// that follow from report.outputs (supported, partial, timed_out, twin_solutions, solutions,
+// and the solutions as data: proof_games, lines, keys, trees, numbered by twin) from
+// report.outputs alone, with the closing line (with report.seconds when limits.show_time).
+// Throws std::invalid_argument when the outputs do not fit `p` (more twins than it has, a line
+// or tree of a play a twin does not have, a move that is not legal where it is played), and
+// InputError as solve_problem_report when a twin is not playable.
+void render_solve_report(const Problem& p, SolveReport& report, const SolveLimits& limits);
 
 // Solves every twin of `p` (see solve_problem) within `limits`; `nodes` (when given) counts
 // the positions searched as the search goes, for a progress display.

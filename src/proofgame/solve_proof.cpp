@@ -1165,18 +1165,18 @@ ExactSet* ProofFailures::at(int remaining) const {
     return remaining >= 0 && remaining < static_cast<int>(sets_.size()) ? sets_[size_t(remaining)].get() : nullptr;
 }
 
-bool solve_proof_game(const SolveContext& ctx, std::string& out) {
+bool solve_proof_game(const SolveContext& ctx) {
     if (!ProofTwinSearch::handles(ctx)) return false;
     const Stipulation& st = ctx.problem.stipulation;
     const ProofTwinSearch search(ctx);
     const Options& opt = ctx.problem.options;
     const std::vector<ProofTwinSearch::Play>& plays = search.plays();
-    std::string text;
+    TwinOutput scratch;
+    TwinOutput& out = ctx.output ? *ctx.output : scratch;
     for (size_t r = 0; r < plays.size(); ++r) {
         const ProofTwinSearch::Play& play = plays[r];
         if (play.blocked) {
             if (!play.note.empty() && ctx.notes) ctx.notes->push_back(play.note);
-            text += "\n";
             continue;
         }
         // MaxSolutions counts the solutions of each play (phase) separately.
@@ -1189,19 +1189,49 @@ bool solve_proof_game(const SolveContext& ctx, std::string& out) {
             std::vector<MoveLine> lines;
             search.solve(static_cast<int>(r), {}, play.lengths[i], limit_left, stopped, nullptr, &lines, nullptr,
                          &failures);
-            for (MoveLine& line : lines) {
-                text += search.line_text(static_cast<int>(r), line, false);
-                if (ctx.proof_games)
-                    ctx.proof_games->push_back({0, static_cast<int>(r), play.first, search.game(int(r), line)});
-            }
+            for (MoveLine& line : lines)
+                out.lines.push_back({0, static_cast<int>(r), play.first, search.game(int(r), line)});
             // StopOnShortSolutions (series play, as Popeye): no longer lines once lines shorter
             // than the stipulation's.
             if (st.series && opt.stop_on_short_solutions && play.lengths[i] < st.half_moves && !lines.empty())
                 stopped = true;
         }
         if (stopped && ctx.partial) *ctx.partial = true;
-        if (!stopped || r + 1 != plays.size()) text += "\n";
+        out.last_cut = stopped;
     }
+    return true;
+}
+
+bool render_proof_game(const SolveContext& ctx, const TwinOutput& found, std::string& out) {
+    if (!ProofTwinSearch::handles(ctx)) return false;
+    if (!found.trees.empty()) throw std::invalid_argument("trees in a proof game");
+    const ProofTwinSearch search(ctx);
+    const std::vector<ProofTwinSearch::Play>& plays = search.plays();
+    const bool series = ctx.problem.stipulation.series;
+    std::string text;
+    size_t next = 0;
+    for (size_t r = 0; r < plays.size(); ++r) {
+        if (plays[r].blocked) {
+            text += "\n";
+            continue;
+        }
+        for (; next < found.lines.size() && found.lines[next].play == int(r); ++next) {
+            const PlayLine& game = found.lines[next];
+            if (game.first != plays[r].first || game.set_play || game.restart != -1)
+                throw std::invalid_argument("a game of another play");
+            // A series game has the other side's passes between the moves (ProofTwinSearch::game).
+            MoveLine line;
+            for (size_t i = 0; i < game.moves.size(); ++i) {
+                const bool pass = series && i % 2 == 1;
+                if (pass != game.moves[i].is_null()) throw std::invalid_argument("a series game without its passes");
+                if (!pass) line.push_back(game.moves[i]);
+            }
+            if (line.empty()) throw std::invalid_argument("an empty game");
+            text += search.line_text(static_cast<int>(r), line, true);
+        }
+        if (!found.last_cut || r + 1 != plays.size()) text += "\n";
+    }
+    if (next != found.lines.size()) throw std::invalid_argument("games of a play the twin does not have");
     out += text;
     return true;
 }

@@ -296,7 +296,7 @@ std::vector<std::vector<UnMove>> retro_side_prefixes(const Problem& p, int k, in
 }
 
 RetroFragment retro_item_fragment(const Problem& p, int k, int chunk, int twin, int side, int item, int threads,
-                                  const std::vector<std::vector<UnMove>>* given) {
+                                  const std::vector<std::vector<UnMove>>* given, double max_seconds) {
     const auto twin_and_position = twin_side(p, k, twin, side);
     const RetroTwin& t = twin_and_position.first;  // named, not bound: lambdas below use them
     const Setup& s = twin_and_position.second;
@@ -310,7 +310,9 @@ RetroFragment retro_item_fragment(const Problem& p, int k, int chunk, int twin, 
     RetroFragment out;
     if (t.retractor) {
         const std::vector<std::vector<UnMove>> part(prefixes.begin() + long(begin), prefixes.begin() + long(end));
-        RetractorAnswer answer = solve_retractor_choices(s, t.spec, t.r(), part, threads);
+        RetractorSpec spec = t.spec;
+        spec.max_seconds = max_seconds;
+        RetractorAnswer answer = solve_retractor_choices(s, spec, t.r(), part, threads);
         out.key_choices = answer.key_choices;
         out.unresolved_choices = answer.unresolved_choices;
         out.keys = std::move(answer.keys);
@@ -402,6 +404,30 @@ FragmentTexts fragment_texts(const RetroTwin& t, size_t side, const RetroFragmen
 }
 
 }  // namespace
+
+namespace {
+
+// Prefixes an item of whole_retro_plan may hold: far more than any side has (at most one
+// retraction each), and small enough to add to a count of them without overflow.
+constexpr int kWholeChunk = 1 << 24;
+
+}  // namespace
+
+RetroPlan whole_retro_plan(const Problem& p) { return plan_retro(p, 1, kWholeChunk, 1, kWholeChunk); }
+
+std::vector<std::vector<std::vector<RetroFragment>>> solve_whole_retro(const Problem& p, int threads,
+                                                                       double max_seconds) {
+    const RetroPlan plan = whole_retro_plan(p);
+    std::vector<std::vector<std::vector<RetroFragment>>> out(plan.twins.size());
+    for (size_t t = 0; t < plan.twins.size(); ++t)
+        for (size_t s = 0; s < plan.twins[t].sides.size(); ++s) {
+            out[t].emplace_back();
+            for (int i = 0; i < plan.twins[t].sides[s].items; ++i)
+                out[t][s].push_back(
+                    retro_item_fragment(p, plan.k, plan.chunk, int(t), int(s), i, threads, nullptr, max_seconds));
+        }
+    return out;
+}
 
 void check_retro_fragment(const Problem& p, const RetroPlan& plan, int twin, int side, const RetroFragment& fragment) {
     if (twin < 0 || size_t(twin) >= plan.twins.size() || size_t(twin) >= twin_count(p) || side < 0 ||

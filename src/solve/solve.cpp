@@ -54,32 +54,43 @@ bool is_help_family(const Problem& tw) {
            play == Stipulation::Play::HelpReflex;
 }
 
-// Solves one twin (already applied) and appends Popeye's phases to `out`; false when no
-// solver handles its stipulation (a one-line message is appended instead).
-bool solve_twin(const Problem& tw, int threads, std::string& out, bool& partial, SearchControl* control,
-                std::vector<std::string>* notes, std::vector<PlayLine>* proof_games = nullptr,
-                std::vector<PlayLine>* lines = nullptr, std::vector<PlayLine>* keys = nullptr,
-                std::vector<PlayTree>* trees = nullptr) {
+// Solves one twin (already applied) into `out` (its data, whether a solver handles its
+// stipulation, whether MaxSolutions cut it).
+void solve_twin(const Problem& tw, int threads, TwinOutput& out, SearchControl* control,
+                std::vector<std::string>* notes) {
     const std::unique_ptr<TwinSetup> setup = load_twin(tw);
-    SolveContext ctx{tw,          setup->rules, setup->pos, goal_from_text(tw.stipulation.goal),
-                     threads,     &partial,     control,    notes,
-                     proof_games, lines,        keys,       trees};
+    bool partial = false;
+    const SolveContext ctx{tw,      setup->rules, setup->pos, goal_from_text(tw.stipulation.goal), threads, &partial,
+                           control, notes,        &out};
+    out.supported = !tw.stipulation.empty() && !tw.stipulation.retro() &&
+                    (is_proof(tw)         ? solve_proof_game(ctx)
+                     : is_help_family(tw) ? solve_help_or_series(ctx)
+                                          : solve_direct(ctx));
+    out.partial = partial;
+}
+
+// Popeye's solution lines of one twin (already applied) from what it found; a twin that no
+// solver handles gets a one-line message instead. Throws std::invalid_argument when `found`
+// does not fit the twin.
+std::string twin_text(const Problem& tw, const TwinOutput& found) {
+    const std::unique_ptr<TwinSetup> setup = load_twin(tw);
+    const SolveContext ctx = twin_context(tw, *setup);
     std::string text;
     const bool retro = tw.stipulation.retro();
     const bool handled = !tw.stipulation.empty() && !retro &&
-                         (is_proof(tw)         ? solve_proof_game(ctx, text)
-                          : is_help_family(tw) ? solve_help_or_series(ctx, text)
-                                               : solve_direct(ctx, text));
-    if (!handled) {
-        out += "\nrebirth: " + tw.where.file + ":" + std::to_string(tw.where.line) + ": stipulation " +
-               (tw.stipulation.text.empty() ? std::string("(none)") : tw.stipulation.text) +
-               (retro ? " is a retro stipulation, which `rebirth solve` and the cluster's retro jobs analyze, not "
-                        "this solver: the problem was not solved\n"
-                      : " is not supported yet: the problem was not solved\n");
-        return false;
-    }
-    out += text;
-    return true;
+                         (is_proof(tw)         ? render_proof_game(ctx, found, text)
+                          : is_help_family(tw) ? render_help_or_series(ctx, found, text)
+                                               : render_direct(ctx, found, text));
+    if (handled != found.supported)
+        throw std::invalid_argument("a twin said to be solved by no solver, or the reverse");
+    if (handled) return text;
+    if (!found.lines.empty() || !found.trees.empty() || found.partial || found.last_cut)
+        throw std::invalid_argument("solutions of a twin that no solver handles");
+    return "\nrebirth: " + tw.where.file + ":" + std::to_string(tw.where.line) + ": stipulation " +
+           (tw.stipulation.text.empty() ? std::string("(none)") : tw.stipulation.text) +
+           (retro ? " is a retro stipulation, which `rebirth solve` and the cluster's retro jobs analyze, not "
+                    "this solver: the problem was not solved\n"
+                  : " is not supported yet: the problem was not solved\n");
 }
 
 // Popeye's message for a search stopped by the time limit.
@@ -186,38 +197,70 @@ SolveReport solve_problem_report(const Problem& p, int threads, const SolveLimit
     const std::uint64_t nodes_before = control.nodes->load();
     const auto start = std::chrono::steady_clock::now();
     control.set_time_limit(start, limits.max_seconds);
-    std::string out;
-    bool partial = false;
     try {
-        for (const auto& [tw, line] : twins_of(p)) {
-            const size_t before = out.size();
-            if (!p.twins.empty()) out.append("\n").append(line).append("\n");
-            std::vector<PlayLine> games, lines, keys;
-            std::vector<PlayTree> trees;
-            if (!solve_twin(tw, threads, out, partial, &control, &report.notes, &games, &lines, &keys, &trees))
-                report.supported = false;
-            report.twin_solutions.push_back(count_solutions(out.substr(before)));
-            const int twin = static_cast<int>(report.twin_solutions.size()) - 1;
-            for (auto [from, to] :
-                 {std::pair{&games, &report.proof_games}, {&lines, &report.lines}, {&keys, &report.keys}})
-                for (PlayLine& g : *from) {
-                    g.twin = twin;
-                    to->push_back(std::move(g));
-                }
-            for (PlayTree& t : trees) {
-                t.twin = twin;
-                report.trees.push_back(std::move(t));
-            }
+        for (const auto& tw : twins_of(p)) {
+            report.outputs.emplace_back();
+            solve_twin(tw.first, threads, report.outputs.back(), &control, &report.notes);
         }
     } catch (const SearchStopped&) {
-        report.timed_out = true;
-        out += timeout_text(limits.max_seconds);
-        partial = true;
+        // The twin being searched when time ran out shows nothing.
+        report.outputs.back() = TwinOutput{};
+        report.outputs.back().timed_out = true;
     }
     report.nodes = control.nodes->load() - nodes_before;
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    finish_report(report, out, partial, p, limits);
+    render_solve_report(p, report, limits);
     return report;
+}
+
+void render_solve_report(const Problem& p, SolveReport& report, const SolveLimits& limits) {
+    const auto twins = twins_of(p);
+    if (report.outputs.size() > twins.size()) throw std::invalid_argument("outputs of more twins than the problem has");
+    report.supported = true;
+    report.timed_out = false;
+    report.solutions = 0;
+    report.twin_solutions.clear();
+    report.proof_games.clear();
+    report.lines.clear();
+    report.keys.clear();
+    report.trees.clear();
+    std::string out;
+    bool partial = false;
+    for (size_t t = 0; t < report.outputs.size(); ++t) {
+        const TwinOutput& found = report.outputs[t];
+        const Problem& tw = twins[t].first;
+        const size_t before = out.size();
+        if (!p.twins.empty()) out.append("\n").append(twins[t].second).append("\n");
+        if (found.timed_out) {
+            TwinOutput stopped;
+            stopped.timed_out = true;
+            if (t + 1 != report.outputs.size() || found != stopped)
+                throw std::invalid_argument("a timed-out twin with solutions, or twins after it");
+            report.timed_out = true;
+            out += timeout_text(limits.max_seconds);
+            partial = true;
+            break;
+        }
+        out += twin_text(tw, found);
+        if (!found.supported) report.supported = false;
+        partial = partial || found.partial;
+        report.twin_solutions.push_back(count_solutions(out.substr(before)));
+        const int twin = static_cast<int>(t);
+        for (PlayLine l : found.lines) {
+            l.twin = twin;
+            (is_proof(tw) ? report.proof_games : report.lines).push_back(std::move(l));
+        }
+        for (PlayTree tree : found.trees) {
+            if (tree.root.kind != PlayNode::Kind::Key && tree.root.kind != PlayNode::Kind::Try) continue;
+            tree.twin = twin;
+            if (tree.root.kind == PlayNode::Kind::Key)
+                report.keys.push_back({twin, tree.play, tree.first, {tree.root.move}});
+            report.trees.push_back(std::move(tree));
+        }
+    }
+    if (!report.timed_out && report.outputs.size() != twins.size())
+        throw std::invalid_argument("outputs of fewer twins than the problem has");
+    finish_report(report, out, partial, p, limits);
 }
 
 SolvePlan plan_solve(const Problem& p) {
@@ -492,15 +535,17 @@ void check_line(const Position& start, const std::vector<Move>& moves) {
     }
 }
 
-void check_tree(const Position& pos, const PlayNode& node) {
-    // Depth-first with an explicit stack: each node with the position it is played in.
-    std::vector<std::pair<const PlayNode*, Position>> todo{{&node, pos}};
+namespace {
+
+// check_tree of the nodes of `todo`, each with the position it is played in; `root` (when
+// given) must be a key or a try.
+void check_nodes(std::vector<std::pair<const PlayNode*, Position>> todo, const PlayNode* root) {
     while (!todo.empty()) {
         auto [n, before] = std::move(todo.back());
         todo.pop_back();
         if (n->kind > PlayNode::Kind::Obliged || n->then > PlayNode::Then::Zugzwang)
             throw std::invalid_argument("a tree node of no kind");
-        if (n == &node && n->kind != PlayNode::Kind::Key && n->kind != PlayNode::Kind::Try)
+        if (n == root && n->kind != PlayNode::Kind::Key && n->kind != PlayNode::Kind::Try)
             throw std::invalid_argument("a tree whose root is neither a key nor a try");
         if (!is_legal(before, n->move)) throw std::invalid_argument("a move that is not legal where it is played");
         UndoInfo u;
@@ -511,6 +556,20 @@ void check_tree(const Position& pos, const PlayNode& node) {
             todo.push_back({&c, std::move(at)});
         }
     }
+}
+
+}  // namespace
+
+void check_tree(const Position& pos, const PlayNode& node) { check_nodes({{&node, pos}}, &node); }
+
+void check_tree_below(const Position& pos, const PlayNode& root) {
+    std::vector<std::pair<const PlayNode*, Position>> todo;
+    for (const PlayNode& c : root.children) {
+        Position at = pos;
+        if (c.kind == PlayNode::Kind::Threat) at.set_side_to_move_for_analysis(~at.side_to_move());
+        todo.push_back({&c, std::move(at)});
+    }
+    if (!todo.empty()) check_nodes(std::move(todo), nullptr);
 }
 
 SolveReport assemble_twins(const Problem& p, const std::vector<SolvePlan::Twin>& twins,

@@ -375,10 +375,10 @@ class BattleSolver {
         return true;
     }
 
-    // The block Popeye writes for root move m of `pos` (attacker to move, n moves), rendered
-    // from its tree, or "" when m is neither a solution nor a try to be shown. `is_key` tells
-    // which it was; `node` gets the key or try with the play below it (unset otherwise).
-    std::string root_block(Position& pos, const Move& m, int n, bool& is_key, PlayNode* node = nullptr) const {
+    // Whether root move m of `pos` (attacker to move, n moves) is shown, a solution or a try;
+    // `is_key` tells which it was; `node` gets the key or try with the play below it (unset
+    // otherwise), which format_battle_block writes as Popeye's block.
+    bool root_tree(Position& pos, const Move& m, int n, bool& is_key, PlayNode& node) const {
         is_key = false;
         bool shown = false;
         PlayNode tree{PlayNode::Kind::Key, m, {}};
@@ -413,10 +413,8 @@ class BattleSolver {
             }
         }
         pos.undo_move(m, u);
-        if (!shown) return "";
-        std::string block = format_battle_block(pos, tree, ctx_.goal, ctx_.problem.language);
-        if (node) *node = std::move(tree);
-        return block;
+        if (shown) node = std::move(tree);
+        return shown;
     }
 
     // Options Threat n and MaxFlightsquares n, which Popeye applies at every defence
@@ -466,36 +464,25 @@ class BattleSolver {
 
     // Option PostKeyPlay: the diagram is the position after the key, the defender to move
     // with n - 1 attacker moves left; the play as after a key, refutations written among the
-    // variations ("1...h5-h4" then "refutes.").
-    std::string post_key_block(const Position& initial, int n) const {
+    // variations ("1...h5-h4" then "refutes."); none when the attacker is in check then.
+    std::optional<PlayNode> post_key_tree(const Position& initial, int n) const {
         Position pos = initial;
         pos.set_side_to_move_for_analysis(~initial.side_to_move());
-        if (pos.in_check(~pos.side_to_move())) return "";
+        if (pos.in_check(~pos.side_to_move())) return std::nullopt;
         PlayNode tree{PlayNode::Kind::PostKey, Move{}, {}};
         write_defences(pos, n - 1, false, tree, true);
-        return format_battle_block(pos, tree, ctx_.goal, ctx_.problem.language);
+        return tree;
     }
 
-    // Reflex play where the attacker to move can reach the goal at once: it must, and fails.
-    // Popeye writes those moves marked " ?!?".
-    std::string reflex_obliged_block(Position& pos) const {
-        std::vector<PlayNode> obliged;
-        for (const GoalMove& g : goal_moves(pos, ctx_.goal, ctx_.problem.language)) {
-            PlayNode n{PlayNode::Kind::Obliged, g.move, {}};
-            n.goal = true;
-            obliged.push_back(std::move(n));
-        }
-        return format_battle_obliged(pos, obliged, ctx_.goal, ctx_.problem.language);
-    }
-
-    // Set play: the defender moves first; the answered defences with their play.
-    std::string set_play_block(const Position& initial, int n) const {
+    // Set play: the defender moves first; the answered defences with their play (none when
+    // the attacker is in check then).
+    std::optional<PlayNode> set_play_tree(const Position& initial, int n) const {
         Position pos = initial;
         pos.set_side_to_move_for_analysis(~initial.side_to_move());
-        if (pos.in_check(~pos.side_to_move())) return "";
+        if (pos.in_check(~pos.side_to_move())) return std::nullopt;
         PlayNode tree{PlayNode::Kind::SetPlay, Move{}, {}};
         write_defences(pos, n - 1, true, tree);
-        return format_battle_block(pos, tree, ctx_.goal, ctx_.problem.language);
+        return tree;
     }
 
   private:
@@ -524,68 +511,124 @@ void root_moves(const SolveContext& ctx, Mode mode, const Position& root, int n,
         popeye_ordered_moves(root, list);
 }
 
-// Writes one phase of battle play (set play if asked, then keys and tries) with `root`'s side
-// to move as the attacker, ending with the phase's closing empty line unless MaxSolutions cut
-// it; returns true when it was cut. The keys written go to ctx.keys (as play `phase`).
+// Searches one phase of battle play (set play or post-key play if asked, then keys and tries)
+// with `root`'s side to move as the attacker, putting its trees into `out` (as play `phase`)
+// in output order; returns true when MaxSolutions cut it (the keys after the n-th are not
+// shown).
 bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode, const Position& root, int n, int phase,
-                 std::string& out) {
-    std::string result;
+                 TwinOutput& out) {
     // A diagram where the attacker's opponent is in check has no play (Duplex halves).
+    if (root.in_check(~root.side_to_move())) return false;
+    const Color attacker = root.side_to_move();
+    // Option PostKeyPlay: only the play after the (absent) key.
+    if (ctx.problem.options.post_key_play) {
+        if (std::optional<PlayNode> tree = solver.post_key_tree(root, n))
+            out.trees.push_back({0, phase, attacker, std::move(*tree)});
+        return false;
+    }
+    // Set play of an s#1 or r#1 is the defender's goal moves.
+    if (ctx.problem.options.set_play && (n >= 2 || mode != Mode::Direct))
+        if (std::optional<PlayNode> tree = solver.set_play_tree(root, n))
+            out.trees.push_back({0, phase, attacker, std::move(*tree)});
+    Position probe = root;
+    // A reflex attacker able to reach the goal must: its goal moves follow from the position.
+    if (mode == Mode::Reflex && goal_reachable_in_one(probe, ctx.goal)) return false;
+    MoveList list;
+    root_moves(ctx, mode, root, n, list);
+    std::vector<Move> moves(list.begin(), list.end());
+    std::vector<char> shown(moves.size(), 0), keys(moves.size(), 0);
+    std::vector<PlayNode> nodes(moves.size());
+    if (ctx.control) ctx.control->start_root(static_cast<int>(moves.size()));
+    run_in_arena(ctx.threads, [&] {
+        for_each_index(ctx.threads, moves.size(), [&](size_t i) {
+            Position pos = root;
+            bool key = false;
+            shown[i] = solver.root_tree(pos, moves[i], n, key, nodes[i]);
+            keys[i] = key;
+            if (ctx.control) ctx.control->root_move_done();
+        });
+    });
+    // MaxSolutions: the output ends at the n-th key (not with Option MoveNumbers, which lists
+    // every root move).
+    const std::optional<int>& max_solutions = ctx.problem.options.max_solutions;
+    int solutions = 0;
+    for (size_t i = 0; i < moves.size(); ++i) {
+        if (shown[i]) out.trees.push_back({0, phase, attacker, std::move(nodes[i])});
+        if (!ctx.problem.options.move_numbers && keys[i] && max_solutions && ++solutions >= *max_solutions &&
+            i + 1 < moves.size()) {
+            if (ctx.partial) *ctx.partial = true;
+            return true;
+        }
+    }
+    return false;
+}
+
+// Popeye's text of one phase of battle play from its trees (those of `found` with play
+// `phase`, from `next` on: `next` is moved past them), ending with the phase's closing empty
+// line unless MaxSolutions cut it; returns true when it was cut.
+bool render_phase(const SolveContext& ctx, Mode mode, const Position& root, int n, int phase, const TwinOutput& found,
+                  size_t& next, std::string& out) {
+    const std::vector<PlayTree>& trees = found.trees;
+    auto take = [&](PlayNode::Kind kind) -> const PlayTree* {
+        if (next < trees.size() && trees[next].play == phase && trees[next].root.kind == kind) return &trees[next++];
+        return nullptr;
+    };
+    auto switched = [&] {
+        Position pos = root;
+        pos.set_side_to_move_for_analysis(~root.side_to_move());
+        return pos;
+    };
+    // A set play or post-key tree: the defender to move, no move at its root.
+    auto defender_block = [&](const PlayTree& t) {
+        const Position pos = switched();
+        if (t.first != root.side_to_move() || t.root.move != Move{} || pos.in_check(~pos.side_to_move()))
+            throw std::invalid_argument("a tree of set play or post-key play that the play does not have");
+        check_tree_below(pos, t.root);
+        return format_battle_block(pos, t.root, ctx.goal, ctx.problem.language);
+    };
     if (root.in_check(~root.side_to_move())) {
         out += "\n";
         return false;
     }
-    // Option PostKeyPlay: only the play after the (absent) key.
     if (ctx.problem.options.post_key_play) {
-        out += solver.post_key_block(root, n);
+        if (const PlayTree* t = take(PlayNode::Kind::PostKey)) out += defender_block(*t);
         return false;
     }
     // Each block (set play, each key or try) starts with an empty line; one more ends the
-    // play (the front end adds the last one before "solution finished."). Set play of an
-    // s#1 or r#1 is the defender's goal moves.
-    if (ctx.problem.options.set_play && (n >= 2 || mode != Mode::Direct)) result += solver.set_play_block(root, n);
-
-    MoveList list;
-    root_moves(ctx, mode, root, n, list);
-    std::vector<Move> moves(list.begin(), list.end());
-    std::vector<std::string> blocks(moves.size());
-    std::vector<char> keys(moves.size(), 0);
-    std::vector<PlayNode> nodes(moves.size());
+    // play (the front end adds the last one before "solution finished.").
+    std::string result;
+    if (ctx.problem.options.set_play && (n >= 2 || mode != Mode::Direct))
+        if (const PlayTree* t = take(PlayNode::Kind::SetPlay)) result += defender_block(*t);
     Position probe = root;
-    const bool reflex_blocked = mode == Mode::Reflex && goal_reachable_in_one(probe, ctx.goal);
     // Popeye closes these lines without the empty line that ends a phase.
-    if (reflex_blocked) {
-        out += result + solver.reflex_obliged_block(probe);
+    if (mode == Mode::Reflex && goal_reachable_in_one(probe, ctx.goal)) {
+        std::vector<PlayNode> obliged;
+        for (const GoalMove& g : goal_moves(probe, ctx.goal, ctx.problem.language)) {
+            PlayNode node{PlayNode::Kind::Obliged, g.move, {}};
+            node.goal = true;
+            obliged.push_back(std::move(node));
+        }
+        out += result + format_battle_obliged(probe, obliged, ctx.goal, ctx.problem.language);
         return false;
     }
-    {
-        if (ctx.control) ctx.control->start_root(static_cast<int>(moves.size()));
-        run_in_arena(ctx.threads, [&] {
-            for_each_index(ctx.threads, moves.size(), [&](size_t i) {
-                Position pos = root;
-                bool key = false;
-                blocks[i] = solver.root_block(pos, moves[i], n, key, ctx.trees ? &nodes[i] : nullptr);
-                keys[i] = key;
-                if (ctx.control) ctx.control->root_move_done();
-            });
-        });
-    }
-    auto record_key = [&](size_t i) {
-        if (keys[i] && ctx.keys) ctx.keys->push_back({0, phase, root.side_to_move(), {moves[i]}});
-        if (!blocks[i].empty() && ctx.trees) ctx.trees->push_back({0, phase, root.side_to_move(), nodes[i]});
+    MoveList list;
+    root_moves(ctx, mode, root, n, list);
+    const std::vector<Move> moves(list.begin(), list.end());
+    // The block of root move i: its tree's, when the next tree is of that move.
+    auto block = [&](size_t i) -> std::string {
+        if (next >= trees.size() || trees[next].play != phase || trees[next].root.move != moves[i] ||
+            (trees[next].root.kind != PlayNode::Kind::Key && trees[next].root.kind != PlayNode::Kind::Try))
+            return "";
+        return direct_tree_text(ctx, phase, trees[next++]);
     };
-    // MaxSolutions: the search stops at the n-th key; the output then ends there.
-    const std::optional<int>& max_solutions = ctx.problem.options.max_solutions;
-    int solutions = 0;
     // Option MoveNumbers: before each root move Popeye writes its number and the move
     // ("  4  (Ta1-d1 )"); a block then follows without its leading empty line and is closed
     // by one (BEISPIEL/castling.inp).
     // Popeye numbers every move it generates, also those it then finds illegal.
-    const bool numbers = ctx.problem.options.move_numbers;
-    if (numbers) {
+    if (ctx.problem.options.move_numbers) {
         MoveList generated;
         popeye_ordered_pseudo_moves(root, generated);
-        size_t next = 0;
+        size_t at = 0;
         result += "\n";
         for (int g = 0; g < generated.size(); ++g) {
             Position pos = root;
@@ -595,20 +638,23 @@ bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode,
             char number[16];
             std::snprintf(number, sizeof number, "%3d", g + 1);
             result += std::string(number) + "  (" + text + (pos.in_check() ? " +" : "") + " )\n";
-            if (next < moves.size() && moves[next] == generated[g]) {
-                record_key(next);
-                if (!blocks[next].empty()) result += blocks[next].substr(1) + "\n";
-                ++next;
+            if (at < moves.size() && moves[at] == generated[g]) {
+                const std::string b = block(at);
+                if (!b.empty()) result += b.substr(1) + "\n";
+                ++at;
             }
         }
         out += result;
         return false;
     }
+    // MaxSolutions: the search stops at the n-th key; the output then ends there.
+    const std::optional<int>& max_solutions = ctx.problem.options.max_solutions;
+    int solutions = 0;
     for (size_t i = 0; i < moves.size(); ++i) {
-        result += blocks[i];
-        record_key(i);
-        if (keys[i] && max_solutions && ++solutions >= *max_solutions && i + 1 < moves.size()) {
-            if (ctx.partial) *ctx.partial = true;
+        const bool key = next < trees.size() && trees[next].play == phase && trees[next].root.move == moves[i] &&
+                         trees[next].root.kind == PlayNode::Kind::Key;
+        result += block(i);
+        if (key && max_solutions && ++solutions >= *max_solutions && i + 1 < moves.size()) {
             out += result;
             return true;
         }
@@ -657,19 +703,34 @@ bool direct_plan(const SolveContext& ctx, Mode& mode, int& n, std::vector<Positi
 
 }  // namespace
 
-bool solve_direct(const SolveContext& ctx, std::string& out) {
+bool solve_direct(const SolveContext& ctx) {
     Mode mode{};
     int n = 0;
     std::vector<Position> roots;
     if (!direct_plan(ctx, mode, n, roots)) return false;
     const BattleSolver solver(ctx, mode, ctx.problem.stipulation.exact);
+    TwinOutput scratch;
+    TwinOutput& out = ctx.output ? *ctx.output : scratch;
+    for (size_t k = 0; k < roots.size(); ++k)
+        out.last_cut = solve_phase(ctx, solver, mode, roots[k], n, static_cast<int>(k), out);
+    return true;
+}
+
+bool render_direct(const SolveContext& ctx, const TwinOutput& found, std::string& out) {
+    Mode mode{};
+    int n = 0;
+    std::vector<Position> roots;
+    if (!direct_plan(ctx, mode, n, roots)) return false;
+    if (!found.lines.empty()) throw std::invalid_argument("lines in battle play");
     // Each phase ends with its own empty line.
     std::string result;
+    size_t next = 0;
     for (size_t k = 0; k < roots.size(); ++k) {
-        const bool cut = solve_phase(ctx, solver, mode, roots[k], n, static_cast<int>(k), result);
+        const bool cut = render_phase(ctx, mode, roots[k], n, static_cast<int>(k), found, next, result);
         // A cut phase lacks its closing line; a later phase still starts on a line of its own.
         if (cut && k + 1 < roots.size()) result += "\n";
     }
+    if (next != found.trees.size()) throw std::invalid_argument("trees of a play or root move the twin does not have");
     out += result;
     return true;
 }
@@ -714,7 +775,7 @@ std::vector<PlayTree> direct_root_trees(const SolveContext& ctx, int phase, int 
     const BattleSolver solver(ctx, mode, ctx.problem.stipulation.exact);
     bool key = false;
     PlayNode node;
-    if (solver.root_block(pos, list[root], n, key, &node).empty()) return {};
+    if (!solver.root_tree(pos, list[root], n, key, node)) return {};
     return {PlayTree{0, phase, pos.side_to_move(), std::move(node)}};
 }
 

@@ -775,54 +775,99 @@ std::string goal_move_lines(const SolveContext& ctx, Position& pos, bool dots, c
     return text;
 }
 
-bool solve_help_or_series(const SolveContext& ctx, std::string& out) {
+namespace {
+
+// Help-reflex play whose first mover can reach the goal: it must, and the play fails; Popeye
+// writes those moves marked " ?!?" (TESTS/help_play.inp, hr#1). The position then, or null.
+std::optional<Position> help_reflex_obliged(const SolveContext& ctx, const std::vector<HelpRun>& runs) {
+    const Stipulation& st = ctx.problem.stipulation;
+    if (st.series || st.play != Stipulation::Play::HelpReflex || runs.size() != 1 || runs[0].blocked)
+        return std::nullopt;
+    Position root = runs[0].root;
+    if (root.side_to_move() != runs[0].phase.goal_side && goal_reachable_in_one(root, ctx.goal)) return root;
+    return std::nullopt;
+}
+
+// Set play of ser-s# and ser-h#: the opponent of the series side reaches the goal at once
+// (ser-s#: forced to; ser-h#: able to, BEISPIEL/hpint.inp "1...Kd1-e2 ="). The position with
+// that opponent to move when the option asks for it and the opponent does reach the goal,
+// else null.
+std::optional<Position> series_set_position(const SolveContext& ctx) {
+    const Stipulation& st = ctx.problem.stipulation;
+    if (!(st.series && st.intro == 0 && ctx.problem.options.set_play &&
+          (st.play == Stipulation::Play::Self || st.play == Stipulation::Play::Help)))
+        return std::nullopt;
+    Position set = ctx.initial;
+    set.set_side_to_move_for_analysis(~ctx.initial.side_to_move());
+    const bool reaches =
+        st.play == Stipulation::Play::Self ? goal_forced_in_one(set, ctx.goal) : goal_reachable_in_one(set, ctx.goal);
+    if (set.in_check(ctx.initial.side_to_move()) || !reaches) return std::nullopt;
+    return set;
+}
+
+}  // namespace
+
+bool solve_help_or_series(const SolveContext& ctx) {
     std::vector<HelpRun> runs;
     if (!help_runs(ctx, runs)) return false;
-    const Stipulation& st = ctx.problem.stipulation;
-    // Help-reflex play whose first mover can reach the goal: it must, and the play fails;
-    // Popeye writes those moves marked " ?!?" (TESTS/help_play.inp, hr#1).
-    if (!st.series && st.play == Stipulation::Play::HelpReflex && runs.size() == 1 && !runs[0].blocked) {
-        Position root = runs[0].root;
-        if (root.side_to_move() != runs[0].phase.goal_side && goal_reachable_in_one(root, ctx.goal)) {
-            out += goal_move_lines(ctx, root, false, " ?!?") + "\n";
-            return true;
-        }
+    TwinOutput scratch;
+    TwinOutput& out = ctx.output ? *ctx.output : scratch;
+    if (help_reflex_obliged(ctx, runs)) return true;  // the obliged moves follow from the position
+    if (std::optional<Position> set = series_set_position(ctx))
+        for (const GoalMove& g : goal_moves(*set, ctx.goal, ctx.problem.language))
+            out.lines.push_back({0, 0, set->side_to_move(), {g.move}, true});
+    for (const HelpRun& r : runs) {
+        if (r.blocked) continue;
+        int solutions = 0;
+        PhaseSolver solver(ctx, r.phase, r.root, solutions);
+        bool interrupted = false;
+        const Lines& lines = solver.run(interrupted);
+        for (const FoundLine& l : lines)
+            out.lines.push_back(
+                {0, static_cast<int>(&r - runs.data()), r.root.side_to_move(), l.moves, r.set_play, l.restart});
+        if (interrupted && ctx.partial) *ctx.partial = true;
+        out.last_cut = interrupted;
+    }
+    return true;
+}
+
+bool render_help_or_series(const SolveContext& ctx, const TwinOutput& found, std::string& out) {
+    std::vector<HelpRun> runs;
+    if (!help_runs(ctx, runs)) return false;
+    if (!found.trees.empty()) throw std::invalid_argument("trees in help or series play");
+    if (std::optional<Position> root = help_reflex_obliged(ctx, runs)) {
+        if (!found.lines.empty()) throw std::invalid_argument("lines where the first mover must reach the goal");
+        out += goal_move_lines(ctx, *root, false, " ?!?") + "\n";
+        return true;
     }
     std::string text;
-    // Set play of ser-s# and ser-h#: the opponent of the series side reaches the goal at once
-    // (ser-s#: forced to; ser-h#: able to, BEISPIEL/hpint.inp "1...Kd1-e2 =").
-    const bool series_set = st.series && st.intro == 0 && ctx.problem.options.set_play &&
-                            (st.play == Stipulation::Play::Self || st.play == Stipulation::Play::Help);
-    if (series_set) {
-        Position set = ctx.initial;
-        set.set_side_to_move_for_analysis(~ctx.initial.side_to_move());
-        const bool reaches = st.play == Stipulation::Play::Self ? goal_forced_in_one(set, ctx.goal)
-                                                                : goal_reachable_in_one(set, ctx.goal);
-        if (!set.in_check(ctx.initial.side_to_move()) && reaches) {
-            text += goal_move_lines(ctx, set, true, "") + "\n";
-            if (ctx.lines)
-                for (const GoalMove& g : goal_moves(set, ctx.goal, ctx.problem.language))
-                    ctx.lines->push_back({0, 0, set.side_to_move(), {g.move}, true});
+    size_t next = 0;  // the first line not written yet
+    // The series' set play: goal moves of the other side, one move each.
+    const std::optional<Position> set = series_set_position(ctx);
+    if (set) {
+        while (next < found.lines.size() && found.lines[next].set_play) {
+            const PlayLine& l = found.lines[next++];
+            if (l.play != 0 || l.first != set->side_to_move() || l.moves.size() != 1)
+                throw std::invalid_argument("a set-play line of another play");
+            Position pos = *set;
+            if (!is_legal(pos, l.moves[0])) throw std::invalid_argument("a move that is not legal where it is played");
+            text += "\n  1..." + move_to_popeye(pos, l.moves[0], false, ctx.problem.language) +
+                    std::string(goal_mark(ctx.goal));
         }
+        text += "\n";
     }
-    bool interrupted = false;
-    for (const HelpRun& r : runs) {
-        if (r.blocked) {
+    for (size_t r = 0; r < runs.size(); ++r) {
+        if (runs[r].blocked) {
             text += "\n";
             continue;
         }
-        int solutions = 0;
-        PhaseSolver solver(ctx, r.phase, r.root, solutions);
-        interrupted = false;
-        const Lines& lines = solver.run(interrupted);
-        text += solver.text(lines);
-        if (ctx.lines)
-            for (const FoundLine& l : lines)
-                ctx.lines->push_back(
-                    {0, static_cast<int>(&r - runs.data()), r.root.side_to_move(), l.moves, r.set_play, l.restart});
-        if (interrupted && ctx.partial) *ctx.partial = true;
-        if (!interrupted || &r != &runs.back()) text += "\n";
+        std::vector<PlayLine> lines;
+        while (next < found.lines.size() && found.lines[next].play == int(r) && !(set && found.lines[next].set_play))
+            lines.push_back(found.lines[next++]);
+        text += help_lines_text(ctx, int(r), lines);
+        if (!found.last_cut || r + 1 != runs.size()) text += "\n";
     }
+    if (next != found.lines.size()) throw std::invalid_argument("lines of a play the twin does not have");
     out += text;
     return true;
 }

@@ -84,16 +84,10 @@ struct SolveContext {
     // Facts proved without search (why a twin has no solution, e.g. an unreachable target);
     // may be null.
     std::vector<std::string>* notes = nullptr;
-    // Proof games found (solve_proof_game), as data in output order (twin 0: the caller
-    // numbers the twins); may be null.
-    std::vector<PlayLine>* proof_games = nullptr;
-    // The lines of help and series play (solve_help_or_series; set play's marked) and the keys
-    // of battle play (solve_direct), as data in output order (twin 0); may be null.
-    std::vector<PlayLine>* lines = nullptr;
-    std::vector<PlayLine>* keys = nullptr;
-    // The keys and tries of battle play with the play written below them (solve_direct), in
-    // output order (twin 0); may be null.
-    std::vector<PlayTree>* trees = nullptr;
+    // What the solver found, as data (TwinOutput: the lines of help, series and proof play,
+    // battle play's trees, whether its last play was cut), twin 0 (the caller numbers the
+    // twins); may be null.
+    TwinOutput* output = nullptr;
 
     void visit() const {
         if (control) control->visit();
@@ -176,15 +170,23 @@ std::vector<GoalMove> goal_moves(const Position& pos, Goal g, Language lang);
 // generator, and so in the order of popeye_ordered_final_moves (mate and check goals).
 bool final_move_order(const Position& pos, Goal g);
 
-// Each writes Popeye's solution lines for the problem into `out` (exactly as Popeye prints
-// them between the header/twin line and "solution finished.") and returns true, or returns
-// false without writing when it does not handle the stipulation.
-bool solve_help_or_series(const SolveContext& ctx, std::string& out);  // h..., ser-...
-bool solve_direct(const SolveContext& ctx, std::string& out);          // #n, =n, s#n, r#n, ...
+// Each solves the twin, putting what it finds into *ctx.output, and returns true, or returns
+// false when it does not handle the stipulation.
+bool solve_help_or_series(const SolveContext& ctx);  // h..., ser-...
+bool solve_direct(const SolveContext& ctx);          // #n, =n, s#n, r#n, ...
 // Proof games (src/solve_proof.cpp): dian, dian.5 from the game array and a=>bn from position
 // a, to the diagram's units (Problem::setup.board); ctx.initial must be the position play
 // starts from, proof_start_setup(problem), loaded with the problem's rules.
-bool solve_proof_game(const SolveContext& ctx, std::string& out);  // dia..., a=>b...
+bool solve_proof_game(const SolveContext& ctx);  // dia..., a=>b...
+
+// The renderers of what those solvers found: each writes Popeye's solution lines for the
+// twin from `found` into `out` (exactly as Popeye prints them between the header/twin line and
+// "solution finished.") and returns true, or returns false without writing when the
+// stipulation is not its. Throws std::invalid_argument when `found` does not fit the twin (a
+// line or tree of a play it does not have, a move that is not legal where it is played).
+bool render_help_or_series(const SolveContext& ctx, const TwinOutput& found, std::string& out);
+bool render_direct(const SolveContext& ctx, const TwinOutput& found, std::string& out);
+bool render_proof_game(const SolveContext& ctx, const TwinOutput& found, std::string& out);
 
 // One play (phase) of a twin split by root moves: `blocked` plays write only an empty
 // line; otherwise the play's text is, for each of its `lengths` lengths, the parts of its
@@ -233,6 +235,9 @@ void check_line(const Position& start, const std::vector<Move>& moves);
 // Try, with the attacker to move) and so is each move below it where it is played (threats
 // after a pass of the defender, the other children in the position after their parent).
 void check_tree(const Position& pos, const PlayNode& node);
+// The same for the children of a root without a move (set play, post-key play), `pos` the
+// position they are played in (the defender to move; threats after its pass).
+void check_tree_below(const Position& pos, const PlayNode& root);
 Setup proof_start_setup(const Problem& problem);
 
 }  // namespace rebirth

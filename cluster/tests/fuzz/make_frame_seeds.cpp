@@ -72,11 +72,19 @@ int main(int argc, char** argv) {
     split.pending = {{path_move(11, 27)}};
     const PlayLine line{0, 0, WHITE, {path_move(6, 21).move, path_move(57, 42).move}};
     split.fragments = {{{path_move(6, 21), path_move(57, 42)}, {{line}, {}}, 9, 0.5, false}};
+    // A problem solved whole: its one twin's key as data; a cook-check item's claim result.
     Result solved = done;
     solved.status = Result::Status::Solved;
-    solved.text = "\n  1.Qa7-d7 !\n\nsolution finished.\n";
+    TwinOutput twin;
+    twin.trees = {PlayTree{0, 0, WHITE, PlayNode{PlayNode::Kind::Key, path_move(48, 51).move, {}}}};
+    solved.outputs = {twin};
     solved.solve_status = "solved";
     solved.solutions = 1;
+    Result claim = done;
+    claim.status = Result::Status::Solved;
+    claim.text = "{\"verdict\":\"sound\",\"found\":1}\n";
+    claim.solve_status = "sound";
+    claim.solutions = 1;
     Result fragment = done;
     fragment.status = Result::Status::Fragment;
     fragment.lines = {{}, {line, line}};
@@ -127,6 +135,7 @@ int main(int argc, char** argv) {
     write(dir / "work_solve.frame", encode_frame(MsgType::Work, serialize(solve)));
     write(dir / "result_split.frame", encode_frame(MsgType::Result, serialize(split)));
     write(dir / "result_solved.frame", encode_frame(MsgType::Result, serialize(solved)));
+    write(dir / "result_claim.frame", encode_frame(MsgType::Result, serialize(claim)));
     write(dir / "result_fragment.frame", encode_frame(MsgType::Result, serialize(fragment)));
     write(dir / "result_fragment_tree.frame", encode_frame(MsgType::Result, serialize(tree_fragment)));
     write(dir / "result_fragment_retro.frame", encode_frame(MsgType::Result, serialize(retro_fragment)));

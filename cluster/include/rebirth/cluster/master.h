@@ -77,6 +77,7 @@ class Master {
     void check_proof_record(const ProblemRun& run, const std::string& key, const ProofRecord& rec) const;
     void check_fragment(const ProblemRun& run, const std::string& key, const SolveFragment& f) const;
     void check_retro(const ProblemRun& run, const std::string& key, const RetroFragment& f) const;
+    std::string whole_text(const ProblemRun& run, const std::string& key, const Result& result) const;
     void settle_proof(ProblemRun& run, int twin, int play);
     void plan_problem(ProblemRun& run);
     void add_replies(ProblemRun& run, const std::string& root, const std::vector<std::string>& children);

@@ -9,6 +9,7 @@
 #include "rebirth/move.h"
 #include "rebirth/retro_problem.h"
 #include "rebirth/solution.h"
+#include "rebirth/solve.h"
 
 namespace rebirth::cluster {
 
@@ -31,7 +32,9 @@ namespace rebirth::cluster {
 //    trees, ChildFragment::lines), not text.
 // 11: retro items answer with their sequences or retractor trees as data (Result::retro), not
 //    text lines.
-inline constexpr std::uint16_t kProtocolVersion = 11;
+// 12: a whole solve problem answers with its twins' solutions as data (Result::outputs, or
+//    Result::retro_whole for a retro problem), not text.
+inline constexpr std::uint16_t kProtocolVersion = 12;
 
 // Most half-moves of a proof-game length in a message (Popeye's stipulations stay far below).
 inline constexpr std::int32_t kMaxProofLength = 1000;
@@ -111,12 +114,15 @@ struct ChildFragment {
 };
 
 // A worker's answer: the item's count (Done; Noop items too), or the counts of the children
-// it finished and the children it hands back (Split), or a solved problem (Solved: `text`,
-// `solve_status`, `solutions`, `nodes` = positions searched), or the solutions of one root move
+// it finished and the children it hands back (Split), or a whole solved problem (Solved:
+// `outputs`, each twin's solutions as data, or `retro_whole` for a retro problem, or for bad
+// input `error`; `solve_status`, `solutions`, `nodes` = positions searched: the master renders
+// the text), or the solutions of one root move
 // of a solve problem as data (Fragment: `lines` per length or `trees`, as SolveFragment has
 // them, `timed_out`, `nodes`; a retro item's Fragment has its answer as data in `retro`), or why it
 // could not search (Error); a cook-check item answers Solved too (`text`: the claim's result,
-// one JSON line; `solve_status`: its verdict; `solutions`: the solutions found). A solve root item may also end Split:
+// one JSON line, a document of data; `solve_status`: its verdict; `solutions`: the solutions
+// found). A solve root item may also end Split:
 // `pending` lists all its replies (two-move paths) in order and `fragments` holds those searched. A proof-game item
 // answers Proof: `proof_lines`, per length of the item, the solutions as the moves after its path (in the solver's
 // order), or `timed_out`. `requests` is how many new items the worker asks for with it.
@@ -132,8 +138,11 @@ struct Result {
     std::string error;
     std::int32_t threads = 0;
     double seconds = 0;
-    std::string text;          // Solved: the problem's output (header and solution)
-    std::string solve_status;  // Solved: SolveReport::status() or "bad-input"
+    std::string text;                 // Solved, a cook-check item: the claim's result (one JSON line)
+    std::vector<TwinOutput> outputs;  // Solved, a whole solve problem: its twins (SolveReport::outputs)
+    // Solved, a whole retro problem: solve_whole_retro's fragments.
+    std::vector<std::vector<std::vector<RetroFragment>>> retro_whole;
+    std::string solve_status;  // Solved: SolveReport::status() or "bad-input" (`error` then says why)
     std::int32_t solutions = 0;
     RetroFragment retro;                         // Fragment of a retro item: its sequences or trees
     std::vector<std::vector<PlayLine>> lines;    // Fragment of a solve item: SolveFragment::lines

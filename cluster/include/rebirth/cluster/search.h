@@ -133,10 +133,18 @@ class ProblemCache {
     std::list<std::pair<RetroKey, std::shared_ptr<const std::vector<std::vector<UnMove>>>>> retro_;  // latest first
 };
 
-// The output of `rebirth solve --regression --quiet` for problem `p` alone, with its
-// summary: header and solution text, or header and the input error as that command
-// prints it ("bad-input").
+// Problem `p` solved whole (status Solved) with its summary: its twins' solutions as data
+// (SolveReport::outputs; a retro problem: solve_whole_retro's fragments), or its input error
+// ("bad-input", `error` the message).
 Result solve_one(const Problem& p, int threads, double max_seconds);
+
+// The output of `rebirth solve --regression --quiet` for problem `p` alone (its time limit
+// `max_seconds`) rendered from a worker's solve_one result: header and solutions, or header
+// and the input error as that command prints it; `status` and `solutions` (when given) get
+// the summary that follows from it. Throws std::invalid_argument when the data does not fit
+// `p` (render_solve_report, assemble_retro), or InputError when `p` is not playable.
+std::string whole_problem_text(const Problem& p, const Result& r, double max_seconds, std::string* status = nullptr,
+                               int* solutions = nullptr);
 
 // The journal key of a root item of a split solve problem: "TWIN.PHASE/TOKEN" ("0.1/e2e4",
 // "1.0/e1g1:k3:o1"), and the one-move path naming its root move; a reply share of one
