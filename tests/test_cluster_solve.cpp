@@ -810,3 +810,35 @@ TEST(ClusterSolveMaster, WholeProblemsAreDataCheckedAndRendered) {
     refused(
         samples[2], [](Result& r) { r.solve_status = "solved"; }, "status");
 }
+
+// A retro job's time limit bounds each retractor item: first choices it leaves unsettled come
+// back as such (listed "not settled: time limit"), never as refuted, and the problem's verdict
+// is unresolved.
+TEST(ClusterRetroMaster, TimeLimitLeavesRetractorChoicesUnsettled) {
+    fs::path dir = fresh_dir("retro-limit");
+    const std::string job_text = R"({"kind": "retro", "limits": {"threads": 1, "items_per_rank": 4,
+                                     "max_seconds": 0.000001},
+                                     "problems": ["cluster/tests/data/retro_quick.inp"], "output_dir": "out"})";
+    ProblemCache cache;
+    int unsettled = 0;
+    {
+        Master m(job_under(job_text, dir), MasterOptions{});
+        while (auto item = m.next_item()) {
+            const Result r = run_item(*item, cache);
+            ASSERT_TRUE(r.status == Result::Status::Fragment || r.status == Result::Status::Solved) << r.error;
+            for (const RetractorStep& u : r.retro.unresolved) unsettled += u.timed_out;
+            for (const auto& twin : r.retro_whole)
+                for (const auto& side : twin)
+                    for (const RetroFragment& f : side)
+                        for (const RetractorStep& u : f.unresolved) unsettled += u.timed_out;
+            m.on_result(r);
+        }
+        EXPECT_TRUE(m.finished());
+        EXPECT_EQ(m.exit_code(), 0);
+    }
+    EXPECT_GT(unsettled, 0);
+    const Job job = job_under(job_text, dir);
+    const std::string out = read_text(dir / "out" / (job.problems.back().id + ".out"));  // Kg6 Rb1 / Kh8, -2 & #1
+    EXPECT_NE(out.find("?  (not settled: time limit)"), std::string::npos) << out;
+    EXPECT_NE(out.find("verdict: unresolved"), std::string::npos) << out;
+}

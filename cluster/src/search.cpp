@@ -785,7 +785,7 @@ Result run_item(const WorkItem& item, ProblemCache& cache) {
             r.status = Result::Status::Fragment;
             const auto prefixes = cache.retro_prefixes(item);
             r.retro = retro_item_fragment(cache.problem(item), item.depth, item.chunk, item.twin, item.phase,
-                                          item.prefix, item.threads, prefixes.get());
+                                          item.prefix, item.threads, prefixes.get(), item.max_seconds);
             r.seconds = std::chrono::duration<double>(clock::now() - start).count();
             return r;
         }
