@@ -665,18 +665,25 @@ TEST(ClusterRetroJournal, KeysRoundTrip) {
     UnMove plain;
     plain.move = Move{SQ_E2, SQ_E4};
     const std::string token = unmove_token(plain);
-    EXPECT_EQ(token, "e2e4~0.64.64.0.0.0.0.0.0.0.64.0.64.0.0.0.64");
+    EXPECT_EQ(token, "e2e4");  // fields at their defaults are left out
+    UnMove rook;
+    rook.move = Move{SQ_D2, SQ_E1};
+    rook.uncaptured = ROOK;
+    rook.unreborn = SQ_H1;
+    EXPECT_EQ(unmove_token(rook), "d2e1/a3.b7");
+    EXPECT_EQ(parse_unmove_token("d2e1/a3.b7"), rook);
     for (const std::string& bad :
-         {std::string(""), std::string("e2e4"), token + ".0", token.substr(0, token.size() - 3), "e2e4~" + token,
-          std::string("e2e4~0.64.64.0.2.0.0.0.0.0.64.0.64.0.0.0.64"),
-          std::string("e2e4~0.64.64.0.0.0.0.0.0.0.64.0.64.0.0.0.064")})
+         {std::string(""), std::string("e2e4/"), std::string("e2e4/a0"), std::string("d2e1/b7.a3"),
+          std::string("d2e1/a3.a3"), std::string("d2e1/a3.b07"), std::string("e2e4/e2"), std::string("e2e4/z1"),
+          std::string("e2e4/a"), std::string("e2e4/a3/b7"), std::string("e2e4:o1")})
         EXPECT_THROW(parse_unmove_token(bad), std::invalid_argument) << bad;
     EXPECT_THROW(parse_retro_sequence_key(""), std::invalid_argument);
-    for (const std::string& bad : {std::string(), "0.w.W.0~" + token, "0.w.W.0~" + token + "~e2",
-                                   "1.w.W.0~" + token + "~", "0.x.W.0~" + token + "~", "0.w.Q.0~" + token + "~",
-                                   "0.w.W.2~" + token + "~", "0.w.W.0~" + token + "~ 2.b.F.0~" + token + "~"})
+    for (const std::string& bad :
+         {std::string(), "0.w.W.0~" + token, "0.w.W.0~" + token + "~e2", "1.w.W.0~" + token + "~",
+          "0.x.W.0~" + token + "~", "0.w.Q.0~" + token + "~", "0.w.W.2~" + token + "~",
+          "0.w.W.0~" + token + "~ 2.b.F.0~" + token + "~", "0.w.W.0~" + token + "~~"})
         EXPECT_THROW(parse_retractor_step_key(bad), std::invalid_argument) << bad;
-    EXPECT_NO_THROW(parse_retractor_step_key("0.w.W.0~" + token + "~e7e8 1.b.F.0~" + token + "~"));
+    EXPECT_NO_THROW(parse_retractor_step_key("0.w.W.0~" + token + "~e7e8 1.b.F.0~d2e1/a3.b7~"));
 }
 
 // Workers answer retro items with their answers as data (never text), which the master checks
@@ -717,7 +724,8 @@ TEST(ClusterRetroMaster, AnswersAreDataCheckedAgainstTheirItems) {
             nlohmann::json j = nlohmann::json::parse(line);
             if (!done && j["t"] == "fragment" && j.contains(field)) {
                 std::string key = j[field][0];
-                const std::size_t at = key.find('~') - 4;  // the first un-move's squares
+                // The first un-move's squares: a sequence's first token, a tree's after its head.
+                const std::size_t at = std::string(field) == "keys" ? key.find('~') + 1 : 0;
                 key.replace(at, 4, key.substr(at + 2, 2) + key.substr(at, 2));
                 j[field][0] = key;
                 line = j.dump();

@@ -943,7 +943,7 @@ void Master::assemble_retro_run(ProblemRun& run) {
             rec.seconds += f->second.seconds;
             rec.threads = std::max(rec.threads, f->second.threads);
         }
-        a = assemble_retro(*run.problem, *run.retro, fragments);
+        a = assemble_retro(*run.problem, *run.retro, fragments, true);  // each checked when it came
     } catch (const std::exception& e) {
         fail(run, std::string("the retro items do not assemble: ") + e.what());
         return;

@@ -2,6 +2,7 @@
 
 #include <tbb/task_arena.h>
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -264,36 +265,60 @@ Move parse_plain_move(std::string_view token) {
 
 }  // namespace
 
+namespace {
+
+// An un-move's fields after its move, as numbers, and their defaults (UnMove{}).
+constexpr std::size_t kUnMoveFields = 17;
+constexpr std::array<int, kUnMoveFields> kUnMoveDefaults = {0, 64, 64, 0, 0, 0, 0, 0, 0, 0, 64, 0, 64, 0, 0, 0, 64};
+
+std::array<int, kUnMoveFields> unmove_fields(const UnMove& u) {
+    return {u.uncaptured,
+            u.unreborn,
+            u.capturer_now,
+            u.resurrected.walk,
+            u.resurrected.color,
+            u.resurrected.flags,
+            u.capturer_before.walk,
+            u.capturer_before.color,
+            u.capturer_before.flags,
+            u.capturer_lost,
+            u.rook_from,
+            u.uncaptured_flags,
+            u.parrain_square,
+            u.parrain_piece.walk,
+            u.parrain_piece.color,
+            u.parrain_piece.flags,
+            u.parrain_rebirth};
+}
+
+}  // namespace
+
 std::string unmove_token(const UnMove& u) {
-    const int fields[] = {u.uncaptured,
-                          u.unreborn,
-                          u.capturer_now,
-                          u.resurrected.walk,
-                          u.resurrected.color,
-                          u.resurrected.flags,
-                          u.capturer_before.walk,
-                          u.capturer_before.color,
-                          u.capturer_before.flags,
-                          u.capturer_lost,
-                          u.rook_from,
-                          u.uncaptured_flags,
-                          u.parrain_square,
-                          u.parrain_piece.walk,
-                          u.parrain_piece.color,
-                          u.parrain_piece.flags,
-                          u.parrain_rebirth};
-    std::string t = move_token(PathMove{u.move, 0}) + "~";
-    for (std::size_t i = 0; i < std::size(fields); ++i) t.append(i ? "." : "").append(std::to_string(fields[i]));
+    static_assert(SQ_NONE == 64 && NO_WALK == 0 && WHITE == 0);
+    const std::array<int, kUnMoveFields> fields = unmove_fields(u);
+    std::string t = move_token(PathMove{u.move, 0});
+    char sep = '/';
+    for (std::size_t i = 0; i < kUnMoveFields; ++i)
+        if (fields[i] != kUnMoveDefaults[i]) {
+            t.push_back(sep);
+            t.push_back(char('a' + i));
+            t.append(std::to_string(fields[i]));
+            sep = '.';
+        }
     return t;
 }
 
 UnMove parse_unmove_token(std::string_view token) {
-    const std::vector<std::string_view> parts = split_at(token, '~');
-    if (parts.size() != 2) throw std::invalid_argument("bad un-move token '" + std::string(token) + "'");
-    const std::vector<std::string_view> f = split_at(parts[1], '.');
-    if (f.size() != 17) throw std::invalid_argument("bad un-move token '" + std::string(token) + "'");
-    std::vector<int> v;
-    for (std::string_view x : f) v.push_back(parse_int(x, token));
+    const std::vector<std::string_view> parts = split_at(token, '/');
+    if (parts.size() > 2 || (parts.size() == 2 && parts[1].empty()))
+        throw std::invalid_argument("bad un-move token '" + std::string(token) + "'");
+    std::array<int, kUnMoveFields> v = kUnMoveDefaults;
+    if (parts.size() == 2)
+        for (std::string_view field : split_at(parts[1], '.')) {
+            if (field.size() < 2 || field[0] < 'a' || field[0] >= char('a' + kUnMoveFields))
+                throw std::invalid_argument("bad un-move token '" + std::string(token) + "'");
+            v[std::size_t(field[0] - 'a')] = parse_int(field.substr(1), token);
+        }
     for (int i : {4, 7, 9, 14})
         if (v[std::size_t(i)] > 1) throw std::invalid_argument("bad un-move token '" + std::string(token) + "'");
     UnMove u;
@@ -312,6 +337,7 @@ UnMove parse_unmove_token(std::string_view token) {
     u.parrain_square = Square(v[12]);
     u.parrain_piece = piece(13);
     u.parrain_rebirth = Square(v[16]);
+    // One text per un-move: fields in order, each once, none at its default.
     if (unmove_token(u) != token)
         throw std::invalid_argument("non-canonical un-move token '" + std::string(token) + "'");
     return u;
@@ -349,7 +375,7 @@ RetractorStep parse_retractor_step_key(std::string_view key) {
     std::vector<FlatStep> steps;
     for (std::string_view w : words_of(key)) {
         const std::vector<std::string_view> parts = split_at(w, '~');
-        if (parts.size() != 4) throw std::invalid_argument("bad retractor step '" + std::string(w) + "'");
+        if (parts.size() != 3) throw std::invalid_argument("bad retractor step '" + std::string(w) + "'");
         const std::vector<std::string_view> head = split_at(parts[0], '.');
         if (head.size() != 4 || (head[1] != "w" && head[1] != "b") || head[2].size() != 1 ||
             values.find(head[2][0]) == std::string_view::npos || (head[3] != "0" && head[3] != "1"))
@@ -359,9 +385,9 @@ RetractorStep parse_retractor_step_key(std::string_view key) {
         s.side = head[1] == "w" ? WHITE : BLACK;
         s.value = RetractorValue(values.find(head[2][0]));
         s.timed_out = head[3] == "1";
-        s.retraction = parse_unmove_token(std::string(parts[1]) + "~" + std::string(parts[2]));
-        if (!parts[3].empty())
-            for (std::string_view m : split_at(parts[3], ',')) s.forward.push_back(parse_plain_move(m));
+        s.retraction = parse_unmove_token(parts[1]);
+        if (!parts[2].empty())
+            for (std::string_view m : split_at(parts[2], ',')) s.forward.push_back(parse_plain_move(m));
         steps.push_back(std::move(s));
     }
     try {

@@ -89,7 +89,8 @@ RetroFragment retro_item_fragment(const Problem& p, int k, int chunk, int twin, 
 // empty, the count in `count`). Every retraction is checked to be one of the un-moves of the
 // position it is taken back from, a sequence to have the twin's length, and a retractor's
 // forward moves to be legal (render_retractor_step): data that does not fit `p` throws
-// std::invalid_argument, as does a plan of other twins, sides or items.
+// std::invalid_argument, as does a plan of other twins, sides or items. With `checked` the
+// sequences were checked already (check_retro_fragment) and are only written.
 struct RetroAssembly {
     std::string text;
     std::string verdict;
@@ -97,7 +98,8 @@ struct RetroAssembly {
     int count = 0;
 };
 RetroAssembly assemble_retro(const Problem& p, const RetroPlan& plan,
-                             const std::vector<std::vector<std::vector<RetroFragment>>>& fragments);
+                             const std::vector<std::vector<std::vector<RetroFragment>>>& fragments,
+                             bool checked = false);
 
 // A retro problem answered whole as one item per side: the plan with prefixes of one
 // retraction, each side's prefixes in one item (no item for a side without any), and

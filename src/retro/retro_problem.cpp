@@ -339,15 +339,17 @@ RetroFragment retro_item_fragment(const Problem& p, int k, int chunk, int twin, 
 
 namespace {
 
-// The texts of one item's fragment of side `side` of twin `t` (checked, see assemble_retro):
-// a retractor's keys' and unsettled choices' texts, or the sequences' lines.
+// The texts of one item's fragment of side `side` of twin `t`: a retractor's keys' and
+// unsettled choices' texts (always checked), or the sequences' lines, checked (see
+// assemble_retro) when `check`, written when `render`.
 struct FragmentTexts {
     std::string keys, unresolved;
     int key_steps = 0;  // first retractions of keys (solve_retro_problem counts one solution each)
     std::vector<std::string> lines;
 };
 
-FragmentTexts fragment_texts(const RetroTwin& t, size_t side, const RetroFragment& f) {
+FragmentTexts fragment_texts(const RetroTwin& t, size_t side, const RetroFragment& f, bool check = true,
+                             bool render = true) {
     FragmentTexts out;
     if (side >= t.sides.size()) throw std::invalid_argument("retro items of another plan");
     const Setup s = t.position(t.sides[side]);
@@ -381,6 +383,8 @@ FragmentTexts fragment_texts(const RetroTwin& t, size_t side, const RetroFragmen
     std::vector<std::vector<UnMove>> unmoves;
     for (const std::vector<UnMove>& seq : f.sequences) {
         if (seq.size() != size_t(t.n)) throw std::invalid_argument("a sequence of another length than the twin's");
+        if (render) out.lines.push_back(sequence_line(s, seq, t.n, t.r()));
+        if (!check) continue;
         size_t common = 0;
         while (common < path.size() && path[common] == seq[common]) ++common;
         path.resize(common);
@@ -398,7 +402,6 @@ FragmentTexts fragment_texts(const RetroTwin& t, size_t side, const RetroFragmen
                 positions.push_back(retract_keeping_rights(positions[i], seq[i]));
             }
         }
-        out.lines.push_back(sequence_line(s, seq, t.n, t.r()));
     }
     return out;
 }
@@ -433,11 +436,11 @@ void check_retro_fragment(const Problem& p, const RetroPlan& plan, int twin, int
     if (twin < 0 || size_t(twin) >= plan.twins.size() || size_t(twin) >= twin_count(p) || side < 0 ||
         size_t(side) >= plan.twins[size_t(twin)].sides.size())
         throw std::invalid_argument("retro items of another plan");
-    (void)fragment_texts(load_twin(p, size_t(twin)), size_t(side), fragment);
+    (void)fragment_texts(load_twin(p, size_t(twin)), size_t(side), fragment, true, false);
 }
 
 RetroAssembly assemble_retro(const Problem& p, const RetroPlan& plan,
-                             const std::vector<std::vector<std::vector<RetroFragment>>>& fragments) {
+                             const std::vector<std::vector<std::vector<RetroFragment>>>& fragments, bool checked) {
     RetroAssembly out;
     std::string verdict = "unique";
     if (fragments.size() != plan.twins.size() || plan.twins.size() != twin_count(p))
@@ -463,7 +466,7 @@ RetroAssembly assemble_retro(const Problem& p, const RetroPlan& plan,
             int keys = 0, unresolved = 0;
             std::string key_text, unresolved_text;
             for (const RetroFragment& item : fragments[t].front()) {
-                const FragmentTexts texts = fragment_texts(rt, 0, item);
+                const FragmentTexts texts = fragment_texts(rt, 0, item, !checked);
                 keys += item.key_choices;
                 unresolved += item.unresolved_choices;
                 key_text += texts.keys;
@@ -479,7 +482,7 @@ RetroAssembly assemble_retro(const Problem& p, const RetroPlan& plan,
         for (size_t s = 0; s < twin.sides.size(); ++s) {
             std::vector<std::string> side_lines;
             for (const RetroFragment& item : fragments[t][s]) {
-                FragmentTexts texts = fragment_texts(rt, s, item);
+                FragmentTexts texts = fragment_texts(rt, s, item, !checked);
                 side_lines.insert(side_lines.end(), texts.lines.begin(), texts.lines.end());
             }
             count += side_lines.size();

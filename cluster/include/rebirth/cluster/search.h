@@ -46,11 +46,14 @@ PlayLine parse_play_line_key(std::string_view key);
 std::string play_tree_key(const PlayTree& tree);
 PlayTree parse_play_tree_key(std::string_view key);
 
-// A retro item's data as the journal keeps it. An un-move: "MOVE~n.n...", its move's token
-// then its other fields as numbers (uncaptured walk, un-reborn square, capturer's square, the
-// resurrected unit's walk, side and flags, the capturer before, whether it was lost, rook
-// square, uncaptured flags, Parrain square, unit and rebirth square). A sequence: its
-// un-moves' tokens joined by blanks. A retractor's tree: its steps in flatten_steps order
+// A retro item's data as the journal keeps it. An un-move: its move's token, then, after a
+// "/", each of its other fields that is not at its default as a letter and a number, in
+// order, joined by dots ("d2e1/a3.b7": a rook (walk 3) uncaptured, reborn on h1, square 7;
+// a uncaptured walk, b un-reborn square, c
+// capturer's square, d-f the resurrected unit's walk, side and flags, g-i the capturer
+// before, j whether it was lost, k rook square, l uncaptured flags, m-q Parrain square, unit
+// and rebirth square; squares as numbers, 64 none). A sequence: its un-moves' tokens joined
+// by blanks. A retractor's tree: its steps in flatten_steps order
 // joined by blanks, each "depth.side.value.timed~UNMOVE~FORWARD" (side w or b; value W, F or U;
 // the forward moves' tokens joined by commas). The parsers throw std::invalid_argument on
 // malformed or non-canonical text or a tree whose depths do not nest.
