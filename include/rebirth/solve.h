@@ -71,9 +71,10 @@ struct SolveReport {
 // and the solutions as data: proof_games, lines, keys, trees, numbered by twin) from
 // report.outputs alone, with the closing line (with report.seconds when limits.show_time).
 // Throws std::invalid_argument when the outputs do not fit `p` (more twins than it has, a line
-// or tree of a play a twin does not have, a move that is not legal where it is played), and
-// InputError as solve_problem_report when a twin is not playable.
-void render_solve_report(const Problem& p, SolveReport& report, const SolveLimits& limits);
+// or tree of a play a twin does not have, with `check` a move that is not legal where it is
+// played: outputs from another process), and InputError as solve_problem_report when a twin
+// is not playable. solve_problem_report renders its own outputs without `check`.
+void render_solve_report(const Problem& p, SolveReport& report, const SolveLimits& limits, bool check = true);
 
 // Solves every twin of `p` (see solve_problem) within `limits`; `nodes` (when given) counts
 // the positions searched as the search goes, for a progress display.

@@ -1227,7 +1227,7 @@ bool render_proof_game(const SolveContext& ctx, const TwinOutput& found, std::st
                 if (!pass) line.push_back(game.moves[i]);
             }
             if (line.empty()) throw std::invalid_argument("an empty game");
-            text += search.line_text(static_cast<int>(r), line, true);
+            text += search.line_text(static_cast<int>(r), line, ctx.check);
         }
         if (!found.last_cut || r + 1 != plays.size()) text += "\n";
     }

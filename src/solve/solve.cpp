@@ -71,10 +71,11 @@ void solve_twin(const Problem& tw, int threads, TwinOutput& out, SearchControl* 
 
 // Popeye's solution lines of one twin (already applied) from what it found; a twin that no
 // solver handles gets a one-line message instead. Throws std::invalid_argument when `found`
-// does not fit the twin.
-std::string twin_text(const Problem& tw, const TwinOutput& found) {
+// does not fit the twin (its moves checked when `check`).
+std::string twin_text(const Problem& tw, const TwinOutput& found, bool check) {
     const std::unique_ptr<TwinSetup> setup = load_twin(tw);
-    const SolveContext ctx = twin_context(tw, *setup);
+    SolveContext ctx = twin_context(tw, *setup);
+    ctx.check = check;
     std::string text;
     const bool retro = tw.stipulation.retro();
     const bool handled = !tw.stipulation.empty() && !retro &&
@@ -209,11 +210,11 @@ SolveReport solve_problem_report(const Problem& p, int threads, const SolveLimit
     }
     report.nodes = control.nodes->load() - nodes_before;
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    render_solve_report(p, report, limits);
+    render_solve_report(p, report, limits, false);  // the solvers' own data: not checked again
     return report;
 }
 
-void render_solve_report(const Problem& p, SolveReport& report, const SolveLimits& limits) {
+void render_solve_report(const Problem& p, SolveReport& report, const SolveLimits& limits, bool check) {
     const auto twins = twins_of(p);
     if (report.outputs.size() > twins.size()) throw std::invalid_argument("outputs of more twins than the problem has");
     report.supported = true;
@@ -241,7 +242,7 @@ void render_solve_report(const Problem& p, SolveReport& report, const SolveLimit
             partial = true;
             break;
         }
-        out += twin_text(tw, found);
+        out += twin_text(tw, found, check);
         if (!found.supported) report.supported = false;
         partial = partial || found.partial;
         report.twin_solutions.push_back(count_solutions(out.substr(before)));

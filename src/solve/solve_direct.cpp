@@ -583,7 +583,7 @@ bool render_phase(const SolveContext& ctx, Mode mode, const Position& root, int 
         const Position pos = switched();
         if (t.first != root.side_to_move() || t.root.move != Move{} || pos.in_check(~pos.side_to_move()))
             throw std::invalid_argument("a tree of set play or post-key play that the play does not have");
-        check_tree_below(pos, t.root);
+        if (ctx.check) check_tree_below(pos, t.root);
         return format_battle_block(pos, t.root, ctx.goal, ctx.problem.language);
     };
     if (root.in_check(~root.side_to_move())) {
@@ -787,7 +787,7 @@ std::string direct_tree_text(const SolveContext& ctx, int phase, const PlayTree&
         throw std::invalid_argument("a tree of a battle play the problem does not have");
     const Position& pos = roots[size_t(phase)];
     if (tree.play != phase || tree.first != pos.side_to_move()) throw std::invalid_argument("a tree of another play");
-    check_tree(pos, tree.root);
+    if (ctx.check) check_tree(pos, tree.root);
     return format_battle_block(pos, tree.root, ctx.goal, ctx.problem.language);
 }
 

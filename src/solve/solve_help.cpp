@@ -850,7 +850,8 @@ bool render_help_or_series(const SolveContext& ctx, const TwinOutput& found, std
             if (l.play != 0 || l.first != set->side_to_move() || l.moves.size() != 1)
                 throw std::invalid_argument("a set-play line of another play");
             Position pos = *set;
-            if (!is_legal(pos, l.moves[0])) throw std::invalid_argument("a move that is not legal where it is played");
+            if (ctx.check && !is_legal(pos, l.moves[0]))
+                throw std::invalid_argument("a move that is not legal where it is played");
             text += "\n  1..." + move_to_popeye(pos, l.moves[0], false, ctx.problem.language) +
                     std::string(goal_mark(ctx.goal));
         }
@@ -981,7 +982,7 @@ std::string help_lines_text(const SolveContext& ctx, int phase, const std::vecto
     for (const PlayLine& l : lines) {
         if (l.play != phase || l.first != r.root.side_to_move() || l.set_play != r.set_play || l.moves.empty())
             throw std::invalid_argument("a line of another play");
-        check_line(r.root, l.moves);
+        if (ctx.check) check_line(r.root, l.moves);
         if (l.restart < -1 || l.restart >= int(l.moves.size()))
             throw std::invalid_argument("a line restarting nowhere");
         found.push_back({l.moves, l.restart});

@@ -88,6 +88,10 @@ struct SolveContext {
     // battle play's trees, whether its last play was cut), twin 0 (the caller numbers the
     // twins); may be null.
     TwinOutput* output = nullptr;
+    // Renderers (render_help_or_series, render_direct, render_proof_game, help_lines_text,
+    // direct_tree_text): check every move of the data they write (data from elsewhere), or
+    // trust it (the solver's own, just found).
+    bool check = true;
 
     void visit() const {
         if (control) control->visit();
