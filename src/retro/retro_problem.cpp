@@ -344,7 +344,6 @@ namespace {
 // assemble_retro) when `check`, written when `render`.
 struct FragmentTexts {
     std::string keys, unresolved;
-    int key_steps = 0;  // first retractions of keys (solve_retro_problem counts one solution each)
     std::vector<std::string> lines;
 };
 
@@ -363,7 +362,6 @@ FragmentTexts fragment_texts(const RetroTwin& t, size_t side, const RetroFragmen
             RetractorStep step = key;
             render_retractor_step(t.diagram, step, t.spec, t.r());
             out.keys += retractor_key_text(step);
-            ++out.key_steps;
         }
         for (const RetractorStep& u : f.unresolved) {
             if (!u.next.empty()) throw std::invalid_argument("an unsettled first retraction with a tree");
@@ -405,10 +403,6 @@ FragmentTexts fragment_texts(const RetroTwin& t, size_t side, const RetroFragmen
     }
     return out;
 }
-
-}  // namespace
-
-namespace {
 
 // Prefixes an item of whole_retro_plan may hold: far more than any side has (at most one
 // retraction each), and small enough to add to a count of them without overflow.
@@ -471,7 +465,7 @@ RetroAssembly assemble_retro(const Problem& p, const RetroPlan& plan,
                 unresolved += item.unresolved_choices;
                 key_text += texts.keys;
                 unresolved_text += texts.unresolved;
-                out.count += texts.key_steps;  // as solve_retro_problem's solutions: one per key
+                out.count += int(item.keys.size());  // as solve_retro_problem's solutions: one per key
             }
             const std::string v = retractor_verdict(keys, unresolved);
             out.text += key_text + unresolved_text + "verdict: " + v + "\n";

@@ -766,12 +766,17 @@ bool help_runs(const SolveContext& ctx, std::vector<HelpRun>& out) {
 
 }  // namespace
 
-// The goal moves of the side to move in `pos`, each as a line "  1.X #" ("  1...X #" when
-// `dots`: a move of the side not numbered) followed by `suffix`, each preceded by a line break.
+// A goal move whose text (no marks) is `move` as a line "  1.X #" ("  1...X #" when `dots`: a
+// move of the side not numbered) followed by `suffix`, preceded by a line break.
+std::string goal_move_line(const SolveContext& ctx, const std::string& move, bool dots, const char* suffix) {
+    return std::string("\n  1") + (dots ? "..." : ".") + move + std::string(goal_mark(ctx.goal)) + suffix;
+}
+
+// The goal moves of the side to move in `pos`, each a goal_move_line.
 std::string goal_move_lines(const SolveContext& ctx, Position& pos, bool dots, const char* suffix) {
     std::string text;
     for (const GoalMove& g : goal_moves(pos, ctx.goal, ctx.problem.language))
-        text += std::string("\n  1") + (dots ? "..." : ".") + g.text + std::string(goal_mark(ctx.goal)) + suffix;
+        text += goal_move_line(ctx, g.text, dots, suffix);
     return text;
 }
 
@@ -852,8 +857,7 @@ bool render_help_or_series(const SolveContext& ctx, const TwinOutput& found, std
             Position pos = *set;
             if (ctx.check && !is_legal(pos, l.moves[0]))
                 throw std::invalid_argument("a move that is not legal where it is played");
-            text += "\n  1..." + move_to_popeye(pos, l.moves[0], false, ctx.problem.language) +
-                    std::string(goal_mark(ctx.goal));
+            text += goal_move_line(ctx, move_to_popeye(pos, l.moves[0], false, ctx.problem.language), true, "");
         }
         text += "\n";
     }
