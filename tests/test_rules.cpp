@@ -478,4 +478,8 @@ TEST(Rules, UnrepresentableCombinationsAreRefused) {
     // another walk (Popeye: [sKe3->kLf8]).
     expect_error("AntiCirce Clone", "AntiCirce");
     expect_error("Circe AntiCirce Cage", "Cage");
+    // Clone Circe with kings reborn: a taken king is reborn with the taker's walk, as a royal
+    // unit (Popeye: Bb6*c7[+brBf8]); without Rex Inclusive kings are never taken.
+    expect_error("Circe Clone RexInclusive", "Circe");
+    EXPECT_NO_THROW(resolve("Circe Clone"));
 }

@@ -15,11 +15,12 @@
 namespace rebirth {
 
 // Popeye's header for a problem, in the problem's language, exactly as `py -regression`
-// prints it: the remarks, the underworld and other notes, then (unless NoBoard) the centred
+// prints it: the remarks, the underworld and the notes of the stipulation modifiers (options
+// that do not apply), then (unless NoBoard) the centred
 // author/origin/award/title lines, the board (for a=>b: position a, the starter, then b),
 // the stipulation line with the piece count, and the centred attribute, condition and
-// option lines. Ends with the '\n' of its last line; the empty line that follows it in
-// Popeye's output belongs to the solution.
+// option lines, and without twins the notes of the solving machinery. Ends with the '\n' of
+// its last line; the empty line that follows it in Popeye's output belongs to the solution.
 std::string format_header(const Problem& problem);
 
 // The board diagram alone, Popeye style: an empty line, then the framed 8x8 diagram.
@@ -37,6 +38,12 @@ std::string centre_line(std::string_view line);
 // comes first), without '\n': "b) Circe Clone  ", continued twins "+c) ...".
 std::string format_twin_line(const Problem& problem, size_t index);
 
+// What Popeye writes for twin `index` of `problem` before its solution, `twin` being that twin
+// (apply_twin): the notes of its stipulation modifiers when the twin sets a stipulation, an
+// empty line, its announcement (format_twin_line), then the notes of its solving machinery
+// (Problem::notes, e.g. "SetPlay not applicable - ignored").
+std::string format_twin_intro(const Problem& problem, const Problem& twin, size_t index);
+
 // How Popeye numbers one line of help or series play: the side whose moves carry the move
 // numbers; whether the line opens with "1..." (set play, or a first move of the side not
 // numbered; the next number is then 2); and for intro play (n->) the index of the main
@@ -44,6 +51,9 @@ std::string format_twin_line(const Problem& problem, size_t index);
 struct PlayLineStyle {
     Color numbered = WHITE;
     bool dots = false;
+    // Set play of help play whose actual play starts with a move of the side not numbered
+    // (h#2.5): that move is left out as "1...  ..." and the line goes on at "2." (implies dots).
+    bool skipped = false;
     int restart = -1;  // none
     Color restart_numbered = WHITE;
 };

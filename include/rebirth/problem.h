@@ -143,6 +143,12 @@ struct Problem {
     std::vector<Condition> conditions;
     int condition_line = 0;  // line of the first Condition command (for messages)
     Options options;
+    // SetPlay, Quodlibet and PostKeyPlay as the input gave them: finalize_setup turns them off
+    // in `options` where they do not apply to the stipulation (with a note), and apply_twin
+    // starts again from these for a twin's own stipulation.
+    struct Asked {
+        bool set_play = false, quodlibet = false, post_key_play = false;
+    } options_asked;
     std::vector<Twin> twins;
 
     // Added by the parser (all optional):

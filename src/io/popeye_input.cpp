@@ -169,8 +169,12 @@ int read_number(Lexer& lex, const Token& after) {
     return std::stoi(tok->text);
 }
 
-// Side to move at the start of play, as Popeye has it; `notes` gets Popeye's warning when
-// WhiteToPlay does not apply.
+// Side to move at the start of play, as Popeye has it; `notes` gets Popeye's warnings for the
+// options that do not apply to the stipulation, in the order Popeye writes them: first those
+// of its stipulation modifiers (Quodlibet, WhiteToPlay, PostKeyPlay: written when the
+// stipulation is set up), then those of its solving machinery (SetPlay, then Threat: written
+// when solving starts). Which options apply was measured against Popeye 4.104 for every
+// stipulation form rebirth reads (data/popeye-oracle/README.md).
 Color initial_side(Problem& p) {
     const Stipulation& st = p.stipulation;
     using P = Stipulation::Play;
@@ -179,22 +183,51 @@ Color initial_side(Problem& p) {
         !st.series && st.intro == 0 && (st.play == P::Help || st.play == P::HelpSelf || st.play == P::HelpReflex);
     if (st.play == P::LastMoves) return p.options.black_to_play ? BLACK : WHITE;
     if (st.play == P::Retractor) return BLACK;  // White moved last
-    if (p.options.white_to_play && !(help && !half) && st.play != P::AToB) {
-        const std::string note = "WhiteToPlay not applicable - ignored";
-        if (std::find(p.notes.begin(), p.notes.end(), note) == p.notes.end()) p.notes.push_back(note);
-    }
     const bool battle =
         !st.series && st.intro == 0 && (st.play == P::Direct || st.play == P::Self || st.play == P::Reflex);
-    auto not_applicable = [&](bool& option, const std::string& note) {
+    auto note = [&](const std::string& text) {
+        if (std::find(p.notes.begin(), p.notes.end(), text) == p.notes.end()) p.notes.push_back(text);
+    };
+    auto not_applicable = [&](bool& option, const std::string& text) {
         if (!option) return;
         option = false;
-        if (std::find(p.notes.begin(), p.notes.end(), note) == p.notes.end()) p.notes.push_back(note);
+        note(text);
     };
-    // Quodlibet turns self play into self-or-direct play; PostKeyPlay needs battle play.
-    if (!(battle && st.play == P::Self)) not_applicable(p.options.quodlibet, "Quodlibet not applicable - ignored");
+    // Quodlibet applies to every self stipulation (battle, help-self, series, with an intro)
+    // and to battle reflex play; it changes the play of battle self play only (a direct goal
+    // also wins).
+    const bool quodlibet = st.play == P::Self || st.play == P::HelpSelf || (st.play == P::Reflex && battle);
+    if (!quodlibet) not_applicable(p.options.quodlibet, "Quodlibet not applicable - ignored");
+    if (p.options.white_to_play && !(help && !half) && st.play != P::AToB) note("WhiteToPlay not applicable - ignored");
+    // PostKeyPlay needs battle play.
     if (!battle) not_applicable(p.options.post_key_play, "PostKeyPlay not applicable - ignored");
-    // Set play of series play exists only where the opponent can end it at once (ser-s, ser-h).
-    if (st.series && st.play == P::Direct) not_applicable(p.options.set_play, "SetPlay not applicable - ignored");
+    // Set play exists where the opponent can move first: not in series direct play or series
+    // proof games, not in help-self or help-reflex play of one move (hs#1 is one move of
+    // White's and Black's forced goal), not after PostKeyPlay (the diagram is after the key).
+    const bool whole_one = !half && st.moves == 1;
+    if ((st.series && (st.play == P::Direct || st.play == P::ProofGame)) ||
+        (help && (st.play == P::HelpSelf || st.play == P::HelpReflex) && whole_one) || p.options.post_key_play)
+        not_applicable(p.options.set_play, "SetPlay not applicable - ignored");
+    // Popeye's intelligent mode covers help and series mates and stalemates (h#, h=, ser-#,
+    // ser-=, ser-h#, ser-h=) and proof games, in orthodox chess only: elsewhere it says so (and
+    // under a condition it then solves nothing at all; rebirth solves, README: known Popeye
+    // defects). The solutions are the same either way.
+    if (p.options.intelligent) {
+        const bool mate_or_stale = st.goal == "#" || st.goal == "=";
+        const bool supported = st.play == P::ProofGame || st.play == P::AToB ||
+                               ((st.play == P::Help || (st.series && st.play == P::Direct)) && mate_or_stale);
+        if (!supported || !p.conditions.empty())
+            note(
+                "Intelligent Mode only with h#/=, ser-#/= and ser-h#/=, with a limited set of fairy conditions and "
+                "without fairy pieces.");
+    }
+    // Option Threat n limits the threats of battle play of more than n moves; elsewhere Popeye
+    // says it does not apply (it never says so for a battle play of one move or for n = 0).
+    if (p.options.threat && *p.options.threat >= 1) {
+        const int moves = static_cast<int>(st.moves);
+        if (battle ? (!half && moves >= 2 && *p.options.threat >= moves) : !st.empty())
+            note("Option \"Threat\" not applicable or indicated maximum threat length too big");
+    }
     if (st.empty()) return WHITE;
     // n->ser-...: the intro moves are made by the opponent of the series side (ser-h: White,
     // ser-# and ser-s: Black), who is the side to move in the diagram.
@@ -226,12 +259,15 @@ Color initial_side(Problem& p) {
 void finalize_setup(Problem& p) {
     Setup& s = p.setup;
     s.side_to_move = initial_side(p);
-    // WhiteToPlay in help play of whole moves: White starts and the play is one half-move
-    // shorter (h#3 is played as 1...W 2.B W 3.B W#, like h#2.5). Options may come after the
-    // stipulation, so the length is fixed here, from the number of moves as written.
+    // WhiteToPlay in help play of whole moves: the other side starts and the play is one
+    // half-move shorter (h#3 is played as 1...W 2.B W 3.B W#, like h#2.5; hs#2 as hs#1.5,
+    // hr#1 as hr#0.5: Popeye's output is the same). Options may come after the stipulation,
+    // so the length is fixed here, from the number of moves as written.
     Stipulation& st = p.stipulation;
+    using P = Stipulation::Play;
     const bool whole = st.moves == static_cast<int>(st.moves);
-    if (!st.series && st.intro == 0 && st.play == Stipulation::Play::Help && whole && st.moves >= 1) {
+    if (!st.series && st.intro == 0 && (st.play == P::Help || st.play == P::HelpSelf || st.play == P::HelpReflex) &&
+        whole && st.moves >= 1) {
         const int n = static_cast<int>(st.moves);
         st.half_moves = 2 * n - (p.options.white_to_play ? 1 : 0);
         // Popeye prints the stipulation it plays: h#3 with WhiteToPlay is "h#2.5".
@@ -805,6 +841,7 @@ void finish_problem(Lexer& lex, Problem& p, int end_line) {
         throw InputError(lex.file(), o.black_to_play ? o.retro_option_line : end_line,
                          o.black_to_play ? "BlackToPlay" : "WhiteToPlay",
                          "a defensive retractor's diagram is the position after White's last move:");
+    p.options_asked = {p.options.set_play, p.options.quodlibet, p.options.post_key_play};
     finalize_setup(p);
     // A diagram shows no castling rights: a retro problem does not assume any (the king and
     // rooks on their squares may have moved and come back).
@@ -926,6 +963,9 @@ Problem apply_twin(const Problem& problem, size_t index) {
     Twin twin = problem.twins[index - 1];
     for (TwinOp& op : twin.ops) apply_op(p, op, twin.where);
     p.notes.clear();
+    p.options.set_play = problem.options_asked.set_play;
+    p.options.quodlibet = problem.options_asked.quodlibet;
+    p.options.post_key_play = problem.options_asked.post_key_play;
     finalize_setup(p);
     return p;
 }

@@ -490,13 +490,23 @@ constexpr WordRow kMessages[] = {
      "ApresCle pas applicable - ignore"},
     {"Quodlibet not applicable - ignored", "Quodlibet nicht anwendbar - ignoriert",
      "Quodlibet pas applicable - ignore"},
+    {"Intelligent Mode only with h#/=, ser-#/= and ser-h#/=, with a limited set of fairy conditions and without fairy "
+     "pieces.",
+     "Intelligent Modus nur im h#/=, ser-#/= und ser-h#/=, wenigen Maerchenbedingungen und keinen Maerchensteinen.",
+     "mode intelligent seulement avec h#/=, ser-#/= et ser-h#/=, facultativement avec certaines conditions, et sans "
+     "pieces feeriques."},
+    {"Option \"Threat\" not applicable or indicated maximum threat length too big",
+     "Option \"Drohung\" nicht anwendbar order maximale Laenge der Drohung zu gross",
+     "Option \"menace\" pas applicable ou longueur maximale de la menace trop grande"},
 };
 
-// Whether Popeye writes note `note` when it starts solving (after the header) rather than
-// while reading the problem (before it): the notes of options that the solving machinery
-// finds not applicable.
+// Whether Popeye writes note `note` when it starts solving (after the header, and after a
+// twin's announcement) rather than when it sets up the stipulation (before the board, and
+// before the announcement of a twin that sets a stipulation): the notes of the options its
+// solving machinery finds not applicable (SetPlay, Intelligent, Threat), not those of its stipulation
+// modifiers (Quodlibet, WhiteToPlay, PostKeyPlay). Measured against Popeye 4.104 with twins.
 bool solving_note(const std::string& note) {
-    return note.starts_with("SetPlay") || note.starts_with("PostKeyPlay") || note.starts_with("Quodlibet");
+    return note.starts_with("SetPlay") || note.starts_with("Intelligent Mode") || note.starts_with("Option \"Threat\"");
 }
 
 // The problem's notes of one kind (`solving`: see solving_note), in its language.
@@ -590,7 +600,9 @@ std::vector<std::string> format_condition_lines(const std::vector<Condition>& co
 
 std::string format_header(const Problem& problem) {
     std::string result = preamble(problem);
-    if (problem.options.no_board) return result + notes_text(problem, true);
+    // With twins the solving notes follow each twin's announcement (format_twin_intro).
+    const std::string solving = problem.twins.empty() ? notes_text(problem, true) : std::string();
+    if (problem.options.no_board) return result + solving;
 
     result += meta_lines(problem);
     if (problem.stipulation.play == Stipulation::Play::AToB && problem.start_board) {
@@ -599,14 +611,30 @@ std::string format_header(const Problem& problem) {
         result += piece_count(*problem.start_board, 0);
         result += "\n\n";
         std::string starter = "=> (";
-        starter += word_in(kColour[problem.setup.side_to_move], problem.language);
+        // HalfDuplex plays from b with the other side (Popeye names it here too).
+        const Color first = problem.options.half_duplex ? ~problem.setup.side_to_move : problem.setup.side_to_move;
+        starter += word_in(kColour[first], problem.language);
         starter += " ->)";
         result += centre_line(starter);
         result += '\n';
     }
     result += format_board(problem);
     result += captions(problem);
-    return result + notes_text(problem, true);
+    return result + solving;
+}
+
+std::string format_twin_intro(const Problem& problem, const Problem& twin, size_t index) {
+    // The twin's own Twin (as format_twin_line finds it); twin a) of a diagram has none.
+    const bool zero = !problem.twins.empty() && problem.twins.front().zero_position;
+    const Twin* own = nullptr;
+    if (zero && index < problem.twins.size()) own = &problem.twins[index];
+    if (!zero && index > 0 && index <= problem.twins.size()) own = &problem.twins[index - 1];
+    const bool sets_stipulation = own && std::any_of(own->ops.begin(), own->ops.end(), [](const TwinOp& op) {
+                                      return op.kind == TwinOp::Kind::Stipulation;
+                                  });
+    std::string result = sets_stipulation ? notes_text(twin, false) : std::string();
+    result += "\n" + format_twin_line(problem, index) + "\n";
+    return result + notes_text(twin, true);
 }
 
 std::string format_twin_line(const Problem& problem, size_t index) {
@@ -639,7 +667,10 @@ std::string format_play_line(const Position& root, const std::vector<Move>& move
     std::string line = "\n";
     int number = 1;
     Color numbered = style.numbered;
-    if (style.dots) {
+    if (style.skipped) {
+        line += "  1...  ...";
+        number = 2;
+    } else if (style.dots) {
         line += "  1...";
         number = 2;
     }
@@ -691,9 +722,9 @@ struct BattleWords {
 BattleWords battle_words(Language lang) {
     switch (lang) {
         case Language::German:
-            return {"Drohung:", "Zugzwang.", "Aber", "widerlegt."};
+            return {"Drohung:", "Zugzwang.", "Aber", "Widerlegt."};
         case Language::French:
-            return {"menace:", "blocus.", "mais", "refute."};
+            return {"menace:", "blocus.", "mais", "Refute."};
         default:
             return {"threat:", "zugzwang.", "but", "refutes."};
     }
@@ -784,9 +815,16 @@ class BattleWriter {
                 play(pos, root, 1, out);
                 return out;
             case PlayNode::Kind::PostKey:
-                // The line of the absent key: an empty one, unless the defender's goal moves
-                // start right away.
-                if (root.then != PlayNode::Then::Finished) out = "\n";
+                // The line of the absent key: an empty one before the threat or zugzwang words,
+                // its check mark alone when it gave check; else an empty line only when no
+                // defence follows (the defender's goal moves, or in an s#1 all its moves, start
+                // right away).
+                if (root.then == PlayNode::Then::Threat || root.then == PlayNode::Then::Zugzwang)
+                    out = "\n";
+                else if (pos.in_check())
+                    out = " +";  // on the line after the header, no empty line before it
+                else if (root.then == PlayNode::Then::Line && root.children.empty())
+                    out = "\n";
                 play(pos, root, 1, out);
                 return out;
             default:

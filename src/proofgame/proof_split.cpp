@@ -283,7 +283,9 @@ SolveReport assemble_proof_games(const Problem& p, const ProofGamePlan& plan,
             const ProofPlayPlan& play = twin.plays[r];
             const ProofPlayResults& res = results[t][r];
             SolvePlan::Phase phase;
-            phase.blocked = play.blocked;
+            // A play no game can have (render_proof_game) is written as one without games, an
+            // empty line, not left out as a Duplex half that cannot start (assemble_twins).
+            phase.blocked = false;
             phase.lengths = std::max<int>(1, static_cast<int>(play.lengths.size()));
             phase.first_item = static_cast<int>(fragments.size());
             phase.roots = 1;
@@ -342,6 +344,7 @@ SolveReport assemble_proof_games(const Problem& p, const ProofGamePlan& plan,
                     f.stopped = written == limit;
                 }
             }
+            if (play.blocked) parts.assign(1, std::string());
             fragments.push_back(std::move(f));
             texts.push_back(std::move(parts));
             out.phases.push_back(phase);

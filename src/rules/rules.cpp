@@ -377,6 +377,11 @@ RuleSet Resolver::finish() {
         anti->rex.value_or(Rex::Inclusive) == Rex::Inclusive)
         fail(anti->first_word, "AntiCirce Clone with capturing kings (royal units of other walks) not supported yet:");
 
+    // Clone Circe with kings reborn: a taken king is reborn with the taker's walk as a royal
+    // unit ([+brBf8] after Bb6*c7 in Popeye), which rebirth cannot represent yet.
+    if (circe && circe->family == Family::Circe && circe->clone &&
+        circe->rex.value_or(Rex::Exclusive) == Rex::Inclusive)
+        fail(circe->first_word, "Circe Clone with kings reborn (royal units of other walks) not supported yet:");
     const Family f = main->family;
     switch (f) {
         case Family::Circe:

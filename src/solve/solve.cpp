@@ -231,7 +231,7 @@ void render_solve_report(const Problem& p, SolveReport& report, const SolveLimit
         const TwinOutput& found = report.outputs[t];
         const Problem& tw = twins[t].first;
         const size_t before = out.size();
-        if (!p.twins.empty()) out.append("\n").append(twins[t].second).append("\n");
+        if (!p.twins.empty()) out += format_twin_intro(p, tw, t);
         if (found.timed_out) {
             TwinOutput stopped;
             stopped.timed_out = true;
@@ -584,9 +584,15 @@ SolveReport assemble_twins(const Problem& p, const std::vector<SolvePlan::Twin>&
     }
     std::string out;
     bool partial = false;
-    for (const SolvePlan::Twin& twin : twins) {
+    const auto problems = twins_of(p);  // each twin's notes come before and after its line
+    for (size_t t = 0; t < twins.size(); ++t) {
+        const SolvePlan::Twin& twin = twins[t];
         const size_t before = out.size();
-        if (!p.twins.empty()) out.append("\n").append(twin.line).append("\n");
+        if (!p.twins.empty()) {
+            if (t >= problems.size() || twin.line != problems[t].second)
+                throw std::logic_error("a twin of the plan that the problem does not have");
+            out += format_twin_intro(p, problems[t].first, t);
+        }
         std::string text;
         bool timed_out = false;
         for (size_t i = 0; i < twin.phases.size(); ++i) {
@@ -599,10 +605,7 @@ SolveReport assemble_twins(const Problem& p, const std::vector<SolvePlan::Twin>&
                 limited = limited || fragments[size_t(ph.first_item + r)].stopped;
             }
             partial = partial || limited;
-            if (ph.blocked) {
-                text += "\n";
-                continue;
-            }
+            if (ph.blocked) continue;  // as render_direct and render_help: not played
             for (int len = 0; len < ph.lengths; ++len)
                 for (int r = 0; r < ph.roots; ++r) {
                     const size_t at = size_t(ph.first_item + r);

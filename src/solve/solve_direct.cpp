@@ -262,8 +262,25 @@ class BattleSolver {
         }
         if (j == 0) {
             node.then = PlayNode::Then::Line;
-            // The try of an s#1: the defender's goal moves are its variations.
-            if (mode_ == Mode::Self && !set_play) write_goal_defences(pos, node);
+            if (mode_ != Mode::Self) return;
+            if (!inline_refutations) {
+                // The try of an s#1, and its set play: the defender's goal moves are its variations.
+                write_goal_defences(pos, node);
+                return;
+            }
+            // Option PostKeyPlay of an s#1: every defence in Popeye's order, those that do not
+            // reach the goal written as refutations.
+            MoveList list;
+            popeye_ordered_moves(pos, list);
+            for (const Move& d : list) {
+                UndoInfo u;
+                pos.do_move(d, u);
+                const bool goal = goal_reached(pos, u, ctx_.goal);
+                PlayNode defence{goal ? PlayNode::Kind::Defence : PlayNode::Kind::Refutation, d, {}};
+                defence.goal = goal || defence_goal(pos, u);
+                pos.undo_move(d, u);
+                node.children.push_back(std::move(defence));
+            }
             return;
         }
         // Threats: the attacker's shortest plays after a null move of the defender.
@@ -399,7 +416,10 @@ class BattleSolver {
                     }
             const bool key = len < n || defender_loses(pos, n - 1);
             const int max_refutations = opt.defence.value_or(1);
-            const bool tries = opt.try_play || opt.defence.has_value();
+            // Popeye has tries of one move in self play only: after an #1, =1 or r#1 move
+            // the defender has no defences to refute it with (its machinery has no defence
+            // branch there), after an s#1 move its moves must reach the goal.
+            const bool tries = (opt.try_play || opt.defence.has_value()) && (n > 1 || mode_ == Mode::Self);
             if (key) {
                 is_key = shown = true;
                 if (opt.variation) write_defences(pos, len - 1, false, tree);
@@ -517,15 +537,15 @@ void root_moves(const SolveContext& ctx, Mode mode, const Position& root, int n,
 // shown).
 bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode, const Position& root, int n, int phase,
                  TwinOutput& out) {
-    // A diagram where the attacker's opponent is in check has no play (Duplex halves).
-    if (root.in_check(~root.side_to_move())) return false;
     const Color attacker = root.side_to_move();
-    // Option PostKeyPlay: only the play after the (absent) key.
+    // Option PostKeyPlay: only the play after the (absent) key, which may have given check.
     if (ctx.problem.options.post_key_play) {
         if (std::optional<PlayNode> tree = solver.post_key_tree(root, n))
             out.trees.push_back({0, phase, attacker, std::move(*tree)});
         return false;
     }
+    // A diagram where the attacker's opponent is in check has no play (Duplex halves).
+    if (root.in_check(~root.side_to_move())) return false;
     // Set play of an s#1 or r#1 is the defender's goal moves.
     if (ctx.problem.options.set_play && (n >= 2 || mode != Mode::Direct))
         if (std::optional<PlayNode> tree = solver.set_play_tree(root, n))
@@ -548,13 +568,13 @@ bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode,
             if (ctx.control) ctx.control->root_move_done();
         });
     });
-    // MaxSolutions: the output ends at the n-th key (not with Option MoveNumbers, which lists
-    // every root move).
+    // MaxSolutions: the output ends at the n-th key or try, which Popeye counts alike (not with
+    // Option MoveNumbers, which lists every root move).
     const std::optional<int>& max_solutions = ctx.problem.options.max_solutions;
     int solutions = 0;
     for (size_t i = 0; i < moves.size(); ++i) {
         if (shown[i]) out.trees.push_back({0, phase, attacker, std::move(nodes[i])});
-        if (!ctx.problem.options.move_numbers && keys[i] && max_solutions && ++solutions >= *max_solutions &&
+        if (!ctx.problem.options.move_numbers && shown[i] && max_solutions && ++solutions >= *max_solutions &&
             i + 1 < moves.size()) {
             if (ctx.partial) *ctx.partial = true;
             return true;
@@ -586,14 +606,14 @@ bool render_phase(const SolveContext& ctx, Mode mode, const Position& root, int 
         if (ctx.check) check_tree_below(pos, t.root);
         return format_battle_block(pos, t.root, ctx.goal, ctx.problem.language);
     };
-    if (root.in_check(~root.side_to_move())) {
-        out += "\n";
-        return false;
-    }
+    // Option PostKeyPlay: the diagram is after the key, which may have given check.
     if (ctx.problem.options.post_key_play) {
         if (const PlayTree* t = take(PlayNode::Kind::PostKey)) out += defender_block(*t);
         return false;
     }
+    // A play whose attacker could take the king (a Duplex half) is not played; Popeye says
+    // so on stderr only.
+    if (root.in_check(~root.side_to_move())) return false;
     // Each block (set play, each key or try) starts with an empty line; one more ends the
     // play (the front end adds the last one before "solution finished.").
     std::string result;
@@ -647,14 +667,15 @@ bool render_phase(const SolveContext& ctx, Mode mode, const Position& root, int 
         out += result;
         return false;
     }
-    // MaxSolutions: the search stops at the n-th key; the output then ends there.
+    // MaxSolutions: the search stops at the n-th key or try; the output then ends there.
     const std::optional<int>& max_solutions = ctx.problem.options.max_solutions;
     int solutions = 0;
     for (size_t i = 0; i < moves.size(); ++i) {
-        const bool key = next < trees.size() && trees[next].play == phase && trees[next].root.move == moves[i] &&
-                         trees[next].root.kind == PlayNode::Kind::Key;
+        const bool counted =
+            next < trees.size() && trees[next].play == phase && trees[next].root.move == moves[i] &&
+            (trees[next].root.kind == PlayNode::Kind::Key || trees[next].root.kind == PlayNode::Kind::Try);
         result += block(i);
-        if (key && max_solutions && ++solutions >= *max_solutions && i + 1 < moves.size()) {
+        if (counted && max_solutions && ++solutions >= *max_solutions && i + 1 < moves.size()) {
             out += result;
             return true;
         }

@@ -41,6 +41,7 @@ struct Phase {
     Color numbered = WHITE;   // the side whose moves carry move numbers
     Color goal_side = WHITE;  // the side whose move reaches the goal
     bool intro = false;       // the line starts with "1..."
+    bool skipped = false;     // set play of h#n.5: "1...  ..." for the move left out (PlayLineStyle)
     // Introductory moves (n->): up to `intro_moves` series moves of `intro_side` before the
     // main play, whose numbering restarts at 1 after them.
     int intro_moves = 0;
@@ -629,6 +630,7 @@ class PhaseSolver {
             PlayLineStyle style;
             style.numbered = phase_.intro_moves > 0 ? phase_.intro_side : phase_.numbered;
             style.dots = phase_.intro && phase_.intro_moves == 0;
+            style.skipped = phase_.skipped;
             style.restart = l.restart;
             style.restart_numbered = phase_.numbered;
             out += format_play_line(root_, l.moves, style, ctx_.problem.language, ctx_.goal);
@@ -755,6 +757,9 @@ bool help_runs(const SolveContext& ctx, std::vector<HelpRun>& out) {
             ph.numbered = actual.numbered;
             ph.goal_side = actual.goal_side;
             ph.intro = r.first != ph.numbered;
+            // The actual play starts with the side not numbered (h#2.5: "1...W 2.B W ..."): its
+            // set play leaves that move out, "1...  ...  2.B W ..." in Popeye.
+            ph.skipped = first != actual.numbered && r.first == actual.numbered;
         }
         Position root = ctx.initial;
         if (root.side_to_move() != r.first) root.set_side_to_move_for_analysis(r.first);
@@ -862,10 +867,9 @@ bool render_help_or_series(const SolveContext& ctx, const TwinOutput& found, std
         text += "\n";
     }
     for (size_t r = 0; r < runs.size(); ++r) {
-        if (runs[r].blocked) {
-            text += "\n";
-            continue;
-        }
+        // A play whose first mover could take the king (a Duplex half) is not played; Popeye
+        // says so on stderr only.
+        if (runs[r].blocked) continue;
         std::vector<PlayLine> lines;
         while (next < found.lines.size() && found.lines[next].play == int(r) && !(set && found.lines[next].set_play))
             lines.push_back(found.lines[next++]);
