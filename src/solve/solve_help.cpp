@@ -742,17 +742,25 @@ bool help_runs(const SolveContext& ctx, std::vector<HelpRun>& out) {
         Color first;
         int half_moves;
         bool set_play;
+        Color play_first;  // the first mover of the play (of which this is the set play)
     };
+    // Each play (the stipulation's, and with Duplex or HalfDuplex the one with the colours
+    // exchanged) after its own set play, as Popeye writes them.
+    std::vector<Color> starters;
+    if (!opt.half_duplex) starters.push_back(first);
+    if (opt.duplex || opt.half_duplex) starters.push_back(~first);
     std::vector<Run> runs;
-    if (opt.set_play && !st.series && st.intro == 0 && st.half_moves > 1)
-        runs.push_back({~first, st.half_moves - 1, true});
-    if (!opt.half_duplex) runs.push_back({first, st.half_moves, false});
-    if (opt.duplex || opt.half_duplex) runs.push_back({~first, st.half_moves, false});
+    for (Color c : starters) {
+        if (opt.set_play && !st.series && st.intro == 0 && st.half_moves > 1)
+            runs.push_back({~c, st.half_moves - 1, true, c});
+        runs.push_back({c, st.half_moves, false, c});
+    }
 
     for (const Run& r : runs) {
         Phase ph = make_phase(st, r.first, r.half_moves);
         if (r.set_play) {
             // Set play keeps the numbering of the actual play: the first move is "1...".
+            const Color first = r.play_first;
             const Phase actual = make_phase(st, first, st.half_moves);
             ph.numbered = actual.numbered;
             ph.goal_side = actual.goal_side;
