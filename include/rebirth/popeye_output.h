@@ -44,6 +44,11 @@ std::string format_twin_line(const Problem& problem, size_t index);
 // (Problem::notes, e.g. "SetPlay not applicable - ignored").
 std::string format_twin_intro(const Problem& problem, const Problem& twin, size_t index);
 
+// The notes of Popeye's solving machinery for `problem` (Problem::notes: SetPlay, Intelligent,
+// Threat), one a line, in its language; Popeye writes them after the header and again before
+// the second play of a Duplex.
+std::string format_solving_notes(const Problem& problem);
+
 // How Popeye numbers one line of help or series play: the side whose moves carry the move
 // numbers; whether the line opens with "1..." (set play, or a first move of the side not
 // numbered; the next number is then 2); and for intro play (n->) the index of the main

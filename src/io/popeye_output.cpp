@@ -623,6 +623,8 @@ std::string format_header(const Problem& problem) {
     return result + solving;
 }
 
+std::string format_solving_notes(const Problem& problem) { return notes_text(problem, true); }
+
 std::string format_twin_intro(const Problem& problem, const Problem& twin, size_t index) {
     // The twin's own Twin (as format_twin_line finds it); twin a) of a diagram has none.
     const bool zero = !problem.twins.empty() && problem.twins.front().zero_position;

@@ -747,6 +747,9 @@ bool render_direct(const SolveContext& ctx, const TwinOutput& found, std::string
     std::string result;
     size_t next = 0;
     for (size_t k = 0; k < roots.size(); ++k) {
+        // The second play of a Duplex: Popeye builds its solving machinery again and writes the
+        // solving notes again (the first play's follow the header).
+        if (k > 0) result += format_solving_notes(ctx.problem);
         const bool cut = render_phase(ctx, mode, roots[k], n, static_cast<int>(k), found, next, result);
         // A cut phase lacks its closing line; a later phase still starts on a line of its own.
         if (cut && k + 1 < roots.size()) result += "\n";
@@ -765,6 +768,9 @@ bool split_direct(const SolveContext& ctx, std::vector<SplitPhase>& phases) {
     if (opt.max_solutions || opt.post_key_play || opt.move_numbers ||
         (opt.set_play && (n >= 2 || mode != Mode::Direct)))
         return false;
+    // A Duplex whose solving notes come again before its second play is not split (the
+    // assembly writes no notes between plays).
+    if (opt.duplex && !format_solving_notes(ctx.problem).empty()) return false;
     std::vector<SplitPhase> result;
     for (Position& root : roots) {
         SplitPhase sp;

@@ -720,6 +720,7 @@ struct HelpRun {
     Position root;
     bool blocked = false;
     bool set_play = false;
+    bool duplex_start = false;  // the first run of the play with the colours exchanged (Duplex)
 };
 
 // The plays solve_help_or_series writes, in order; false when it does not handle the
@@ -743,6 +744,7 @@ bool help_runs(const SolveContext& ctx, std::vector<HelpRun>& out) {
         int half_moves;
         bool set_play;
         Color play_first;  // the first mover of the play (of which this is the set play)
+        bool duplex_start = false;
     };
     // Each play (the stipulation's, and with Duplex or HalfDuplex the one with the colours
     // exchanged) after its own set play, as Popeye writes them.
@@ -751,9 +753,11 @@ bool help_runs(const SolveContext& ctx, std::vector<HelpRun>& out) {
     if (opt.duplex || opt.half_duplex) starters.push_back(~first);
     std::vector<Run> runs;
     for (Color c : starters) {
+        const size_t start = runs.size();
         if (opt.set_play && !st.series && st.intro == 0 && st.half_moves > 1)
             runs.push_back({~c, st.half_moves - 1, true, c});
         runs.push_back({c, st.half_moves, false, c});
+        runs[start].duplex_start = start > 0;
     }
 
     for (const Run& r : runs) {
@@ -772,7 +776,7 @@ bool help_runs(const SolveContext& ctx, std::vector<HelpRun>& out) {
         Position root = ctx.initial;
         if (root.side_to_move() != r.first) root.set_side_to_move_for_analysis(r.first);
         const bool blocked = root.in_check(~r.first);
-        out.push_back({ph, std::move(root), blocked, r.set_play});
+        out.push_back({ph, std::move(root), blocked, r.set_play, r.duplex_start});
     }
     return true;
 }
@@ -796,13 +800,16 @@ std::string goal_move_lines(const SolveContext& ctx, Position& pos, bool dots, c
 namespace {
 
 // Help-reflex play whose first mover can reach the goal: it must, and the play fails; Popeye
-// writes those moves marked " ?!?" (TESTS/help_play.inp, hr#1). The position then, or null.
-std::optional<Position> help_reflex_obliged(const SolveContext& ctx, const std::vector<HelpRun>& runs) {
+// writes those moves marked " ?!?" (TESTS/help_play.inp, hr#1), for each play of a Duplex
+// alike. The position of run `run` then, or null (also with set play, which Popeye was not
+// measured with).
+std::optional<Position> help_reflex_obliged(const SolveContext& ctx, const HelpRun& run) {
     const Stipulation& st = ctx.problem.stipulation;
-    if (st.series || st.play != Stipulation::Play::HelpReflex || runs.size() != 1 || runs[0].blocked)
+    if (st.series || st.play != Stipulation::Play::HelpReflex || ctx.problem.options.set_play || run.blocked ||
+        run.set_play)
         return std::nullopt;
-    Position root = runs[0].root;
-    if (root.side_to_move() != runs[0].phase.goal_side && goal_reachable_in_one(root, ctx.goal)) return root;
+    Position root = run.root;
+    if (root.side_to_move() != run.phase.goal_side && goal_reachable_in_one(root, ctx.goal)) return root;
     return std::nullopt;
 }
 
@@ -830,12 +837,12 @@ bool solve_help_or_series(const SolveContext& ctx) {
     if (!help_runs(ctx, runs)) return false;
     TwinOutput scratch;
     TwinOutput& out = ctx.output ? *ctx.output : scratch;
-    if (help_reflex_obliged(ctx, runs)) return true;  // the obliged moves follow from the position
     if (std::optional<Position> set = series_set_position(ctx))
         for (const GoalMove& g : goal_moves(*set, ctx.goal, ctx.problem.language))
             out.lines.push_back({0, 0, set->side_to_move(), {g.move}, true});
     for (const HelpRun& r : runs) {
-        if (r.blocked) continue;
+        // A blocked play is not played; an obliged one's goal moves follow from the position.
+        if (r.blocked || help_reflex_obliged(ctx, r)) continue;
         int solutions = 0;
         PhaseSolver solver(ctx, r.phase, r.root, solutions);
         bool interrupted = false;
@@ -853,11 +860,6 @@ bool render_help_or_series(const SolveContext& ctx, const TwinOutput& found, std
     std::vector<HelpRun> runs;
     if (!help_runs(ctx, runs)) return false;
     if (!found.trees.empty()) throw std::invalid_argument("trees in help or series play");
-    if (std::optional<Position> root = help_reflex_obliged(ctx, runs)) {
-        if (!found.lines.empty()) throw std::invalid_argument("lines where the first mover must reach the goal");
-        out += goal_move_lines(ctx, *root, false, " ?!?") + "\n";
-        return true;
-    }
     std::string text;
     size_t next = 0;  // the first line not written yet
     // The series' set play: goal moves of the other side, one move each.
@@ -878,6 +880,15 @@ bool render_help_or_series(const SolveContext& ctx, const TwinOutput& found, std
         // A play whose first mover could take the king (a Duplex half) is not played; Popeye
         // says so on stderr only.
         if (runs[r].blocked) continue;
+        // The second play of a Duplex: Popeye builds its solving machinery again and writes
+        // the solving notes again (the first play's follow the header).
+        if (r > 0 && runs[r].duplex_start) text += format_solving_notes(ctx.problem);
+        if (std::optional<Position> root = help_reflex_obliged(ctx, runs[r])) {
+            if (next < found.lines.size() && found.lines[next].play == int(r))
+                throw std::invalid_argument("lines where the first mover must reach the goal");
+            text += goal_move_lines(ctx, *root, false, " ?!?") + "\n";
+            continue;
+        }
         std::vector<PlayLine> lines;
         while (next < found.lines.size() && found.lines[next].play == int(r) && !(set && found.lines[next].set_play))
             lines.push_back(found.lines[next++]);
@@ -894,8 +905,12 @@ bool split_help(const SolveContext& ctx, std::vector<SplitPhase>& phases) {
     if (opt.max_solutions || opt.stop_on_short_solutions || ctx.problem.stipulation.intro > 0) return false;
     std::vector<HelpRun> runs;
     if (!help_runs(ctx, runs)) return false;
+    // A Duplex whose solving notes come again before its second play is not split (the
+    // assembly writes no notes between plays).
+    if (opt.duplex && !format_solving_notes(ctx.problem).empty()) return false;
     std::vector<SplitPhase> result;
     for (const HelpRun& r : runs) {
+        if (help_reflex_obliged(ctx, r)) return false;  // its goal moves are no root moves' lines
         SplitPhase sp;
         sp.blocked = r.blocked;
         if (!r.blocked) {
