@@ -815,8 +815,8 @@ std::optional<Position> help_reflex_obliged(const SolveContext& ctx, const HelpR
 
 // Set play of ser-s# and ser-h#: the opponent of the series side reaches the goal at once
 // (ser-s#: forced to; ser-h#: able to, BEISPIEL/hpint.inp "1...Kd1-e2 ="). The position with
-// that opponent to move when the option asks for it and the opponent does reach the goal,
-// else null.
+// that opponent to move when the option asks for it, else null; Popeye writes the set play's
+// block (an empty line) also when the opponent does not reach the goal (series_set_reaches).
 std::optional<Position> series_set_position(const SolveContext& ctx) {
     const Stipulation& st = ctx.problem.stipulation;
     if (!(st.series && st.intro == 0 && ctx.problem.options.set_play &&
@@ -824,10 +824,15 @@ std::optional<Position> series_set_position(const SolveContext& ctx) {
         return std::nullopt;
     Position set = ctx.initial;
     set.set_side_to_move_for_analysis(~ctx.initial.side_to_move());
-    const bool reaches =
-        st.play == Stipulation::Play::Self ? goal_forced_in_one(set, ctx.goal) : goal_reachable_in_one(set, ctx.goal);
-    if (set.in_check(ctx.initial.side_to_move()) || !reaches) return std::nullopt;
+    if (set.in_check(ctx.initial.side_to_move())) return std::nullopt;
     return set;
+}
+
+// Whether the opponent reaches the goal in the set play's position `set` (its goal moves are
+// then the set play's lines).
+bool series_set_reaches(const SolveContext& ctx, Position& set) {
+    return ctx.problem.stipulation.play == Stipulation::Play::Self ? goal_forced_in_one(set, ctx.goal)
+                                                                   : goal_reachable_in_one(set, ctx.goal);
 }
 
 }  // namespace
@@ -837,7 +842,7 @@ bool solve_help_or_series(const SolveContext& ctx) {
     if (!help_runs(ctx, runs)) return false;
     TwinOutput scratch;
     TwinOutput& out = ctx.output ? *ctx.output : scratch;
-    if (std::optional<Position> set = series_set_position(ctx))
+    if (std::optional<Position> set = series_set_position(ctx); set && series_set_reaches(ctx, *set))
         for (const GoalMove& g : goal_moves(*set, ctx.goal, ctx.problem.language))
             out.lines.push_back({0, 0, set->side_to_move(), {g.move}, true});
     for (const HelpRun& r : runs) {
@@ -908,6 +913,8 @@ bool split_help(const SolveContext& ctx, std::vector<SplitPhase>& phases) {
     // A Duplex whose solving notes come again before its second play is not split (the
     // assembly writes no notes between plays).
     if (opt.duplex && !format_solving_notes(ctx.problem).empty()) return false;
+    // Nor is series play with set play (its block is no root move's).
+    if (series_set_position(ctx)) return false;
     std::vector<SplitPhase> result;
     for (const HelpRun& r : runs) {
         if (help_reflex_obliged(ctx, r)) return false;  // its goal moves are no root moves' lines
