@@ -172,7 +172,7 @@ int read_number(Lexer& lex, const Token& after) {
 // Side to move at the start of play, as Popeye has it; `notes` gets Popeye's warnings for the
 // options that do not apply to the stipulation, in the order Popeye writes them: first those
 // of its stipulation modifiers (Quodlibet, WhiteToPlay, PostKeyPlay: written when the
-// stipulation is set up), then those of its solving machinery (SetPlay, then Threat: written
+// stipulation is set up), then those of its solving machinery (SetPlay, Intelligent, Threat: written
 // when solving starts). Which options apply was measured against Popeye 4.104 for every
 // stipulation form rebirth reads (data/popeye-oracle/README.md).
 Color initial_side(Problem& p) {
