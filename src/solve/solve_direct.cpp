@@ -568,13 +568,16 @@ bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode,
             if (ctx.control) ctx.control->root_move_done();
         });
     });
-    // MaxSolutions: the output ends at the n-th key or try, which Popeye counts alike (not with
-    // Option MoveNumbers, which lists every root move).
+    // MaxSolutions: the output ends at the n-th key or try, which Popeye counts alike in direct
+    // and self play (measured on 48 random #2 and s#2 with tries); in reflex play its count
+    // was not understood and keys alone count, as before (not with Option MoveNumbers, which
+    // lists every root move).
     const std::optional<int>& max_solutions = ctx.problem.options.max_solutions;
     int solutions = 0;
     for (size_t i = 0; i < moves.size(); ++i) {
         if (shown[i]) out.trees.push_back({0, phase, attacker, std::move(nodes[i])});
-        if (!ctx.problem.options.move_numbers && shown[i] && max_solutions && ++solutions >= *max_solutions &&
+        const bool counted = mode == Mode::Reflex ? keys[i] : shown[i];
+        if (!ctx.problem.options.move_numbers && counted && max_solutions && ++solutions >= *max_solutions &&
             i + 1 < moves.size()) {
             if (ctx.partial) *ctx.partial = true;
             return true;
@@ -667,13 +670,14 @@ bool render_phase(const SolveContext& ctx, Mode mode, const Position& root, int 
         out += result;
         return false;
     }
-    // MaxSolutions: the search stops at the n-th key or try; the output then ends there.
+    // MaxSolutions: the search stops at the n-th key or try (in reflex play key); the output
+    // then ends there.
     const std::optional<int>& max_solutions = ctx.problem.options.max_solutions;
     int solutions = 0;
     for (size_t i = 0; i < moves.size(); ++i) {
-        const bool counted =
-            next < trees.size() && trees[next].play == phase && trees[next].root.move == moves[i] &&
-            (trees[next].root.kind == PlayNode::Kind::Key || trees[next].root.kind == PlayNode::Kind::Try);
+        const bool counted = next < trees.size() && trees[next].play == phase && trees[next].root.move == moves[i] &&
+                             (trees[next].root.kind == PlayNode::Kind::Key ||
+                              (mode != Mode::Reflex && trees[next].root.kind == PlayNode::Kind::Try));
         result += block(i);
         if (counted && max_solutions && ++solutions >= *max_solutions && i + 1 < moves.size()) {
             out += result;

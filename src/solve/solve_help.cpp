@@ -801,13 +801,10 @@ namespace {
 
 // Help-reflex play whose first mover can reach the goal: it must, and the play fails; Popeye
 // writes those moves marked " ?!?" (TESTS/help_play.inp, hr#1), for each play of a Duplex
-// alike. The position of run `run` then, or null (also with set play, which Popeye was not
-// measured with).
+// alike, and after the set play's block with SetPlay. The position of run `run` then, or null.
 std::optional<Position> help_reflex_obliged(const SolveContext& ctx, const HelpRun& run) {
     const Stipulation& st = ctx.problem.stipulation;
-    if (st.series || st.play != Stipulation::Play::HelpReflex || ctx.problem.options.set_play || run.blocked ||
-        run.set_play)
-        return std::nullopt;
+    if (st.series || st.play != Stipulation::Play::HelpReflex || run.blocked || run.set_play) return std::nullopt;
     Position root = run.root;
     if (root.side_to_move() != run.phase.goal_side && goal_reachable_in_one(root, ctx.goal)) return root;
     return std::nullopt;
