@@ -214,7 +214,9 @@ TEST(ClusterSolveMessages, RoundTripAndChecks) {
     EXPECT_EQ(deserialize_result(serialize(whole)), whole);
     Result retro = whole;
     retro.outputs.clear();
-    retro.retro_whole = {{{RetroFragment{{{UnMove{m}}}}}}, {}};
+    RetroFragment answer;
+    answer.sequences = {{UnMove{m}}};
+    retro.retro_whole = {{{answer}}, {}};
     EXPECT_EQ(deserialize_result(serialize(retro)), retro);
     Result bad = whole;
     bad.text = r.text;  // one kind of answer only

@@ -118,7 +118,9 @@ TEST_P(UnsplitReports, RenderFromTheirOutputs) {
                     done = true;
                 }
         }
-        if (done) EXPECT_THROW(render_solve_report(p, changed, SolveLimits{}), std::invalid_argument) << where;
+        if (done) {
+            EXPECT_THROW(render_solve_report(p, changed, SolveLimits{}), std::invalid_argument) << where;
+        }
     }
     if (whole_ones == 0) GTEST_SKIP() << "no problem left whole";
 }

@@ -844,6 +844,11 @@ class BattleWriter {
                 if (r.kind == PlayNode::Kind::Refutation) {
                     Position refuted;
                     out += move_line(after, r, 1, refuted) + " !\n";
+                    // Reflex play: the goal moves the attacker must not make there.
+                    for (const PlayNode& o : r.children) {
+                        Position obliged;
+                        if (o.kind == PlayNode::Kind::Obliged) out += move_line(refuted, o, 2, obliged) + " ?!?\n";
+                    }
                 }
         }
         return out;

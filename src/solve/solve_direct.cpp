@@ -473,6 +473,15 @@ class BattleSolver {
             const bool answered = defence_reaches_goal(pos, u) || (j > 0 && attacker_wins(pos, j));
             PlayNode refutation{PlayNode::Kind::Refutation, d, {}};
             refutation.goal = defence_goal(pos, u);
+            // Reflex play: a refutation after which the attacker could reach the goal at once
+            // (which it must not) carries those goal moves, written " ?!?" under it as Popeye
+            // does.
+            if (!answered && mode_ == Mode::Reflex && goal_reachable_in_one(pos, ctx_.goal))
+                for (const GoalMove& g : goal_moves(pos, ctx_.goal, ctx_.problem.language)) {
+                    PlayNode obliged{PlayNode::Kind::Obliged, g.move, {}};
+                    obliged.goal = true;
+                    refutation.children.push_back(std::move(obliged));
+                }
             pos.undo_move(d, u);
             if (!answered) {
                 refutations.push_back(std::move(refutation));
