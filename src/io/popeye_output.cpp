@@ -623,14 +623,23 @@ std::string format_header(const Problem& problem) {
     return result + solving;
 }
 
+namespace {
+
+// The Twin of twin `index` (0 = a): none for a) when it is the diagram itself, which it is
+// unless a ZeroPosition makes the first Twin a).
+const Twin* own_twin(const Problem& problem, size_t index) {
+    const bool zero = !problem.twins.empty() && problem.twins.front().zero_position;
+    if (zero && index < problem.twins.size()) return &problem.twins[index];
+    if (!zero && index > 0 && index <= problem.twins.size()) return &problem.twins[index - 1];
+    return nullptr;
+}
+
+}  // namespace
+
 std::string format_solving_notes(const Problem& problem) { return notes_text(problem, true); }
 
 std::string format_twin_intro(const Problem& problem, const Problem& twin, size_t index) {
-    // The twin's own Twin (as format_twin_line finds it); twin a) of a diagram has none.
-    const bool zero = !problem.twins.empty() && problem.twins.front().zero_position;
-    const Twin* own = nullptr;
-    if (zero && index < problem.twins.size()) own = &problem.twins[index];
-    if (!zero && index > 0 && index <= problem.twins.size()) own = &problem.twins[index - 1];
+    const Twin* own = own_twin(problem, index);
     const bool sets_stipulation = own && std::any_of(own->ops.begin(), own->ops.end(), [](const TwinOp& op) {
                                       return op.kind == TwinOp::Kind::Stipulation;
                                   });
@@ -640,11 +649,7 @@ std::string format_twin_intro(const Problem& problem, const Problem& twin, size_
 }
 
 std::string format_twin_line(const Problem& problem, size_t index) {
-    // Twin a) is the diagram itself, unless a ZeroPosition makes the first twin a).
-    const bool zero = !problem.twins.empty() && problem.twins.front().zero_position;
-    const Twin* twin = nullptr;
-    if (zero && index < problem.twins.size()) twin = &problem.twins[index];
-    if (!zero && index > 0 && index <= problem.twins.size()) twin = &problem.twins[index - 1];
+    const Twin* twin = own_twin(problem, index);
 
     std::string result;
     if (twin && twin->continued) result += '+';

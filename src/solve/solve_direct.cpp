@@ -26,6 +26,25 @@ namespace {
 
 enum class Mode { Direct, Self, Reflex };
 
+// The goal moves of the side to move in `pos` as tree nodes of kind `kind`, marked as
+// reaching the goal (a defender's obliged goal moves, or a reflex attacker's).
+std::vector<PlayNode> goal_move_nodes(const SolveContext& ctx, Position& pos, PlayNode::Kind kind) {
+    std::vector<PlayNode> nodes;
+    for (const GoalMove& g : goal_moves(pos, ctx.goal, ctx.problem.language)) {
+        PlayNode node{kind, g.move, {}};
+        node.goal = true;
+        nodes.push_back(std::move(node));
+    }
+    return nodes;
+}
+
+// Whether a root tree of kind `kind` counts towards MaxSolutions: keys and tries, which Popeye
+// counts alike in direct and self play (measured on 48 random #2 and s#2 with tries); in
+// reflex play keys only (its count there was not understood).
+bool counts_as_solution(Mode mode, PlayNode::Kind kind) {
+    return kind == PlayNode::Kind::Key || (mode != Mode::Reflex && kind == PlayNode::Kind::Try);
+}
+
 // Solves the battle play of one problem on one thread's own Position copies, as trees of the
 // moves Popeye shows (solution.h), which format_battle_block (popeye_output.h) writes.
 class BattleSolver {
@@ -327,11 +346,7 @@ class BattleSolver {
 
     // Defender to move and obliged to reach the goal: its goal moves, children of `node`.
     void write_goal_defences(Position& pos, PlayNode& node) const {
-        for (const GoalMove& g : goal_moves(pos, ctx_.goal, ctx_.problem.language)) {
-            PlayNode defence{PlayNode::Kind::Defence, g.move, {}};
-            defence.goal = true;
-            node.children.push_back(std::move(defence));
-        }
+        for (PlayNode& d : goal_move_nodes(ctx_, pos, PlayNode::Kind::Defence)) node.children.push_back(std::move(d));
     }
 
     // Attacker to move: its moves that solve in j.
@@ -477,11 +492,7 @@ class BattleSolver {
             // (which it must not) carries those goal moves, written " ?!?" under it as Popeye
             // does.
             if (!answered && mode_ == Mode::Reflex && goal_reachable_in_one(pos, ctx_.goal))
-                for (const GoalMove& g : goal_moves(pos, ctx_.goal, ctx_.problem.language)) {
-                    PlayNode obliged{PlayNode::Kind::Obliged, g.move, {}};
-                    obliged.goal = true;
-                    refutation.children.push_back(std::move(obliged));
-                }
+                refutation.children = goal_move_nodes(ctx_, pos, PlayNode::Kind::Obliged);
             pos.undo_move(d, u);
             if (!answered) {
                 refutations.push_back(std::move(refutation));
@@ -565,7 +576,7 @@ bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode,
     MoveList list;
     root_moves(ctx, mode, root, n, list);
     std::vector<Move> moves(list.begin(), list.end());
-    std::vector<char> shown(moves.size(), 0), keys(moves.size(), 0);
+    std::vector<char> shown(moves.size(), 0);
     std::vector<PlayNode> nodes(moves.size());
     if (ctx.control) ctx.control->start_root(static_cast<int>(moves.size()));
     run_in_arena(ctx.threads, [&] {
@@ -573,19 +584,16 @@ bool solve_phase(const SolveContext& ctx, const BattleSolver& solver, Mode mode,
             Position pos = root;
             bool key = false;
             shown[i] = solver.root_tree(pos, moves[i], n, key, nodes[i]);
-            keys[i] = key;
             if (ctx.control) ctx.control->root_move_done();
         });
     });
-    // MaxSolutions: the output ends at the n-th key or try, which Popeye counts alike in direct
-    // and self play (measured on 48 random #2 and s#2 with tries); in reflex play its count
-    // was not understood and keys alone count, as before (not with Option MoveNumbers, which
-    // lists every root move).
+    // MaxSolutions: the output ends at the n-th tree that counts (counts_as_solution; not with
+    // Option MoveNumbers, which lists every root move).
     const std::optional<int>& max_solutions = ctx.problem.options.max_solutions;
     int solutions = 0;
     for (size_t i = 0; i < moves.size(); ++i) {
+        const bool counted = shown[i] && counts_as_solution(mode, nodes[i].kind);
         if (shown[i]) out.trees.push_back({0, phase, attacker, std::move(nodes[i])});
-        const bool counted = mode == Mode::Reflex ? keys[i] : shown[i];
         if (!ctx.problem.options.move_numbers && counted && max_solutions && ++solutions >= *max_solutions &&
             i + 1 < moves.size()) {
             if (ctx.partial) *ctx.partial = true;
@@ -634,12 +642,7 @@ bool render_phase(const SolveContext& ctx, Mode mode, const Position& root, int 
     Position probe = root;
     // Popeye closes these lines without the empty line that ends a phase.
     if (mode == Mode::Reflex && goal_reachable_in_one(probe, ctx.goal)) {
-        std::vector<PlayNode> obliged;
-        for (const GoalMove& g : goal_moves(probe, ctx.goal, ctx.problem.language)) {
-            PlayNode node{PlayNode::Kind::Obliged, g.move, {}};
-            node.goal = true;
-            obliged.push_back(std::move(node));
-        }
+        const std::vector<PlayNode> obliged = goal_move_nodes(ctx, probe, PlayNode::Kind::Obliged);
         out += result + format_battle_obliged(probe, obliged, ctx.goal, ctx.problem.language);
         return false;
     }
@@ -679,14 +682,13 @@ bool render_phase(const SolveContext& ctx, Mode mode, const Position& root, int 
         out += result;
         return false;
     }
-    // MaxSolutions: the search stops at the n-th key or try (in reflex play key); the output
-    // then ends there.
+    // MaxSolutions: the search stops at the n-th tree that counts (counts_as_solution); the
+    // output then ends there.
     const std::optional<int>& max_solutions = ctx.problem.options.max_solutions;
     int solutions = 0;
     for (size_t i = 0; i < moves.size(); ++i) {
         const bool counted = next < trees.size() && trees[next].play == phase && trees[next].root.move == moves[i] &&
-                             (trees[next].root.kind == PlayNode::Kind::Key ||
-                              (mode != Mode::Reflex && trees[next].root.kind == PlayNode::Kind::Try));
+                             counts_as_solution(mode, trees[next].root.kind);
         result += block(i);
         if (counted && max_solutions && ++solutions >= *max_solutions && i + 1 < moves.size()) {
             out += result;

@@ -884,7 +884,7 @@ bool render_help_or_series(const SolveContext& ctx, const TwinOutput& found, std
         if (runs[r].blocked) continue;
         // The second play of a Duplex: Popeye builds its solving machinery again and writes
         // the solving notes again (the first play's follow the header).
-        if (r > 0 && runs[r].duplex_start) text += format_solving_notes(ctx.problem);
+        if (runs[r].duplex_start) text += format_solving_notes(ctx.problem);
         if (std::optional<Position> root = help_reflex_obliged(ctx, runs[r])) {
             if (next < found.lines.size() && found.lines[next].play == int(r))
                 throw std::invalid_argument("lines where the first mover must reach the goal");
