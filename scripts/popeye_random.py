@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Random small problems under Circe-family conditions, for differential runs against Popeye.
 
-    python3 scripts/popeye_random.py SEED COUNT OUT.inp [--long]
+    python3 scripts/popeye_random.py SEED COUNT OUT.inp [--long] [--side-walk]
     POPEYE=/path/to/py python3 scripts/popeye_diff.py WORKDIR OUT.inp
 
 Each problem: the two kings and 2 to 7 units (4 to 9 with --long) on random squares (pawns
 off their first and last ranks), one condition of Popeye's words from CONDITIONS, one
 stipulation from STIPULATIONS (longer ones with --long), each option of OPTIONS with
 probability 0.08, and one in five problems one or two twins that set another stipulation.
+With --side-walk the condition comes from SIDE_WALK_CONDITIONS instead (Turncoats and April:
+the reborn unit's side and the walks that are reborn).
 Positions Popeye and rebirth refuse (a king in check with the other side to move, kings side
 by side) are kept: both must refuse them. Nothing here runs in the test suite; what a run
 finds goes into data/popeye-oracle/ with Popeye's output (its README names the runs).
@@ -28,6 +30,14 @@ CONDITIONS = [
     "AntiCirce Symmetry", "AntiCirce Diagram", "AntiCirce Antipodes", "Circe Chameleon RexInclusive", "Circe Assassin Mirror",
     "Circe Frischauf RexInclusive",
 ]
+SIDE_WALK_CONDITIONS = [
+    "Circe Turncoats", "CirceDoubleAgents", "AntiCirce Turncoats RexExclusive", "Circe Equipollents Turncoats",
+    "Circe Turncoats Assassin", "Circe Super Turncoats", "Circe PWC Turncoats", "Circe Symmetry Turncoats",
+    "Circe Clone Turncoats", "Circe Chameleon Turncoats", "Circe Strict Turncoats", "AntiCirce Mirror Turncoats RexExclusive",
+    "Circe April S B", "Circe April P", "AprilChess R Q", "AntiCirce April B S", "Circe April Q R RexInclusive",
+    "Circe Mirror April P S", "Circe Equipollents April P", "AntiCirce Super April S", "Circe Assassin April R",
+    "Circe Turncoats April B R",
+]
 STIPULATIONS = ["#1", "#2", "h#1.5", "h#2", "h#2.5", "s#1", "s#2", "=1", "h=2", "ser-h#2", "ser-#2", "ser-h#3",
                 "hs#1.5", "r#1", "hs#1", "hs#2", "hr#1", "hr#2", "r#2", "s=1", "ser-s#2", "h#1", "dia2", "ser-h=2"]
 LONG_STIPULATIONS = ["#2", "#3", "s#2", "s#3", "r#2", "h#3", "h#3.5", "ser-h#4", "ser-#3", "ser-s#3", "hs#2.5",
@@ -37,7 +47,7 @@ OPTIONS = ["SetPlay", "Try", "Variation", "Threat 1", "Threat 2", "Defence 2", "
            "NoShortVariations"]
 
 
-def problem(rng, long):
+def problem(rng, long, conditions=CONDITIONS):
     used, white, black = set(), [], []
 
     def put(side, unit):
@@ -56,7 +66,7 @@ def problem(rng, long):
         unit = rng.choice("QRRBBSSPPPP")
         put(white if rng.random() < 0.5 else black, unit)
     stipulations = LONG_STIPULATIONS if long else STIPULATIONS
-    text = f"Condition {rng.choice(CONDITIONS)}\nPieces\nWhite {' '.join(white)}\nBlack {' '.join(black)}\n"
+    text = f"Condition {rng.choice(conditions)}\nPieces\nWhite {' '.join(white)}\nBlack {' '.join(black)}\n"
     text += f"Stipulation {rng.choice(stipulations)}\n"
     options = [o for o in OPTIONS if rng.random() < 0.08]
     if options:
@@ -76,7 +86,8 @@ def main():
     rng = random.Random(seed)
     problems = []
     while len(problems) < count:
-        p = problem(rng, "--long" in sys.argv[4:])
+        p = problem(rng, "--long" in sys.argv[4:],
+                    SIDE_WALK_CONDITIONS if "--side-walk" in sys.argv[4:] else CONDITIONS)
         if p:
             problems.append(p)
     with open(out, "w") as f:

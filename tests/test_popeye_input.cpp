@@ -610,7 +610,8 @@ TEST(PopeyeInputConditions, CompoundsAndOurQualifiers) {
                           "ContraParrain", "File", "Mirror", "April", "Turncoats"})
         EXPECT_EQ(conds(std::string("circe ") + v), (std::vector<Condition>{{"Circe", {v}}})) << v;
     EXPECT_EQ(conds("circe take&make"), (std::vector<Condition>{{"Circe", {"Take&Make"}}}));
-    EXPECT_EQ(conds("AprilChess"), (std::vector<Condition>{{"Circe", {"Super", "April"}}}));
+    EXPECT_EQ(conds("AprilChess Q R"),
+              (std::vector<Condition>{{"Circe", {"Super", "StrictByDefault", "April", "Q", "R"}}}));
 }
 
 TEST(PopeyeInputErrors, ForsythErrorsNameFileAndLine) {
@@ -653,6 +654,32 @@ TEST(PopeyeInputErrors, EachKindNamesFileLineAndWord) {
     expect_error("", 1, "BeginProblem");  // empty input
     expect_error("AnfangProblem\nforderung #2\nsteine weiss ka1\nbedingung circe\nauthor x\nEndeProblem\n", 5,
                  "author");  // English keyword in a German problem
+}
+
+// Popeye 4.104 reads no qualifier after a traditional condition name but the Rex word some of
+// them take (RexInclusive after Circe's names, RexExclusive after Mars and Anti-Mars Circe's),
+// Calvet or Cheylan after Anti-Circe's, and the walks of ChameleonCirce and AprilChess; it
+// reports any other word as an input error and solves without it ("SuperCirce Turncoats" is
+// plain Super Circe there). rebirth refuses such a word, naming it.
+TEST(PopeyeInputErrors, TraditionalNamesTakeOnlyPopeyesQualifiers) {
+    const std::string head = "BeginProblem\nstip #2\npieces white ka1\ncondition ";
+    expect_error(head + "SuperCirce Turncoats\nEndProblem\n", 4, "Turncoats");
+    expect_error(head + "SuperCirce RexInclusive\nEndProblem\n", 4, "RexInclusive");
+    expect_error(head + "CirceTurncoats Mirror\nEndProblem\n", 4, "Mirror");
+    expect_error(head + "CirceDoubleAgents RexExclusive\nEndProblem\n", 4, "RexExclusive");
+    expect_error(head + "MarsMirrorCirce RexInclusive\nEndProblem\n", 4, "RexInclusive");
+    expect_error(head + "AntiCloneCirce Cheylan\nEndProblem\n", 4, "Cheylan");
+    expect_error(head + "ChameleonCirce Q R Strict\nEndProblem\n", 4, "Strict");
+    auto conds = [&](const std::string& c) { return parse_one(head + c + "\nEndProblem\n").conditions; };
+    EXPECT_EQ(conds("CirceDoubleAgents RexInclusive"),
+              (std::vector<Condition>{{"Circe", {"Turncoats", "Mirror", "RexInclusive"}}}));
+    EXPECT_EQ(conds("MarsMirrorCirce RexExclusive"),
+              (std::vector<Condition>{{"MarsCirce", {"Mirror", "RexExclusive"}}}));
+    EXPECT_EQ(conds("AntiSuperCirce Cheylan"), (std::vector<Condition>{{"AntiCirce", {"Super", "Cheylan"}}}));
+    EXPECT_EQ(conds("ChameleonCirce Q R"), (std::vector<Condition>{{"Circe", {"Chameleon", "Q", "R"}}}));
+    // The base family words take every qualifier.
+    EXPECT_EQ(conds("Circe Super Turncoats"), (std::vector<Condition>{{"Circe", {"Super", "Turncoats"}}}));
+    EXPECT_EQ(conds("Circe April S B"), (std::vector<Condition>{{"Circe", {"April", "S", "B"}}}));
 }
 
 // Robustness: every reference input cut after each character either parses or throws

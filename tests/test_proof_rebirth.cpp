@@ -277,7 +277,7 @@ TEST(ProofRebirth, NeverMoreThanAGameThatCastles) {
     std::array<int, COLOR_NB> castled{0, 0};
     for (const char* words :
          {"Circe RexInclusive", "Circe Assassin RexInclusive", "AntiCirce", "AntiCirce Cheylan",
-          "Circe Mirror RexInclusive", "SuperCirce RexInclusive", "AntiMarsCirce", "MarsCirce RexInclusive"}) {
+          "Circe Mirror RexInclusive", "Circe Super RexInclusive", "AntiMarsCirce", "MarsCirce RexInclusive"}) {
         const UnderRules under(words);
         ASSERT_TRUE(under.bound) << words;
         for (int game = 0; game < 40; ++game) {
@@ -360,7 +360,7 @@ const char* const kConditions[] = {
     "Circe File",
     "Circe Rank",
     "Circe Strict",
-    "PWC RexInclusive",
+    "Circe PWC RexInclusive",
     "Circe VerticalMirror",
     "Circe Couscous Mirror",
     "AntiCirce PWC",

@@ -305,7 +305,7 @@ TEST(Rules, ChameleonCycles) {
     EXPECT_TRUE(b.chameleon_cycle == cycle({{KNIGHT, BISHOP}, {BISHOP, KNIGHT}}));
     const RuleSet c = resolve("Circe Chameleon Q G");  // fairy walks too
     EXPECT_TRUE(c.chameleon_cycle == cycle({{QUEEN, GRASSHOPPER}, {GRASSHOPPER, QUEEN}}));
-    const RuleSet d = resolve("ChameleonCirce Strict");
+    const RuleSet d = resolve("Circe Chameleon Strict");
     EXPECT_TRUE(d.chameleon_cycle == default_chameleon_cycle());
     EXPECT_EQ(d.occupied, Occupied::Strict);
     EXPECT_EQ(resolve("AntiCirce Chameleon").reborn, Reborn::Capturer);
@@ -369,8 +369,19 @@ TEST(Rules, ErrorsNameTheWord) {
     expect_error("Circe Mirror Super", "Super");
     // Words that do not belong to the family, or have no axis value yet.
     expect_error("Circe Cheylan", "Cheylan");
-    expect_error("Circe Turncoats", "Turncoats");
-    expect_error("CirceDoubleAgents", "Turncoats");
+    // Turncoats and April where rebirth cannot follow Popeye yet (a colour change or walk test
+    // on a buried, lifted, caged or waiting unit), where Popeye refuses them (Mars, Anti-Mars),
+    // or April without its walks.
+    expect_error("MarsCirce Turncoats", "Turncoats");
+    expect_error("AntiMarsCirce April S", "April");
+    expect_error("Circe Turncoats Volcanic", "Volcanic");
+    expect_error("Circe Parachute April S", "April");
+    expect_error("Circe Parrain Turncoats", "Turncoats");
+    expect_error("Circe Cage Turncoats", "Turncoats");
+    expect_error("Circe Couscous April S", "April");
+    expect_error("Circe Turncoats Kamikaze", "Kamikaze");
+    expect_error("Circe AntiCirce Turncoats", "AntiCirce");
+    expect_error("Circe April", "April");
     expect_error("AntiCirce Kamikaze", "Kamikaze");
     expect_error("AntiCirce Parrain", "Parrain");
     expect_error("MarsCirce PWC", "PWC");
@@ -409,6 +420,88 @@ std::vector<std::string> moves_under(const char* conditions, std::initializer_li
 }
 
 }  // namespace
+
+// Turncoats and April (RULES.md section 5: as py-engl.txt defines them; the expected moves are
+// Popeye 4.104's, for these diagrams and conditions, see data/popeye-oracle/turncoats_april):
+// the reborn unit changes side once on its rebirth square ([+bRh8=w]), a capturing unit
+// under Anti-Circe too; April rebirths only the walks it lists, and a listed walk's rebirth
+// never falls back on no rebirth (an occupied or missing square makes the capture illegal).
+TEST(Rules, TurncoatsAndAprilResolve) {
+    const RuleSet t = resolve("Circe Turncoats");
+    EXPECT_TRUE(t.turncoat);
+    EXPECT_EQ(t.reborn, Reborn::Captured);
+    EXPECT_EQ(t.describe(), "Circe Turncoats");
+    const RuleSet d = resolve("CirceDoubleAgents");
+    EXPECT_TRUE(d.turncoat && d.mirror);
+    const RuleSet a = resolve("AntiCirce Turncoats RexExclusive");
+    EXPECT_TRUE(a.turncoat);
+    EXPECT_EQ(a.reborn, Reborn::Capturer);
+    // AprilChess: Super Circe, Strict by default (Popeye's condition.c), the walks listed.
+    const RuleSet ac = resolve("AprilChess Q R");
+    EXPECT_EQ(ac.square, SquareRule::Super);
+    EXPECT_EQ(ac.occupied, Occupied::Strict);
+    EXPECT_EQ(ac.april, (1u << QUEEN) | (1u << ROOK));
+    EXPECT_TRUE(april_reborn(ac, QUEEN));
+    EXPECT_FALSE(april_reborn(ac, BISHOP));
+    EXPECT_EQ(resolve("Circe Super April Q").occupied, Occupied::Relaxed);
+    EXPECT_EQ(resolve("Circe April S B").april, (1u << KNIGHT) | (1u << BISHOP));
+    EXPECT_EQ(resolve("Circe April S B").describe(), "Circe April B S");
+    EXPECT_TRUE(april_reborn(resolve("Circe"), KING));
+}
+
+TEST(Rules, TurncoatsAndAprilMoves) {
+    // Circe Turncoats: the rook taken on h4 is reborn on h8 as a white rook.
+    const auto t = moves_under("Circe Turncoats", {"wKe1", "wQd4", "wSc3", "bKe8", "bRh4", "bBb4"}, WHITE);
+    EXPECT_EQ(std::count(t.begin(), t.end(), "Qd4*h4[+bRh8=w]"), 1);
+    EXPECT_EQ(std::count(t.begin(), t.end(), "Qd4*b4[+bBf8=w]"), 1);
+    // Double Agents (Mirror): on White's own squares, as White's units.
+    const auto m = moves_under("CirceDoubleAgents", {"wKe1", "wQd4", "bKe8", "bRh8", "bRa4"}, WHITE);
+    EXPECT_EQ(std::count(m.begin(), m.end(), "Qd4*h8[+bRa1=w]"), 1);
+    EXPECT_EQ(std::count(m.begin(), m.end(), "Qd4*a4[+bRh1=w]"), 1);
+    // A pawn reborn on its last rank promotes first, then changes side.
+    const auto e = moves_under("Circe Equipollents Turncoats", {"wKe1", "wQd3", "bKe8", "bPc2"}, WHITE);
+    EXPECT_EQ(std::count(e.begin(), e.end(), "Qd3*c2[+bPb1=Q=w]"), 1);
+    EXPECT_EQ(std::count(e.begin(), e.end(), "Qd3*c2[+bPb1=S=w]"), 1);
+    // Anti-Circe Turncoats: the capturer goes home and joins the other side; a capture whose
+    // capturer would then check its own king is not legal.
+    const auto a =
+        moves_under("AntiCirce Turncoats RexExclusive", {"wKe1", "wQd4", "wSc3", "bKe8", "bRh4", "bPb5"}, WHITE);
+    EXPECT_EQ(std::count(a.begin(), a.end(), "Sc3*b5[wSb5->b1=b]"), 1);
+    EXPECT_EQ(std::count_if(a.begin(), a.end(), [](const std::string& m) { return m.rfind("Qd4*h4", 0) == 0; }), 0);
+    // April S: only the knight is reborn; the bishop and rook are taken as in orthodox chess.
+    const auto s = moves_under("Circe April S", {"wKe1", "wQd4", "wSc3", "bKe8", "bSd7", "bRh4", "bBb4"}, WHITE);
+    EXPECT_EQ(std::count(s.begin(), s.end(), "Qd4*d7[+bSg8]"), 1);
+    EXPECT_EQ(std::count(s.begin(), s.end(), "Qd4*h4"), 1);
+    EXPECT_EQ(std::count(s.begin(), s.end(), "Qd4*b4"), 1);
+    // April R: the rook's rebirth square is occupied (knight on h8): no capture, where plain
+    // Circe lets the rook vanish.
+    const auto o = moves_under("Circe April R", {"wKe1", "wQd4", "bKa5", "bRh4", "bSh8"}, WHITE);
+    EXPECT_EQ(std::count(o.begin(), o.end(), "Qd4*h4"), 0);
+    const auto c = moves_under("Circe", {"wKe1", "wQd4", "bKa5", "bRh4", "bSh8"}, WHITE);
+    EXPECT_EQ(std::count(c.begin(), c.end(), "Qd4*h4"), 1);
+    // A walk April does not list, under Super Circe with its no-rebirth choice: one move
+    // (Popeye 4.104 lists it twice, README: known Popeye defects).
+    const auto u = moves_under("Circe Super April Q", {"wKe1", "wQd4", "bKe8", "bRh4", "bQa4"}, WHITE);
+    EXPECT_EQ(std::count(u.begin(), u.end(), "Qd4*h4"), 1);
+}
+
+// Kings that would change side are refused when the diagram has a king (Popeye plays
+// 1.Ke1*d2[wKd2->e1=b] under AntiCirce Turncoats); a kingless problem is solved.
+TEST(Rules, TurncoatsRefuseKingsThatMayChangeSide) {
+    const RuleSet rules = resolve("AntiCirce Turncoats");
+    SetupRules setup_rules;
+    setup_rules.rules = &rules;
+    try {
+        Position pos(rebirth::test::diagram({"wKe1", "wSd3", "bKe8", "bPd2"}, WHITE), setup_rules);
+        ADD_FAILURE() << "kings accepted";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.word(), "Turncoats");
+    }
+    setup_rules.require_white_king = setup_rules.require_black_king = false;
+    Position kingless(rebirth::test::diagram({"wSd3", "bPe5"}, WHITE), setup_rules);
+    const auto moves = rebirth::test::legal_moves(kingless);
+    EXPECT_EQ(std::count(moves.begin(), moves.end(), "Sd3*e5[wSe5->g1=b]"), 1);
+}
 
 // Issue 10 (amending RULES.md section 5): under Circe Cage, and Parrain where RULES.md lets the
 // pawn step, a pawn on its own first rank steps once and captures diagonally, so it also

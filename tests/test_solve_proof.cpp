@@ -259,7 +259,12 @@ const std::vector<std::string> kRoundTripConditions{"",
                                                     "Circe Cage",
                                                     "Circe Take&Make",
                                                     "Circe Diagram",
-                                                    "Circe AntiCirce"};
+                                                    "Circe AntiCirce",
+                                                    "Circe Turncoats",
+                                                    "CirceDoubleAgents",
+                                                    "AntiCirce Turncoats RexExclusive",
+                                                    "Circe April S B",
+                                                    "AprilChess Q R"};
 
 // Round trip (issue 12): a game of 4 to 6 half-moves played at random from the game array
 // (captures preferred, so rebirths happen) is always among the solutions of `dia` for the
@@ -731,6 +736,22 @@ TEST(SolveProof, AntiMarsPawnGoesBackInAProofGame) {
         "beginproblem stip dia2 fors rsbqkbsr/1ppppppp/p7/8/P7/8/RPPPPPPP/1SBQKBSR cond AntiMarsCirce "
         "endproblem");
     EXPECT_NE(out.find("  1.a2-a4 a7-a5   2.Ra1-a2 a5-a7-a6 dia\n"), std::string::npos) << out;
+}
+
+// Circe Turncoats: a pawn taken on c4 is reborn on c2 as a black pawn. Popeye 4.104 plays that
+// capture itself (h~1 from the position before it lists 1.d5*c4[+wPc2=b]) and finishes the
+// game from there (a=>b1: 1.Qd8-b6 Ke1-f2), yet its dia4 for the diagram prints no solution
+// (a known Popeye defect, README): rebirth finds the 60 games, this one among them.
+TEST(SolveProof, TurncoatsUnitThatChangedSideInAProofGame) {
+    const std::string out = solutions(
+        "beginproblem stip dia4 fors rsb1kbsr/pp2pppp/1q6/2p5/2p5/S4P2/PPpPPKPP/R1BQ1BSR cond Circe Turncoats "
+        "endproblem");
+    EXPECT_NE(out.find("  1.Sb1-a3 c7-c5   2.c2-c4 d7-d5   3.f2-f3 d5*c4[+wPc2=b]   4.Ke1-f2 Qd8-b6 dia\n"),
+              std::string::npos)
+        << out;
+    int games = 0;
+    for (size_t at = out.find(" dia\n"); at != std::string::npos; at = out.find(" dia\n", at + 1)) ++games;
+    EXPECT_EQ(games, 60) << out;
 }
 
 // Anti-Mars Circe: a king that has moved castles from its rebirth square with the rook's

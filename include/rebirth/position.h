@@ -39,6 +39,7 @@ struct Effect {
     Piece piece{};
     Walk walk_before = NO_WALK;  // a reborn pawn that promotes on rebirth: PAWN
     bool silent = false;         // Popeye does not print it (assassinated or lifted occupant)
+    bool turned = false;         // Rebirth/Transfer: the unit changed side there (Turncoats): [+bRh8=w]
 };
 
 // A fixed-capacity array left uninitialised (per-ply records are built on every move; only

@@ -91,6 +91,12 @@ struct RuleSet {
     bool clone = false;      // the captured unit takes the capturer's walk
     bool chameleon = false;  // the reborn unit changes walk along `chameleon_cycle`
     std::array<Walk, WALK_NB> chameleon_cycle{};  // walk -> next walk (index: walk), NO_WALK = unchanged
+    // Side adapter (Turncoats): the reborn unit changes colour once it stands on its rebirth
+    // square (after a reborn pawn's promotion there), as in Popeye 4.104 ([+bRh8=w]).
+    bool turncoat = false;
+    // April: only units of these walks are reborn (bit 1 << walk of the reborn walk, after the
+    // walk adapters); 0: every walk. The others are taken (or capture) as in orthodox chess.
+    std::uint32_t april = 0;
     // Anti-Circe: a capture on the capturer's own rebirth square is illegal (Cheylan).
     bool cheylan = false;
     // Extra effects.
@@ -124,6 +130,9 @@ struct RuleSet {
 // Anti-Circe half (both_capturer) as its square, occupied and rex rules and adapters, reborn
 // Capturer; otherwise r.
 RuleSet capturer_rules(const RuleSet& r);
+
+// Whether rules r rebirth a unit of walk w (April restricts rebirth to its walks).
+inline bool april_reborn(const RuleSet& r, Walk w) { return r.april == 0 || (r.april >> w) & 1u; }
 
 // The rules a position must carry: `rules`, or null when there are none or they are orthodox.
 inline const RuleSet* effective_rules(const RuleSet* rules) { return rules && !rules->orthodox() ? rules : nullptr; }

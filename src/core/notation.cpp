@@ -34,7 +34,9 @@ std::string unit_letters(Piece p, Walk w, Language lang, bool frischauf) {
 // One effect in Popeye's bracket notation.
 std::string effect_text(const Effect& e, Language lang, bool frischauf) {
     std::string s = "[";
-    const char colour = colour_letter(e.piece.color, lang);
+    // Turncoats: the unit is written with its side before the change, then "=" and the new
+    // side ([+bRh8=w], [+bPb1=Q=w], [wKd2->e1=b]).
+    const char colour = colour_letter(e.turned ? ~e.piece.color : e.piece.color, lang);
     const std::string unit = unit_letters(e.piece, e.piece.walk, lang, frischauf);
     switch (e.kind) {
         case Effect::Kind::Rebirth:
@@ -74,6 +76,7 @@ std::string effect_text(const Effect& e, Language lang, bool frischauf) {
             s += unit + square_name(e.from);
             break;
     }
+    if (e.turned) s.append("=").push_back(colour_letter(e.piece.color, lang));
     return s + "]";
 }
 

@@ -210,6 +210,13 @@ bool Position::load(const Setup& setup, const SetupRules& rules, const std::stri
                 source, 0, std::string(names[c]) + " king",
                 std::string("missing ") + names[c] + " king (declare a kingless problem with Option NoWk / NoBk):");
     }
+    // Turncoats with kings taking part: a king reborn as a unit of the other side (Popeye 4.104
+    // plays 1.Ke1*d2[wKd2->e1=b] under AntiCirce Turncoats and leaves White without a king)
+    // cannot be represented; kingless problems are fine.
+    if (circe_ && rules_->turncoat && rules_->rex == Rex::Inclusive && kings[WHITE] + kings[BLACK] > 0)
+        throw InputError(source, 0, "Turncoats",
+                         "kings that may be reborn and change side (RexInclusive, AntiCirce's default) are not "
+                         "supported yet; add RexExclusive or declare a kingless problem:");
     // Promotion walks: Q R B S, then every fairy walk present in the diagram.
     for (Walk w : {QUEEN, ROOK, BISHOP, KNIGHT}) promo_walks_[promo_count_++] = w;
     for (int w = PAWN + 1; w < walk_count() && w < WALK_NB; ++w)

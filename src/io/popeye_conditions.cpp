@@ -10,10 +10,17 @@ namespace {
 
 // A condition name of Popeye's, in its three spellings, and the canonical base condition
 // with the qualifiers the traditional name stands for. base "" = not supported by rebirth.
+// StrictByDefault (AprilChess): an occupied rebirth square makes the capture illegal unless
+// another rule is given, as Popeye 4.104 sets it for that name (and does not write it).
 struct CondEntry {
     std::string_view en, fr, de;
     std::string_view base;
-    std::array<std::string_view, 2> args{};
+    std::array<std::string_view, 3> args{};
+    // A traditional name (args given) takes no qualifier in Popeye 4.104 but these: the Rex
+    // word where its condition.c calls ParseRexIncl (RexInclusive for Circe's names,
+    // RexExclusive for Mars and Anti-Mars Circe's), Calvet or Cheylan for Anti-Circe's
+    // (ParseAnticirceVariant); walk lists (Chameleon, April) are read apart.
+    std::array<std::string_view, 2> follow{};
 };
 
 constexpr std::string_view kLastCapture = "LastCapture";
@@ -23,60 +30,113 @@ constexpr CondEntry kConditions[] = {
     {"AntiCirce", "AntiCirce", "AntiCirce", "AntiCirce"},
     {"MarsCirce", "MarsCirce", "MarsCirce", "MarsCirce"},
     {"AntiMarsCirce", "AntiMarsCirce", "AntiMarsCirce", "AntiMarsCirce"},
-    {"MirrorCirce", "CirceMalefique", "SpiegelCirce", "Circe", {"Mirror"}},
+    {"MirrorCirce", "CirceMalefique", "SpiegelCirce", "Circe", {"Mirror"}, {"RexInclusive"}},
     {"PWC", "CirceEchange", "PlatzwechselCirce", "Circe", {"PWC"}},
     {"ChameleonCirce", "CirceCameleon", "ChamaeleonCirce", "Circe", {"Chameleon"}},
     {"CouscousCirce", "CirceCouscous", "CouscousCirce", "Circe", {"Couscous"}},
-    {"EquipollentsCirce", "CirceEquipollents", "EquipollentsCirce", "Circe", {"Equipollents"}},
-    {"FileCirce", "FileCirce", "FileCirce", "Circe", {"File"}},
-    {"DiagramCirce", "CirceDiagramme", "DiagrammCirce", "Circe", {"Diagram"}},
+    {"EquipollentsCirce", "CirceEquipollents", "EquipollentsCirce", "Circe", {"Equipollents"}, {"RexInclusive"}},
+    {"FileCirce", "FileCirce", "FileCirce", "Circe", {"File"}, {"RexInclusive"}},
+    {"DiagramCirce", "CirceDiagramme", "DiagrammCirce", "Circe", {"Diagram"}, {"RexInclusive"}},
     {"ParrainCirce", "CirceParrain", "CirceParrain", "Circe", {"Parrain"}},
-    {"SymmetryCirce", "CirceSymetrique", "SymmetrieCirce", "Circe", {"Symmetry"}},
-    {"CirceClone", "CirceClone", "CirceClone", "Circe", {"Clone"}},
-    {"MirrorFileCirce", "FileCirceMalefique", "SpiegelFileCirce", "Circe", {"Mirror", "File"}},
-    {"AntipodeanCirce", "CirceAntipoden", "AntipodenCirce", "Circe", {"Antipodes"}},
-    {"MirrorCirceClone", "CirceCloneMalefique", "SpiegelCirceclone", "Circe", {"Mirror", "Clone"}},
-    {"MirrorAntiCirce", "AntiCirceMalefique", "AntiSpiegelCirce", "AntiCirce", {"Mirror"}},
-    {"DiagramAntiCirce", "AntiCirceDiagramme", "AntiDiagrammCirce", "AntiCirce", {"Diagram"}},
-    {"FileAntiCirce", "AntiFileCirce", "AntiFileCirce", "AntiCirce", {"File"}},
-    {"SymmetryAntiCirce", "AntiCirceSymetrique", "AntiSymmetrieCirce", "AntiCirce", {"Symmetry"}},
-    {"MirrorFileAntiCirce", "AntiFileCirceMalefique", "AntiSpiegelFileCirce", "AntiCirce", {"Mirror", "File"}},
-    {"AntipodeanAntiCirce", "AntiCirceAntipoden", "AntiAntipodenCirce", "AntiCirce", {"Antipodes"}},
-    {"EquipollentsAntiCirce", "AntiCirceEquipollents", "AntiEquipollentsCirce", "AntiCirce", {"Equipollents"}},
+    {"SymmetryCirce", "CirceSymetrique", "SymmetrieCirce", "Circe", {"Symmetry"}, {"RexInclusive"}},
+    {"CirceClone", "CirceClone", "CirceClone", "Circe", {"Clone"}, {"RexInclusive"}},
+    {"MirrorFileCirce", "FileCirceMalefique", "SpiegelFileCirce", "Circe", {"Mirror", "File"}, {"RexInclusive"}},
+    {"AntipodeanCirce", "CirceAntipoden", "AntipodenCirce", "Circe", {"Antipodes"}, {"RexInclusive"}},
+    {"MirrorCirceClone", "CirceCloneMalefique", "SpiegelCirceclone", "Circe", {"Mirror", "Clone"}, {"RexInclusive"}},
+    {"MirrorAntiCirce", "AntiCirceMalefique", "AntiSpiegelCirce", "AntiCirce", {"Mirror"}, {"Calvet", "Cheylan"}},
+    {"DiagramAntiCirce", "AntiCirceDiagramme", "AntiDiagrammCirce", "AntiCirce", {"Diagram"}, {"Calvet", "Cheylan"}},
+    {"FileAntiCirce", "AntiFileCirce", "AntiFileCirce", "AntiCirce", {"File"}, {"Calvet", "Cheylan"}},
+    {"SymmetryAntiCirce",
+     "AntiCirceSymetrique",
+     "AntiSymmetrieCirce",
+     "AntiCirce",
+     {"Symmetry"},
+     {"Calvet", "Cheylan"}},
+    {"MirrorFileAntiCirce",
+     "AntiFileCirceMalefique",
+     "AntiSpiegelFileCirce",
+     "AntiCirce",
+     {"Mirror", "File"},
+     {"Calvet", "Cheylan"}},
+    {"AntipodeanAntiCirce",
+     "AntiCirceAntipoden",
+     "AntiAntipodenCirce",
+     "AntiCirce",
+     {"Antipodes"},
+     {"Calvet", "Cheylan"}},
+    {"EquipollentsAntiCirce",
+     "AntiCirceEquipollents",
+     "AntiEquipollentsCirce",
+     "AntiCirce",
+     {"Equipollents"},
+     {"Calvet", "Cheylan"}},
     {"SuperCirce", "SuperCirce", "SuperCirce", "Circe", {"Super"}},
-    {"FrischAufCirce", "FrischAufCirce", "FrischAufCirce", "Circe", {"Frischauf"}},
-    {"VerticalMirrorCirce", "CirceMalefiqueVerticale", "VertikalesSpiegelCirce", "Circe", {"VerticalMirror"}},
-    {"DiametralCirce", "CirceDiametrale", "DiametralCirce", "Circe", {"Diametral"}},
-    {"RankCirce", "RankCirce", "RankCirce", "Circe", {"Rank"}},
-    {"MarsMirrorCirce", "MarsCirceMalefique", "MarsSpiegelCirce", "MarsCirce", {"Mirror"}},
-    {"MirrorCouscousCirce", "CirceCouscousMalefique", "SpiegelCouscousCirce", "Circe", {"Mirror", "Couscous"}},
-    {"CirceAssassin", "CirceAssassin", "AssassinCirce", "Circe", {"Assassin"}},
-    {"AprilChess", "EchecsAvril", "Aprilschach", "Circe", {"Super", "April"}},
+    {"FrischAufCirce", "FrischAufCirce", "FrischAufCirce", "Circe", {"Frischauf"}, {"RexInclusive"}},
+    {"VerticalMirrorCirce",
+     "CirceMalefiqueVerticale",
+     "VertikalesSpiegelCirce",
+     "Circe",
+     {"VerticalMirror"},
+     {"RexInclusive"}},
+    {"DiametralCirce", "CirceDiametrale", "DiametralCirce", "Circe", {"Diametral"}, {"RexInclusive"}},
+    {"RankCirce", "RankCirce", "RankCirce", "Circe", {"Rank"}, {"RexInclusive"}},
+    {"MarsMirrorCirce", "MarsCirceMalefique", "MarsSpiegelCirce", "MarsCirce", {"Mirror"}, {"RexExclusive"}},
+    {"MirrorCouscousCirce",
+     "CirceCouscousMalefique",
+     "SpiegelCouscousCirce",
+     "Circe",
+     {"Mirror", "Couscous"},
+     {"RexInclusive"}},
+    {"CirceAssassin", "CirceAssassin", "AssassinCirce", "Circe", {"Assassin"}, {"RexInclusive"}},
+    {"AprilChess", "EchecsAvril", "Aprilschach", "Circe", {"Super", "StrictByDefault", "April"}},
     {"CirceTurncoats", "CirceTurncoats", "TurncoatCirce", "Circe", {"Turncoats"}},
-    {"CirceDoubleAgents", "CirceDoubleAgents", "DoppelAgentenCirce", "Circe", {"Turncoats", "Mirror"}},
-    {"AntiMarsMirrorCirce", "AntiMarsMalefiqueCirce", "AntiMarsMalefiqueCirce", "AntiMarsCirce", {"Mirror"}},
-    {"AntiMarsAntipodeanCirce", "AntiMarsAntipodeanCirce", "AntiMarsAntipodeanCirce", "AntiMarsCirce", {"Antipodes"}},
-    {"AntiSuperCirce", "AntiSuperCirce", "AntiSuperCirce", "AntiCirce", {"Super"}},
+    {"CirceDoubleAgents",
+     "CirceDoubleAgents",
+     "DoppelAgentenCirce",
+     "Circe",
+     {"Turncoats", "Mirror"},
+     {"RexInclusive"}},
+    {"AntiMarsMirrorCirce",
+     "AntiMarsMalefiqueCirce",
+     "AntiMarsMalefiqueCirce",
+     "AntiMarsCirce",
+     {"Mirror"},
+     {"RexExclusive"}},
+    {"AntiMarsAntipodeanCirce",
+     "AntiMarsAntipodeanCirce",
+     "AntiMarsAntipodeanCirce",
+     "AntiMarsCirce",
+     {"Antipodes"},
+     {"RexExclusive"}},
+    {"AntiSuperCirce", "AntiSuperCirce", "AntiSuperCirce", "AntiCirce", {"Super"}, {"Calvet", "Cheylan"}},
     {"CageCirce", "CirceCage", "KaefigCirce", "Circe", {"Cage"}},
     {"ContraParrain", "ContraParrain", "KontraParrain", "Circe", {"ContraParrain"}},
     {"CirceTake&Make", "CirceTake&Make", "CirceTake&Make", "Circe", {"Take&Make"}},
     {"AntiCloneCirce", "AntiCloneCirce", "AntiCloneCirce", "AntiCirce", {"Clone"}},
-    {"VerticalSymmetryCirce", "CirceSymetriqueVerticale", "VertikaleSymmetrieCirce", "Circe", {"VerticalSymmetry"}},
+    {"VerticalSymmetryCirce",
+     "CirceSymetriqueVerticale",
+     "VertikaleSymmetrieCirce",
+     "Circe",
+     {"VerticalSymmetry"},
+     {"RexInclusive"}},
     {"HorizontalSymmetryCirce",
      "CirceSymetriqueHorizontale",
      "HorizontaleSymmetrieCirce",
      "Circe",
-     {"HorizontalSymmetry"}},
+     {"HorizontalSymmetry"},
+     {"RexInclusive"}},
     {"VerticalSymmetryAntiCirce",
      "AntiCirceSymetriqueVerticale",
      "VertikaleAntiSymmetrieCirce",
      "AntiCirce",
-     {"VerticalSymmetry"}},
+     {"VerticalSymmetry"},
+     {"Calvet", "Cheylan"}},
     {"HorizontalSymmetryAntiCirce",
      "AntiCirceSymetriqueHorizontale",
      "HorizontaleAntiSymmetrieCirce",
      "AntiCirce",
-     {"HorizontalSymmetry"}},
+     {"HorizontalSymmetry"},
+     {"Calvet", "Cheylan"}},
     {"LastCapture", "DernierePrise", "LetzterSchlag", kLastCapture},
     // Popeye conditions outside the Circe family: known, so that they are reported as
     // unsupported rather than unknown, and so that prefixes resolve as in Popeye.
@@ -287,7 +347,8 @@ std::vector<Condition> parse_conditions(Lexer& lex, Language lang) {
     const auto& variants = variant_names[static_cast<int>(lang)];
 
     std::vector<Condition> out;
-    bool walk_sequence = false;  // after Chameleon: an optional list of walks
+    bool walk_sequence = false;              // after Chameleon or April: a list of walks
+    const CondEntry* traditional = nullptr;  // out.back()'s traditional name, if it was one
     while (auto tok = lex.next()) {
         if (!out.empty() && walk_sequence) {
             const std::string walk = english_walk(tok->text, lang);
@@ -305,8 +366,18 @@ std::vector<Condition> parse_conditions(Lexer& lex, Language lang) {
             const Match v = match_keyword(tok->text, variants);
             if (v.found()) {
                 const std::string_view name = kVariants[v.index].en;
+                // Popeye 4.104 reads no qualifier after a traditional name but the Rex words
+                // some of them take (an input error there, the word ignored): rebirth refuses
+                // it rather than solve other rules than Popeye.
+                if (traditional && name != traditional->follow[0] && name != traditional->follow[1]) {
+                    const std::string_view shown = lang == Language::French   ? traditional->fr
+                                                   : lang == Language::German ? traditional->de
+                                                                              : traditional->en;
+                    lex.fail(*tok, "Popeye takes no such qualifier after " + std::string(shown) + " (write " +
+                                       std::string(traditional->base) + " and its qualifiers instead):");
+                }
                 out.back().args.emplace_back(name);
-                walk_sequence = name == "Chameleon";
+                walk_sequence = name == "Chameleon" || name == "April";
                 continue;
             }
         }
@@ -319,10 +390,12 @@ std::vector<Condition> parse_conditions(Lexer& lex, Language lang) {
         if (e.base.empty()) lex.fail(*tok, "condition not supported by rebirth (only the Circe family is):");
         if (e.base == kLastCapture) {
             // A qualifier of the condition before it (Circe Parrain), else a condition.
-            if (!out.empty() && out.back().name != kLastCapture)
+            if (!out.empty() && out.back().name != kLastCapture) {
                 out.back().args.emplace_back(kLastCapture);
-            else
+            } else {
                 out.push_back(Condition{std::string(kLastCapture), {}});
+                traditional = nullptr;
+            }
             parse_last_capture(lex, lang, out.back().args);
             walk_sequence = false;
             continue;
@@ -330,7 +403,8 @@ std::vector<Condition> parse_conditions(Lexer& lex, Language lang) {
         Condition c{std::string(e.base), {}};
         for (std::string_view a : e.args)
             if (!a.empty()) c.args.emplace_back(a);
-        walk_sequence = !c.args.empty() && c.args.back() == "Chameleon";
+        traditional = c.args.empty() ? nullptr : &e;
+        walk_sequence = !c.args.empty() && (c.args.back() == "Chameleon" || c.args.back() == "April");
         out.push_back(std::move(c));
     }
     return out;

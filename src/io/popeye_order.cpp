@@ -177,7 +177,7 @@ bool popeye_final_move_generator(const Position& pos) {
     return R.reborn == Reborn::Captured && R.rex == Rex::Exclusive && R.occupied != Occupied::Volcanic &&
            R.occupied != Occupied::Parachute && R.occupied != Occupied::Assassin && R.occupied != Occupied::Ultra &&
            R.square != SquareRule::Parrain && R.square != SquareRule::ContraParrain && !R.mars && !R.antimars &&
-           !R.chameleon;
+           !R.chameleon && !R.turncoat;
 }
 
 void popeye_ordered_final_moves(const Position& pos, MoveList& list) {

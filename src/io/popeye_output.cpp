@@ -212,8 +212,9 @@ struct CondLine {
     std::string text;
 };
 
-// " Q->R->B->S->Q": the cycles of the successor map given by consecutive walk letters,
-// each started at its first walk in Popeye's walk order.
+// " Q->R->B->S->Q": the cycles of the successor map given by consecutive walk letters (an
+// open sequence closed from its last walk to its first), each started at its first walk in
+// Popeye's walk order.
 std::string chameleon_sequence(const std::vector<std::string>& letters, Language language) {
     std::vector<std::pair<Walk, Walk>> successor;  // walk -> next walk
     std::vector<Walk> walks;
@@ -233,6 +234,9 @@ std::string chameleon_sequence(const std::vector<std::string>& letters, Language
         else
             successor.emplace_back(walks[i], walks[i + 1]);
     }
+    // An open sequence is closed, as the rules read it (Q R: Q->R->Q).
+    if (walks.size() >= 2 && walks.back() != walks.front() && next_of(walks.back()) == walks.back())
+        successor.emplace_back(walks.back(), walks.front());
     std::vector<Walk> starts;
     for (auto [from, to] : successor)
         if (from != to) starts.push_back(from);
@@ -275,7 +279,7 @@ std::string circe_variant_words(const ConditionInfo& info, const std::vector<std
         if (iequals(arg, "DoubleAgents")) {
             present[V_MIRROR] = present[V_TURNCOATS] = true;
             current = -1;
-        } else if (iequals(arg, "Calvet") || iequals(arg, "LastMove")) {
+        } else if (iequals(arg, "Calvet") || iequals(arg, "LastMove") || iequals(arg, "StrictByDefault")) {
             current = -1;  // defaults Popeye never writes
         } else if (v == V_REX_INCLUSIVE || v == V_REX_EXCLUSIVE) {
             present[V_REX_INCLUSIVE] = v == V_REX_INCLUSIVE;  // the last one given counts

@@ -151,6 +151,7 @@ bool supported_occupied(Occupied o) {
 
 std::unique_ptr<const RebirthBound> RebirthBound::make(const RuleSet& r, const Position* start) {
     if (r.atom || r.kamikaze || r.alsatian || r.hydra || r.clone || r.chameleon) return nullptr;
+    if (r.turncoat || r.april) return nullptr;  // units change side; some walks are not reborn
     if (!supported_occupied(r.occupied)) return nullptr;
     if (r.reborn == Reborn::Both &&
         (r.both_capturer.clone || r.both_capturer.chameleon || !supported_occupied(r.both_capturer.occupied)))

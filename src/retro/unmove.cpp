@@ -144,6 +144,7 @@ bool unmoves_supported(const RuleSet* rules) {
     if (!rules || rules->orthodox()) return true;
     const RuleSet& r = *rules;
     if (r.atom || r.kamikaze || r.alsatian || r.hydra || r.clone || r.chameleon) return false;
+    if (r.turncoat || r.april) return false;
     const bool plain_occupied = r.occupied == Occupied::Relaxed || r.occupied == Occupied::Strict;
     // Parrain: the waiting unit is part of the position (Setup::parrain_piece); a unit whose
     // square is held is lost (Relaxed).

@@ -27,7 +27,7 @@ Bitboard regained_right(Piece p, Square s) {
 }
 
 void add_effect(UndoInfo& u, Effect::Kind kind, Square from, Square to, Piece piece, Walk walk_before = NO_WALK,
-                bool silent = false) {
+                bool silent = false, bool turned = false) {
     if (u.effect_count >= int(u.effects.size())) throw std::logic_error("too many effects in one move");
     Effect& e = u.effects[u.effect_count++];
     e.kind = kind;
@@ -36,6 +36,13 @@ void add_effect(UndoInfo& u, Effect::Kind kind, Square from, Square to, Piece pi
     e.piece = piece;
     e.walk_before = walk_before;
     e.silent = silent;
+    e.turned = turned;
+}
+
+// The unit as it stands after its rebirth: under Turncoats of the other side.
+Piece turned_if(const RuleSet& r, Piece p) {
+    if (r.turncoat) p.color = ~p.color;
+    return p;
 }
 
 }  // namespace
@@ -128,9 +135,11 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
     auto reborn_onto = [&](Piece unit, Square s, Square origin, Walk walk_before) {
         const Piece occupant = board_[s];
         if (occupant.empty()) {
-            set_square(s, unit, origin, u);
-            add_effect(u, Effect::Kind::Rebirth, SQ_NONE, s, unit, walk_before);
-            regained |= regained_right(unit, s);
+            // Turncoats: the unit changes side once placed (a castling right is regained, as
+            // the unit is placed, only by its own side, so never by a turned unit).
+            set_square(s, turned_if(R, unit), origin, u);
+            add_effect(u, Effect::Kind::Rebirth, SQ_NONE, s, turned_if(R, unit), walk_before, false, R.turncoat);
+            if (!R.turncoat) regained |= regained_right(unit, s);
             return true;
         }
         switch (R.occupied) {
@@ -148,9 +157,9 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
                 for (int guard = 0; guard < 64; ++guard) {
                     if (removed.walk == KING) return false;
                     add_effect(u, Effect::Kind::Removal, s, SQ_NONE, removed, NO_WALK, true);
-                    set_square(s, placing, origin, u);
-                    add_effect(u, Effect::Kind::Rebirth, SQ_NONE, s, placing, before);
-                    regained |= regained_right(placing, s);
+                    set_square(s, turned_if(R, placing), origin, u);
+                    add_effect(u, Effect::Kind::Rebirth, SQ_NONE, s, turned_if(R, placing), before, false, R.turncoat);
+                    if (!R.turncoat) regained |= regained_right(placing, s);
                     if (R.occupied != Occupied::Ultra) return true;
                     const Square next = classic_rebirth_square(removed.walk, removed.color, s);
                     if (next == s) return true;  // removed from its own rebirth square: gone
@@ -277,9 +286,10 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
                 set_square(m.extra, Piece{}, SQ_NONE, u);
             }
             if (board_[m.extra].empty()) {
-                set_square(m.extra, capturer, mover_origin, u);
-                add_effect(u, Effect::Kind::Transfer, m.to, m.extra, capturer, arrived.walk);
-                regained |= regained_right(capturer, m.extra);
+                set_square(m.extra, turned_if(R, capturer), mover_origin, u);
+                add_effect(u, Effect::Kind::Transfer, m.to, m.extra, turned_if(R, capturer), arrived.walk, false,
+                           R.turncoat);
+                if (!R.turncoat) regained |= regained_right(capturer, m.extra);
             } else if (anti_occ == Occupied::Volcanic) {
                 save_buried();
                 if (buried_count_ >= MAX_BURIED) throw std::logic_error("too many buried units");
@@ -291,9 +301,9 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
             }
         } else {
             // Calvet: reborn on the capture square itself ([wKc6->c6]).
-            if (capturer.walk != arrived.walk) set_square(m.to, capturer, mover_origin, u);
-            add_effect(u, Effect::Kind::Transfer, m.to, m.to, capturer, arrived.walk);
-            regained |= regained_right(capturer, m.to);
+            if (capturer.walk != arrived.walk || R.turncoat) set_square(m.to, turned_if(R, capturer), mover_origin, u);
+            add_effect(u, Effect::Kind::Transfer, m.to, m.to, turned_if(R, capturer), arrived.walk, false, R.turncoat);
+            if (!R.turncoat) regained |= regained_right(capturer, m.to);
         }
     };
     if (capture && !R.mars && !parrain_like(R)) {

@@ -194,6 +194,10 @@ static Bitboard mars_attack_map(const MarsAttackers& a, Bitboard occ) {
     return map;
 }
 
+// Turncoats or April: the reborn unit changes side, or some walks are not reborn. The
+// shortcuts below assume neither; these rules take the general path (moves played).
+static bool exotic_rebirth(const RuleSet& R) { return R.turncoat || R.april != 0; }
+
 // Whether a move changes nothing but the squares of the units it moves (and removes the unit
 // it takes), with orthodox walks: no extra effect (Alsatian, atoms, Kamikaze, Hydra), nothing
 // buried, no first-rank pawn steps, no pending Parrain rebirth. The Mars and Assassin shortcuts
@@ -201,7 +205,8 @@ static Bitboard mars_attack_map(const MarsAttackers& a, Bitboard occ) {
 static bool plain_effects(const Position& pos) {
     const RuleSet& R = *pos.rules();
     return pos.king_square(pos.side_to_move()) != SQ_NONE && !pos.has_fairy() && !R.alsatian && !R.atom &&
-           !R.kamikaze && !R.hydra && pos.buried_count() == 0 && !first_rank_pawns_move(R) && !parrain_like(R);
+           !R.kamikaze && !R.hydra && pos.buried_count() == 0 && !first_rank_pawns_move(R) && !parrain_like(R) &&
+           !exotic_rebirth(R);
 }
 
 // Mars Circe alone with plain effects: a king on k with occupancy occ is taken exactly when
@@ -232,6 +237,10 @@ bool anticirce_square(const Position& pos, const RuleSet& R, Piece capturer, Squ
     f.capturer_walk_before = capturer.walk;
     f.origin = pos.origin(from);
     walk = reborn_walk(R, f);
+    if (!april_reborn(R, walk)) {
+        r = SQ_NONE;  // April: a walk not listed is not reborn, the capturer stays
+        return true;
+    }
     if (capturer.walk == KING && R.rex == Rex::Exclusive) {
         r = SQ_NONE;  // kings are not reborn
         return true;
@@ -242,7 +251,7 @@ bool anticirce_square(const Position& pos, const RuleSet& R, Piece capturer, Squ
     if (r != SQ_NONE &&
         (R.occupied == Occupied::Volcanic || R.occupied == Occupied::Assassin || R.occupied == Occupied::Ultra))
         return true;  // buried, or the occupant is removed (a king: the move fails when played)
-    if (R.occupied == Occupied::Relaxed) {
+    if (R.occupied == Occupied::Relaxed && !R.april) {  // April: no fall-back (captured_choices)
         r = SQ_NONE;
         return true;
     }
@@ -424,6 +433,10 @@ class RuleGen {
         f.capturer_walk_before = mover.walk;
         f.origin = pos_.origin(cap);
         const Walk walk = reborn_walk(R_, f);
+        if (!april_reborn(R_, walk)) {
+            list_.push(m);  // April: a walk not listed is taken as in orthodox chess
+            return;
+        }
         switch (R_.square) {
             case SquareRule::Super:
                 if (R_.occupied != Occupied::Strict) list_.push(m);  // no rebirth is a choice too
@@ -439,15 +452,18 @@ class RuleGen {
             default:
                 break;
         }
+        // April: Popeye 4.104 makes a listed walk's rebirth a choice that never falls back on
+        // no rebirth (rebirth_square_occupied.c, rebirth_reason choice): with no square (off
+        // the board) or an occupied one under Relaxed rules the capture is not played.
         const Square r = rebirth_square(R_, f, walk);
         if (r == SQ_NONE) {
-            list_.push(m);
+            if (!R_.april) list_.push(m);
             return;
         }
         if (!empty_after(r, m.from, m.to, cap) && !R_.hydra) {  // Hydra may still use the mirror square
             switch (R_.occupied) {
                 case Occupied::Relaxed:
-                    list_.push(m);
+                    if (!R_.april) list_.push(m);
                     return;
                 case Occupied::Strict:
                     return;
@@ -507,8 +523,6 @@ class RuleGen {
             // tested for the reborn unit's side, here the capturer's); without a cage the
             // capture is illegal unless Relaxed (REGRESSIONS 4.85-4.87, AntiCirce Cage h#2).
             const bool cage = A.square == SquareRule::Cage;
-            if (A.occupied == Occupied::Relaxed && !cage) next(m);
-            bool caged_any = false;
             CaptureFacts f;
             f.unit = capturer;
             f.capture = m.to;
@@ -517,6 +531,12 @@ class RuleGen {
             f.capturer = capturer;
             f.capturer_walk_before = capturer.walk;
             const Walk walk = reborn_walk(A, f);
+            if (!april_reborn(A, walk)) {
+                next(m);  // April: a walk not listed stays where it took
+                return;
+            }
+            if (A.occupied == Occupied::Relaxed && !cage) next(m);
+            bool caged_any = false;
             for (int s = 0; s < SQUARE_NB; ++s) {
                 const Square sq = Square(s);
                 if (sq == m.to ? A.cheylan : !(sq == m.from || sq == cap || pos_.empty(sq))) continue;
@@ -1161,7 +1181,8 @@ static bool direct_king_capturable(const Position& pos, Color c, bool& decided) 
     const Square k = pos.king_square(c);
     const Color them = ~c;
     const Bitboard occ = pos.pieces();
-    decided = true;
+    decided = !exotic_rebirth(R);
+    if (!decided) return false;
     if (R.mars && !R.antimars && R.reborn == Reborn::None) {
         // As mars_king_attacked(mars_attackers(pos, c), k, occ), unit by unit; with orthodox
         // walks a unit whose capture square does not see k on an empty board is passed over.
@@ -1346,7 +1367,7 @@ static bool king_capturable_by_moves(const Position& pos, Color c, Square k, con
 bool quiet_moves_orthodox(const Position& pos) {
     const RuleSet& R = *pos.rules();
     return !pos.has_fairy() && R.reborn == Reborn::Captured && R.rex == Rex::Exclusive && !R.mars && !R.antimars &&
-           !parrain_like(R) && !first_rank_pawns_move(R) && R.occupied != Occupied::Assassin &&
+           !exotic_rebirth(R) && !parrain_like(R) && !first_rank_pawns_move(R) && R.occupied != Occupied::Assassin &&
            R.occupied != Occupied::Ultra && pos.buried_count() == 0;
 }
 
@@ -1361,7 +1382,7 @@ static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* 
 static bool quiet_legal_if_orthodox_legal(const Position& pos) {
     const RuleSet& R = *pos.rules();
     return !pos.has_fairy() && !R.mars && !R.antimars && !parrain_like(R) && !first_rank_pawns_move(R) &&
-           (R.occupied == Occupied::Relaxed || R.occupied == Occupied::Strict) &&
+           !exotic_rebirth(R) && (R.occupied == Occupied::Relaxed || R.occupied == Occupied::Strict) &&
            (R.reborn != Reborn::Both || R.both_capturer.occupied == Occupied::Relaxed ||
             R.both_capturer.occupied == Occupied::Strict) &&
            pos.buried_count() == 0;
@@ -1407,7 +1428,7 @@ static bool simple_capture_legal(const Position& pos, const Move& m) {
 static bool classic_captures(const RuleSet& R) {
     return R.square == SquareRule::Classic && !R.mirror && !R.vertical_mirror && !R.clone && !R.chameleon &&
            (R.occupied == Occupied::Relaxed || R.occupied == Occupied::Strict) && !R.alsatian && !R.atom &&
-           !R.kamikaze && !R.hydra;
+           !R.kamikaze && !R.hydra && !exotic_rebirth(R);
 }
 
 // Calls emit(from, to, kind, promotion walk) for every pseudo-legal capture of the side to

@@ -37,9 +37,10 @@ inline Square mirrored_file(Square s) { return make_square(7 - file_of(s), rank_
 inline bool parrain_like(const RuleSet& r) {
     return r.square == SquareRule::Parrain || r.square == SquareRule::ContraParrain;
 }
-// Whether a pawn reborn on its last rank promotes under this square rule (Popeye's
+// Whether a pawn reborn on its last rank promotes under this square rule or April (Popeye's
 // is_promotion_possible); otherwise it stays an immobile pawn there.
 inline bool rebirth_promotes(const RuleSet& r) {
+    if (r.april) return true;  // Popeye sets is_promotion_possible with April
     switch (r.square) {
         case SquareRule::Couscous:
         case SquareRule::Equipollents:

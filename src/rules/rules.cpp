@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "rebirth/error.h"
+#include "rebirth/text.h"
 #include "rebirth/walk.h"
 
 namespace rebirth {
@@ -67,7 +68,7 @@ constexpr OccupiedEntry kOccupiedWords[] = {
 };
 
 // Popeye qualifiers rebirth has no axis value for yet.
-constexpr std::string_view kUnsupportedWords[] = {"Turncoats", "April", "LastMove", "Einstein", "ReversalEinstein"};
+constexpr std::string_view kUnsupportedWords[] = {"LastMove", "Einstein", "ReversalEinstein"};
 
 std::string_view square_word(SquareRule r) {
     for (const SquareEntry& e : kSquareWords)
@@ -113,6 +114,9 @@ struct FamilyState {
     std::string cheylan_by;
     bool kamikaze = false, hydra = false, atom = false, alsatian = false;
     std::string extra_by;  // the first of Kamikaze, Hydra, Atom, Ultra given
+    bool turncoat = false;
+    std::uint32_t april = 0;         // RuleSet::april
+    bool strict_by_default = false;  // AprilChess: Strict unless another occupied rule is given
 };
 
 // Reports bad input at the condition's line.
@@ -138,6 +142,7 @@ class Resolver {
     void set_occupied(FamilyState& s, Occupied o, const std::string& word);
     void set_walk_adapter(FamilyState& s, bool chameleon, const std::string& word);
     void read_cycle(FamilyState& s, const std::vector<std::string>& args, size_t& i);
+    void read_april(FamilyState& s, const std::vector<std::string>& args, size_t& i);
     void check(const FamilyState& s, const std::string& word) const;
 
     std::string file_;
@@ -190,6 +195,12 @@ void Resolver::apply_word(FamilyState& s, const Condition& c, size_t& i) {
     } else if (w == "Chameleon") {
         set_walk_adapter(s, true, w);
         read_cycle(s, c.args, i);
+    } else if (w == "Turncoats") {
+        s.turncoat = true;
+    } else if (w == "StrictByDefault") {
+        s.strict_by_default = true;
+    } else if (w == "April") {
+        read_april(s, c.args, i);
     } else if (w == "Calvet" || w == "Cheylan") {
         if (s.family != Family::Anti) fail(w, "only AntiCirce takes Calvet or Cheylan, not " + fam + ":");
         const bool v = w == "Cheylan";
@@ -276,6 +287,22 @@ void Resolver::read_cycle(FamilyState& s, const std::vector<std::string>& args, 
     if (walks.back() != walks.front()) s.cycle[walks.back()] = walks.front();
 }
 
+// Reads the walk codes after April (args[i+1..]) into its set of reborn walks; Popeye refuses
+// April without a walk.
+void Resolver::read_april(FamilyState& s, const std::vector<std::string>& args, size_t& i) {
+    const std::string& word = args[i];
+    int read = 0;
+    while (i + 1 < args.size() && args[i + 1].size() <= 2) {
+        const std::string& code = args[i + 1];
+        const Walk w = walk_from_code(code, Language::English);
+        if (w == NO_WALK) fail(code, "unknown walk after April:");
+        s.april |= 1u << w;
+        ++read;
+        ++i;
+    }
+    if (read == 0) fail(word, "April needs the walks that are reborn, like April S B:");
+}
+
 // Checks the family's qualifiers after `word` was applied; a violation is `word`'s doing.
 void Resolver::check(const FamilyState& s, const std::string& word) const {
     const std::string fam(family_word(s.family));
@@ -311,6 +338,24 @@ void Resolver::check(const FamilyState& s, const std::string& word) const {
             sq == SquareRule::ContraParrain)
             fail(word, "cannot qualify " + fam + " (Popeye refuses the combination):");
         if (move_dependent(sq) || (s.occupied && *s.occupied != Occupied::Strict)) not_yet(fam, fam);
+    }
+
+    // Turncoats and April: Popeye refuses both under Mars and Anti-Mars; rebirth has no
+    // colour change yet for a unit buried, lifted, caged, chained, waiting (Parrain) or
+    // vanishing (Kamikaze, Hydra, Atom), and April's walk test for those rules and Couscous.
+    const bool turncoat_or_april = s.turncoat || s.april;
+    if (turncoat_or_april) {
+        const std::string adapter = s.turncoat ? "Turncoats" : "April";
+        if (s.family == Family::Mars || s.family == Family::AntiMars)
+            fail(word, "cannot qualify " + fam + " (Popeye refuses the combination):");
+        if (sq == SquareRule::Parrain || sq == SquareRule::ContraParrain || sq == SquareRule::Cage ||
+            (s.april && sq == SquareRule::Couscous))
+            not_yet(adapter, sq_word);
+        if (s.occupied && *s.occupied != Occupied::Relaxed && *s.occupied != Occupied::Strict &&
+            *s.occupied != Occupied::Assassin)
+            not_yet(adapter, s.occupied_by);
+        if (!s.extra_by.empty()) not_yet(adapter, s.extra_by);
+        if (s.alsatian) not_yet(adapter, "Alsatian");
     }
 
     // Our own qualifiers are defined (RULES.md section 5) with the section 3 square only.
@@ -382,6 +427,12 @@ RuleSet Resolver::finish() {
     if (circe && circe->family == Family::Circe && circe->clone &&
         circe->rex.value_or(Rex::Exclusive) == Rex::Inclusive)
         fail(circe->first_word, "Circe Clone with kings reborn (royal units of other walks) not supported yet:");
+    // Turncoats or April with Circe + AntiCirce: not represented yet.
+    if (circe && anti)
+        for (const FamilyState* s : {circe, anti})
+            if (s->turncoat || s->april)
+                fail(s->first_word, std::string("combination Circe + AntiCirce with ") +
+                                        (s->turncoat ? "Turncoats" : "April") + " not supported yet:");
     const Family f = main->family;
     switch (f) {
         case Family::Circe:
@@ -401,7 +452,7 @@ RuleSet Resolver::finish() {
     // marscirce_reset_variant): only Circe excludes the kings and ignores an occupied square.
     const bool circe_like = f == Family::Circe;
     r.square = main->square;
-    r.occupied = main->occupied.value_or(circe_like ? Occupied::Relaxed : Occupied::Strict);
+    r.occupied = main->occupied.value_or(circe_like && !main->strict_by_default ? Occupied::Relaxed : Occupied::Strict);
     r.rex = main->rex.value_or(circe_like ? Rex::Exclusive : Rex::Inclusive);
     r.mirror = main->mirror;
     r.vertical_mirror = main->vertical_mirror;
@@ -413,6 +464,8 @@ RuleSet Resolver::finish() {
     r.hydra = main->hydra;
     r.atom = main->atom;
     r.alsatian = main->alsatian;
+    r.turncoat = main->turncoat;
+    r.april = main->april;
     if (has_last_capture_) {
         r.last_capture_piece = last_piece_;
         r.last_capture_square = last_square_;
@@ -529,6 +582,12 @@ std::string RuleSet::describe() const {
     if (hydra) out.append(" Hydra");
     if (atom) out.append(" Atom");
     if (alsatian) out.append(" Alsatian");
+    if (turncoat) out.append(" Turncoats");
+    if (april) {
+        out.append(" April");
+        for (Walk w = 1; w < WALK_NB; ++w)
+            if ((april >> w) & 1u) out.append(" ").append(to_upper(walk_code(w, Language::English)));
+    }
     if (last_capture_square != SQ_NONE)
         out.append(" LastCapture ")
             .append(last_capture_piece.color == WHITE ? "White " : "Black ")
