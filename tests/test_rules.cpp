@@ -485,6 +485,35 @@ TEST(Rules, TurncoatsAndAprilMoves) {
     EXPECT_EQ(std::count(u.begin(), u.end(), "Qd4*h4"), 1);
 }
 
+// A rook reborn and turned on a game-array rook square of its new side regains that castling
+// right (RULES.md section 3): under Double Agents Bc3*h8 brings the black rook back on a1 as a
+// White rook, and White castles 0-0-0 next (Popeye 4.104, h001.5 with these units:
+// 1...Bc3*h8[+bRa1=w] 2.Kb5-c4 0-0-0).
+TEST(Rules, TurncoatsRookRegainsItsNewSidesCastling) {
+    const RuleSet rules = resolve("CirceDoubleAgents");
+    SetupRules setup_rules;
+    setup_rules.rules = &rules;
+    rebirth::Setup setup = rebirth::test::diagram({"wKe1", "wBc3", "bKb5", "bRh8"}, WHITE);
+    setup.castling = square_bb(SQ_E1) | square_bb(SQ_H8);
+    Position pos(setup, setup_rules);
+    auto play = [&](const std::string& text) {
+        MoveList list;
+        generate_legal(pos, list);
+        for (const Move& m : list)
+            if (move_to_popeye(pos, m) == text) {
+                UndoInfo u;
+                pos.do_move(m, u);
+                return true;
+            }
+        return false;
+    };
+    ASSERT_TRUE(play("Bc3*h8[+bRa1=w]"));
+    EXPECT_EQ(pos.castling_rights(), square_bb(SQ_E1) | square_bb(SQ_A1));
+    ASSERT_TRUE(play("Kb5-c4"));
+    const auto moves = rebirth::test::legal_moves(pos);
+    EXPECT_EQ(std::count(moves.begin(), moves.end(), "0-0-0"), 1);
+}
+
 // Kings that would change side are refused when the diagram has a king (Popeye plays
 // 1.Ke1*d2[wKd2->e1=b] under AntiCirce Turncoats); a kingless problem is solved.
 TEST(Rules, TurncoatsRefuseKingsThatMayChangeSide) {

@@ -135,11 +135,12 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
     auto reborn_onto = [&](Piece unit, Square s, Square origin, Walk walk_before) {
         const Piece occupant = board_[s];
         if (occupant.empty()) {
-            // Turncoats: the unit changes side once placed (a castling right is regained, as
-            // the unit is placed, only by its own side, so never by a turned unit).
+            // Turncoats: the unit changes side once placed, and a rook or king of its new side
+            // on its game-array square regains that right (Popeye 4.104 castles 0-0-0 after
+            // Bc3*h8[+bRa1=w] under Double Agents).
             set_square(s, turned_if(R, unit), origin, u);
             add_effect(u, Effect::Kind::Rebirth, SQ_NONE, s, turned_if(R, unit), walk_before, false, R.turncoat);
-            if (!R.turncoat) regained |= regained_right(unit, s);
+            regained |= regained_right(turned_if(R, unit), s);
             return true;
         }
         switch (R.occupied) {
@@ -159,7 +160,7 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
                     add_effect(u, Effect::Kind::Removal, s, SQ_NONE, removed, NO_WALK, true);
                     set_square(s, turned_if(R, placing), origin, u);
                     add_effect(u, Effect::Kind::Rebirth, SQ_NONE, s, turned_if(R, placing), before, false, R.turncoat);
-                    if (!R.turncoat) regained |= regained_right(placing, s);
+                    regained |= regained_right(turned_if(R, placing), s);
                     if (R.occupied != Occupied::Ultra) return true;
                     const Square next = classic_rebirth_square(removed.walk, removed.color, s);
                     if (next == s) return true;  // removed from its own rebirth square: gone
@@ -289,7 +290,7 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
                 set_square(m.extra, turned_if(R, capturer), mover_origin, u);
                 add_effect(u, Effect::Kind::Transfer, m.to, m.extra, turned_if(R, capturer), arrived.walk, false,
                            R.turncoat);
-                if (!R.turncoat) regained |= regained_right(capturer, m.extra);
+                regained |= regained_right(turned_if(R, capturer), m.extra);
             } else if (anti_occ == Occupied::Volcanic) {
                 save_buried();
                 if (buried_count_ >= MAX_BURIED) throw std::logic_error("too many buried units");
@@ -303,7 +304,7 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
             // Calvet: reborn on the capture square itself ([wKc6->c6]).
             if (capturer.walk != arrived.walk || R.turncoat) set_square(m.to, turned_if(R, capturer), mover_origin, u);
             add_effect(u, Effect::Kind::Transfer, m.to, m.to, turned_if(R, capturer), arrived.walk, false, R.turncoat);
-            if (!R.turncoat) regained |= regained_right(capturer, m.to);
+            regained |= regained_right(turned_if(R, capturer), m.to);
         }
     };
     if (capture && !R.mars && !parrain_like(R)) {
