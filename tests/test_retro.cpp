@@ -304,7 +304,8 @@ TEST(Retro, PlayedMovesAreAmongTheLastMoves) { EXPECT_GE(played_moves_found("", 
 // unit stands on its rebirth square, and two Anti-Circe retractions deep already make
 // hundreds of thousands of sequences.
 TEST(Retro, PlayedMovesAreAmongTheLastMovesUnderRebirthRules) {
-    for (const char* condition : {"Circe", "Circe PWC", "MarsCirce", "AntiMarsCirce", "Circe Frischauf"}) {
+    for (const char* condition : {"Circe", "Circe PWC", "MarsCirce", "AntiMarsCirce", "Circe Frischauf",
+                                  "Circe Turncoats", "CirceDoubleAgents", "Circe April S B"}) {
         SCOPED_TRACE(condition);
         EXPECT_GE(played_moves_found(condition, 2, 16, 23), 12);
     }

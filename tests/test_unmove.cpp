@@ -191,8 +191,10 @@ TEST(UnMove, EveryMoveIsRetractedAndEveryRetractionReplays) {
 // The same under Circe rules where the taken unit is reborn at once (unmoves_supported): the
 // retraction takes it back from its rebirth square.
 TEST(UnMove, CirceRetractionsTakeTheRebornUnitBack) {
-    for (const char* condition : {"Circe", "Circe Mirror", "Circe PWC", "Circe Strict", "Circe Symmetry",
-                                  "Circe RexInclusive", "Circe Antipodes", "Circe Equipollents", "Circe File"}) {
+    for (const char* condition :
+         {"Circe", "Circe Mirror", "Circe PWC", "Circe Strict", "Circe Symmetry", "Circe RexInclusive",
+          "Circe Antipodes", "Circe Equipollents", "Circe File", "Circe Turncoats", "CirceDoubleAgents",
+          "Circe Equipollents Turncoats", "Circe April S B", "Circe April P R"}) {
         SCOPED_TRACE(condition);
         const auto [moves, retractions] = round_trips(condition, 1, 14);
         EXPECT_GE(moves, 300);
@@ -233,7 +235,7 @@ void expect_round_trips(std::initializer_list<const char*> conditions) {
 
 TEST(UnMove, AntiCirceRetractionsReplay) {
     expect_round_trips({"AntiCirce", "AntiCirce Cheylan", "AntiCirce Relaxed", "AntiCirce Mirror", "AntiCirce PWC",
-                        "AntiCirce Couscous", "AntiCirce Symmetry"});
+                        "AntiCirce Couscous", "AntiCirce Symmetry", "AntiCirce April B S"});
 }
 
 // Circe with Anti-Circe: the capturer went back to its Anti-Circe square and the taken unit

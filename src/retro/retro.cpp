@@ -57,11 +57,31 @@ bool counts_possible(const Setup& s, bool marks) {
     return true;
 }
 
+// The same under Turncoats, where units change side: one king a side (kings are never reborn
+// there), and for both sides together at most 16 pawns and 32 units, and no more pieces of a
+// walk than the game array's plus the missing pawns.
+bool turncoat_counts_possible(const Setup& s) {
+    std::array<int, WALK_NB> count{};
+    std::array<int, COLOR_NB> kings{};
+    int units = 0;
+    for (const Piece& p : s.board)
+        if (!p.empty()) {
+            ++count[p.walk];
+            ++units;
+            if (p.walk == KING) ++kings[p.color];
+        }
+    if (kings[WHITE] != 1 || kings[BLACK] != 1 || count[PAWN] > 16 || units > 32) return false;
+    const int extra = std::max(0, count[QUEEN] - 2) + std::max(0, count[ROOK] - 4) + std::max(0, count[BISHOP] - 4) +
+                      std::max(0, count[KNIGHT] - 4);
+    return extra <= 16 - count[PAWN];
+}
+
 }  // namespace
 
 bool may_be_legal(const Setup& s, int depth, const RuleSet* rules) {
-    if (effective_rules(rules) ? !counts_possible(s, rules->frischauf)
-                               : analyze_orthodox_legality(s.board, s.side_to_move).illegal)
+    if (effective_rules(rules) && rules->turncoat ? !turncoat_counts_possible(s)
+        : effective_rules(rules)                  ? !counts_possible(s, rules->frischauf)
+                                                  : analyze_orthodox_legality(s.board, s.side_to_move).illegal)
         return false;
     if (depth == 0 || is_game_array(s)) return true;
     // One retraction that is not refuted is enough: stop at the first. Only those s's own

@@ -144,8 +144,11 @@ bool unmoves_supported(const RuleSet* rules) {
     if (!rules || rules->orthodox()) return true;
     const RuleSet& r = *rules;
     if (r.atom || r.kamikaze || r.alsatian || r.hydra || r.clone || r.chameleon) return false;
-    if (r.turncoat || r.april) return false;
     const bool plain_occupied = r.occupied == Occupied::Relaxed || r.occupied == Occupied::Strict;
+    // Turncoats: the taken unit stands reborn as one of the capturer's side (Circe only, for
+    // now); April: a listed walk is always reborn, the others never (not with both families).
+    if (r.turncoat && (r.reborn != Reborn::Captured || !plain_occupied || r.frischauf)) return false;
+    if (r.april && (r.reborn == Reborn::Both || r.occupied == Occupied::Assassin || r.frischauf)) return false;
     // Parrain: the waiting unit is part of the position (Setup::parrain_piece); a unit whose
     // square is held is lost (Relaxed).
     if (parrain_like(r))
@@ -453,10 +456,12 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
         const Piece capturer = u.move.kind == MoveKind::Promotion ? make_piece(mover, PAWN) : position.board[u.move.to];
         for (Walk w : kUncapturable)
             if ((!pawn_only || w == PAWN) && may_stand(w, c) && !(probed && w == QUEEN)) {
-                // Under Circe Assassin a unit with a rebirth square is always reborn.
+                // Under Circe Assassin a unit with a rebirth square is always reborn; under
+                // Circe April a listed walk is reborn or not taken at all.
                 if (assassin && fixed_square &&
                     taken_rebirth_square(*rules, make_piece(~mover, w), c, u.move, capturer) != SQ_NONE)
                     continue;
+                if (circe && rules->april && april_reborn(*rules, w)) continue;
                 if (!stays(u.move, w)) continue;
                 u.uncaptured = w;
                 u.uncaptured_flags = 0;
@@ -508,9 +513,10 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
         // Circe: the taken unit is the opponent's unit now on r, reborn there (r was empty
         // before the move, or the mover's departure square; Assassin: or held a unit of
         // either colour, not a king, that the rebirth removed).
+        // Turncoats: it stands there as a unit of the mover's side.
         for (int r = 0; circe && r < SQUARE_NB; ++r) {
             const Piece q = position.board[r];
-            if (q.empty() || q.color == mover) continue;
+            if (q.empty() || q.color != (rules->turncoat ? mover : ~mover) || Square(r) == t) continue;
             // A pawn reborn on its last rank promotes.
             const bool promoted = q.walk != PAWN && q.walk != KING && relative_rank(~mover, rank_of(Square(r))) == 7;
             arrivals(p, mover, t, occ & ~square_bb(Square(r)), !pawn_ranks, ways);
