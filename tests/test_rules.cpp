@@ -269,7 +269,14 @@ TEST(Rules, TraditionalNames) {
     EXPECT_TRUE(resolve("SuperCirce") == resolve("Circe Super"));
     EXPECT_TRUE(resolve("AntiSuperCirce") == resolve("AntiCirce Super"));
     EXPECT_TRUE(resolve("MarsMirrorCirce") == resolve("MarsCirce Mirror"));
-    EXPECT_TRUE(resolve("AntiMarsAntipodeanCirce") == resolve("AntiMarsCirce Antipodes"));
+    // Mars and Anti-Mars Circe with a square rule other than the classic one: refused (their
+    // departure squares follow the classic rule only; Popeye 4.104 moves from the rule's square:
+    // under AntiMarsCirce Diagram a knight on its diagram square d3 steps from d3, not from b1).
+    expect_error("AntiMarsAntipodeanCirce", "Antipodes");
+    expect_error("AntiMarsCirce Antipodes", "Antipodes");
+    expect_error("MarsCirce File", "File");
+    expect_error("AntiMarsCirce Diagram", "Diagram");
+    expect_error("MarsCirce VerticalMirror", "VerticalMirror");
     EXPECT_TRUE(resolve("MirrorCouscousCirce") == resolve("Circe Couscous Mirror"));
     EXPECT_TRUE(resolve("ContraParrain").square == SquareRule::ContraParrain);
     // Repeating a family word merges the qualifiers (Popeye parses both into one variant).
@@ -382,6 +389,8 @@ TEST(Rules, ErrorsNameTheWord) {
     expect_error("Circe Turncoats Kamikaze", "Kamikaze");
     expect_error("Circe AntiCirce Turncoats", "AntiCirce");
     expect_error("Circe April", "April");
+    expect_error("Circe Cage Volcanic", "Volcanic");
+    expect_error("Circe Parachute Cage", "Cage");
     expect_error("AntiCirce Kamikaze", "Kamikaze");
     expect_error("AntiCirce Parrain", "Parrain");
     expect_error("MarsCirce PWC", "PWC");

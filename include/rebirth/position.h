@@ -58,6 +58,7 @@ struct RawArray {
 // What do_move changes and undo_move restores: a small per-ply record. Moves under Circe
 // rules also log each square they change (undone in reverse) and their visible effects.
 struct UndoInfo {
+    Move move{};  // the move played (goals that look at it: en passant, castling, target square)
     Key key = 0;
     Bitboard castling = 0;
     Square ep_square = SQ_NONE;

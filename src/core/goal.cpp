@@ -11,6 +11,13 @@ Goal goal_from_text(std::string_view text) {
     if (text == "x") return Goal::Capture;
     if (text == "+") return Goal::Check;
     if (text == "~") return Goal::Any;
+    if (text == "ep") return Goal::EnPassant;
+    if (text == "00") return Goal::Castling;
+    if (text == "#=") return Goal::MateOrStalemate;
+    if (text.size() == 3 && text[0] == 'z') {
+        const Square s = parse_square(text.substr(1));
+        if (s != SQ_NONE) return target_goal(s);
+    }
     return Goal::Unsupported;
 }
 
@@ -58,6 +65,7 @@ bool goal_forced_in_one(const Position& pos, Goal g) {
 }
 
 std::string_view goal_mark(Goal g) {
+    if (is_target_goal(g)) return " z";
     switch (g) {
         case Goal::Mate:
             return " #";
@@ -69,6 +77,8 @@ std::string_view goal_mark(Goal g) {
             return " x";
         case Goal::Check:
             return " +";
+        case Goal::MateOrStalemate:
+            return " #=";  // after a mate and after a stalemate alike (Popeye 4.104: "1.Qg1-g6 #=")
         case Goal::Any:
             return "";  // Popeye 4.104 writes none: "1.a7-a5 Rb2-b8 +" in an h~1
         default:
@@ -77,10 +87,39 @@ std::string_view goal_mark(Goal g) {
 }
 
 bool goal_mark_replaces_check(Goal g) {
-    return g == Goal::Mate || g == Goal::Check || g == Goal::Stalemate || g == Goal::DoubleStalemate;
+    return g == Goal::Mate || g == Goal::Check || g == Goal::Stalemate || g == Goal::DoubleStalemate ||
+           g == Goal::MateOrStalemate;
 }
 
+namespace {
+
+// The square the unit that made u.move stands on once the move's effects are done: its arrival
+// square (castling: the king's), or where an Anti-Circe rebirth took it; SQ_NONE when an
+// effect took it off the board (Kamikaze, Assassin, burial).
+Square eventual_square(const UndoInfo& u) {
+    Square s = u.move.to;
+    for (int i = 0; i < u.effect_count; ++i) {
+        const Effect& e = u.effects[i];
+        if (e.from != s) continue;
+        switch (e.kind) {
+            case Effect::Kind::Transfer:
+                s = e.to;
+                break;
+            case Effect::Kind::Removal:
+            case Effect::Kind::Burial:
+            case Effect::Kind::Lift:
+                return SQ_NONE;
+            default:
+                break;
+        }
+    }
+    return s;
+}
+
+}  // namespace
+
 bool goal_reached(const Position& after, const UndoInfo& u, Goal g) {
+    if (is_target_goal(g)) return eventual_square(u) == goal_target(g);
     switch (g) {
         case Goal::Mate:
             return after.in_check() && !has_legal_move(after);
@@ -99,6 +138,12 @@ bool goal_reached(const Position& after, const UndoInfo& u, Goal g) {
             return after.in_check();
         case Goal::Any:
             return true;
+        case Goal::EnPassant:
+            return u.move.kind == MoveKind::EnPassant;
+        case Goal::Castling:
+            return u.move.kind == MoveKind::Castling;
+        case Goal::MateOrStalemate:
+            return !has_legal_move(after);
         default:
             return false;
     }

@@ -66,7 +66,11 @@ std::string effect_text(const Effect& e, Language lang, bool frischauf) {
             } else {
                 s += '+';
                 s += colour;
-                s += unit + square_name(e.to) + "->v";
+                if (e.walk_before != NO_WALK)  // promoted on its rebirth, then buried: [+wPc8=Q->v]
+                    s += walk_letters(e.walk_before, lang) + square_name(e.to) + "=" + walk_letters(e.piece.walk, lang);
+                else
+                    s += unit + square_name(e.to);
+                s += "->v";
             }
             break;
         case Effect::Kind::Removal:

@@ -339,6 +339,7 @@ bool Position::in_check(Color c) const {
 }
 
 void Position::do_move(const Move& m, UndoInfo& u) {
+    u.move = m;
     if (circe_) {
         if (!do_rules_move(m, u)) throw std::logic_error("do_move: move forbidden by the rules");
         return;

@@ -286,6 +286,19 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
                 add_effect(u, Effect::Kind::Removal, m.extra, SQ_NONE, occupant, NO_WALK, true);
                 set_square(m.extra, Piece{}, SQ_NONE, u);
             }
+            if (!board_[m.extra].empty() && anti_occ == Occupied::Parachute) {
+                // Anti-Circe Parachute: the occupant is lifted (silently) and lands first when
+                // the square empties (Popeye 4.104: a6*b7[wPb7->b2], then b2-b3[+bPb2]).
+                const Piece occupant_now = board_[m.extra];
+                save_buried();
+                if (buried_count_ >= MAX_BURIED) throw std::logic_error("too many lifted units");
+                for (int j = buried_count_; j > 0; --j) buried_[j] = buried_[j - 1];
+                ++buried_count_;
+                buried_[0] = Buried{m.extra, occupant_now};
+                key_ ^= zobrist::buried_key(occupant_now, m.extra);
+                add_effect(u, Effect::Kind::Lift, m.extra, SQ_NONE, occupant_now, NO_WALK, true);
+                set_square(m.extra, Piece{}, SQ_NONE, u);
+            }
             if (board_[m.extra].empty()) {
                 set_square(m.extra, turned_if(R, capturer), mover_origin, u);
                 add_effect(u, Effect::Kind::Transfer, m.to, m.extra, turned_if(R, capturer), arrived.walk, false,

@@ -248,9 +248,9 @@ bool anticirce_square(const Position& pos, const RuleSet& R, Piece capturer, Squ
     r = rebirth_square(R, f, walk);
     if (r == to) return !R.cheylan;
     if (r != SQ_NONE && (r == from || pos.empty(r))) return true;
-    if (r != SQ_NONE &&
-        (R.occupied == Occupied::Volcanic || R.occupied == Occupied::Assassin || R.occupied == Occupied::Ultra))
-        return true;  // buried, or the occupant is removed (a king: the move fails when played)
+    if (r != SQ_NONE && (R.occupied == Occupied::Volcanic || R.occupied == Occupied::Assassin ||
+                         R.occupied == Occupied::Ultra || R.occupied == Occupied::Parachute))
+        return true;  // buried, the occupant lifted or removed (a king: the move fails when played)
     if (R.occupied == Occupied::Relaxed && !R.april) {  // April: no fall-back (captured_choices)
         r = SQ_NONE;
         return true;

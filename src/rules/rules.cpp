@@ -338,8 +338,19 @@ void Resolver::check(const FamilyState& s, const std::string& word) const {
             sq == SquareRule::ContraParrain)
             fail(word, "cannot qualify " + fam + " (Popeye refuses the combination):");
         if (move_dependent(sq) || (s.occupied && *s.occupied != Occupied::Strict)) not_yet(fam, fam);
+        // The Mars departure square is the classic one (Mirror, Frisch-auf) only: other square
+        // rules (File, Symmetry, Diagram, Antipodes, ...) and the vertical mirror are not
+        // followed yet, so they are refused rather than played wrong.
+        if (sq != SquareRule::Classic) not_yet(fam, sq_word);
+        if (s.vertical_mirror) not_yet(fam, "VerticalMirror");
     }
 
+    // Cage with Volcanic or Parachute: Popeye 4.104 also cages a unit by burying it under an
+    // occupant (TESTS/circe.inp: 1.Be8*f7[+wBh8->v] under Circe Cage Volcanic), which rebirth's
+    // cage search (empty squares only) does not do yet.
+    if (sq == SquareRule::Cage && s.occupied &&
+        (*s.occupied == Occupied::Volcanic || *s.occupied == Occupied::Parachute))
+        not_yet(sq_word, s.occupied_by);
     // Turncoats and April: Popeye refuses both under Mars and Anti-Mars; rebirth has no
     // colour change yet for a unit buried, lifted, caged, chained, waiting (Parrain) or
     // vanishing (Kamikaze, Hydra, Atom), and April's walk test for those rules and Couscous.
