@@ -195,7 +195,8 @@ static Bitboard mars_attack_map(const MarsAttackers& a, Bitboard occ) {
 }
 
 // Turncoats or April: the reborn unit changes side, or some walks are not reborn. The
-// shortcuts below assume neither; these rules take the general path (moves played).
+// capture shortcuts below assume neither; these rules play their captures (quiet moves, whose
+// legality the orthodox attack decides here too, keep theirs).
 static bool exotic_rebirth(const RuleSet& R) { return R.turncoat || R.april != 0; }
 
 // Whether a move changes nothing but the squares of the units it moves (and removes the unit
@@ -1181,7 +1182,10 @@ static bool direct_king_capturable(const Position& pos, Color c, bool& decided) 
     const Square k = pos.king_square(c);
     const Color them = ~c;
     const Bitboard occ = pos.pieces();
-    decided = !exotic_rebirth(R);
+    // April under Circe with kings reborn or Assassin rebirths: the direct tests below do not
+    // know which walks are reborn; the general test does.
+    decided =
+        !(R.april && R.reborn == Reborn::Captured && (R.rex == Rex::Inclusive || R.occupied == Occupied::Assassin));
     if (!decided) return false;
     if (R.mars && !R.antimars && R.reborn == Reborn::None) {
         // As mars_king_attacked(mars_attackers(pos, c), k, occ), unit by unit; with orthodox
@@ -1366,8 +1370,10 @@ static bool king_capturable_by_moves(const Position& pos, Color c, Square k, con
 
 bool quiet_moves_orthodox(const Position& pos) {
     const RuleSet& R = *pos.rules();
+    // Turncoats: a reborn unit joins the capturer's side and may give check itself, which the
+    // check foresight (checks_foreseeable) built on this does not see.
     return !pos.has_fairy() && R.reborn == Reborn::Captured && R.rex == Rex::Exclusive && !R.mars && !R.antimars &&
-           !exotic_rebirth(R) && !parrain_like(R) && !first_rank_pawns_move(R) && R.occupied != Occupied::Assassin &&
+           !R.turncoat && !parrain_like(R) && !first_rank_pawns_move(R) && R.occupied != Occupied::Assassin &&
            R.occupied != Occupied::Ultra && pos.buried_count() == 0;
 }
 
@@ -1382,7 +1388,7 @@ static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* 
 static bool quiet_legal_if_orthodox_legal(const Position& pos) {
     const RuleSet& R = *pos.rules();
     return !pos.has_fairy() && !R.mars && !R.antimars && !parrain_like(R) && !first_rank_pawns_move(R) &&
-           !exotic_rebirth(R) && (R.occupied == Occupied::Relaxed || R.occupied == Occupied::Strict) &&
+           (R.occupied == Occupied::Relaxed || R.occupied == Occupied::Strict) &&
            (R.reborn != Reborn::Both || R.both_capturer.occupied == Occupied::Relaxed ||
             R.both_capturer.occupied == Occupied::Strict) &&
            pos.buried_count() == 0;
@@ -1733,8 +1739,9 @@ static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* 
     const Bitboard pinned = fast ? pos.pinned(us) : 0;
     // Anti-Circe alone (the capturer reborn, the captured unit gone, nothing else happening):
     // a capture after which no enemy unit attacks the king is legal.
+    // (Not under Turncoats: the capturer comes back as an enemy unit.)
     const bool fast_captures =
-        plain && R.reborn == Reborn::Capturer && !R.alsatian && !R.atom && !R.kamikaze && !R.hydra;
+        plain && R.reborn == Reborn::Capturer && !R.alsatian && !R.atom && !R.kamikaze && !R.hydra && !R.turncoat;
     // Mars Circe alone: a quiet move changes only which squares are occupied (and the king's
     // square when the king moves), which mars_king_attacked takes as given; a capture (from the
     // rebirth square, m.extra, ending on the captured unit's square) also removes that unit.
