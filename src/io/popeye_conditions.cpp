@@ -293,12 +293,17 @@ constexpr VariantEntry kVariants[] = {
     {"Alsatian", "Alsatian", "Alsatian"},
 };
 
+// An entry's name in `lang`.
+template <typename Entry>
+std::string_view name_in(const Entry& e, Language lang) {
+    return lang == Language::French ? e.fr : lang == Language::German ? e.de : e.en;
+}
+
 template <typename Entry, size_t N>
 std::vector<std::string_view> names_of(const Entry (&table)[N], Language lang) {
     std::vector<std::string_view> out;
     out.reserve(N);
-    for (const Entry& e : table)
-        out.push_back(lang == Language::French ? e.fr : lang == Language::German ? e.de : e.en);
+    for (const Entry& e : table) out.push_back(name_in(e, lang));
     return out;
 }
 
@@ -366,13 +371,11 @@ std::vector<Condition> parse_conditions(Lexer& lex, Language lang) {
             const Match v = match_keyword(tok->text, variants);
             if (v.found()) {
                 const std::string_view name = kVariants[v.index].en;
-                // Popeye 4.104 reads no qualifier after a traditional name but the Rex words
-                // some of them take (an input error there, the word ignored): rebirth refuses
-                // it rather than solve other rules than Popeye.
+                // Popeye 4.104 reads no qualifier after a traditional name but the ones its
+                // entry's `follow` names (any other is an input error there, the word ignored):
+                // rebirth refuses it rather than solve other rules than Popeye.
                 if (traditional && name != traditional->follow[0] && name != traditional->follow[1]) {
-                    const std::string_view shown = lang == Language::French   ? traditional->fr
-                                                   : lang == Language::German ? traditional->de
-                                                                              : traditional->en;
+                    const std::string_view shown = name_in(*traditional, lang);
                     lex.fail(*tok, "Popeye takes no such qualifier after " + std::string(shown) + " (write " +
                                        std::string(traditional->base) + " and its qualifiers instead):");
                 }

@@ -29,15 +29,21 @@ namespace {
 
 // may_be_legal's static analysis under rebirth rules: one king a side, at most 8 pawns and
 // 16 units a side, and no more pieces of a walk than the game array's plus the missing pawns.
-// Under Frisch-auf Circe (`marks`), where the promoted mark is the truth (unmove.h): no more
-// unmarked pieces of a walk than the game array's, and no more marked units than the
-// missing pawns.
-bool counts_possible(const Setup& s, bool marks) {
-    for (Color c : {WHITE, BLACK}) {
+// Under Turncoats (`pooled`), where units change side, the last three for both sides together
+// (16 pawns, 32 units, two game arrays). Under Frisch-auf Circe (`marks`), where the promoted
+// mark is the truth (unmove.h): no more unmarked pieces of a walk than the game array's, and
+// no more marked units than the missing pawns.
+bool counts_possible(const Setup& s, bool marks, bool pooled) {
+    std::array<int, COLOR_NB> kings{};
+    for (const Piece& p : s.board)
+        if (p.walk == KING) ++kings[p.color];
+    if (kings[WHITE] != 1 || kings[BLACK] != 1) return false;  // never reborn as the other side's
+    const int sides = pooled ? 2 : 1;
+    for (int group = 0; group < COLOR_NB / sides; ++group) {  // each colour, or both together
         std::array<int, WALK_NB> count{}, marked{};
         int units = 0, promoted = 0;
         for (const Piece& p : s.board)
-            if (!p.empty() && p.color == c) {
+            if (!p.empty() && (pooled || p.color == Color(group))) {
                 ++count[p.walk];
                 ++units;
                 if (marks && (p.flags & PF_PROMOTED)) {
@@ -45,43 +51,24 @@ bool counts_possible(const Setup& s, bool marks) {
                     ++promoted;
                 }
             }
-        if (count[KING] != 1 || count[PAWN] > 8 || units > 16) return false;
-        const int extra = std::max(0, count[QUEEN] - 1) + std::max(0, count[ROOK] - 2) +
-                          std::max(0, count[BISHOP] - 2) + std::max(0, count[KNIGHT] - 2);
-        if (std::max(extra, promoted) > 8 - count[PAWN]) return false;
-        if (marks &&
-            (marked[PAWN] || marked[KING] || count[QUEEN] - marked[QUEEN] > 1 || count[ROOK] - marked[ROOK] > 2 ||
-             count[BISHOP] - marked[BISHOP] > 2 || count[KNIGHT] - marked[KNIGHT] > 2))
+        const int pawns = 8 * sides;
+        if (count[PAWN] > pawns || units > 16 * sides) return false;
+        const int extra = std::max(0, count[QUEEN] - sides) + std::max(0, count[ROOK] - 2 * sides) +
+                          std::max(0, count[BISHOP] - 2 * sides) + std::max(0, count[KNIGHT] - 2 * sides);
+        if (std::max(extra, promoted) > pawns - count[PAWN]) return false;
+        if (marks && (marked[PAWN] || marked[KING] || count[QUEEN] - marked[QUEEN] > sides ||
+                      count[ROOK] - marked[ROOK] > 2 * sides || count[BISHOP] - marked[BISHOP] > 2 * sides ||
+                      count[KNIGHT] - marked[KNIGHT] > 2 * sides))
             return false;
     }
     return true;
 }
 
-// The same under Turncoats, where units change side: one king a side (kings are never reborn
-// there), and for both sides together at most 16 pawns and 32 units, and no more pieces of a
-// walk than the game array's plus the missing pawns.
-bool turncoat_counts_possible(const Setup& s) {
-    std::array<int, WALK_NB> count{};
-    std::array<int, COLOR_NB> kings{};
-    int units = 0;
-    for (const Piece& p : s.board)
-        if (!p.empty()) {
-            ++count[p.walk];
-            ++units;
-            if (p.walk == KING) ++kings[p.color];
-        }
-    if (kings[WHITE] != 1 || kings[BLACK] != 1 || count[PAWN] > 16 || units > 32) return false;
-    const int extra = std::max(0, count[QUEEN] - 2) + std::max(0, count[ROOK] - 4) + std::max(0, count[BISHOP] - 4) +
-                      std::max(0, count[KNIGHT] - 4);
-    return extra <= 16 - count[PAWN];
-}
-
 }  // namespace
 
 bool may_be_legal(const Setup& s, int depth, const RuleSet* rules) {
-    if (effective_rules(rules) && rules->turncoat ? !turncoat_counts_possible(s)
-        : effective_rules(rules)                  ? !counts_possible(s, rules->frischauf)
-                                                  : analyze_orthodox_legality(s.board, s.side_to_move).illegal)
+    if (effective_rules(rules) ? !counts_possible(s, rules->frischauf, rules->turncoat)
+                               : analyze_orthodox_legality(s.board, s.side_to_move).illegal)
         return false;
     if (depth == 0 || is_game_array(s)) return true;
     // One retraction that is not refuted is enough: stop at the first. Only those s's own

@@ -130,17 +130,34 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
     u.capture_square = captured.empty() ? SQ_NONE : cap_sq;
     Bitboard regained = 0;
 
+    // Puts `unit` reborn on the empty square s. Under Turncoats it changes side there, and a
+    // rook or king of its new side on its game-array square regains that right (Popeye 4.104
+    // castles 0-0-0 after Bc3*h8[+bRa1=w] under Double Agents).
+    auto place_reborn = [&](Piece unit, Square s, Square origin, Walk walk_before) {
+        const Piece placed = turned_if(R, unit);
+        set_square(s, placed, origin, u);
+        add_effect(u, Effect::Kind::Rebirth, SQ_NONE, s, placed, walk_before, false, R.turncoat);
+        regained |= regained_right(placed, s);
+    };
+    // Parachute: lifts the occupant of s (silently), which lands first when the square empties.
+    auto lift_occupant = [&](Square s) {
+        const Piece occupant = board_[s];
+        save_buried();
+        if (buried_count_ >= MAX_BURIED) throw std::logic_error("too many lifted units");
+        for (int j = buried_count_; j > 0; --j) buried_[j] = buried_[j - 1];
+        ++buried_count_;
+        buried_[0] = Buried{s, occupant};
+        key_ ^= zobrist::buried_key(occupant, s);
+        add_effect(u, Effect::Kind::Lift, s, SQ_NONE, occupant, NO_WALK, true);
+        set_square(s, Piece{}, SQ_NONE, u);
+    };
+
     // Puts `unit` on `s` by rebirth under the occupied-square rule; returns false when the
     // rules forbid the move.
     auto reborn_onto = [&](Piece unit, Square s, Square origin, Walk walk_before) {
         const Piece occupant = board_[s];
         if (occupant.empty()) {
-            // Turncoats: the unit changes side once placed, and a rook or king of its new side
-            // on its game-array square regains that right (Popeye 4.104 castles 0-0-0 after
-            // Bc3*h8[+bRa1=w] under Double Agents).
-            set_square(s, turned_if(R, unit), origin, u);
-            add_effect(u, Effect::Kind::Rebirth, SQ_NONE, s, turned_if(R, unit), walk_before, false, R.turncoat);
-            regained |= regained_right(turned_if(R, unit), s);
+            place_reborn(unit, s, origin, walk_before);
             return true;
         }
         switch (R.occupied) {
@@ -158,9 +175,7 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
                 for (int guard = 0; guard < 64; ++guard) {
                     if (removed.walk == KING) return false;
                     add_effect(u, Effect::Kind::Removal, s, SQ_NONE, removed, NO_WALK, true);
-                    set_square(s, turned_if(R, placing), origin, u);
-                    add_effect(u, Effect::Kind::Rebirth, SQ_NONE, s, turned_if(R, placing), before, false, R.turncoat);
-                    regained |= regained_right(turned_if(R, placing), s);
+                    place_reborn(placing, s, origin, before);
                     if (R.occupied != Occupied::Ultra) return true;
                     const Square next = classic_rebirth_square(removed.walk, removed.color, s);
                     if (next == s) return true;  // removed from its own rebirth square: gone
@@ -170,9 +185,7 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
                     s = next;
                     removed = board_[s];
                     if (removed.empty()) {
-                        set_square(s, placing, SQ_NONE, u);
-                        add_effect(u, Effect::Kind::Rebirth, SQ_NONE, s, placing);
-                        regained |= regained_right(placing, s);
+                        place_reborn(placing, s, SQ_NONE, NO_WALK);
                         return true;
                     }
                 }
@@ -186,17 +199,8 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
                 add_effect(u, Effect::Kind::Burial, SQ_NONE, s, unit, walk_before);
                 return true;
             case Occupied::Parachute:
-                // The occupant is lifted (silently) and lands first when the square empties.
-                save_buried();
-                if (buried_count_ >= MAX_BURIED) throw std::logic_error("too many lifted units");
-                for (int j = buried_count_; j > 0; --j) buried_[j] = buried_[j - 1];
-                ++buried_count_;
-                buried_[0] = Buried{s, occupant};
-                key_ ^= zobrist::buried_key(occupant, s);
-                add_effect(u, Effect::Kind::Lift, s, SQ_NONE, occupant, NO_WALK, true);
-                set_square(s, unit, origin, u);
-                add_effect(u, Effect::Kind::Rebirth, SQ_NONE, s, unit, walk_before);
-                regained |= regained_right(unit, s);
+                lift_occupant(s);
+                place_reborn(unit, s, origin, walk_before);
                 return true;
         }
         return true;
@@ -274,6 +278,14 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
             if (capturer.walk == PAWN) capturer.flags |= PF_PROMOTED;  // promoted on rebirth
             capturer.walk = m.spare;
         }
+        // The capturer lands on `to` (under Turncoats as a unit of the other side): its rebirth
+        // square, or the capture square itself under Calvet ([wKc6->c6]).
+        auto land = [&](Square to) {
+            const Piece landed = turned_if(R, capturer);
+            if (to != m.to || capturer.walk != arrived.walk || R.turncoat) set_square(to, landed, mover_origin, u);
+            add_effect(u, Effect::Kind::Transfer, m.to, to, landed, arrived.walk, false, R.turncoat);
+            regained |= regained_right(landed, to);
+        };
         if (m.extra != m.to) {
             const Piece occupant = board_[m.extra];
             set_square(m.to, Piece{}, SQ_NONE, u);
@@ -286,24 +298,10 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
                 add_effect(u, Effect::Kind::Removal, m.extra, SQ_NONE, occupant, NO_WALK, true);
                 set_square(m.extra, Piece{}, SQ_NONE, u);
             }
-            if (!board_[m.extra].empty() && anti_occ == Occupied::Parachute) {
-                // Anti-Circe Parachute: the occupant is lifted (silently) and lands first when
-                // the square empties (Popeye 4.104: a6*b7[wPb7->b2], then b2-b3[+bPb2]).
-                const Piece occupant_now = board_[m.extra];
-                save_buried();
-                if (buried_count_ >= MAX_BURIED) throw std::logic_error("too many lifted units");
-                for (int j = buried_count_; j > 0; --j) buried_[j] = buried_[j - 1];
-                ++buried_count_;
-                buried_[0] = Buried{m.extra, occupant_now};
-                key_ ^= zobrist::buried_key(occupant_now, m.extra);
-                add_effect(u, Effect::Kind::Lift, m.extra, SQ_NONE, occupant_now, NO_WALK, true);
-                set_square(m.extra, Piece{}, SQ_NONE, u);
-            }
+            // Anti-Circe Parachute (Popeye 4.104: a6*b7[wPb7->b2], then b2-b3[+bPb2]).
+            if (!board_[m.extra].empty() && anti_occ == Occupied::Parachute) lift_occupant(m.extra);
             if (board_[m.extra].empty()) {
-                set_square(m.extra, turned_if(R, capturer), mover_origin, u);
-                add_effect(u, Effect::Kind::Transfer, m.to, m.extra, turned_if(R, capturer), arrived.walk, false,
-                           R.turncoat);
-                regained |= regained_right(turned_if(R, capturer), m.extra);
+                land(m.extra);
             } else if (anti_occ == Occupied::Volcanic) {
                 save_buried();
                 if (buried_count_ >= MAX_BURIED) throw std::logic_error("too many buried units");
@@ -314,10 +312,7 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
                 ok = false;
             }
         } else {
-            // Calvet: reborn on the capture square itself ([wKc6->c6]).
-            if (capturer.walk != arrived.walk || R.turncoat) set_square(m.to, turned_if(R, capturer), mover_origin, u);
-            add_effect(u, Effect::Kind::Transfer, m.to, m.to, turned_if(R, capturer), arrived.walk, false, R.turncoat);
-            regained |= regained_right(turned_if(R, capturer), m.to);
+            land(m.to);  // Calvet
         }
     };
     if (capture && !R.mars && !parrain_like(R)) {
