@@ -32,16 +32,22 @@ bool fits_history(const Setup& position, const UnMove& u, const RuleSet* rules =
 // retractions carries the rights a retracted castling gave, which fits_history then reads.
 Setup retract_keeping_rights(const Setup& position, const UnMove& u);
 
+// Whether retraction u of `position` is refuted: its earlier position fails
+// may_be_legal(·, depth, rules), or (orthodox chess) retro_cage.h's cage search proves it
+// illegal. True is a proof that the diagram's last move was not u.
+bool last_move_refuted(const Setup& position, const UnMove& u, int depth, const RuleSet* rules = nullptr);
+
 // The last single move of the side that did not move in `position`, for each retraction
-// whose earlier position may_be_legal(·, depth, rules) does not refute, in
+// that last_move_refuted(position, ·, depth, rules) leaves, in
 // generate_unmoves' order. If the diagram is legal (what a retro problem asserts), its last
 // move is among them; when only one is left it is proved.
 std::vector<UnMove> possible_last_moves(const Setup& position, int depth, const RuleSet* rules = nullptr,
                                         int threads = 1);
 
 // The last n single moves (the side that did not move in `position` first, then
-// alternately), each sequence the last move first: every retraction sequence whose positions
-// pass the static analysis of may_be_legal, whose history is consistent (an en passant
+// alternately), each sequence the last move first: every retraction sequence whose first
+// retraction last_move_refuted(position, ·, 0, rules) leaves, whose positions pass the
+// static analysis of may_be_legal, whose history is consistent (an en passant
 // capture follows the double step it takes; a king or rook keeping a castling right has not
 // moved, unless a rebirth put it back) and whose earliest position may_be_legal(·, depth,
 // rules) does not refute. `threads` (1: in order on this thread; 0: all cores) work the

@@ -6,6 +6,7 @@
 #include "rebirth/legality.h"
 #include "rebirth/proof_builder.h"
 #include "rebirth/retro.h"
+#include "rebirth/retro_cage.h"
 #include "rebirth/retro_certificate.h"
 
 namespace rebirth {
@@ -60,6 +61,13 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
         proof.verdict = LegalityProof::Verdict::Illegal;
         proof.reason =
             "every position one single move back (and up to " + std::to_string(depth) + " further back) is illegal";
+        return proof;
+    }
+    if (cage_refutes(diagram)) {
+        proof.verdict = LegalityProof::Verdict::Illegal;
+        proof.reason =
+            "caged units: no history of the units walled in near the kings or by each other, taken back "
+            "move by move, leads to the game array";
         return proof;
     }
     // The diagram's last single moves, when it leaves few (a check that only an en passant

@@ -8,6 +8,7 @@
 #include "rebirth/legality.h"
 #include "rebirth/notation.h"
 #include "rebirth/position.h"
+#include "rebirth/retro_cage.h"
 #include "rebirth/walk.h"
 
 namespace rebirth {
@@ -78,13 +79,25 @@ bool may_be_legal(const Setup& s, int depth, const RuleSet* rules) {
     });
 }
 
+namespace {
+
+// Whether the cage search (orthodox chess only) proves `before` illegal.
+bool caged(const Setup& before, const RuleSet* rules) { return !effective_rules(rules) && cage_refutes(before); }
+
+}  // namespace
+
+bool last_move_refuted(const Setup& position, const UnMove& u, int depth, const RuleSet* rules) {
+    const Setup before = retract(position, u);
+    return !may_be_legal(before, depth, rules) || caged(before, rules);
+}
+
 std::vector<UnMove> possible_last_moves(const Setup& position, int depth, const RuleSet* rules, int threads) {
     std::vector<UnMove> un, out;
     generate_unmoves(position, un, rules);
     std::vector<char> kept(un.size(), 0);
     run_in_arena(threads, [&] {
         for_each_index(threads, un.size(),
-                       [&](size_t i) { kept[i] = may_be_legal(retract(position, un[i]), depth, rules); });
+                       [&](size_t i) { kept[i] = !last_move_refuted(position, un[i], depth, rules); });
     });
     for (size_t i = 0; i < un.size(); ++i)
         if (kept[i]) out.push_back(un[i]);
@@ -142,7 +155,7 @@ void last_moves_rec(const Setup& position, int n, int depth, const RuleSet* rule
     if (threads == 1) {
         for (const UnMove& u : un) {
             const Setup before = retract_keeping_rights(position, u);
-            if (!may_be_legal(before, n == 1 ? depth : 0, rules)) continue;
+            if (!may_be_legal(before, n == 1 ? depth : 0, rules) || (line.empty() && caged(before, rules))) continue;
             line.push_back(u);
             last_moves_rec(before, n - 1, depth, rules, line, out, 1);
             line.pop_back();
@@ -152,7 +165,7 @@ void last_moves_rec(const Setup& position, int n, int depth, const RuleSet* rule
     std::vector<std::vector<std::vector<UnMove>>> parts(un.size());
     for_each_index(threads, un.size(), [&](size_t i) {
         const Setup before = retract_keeping_rights(position, un[i]);
-        if (!may_be_legal(before, n == 1 ? depth : 0, rules)) return;
+        if (!may_be_legal(before, n == 1 ? depth : 0, rules) || (line.empty() && caged(before, rules))) return;
         std::vector<UnMove> mine = line;
         mine.push_back(un[i]);
         last_moves_rec(before, n - 1, depth, rules, mine, parts[i], threads);

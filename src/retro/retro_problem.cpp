@@ -324,7 +324,7 @@ RetroFragment retro_item_fragment(const Problem& p, int k, int chunk, int twin, 
         std::vector<char> kept(end - begin, 0);
         run_in_arena(threads, [&] {
             for_each_index(threads, end - begin, [&](size_t i) {
-                kept[i] = may_be_legal(retract(s, prefixes[begin + i].front()), t.depth, t.r());
+                kept[i] = !last_move_refuted(s, prefixes[begin + i].front(), t.depth, t.r());
             });
         });
         for (size_t i = begin; i < end; ++i)

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "rebirth/setup.h"
+#include "rebirth/types.h"
+
+// Cages: an orthodox position whose units near the kings can never have come from their
+// game-array squares, however the rest of the board was played. Sound in orthodox chess only
+// (a rebirth moves units the retractions below do not move back).
+//
+// The proof is a retraction search that follows only some units (those on a region of the
+// board, and every pawn on its own second rank, which never moves again) and relaxes
+// everything it cannot see:
+// - squares not held by a followed unit count as empty (a unit there would only block);
+// - a unit that retracts off the region is no longer followed ("hidden"), nor is a unit a
+//   hidden unit's retraction brings back; a second search leaves hidden the units any
+//   retraction brings back (fewer positions, often the one that closes);
+// - a side with a hidden unit (or one the other side's hidden unit may have taken) may always
+//   retract a move of a hidden unit instead (a pass);
+// - en passant and castling history are not checked, nor are line checks that a unit between
+//   could block.
+// What it keeps: the sides alternate; a retracted move may not leave the side that did not
+// move in a check no unit can block (a king, knight or pawn next to it, or a queen, rook or
+// bishop on an adjacent square of its line); a side to move in such a check was given it by
+// the unit that checks, whose move is then the next retraction (two such checkers: no move
+// gives both); the units a retraction brings back stay within 16 a side, 8 pawns, and the
+// pieces beyond the game array's within the missing pawns, counting the followed units and
+// those known to be hidden. Every real history of the position, read backwards, is then a
+// history of the followed units, and it reaches the game array, where each followed unit
+// stands on a game-array square of its own colour and walk (or has left the region before).
+// When no relaxed history from the position gets there, the position is illegal.
+
+namespace rebirth {
+
+// Whether the orthodox position `s` (with its side to move) is proved illegal by the cage
+// search above, for some region tried (the squares next to the kings, those within two of
+// them, the squares next to units that have no retraction in s, and the last two together),
+// each search visiting at most `max_states` positions of followed units. False proves nothing.
+bool cage_refutes(const Setup& s, long max_states = 500);
+
+// The search on one region (`region`: the squares whose units are followed): whether it
+// proves `s` illegal within `max_states` visited positions. False proves nothing.
+bool cage_refutes_in(const Setup& s, Bitboard region, long max_states);
+
+}  // namespace rebirth

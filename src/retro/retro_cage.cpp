@@ -1,0 +1,353 @@
+#include "rebirth/retro_cage.h"
+
+#include <array>
+#include <cstdlib>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace rebirth {
+
+namespace {
+
+// The followed units, the side to move (the other side's move is retracted next) and what
+// is known of the hidden units.
+struct Cage {
+    std::array<Piece, SQUARE_NB> board{};
+    Color stm = WHITE;
+    // Hidden units known to exist, per side and walk: those not followed at the start and
+    // those that left the region since (units never leave the board backwards).
+    std::array<std::array<std::uint8_t, WALK_NB>, COLOR_NB> hidden{};
+    // A hidden unit that an opponent's hidden unit may have brought back (its count unknown).
+    std::array<bool, COLOR_NB> phantom{};
+
+    void key(std::string& k) const {
+        k.clear();
+        for (const Piece& p : board) k += char(p.empty() ? 0 : p.walk * 2 + p.color);
+        k += char(stm);
+        for (Color c : {WHITE, BLACK}) {
+            for (Walk w = KING; w <= PAWN; ++w) k += char(hidden[c][w]);
+            k += char(phantom[c]);
+        }
+    }
+    bool may_pass(Color c) const {
+        if (phantom[c]) return true;
+        for (Walk w = KING; w <= PAWN; ++w)
+            if (hidden[c][w]) return true;
+        return false;
+    }
+};
+
+constexpr Walk kTaken[] = {QUEEN, ROOK, BISHOP, KNIGHT, PAWN};
+
+// Whether the game array has unit p on s.
+bool at_home(Piece p, Square s) {
+    const int r = rank_of(s);
+    if (r == (p.color == WHITE ? 1 : 6)) return p.walk == PAWN;
+    if (r == (p.color == WHITE ? 0 : 7)) return p.walk == BACK_RANK_WALKS[file_of(s)];
+    return false;
+}
+
+// Whether unit p on `from` attacks `to` in a way no unit between could block: a king,
+// knight or pawn, or a queen, rook or bishop on an adjacent square of its line.
+bool contact_attack(Piece p, Square from, Square to) {
+    const int dx = file_of(to) - file_of(from), dy = rank_of(to) - rank_of(from);
+    const int ax = std::abs(dx), ay = std::abs(dy);
+    switch (p.walk) {
+        case KING:
+        case QUEEN:
+            return std::max(ax, ay) == 1;
+        case ROOK:
+            return ax + ay == 1;
+        case BISHOP:
+            return ax == 1 && ay == 1;
+        case KNIGHT:
+            return (ax == 1 && ay == 2) || (ax == 2 && ay == 1);
+        case PAWN:
+            return ax == 1 && dy == (p.color == WHITE ? 1 : -1);
+        default:
+            return false;
+    }
+}
+
+// The followed units of ~c that attack c's followed king by contact_attack (at most 2 counted).
+int contact_checkers(const std::array<Piece, SQUARE_NB>& b, Color c, Square& checker) {
+    Square king = SQ_NONE;
+    for (int s = 0; s < SQUARE_NB; ++s)
+        if (b[s].walk == KING && b[s].color == c) king = Square(s);
+    if (king == SQ_NONE) return 0;
+    int n = 0;
+    for (int s = 0; s < SQUARE_NB && n < 2; ++s)
+        if (!b[s].empty() && b[s].color != c && contact_attack(b[s], Square(s), king)) {
+            checker = Square(s);
+            ++n;
+        }
+    return n;
+}
+
+// Whether side c's known units (followed and known hidden) fit the game array: at most 16,
+// 8 pawns, and the pieces beyond the game array's at most the pawns missing.
+bool material_fits(const Cage& g, Color c) {
+    std::array<int, WALK_NB> n{};
+    for (const Piece& p : g.board)
+        if (!p.empty() && p.color == c) ++n[p.walk];
+    int total = 0;
+    for (Walk w = KING; w <= PAWN; ++w) {
+        n[w] += g.hidden[c][w];
+        total += n[w];
+    }
+    const int extra =
+        std::max(0, n[QUEEN] - 1) + std::max(0, n[ROOK] - 2) + std::max(0, n[BISHOP] - 2) + std::max(0, n[KNIGHT] - 2);
+    return total <= 16 && n[KING] <= 1 && n[PAWN] + extra <= 8;
+}
+
+class CageSearch {
+  public:
+    CageSearch(Bitboard region, long max_states, bool follow_taken = true)
+        : region_(region), max_states_(max_states), follow_taken_(follow_taken) {}
+
+    // Whether no relaxed history from `start` reaches the game array (within the limit).
+    bool refutes(const Cage& start) {
+        Square checker = SQ_NONE;
+        if (contact_checkers(start.board, ~start.stm, checker) > 0) return true;
+        if (contact_checkers(start.board, start.stm, checker) > 1) return true;
+        std::vector<Cage> stack{start};
+        std::string k;
+        start.key(k);
+        seen_.insert(k);
+        while (!stack.empty()) {
+            Cage g = std::move(stack.back());
+            stack.pop_back();
+            if (home(g)) return false;
+            successors(g, stack);
+            if (static_cast<long>(seen_.size()) > max_states_) return false;
+        }
+        return true;
+    }
+
+  private:
+    static bool home(const Cage& g) {
+        for (int s = 0; s < SQUARE_NB; ++s)
+            if (!g.board[s].empty() && !at_home(g.board[s], Square(s))) return false;
+        return true;
+    }
+
+    // Whether a unit of colour c arriving on s (retracted there) stays followed.
+    bool kept(Color c, Walk w, Square s) const {
+        return (region_ & square_bb(s)) || (w == PAWN && rank_of(s) == (c == WHITE ? 1 : 6));
+    }
+
+    // Pushes e (the earlier position, its side to move the retracting side m) when it is new
+    // and possible: ~m not in check by contact, m in check by one contact checker at most, the
+    // known units fitting the game array.
+    void push(Cage& e, std::vector<Cage>& out) {
+        const Color m = e.stm;
+        Square checker = SQ_NONE;
+        if (contact_checkers(e.board, ~m, checker) > 0 || contact_checkers(e.board, m, checker) > 1) return;
+        if (!material_fits(e, WHITE) || !material_fits(e, BLACK)) return;
+        e.key(key_);
+        if (!seen_.insert(key_).second) return;
+        out.push_back(e);
+    }
+
+    // The earlier positions of the retraction of m's unit on t from `from` (as walk
+    // `before`), taking back nothing (capture 0), any unit or nothing (1) or some unit (2);
+    // `ep`: an en passant capture, its pawn back on `ep_square`.
+    void retract_one(const Cage& g, Square t, Square from, Walk before, int capture, std::vector<Cage>& out,
+                     Square ep_square = SQ_NONE) {
+        const Color m = ~g.stm;
+        Cage e = g;
+        e.stm = m;
+        e.board[t] = Piece{};
+        if (kept(m, before, from))
+            e.board[from] = make_piece(m, before);
+        else
+            ++e.hidden[m][before];
+        if (ep_square != SQ_NONE) {
+            if (kept(~m, PAWN, ep_square))
+                e.board[ep_square] = make_piece(~m, PAWN);
+            else
+                ++e.hidden[~m][PAWN];
+            push(e, out);
+            return;
+        }
+        if (capture != 2) {
+            Cage plain = e;
+            push(plain, out);
+        }
+        if (capture == 0) return;
+        for (Walk w : kTaken) {
+            if (w == PAWN && (rank_of(t) == 0 || rank_of(t) == 7)) continue;
+            Cage taken = e;
+            if (follow_taken_)
+                taken.board[t] = make_piece(~m, w);
+            else
+                ++taken.hidden[~m][w];
+            push(taken, out);
+        }
+    }
+
+  public:
+    // The earlier positions of the retractions of the followed unit on t (of the side whose
+    // move is retracted in g), appended to out.
+    void unit_retractions(const Cage& g, Square t, std::vector<Cage>& out) {
+        const Color m = ~g.stm;
+        const Piece p = g.board[t];
+        const auto empty = [&](int f, int r) { return on_board(f, r) && g.board[make_square(f, r)].empty(); };
+        const int tf = file_of(t), tr = rank_of(t);
+        const int fwd = m == WHITE ? 1 : -1;
+        if (p.walk == PAWN) {
+            const int rr = relative_rank(m, tr);
+            if (rr <= 1) return;
+            if (empty(tf, tr - fwd)) {
+                retract_one(g, t, make_square(tf, tr - fwd), PAWN, 0, out);
+                if (rr == 3 && empty(tf, tr - 2 * fwd)) retract_one(g, t, make_square(tf, tr - 2 * fwd), PAWN, 0, out);
+            }
+            for (int df : {-1, 1}) {
+                if (!empty(tf + df, tr - fwd)) continue;
+                retract_one(g, t, make_square(tf + df, tr - fwd), PAWN, 2, out);
+                // En passant: the taken pawn back beside, its double step from two ranks up.
+                if (rr == 5 && empty(tf, tr - fwd) && empty(tf, tr + fwd))
+                    retract_one(g, t, make_square(tf + df, tr - fwd), PAWN, 0, out, make_square(tf, tr - fwd));
+            }
+            return;
+        }
+        // A promoted piece back to its pawn on the seventh rank.
+        if (p.walk != KING && relative_rank(m, tr) == 7) {
+            if (empty(tf, tr - fwd)) retract_one(g, t, make_square(tf, tr - fwd), PAWN, 0, out);
+            for (int df : {-1, 1})
+                if (empty(tf + df, tr - fwd)) retract_one(g, t, make_square(tf + df, tr - fwd), PAWN, 2, out);
+        }
+        static constexpr int kLines[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
+        static constexpr int kLeaps[8][2] = {{1, 2}, {2, 1}, {-1, 2}, {-2, 1}, {1, -2}, {2, -1}, {-1, -2}, {-2, -1}};
+        if (p.walk == KNIGHT) {
+            for (const auto& d : kLeaps)
+                if (empty(tf + d[0], tr + d[1])) retract_one(g, t, make_square(tf + d[0], tr + d[1]), KNIGHT, 1, out);
+            return;
+        }
+        const bool slides = p.walk != KING;
+        for (int i = 0; i < 8; ++i) {
+            if ((p.walk == ROOK && i >= 4) || (p.walk == BISHOP && i < 4)) continue;
+            for (int f = tf + kLines[i][0], r = tr + kLines[i][1]; empty(f, r); f += kLines[i][0], r += kLines[i][1]) {
+                retract_one(g, t, make_square(f, r), p.walk, 1, out);
+                if (!slides) break;
+            }
+        }
+        if (p.walk == KING) uncastle(g, t, out);
+    }
+
+  private:
+    void successors(const Cage& g, std::vector<Cage>& out) {
+        const Color m = ~g.stm;  // the side whose move is retracted
+        Square forced = SQ_NONE;
+        const int checks = contact_checkers(g.board, g.stm, forced);
+        if (checks > 1) return;
+        for (int ti = 0; ti < SQUARE_NB; ++ti) {
+            const Square t = Square(ti);
+            const Piece p = g.board[t];
+            if (p.empty() || p.color != m || (checks == 1 && t != forced)) continue;
+            unit_retractions(g, t, out);
+        }
+        // A hidden unit's move (followed units unchanged), which may have taken a unit of the
+        // other side back that stays hidden.
+        if (checks == 0 && g.may_pass(m)) {
+            Cage e = g;
+            e.stm = m;
+            e.phantom[~m] = true;
+            push(e, out);
+        }
+    }
+
+    // Castling taken back: the king from g1 (c1) to e1 with the rook from f1 (d1) to h1 (a1);
+    // a rook not followed there may be hidden.
+    void uncastle(const Cage& g, Square t, std::vector<Cage>& out) {
+        const Color m = ~g.stm;
+        const int r = m == WHITE ? 0 : 7;
+        if (rank_of(t) != r) return;
+        const int tf = file_of(t);
+        if (tf != 6 && tf != 2) return;
+        const Square home = make_square(4, r), rook_now = make_square(tf == 6 ? 5 : 3, r),
+                     corner = make_square(tf == 6 ? 7 : 0, r);
+        if (!g.board[home].empty() || !g.board[corner].empty()) return;
+        if (tf == 2 && !g.board[make_square(1, r)].empty()) return;
+        const Piece rook = g.board[rook_now];
+        const bool followed = rook == make_piece(m, ROOK);
+        if (!followed && (!rook.empty() || !g.may_pass(m))) return;
+        Cage e = g;
+        e.stm = m;
+        e.board[t] = Piece{};
+        e.board[home] = make_piece(m, KING);
+        if (followed) {
+            e.board[rook_now] = Piece{};
+            e.board[corner] = make_piece(m, ROOK);
+        }
+        push(e, out);
+    }
+
+    Bitboard region_;
+    long max_states_;
+    bool follow_taken_;
+    std::unordered_set<std::string> seen_;
+    std::string key_;
+};
+
+Bitboard king_region(const Setup& s, int radius) {
+    Bitboard region = 0;
+    for (int k = 0; k < SQUARE_NB; ++k) {
+        if (s.board[k].walk != KING) continue;
+        for (int f = file_of(Square(k)) - radius; f <= file_of(Square(k)) + radius; ++f)
+            for (int r = rank_of(Square(k)) - radius; r <= rank_of(Square(k)) + radius; ++r)
+                if (on_board(f, r)) region |= square_bb(make_square(f, r));
+    }
+    return region;
+}
+
+// The squares next to (radius 1) the units of s that have no retraction on the board of s
+// (pieces walled in, pawns with no square behind them), and their own squares.
+Bitboard stuck_region(const Setup& s) {
+    Cage all;
+    for (int i = 0; i < SQUARE_NB; ++i)
+        if (!s.board[i].empty()) all.board[i] = make_piece(s.board[i].color, s.board[i].walk);
+    Bitboard region = 0;
+    for (int i = 0; i < SQUARE_NB; ++i) {
+        const Piece p = all.board[i];
+        if (p.empty() || (p.walk == PAWN && rank_of(Square(i)) == (p.color == WHITE ? 1 : 6))) continue;
+        Cage g = all;
+        g.stm = ~p.color;
+        std::vector<Cage> out;
+        CageSearch(~Bitboard(0), 1).unit_retractions(g, Square(i), out);
+        if (!out.empty()) continue;
+        for (int f = file_of(Square(i)) - 1; f <= file_of(Square(i)) + 1; ++f)
+            for (int r = rank_of(Square(i)) - 1; r <= rank_of(Square(i)) + 1; ++r)
+                if (on_board(f, r)) region |= square_bb(make_square(f, r));
+    }
+    return region;
+}
+
+}  // namespace
+
+bool cage_refutes_in(const Setup& s, Bitboard region, long max_states) {
+    Cage start;
+    start.stm = s.side_to_move;
+    for (int i = 0; i < SQUARE_NB; ++i) {
+        const Piece p = s.board[i];
+        if (p.empty()) continue;
+        const bool home_pawn = p.walk == PAWN && rank_of(Square(i)) == (p.color == WHITE ? 1 : 6);
+        if ((region & square_bb(Square(i))) || home_pawn)
+            start.board[i] = make_piece(p.color, p.walk);
+        else
+            ++start.hidden[p.color][p.walk];
+    }
+    // First following the units retractions bring back, then (a smaller search, often the
+    // one that closes) leaving them hidden.
+    return CageSearch(region, max_states, true).refutes(start) || CageSearch(region, max_states, false).refutes(start);
+}
+
+bool cage_refutes(const Setup& s, long max_states) {
+    const Bitboard stuck = stuck_region(s);
+    for (Bitboard region : {king_region(s, 1), king_region(s, 2), stuck, stuck | king_region(s, 1)})
+        if (region && cage_refutes_in(s, region, max_states)) return true;
+    return false;
+}
+
+}  // namespace rebirth

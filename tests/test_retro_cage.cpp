@@ -1,0 +1,159 @@
+// The cage search (retro_cage.h): what it proves illegal must be illegal (the published
+// answers of the janko.at records, Retractor's `legal` labels and positions of random legal
+// games are never refuted), and it proves the caged positions of the reference data that the
+// static analysis and the retractions a few moves deep leave open.
+
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "rebirth/legality_proof.h"
+#include "rebirth/movegen.h"
+#include "rebirth/position.h"
+#include "rebirth/retro.h"
+#include "rebirth/retro_cage.h"
+#include "rebirth/setup.h"
+#include "rebirth/unmove.h"
+
+namespace rebirth {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The retraction of `position` written `text` in janko notation (janko_notation).
+UnMove retraction(const Setup& position, const std::string& text) {
+    std::vector<UnMove> un;
+    generate_unmoves(position, un);
+    for (const UnMove& u : un)
+        if (janko_notation(position, u) == text) return u;
+    ADD_FAILURE() << text << ": no such retraction in " << to_fen(position);
+    return {};
+}
+
+// A side not to move in a check no unit can block, or a side to move in two such checks (no
+// single move gives both): illegal at once.
+TEST(RetroCage, ContactChecks) {
+    EXPECT_TRUE(cage_refutes(parse_fen("4k3/8/8/8/8/8/8/3qK3 b - - 0 1")));     // White's king next to the queen
+    EXPECT_TRUE(cage_refutes(parse_fen("4k3/3P4/5N2/8/8/8/8/4K3 b - - 0 1")));  // pawn and knight check e8
+    EXPECT_FALSE(cage_refutes(parse_fen("4k3/3P4/8/8/8/8/8/4K3 b - - 0 1")));   // the pawn's check alone
+    EXPECT_FALSE(cage_refutes(parse_fen("4k3/8/8/8/8/8/8/q3K3 w - - 0 1")));    // a line check: d7-d1 is open
+}
+
+// janko.at's type A record JR-A-010 (Bartolovic, Gajdos, Maslar; lastmoves.jsonl): White's
+// last move was QxB. Taking back Qh6-f8 (no capture) leaves White's king and bishop shut in
+// by Black's unmoved pawns, Black's king and rook with no move back (Rg8-f8 and Rg8-g7 would
+// have checked the king on f7, Kg7 stood next to it), and Black's one move back g7-g6
+// leaves nothing: the cage. With a bishop taken back on f8 it has one (Bg7-f8).
+TEST(RetroCage, ShutInKingAndBishop) {
+    const rebirth::Setup diagram = parse_fen("4BQrk/3ppK1p/4p1p1/8/8/8/8/8 b - - 0 1");
+    EXPECT_TRUE(cage_refutes(retract(diagram, retraction(diagram, "Qh6-f8"))));
+    EXPECT_FALSE(cage_refutes(retract(diagram, retraction(diagram, "Qh6xBf8"))));
+}
+
+// Retractor's legality labels (legality.jsonl): a `legal` label is never refuted; LG-082,
+// Black's bishops on a2 and b1 behind White's pawns b2, b3 and c2 (b3 took on a2 or c2 and
+// neither bishop can have come in after), is.
+TEST(RetroCage, RetractorLabels) {
+    const auto file = fs::path(REBIRTH_SHARED_DIR) / "reference" / "retro" / "legality.jsonl";
+    int legal = 0, refuted = 0;
+    bool corner = false;
+    for (const auto& j : test::read_jsonl(file)) {
+        const std::string id = j["id"], expected = j["expected"];
+        const bool caged = cage_refutes(parse_fen(j["fen"].get<std::string>()));
+        if (expected == "legal") {
+            ++legal;
+            EXPECT_FALSE(caged) << id;
+        } else {
+            refuted += caged;
+            if (id == "LG-082") corner = caged;
+        }
+    }
+    EXPECT_EQ(legal, 40);
+    EXPECT_TRUE(corner);
+    EXPECT_GE(refuted, 11);
+    // The legality judge gives the cage as its reason.
+    const LegalityProof p = judge_legality(parse_fen("4k3/8/8/8/8/1P6/bPP5/1b2K3 b - - 0 1"), 1, {1000, 1});
+    EXPECT_EQ(p.verdict, LegalityProof::Verdict::Illegal);
+    EXPECT_NE(p.reason.find("caged units"), std::string::npos) << p.reason;
+}
+
+// Every janko.at record's published last move survives the cage search (its earlier position
+// is legal: the record's diagram is).
+TEST(RetroCage, PublishedLastMovesAreNeverCaged) {
+    const fs::path file = fs::path(REBIRTH_SHARED_DIR) / "reference" / "retro" / "lastmoves.jsonl";
+    int checked = 0;
+    for (const auto& j : test::read_jsonl(file)) {
+        const std::string type = j["record_type"];
+        if (type == "other" || type == "D") continue;
+        const std::string expected = j["expected"].is_array() ? j["expected"][0] : j["expected"];
+        const std::string to_move = j["retract_first"] == "w" ? "b" : "w";
+        const rebirth::Setup diagram = parse_fen(j["placement"].get<std::string>() + " " + to_move + " - - 0 1");
+        bool survives = false;
+        std::vector<UnMove> un;
+        generate_unmoves(diagram, un);
+        for (const UnMove& u : un)
+            if (last_move_type(diagram, u) == expected && !cage_refutes(retract(diagram, u))) survives = true;
+        EXPECT_TRUE(survives) << j["id"] << ": " << expected;
+        ++checked;
+    }
+    EXPECT_EQ(checked, 57);
+}
+
+// Positions of random legal games (fixed seeds) are never refuted: uniform games, games where
+// half the moves are pawn single steps (they shut units in behind pawns), and games of king
+// moves after a few pawn steps (kings walk into corners and next to walls).
+TEST(RetroCage, RandomGamesAreNeverCaged) {
+    using Choose = std::function<std::optional<Move>(const Position&, const MoveList&, std::mt19937&)>;
+    const auto any = [](const MoveList& list, std::mt19937& rng) {
+        return list[std::uniform_int_distribution<int>(0, int(list.size()) - 1)(rng)];
+    };
+    const std::vector<Choose> styles = {
+        [&](const Position&, const MoveList& list, std::mt19937& rng) { return std::optional<Move>(any(list, rng)); },
+        [&](const Position& pos, const MoveList& list, std::mt19937& rng) {
+            std::vector<Move> steps;
+            for (const Move& m : list)
+                if (pos.piece_on(m.from).walk == PAWN && file_of(m.from) == file_of(m.to) &&
+                    (m.to - m.from == 8 || m.from - m.to == 8))
+                    steps.push_back(m);
+            if (!steps.empty() && rng() % 2) return std::optional<Move>(steps[rng() % steps.size()]);
+            return std::optional<Move>(any(list, rng));
+        },
+        [&](const Position& pos, const MoveList& list, std::mt19937& rng) {
+            std::vector<Move> kings;
+            for (const Move& m : list)
+                if (pos.piece_on(m.from).walk == KING) kings.push_back(m);
+            if (!kings.empty() && rng() % 4) return std::optional<Move>(kings[rng() % kings.size()]);
+            return std::optional<Move>(any(list, rng));
+        },
+    };
+    int positions = 0;
+    MoveList list;
+    for (size_t style = 0; style < styles.size(); ++style) {
+        std::mt19937 rng(20261130 + unsigned(style));
+        for (int game = 0; game < 40; ++game) {
+            Position pos(parse_fen(kGameArrayFen));
+            for (int ply = 0; ply < 160; ++ply) {
+                generate_legal(pos, list);
+                if (list.size() == 0) break;
+                const Move m = *styles[style](pos, list, rng);
+                UndoInfo undo;
+                pos.do_move(m, undo);
+                if (ply % 10 != 9) continue;
+                const rebirth::Setup s = pos.to_setup();
+                ++positions;
+                ASSERT_FALSE(cage_refutes(s)) << to_fen(s) << " (style " << style << ", game " << game << ")";
+            }
+        }
+    }
+    EXPECT_GT(positions, 1500);
+}
+
+}  // namespace
+}  // namespace rebirth
