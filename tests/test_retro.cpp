@@ -1,8 +1,8 @@
 // "Which was the last move?" (retro.h) on the janko.at records of
 // ../shared/reference/retro/lastmoves.jsonl (types A, B, C: the type of the last single
 // move is unique). A refutation is a proof (static legality, then no legal-looking
-// predecessor some moves further back), so the published answer must never be refuted; where
-// every other type is refuted the answer is proved and must be the published one.
+// predecessor some moves further back, or the cage search of retro_cage.h), so the published answer must never be
+// refuted; where every other type is refuted the answer is proved and must be the published one.
 
 #include <gtest/gtest.h>
 
@@ -66,7 +66,7 @@ TEST(Retro, LastMoveTypesOfTheJankoRecords) {
     }
     std::printf("%d records, %d proved unique; not proved:%s\n", records, proved, unproved.c_str());
     EXPECT_EQ(records, 57);
-    EXPECT_GE(proved, 42);
+    EXPECT_GE(proved, 51);
 }
 
 // Type D (duplex of type B): with White to move Black's last move has a unique type, with
@@ -99,7 +99,7 @@ TEST(Retro, LastMoveTypesOfTheDuplexJankoRecords) {
     }
     std::printf("%d duplex records, %d proved unique; not proved:%s\n", records, proved, unproved.c_str());
     EXPECT_EQ(records, 54);
-    EXPECT_GE(proved, 31);
+    EXPECT_GE(proved, 33);
 }
 
 // Hand cases: the game array is legal with no last move; a pawn on h1 is refuted at once.

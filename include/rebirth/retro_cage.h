@@ -24,7 +24,9 @@
 // the unit that checks, whose move is then the next retraction (two such checkers: no move
 // gives both); the units a retraction brings back stay within 16 a side, 8 pawns, and the
 // pieces beyond the game array's within the missing pawns, counting the followed units and
-// those known to be hidden. Every real history of the position, read backwards, is then a
+// those known to be hidden (the second search counts no unit it leaves hidden); the followed
+// pawns each come from a file of their own whose pawn is no longer on its second rank, at
+// most one file a rank away. Every real history of the position, read backwards, is then a
 // history of the followed units, and it reaches the game array, where each followed unit
 // stands on a game-array square of its own colour and walk (or has left the region before).
 // When no relaxed history from the position gets there, the position is illegal.
@@ -35,7 +37,7 @@ namespace rebirth {
 // search above, for some region tried (the squares next to the kings, those within two of
 // them, the squares next to units that have no retraction in s, and the last two together),
 // each search visiting at most `max_states` positions of followed units. False proves nothing.
-bool cage_refutes(const Setup& s, long max_states = 500);
+bool cage_refutes(const Setup& s, long max_states = 1000);
 
 // The search on one region (`region`: the squares whose units are followed): whether it
 // proves `s` illegal within `max_states` visited positions. False proves nothing.

@@ -1,9 +1,11 @@
 #include "rebirth/retro_cage.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <string>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace rebirth {
@@ -22,12 +24,13 @@ struct Cage {
     std::array<bool, COLOR_NB> phantom{};
 
     void key(std::string& k) const {
-        k.clear();
-        for (const Piece& p : board) k += char(p.empty() ? 0 : p.walk * 2 + p.color);
-        k += char(stm);
+        k.resize(SQUARE_NB + 1 + 2 * (PAWN + 1));
+        char* out = k.data();
+        for (const Piece& p : board) *out++ = char(p.empty() ? 0 : p.walk * 2 + p.color);
+        *out++ = char(stm);
         for (Color c : {WHITE, BLACK}) {
-            for (Walk w = KING; w <= PAWN; ++w) k += char(hidden[c][w]);
-            k += char(phantom[c]);
+            for (Walk w = KING; w <= PAWN; ++w) *out++ = char(hidden[c][w]);
+            *out++ = char(phantom[c]);
         }
     }
     bool may_pass(Color c) const {
@@ -70,35 +73,85 @@ bool contact_attack(Piece p, Square from, Square to) {
     }
 }
 
-// The followed units of ~c that attack c's followed king by contact_attack (at most 2 counted).
-int contact_checkers(const std::array<Piece, SQUARE_NB>& b, Color c, Square& checker) {
-    Square king = SQ_NONE;
-    for (int s = 0; s < SQUARE_NB; ++s)
-        if (b[s].walk == KING && b[s].color == c) king = Square(s);
-    if (king == SQ_NONE) return 0;
+// The followed units of ~c that attack c's king on `king` by contact_attack (at most 2
+// counted; one of them in `checker`): only units next to it or a knight's leap away can.
+int contact_checkers(const std::array<Piece, SQUARE_NB>& b, Square king, Color c, Square& checker) {
+    static constexpr int kNear[16][2] = {{1, 0}, {-1, 0}, {0, 1},  {0, -1}, {1, 1},  {1, -1}, {-1, 1},  {-1, -1},
+                                         {1, 2}, {2, 1},  {-1, 2}, {-2, 1}, {1, -2}, {2, -1}, {-1, -2}, {-2, -1}};
     int n = 0;
-    for (int s = 0; s < SQUARE_NB && n < 2; ++s)
-        if (!b[s].empty() && b[s].color != c && contact_attack(b[s], Square(s), king)) {
-            checker = Square(s);
-            ++n;
+    for (const auto& d : kNear) {
+        const int f = file_of(king) + d[0], r = rank_of(king) + d[1];
+        if (!on_board(f, r)) continue;
+        const Square s = make_square(f, r);
+        if (!b[s].empty() && b[s].color != c && contact_attack(b[s], s, king)) {
+            checker = s;
+            if (++n == 2) break;
         }
+    }
     return n;
 }
 
-// Whether side c's known units (followed and known hidden) fit the game array: at most 16,
-// 8 pawns, and the pieces beyond the game array's at most the pawns missing.
-bool material_fits(const Cage& g, Color c) {
-    std::array<int, WALK_NB> n{};
-    for (const Piece& p : g.board)
-        if (!p.empty() && p.color == c) ++n[p.walk];
+// The same for c's followed king wherever it stands (0 without one).
+int contact_checkers(const std::array<Piece, SQUARE_NB>& b, Color c, Square& checker) {
+    for (int s = 0; s < SQUARE_NB; ++s)
+        if (b[s].walk == KING && b[s].color == c) return contact_checkers(b, Square(s), c, checker);
+    return 0;
+}
+
+// Whether side c's units fit the game array: at most 16 (n: its known units per walk, followed
+// and known hidden), 8 pawns and the pieces beyond the game array's at most the pawns missing;
+// and its followed pawns can each have come from a file of their own: a pawn on its second
+// rank never moved (`home`: their files); any other, on relative rank k, left a second-rank
+// square no pawn of c holds now, at most k - 1 files away (a file a capture). `ways`: for
+// each pawn off its second rank, the last and first files it may come from.
+bool side_fits(const std::array<int, WALK_NB>& n, unsigned home, std::array<std::pair<int, int>, 16>& ways, int pawns) {
     int total = 0;
-    for (Walk w = KING; w <= PAWN; ++w) {
-        n[w] += g.hidden[c][w];
-        total += n[w];
-    }
+    for (Walk w = KING; w <= PAWN; ++w) total += n[w];
     const int extra =
         std::max(0, n[QUEEN] - 1) + std::max(0, n[ROOK] - 2) + std::max(0, n[BISHOP] - 2) + std::max(0, n[KNIGHT] - 2);
-    return total <= 16 && n[KING] <= 1 && n[PAWN] + extra <= 8;
+    if (total > 16 || n[KING] > 1 || n[PAWN] + extra > 8) return false;
+    // Intervals of files: by last file, each takes the first free file of its interval.
+    std::sort(ways.begin(), ways.begin() + pawns);
+    unsigned taken = home;
+    for (int i = 0; i < pawns; ++i) {
+        int f = ways[size_t(i)].second;
+        while (f <= ways[size_t(i)].first && (taken & (1u << f))) ++f;
+        if (f > ways[size_t(i)].first) return false;
+        taken |= 1u << f;
+    }
+    return true;
+}
+
+// Whether the position of followed units g (its side to move m) may be part of a history:
+// ~m is not in check by contact, m by one contact checker at most, and each side's units fit
+// the game array (side_fits).
+bool cage_possible(const Cage& g) {
+    std::array<std::array<int, WALK_NB>, COLOR_NB> n{};
+    std::array<unsigned, COLOR_NB> home{};
+    std::array<std::array<std::pair<int, int>, 16>, COLOR_NB> ways{};
+    std::array<int, COLOR_NB> pawns{};
+    std::array<Square, COLOR_NB> king{SQ_NONE, SQ_NONE};
+    for (int s = 0; s < SQUARE_NB; ++s) {
+        const Piece p = g.board[s];
+        if (p.empty()) continue;
+        ++n[p.color][p.walk];
+        if (p.walk == KING) king[p.color] = Square(s);
+        if (p.walk != PAWN) continue;
+        const int rr = relative_rank(p.color, rank_of(Square(s))), f = file_of(Square(s));
+        if (rr == 1)
+            home[p.color] |= 1u << f;
+        else if (pawns[p.color] < 16)
+            ways[p.color][size_t(pawns[p.color]++)] = {std::min(7, f + rr - 1), std::max(0, f - (rr - 1))};
+    }
+    Square checker = SQ_NONE;
+    if ((king[~g.stm] != SQ_NONE && contact_checkers(g.board, king[~g.stm], ~g.stm, checker) > 0) ||
+        (king[g.stm] != SQ_NONE && contact_checkers(g.board, king[g.stm], g.stm, checker) > 1))
+        return false;
+    for (Color c : {WHITE, BLACK}) {
+        for (Walk w = KING; w <= PAWN; ++w) n[c][w] += g.hidden[c][w];
+        if (!side_fits(n[c], home[c], ways[c], pawns[c])) return false;
+    }
+    return true;
 }
 
 class CageSearch {
@@ -108,9 +161,7 @@ class CageSearch {
 
     // Whether no relaxed history from `start` reaches the game array (within the limit).
     bool refutes(const Cage& start) {
-        Square checker = SQ_NONE;
-        if (contact_checkers(start.board, ~start.stm, checker) > 0) return true;
-        if (contact_checkers(start.board, start.stm, checker) > 1) return true;
+        if (!cage_possible(start)) return true;
         std::vector<Cage> stack{start};
         std::string k;
         start.key(k);
@@ -120,7 +171,7 @@ class CageSearch {
             stack.pop_back();
             if (home(g)) return false;
             successors(g, stack);
-            if (static_cast<long>(seen_.size()) > max_states_) return false;
+            if (visited_ > max_states_) return false;
         }
         return true;
     }
@@ -141,12 +192,10 @@ class CageSearch {
     // and possible: ~m not in check by contact, m in check by one contact checker at most, the
     // known units fitting the game array.
     void push(Cage& e, std::vector<Cage>& out) {
-        const Color m = e.stm;
-        Square checker = SQ_NONE;
-        if (contact_checkers(e.board, ~m, checker) > 0 || contact_checkers(e.board, m, checker) > 1) return;
-        if (!material_fits(e, WHITE) || !material_fits(e, BLACK)) return;
+        // Seen first (an impossible position stays impossible, and is kept out of the count).
         e.key(key_);
-        if (!seen_.insert(key_).second) return;
+        if (!seen_.insert(key_).second || !cage_possible(e)) return;
+        ++visited_;
         out.push_back(e);
     }
 
@@ -182,7 +231,7 @@ class CageSearch {
             if (follow_taken_)
                 taken.board[t] = make_piece(~m, w);
             else
-                ++taken.hidden[~m][w];
+                taken.phantom[~m] = true;  // not counted: fewer positions, a weaker material bound
             push(taken, out);
         }
     }
@@ -288,6 +337,7 @@ class CageSearch {
     long max_states_;
     bool follow_taken_;
     std::unordered_set<std::string> seen_;
+    long visited_ = 0;  // possible positions pushed
     std::string key_;
 };
 
