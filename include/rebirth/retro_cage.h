@@ -34,9 +34,10 @@
 namespace rebirth {
 
 // Whether the orthodox position `s` (with its side to move) is proved illegal by the cage
-// search above, for some region tried (the squares next to the kings, those within two of
-// them, the squares next to units that have no retraction in s, and the last two together),
-// each search visiting at most `max_states` positions of followed units. False proves nothing.
+// search above, for some region tried (the squares within one, two and three king steps of
+// the kings, the squares within one and two of the units that have no retraction in s, and
+// the latter's first with the kings' first), each search visiting at most `max_states`
+// possible positions of followed units. False proves nothing.
 bool cage_refutes(const Setup& s, long max_states = 1000);
 
 // The search on one region (`region`: the squares whose units are followed): whether it

@@ -341,10 +341,11 @@ class CageSearch {
     std::string key_;
 };
 
-Bitboard king_region(const Setup& s, int radius) {
+// The squares within `radius` (king steps) of the squares of `from`.
+Bitboard around(Bitboard from, int radius) {
     Bitboard region = 0;
     for (int k = 0; k < SQUARE_NB; ++k) {
-        if (s.board[k].walk != KING) continue;
+        if (!(from & square_bb(Square(k)))) continue;
         for (int f = file_of(Square(k)) - radius; f <= file_of(Square(k)) + radius; ++f)
             for (int r = rank_of(Square(k)) - radius; r <= rank_of(Square(k)) + radius; ++r)
                 if (on_board(f, r)) region |= square_bb(make_square(f, r));
@@ -352,13 +353,13 @@ Bitboard king_region(const Setup& s, int radius) {
     return region;
 }
 
-// The squares next to (radius 1) the units of s that have no retraction on the board of s
-// (pieces walled in, pawns with no square behind them), and their own squares.
-Bitboard stuck_region(const Setup& s) {
+// The squares of the units of s that have no retraction on the board of s (pieces walled in,
+// pawns with no square behind them; pawns on their second rank apart).
+Bitboard stuck_units(const Setup& s) {
     Cage all;
     for (int i = 0; i < SQUARE_NB; ++i)
         if (!s.board[i].empty()) all.board[i] = make_piece(s.board[i].color, s.board[i].walk);
-    Bitboard region = 0;
+    Bitboard stuck = 0;
     for (int i = 0; i < SQUARE_NB; ++i) {
         const Piece p = all.board[i];
         if (p.empty() || (p.walk == PAWN && rank_of(Square(i)) == (p.color == WHITE ? 1 : 6))) continue;
@@ -366,12 +367,9 @@ Bitboard stuck_region(const Setup& s) {
         g.stm = ~p.color;
         std::vector<Cage> out;
         CageSearch(~Bitboard(0), 1).unit_retractions(g, Square(i), out);
-        if (!out.empty()) continue;
-        for (int f = file_of(Square(i)) - 1; f <= file_of(Square(i)) + 1; ++f)
-            for (int r = rank_of(Square(i)) - 1; r <= rank_of(Square(i)) + 1; ++r)
-                if (on_board(f, r)) region |= square_bb(make_square(f, r));
+        if (out.empty()) stuck |= square_bb(Square(i));
     }
-    return region;
+    return stuck;
 }
 
 }  // namespace
@@ -394,8 +392,13 @@ bool cage_refutes_in(const Setup& s, Bitboard region, long max_states) {
 }
 
 bool cage_refutes(const Setup& s, long max_states) {
-    const Bitboard stuck = stuck_region(s);
-    for (Bitboard region : {king_region(s, 1), king_region(s, 2), stuck, stuck | king_region(s, 1)})
+    Bitboard kings = 0;
+    for (int i = 0; i < SQUARE_NB; ++i)
+        if (s.board[i].walk == KING) kings |= square_bb(Square(i));
+    const Bitboard stuck = stuck_units(s);
+    const Bitboard near_stuck = stuck ? around(stuck, 1) : 0;
+    for (Bitboard region : {around(kings, 1), around(kings, 2), near_stuck, near_stuck | around(kings, 1),
+                            around(kings, 3), stuck ? around(stuck, 2) : 0})
         if (region && cage_refutes_in(s, region, max_states)) return true;
     return false;
 }
