@@ -20,7 +20,8 @@ struct Cage {
     // Hidden units known to exist, per side and walk: those not followed at the start and
     // those that left the region since (units never leave the board backwards).
     std::array<std::array<std::uint8_t, WALK_NB>, COLOR_NB> hidden{};
-    // A hidden unit that an opponent's hidden unit may have brought back (its count unknown).
+    // Hidden units whose count is not kept: one an opponent's hidden unit may have brought
+    // back, or (the second search) one a retraction brought back and left hidden.
     std::array<bool, COLOR_NB> phantom{};
 
     void key(std::string& k) const {
