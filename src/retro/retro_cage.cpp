@@ -44,6 +44,9 @@ struct Cage {
 
 constexpr Walk kTaken[] = {QUEEN, ROOK, BISHOP, KNIGHT, PAWN};
 
+// Whether p on s is a pawn on its own second rank (it never moved, and never will backwards).
+bool unmoved_pawn(Piece p, Square s) { return p.walk == PAWN && relative_rank(p.color, rank_of(s)) == 1; }
+
 // Whether the game array has unit p on s.
 bool at_home(Piece p, Square s) {
     const int r = rank_of(s);
@@ -185,9 +188,7 @@ class CageSearch {
     }
 
     // Whether a unit of colour c arriving on s (retracted there) stays followed.
-    bool kept(Color c, Walk w, Square s) const {
-        return (region_ & square_bb(s)) || (w == PAWN && rank_of(s) == (c == WHITE ? 1 : 6));
-    }
+    bool kept(Color c, Walk w, Square s) const { return (region_ & square_bb(s)) || unmoved_pawn(make_piece(c, w), s); }
 
     // Pushes e (the earlier position, its side to move the retracting side m) when it is new
     // and possible: ~m not in check by contact, m in check by one contact checker at most, the
@@ -316,9 +317,9 @@ class CageSearch {
         if (rank_of(t) != r) return;
         const int tf = file_of(t);
         if (tf != 6 && tf != 2) return;
-        const Square home = make_square(4, r), rook_now = make_square(tf == 6 ? 5 : 3, r),
+        const Square king_home = make_square(4, r), rook_now = make_square(tf == 6 ? 5 : 3, r),
                      corner = make_square(tf == 6 ? 7 : 0, r);
-        if (!g.board[home].empty() || !g.board[corner].empty()) return;
+        if (!g.board[king_home].empty() || !g.board[corner].empty()) return;
         if (tf == 2 && !g.board[make_square(1, r)].empty()) return;
         const Piece rook = g.board[rook_now];
         const bool followed = rook == make_piece(m, ROOK);
@@ -326,7 +327,7 @@ class CageSearch {
         Cage e = g;
         e.stm = m;
         e.board[t] = Piece{};
-        e.board[home] = make_piece(m, KING);
+        e.board[king_home] = make_piece(m, KING);
         if (followed) {
             e.board[rook_now] = Piece{};
             e.board[corner] = make_piece(m, ROOK);
@@ -363,7 +364,7 @@ Bitboard stuck_units(const Setup& s) {
     Bitboard stuck = 0;
     for (int i = 0; i < SQUARE_NB; ++i) {
         const Piece p = all.board[i];
-        if (p.empty() || (p.walk == PAWN && rank_of(Square(i)) == (p.color == WHITE ? 1 : 6))) continue;
+        if (p.empty() || unmoved_pawn(p, Square(i))) continue;
         Cage g = all;
         g.stm = ~p.color;
         std::vector<Cage> out;
@@ -381,8 +382,7 @@ bool cage_refutes_in(const Setup& s, Bitboard region, long max_states) {
     for (int i = 0; i < SQUARE_NB; ++i) {
         const Piece p = s.board[i];
         if (p.empty()) continue;
-        const bool home_pawn = p.walk == PAWN && rank_of(Square(i)) == (p.color == WHITE ? 1 : 6);
-        if ((region & square_bb(Square(i))) || home_pawn)
+        if ((region & square_bb(Square(i))) || unmoved_pawn(p, Square(i)))
             start.board[i] = make_piece(p.color, p.walk);
         else
             ++start.hidden[p.color][p.walk];
@@ -398,9 +398,16 @@ bool cage_refutes(const Setup& s, long max_states) {
         if (s.board[i].walk == KING) kings |= square_bb(Square(i));
     const Bitboard stuck = stuck_units(s);
     const Bitboard near_stuck = stuck ? around(stuck, 1) : 0;
-    for (Bitboard region : {around(kings, 1), around(kings, 2), near_stuck, near_stuck | around(kings, 1),
-                            around(kings, 3), stuck ? around(stuck, 2) : 0})
-        if (region && cage_refutes_in(s, region, max_states)) return true;
+    const std::array<Bitboard, 6> regions{around(kings, 1), around(kings, 2),
+                                          near_stuck,       near_stuck | around(kings, 1),
+                                          around(kings, 3), stuck ? around(stuck, 2) : 0};
+    for (size_t i = 0; i < regions.size(); ++i) {
+        // A region tried already (no units shut in, a corner) gives the same answer again.
+        if (!regions[i] ||
+            std::find(regions.begin(), regions.begin() + long(i), regions[i]) != regions.begin() + long(i))
+            continue;
+        if (cage_refutes_in(s, regions[i], max_states)) return true;
+    }
     return false;
 }
 
