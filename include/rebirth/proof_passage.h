@@ -1,0 +1,48 @@
+#pragma once
+
+#include <array>
+
+#include "rebirth/position.h"
+#include "rebirth/proof_bound.h"
+#include "rebirth/types.h"
+
+// Passage bound for proof games: the fewest moves of one unit to its target square when a
+// few units around it (a group) must get past one another, which the per-unit distances of
+// proof_bound.h count one at a time. The switchback of undetermined_must_switchback (Natch
+// 3.3 tests): White's a-pawn takes the b-pawn on b7 and promotes on b8, and only then can
+// Black's a8 rook, shut in by the pawn a7, go down the b-file, so the knight leaves b8 and
+// comes back: 7 moves, not the 5 of the pawn's distance.
+//
+// The search follows the group's units only (relaxed): every other unit is left out, so it
+// blocks nothing and a pawn of the group may take on any empty square (an unseen unit of the
+// other side); the fixed units (fixed_units) are walls. Each unit of the group gets a fate
+// first, a target square of its colour that it fills (a pawn as a pawn or promoted) or
+// "taken", and the units of the group that are taken may be taken by an unseen unit at any
+// time. The moves are made in any order (the sides' other units may move in between) and
+// without checks. What is kept: each side's captures stay within the units the other side
+// loses (the board's units less the target's; a capture by a unit of the group, or of a unit
+// of the group by an unseen one, is one of them), and each side's moves stay within its
+// budget: its other units fill the target squares the group leaves at least at their least
+// assignment (plain distances, the fixed units as walls), so the units of the group that
+// stay on the board make at most the budget (one more with a castling right: castling moves
+// two units) less that many moves. A real game, its other units left out, is one of these
+// relaxed histories, so the least moves over them bound the unit's moves from below.
+//
+// Kings are never in the group; a rook of the group that may castle may go from its corner to
+// the d- or f-file in one move when the squares between are free (its king left out).
+//
+// Sound in orthodox chess only, where proof_bound_applies holds.
+
+namespace rebirth {
+
+// The fewest moves the unit on `unit` makes in a game from pos in which it ends on `to`,
+// each side c makes at most budget[c] more moves and the game ends on the target, over the
+// relaxed histories of the units of `group` (unit's included; kings and fixed units
+// dropped). At least the unit's distance to `to`; kFar when no such game
+// exists (also when `to` is not a target square of the unit's colour and walk). When more
+// than `max_states` positions of one search are needed, the distance (no verdict). `fixed`:
+// fixed_units(pos, target).
+int passage_moves(const Position& pos, const Board& target, Bitboard fixed, std::array<int, COLOR_NB> budget,
+                  Bitboard group, Square unit, Square to, int max_states = 20000);
+
+}  // namespace rebirth
