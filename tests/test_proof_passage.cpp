@@ -16,6 +16,7 @@
 #include "rebirth/distance.h"
 #include "rebirth/movegen.h"
 #include "rebirth/proof_bound.h"
+#include "rebirth/proof_captures.h"
 #include "rebirth/proof_passage.h"
 #include "rebirth/setup.h"
 #include "test_util.h"
@@ -53,6 +54,33 @@ TEST(ProofPassage, TheKnightOnB8LeavesForTheRookAndComesBack) {
     // A square the unit never fills, and one with no unit of its walk in the target.
     EXPECT_EQ(passage_moves(start, target, fixed, {12, 11}, group, SQ_A2, SQ_G1), kFar);
     EXPECT_EQ(passage_moves(start, target, fixed, {12, 11}, group, SQ_A2, SQ_A5), kFar);
+}
+
+// The floor in the capture bound (proof_captures.h): with the knight's seven moves White's
+// count at the start of undetermined_must_switchback goes from 9 to 10 (its published game
+// makes 12, Black's 11: the bound, floored or not, keeps that), and the floors passage_raises
+// finds there include it.
+TEST(ProofPassage, TheFloorRaisesTheCaptureBound) {
+    const Position start(parse_fen(test::kGameArray));
+    const Board target = board_of("1N1qkbnr/pbppppp1/n7/8/8/1r4P1/1PPPPPB1/1NBQKRn1 b - - 0 1");
+    const Bitboard fixed = fixed_units(start, target);
+    const std::vector<UnitCostFloor> floors{{SQ_A2, SQ_B8, 7}};
+    EXPECT_TRUE(proof_captures_feasible(start, target, fixed, {9, 11}));
+    EXPECT_FALSE(proof_captures_feasible(start, target, fixed, {9, 11}, nullptr, &floors));
+    EXPECT_TRUE(proof_captures_feasible(start, target, fixed, {12, 11}, nullptr, &floors));
+    const std::vector<UnitCostFloor> found = passage_raises(start, target, fixed, {12, 11}, 200000, 2);
+    EXPECT_TRUE(std::any_of(found.begin(), found.end(),
+                            [](const UnitCostFloor& f) { return f.unit == SQ_A2 && f.to == SQ_B8 && f.moves == 7; }));
+    // None above what the published game's units make to end where they do (from its moves:
+    // a2-b8 seven, h7-g1 seven, a8-b3 two, f1-g2, g2-g3, h1-f1, c8-b7, b8-a6 one each).
+    const struct {
+        Square from, to;
+        int moves;
+    } made[] = {{SQ_A2, SQ_B8, 7}, {SQ_H7, SQ_G1, 7}, {SQ_A8, SQ_B3, 2}, {SQ_F1, SQ_G2, 1},
+                {SQ_G2, SQ_G3, 1}, {SQ_H1, SQ_F1, 1}, {SQ_C8, SQ_B7, 1}, {SQ_B8, SQ_A6, 1}};
+    for (const UnitCostFloor& f : found)
+        for (const auto& m : made)
+            if (f.unit == m.from && f.to == m.to) EXPECT_LE(f.moves, m.moves) << int(f.unit) << " to " << int(f.to);
 }
 
 // The units of a game (a line of moves from the game array): for the position after k

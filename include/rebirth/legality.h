@@ -49,10 +49,10 @@ struct LegalityVerdict {
 //    captures are counted along its ways past the walls, one per file change; a promoted
 //    unit comes from a promotion square from which it can reach its square (a bishop's of
 //    its colour; a unit that no game-array square of its walk reaches was promoted, from a
-//    square from which it can have come itself); pawns of the two sides never pass each other on a file, so a pawn beyond
-//    an opposing pawn that never left its file (no capture can have led onto it) came onto
-//    that file by a capture, and of a white and a black pawn that stand passed on a file one
-//    came onto it by a capture (both sides' counts judged together);
+//    square from which it can have come itself); pawns of the two sides never pass each other on a file, so a pawn
+//    beyond an opposing pawn that never left its file (no capture can have led onto it) came onto that file by a
+//    capture, and of a white and a black pawn that stand passed on a file one came onto it by a capture (both sides'
+//    counts judged together);
 //  - a unit came last to its square through a square that is not a wall; that square is
 //    shut when its unit came from there and stayed (a pawn that can only have come from
 //    it, a unit that cannot move off and can only have been promoted from it);

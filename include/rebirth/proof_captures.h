@@ -2,6 +2,7 @@
 
 #include <array>
 #include <memory>
+#include <vector>
 
 #include "rebirth/position.h"
 #include "rebirth/proof_bound.h"
@@ -59,6 +60,15 @@ bool proof_capture_possible(const Position& pos, const Board& target, Color c, B
 // it is kept while blocked_distances_generation() is unchanged (it points into those
 // tables). Holds at most 1024 per side (a newer one replaces an older one in its slot). One per
 // thread: not thread-safe. Keeps a reference to the target.
+// A least count of moves for one pair: the unit on `unit` makes at least `moves` more moves in
+// a game where it ends on the target square `to` (as proof_passage.h finds); the bound then
+// counts at least that for the pair, wherever it counts the unit's way to `to`.
+struct UnitCostFloor {
+    Square unit = SQ_NONE;
+    Square to = SQ_NONE;
+    int moves = 0;
+};
+
 class CaptureBoundCache {
   public:
     explicit CaptureBoundCache(const Board& target);
@@ -69,7 +79,7 @@ class CaptureBoundCache {
 
   private:
     friend bool proof_captures_feasible(const Position&, const Board&, Bitboard, std::array<int, COLOR_NB>,
-                                        CaptureBoundCache*);
+                                        CaptureBoundCache*, const std::vector<UnitCostFloor>*);
     std::unique_ptr<Impl> impl_;
 };
 
@@ -79,8 +89,10 @@ class CaptureBoundCache {
 // (proof_capture_squares of the other side, then proof_capture_possible), or when the other
 // side cannot bring every unit it loses into the taker's reach and its other units onto
 // their target squares with its moves. `cache` (when given, for the same target) saves
-// recomputing the sides' assignments and reaches.
+// recomputing the sides' assignments and reaches; `floors` (when given) raise the costs of
+// their pairs (a side with floors on its units is worked out without the cache).
 bool proof_captures_feasible(const Position& pos, const Board& target, Bitboard fixed,
-                             std::array<int, COLOR_NB> moves_left, CaptureBoundCache* cache = nullptr);
+                             std::array<int, COLOR_NB> moves_left, CaptureBoundCache* cache = nullptr,
+                             const std::vector<UnitCostFloor>* floors = nullptr);
 
 }  // namespace rebirth

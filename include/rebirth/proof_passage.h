@@ -1,9 +1,12 @@
 #pragma once
 
 #include <array>
+#include <vector>
 
+#include "rebirth/distance.h"
 #include "rebirth/position.h"
 #include "rebirth/proof_bound.h"
+#include "rebirth/proof_captures.h"
 #include "rebirth/types.h"
 
 // Passage bound for proof games: the fewest moves of one unit to its target square when a
@@ -39,10 +42,24 @@ namespace rebirth {
 // each side c makes at most budget[c] more moves and the game ends on the target, over the
 // relaxed histories of the units of `group` (unit's included; kings and fixed units
 // dropped). At least the unit's distance to `to`; kFar when no such game
-// exists (also when `to` is not a target square of the unit's colour and walk). When more
-// than `max_states` positions of one search are needed, the distance (no verdict). `fixed`:
-// fixed_units(pos, target).
+// exists (also when `to` is not a target square of the unit's colour and walk). At most the
+// distance and `enough` (the search stops there). When more than `max_states` positions of
+// one search are needed, the distance (no verdict). `fixed`: fixed_units(pos, target).
+// `floors` (when given, each holding in every such game) raise the costs of the units outside
+// the group in their assignment.
 int passage_moves(const Position& pos, const Board& target, Bitboard fixed, std::array<int, COLOR_NB> budget,
-                  Bitboard group, Square unit, Square to, int max_states = 20000);
+                  Bitboard group, Square unit, Square to, int max_states = 20000, int enough = kFar,
+                  const std::vector<UnitCostFloor>* floors = nullptr);
+
+// The floors (proof_captures.h) passage_moves finds where one unit must pass a target square: for each unit V
+// (not a king nor fixed) whose square is not a target square of its walk and whose every move
+// enters or crosses a target square X of a piece (X blocked, V has no move), each unit u of
+// X's colour that may fill X (within its side's budget) with a group of u, V, the units next
+// to X and the pawns with no target pawn square ahead on their file (which change file,
+// promote or are taken: the captures both sides have count), at most 8 units. Only raises
+// above the distance are listed (kFar: the unit never ends there); each search stops at `max_states` positions (no
+// verdict) and at `enough` moves beyond the distance.
+std::vector<UnitCostFloor> passage_raises(const Position& pos, const Board& target, Bitboard fixed,
+                                          std::array<int, COLOR_NB> budget, int max_states, int enough);
 
 }  // namespace rebirth

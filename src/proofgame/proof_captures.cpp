@@ -35,14 +35,16 @@ struct SideMatrix {
     std::array<Walk, 16> wants{};
     int rows = 0;
     std::array<AssignmentRow, 16> base{};
-    int saving = 0;         // castling_saving
-    int least = kFar;       // the least assignment of base
-    AssignmentDuals duals;  // of the least assignment (duals.used: the columns it uses)
+    std::array<AssignmentRow, 16> at_least{};  // the UnitCostFloor of a unit and row (0: none), in base too
+    int saving = 0;                            // castling_saving
+    int least = kFar;                          // the least assignment of base
+    AssignmentDuals duals;                     // of the least assignment (duals.used: the columns it uses)
     // Per row its cheapest column, that cost, and the cheapest cost of the other columns.
     std::array<int, 16> cheapest_column{}, cheapest{}, second{};
 };
 
-SideMatrix side_matrix(const Position& pos, const Board& target, Color c, Bitboard fixed) {
+SideMatrix side_matrix(const Position& pos, const Board& target, Color c, Bitboard fixed,
+                       const std::vector<UnitCostFloor>* floors = nullptr) {
     SideMatrix m;
     for (Bitboard b = pos.pieces(c) & ~fixed; b; ++m.columns) {
         if (m.columns == 16) return m;
@@ -64,6 +66,14 @@ SideMatrix side_matrix(const Position& pos, const Board& target, Color c, Bitboa
             const std::uint8_t* d = row_for(m.units[i].rows, m.units[i].walk, m.wants[r]);
             m.base[r][i] = d ? d[m.squares[r]] : kFar;
         }
+    for (size_t k = 0; floors && k < floors->size(); ++k)
+        for (int r = 0; r < m.rows; ++r)
+            for (int i = 0; i < m.columns; ++i)
+                if (const UnitCostFloor& f = (*floors)[k];
+                    m.units[i].square == f.unit && m.squares[r] == f.to && pos.piece_on(f.unit).color == c) {
+                    m.at_least[r][i] = std::min(f.moves, int(kFar));
+                    m.base[r][i] = std::max(m.base[r][i], m.at_least[r][i]);
+                }
     m.saving = castling_saving(pos, target, c, fixed);
     m.least = min_cost_assignment(m.base.data(), m.rows, m.columns, &m.duals);
     for (int r = 0; r < m.rows; ++r) {
@@ -248,7 +258,7 @@ bool capture_possible(const SideMatrix& m, const Position& pos, Color c, Bitboar
             for (int r = 0; r < m.rows; ++r) raised = std::min(raised, std::min(via[r], kFar) - m.duals.row[r]);
             if (dropped + raised <= limit) {
                 cost = m.base;
-                for (int r = 0; r < m.rows; ++r) cost[r][i] = std::min(via[r], kFar);
+                for (int r = 0; r < m.rows; ++r) cost[r][i] = std::max(std::min(via[r], kFar), m.at_least[r][i]);
                 if (min_cost_assignment(cost.data(), m.rows, m.columns) <= limit) return true;
             }
         }
@@ -613,8 +623,12 @@ WalkCounts target_walks(const Board& target) {
 }  // namespace
 
 struct CaptureBoundCache::Impl {
+    // The key's words: the side's units by walk, the fixed units, the castling sides, side
+    // and count of the other side's units, then the floors on the side's units (three a word).
+    static constexpr int kFloorWords = 4;
+    using Key = std::array<Bitboard, 8 + kFloorWords>;
     struct Entry {
-        std::array<Bitboard, 8> key{};
+        Key key{};
         std::uint64_t generation = 0;
         bool used = false;
         SideMatrix matrix;
@@ -631,27 +645,36 @@ struct CaptureBoundCache::Impl {
 
     explicit Impl(const Board& t) : target(t), walks(target_walks(t)) {}
 
-    // side_matrix(pos, target, c, fixed), from the table when it holds it.
-    const SideMatrix& matrix(const Position& pos, Color c, Bitboard fixed) { return entry(pos, c, fixed).matrix; }
+    // side_matrix(pos, target, c, fixed, floors), from the table when it holds it; `floors`
+    // (null: none) are those on c's units, at most 3 * kFloorWords.
+    const SideMatrix& matrix(const Position& pos, Color c, Bitboard fixed, const std::vector<UnitCostFloor>* floors) {
+        return entry(pos, c, fixed, floors).matrix;
+    }
 
     // The matrix's CaptureReach, ready to be asked; `captures`: the units of ~c the target
     // lacks (a function of the key).
-    CaptureReach& reach(const Position& pos, Color c, Bitboard fixed, int captures) {
-        Entry& e = entry(pos, c, fixed);
+    CaptureReach& reach(const Position& pos, Color c, Bitboard fixed, int captures,
+                        const std::vector<UnitCostFloor>* floors) {
+        Entry& e = entry(pos, c, fixed, floors);
         if (!e.reach.ready) e.reach.prepare(e.matrix, pos, c, fixed, captures);
         return e.reach;
     }
 
-    Entry& entry(const Position& pos, Color c, Bitboard fixed) {
-        std::array<Bitboard, 8> key;
+    Entry& entry(const Position& pos, Color c, Bitboard fixed, const std::vector<UnitCostFloor>* floors) {
+        Key key{};
         for (int w = 0; w < 6; ++w) key[size_t(w)] = pos.pieces(c, Walk(KING + w));
         key[6] = fixed;
         key[7] = Bitboard(pos.castling_sides(c)) | Bitboard(c) << 8 | Bitboard(popcount(pos.pieces(~c))) << 16;
+        for (size_t k = 0; floors && k < floors->size(); ++k) {
+            const UnitCostFloor& f = (*floors)[k];
+            const Bitboard word = Bitboard(f.unit) | Bitboard(f.to) << 6 | Bitboard(f.moves) << 12 | Bitboard(1) << 19;
+            key[8 + k / 3] |= word << (20 * (k % 3));
+        }
         if (!entries[c]) entries[c] = zeroed_table<Entry>(kSize);
         Entry& e = entries[c].get()[cache_slot(key, kSize)];
         const std::uint64_t generation = blocked_distances_generation();
         if (e.used && e.key == key && e.generation == generation) return e;
-        e.matrix = side_matrix(pos, target, c, fixed);
+        e.matrix = side_matrix(pos, target, c, fixed, floors);
         e.reach.ready = false;
         // Rows asked for while building it may have dropped the tables: it then points into
         // the new ones.
@@ -666,7 +689,20 @@ CaptureBoundCache::CaptureBoundCache(const Board& target) : impl_(std::make_uniq
 CaptureBoundCache::~CaptureBoundCache() = default;
 
 bool proof_captures_feasible(const Position& pos, const Board& target, Bitboard fixed,
-                             std::array<int, COLOR_NB> moves_left, CaptureBoundCache* cache) {
+                             std::array<int, COLOR_NB> moves_left, CaptureBoundCache* cache,
+                             const std::vector<UnitCostFloor>* floors) {
+    // The floors on each side's units (a side with more than the cache keys hold gets its
+    // matrix and reach built here).
+    std::array<std::vector<UnitCostFloor>, COLOR_NB> side_floors;
+    if (floors)
+        for (const UnitCostFloor& f : *floors)
+            if (!pos.empty(f.unit) && f.moves > 0) side_floors[pos.piece_on(f.unit).color].push_back(f);
+    std::array<const std::vector<UnitCostFloor>*, COLOR_NB> floored{nullptr, nullptr};
+    std::array<bool, COLOR_NB> uncached{false, false};
+    for (Color c : {WHITE, BLACK}) {
+        if (!side_floors[c].empty()) floored[c] = &side_floors[c];
+        uncached[c] = side_floors[c].size() > size_t(3 * CaptureBoundCache::Impl::kFloorWords);
+    }
     const WalkCounts walks = cache ? cache->impl_->walks : target_walks(target);
     // Per side: the units of the target, and those on the board beyond them (which it loses).
     std::array<int, COLOR_NB> kept{}, surplus{};
@@ -680,10 +716,10 @@ bool proof_captures_feasible(const Position& pos, const Board& target, Bitboard 
     std::array<const SideMatrix*, COLOR_NB> built{nullptr, nullptr};
     auto matrix = [&](Color c) -> const SideMatrix& {
         if (!built[c]) {
-            if (cache) {
-                built[c] = &cache->impl_->matrix(pos, c, fixed);
+            if (cache && !uncached[c]) {
+                built[c] = &cache->impl_->matrix(pos, c, fixed, floored[c]);
             } else {
-                m[c] = side_matrix(pos, target, c, fixed);
+                m[c] = side_matrix(pos, target, c, fixed, floored[c]);
                 built[c] = &m[c];
             }
         }
@@ -694,8 +730,8 @@ bool proof_captures_feasible(const Position& pos, const Board& target, Bitboard 
     std::array<CaptureReach*, COLOR_NB> reaches{nullptr, nullptr};
     auto reach = [&](Color taker) -> CaptureReach& {
         if (!reaches[taker]) {
-            if (cache) {
-                reaches[taker] = &cache->impl_->reach(pos, taker, fixed, surplus[~taker]);
+            if (cache && !uncached[taker]) {
+                reaches[taker] = &cache->impl_->reach(pos, taker, fixed, surplus[~taker], floored[taker]);
             } else {
                 own[taker].prepare(matrix(taker), pos, taker, fixed, surplus[~taker]);
                 reaches[taker] = &own[taker];

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <string>
-#include <unordered_set>
+#include <unordered_map>
 #include <vector>
 
 #include "rebirth/assignment.h"
@@ -39,36 +39,40 @@ struct Fate {
     Walk walk = NO_WALK;
 };
 
-// One relaxed position: the members' squares (kGone once taken) and walks, each side's
-// captures so far, its members' waste (moves beyond their distances to their fates) and the
-// waste of the unit asked about.
+// What a relaxed history has counted so far: each side's captures, each side's waste (its
+// members' moves beyond their distances to their fates) and the waste of the unit asked about.
+constexpr size_t kCaptures = 0, kWaste = 2, kOwn = 4;
+using Counts = std::array<std::uint8_t, 5>;
+
+// One relaxed position: the members' squares (kGone once taken) and walks, and the counts.
 struct State {
     std::array<std::uint8_t, kMaxMembers> square{};
     std::array<std::uint8_t, kMaxMembers> walk{};
-    std::array<std::uint8_t, COLOR_NB> captures{};
-    std::array<std::uint8_t, COLOR_NB> waste{};
-    std::uint8_t own_waste = 0;
+    Counts counts{};
 
+    // The placement of the members (the counts apart).
     std::string key(int n) const {
         std::string k;
-        k.reserve(size_t(2 * n + 5));
+        k.reserve(size_t(2 * n));
         for (int i = 0; i < n; ++i) {
             k.push_back(char(square[size_t(i)]));
             k.push_back(char(walk[size_t(i)]));
         }
-        k.push_back(char(captures[0]));
-        k.push_back(char(captures[1]));
-        k.push_back(char(waste[0]));
-        k.push_back(char(waste[1]));
-        k.push_back(char(own_waste));
         return k;
     }
 };
 
 class Passage {
   public:
-    Passage(const Position& pos, const Board& target, Bitboard fixed, std::array<int, COLOR_NB> budget, int max_states)
-        : pos_(pos), target_(target), fixed_(fixed), budget_(budget), max_states_(max_states) {
+    Passage(const Position& pos, const Board& target, Bitboard fixed, std::array<int, COLOR_NB> budget, int max_states,
+            int enough, const std::vector<UnitCostFloor>* floors)
+        : pos_(pos),
+          target_(target),
+          fixed_(fixed),
+          budget_(budget),
+          max_states_(max_states),
+          enough_(enough),
+          floors_(floors) {
         for (Color c : {WHITE, BLACK}) {
             int on_target = 0;
             for (int s = 0; s < SQUARE_NB; ++s)
@@ -128,8 +132,12 @@ class Passage {
                 if (t.empty() || t.color != c) continue;
                 AssignmentRow row{};
                 row.fill(kFar);
-                for (size_t i = 0; i < units.size(); ++i)
+                for (size_t i = 0; i < units.size(); ++i) {
                     row[i] = walk_distance(fixed_, pos_.piece_on(units[i]).walk, c, units[i], t.walk, Square(x));
+                    for (size_t k = 0; floors_ && k < floors_->size(); ++k)
+                        if ((*floors_)[k].unit == units[i] && (*floors_)[k].to == Square(x))
+                            row[i] = std::max(row[i], std::min((*floors_)[k].moves, int(kFar)));
+                }
                 rest_squares_[c].push_back(Square(x));
                 rest_rows_[c].push_back(row);
             }
@@ -221,15 +229,98 @@ class Passage {
                                                                        fates_[i].walk, fates_[i].square)));
             }
         }
-        const int top = std::min(best_ - 1, slack_[members_[0].color]);
-        for (int k = 0; k <= top; ++k) {
-            bool aborted = false;
-            if (reachable(k, aborted) || aborted) {
-                // Found at k, or not known at k (every smaller waste was refuted): k bounds it.
-                best_ = std::min(best_, k);
-                return;
+        // The least waste k of the unit asked about, trying k = 0, 1, ...
+        // The least waste of the unit asked about, up to `enough` (a fate whose histories all
+        // waste more counts as that much; one not searched out within max_states, as none).
+        const int top = std::min({best_ - 1, slack_[members_[0].color], enough_ - 1});
+        if (top < 0) return;
+        bool aborted = false;
+        const int least = least_own(top, aborted);
+        best_ = std::min(best_, aborted ? 0 : least < 0 ? top + 1 : least);
+    }
+
+    // The squares member i may stand on in a history where its side wastes at most `slack`
+    // moves (the unit asked about at most `own`): for a member that stays, those whose way
+    // from its square and on to its fate takes at most its distance and that many more (as a
+    // pawn, or promoted to its fate's walk); for a taken one, those within that many moves;
+    // for a pawn also the squares beside those where it may take en passant.
+    Bitboard zone(int i, int own) const {
+        const Member& m = members_[size_t(i)];
+        const Fate& f = fates_[size_t(i)];
+        const int spare = i == 0 ? std::min(own, slack_[m.color]) : slack_[m.color];
+        Bitboard z = square_bb(m.start);
+        if (f.square == SQ_NONE) {
+            for (Walk as : {m.walk, Walk(QUEEN), Walk(KNIGHT)}) {
+                if (as != m.walk && m.walk != PAWN) continue;
+                if (const std::uint8_t* d = blocked_distances_as(fixed_, m.walk, m.color, m.start, as))
+                    z |= squares_within(d, spare);
+            }
+        } else {
+            const int allowed = to_fate(size_t(i), m.start, m.walk) + spare;
+            for (Walk as : {m.walk, f.walk}) {
+                if (as != m.walk && m.walk != PAWN) continue;
+                const Walk row = m.walk == PAWN && (as == ROOK || as == BISHOP) ? QUEEN : as;
+                const std::uint8_t* d = blocked_distances_as(fixed_, m.walk, m.color, m.start, row);
+                if (!d) continue;
+                for (int s = 0; s < SQUARE_NB; ++s)
+                    if (d[s] + to_fate(size_t(i), s, as) <= allowed) z |= square_bb(Square(s));
             }
         }
+        if (m.walk == PAWN) {
+            const Bitboard ep = z & rank_bb(m.color == WHITE ? 4 : 3);
+            z |= ((ep << 1) & ~file_bb(0)) | ((ep >> 1) & ~file_bb(7));
+        }
+        return z;
+    }
+
+    // The least waste, at most `own`, of the unit asked about with which the fates can be
+    // reached (-1: none); `aborted` when a search needed more than max_states positions first. The members whose
+    // zones meet form clusters: no member of one ever blocks or takes a member of another (a
+    // slider crosses only squares it could stop on as soon), so the clusters' histories
+    // interleave freely and only their counts add up.
+    int least_own(int own, bool& aborted) {
+        const int n = int(members_.size());
+        std::array<Bitboard, kMaxMembers> zones{};
+        for (int i = 0; i < n; ++i) zones[size_t(i)] = zone(i, own);
+        std::array<int, kMaxMembers> cluster{};
+        for (int i = 0; i < n; ++i) cluster[size_t(i)] = i;
+        for (bool merged = true; merged;) {
+            merged = false;
+            for (int i = 0; i < n; ++i)
+                for (int j = i + 1; j < n; ++j)
+                    if ((zones[size_t(i)] & zones[size_t(j)]) && cluster[size_t(i)] != cluster[size_t(j)]) {
+                        const int from = std::max(cluster[size_t(i)], cluster[size_t(j)]);
+                        const int to = std::min(cluster[size_t(i)], cluster[size_t(j)]);
+                        for (int k = 0; k < n; ++k)
+                            if (cluster[size_t(k)] == from) cluster[size_t(k)] = to;
+                        merged = true;
+                    }
+        }
+        // Each cluster's least counts at its goal, then their sums within the limits.
+        std::vector<Counts> sums{Counts{}};
+        for (int head = 0; head < n; ++head) {
+            unsigned mask = 0;
+            for (int i = 0; i < n; ++i)
+                if (cluster[size_t(i)] == head) mask |= 1u << i;
+            if (!mask) continue;
+            std::vector<Counts> ends;
+            if (!explore(mask, own, ends, mask == (1u << n) - 1)) {
+                aborted = true;
+                return -1;
+            }
+            std::vector<Counts> next;
+            for (const Counts& a : sums)
+                for (const Counts& b : ends) {
+                    Counts c;
+                    for (size_t k = 0; k < c.size(); ++k) c[k] = std::uint8_t(a[k] + b[k]);
+                    if (within(c)) add_least(next, c);
+                }
+            sums.swap(next);
+            if (sums.empty()) return -1;
+        }
+        int least = own + 1;
+        for (const Counts& c : sums) least = std::min(least, int(c[kOwn]));
+        return least;
     }
 
     // The distance of member i on s with walk w to its fate.
@@ -237,35 +328,69 @@ class Passage {
         return to_fate_[i][members_[i].walk == PAWN && w == PAWN ? 1 : 0][size_t(s)];
     }
 
-    // Whether the fates can be reached with the unit asked about wasting at most `limit`
-    // moves; `aborted` when the search stopped at max_states first.
-    bool reachable(int limit, bool& aborted) {
+    // Whether counts stay within the losses and the slack.
+    bool within(const Counts& c) const {
+        return c[kCaptures + WHITE] <= losses_[BLACK] && c[kCaptures + BLACK] <= losses_[WHITE] &&
+               c[kWaste + WHITE] <= slack_[WHITE] && c[kWaste + BLACK] <= slack_[BLACK];
+    }
+
+    // Adds c to a list of counts none of which is at most another everywhere, unless one
+    // already is at most c; false when it was not added.
+    static bool add_least(std::vector<Counts>& list, const Counts& c) {
+        auto at_most = [](const Counts& a, const Counts& b) {
+            for (size_t k = 0; k < a.size(); ++k)
+                if (a[k] > b[k]) return false;
+            return true;
+        };
+        for (const Counts& o : list)
+            if (at_most(o, c)) return false;
+        list.erase(std::remove_if(list.begin(), list.end(), [&](const Counts& o) { return at_most(c, o); }),
+                   list.end());
+        list.push_back(c);
+        return true;
+    }
+
+    // The least counts with which the members of `mask` (the others left out) reach their
+    // fates, the unit asked about wasting at most `own` moves, into `ends` (`alone`: the
+    // members are all the group's, and one end where that unit wastes nothing is enough); false when the search needed
+    // more than max_states positions.
+    bool explore(unsigned mask, int own, std::vector<Counts>& ends, bool alone) {
         const int n = int(members_.size());
+        active_ = mask;
+        own_limit_ = own;
         State start;
         for (int i = 0; i < n; ++i) {
-            start.square[size_t(i)] = std::uint8_t(members_[size_t(i)].start);
+            start.square[size_t(i)] = (mask >> i) & 1 ? std::uint8_t(members_[size_t(i)].start) : kGone;
             start.walk[size_t(i)] = std::uint8_t(members_[size_t(i)].walk);
         }
-        std::unordered_set<std::string> seen;
+        // Per placement of the members, the least counts it was reached with.
+        std::unordered_map<std::string, std::vector<Counts>> seen;
+        int positions = 1;
         std::vector<State> stack{start};
-        seen.insert(start.key(n));
+        seen[start.key(n)].push_back(start.counts);
         while (!stack.empty()) {
             const State s = stack.back();
             stack.pop_back();
-            if (done(s)) return true;
-            if (int(seen.size()) > max_states_) {
-                aborted = true;
-                return false;
+            if (done(s)) {
+                add_least(ends, s.counts);
+                // Alone, a goal reached without waste by the unit asked about settles it.
+                if (alone && s.counts[kOwn] == 0) return true;
+                continue;
             }
-            expand(s, limit, [&](const State& next) {
-                if (seen.insert(next.key(n)).second) stack.push_back(next);
+            if (positions > max_states_) return false;
+            expand(s, [&](const State& next) {
+                if (add_least(seen[next.key(n)], next.counts)) {
+                    ++positions;
+                    stack.push_back(next);
+                }
             });
         }
-        return false;
+        return true;
     }
 
     bool done(const State& s) const {
         for (size_t i = 0; i < members_.size(); ++i) {
+            if (!((active_ >> i) & 1)) continue;
             if (fates_[i].square == SQ_NONE) {
                 if (s.square[i] != kGone) return false;
             } else if (s.square[i] != fates_[i].square || Walk(s.walk[i]) != fates_[i].walk) {
@@ -285,7 +410,7 @@ class Passage {
     // Every relaxed step from s: a member's move (a capture of a member the fates take, or of
     // an unseen unit by a pawn's diagonal step), or a taken member's removal by an unseen unit.
     template <class Emit>
-    void expand(const State& s, int limit, Emit&& emit) const {
+    void expand(const State& s, Emit&& emit) const {
         Bitboard occupied = fixed_;
         std::array<Bitboard, COLOR_NB> side{};
         for (size_t i = 0; i < members_.size(); ++i) {
@@ -304,8 +429,8 @@ class Passage {
             auto step = [&](Square to, Walk after, int victim, int captures) {
                 State next = s;
                 if (captures) {
-                    if (s.captures[c] + captures > losses_[~c]) return;
-                    next.captures[c] = std::uint8_t(s.captures[c] + captures);
+                    if (s.counts[kCaptures + c] + captures > losses_[~c]) return;
+                    next.counts[kCaptures + c] = std::uint8_t(s.counts[kCaptures + c] + captures);
                 }
                 if (victim >= 0) next.square[size_t(victim)] = kGone;
                 next.square[i] = std::uint8_t(to);
@@ -319,11 +444,11 @@ class Passage {
                         if (d_to >= kFar) return;
                         waste = 1 + d_to - to_fate(i, from, w);
                     }
-                    if (s.waste[c] + waste > slack_[c]) return;
-                    next.waste[c] = std::uint8_t(s.waste[c] + waste);
+                    if (s.counts[kWaste + c] + waste > slack_[c]) return;
+                    next.counts[kWaste + c] = std::uint8_t(s.counts[kWaste + c] + waste);
                     if (i == 0) {
-                        if (s.own_waste + waste > limit) return;
-                        next.own_waste = std::uint8_t(s.own_waste + waste);
+                        if (s.counts[kOwn] + waste > own_limit_) return;
+                        next.counts[kOwn] = std::uint8_t(s.counts[kOwn] + waste);
                     }
                 }
                 emit(next);
@@ -388,10 +513,10 @@ class Passage {
                 }
             }
             // A taken member may be taken by an unseen unit at any time.
-            if (!stays && s.captures[~c] < losses_[c]) {
+            if (!stays && s.counts[kCaptures + ~c] < losses_[c]) {
                 State next = s;
                 next.square[i] = kGone;
-                next.captures[~c] = std::uint8_t(s.captures[~c] + 1);
+                next.counts[kCaptures + ~c] = std::uint8_t(s.counts[kCaptures + ~c] + 1);
                 emit(next);
             }
         }
@@ -402,6 +527,8 @@ class Passage {
     Bitboard fixed_;
     std::array<int, COLOR_NB> budget_;
     int max_states_;
+    int enough_;
+    const std::vector<UnitCostFloor>* floors_;  // counted in the other units' assignment
     std::array<int, COLOR_NB> losses_{};
     std::array<int, COLOR_NB> castles_{};
     std::array<int, COLOR_NB> rest_columns_{};
@@ -412,14 +539,65 @@ class Passage {
     std::array<std::array<std::array<std::uint8_t, SQUARE_NB>, 2>, kMaxMembers> to_fate_{};
     std::array<int, COLOR_NB> slack_{};
     int best_ = kFar;
+    unsigned active_ = 0;  // the members explore() follows
+    int own_limit_ = 0;    // and the waste it allows the unit asked about
 };
 
 }  // namespace
 
 int passage_moves(const Position& pos, const Board& target, Bitboard fixed, std::array<int, COLOR_NB> budget,
-                  Bitboard group, Square unit, Square to, int max_states) {
-    Passage p(pos, target, fixed, budget, max_states);
+                  Bitboard group, Square unit, Square to, int max_states, int enough,
+                  const std::vector<UnitCostFloor>* floors) {
+    Passage p(pos, target, fixed, budget, max_states, enough, floors);
     return p.solve(group, unit, to);
+}
+
+std::vector<UnitCostFloor> passage_raises(const Position& pos, const Board& target, Bitboard fixed,
+                                          std::array<int, COLOR_NB> budget, int max_states, int enough) {
+    std::vector<UnitCostFloor> raises;
+    // The pawns with no target pawn square of their colour ahead on their file.
+    Bitboard pawns = 0;
+    for (Bitboard b = pos.pieces(PAWN) & ~fixed; b;) {
+        const Square s = pop_lsb(b);
+        const Color c = pos.piece_on(s).color;
+        bool ahead = false;
+        for (int r = rank_of(s) + (c == WHITE ? 1 : -1); r >= 0 && r <= 7 && !ahead; r += c == WHITE ? 1 : -1) {
+            const Piece t = target[make_square(file_of(s), r)];
+            ahead = t.walk == PAWN && t.color == c;
+        }
+        if (!ahead) pawns |= square_bb(s);
+    }
+    for (int x = 0; x < SQUARE_NB; ++x) {
+        const Square to = Square(x);
+        const Piece want = target[to];
+        if (want.empty() || want.walk == KING || want.walk == PAWN || want.walk > PAWN || (fixed & square_bb(to)))
+            continue;
+        // The units that must pass `to`.
+        Bitboard passers = 0;
+        for (Bitboard b = pos.pieces() & ~pos.pieces(KING) & ~fixed & ~square_bb(to); b;) {
+            const Square v = pop_lsb(b);
+            const Piece p = pos.piece_on(v);
+            if (p.walk > PAWN || target[v] == p) continue;
+            if (one_move_squares(p.walk, p.color, v, fixed) &&
+                !one_move_squares(p.walk, p.color, v, fixed | square_bb(to)))
+                passers |= square_bb(v);
+        }
+        if (!passers) continue;
+        const Bitboard near = king_attacks(to) & pos.pieces() & ~pos.pieces(KING) & ~fixed;
+        for (Bitboard b = pos.pieces(want.color) & ~pos.pieces(KING) & ~fixed; b;) {
+            const Square u = pop_lsb(b);
+            const Piece p = pos.piece_on(u);
+            if (p.walk > PAWN) continue;
+            const int d = walk_distance(fixed, p.walk, p.color, u, want.walk, to);
+            if (d >= kFar || d > budget[want.color]) continue;
+            const Bitboard group =
+                square_bb(u) | passers | near | pawns | (pos.piece_on(to).empty() ? 0 : square_bb(to));
+            if (popcount(group & ~fixed) > kMaxMembers) continue;
+            const int moves = passage_moves(pos, target, fixed, budget, group, u, to, max_states, enough);
+            if (moves > d) raises.push_back({u, to, moves});
+        }
+    }
+    return raises;
 }
 
 }  // namespace rebirth

@@ -19,6 +19,7 @@
 #include "rebirth/popeye_order.h"
 #include "rebirth/proof_bound.h"
 #include "rebirth/proof_captures.h"
+#include "rebirth/proof_passage.h"
 #include "rebirth/proof_rebirth.h"
 #include "rebirth/proof_tempo.h"
 #include "rebirth/rules.h"
@@ -274,6 +275,9 @@ struct Run {
     int max_change = 0;            // max_squares_per_move (0: no bound)
     bool arrival_changes = false;  // a move always changes its arrival square (last_move_arrives)
     const RebirthBound* rebirth = nullptr;  // the rebirth rules' bounds (proof_rebirth.h), when they apply
+    // Floors of pairs (proof_passage.h) worked out at the play's start for this length: the
+    // unit then on `unit` makes at least `moves` moves to end on `to`.
+    const std::vector<UnitCostFloor>* floors = nullptr;
 };
 
 // Whether every move changes the contents of its arrival square under the rules of `pos`
@@ -387,7 +391,17 @@ namespace {
 class Searcher {
   public:
     Searcher(const Run& run, const Position& root, const std::vector<Move>& prefix)
-        : run_(run), root_(root), stack_(prefix) {}
+        : run_(run), root_(root), stack_(prefix) {
+        if (!run.floors || run.floors->empty()) return;
+        tracked_.n = int(std::min<size_t>(run.floors->size(), tracked_.floor.size()));
+        std::copy_n(run.floors->begin(), tracked_.n, tracked_.floor.begin());
+        Position pos = root;
+        for (const Move& m : prefix) {
+            track(pos, m);
+            UndoInfo u;
+            pos.do_move(m, u);
+        }
+    }
 
     ~Searcher() {
         if (shared_ && caches_) shared_->release(std::move(caches_));
@@ -432,6 +446,36 @@ class Searcher {
     bool stopped() const { return stop_; }
 
   private:
+    // Follows the floors' units through move m of pos (before it is played): a unit that
+    // moves owes one move fewer, one taken owes none (its floor is dropped: moves 0).
+    void track(const Position& pos, const Move& m) {
+        const Color mover = pos.side_to_move();
+        const Square taken = capture_square(m, mover);
+        for (int k = 0; k < tracked_.n; ++k) {
+            UnitCostFloor& f = tracked_.floor[size_t(k)];
+            if (f.moves <= 0) continue;
+            if (f.unit == m.from) {
+                f.unit = m.to;
+                --f.moves;
+            } else if (m.kind == MoveKind::Castling &&
+                       f.unit == make_square(file_of(m.to) > file_of(m.from) ? 7 : 0, rank_of(m.from))) {
+                f.unit = make_square(file_of(m.to) > file_of(m.from) ? 5 : 3, rank_of(m.from));
+                --f.moves;
+            } else if (f.unit == taken && !pos.empty(taken) && pos.piece_on(taken).color != mover) {
+                f.moves = 0;
+            }
+        }
+    }
+
+    // The floors that still count at the current node (null: none).
+    const std::vector<UnitCostFloor>* floors_now() const {
+        if (tracked_.n == 0) return nullptr;
+        current_.clear();
+        for (int k = 0; k < tracked_.n; ++k)
+            if (const UnitCostFloor& f = tracked_.floor[size_t(k)]; f.moves > 0) current_.push_back(f);
+        return current_.empty() ? nullptr : &current_;
+    }
+
     // proof_bound.h's values for one node, per side: moves needed, captures possible (-1:
     // not computed).
     struct Bounds {
@@ -498,7 +542,8 @@ class Searcher {
         left[stm] = own;
         left[moved] = other;
         if ((d.excess[WHITE] > 0 || d.excess[BLACK] > 0) && caches_->ask_captures()) {
-            const bool refused = !proof_captures_feasible(pos, *run_.target, fixed, left, &caches_->captures);
+            const bool refused =
+                !proof_captures_feasible(pos, *run_.target, fixed, left, &caches_->captures, floors_now());
             caches_->captures_answered(refused);
             if (refused) return true;
         }
@@ -652,6 +697,8 @@ class Searcher {
                 }
             }
             UndoInfo u;
+            const Tracked before = tracked_;
+            if (tracked_.n) track(pos, m);
             pos.do_move(m, u);
             stack_.push_back(m);
             const bool at_target = mover == goal_side_ && matches(pos);
@@ -666,6 +713,7 @@ class Searcher {
             }
             stack_.pop_back();
             pos.undo_move(m, u);
+            tracked_ = before;
         }
         if (memo && !found && !stop_) remember_failure(remaining, code);
         return found;
@@ -801,6 +849,12 @@ class Searcher {
     long limit_ = 0;
     long found_ = 0;
     bool stop_ = false;
+    // run_.floors (the first 16) followed to the current node.
+    struct Tracked {
+        std::array<UnitCostFloor, 16> floor{};
+        int n = 0;
+    } tracked_;
+    mutable std::vector<UnitCostFloor> current_;  // floors_now()'s list
 };
 
 // Every solution of `length` half-moves that begins with `prefix` (played from the play's
@@ -894,6 +948,33 @@ struct ProofTwinSearch::Impl {
     std::vector<Position> roots;  // each play's start, its first side to move
     std::vector<Play> plays;
     bool series = false;  // ser-dia, ser-a=>b: lengths and lines count the series side's moves
+    // Per play and length, the floors of passage_raises at the play's start (orthodox only),
+    // worked out at the first search of that length.
+    std::mutex floors_mutex;
+    std::map<std::pair<int, int>, std::vector<UnitCostFloor>> floors;
+
+    // The floors for `play` and `length` (their budgets: the first side's (length + 1) / 2).
+    const std::vector<UnitCostFloor>* floors_for(int play, int length) {
+        const Run& run = runs[size_t(play)];
+        if (!run.distances || !run.bound) return nullptr;
+        std::lock_guard<std::mutex> lock(floors_mutex);
+        auto [at, fresh] = floors.try_emplace({play, length});
+        if (fresh) {
+            const Position& root = roots[size_t(play)];
+            std::array<int, COLOR_NB> budget{};
+            budget[run.first] = (length + 1) / 2;
+            budget[~run.first] = length / 2;
+            // None where the bounds refuse the start already (the search ends there).
+            const Bitboard fixed = fixed_units(root, target);
+            const bool open = proof_moves_needed(root, target, WHITE, fixed) <= budget[WHITE] &&
+                              proof_moves_needed(root, target, BLACK, fixed) <= budget[BLACK] &&
+                              proof_captures_feasible(root, target, fixed, budget);
+            if (open) at->second = passage_raises(root, target, fixed, budget, kPassageStates, 2);
+        }
+        return &at->second;
+    }
+    // Positions a passage search may visit (passage_moves): about 0.2 s on one thread.
+    static constexpr int kPassageStates = 200000;
 };
 
 ProofTwinSearch::ProofTwinSearch(const SolveContext& ctx) : impl_(std::make_unique<Impl>()) {
@@ -1028,6 +1109,7 @@ void ProofTwinSearch::solve(int play, const MoveLine& prefix, int length, long& 
         // The play ends where the goal side reaches the target: no line goes on from there.
         if (mover == goal_side && board_matches(from, m.target)) return;
     }
+    run.floors = const_cast<Impl&>(m).floors_for(play, length);
     solve_length(run, root, prefix, from, length, limit_left, stopped, text, lines, shared);
 }
 
