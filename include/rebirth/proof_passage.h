@@ -26,9 +26,13 @@
 // loses (the board's units less the target's; a capture by a unit of the group, or of a unit
 // of the group by an unseen one, is one of them), and each side's moves stay within its
 // budget: its other units fill the target squares the group leaves at least at their least
-// assignment (plain distances, the fixed units as walls), so the units of the group that
-// stay on the board make at most the budget (one more with a castling right: castling moves
-// two units) less that many moves. A real game, its other units left out, is one of these
+// assignment (plain distances, the fixed units as walls), so the units of the group make at
+// most the budget (one more with a castling right where the king does not end on its square:
+// castling moves two units) less that many moves, counting every move of a taken one and
+// the moves beyond its distance of one that stays. An unseen unit a pawn of the group takes
+// is one of the other side's units outside the group that it can lose (without it the others
+// still fill their squares within the budget), lost, so its way to the capture square (its
+// distance) counts for its side too. A real game, its other units left out, is one of these
 // relaxed histories, so the least moves over them bound the unit's moves from below.
 //
 // Kings are never in the group; a rook of the group that may castle may go from its corner to

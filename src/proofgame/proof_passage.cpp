@@ -124,6 +124,7 @@ class Passage {
                     units.push_back(s);
             }
             if (units.size() > 16) return false;
+            rest_units_[c] = units;
             rest_columns_[c] = int(units.size());
             rest_squares_[c].clear();
             rest_rows_[c].clear();
@@ -148,6 +149,30 @@ class Passage {
             castles_[c] = pos_.castling_sides(c) != 0 && !home ? 1 : 0;
         }
         return true;
+    }
+
+    // Per side and square, the fewest moves of a unit of that side outside the group that it
+    // can lose (lossable_; not a king; a pawn also promoted) to stand there, and of such a
+    // pawn alone.
+    void unseen_costs() {
+        for (Color c : {WHITE, BLACK}) {
+            unseen_[c].fill(kFar);
+            unseen_pawn_[c].fill(kFar);
+            for (Bitboard b = lossable_[c] & ~pos_.pieces(KING) & ~fixed_; b;) {  // fixed units are never taken
+                const Square v = pop_lsb(b);
+                const Walk w = pos_.piece_on(v).walk;
+                if (w > PAWN) continue;
+                for (int q = 0; q < SQUARE_NB; ++q) {
+                    int d = kFar;
+                    for (Walk as : {w, Walk(QUEEN), Walk(KNIGHT)})
+                        if (as == w || w == PAWN) d = std::min(d, walk_distance(fixed_, w, c, v, as, Square(q)));
+                    unseen_[c][size_t(q)] = std::min(unseen_[c][size_t(q)], d);
+                    if (w == PAWN)
+                        unseen_pawn_[c][size_t(q)] =
+                            std::min(unseen_pawn_[c][size_t(q)], walk_distance(fixed_, w, c, v, PAWN, Square(q)));
+                }
+            }
+        }
     }
 
     // Gives members i.. their fates (a target square of their colour and walk not yet used,
@@ -179,7 +204,7 @@ class Passage {
     // The moves each side's members may waste under the fates: its budget (plus one with a
     // castling right) less its other units' least assignment to the squares the members leave
     // and less the members' distances to their fates. False when a side has none.
-    bool slack(std::array<int, COLOR_NB>& out) const {
+    bool slack(std::array<int, COLOR_NB>& out) {
         for (Color c : {WHITE, BLACK}) {
             int members = 0;
             std::vector<AssignmentRow> rows;
@@ -202,6 +227,16 @@ class Passage {
             if (rest >= kFar) return false;
             out[c] = budget_[c] + castles_[c] - rest - members;
             if (out[c] < 0) return false;
+            // The other units the side can lose: without one, the others still fill the
+            // squares within the slack.
+            lossable_[c] = 0;
+            for (int j = 0; j < rest_columns_[c]; ++j) {
+                std::vector<AssignmentRow> without = rows;
+                for (AssignmentRow& row : without) row[size_t(j)] = kFar;
+                const int others =
+                    without.empty() ? 0 : min_cost_assignment(without.data(), int(without.size()), rest_columns_[c]);
+                if (others < kFar && others - rest <= out[c]) lossable_[c] |= square_bb(rest_units_[c][size_t(j)]);
+            }
         }
         return true;
     }
@@ -212,6 +247,7 @@ class Passage {
         std::array<int, COLOR_NB> slack_left{};
         if (!slack(slack_left)) return;
         slack_ = slack_left;
+        unseen_costs();
         // Distances of each member staying on the board to its fate, per square and walk.
         for (size_t i = 0; i < members_.size(); ++i) {
             auto& rows = to_fate_[i];
@@ -426,11 +462,16 @@ class Passage {
             const bool stays = fates_[i].square != SQ_NONE;
             // A step to `to` as walk `after`, taking the member `victim` (or -1) and counting
             // `captures` of c's.
-            auto step = [&](Square to, Walk after, int victim, int captures) {
+            // `unseen`: the fewest moves the other side's unit taken unseen made to get there.
+            auto step = [&](Square to, Walk after, int victim, int captures, int unseen = 0) {
                 State next = s;
                 if (captures) {
                     if (s.counts[kCaptures + c] + captures > losses_[~c]) return;
                     next.counts[kCaptures + c] = std::uint8_t(s.counts[kCaptures + c] + captures);
+                }
+                if (unseen) {
+                    if (s.counts[kWaste + ~c] + unseen > slack_[~c]) return;
+                    next.counts[kWaste + ~c] = std::uint8_t(s.counts[kWaste + ~c] + unseen);
                 }
                 if (victim >= 0) next.square[size_t(victim)] = kGone;
                 next.square[i] = std::uint8_t(to);
@@ -493,9 +534,14 @@ class Passage {
                             walks(to, [&](Walk after) { step(to, after, victim, 1); });
                         continue;
                     }
-                    // An unseen unit taken, or en passant a taken pawn of the group beside.
-                    walks(to, [&](Walk after) { step(to, after, -1, 1); });
-                    const int beside = member_on(s, make_square(file_of(to), rank_of(from)));
+                    // An unseen unit taken (which came there: one of the other side's units left
+                    // out, lost, so its moves are beyond the side's need; en passant, a pawn
+                    // beside), or en passant a taken pawn of the group beside.
+                    const Square ep = make_square(file_of(to), rank_of(from));
+                    int unseen = unseen_[~c][to];
+                    if (rank_of(from) == (c == WHITE ? 4 : 3)) unseen = std::min(unseen, unseen_pawn_[~c][ep]);
+                    if (unseen < kFar) walks(to, [&](Walk after) { step(to, after, -1, 1, unseen); });
+                    const int beside = member_on(s, ep);
                     if (beside >= 0 && members_[size_t(beside)].color != c && Walk(s.walk[size_t(beside)]) == PAWN &&
                         fates_[size_t(beside)].square == SQ_NONE)
                         step(to, PAWN, beside, 1);
@@ -532,6 +578,8 @@ class Passage {
     std::array<int, COLOR_NB> losses_{};
     std::array<int, COLOR_NB> castles_{};
     std::array<int, COLOR_NB> rest_columns_{};
+    std::array<std::vector<Square>, COLOR_NB> rest_units_;  // the columns' units
+    std::array<Bitboard, COLOR_NB> lossable_{};             // slack(): those the side may lose
     std::array<std::vector<Square>, COLOR_NB> rest_squares_;
     std::array<std::vector<AssignmentRow>, COLOR_NB> rest_rows_;
     std::vector<Member> members_;
@@ -541,6 +589,7 @@ class Passage {
     int best_ = kFar;
     unsigned active_ = 0;  // the members explore() follows
     int own_limit_ = 0;    // and the waste it allows the unit asked about
+    std::array<std::array<int, SQUARE_NB>, COLOR_NB> unseen_{}, unseen_pawn_{};  // unseen_costs()
 };
 
 }  // namespace
