@@ -83,6 +83,28 @@ TEST(ProofPassage, TheFloorRaisesTheCaptureBound) {
             if (f.unit == m.from && f.to == m.to) EXPECT_LE(f.moves, m.moves) << int(f.unit) << " to " << int(f.to);
 }
 
+// promotee_must_switchback1 (Natch 3.3 tests, 8.5 moves, unique): Black's rook a8 must reach
+// c8 through b8, where White's knight stands at the end: the d-pawn takes on c7 and b8,
+// promoting, and the knight goes to a6 and back once the rook has passed (d2-d4-d5-d6xc7xb8=N,
+// Nb8-a6-b8: seven moves, the published game's). White keeps all 16 units, so one of its
+// three knights is the d-pawn promoted; were the knight b1 or g1 on b8, the promoted pawn
+// (five moves at least to promote) would have to come back to b1 or g1 as a knight (four
+// more at least), and the queen needs two moves to e6: more than White's nine.
+TEST(ProofPassage, ThePromotedKnightOfPromoteeMustSwitchback) {
+    const Position start(parse_fen(test::kGameArray));
+    const Board target = board_of("1Nr1kbnr/p2pp1pp/2p1Q1b1/1p3p2/8/8/PPP1PPPP/RNB1KBNR b - - 0 1");
+    const Bitboard fixed = fixed_units(start, target);
+    const std::vector<UnitCostFloor> found = passage_raises(start, target, fixed, {9, 8}, 200000, 2);
+    auto floor_of = [&](Square unit) {
+        for (const UnitCostFloor& f : found)
+            if (f.unit == unit && f.to == SQ_B8) return f.moves;
+        return 0;
+    };
+    EXPECT_EQ(floor_of(SQ_D2), 7);
+    EXPECT_EQ(floor_of(SQ_B1), kFar);
+    EXPECT_EQ(floor_of(SQ_G1), kFar);
+}
+
 // The units of a game (a line of moves from the game array): for the position after k
 // half-moves and each unit on it (kings apart) still on the board at the end, with the
 // `group_size` units nearest to it as its group and the moves each side made after k as the
