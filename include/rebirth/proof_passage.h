@@ -31,8 +31,17 @@
 // castling moves two units) less that many moves, counting every move of a taken one and
 // the moves beyond its distance of one that stays. An unseen unit a pawn of the group takes
 // is one of the other side's units outside the group that it can lose (without it the others
-// still fill their squares within the budget), lost, so its way to the capture square (its
-// distance) counts for its side too. A real game, its other units left out, is one of these
+// still fill their squares within the budget), lost, so its way to the capture square counts
+// for its side (those taken are distinct units; the most one of them costs with what the
+// others then need more counts too). An unseen unit that takes a member of the group goes to
+// its square: if it stays on the board, its way through there to a target square raises its
+// side's assignment (bounded by the assignment's dual solution), and such a unit is none of
+// those taken; if it is lost later, its way there and the others' greater need count, and it
+// may be one of those taken. A knight's count keeps the parity of its distance.
+//
+// Members that can never meet (their squares within their moves are apart) are searched
+// apart and only their counts are added; per placement of the members the least counts are
+// kept (none at most another everywhere). A real game, its other units left out, is one of these
 // relaxed histories, so the least moves over them bound the unit's moves from below.
 //
 // Kings are never in the group; a rook of the group that may castle may go from its corner to

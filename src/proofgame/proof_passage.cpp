@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "rebirth/assignment.h"
@@ -41,25 +40,98 @@ struct Fate {
 
 // What a relaxed history has counted so far: each side's captures, each side's waste (its
 // members' moves beyond their distances to their fates) and the waste of the unit asked about.
-constexpr size_t kCaptures = 0, kWaste = 2, kOwn = 4;
-using Counts = std::array<std::uint8_t, 5>;
+// Then, per side, what its units outside the group spend beyond its need when the group's
+// members take them or are taken by them unseen: the moves of those taken (to where they were
+// taken; distinct units, lost), the most one of them cost with what the others then need
+// more, and over the unseen captures the least a unit that stays on the board spends on one
+// (kFar: none) and the most a unit lost later spends on one (with the others' need), over
+// those a lost unit may make, and the most a unit that stays spends on one of the others
+// (which only such a unit can make).
+constexpr size_t kCaptures = 0, kWaste = 2, kOwn = 4, kVictims = 5, kVictim = 7, kTakerStays = 9, kTakerLost = 11,
+                 kTakerMustStay = 13;
+using Counts = std::array<std::uint8_t, 15>;
+constexpr Counts kNoCounts{0, 0, 0, 0, 0, 0, 0, 0, 0, kFar, kFar, 0, 0, 0, 0};
 
 // One relaxed position: the members' squares (kGone once taken) and walks, and the counts.
 struct State {
     std::array<std::uint8_t, kMaxMembers> square{};
     std::array<std::uint8_t, kMaxMembers> walk{};
-    Counts counts{};
+    Counts counts = kNoCounts;
 
-    // The placement of the members (the counts apart).
-    std::string key(int n) const {
-        std::string k;
-        k.reserve(size_t(2 * n));
-        for (int i = 0; i < n; ++i) {
-            k.push_back(char(square[size_t(i)]));
-            k.push_back(char(walk[size_t(i)]));
+    // The placement of the members (the counts apart), ten bits a member.
+    std::pair<std::uint64_t, std::uint64_t> key() const {
+        std::uint64_t lo = 0, hi = 0;
+        for (size_t i = 0; i < kMaxMembers; ++i) {
+            const std::uint64_t v = std::uint64_t(square[i]) | std::uint64_t(walk[i]) << 7;
+            if (i < 6)
+                lo |= v << (10 * i);
+            else
+                hi |= v << (10 * (i - 6));
         }
-        return k;
+        return {lo, hi};
     }
+};
+
+// Per placement of the members, the least counts it was reached with (none of them at most
+// another everywhere): an open-addressing table of placements, each with a list of counts.
+class PlacementTable {
+  public:
+    PlacementTable() : slots_(1024) {}
+    size_t size() const { return used_; }
+    // Adds c for `key` unless some counts already there are at most c everywhere; false then.
+    bool add(std::pair<std::uint64_t, std::uint64_t> key, const Counts& c) {
+        if (2 * (used_ + 1) > slots_.size()) grow();
+        Slot& slot = find(key);
+        if (slot.head < 0) {
+            slot.key = key;
+            ++used_;
+        }
+        // One pass: the list's counts are none at most another, so none at most c follows
+        // one that c is at most (those are unlinked).
+        for (int* link = &slot.head; *link >= 0;) {
+            Node& o = nodes_[size_t(*link)];
+            if (at_most(o.counts, c)) return false;
+            if (at_most(c, o.counts))
+                *link = o.next;
+            else
+                link = &o.next;
+        }
+        nodes_.push_back({c, slot.head});
+        slot.head = int(nodes_.size()) - 1;
+        return true;
+    }
+
+  private:
+    struct Slot {
+        std::pair<std::uint64_t, std::uint64_t> key{};
+        int head = -1;
+    };
+    struct Node {
+        Counts counts;
+        int next;
+    };
+    static bool at_most(const Counts& a, const Counts& b) {
+        for (size_t k = 0; k < a.size(); ++k)
+            if (a[k] > b[k]) return false;
+        return true;
+    }
+    Slot& find(std::pair<std::uint64_t, std::uint64_t> key) {
+        std::uint64_t h = key.first * 0x9E3779B97F4A7C15ull ^ key.second * 0xC2B2AE3D27D4EB4Full;
+        h ^= h >> 32;
+        h *= 0xD6E8FEB86659FD93ull;
+        h ^= h >> 32;
+        for (size_t i = size_t(h) & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1))
+            if (slots_[i].head < 0 || slots_[i].key == key) return slots_[i];
+    }
+    void grow() {
+        std::vector<Slot> old(slots_.size() * 2);
+        old.swap(slots_);
+        for (const Slot& o : old)
+            if (o.head >= 0) find(o.key) = o;
+    }
+    std::vector<Slot> slots_;
+    std::vector<Node> nodes_;
+    size_t used_ = 0;
 };
 
 class Passage {
@@ -109,7 +181,11 @@ class Passage {
         std::array<bool, SQUARE_NB> used{};
         used[to] = true;
         choose(1, taken, used);
-        return best_ >= kFar ? int(kFar) : distance + best_;
+        if (best_ >= kFar) return kFar;
+        // A knight changes its square's colour with each move: its count keeps the parity of its
+        // distance.
+        if (u.walk == KNIGHT && best_ % 2) ++best_;
+        return distance + best_;
     }
 
   private:
@@ -158,6 +234,8 @@ class Passage {
         for (Color c : {WHITE, BLACK}) {
             unseen_[c].fill(kFar);
             unseen_pawn_[c].fill(kFar);
+            unseen_lost_[c].fill(kFar);
+            unseen_pawn_lost_[c].fill(kFar);
             for (Bitboard b = lossable_[c] & ~pos_.pieces(KING) & ~fixed_; b;) {  // fixed units are never taken
                 const Square v = pop_lsb(b);
                 const Walk w = pos_.piece_on(v).walk;
@@ -166,10 +244,69 @@ class Passage {
                     int d = kFar;
                     for (Walk as : {w, Walk(QUEEN), Walk(KNIGHT)})
                         if (as == w || w == PAWN) d = std::min(d, walk_distance(fixed_, w, c, v, as, Square(q)));
+                    const int penalty = penalty_[c][size_t(column_of(c, v))];
                     unseen_[c][size_t(q)] = std::min(unseen_[c][size_t(q)], d);
-                    if (w == PAWN)
-                        unseen_pawn_[c][size_t(q)] =
-                            std::min(unseen_pawn_[c][size_t(q)], walk_distance(fixed_, w, c, v, PAWN, Square(q)));
+                    unseen_lost_[c][size_t(q)] = std::min(unseen_lost_[c][size_t(q)], std::min(d + penalty, int(kFar)));
+                    if (w == PAWN) {
+                        const int step = walk_distance(fixed_, w, c, v, PAWN, Square(q));
+                        unseen_pawn_[c][size_t(q)] = std::min(unseen_pawn_[c][size_t(q)], step);
+                        unseen_pawn_lost_[c][size_t(q)] =
+                            std::min(unseen_pawn_lost_[c][size_t(q)], std::min(step + penalty, int(kFar)));
+                    }
+                }
+            }
+        }
+    }
+
+    // The column of unit v among side c's units outside the group.
+    int column_of(Color c, Square v) const {
+        return int(std::find(rest_units_[c].begin(), rest_units_[c].end(), v) - rest_units_[c].begin());
+    }
+
+    // Per side and square, what that side's units outside the group spend beyond its need when
+    // one of them takes there (a member taken unseen): taker_stays_ for a unit that stays on
+    // the board, its way through there to a target square (the rest's assignment with its
+    // costs so raised, bounded by the assignment's dual solution, its column then used);
+    // taker_lost_ for one lost later, its way there and what the others then need more.
+    void taker_costs() {
+        for (Color c : {WHITE, BLACK}) {
+            taker_stays_[c].fill(kFar);
+            taker_lost_[c].fill(kFar);
+            const std::vector<AssignmentRow>& rows = rest_left_[c];
+            const AssignmentDuals& duals = rest_duals_[c];
+            for (int j = 0; j < rest_columns_[c]; ++j) {
+                const Square v = rest_units_[c][size_t(j)];
+                const Piece p = pos_.piece_on(v);
+                if ((fixed_ & square_bb(v)) || p.walk > PAWN) continue;
+                for (int q = 0; q < SQUARE_NB; ++q) {
+                    std::array<int, 3> there{kFar, kFar, kFar};  // to q as itself, as a queen, as a knight
+                    const std::array<Walk, 3> as{p.walk, QUEEN, KNIGHT};
+                    for (size_t a = 0; a < 3; ++a)
+                        if (a == 0 || p.walk == PAWN) there[a] = walk_distance(fixed_, p.walk, c, v, as[a], Square(q));
+                    const int nearest = std::min({there[0], there[1], there[2]});
+                    if (nearest >= kFar) continue;
+                    if ((lossable_[c] & square_bb(v)) && p.walk != KING)
+                        taker_lost_[c][size_t(q)] =
+                            std::min(taker_lost_[c][size_t(q)], std::min(nearest + penalty_[c][size_t(j)], int(kFar)));
+                    if (rows.empty()) continue;
+                    int column = kFar;
+                    for (size_t r = 0; r < rows.size(); ++r) {
+                        const Square t = left_squares_[c][r];
+                        int via = kFar;
+                        const Walk want = target_[t].walk;
+                        for (size_t a = 0; a < 3; ++a) {
+                            if (there[a] >= kFar) continue;
+                            // Promoted on the way: on as a queen (no farther than a rook or
+                            // bishop) or a knight.
+                            const Walk on = a == 0 ? want : a == 2 ? KNIGHT : want == KNIGHT ? NO_WALK : QUEEN;
+                            if (a > 0 && (on == NO_WALK || want == PAWN || want == KING)) continue;
+                            via = std::min(via, there[a] + walk_distance(fixed_, as[a], c, Square(q), on, t));
+                        }
+                        column = std::min(column, std::min(via, int(kFar)) - duals.row[r]);
+                    }
+                    if (column < kFar)
+                        taker_stays_[c][size_t(q)] =
+                            std::min(taker_stays_[c][size_t(q)], std::max(0, column - duals.column[size_t(j)]));
                 }
             }
         }
@@ -208,6 +345,7 @@ class Passage {
         for (Color c : {WHITE, BLACK}) {
             int members = 0;
             std::vector<AssignmentRow> rows;
+            std::vector<Square> left;
             for (size_t r = 0; r < rest_squares_[c].size(); ++r) {
                 const Square x = rest_squares_[c][r];
                 bool filled = false;
@@ -215,7 +353,10 @@ class Passage {
                     if (members_[i].color != c || fates_[i].square != x) continue;
                     filled = true;
                 }
-                if (!filled) rows.push_back(rest_rows_[c][r]);
+                if (!filled) {
+                    rows.push_back(rest_rows_[c][r]);
+                    left.push_back(x);
+                }
             }
             for (size_t i = 0; i < members_.size(); ++i) {
                 if (members_[i].color != c || fates_[i].square == SQ_NONE) continue;
@@ -223,20 +364,29 @@ class Passage {
                     walk_distance(fixed_, members_[i].walk, c, members_[i].start, fates_[i].walk, fates_[i].square);
             }
             if (int(rows.size()) > rest_columns_[c]) return false;
-            const int rest = rows.empty() ? 0 : min_cost_assignment(rows.data(), int(rows.size()), rest_columns_[c]);
+            AssignmentDuals duals;
+            const int rest =
+                rows.empty() ? 0 : min_cost_assignment(rows.data(), int(rows.size()), rest_columns_[c], &duals);
             if (rest >= kFar) return false;
             out[c] = budget_[c] + castles_[c] - rest - members;
             if (out[c] < 0) return false;
             // The other units the side can lose: without one, the others still fill the
             // squares within the slack.
             lossable_[c] = 0;
+            penalty_[c].fill(kFar);
             for (int j = 0; j < rest_columns_[c]; ++j) {
                 std::vector<AssignmentRow> without = rows;
                 for (AssignmentRow& row : without) row[size_t(j)] = kFar;
                 const int others =
                     without.empty() ? 0 : min_cost_assignment(without.data(), int(without.size()), rest_columns_[c]);
-                if (others < kFar && others - rest <= out[c]) lossable_[c] |= square_bb(rest_units_[c][size_t(j)]);
+                if (others < kFar && others - rest <= out[c]) {
+                    lossable_[c] |= square_bb(rest_units_[c][size_t(j)]);
+                    penalty_[c][size_t(j)] = others - rest;
+                }
             }
+            rest_left_[c] = rows;
+            left_squares_[c] = left;
+            rest_duals_[c] = duals;
         }
         return true;
     }
@@ -248,6 +398,7 @@ class Passage {
         if (!slack(slack_left)) return;
         slack_ = slack_left;
         unseen_costs();
+        taker_costs();
         // Distances of each member staying on the board to its fate, per square and walk.
         for (size_t i = 0; i < members_.size(); ++i) {
             auto& rows = to_fate_[i];
@@ -268,7 +419,10 @@ class Passage {
         // The least waste k of the unit asked about, trying k = 0, 1, ...
         // The least waste of the unit asked about, up to `enough` (a fate whose histories all
         // waste more counts as that much; one not searched out within max_states, as none).
-        const int top = std::min({best_ - 1, slack_[members_[0].color], enough_ - 1});
+        int top = std::min({best_ - 1, slack_[members_[0].color], enough_ - 1});
+        // A knight wastes moves in pairs (each move changes its square's colour): an odd waste
+        // is never the least.
+        if (members_[0].walk == KNIGHT) top -= top % 2;
         if (top < 0) return;
         bool aborted = false;
         const int least = least_own(top, aborted);
@@ -333,7 +487,7 @@ class Passage {
                     }
         }
         // Each cluster's least counts at its goal, then their sums within the limits.
-        std::vector<Counts> sums{Counts{}};
+        std::vector<Counts> sums{kNoCounts};
         for (int head = 0; head < n; ++head) {
             unsigned mask = 0;
             for (int i = 0; i < n; ++i)
@@ -348,7 +502,11 @@ class Passage {
             for (const Counts& a : sums)
                 for (const Counts& b : ends) {
                     Counts c;
-                    for (size_t k = 0; k < c.size(); ++k) c[k] = std::uint8_t(a[k] + b[k]);
+                    for (size_t k = 0; k < c.size(); ++k) c[k] = std::uint8_t(std::min(99, a[k] + b[k]));
+                    for (size_t k :
+                         {kVictim, kVictim + 1, kTakerLost, kTakerLost + 1, kTakerMustStay, kTakerMustStay + 1})
+                        c[k] = std::max(a[k], b[k]);
+                    for (size_t k : {kTakerStays, kTakerStays + 1}) c[k] = std::min(a[k], b[k]);
                     if (within(c)) add_least(next, c);
                 }
             sums.swap(next);
@@ -366,8 +524,23 @@ class Passage {
 
     // Whether counts stay within the losses and the slack.
     bool within(const Counts& c) const {
-        return c[kCaptures + WHITE] <= losses_[BLACK] && c[kCaptures + BLACK] <= losses_[WHITE] &&
-               c[kWaste + WHITE] <= slack_[WHITE] && c[kWaste + BLACK] <= slack_[BLACK];
+        return c[kCaptures + WHITE] <= losses_[BLACK] && c[kCaptures + BLACK] <= losses_[WHITE] && spent(c, WHITE) &&
+               spent(c, BLACK);
+    }
+
+    // Whether side c's moves beyond its need stay within its slack: its members' waste, and
+    // what its units outside the group spend on the unseen captures. Those taken are distinct
+    // units, lost; a unit that takes and stays is none of them (one such unit may make several
+    // captures: the most counts); a unit that takes and is lost later may be one of them. So
+    // the victims' moves add up with what a capture only a unit that stays can make costs; of
+    // the others, either some was by a unit that stays (the victims' moves and the least such
+    // cost add up) or none was (the most of each kind counts).
+    bool spent(const Counts& c, Color side) const {
+        const int victims = c[kVictims + side];
+        const int lost = std::max({victims, int(c[kVictim + side]), int(c[kTakerLost + side])});
+        const int extra = std::max({victims + c[kTakerMustStay + side], std::min(victims + c[kTakerStays + side], lost),
+                                    int(c[kVictim + side])});
+        return c[kWaste + side] + extra <= slack_[side];
     }
 
     // Adds c to a list of counts none of which is at most another everywhere, unless one
@@ -399,11 +572,10 @@ class Passage {
             start.square[size_t(i)] = (mask >> i) & 1 ? std::uint8_t(members_[size_t(i)].start) : kGone;
             start.walk[size_t(i)] = std::uint8_t(members_[size_t(i)].walk);
         }
-        // Per placement of the members, the least counts it was reached with.
-        std::unordered_map<std::string, std::vector<Counts>> seen;
+        PlacementTable seen;
         int positions = 1;
         std::vector<State> stack{start};
-        seen[start.key(n)].push_back(start.counts);
+        seen.add(start.key(), start.counts);
         while (!stack.empty()) {
             const State s = stack.back();
             stack.pop_back();
@@ -415,7 +587,7 @@ class Passage {
             }
             if (positions > max_states_) return false;
             expand(s, [&](const State& next) {
-                if (add_least(seen[next.key(n)], next.counts)) {
+                if (seen.add(next.key(), next.counts)) {
                     ++positions;
                     stack.push_back(next);
                 }
@@ -463,15 +635,16 @@ class Passage {
             // A step to `to` as walk `after`, taking the member `victim` (or -1) and counting
             // `captures` of c's.
             // `unseen`: the fewest moves the other side's unit taken unseen made to get there.
-            auto step = [&](Square to, Walk after, int victim, int captures, int unseen = 0) {
+            auto step = [&](Square to, Walk after, int victim, int captures, int unseen = -1, int unseen_lost = 0) {
                 State next = s;
                 if (captures) {
                     if (s.counts[kCaptures + c] + captures > losses_[~c]) return;
                     next.counts[kCaptures + c] = std::uint8_t(s.counts[kCaptures + c] + captures);
                 }
-                if (unseen) {
-                    if (s.counts[kWaste + ~c] + unseen > slack_[~c]) return;
-                    next.counts[kWaste + ~c] = std::uint8_t(s.counts[kWaste + ~c] + unseen);
+                if (unseen >= 0) {
+                    next.counts[kVictims + ~c] = std::uint8_t(std::min(99, s.counts[kVictims + ~c] + unseen));
+                    next.counts[kVictim + ~c] =
+                        std::max(s.counts[kVictim + ~c], std::uint8_t(std::min(99, unseen_lost)));
                 }
                 if (victim >= 0) next.square[size_t(victim)] = kGone;
                 next.square[i] = std::uint8_t(to);
@@ -485,13 +658,13 @@ class Passage {
                         if (d_to >= kFar) return;
                         waste = 1 + d_to - to_fate(i, from, w);
                     }
-                    if (s.counts[kWaste + c] + waste > slack_[c]) return;
-                    next.counts[kWaste + c] = std::uint8_t(s.counts[kWaste + c] + waste);
+                    next.counts[kWaste + c] = std::uint8_t(std::min(99, s.counts[kWaste + c] + waste));
                     if (i == 0) {
                         if (s.counts[kOwn] + waste > own_limit_) return;
                         next.counts[kOwn] = std::uint8_t(s.counts[kOwn] + waste);
                     }
                 }
+                if (!spent(next.counts, c) || !spent(next.counts, ~c)) return;
                 emit(next);
             };
             // Landing on `to` (a capture when an enemy member stands there).
@@ -538,9 +711,12 @@ class Passage {
                     // out, lost, so its moves are beyond the side's need; en passant, a pawn
                     // beside), or en passant a taken pawn of the group beside.
                     const Square ep = make_square(file_of(to), rank_of(from));
-                    int unseen = unseen_[~c][to];
-                    if (rank_of(from) == (c == WHITE ? 4 : 3)) unseen = std::min(unseen, unseen_pawn_[~c][ep]);
-                    if (unseen < kFar) walks(to, [&](Walk after) { step(to, after, -1, 1, unseen); });
+                    int unseen = unseen_[~c][to], lost = unseen_lost_[~c][to];
+                    if (rank_of(from) == (c == WHITE ? 4 : 3)) {
+                        unseen = std::min(unseen, unseen_pawn_[~c][ep]);
+                        lost = std::min(lost, unseen_pawn_lost_[~c][ep]);
+                    }
+                    if (unseen < kFar) walks(to, [&](Walk after) { step(to, after, -1, 1, unseen, lost); });
                     const int beside = member_on(s, ep);
                     if (beside >= 0 && members_[size_t(beside)].color != c && Walk(s.walk[size_t(beside)]) == PAWN &&
                         fates_[size_t(beside)].square == SQ_NONE)
@@ -559,10 +735,21 @@ class Passage {
                 }
             }
             // A taken member may be taken by an unseen unit at any time.
-            if (!stays && s.counts[kCaptures + ~c] < losses_[c]) {
+            if (!stays && s.counts[kCaptures + ~c] < losses_[c] &&
+                std::min(taker_stays_[~c][from], taker_lost_[~c][from]) < kFar) {
                 State next = s;
                 next.square[i] = kGone;
                 next.counts[kCaptures + ~c] = std::uint8_t(s.counts[kCaptures + ~c] + 1);
+                if (taker_lost_[~c][from] >= kFar) {
+                    next.counts[kTakerMustStay + ~c] = std::max(
+                        s.counts[kTakerMustStay + ~c], std::uint8_t(std::min<int>(kFar, taker_stays_[~c][from])));
+                } else {
+                    next.counts[kTakerStays + ~c] =
+                        std::min(s.counts[kTakerStays + ~c], std::uint8_t(std::min<int>(kFar, taker_stays_[~c][from])));
+                    next.counts[kTakerLost + ~c] =
+                        std::max(s.counts[kTakerLost + ~c], std::uint8_t(taker_lost_[~c][from]));
+                }
+                if (!spent(next.counts, ~c)) continue;
                 emit(next);
             }
         }
@@ -589,7 +776,13 @@ class Passage {
     int best_ = kFar;
     unsigned active_ = 0;  // the members explore() follows
     int own_limit_ = 0;    // and the waste it allows the unit asked about
-    std::array<std::array<int, SQUARE_NB>, COLOR_NB> unseen_{}, unseen_pawn_{};  // unseen_costs()
+    std::array<std::array<int, SQUARE_NB>, COLOR_NB> unseen_{}, unseen_pawn_{};            // unseen_costs()
+    std::array<std::array<int, SQUARE_NB>, COLOR_NB> unseen_lost_{}, unseen_pawn_lost_{};  // with penalty_
+    std::array<std::array<int, SQUARE_NB>, COLOR_NB> taker_stays_{}, taker_lost_{};        // taker_costs()
+    std::array<std::array<int, 16>, COLOR_NB> penalty_{};         // slack(): losing each lossable unit
+    std::array<std::vector<AssignmentRow>, COLOR_NB> rest_left_;  // slack(): the rest's rows
+    std::array<std::vector<Square>, COLOR_NB> left_squares_;      // their target squares
+    std::array<AssignmentDuals, COLOR_NB> rest_duals_;            // the rest's dual solution
 };
 
 }  // namespace

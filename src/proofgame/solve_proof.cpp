@@ -948,22 +948,26 @@ struct ProofTwinSearch::Impl {
     std::vector<Position> roots;  // each play's start, its first side to move
     std::vector<Play> plays;
     bool series = false;  // ser-dia, ser-a=>b: lengths and lines count the series side's moves
-    // Per play and length, the floors of passage_raises at the play's start (orthodox only),
-    // worked out at the first search of that length.
+    // Per play, the floors of passage_raises at the play's start (orthodox only) for its
+    // longest length, worked out at the first search: a floor found with more moves holds
+    // with fewer (fewer games), so they serve every length of the play.
     std::mutex floors_mutex;
-    std::map<std::pair<int, int>, std::vector<UnitCostFloor>> floors;
+    std::map<int, std::vector<UnitCostFloor>> floors;
 
-    // The floors for `play` and `length` (their budgets: the first side's (length + 1) / 2).
+    // The floors for `play` (for `length` half-moves or fewer; the first side makes (length +
+    // 1) / 2 of them).
     const std::vector<UnitCostFloor>* floors_for(int play, int length) {
         const Run& run = runs[size_t(play)];
         if (!run.distances || !run.bound) return nullptr;
+        const std::vector<int>& lengths = plays[size_t(play)].lengths;
+        const int longest = lengths.empty() ? length : std::max(length, lengths.back());
         std::lock_guard<std::mutex> lock(floors_mutex);
-        auto [at, fresh] = floors.try_emplace({play, length});
+        auto [at, fresh] = floors.try_emplace(play);
         if (fresh) {
             const Position& root = roots[size_t(play)];
             std::array<int, COLOR_NB> budget{};
-            budget[run.first] = (length + 1) / 2;
-            budget[~run.first] = length / 2;
+            budget[run.first] = (longest + 1) / 2;
+            budget[~run.first] = longest / 2;
             // None where the bounds refuse the start already (the search ends there).
             const Bitboard fixed = fixed_units(root, target);
             const bool open = proof_moves_needed(root, target, WHITE, fixed) <= budget[WHITE] &&
@@ -973,8 +977,8 @@ struct ProofTwinSearch::Impl {
         }
         return &at->second;
     }
-    // Positions a passage search may visit (passage_moves): about 0.2 s on one thread.
-    static constexpr int kPassageStates = 200000;
+    // Positions a passage search may visit (passage_moves): about 0.15 s on one thread.
+    static constexpr int kPassageStates = 500000;
 };
 
 ProofTwinSearch::ProofTwinSearch(const SolveContext& ctx) : impl_(std::make_unique<Impl>()) {
