@@ -1136,8 +1136,10 @@ bool ProofTwinSearch::keeps_line(int play, const MoveLine& line) const {
     }
     play_checked(end, line);
     if (m.plays[size_t(play)].blocked) return false;
+    Run floored = run;  // the full search's floors too
+    floored.floors = const_cast<Impl&>(m).floors_for(play, static_cast<int>(line.size()));
     Position pos = root;
-    Searcher s(run, root, {});
+    Searcher s(floored, root, {});
     s.follow(&line);
     const int length = static_cast<int>(line.size());
     s.solve(pos, length, length % 2 ? run.first : ~run.first, 0);
