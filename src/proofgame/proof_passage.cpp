@@ -1,7 +1,6 @@
 #include "rebirth/proof_passage.h"
 
 #include <algorithm>
-#include <string>
 #include <vector>
 
 #include "rebirth/assignment.h"
