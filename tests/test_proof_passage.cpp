@@ -80,7 +80,9 @@ TEST(ProofPassage, TheFloorRaisesTheCaptureBound) {
                 {SQ_G2, SQ_G3, 1}, {SQ_H1, SQ_F1, 1}, {SQ_C8, SQ_B7, 1}, {SQ_B8, SQ_A6, 1}};
     for (const UnitCostFloor& f : found)
         for (const auto& m : made)
-            if (f.unit == m.from && f.to == m.to) EXPECT_LE(f.moves, m.moves) << int(f.unit) << " to " << int(f.to);
+            if (f.unit == m.from && f.to == m.to) {
+                EXPECT_LE(f.moves, m.moves) << int(f.unit) << " to " << int(f.to);
+            }
 }
 
 // promotee_must_switchback1 (Natch 3.3 tests, 8.5 moves, unique): Black's rook a8 must reach

@@ -54,12 +54,6 @@ Bitboard proof_capture_squares(const Position& pos, const Board& target, Color o
 bool proof_capture_possible(const Position& pos, const Board& target, Color c, Bitboard fixed, Bitboard capture_squares,
                             int moves_left);
 
-// The assignment problems of one side's units to its target squares that the bound starts
-// from, remembered for one target: each depends only on the side's units (squares and walks),
-// its castling sides and the fixed units, which make its key (compared whole on a lookup), and
-// it is kept while blocked_distances_generation() is unchanged (it points into those
-// tables). Holds at most 1024 per side (a newer one replaces an older one in its slot). One per
-// thread: not thread-safe. Keeps a reference to the target.
 // A least count of moves for one pair: the unit on `unit` makes at least `moves` more moves in
 // a game where it ends on the target square `to` (as proof_passage.h finds); the bound then
 // counts at least that for the pair, wherever it counts the unit's way to `to`.
@@ -69,6 +63,12 @@ struct UnitCostFloor {
     int moves = 0;
 };
 
+// The assignment problems of one side's units to its target squares that the bound starts
+// from, remembered for one target: each depends only on the side's units (squares and walks),
+// its castling sides and the fixed units, which make its key (compared whole on a lookup), and
+// it is kept while blocked_distances_generation() is unchanged (it points into those
+// tables). Holds at most 1024 per side (a newer one replaces an older one in its slot). One per
+// thread: not thread-safe. Keeps a reference to the target.
 class CaptureBoundCache {
   public:
     explicit CaptureBoundCache(const Board& target);
@@ -89,8 +89,8 @@ class CaptureBoundCache {
 // (proof_capture_squares of the other side, then proof_capture_possible), or when the other
 // side cannot bring every unit it loses into the taker's reach and its other units onto
 // their target squares with its moves. `cache` (when given, for the same target) saves
-// recomputing the sides' assignments and reaches; `floors` (when given) raise the costs of
-// their pairs (a side with floors on its units is worked out without the cache).
+// recomputing the sides' assignments and reaches (the floors on a side's units are part of
+// its entry's key, up to 12); `floors` (when given) raise the costs of their pairs.
 bool proof_captures_feasible(const Position& pos, const Board& target, Bitboard fixed,
                              std::array<int, COLOR_NB> moves_left, CaptureBoundCache* cache = nullptr,
                              const std::vector<UnitCostFloor>* floors = nullptr);

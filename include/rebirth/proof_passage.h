@@ -58,11 +58,8 @@ namespace rebirth {
 // exists (also when `to` is not a target square of the unit's colour and walk). At most the
 // distance and `enough` (the search stops there). When more than `max_states` positions of
 // one search are needed, the distance (no verdict). `fixed`: fixed_units(pos, target).
-// `floors` (when given, each holding in every such game) raise the costs of the units outside
-// the group in their assignment.
 int passage_moves(const Position& pos, const Board& target, Bitboard fixed, std::array<int, COLOR_NB> budget,
-                  Bitboard group, Square unit, Square to, int max_states = 20000, int enough = kFar,
-                  const std::vector<UnitCostFloor>* floors = nullptr);
+                  Bitboard group, Square unit, Square to, int max_states = 20000, int enough = kFar);
 
 // The floors (proof_captures.h) passage_moves finds where one unit must pass a target square: for each unit V
 // (not a king nor fixed) whose square is not a target square of its walk and whose every move

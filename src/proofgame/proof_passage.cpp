@@ -51,6 +51,13 @@ constexpr size_t kCaptures = 0, kWaste = 2, kOwn = 4, kVictims = 5, kVictim = 7,
 using Counts = std::array<std::uint8_t, 15>;
 constexpr Counts kNoCounts{0, 0, 0, 0, 0, 0, 0, 0, 0, kFar, kFar, 0, 0, 0, 0};
 
+// Whether counts a are at most b everywhere (a history with a does all b's can).
+bool at_most(const Counts& a, const Counts& b) {
+    for (size_t k = 0; k < a.size(); ++k)
+        if (a[k] > b[k]) return false;
+    return true;
+}
+
 // One relaxed position: the members' squares (kGone once taken) and walks, and the counts.
 struct State {
     std::array<std::uint8_t, kMaxMembers> square{};
@@ -109,11 +116,6 @@ class PlacementTable {
         Counts counts;
         int next;
     };
-    static bool at_most(const Counts& a, const Counts& b) {
-        for (size_t k = 0; k < a.size(); ++k)
-            if (a[k] > b[k]) return false;
-        return true;
-    }
     Slot& find(std::pair<std::uint64_t, std::uint64_t> key) {
         std::uint64_t h = key.first * 0x9E3779B97F4A7C15ull ^ key.second * 0xC2B2AE3D27D4EB4Full;
         h ^= h >> 32;
@@ -136,14 +138,8 @@ class PlacementTable {
 class Passage {
   public:
     Passage(const Position& pos, const Board& target, Bitboard fixed, std::array<int, COLOR_NB> budget, int max_states,
-            int enough, const std::vector<UnitCostFloor>* floors)
-        : pos_(pos),
-          target_(target),
-          fixed_(fixed),
-          budget_(budget),
-          max_states_(max_states),
-          enough_(enough),
-          floors_(floors) {
+            int enough)
+        : pos_(pos), target_(target), fixed_(fixed), budget_(budget), max_states_(max_states), enough_(enough) {
         for (Color c : {WHITE, BLACK}) {
             int on_target = 0;
             for (int s = 0; s < SQUARE_NB; ++s)
@@ -208,12 +204,8 @@ class Passage {
                 if (t.empty() || t.color != c) continue;
                 AssignmentRow row{};
                 row.fill(kFar);
-                for (size_t i = 0; i < units.size(); ++i) {
+                for (size_t i = 0; i < units.size(); ++i)
                     row[i] = walk_distance(fixed_, pos_.piece_on(units[i]).walk, c, units[i], t.walk, Square(x));
-                    for (size_t k = 0; floors_ && k < floors_->size(); ++k)
-                        if ((*floors_)[k].unit == units[i] && (*floors_)[k].to == Square(x))
-                            row[i] = std::max(row[i], std::min((*floors_)[k].moves, int(kFar)));
-                }
                 rest_squares_[c].push_back(Square(x));
                 rest_rows_[c].push_back(row);
             }
@@ -415,7 +407,6 @@ class Passage {
                                                                        fates_[i].walk, fates_[i].square)));
             }
         }
-        // The least waste k of the unit asked about, trying k = 0, 1, ...
         // The least waste of the unit asked about, up to `enough` (a fate whose histories all
         // waste more counts as that much; one not searched out within max_states, as none).
         int top = std::min({best_ - 1, slack_[members_[0].color], enough_ - 1});
@@ -545,11 +536,6 @@ class Passage {
     // Adds c to a list of counts none of which is at most another everywhere, unless one
     // already is at most c; false when it was not added.
     static bool add_least(std::vector<Counts>& list, const Counts& c) {
-        auto at_most = [](const Counts& a, const Counts& b) {
-            for (size_t k = 0; k < a.size(); ++k)
-                if (a[k] > b[k]) return false;
-            return true;
-        };
         for (const Counts& o : list)
             if (at_most(o, c)) return false;
         list.erase(std::remove_if(list.begin(), list.end(), [&](const Counts& o) { return at_most(c, o); }),
@@ -632,8 +618,8 @@ class Passage {
             const Walk w = Walk(s.walk[i]);
             const bool stays = fates_[i].square != SQ_NONE;
             // A step to `to` as walk `after`, taking the member `victim` (or -1) and counting
-            // `captures` of c's.
-            // `unseen`: the fewest moves the other side's unit taken unseen made to get there.
+            // `captures` of c's; `unseen` (-1: none): the fewest moves the other side's unit taken
+            // unseen made to get there, `unseen_lost` with what its side's other units then need.
             auto step = [&](Square to, Walk after, int victim, int captures, int unseen = -1, int unseen_lost = 0) {
                 State next = s;
                 if (captures) {
@@ -760,7 +746,6 @@ class Passage {
     std::array<int, COLOR_NB> budget_;
     int max_states_;
     int enough_;
-    const std::vector<UnitCostFloor>* floors_;  // counted in the other units' assignment
     std::array<int, COLOR_NB> losses_{};
     std::array<int, COLOR_NB> castles_{};
     std::array<int, COLOR_NB> rest_columns_{};
@@ -787,9 +772,8 @@ class Passage {
 }  // namespace
 
 int passage_moves(const Position& pos, const Board& target, Bitboard fixed, std::array<int, COLOR_NB> budget,
-                  Bitboard group, Square unit, Square to, int max_states, int enough,
-                  const std::vector<UnitCostFloor>* floors) {
-    Passage p(pos, target, fixed, budget, max_states, enough, floors);
+                  Bitboard group, Square unit, Square to, int max_states, int enough) {
+    Passage p(pos, target, fixed, budget, max_states, enough);
     return p.solve(group, unit, to);
 }
 

@@ -275,8 +275,9 @@ struct Run {
     int max_change = 0;            // max_squares_per_move (0: no bound)
     bool arrival_changes = false;  // a move always changes its arrival square (last_move_arrives)
     const RebirthBound* rebirth = nullptr;  // the rebirth rules' bounds (proof_rebirth.h), when they apply
-    // Floors of pairs (proof_passage.h) worked out at the play's start for this length: the
-    // unit then on `unit` makes at least `moves` moves to end on `to`.
+    // Floors of pairs (proof_passage.h) worked out at the play's start (for its longest
+    // length, holding for the shorter ones): the unit then on `unit` makes at least `moves`
+    // moves to end on `to`.
     const std::vector<UnitCostFloor>* floors = nullptr;
 };
 
@@ -697,8 +698,12 @@ class Searcher {
                 }
             }
             UndoInfo u;
-            const Tracked before = tracked_;
-            if (tracked_.n) track(pos, m);
+            // The floors' units followed through the move (a copy only where there are floors).
+            std::optional<Tracked> before;
+            if (tracked_.n) {
+                before = tracked_;
+                track(pos, m);
+            }
             pos.do_move(m, u);
             stack_.push_back(m);
             const bool at_target = mover == goal_side_ && matches(pos);
@@ -713,7 +718,7 @@ class Searcher {
             }
             stack_.pop_back();
             pos.undo_move(m, u);
-            tracked_ = before;
+            if (before) tracked_ = *before;
         }
         if (memo && !found && !stop_) remember_failure(remaining, code);
         return found;
@@ -951,12 +956,12 @@ struct ProofTwinSearch::Impl {
     // Per play, the floors of passage_raises at the play's start (orthodox only) for its
     // longest length, worked out at the first search: a floor found with more moves holds
     // with fewer (fewer games), so they serve every length of the play.
-    std::mutex floors_mutex;
-    std::map<int, std::vector<UnitCostFloor>> floors;
+    mutable std::mutex floors_mutex;
+    mutable std::map<int, std::vector<UnitCostFloor>> floors;
 
     // The floors for `play` (for `length` half-moves or fewer; the first side makes (length +
     // 1) / 2 of them).
-    const std::vector<UnitCostFloor>* floors_for(int play, int length) {
+    const std::vector<UnitCostFloor>* floors_for(int play, int length) const {
         const Run& run = runs[size_t(play)];
         if (!run.distances || !run.bound) return nullptr;
         const std::vector<int>& lengths = plays[size_t(play)].lengths;
@@ -1113,7 +1118,7 @@ void ProofTwinSearch::solve(int play, const MoveLine& prefix, int length, long& 
         // The play ends where the goal side reaches the target: no line goes on from there.
         if (mover == goal_side && board_matches(from, m.target)) return;
     }
-    run.floors = const_cast<Impl&>(m).floors_for(play, length);
+    run.floors = m.floors_for(play, length);
     solve_length(run, root, prefix, from, length, limit_left, stopped, text, lines, shared);
 }
 
@@ -1137,7 +1142,7 @@ bool ProofTwinSearch::keeps_line(int play, const MoveLine& line) const {
     play_checked(end, line);
     if (m.plays[size_t(play)].blocked) return false;
     Run floored = run;  // the full search's floors too
-    floored.floors = const_cast<Impl&>(m).floors_for(play, static_cast<int>(line.size()));
+    floored.floors = m.floors_for(play, static_cast<int>(line.size()));
     Position pos = root;
     Searcher s(floored, root, {});
     s.follow(&line);
