@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Legality benchmark (issue 13): `rebirth legal` on the 40 `legal` labels of Retractor's
 # legality tests (../shared/reference/retro/legality.jsonl, read in place) on 1 and 2 threads,
-# within SECONDS a diagram (default 10, the command's default). Prints per label its wall time
+# within SECONDS a diagram (default 10, the command's default), each with the marks of its
+# `constraints` (--frozen, --promoted: the game keeps them). Prints per label its wall time
 # and the game's half-moves on each thread count, then how many got a game (replayed by
 # rebirth before it is printed) and the total times and their ratio. A label that gets no game
 # costs the whole SECONDS; one called illegal is a defect and makes the script exit 1.
@@ -30,8 +31,12 @@ for r in rows:
     cells = []
     for threads in (1, 2):
         t0 = time.time()
+        marks = []
+        for key in ('frozen', 'promoted'):
+            if r['constraints'][key]:
+                marks += ['--' + key, ','.join(r['constraints'][key])]
         p = subprocess.run([rebirth, 'legal', '--fen', r['fen'], '--seconds', seconds, '--threads', str(threads),
-                            '--json'], capture_output=True, text=True)
+                            '--json'] + marks, capture_output=True, text=True)
         secs = time.time() - t0
         j = json.loads([l for l in p.stdout.splitlines() if l.startswith('{')][-1])
         totals[threads] += secs

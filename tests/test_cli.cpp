@@ -816,6 +816,42 @@ TEST_F(Cli, LegalProvesWithAGameThatVerifyReplays) {
     EXPECT_TRUE(contains(r[3].err, "--fen")) << r[3];
 }
 
+// rebirth legal --frozen/--promoted: marks are claims. The game array but for the black knight
+// on f6, Black to move, the white knight g1 marked frozen: legal with a game in which White's
+// b1 knight goes out and back (White's only other units that can move), and the JSON line
+// names the mark; verify replays it, and fails it once
+// b1 is claimed frozen as well. Retractor's LG-097 with a8 and e8 frozen: illegal (the white
+// rook on c8 cannot have come in). A mark that is no square, or on an empty square, is bad
+// input naming the option and the word.
+TEST_F(Cli, LegalTakesMarksAsClaims) {
+    const std::string array = "rnbqkb1r/pppppppp/5n2/8/8/8/PPPPPPPP/RNBQKBNR b - - 3 2";
+    const RunResult made = run({"legal", "--fen", array, "--frozen", "g1", "--json", "--threads", "1"});
+    expect_clean_exit(made, 0);
+    const nlohmann::json j = nlohmann::json::parse(made.out);
+    EXPECT_EQ(j["verdict"], "legal") << made;
+    EXPECT_EQ(j["frozen"], "g1") << made;
+    const std::string good = write("marked.jsonl", made.out);
+    nlohmann::json both = j;
+    both["frozen"] = "b1,g1";
+    const std::string broken = write("marked-both.jsonl", both.dump() + "\n");
+    const std::vector<RunResult> r =
+        run_all({{"verify", good},
+                 {"verify", broken},
+                 {"legal", "--fen", "r1Rnkb1r/ppppp2p/5p1n/6p1/1P1P4/2P1P3/P4PPP/4K3 w - - 0 1", "--frozen", "a8,e8"},
+                 {"legal", "--fen", array, "--frozen", "g1,z9"},
+                 {"legal", "--fen", array, "--promoted", "e4"}});
+    expect_clean_exit(r[0], 0);
+    EXPECT_TRUE(contains(r[0].out, "verified 1 of 1 certificate(s)\n")) << r[0];
+    expect_clean_exit(r[1], 2);
+    EXPECT_TRUE(contains(r[1].out, "b1, marked frozen")) << r[1];
+    expect_clean_exit(r[2], 0);
+    EXPECT_TRUE(contains(r[2].out, "illegal: white rook on c8 cannot have reached its square")) << r[2];
+    expect_clean_exit(r[3], 2);
+    EXPECT_TRUE(contains(r[3].err, "--frozen") && contains(r[3].err, "z9")) << r[3];
+    expect_clean_exit(r[4], 2);
+    EXPECT_TRUE(contains(r[4].err, "--promoted") && contains(r[4].err, "e4")) << r[4];
+}
+
 // retro --certify-long: janko.at's JR-B-016 (lastmoves.jsonl, White's last move "B-"): no game
 // of 2 half-moves reaches the position before Bg7-h8, one of any length does, and verify
 // replays it; --certify-long without --certify is bad input naming the option.

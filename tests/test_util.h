@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "rebirth/legality.h"
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
 #include "rebirth/position.h"
@@ -108,6 +109,17 @@ inline std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& path)
         }
     }
     return out;
+}
+
+// The marks of a legality label of ../shared/reference/retro/legality.jsonl (its
+// `constraints`: squares of units frozen or promoted).
+inline LegalityMarks label_marks(const nlohmann::json& label) {
+    LegalityMarks marks;
+    for (const auto& square : label["constraints"]["frozen"])
+        marks.frozen |= square_bb(parse_square(square.get<std::string>()));
+    for (const auto& square : label["constraints"]["promoted"])
+        marks.promoted |= square_bb(parse_square(square.get<std::string>()));
+    return marks;
 }
 
 // The legal moves of pos in Popeye notation (no check marks), sorted.

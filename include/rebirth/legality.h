@@ -15,6 +15,16 @@ struct LegalityVerdict {
     std::string reason;
 };
 
+// Marks a retro problem sets on some units (Retractor's cages, janko.at's "the unit never
+// moved"): `frozen` squares hold units that stood there all game (so on a game-array square of
+// their walk and colour), `promoted` squares units that came from a promotion. The diagram is
+// judged with the marks as claims, like castling rights.
+struct LegalityMarks {
+    Bitboard frozen = 0;
+    Bitboard promoted = 0;
+    bool empty() const { return !frozen && !promoted; }
+};
+
 // Static orthodox legality analysis of a diagram (RULES.md section 5, Alsatian Circe; later
 // reused by retro analysis). Only sound rules: each says illegal only when no legal game can
 // reach the position with `side_to_move` to move, the castling rights `castling_rights`
@@ -45,7 +55,9 @@ struct LegalityVerdict {
 //  - promoted units needed <= missing pawns;
 //  - pawns and promoted units are traced to distinct starting pawns; the captures this
 //    needs must not exceed the number of missing opposing units that a pawn can have taken
-//    (not those shut in on their game-array squares, which a piece took there). A pawn's
+//    (not the original pieces gone whose every way from their game-array square misses the
+//    squares where the counted pawns took, such as those shut in on that square, which a
+//    piece took there). A pawn's
 //    captures are counted along its ways past the walls, one per file change; a promoted
 //    unit comes from a promotion square from which it can reach its square (a bishop's of
 //    its colour; a unit that no game-array square of its walk reaches was promoted, from a
@@ -61,8 +73,11 @@ struct LegalityVerdict {
 //    onto its third rank from its home square;
 //  - on a first rank shut in by walls, kings, queens, rooks and bishops keep the game
 //    array's order (units taken apart), but for one castling.
+//  With marks: a frozen unit stands on a game-array square of its walk and colour and is a
+//  wall; a promoted one is no king, pawn or frozen unit, and is not an original unit.
 // Allocation-free unless a violation is found (the reason string).
 LegalityVerdict analyze_orthodox_legality(const std::array<Piece, SQUARE_NB>& board, Color side_to_move,
-                                          Bitboard castling_rights = 0, Square ep_square = SQ_NONE);
+                                          Bitboard castling_rights = 0, Square ep_square = SQ_NONE,
+                                          const LegalityMarks& marks = {});
 
 }  // namespace rebirth

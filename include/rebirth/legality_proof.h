@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "rebirth/legality.h"
 #include "rebirth/move.h"
 #include "rebirth/proof_builder.h"
 #include "rebirth/setup.h"
@@ -32,6 +33,14 @@ struct LegalityProof {
 // position one of them leads back to, followed by its moves (the rest of the time, shared;
 // half of the nodes each); within a time limit, then, both in rounds of 1/16, 1/8, 1/4 and 1/2
 // of it (half each). Else unresolved.
-LegalityProof judge_legality(const Setup& diagram, int depth = 3, const BuildLimits& limits = {});
+// With `marks` (legality.h): the static analysis takes them as claims, the game search never
+// moves a frozen unit, and a game is believed only when it keeps them (marks_broken).
+LegalityProof judge_legality(const Setup& diagram, int depth = 3, const BuildLimits& limits = {},
+                             const LegalityMarks& marks = {});
+
+// Why `game` (orthodox, from the game array) breaks `marks`: a move from or onto a frozen
+// square, or castling with a frozen rook; a unit on a square marked promoted at the end that
+// no promotion made. "" when it keeps them.
+std::string marks_broken(const std::vector<Move>& game, const LegalityMarks& marks);
 
 }  // namespace rebirth

@@ -36,6 +36,9 @@ struct BuildLimits {
 // side to move (castling and en passant rights aside: a diagram without them), every move
 // legal where it is played. Orthodox chess only. Nothing when none was found within the
 // limits, or when the target holds a unit without proof-game bounds (fairy walks).
-std::optional<std::vector<Move>> build_proof_game(const Setup& target, const BuildLimits& limits = {});
+// `frozen`: squares whose units never move (no move from or onto them, no castling with a rook
+// there): the game-array units stay on them all game.
+std::optional<std::vector<Move>> build_proof_game(const Setup& target, const BuildLimits& limits = {},
+                                                  Bitboard frozen = 0);
 
 }  // namespace rebirth

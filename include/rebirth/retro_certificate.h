@@ -54,8 +54,10 @@ std::string certificate_text(const RetroCertificate& cert, const std::vector<Con
 // "|" between the game and the sequence), each move matched by its text against the legal
 // moves where it is played, from the game array with White to move: "" when every move is
 // legal, the sequence has `sequence_length` moves and the last position is `position` as
-// verify_certificate compares them; else why not, naming the first move that fails.
+// verify_certificate compares them; else why not, naming the first move that fails. `played`
+// (when given) gets the moves replayed.
 std::string check_certificate_text(const Setup& position, const std::string& text,
-                                   const std::vector<Condition>& conditions, int sequence_length);
+                                   const std::vector<Condition>& conditions, int sequence_length,
+                                   std::vector<Move>* played = nullptr);
 
 }  // namespace rebirth

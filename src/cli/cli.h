@@ -1,10 +1,12 @@
 #pragma once
 
+#include <array>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "rebirth/claims.h"
+#include "rebirth/types.h"
 
 namespace rebirth::cli {
 
@@ -59,7 +61,15 @@ struct LegalArgs {
     double seconds = 10;  // time for the search of a game
     int threads = 0;      // 0: all cores (the variants of the constructive search at once)
     bool json = false;
+    std::string frozen;    // squares of units marked frozen ("a8,e8")
+    std::string promoted;  // squares of units marked promoted
 };
+
+// The squares of a list such as "a8,e8" or "a8 e8" (an option's value, or a JSON field:
+// `source` names it in errors), each holding a unit of `board`. Throws InputError naming the
+// word that is no square or an empty square.
+Bitboard parse_marked_squares(const std::string& text, const std::string& source,
+                              const std::array<Piece, SQUARE_NB>& board);
 
 struct VerifyArgs {
     // Retro certificates (.json / .jsonl: the JSON lines of `rebirth retro --json --certify`),

@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "rebirth/error.h"
+#include "rebirth/legality_proof.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/retro_certificate.h"
 #include "rebirth/setup.h"
@@ -38,6 +39,15 @@ int verify_certificates(const std::string& file) {
             throw InputError(file, line_no, line.substr(0, 40),
                              "expected a line of `rebirth retro --json --certify` (id, solutions, certificates)");
         const Setup diagram = parse_fen(j["id"].get<std::string>(), file);
+        // A legality proof's marks (`rebirth legal --frozen/--promoted`): its game keeps them.
+        LegalityMarks marks;
+        for (const auto& [key, squares] :
+             {std::pair{"frozen", &marks.frozen}, std::pair{"promoted", &marks.promoted}}) {
+            if (!j.contains(key)) continue;
+            if (!j[key].is_string()) throw InputError(file, line_no, key, "a list of squares (\"a8,e8\") expected");
+            *squares = parse_marked_squares(j[key].get<std::string>(), file + ":" + std::to_string(line_no) + " " + key,
+                                            diagram.board);
+        }
         const std::string words = j.value("condition_words", std::string());
         const std::vector<Condition> conditions =
             words.empty() ? std::vector<Condition>{} : parse_condition_words(words, file);
@@ -55,13 +65,14 @@ int verify_certificates(const std::string& file) {
                 // Both sides may be asked (janko's type A): the certificate decides, so try both;
                 // a legality proof (`rebirth legal --json`) is of the diagram's side to move.
                 const bool given = j.value("kind", std::string()) == "legality";
+                std::vector<Move> moves;
                 for (Color to_move : {WHITE, BLACK}) {
                     if (given && to_move != diagram.side_to_move) continue;
                     position.side_to_move = to_move;
                     if (check_certificate_text(position, c.get<std::string>(), conditions,
-                                               static_cast<int>(j["solutions"][i].size()))
+                                               static_cast<int>(j["solutions"][i].size()), &moves)
                             .empty())
-                        return std::string();
+                        return marks_broken(moves, marks);
                 }
                 position.side_to_move = diagram.side_to_move;
                 return check_certificate_text(position, c.get<std::string>(), conditions,

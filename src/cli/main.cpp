@@ -106,6 +106,10 @@ int main(int argc, char** argv) {
         ->check(CLI::PositiveNumber);
     legal_cmd->add_option("--threads", legal.threads, "Worker threads (default: all cores)")
         ->check(CLI::NonNegativeNumber);
+    legal_cmd->add_option("--frozen", legal.frozen,
+                          "Squares of units that never moved, as claims (\"a8,e8\"): the verdict holds with them");
+    legal_cmd->add_option("--promoted", legal.promoted,
+                          "Squares of units that came from a promotion, as claims (\"e1\")");
     legal_cmd->add_flag("--json", legal.json,
                         "One JSON line: id, verdict, reason, plies, certificates (replayed by rebirth verify)");
 

@@ -319,6 +319,17 @@ constexpr HomeSet kHomes[] = {
 
 constexpr Square relative_square(Color c, Square s) { return c == WHITE ? s : Square(s ^ 56); }
 
+// The game-array squares of unit p's walk and colour (none for fairy walks).
+Bitboard game_array_squares(Piece p) {
+    if (p.walk == PAWN) return relative_rank_bb(p.color, 1);
+    Bitboard b = 0;
+    for (const HomeSet& hs : kHomes)
+        if (hs.walk == p.walk)
+            for (Square home : hs.home)
+                if (home != SQ_NONE) b |= square_bb(relative_square(p.color, home));
+    return b;
+}
+
 // The eight king steps as shifts: N, S, E, W, NE, NW, SE, SW.
 constexpr Bitboard shift(int d, Bitboard b) {
     switch (d) {
@@ -648,23 +659,48 @@ Bitboard straight_blockers(const Scan& s, Color o, Bitboard walls) {
     return straight;
 }
 
-// Contract: the units of colour o taken by pieces on their game-array squares: a Q R B S
-// home of o whose every step out is a wall (its unit never left) and that does not hold that
-// unit (so it was taken there), where no pawn of the other side can take (the squares a pawn
-// takes onto it from are walls: o's unmoved pawns). None of them used up a pawn's capture.
-int taken_at_home(const Scan& s, Color o, Bitboard walls) {
-    int taken = 0;
+// Contract: a lower bound on the original Q R B S of colour o that are gone and that no pawn
+// of the other side c can have taken: their whole walk (from their game-array square past
+// the walls and sealed pairs) misses `region`, the squares on which a pawn of c that counts
+// took (callers: the forward cones of c's free homes up to the farthest rank its pawns and
+// promoted units need, onto which a pawn of c can take from a square it can stand on). A
+// game-array square shut in by walls whose unit is not on it lost that unit there (Bc8 behind
+// unmoved b7 and d7); a pair of rooks that can never leave their first rank and b7, e7, h7
+// when pawns stand on b6, e6, h6 from b7, e7, h7. Which originals are gone: any set that the
+// units on the board leave (each present original on a distinct unit of its walk within its
+// reach); the least count over those.
+int untakeable_by_pawns(const Scan& s, Color o, Bitboard walls, const Seals& seals, Bitboard region,
+                        Bitboard promoted) {
+    int gone = 0;
     for (int set = 1; set < 5; ++set) {  // not the king
         const HomeSet& hs = kHomes[set];
-        for (Square home : hs.home) {
-            if (home == SQ_NONE) continue;
-            const Bitboard sq = square_bb(relative_square(o, home));
-            if ((steps(hs.steps, sq) & ~walls) || (s.of(o, hs.walk) & sq)) continue;
-            if (sideways(forward(o, sq)) & ~walls) continue;
-            ++taken;
+        const Bitboard units = s.of(o, hs.walk);
+        Bitboard reach_of[2] = {0, 0};
+        bool away[2] = {false, false};  // the unit of home i cannot be taken by a pawn
+        for (int i = 0; i < 2; ++i) {
+            if (hs.home[i] == SQ_NONE) continue;
+            reach_of[i] = seals.any ? reach_sealed(square_bb(relative_square(o, hs.home[i])), walls, hs.steps, seals)
+                                    : home_reach(o, set, i, walls);
+            away[i] = !(reach_of[i] & region);
+            reach_of[i] &= ~promoted;  // a unit marked promoted is no original
         }
+        if (!away[0] && !away[1]) continue;
+        // The present originals that leave the fewest away units gone.
+        int least = INF;
+        for (unsigned present = 0; present < 4; ++present) {
+            if ((present & 2) && hs.home[1] == SQ_NONE) continue;
+            const bool fits = present == 0   ? true
+                              : present == 3 ? max_originals(units, reach_of, 0) >= 2
+                                             : (units & reach_of[present == 1 ? 0 : 1]) != 0;
+            if (!fits) continue;
+            int n = 0;
+            for (int i = 0; i < 2; ++i)
+                if (hs.home[i] != SQ_NONE && away[i] && !(present & (1u << i))) ++n;
+            least = std::min(least, n);
+        }
+        gone += least;
     }
-    return taken;
+    return gone;
 }
 
 // Contract: a king came from its game-array square by king steps (castling passes the square
@@ -827,7 +863,7 @@ LegalityVerdict crossing_rule(const std::array<CapturePlan, COLOR_NB>& plans) {
 // With `joint` (pawns of both sides passed each other on some file) the pawn-capture verdict
 // is left to crossing_rule: `plan` is filled instead.
 LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitboard walls, const Seals& seals,
-                               bool joint, CapturePlan& plan) {
+                               bool joint, CapturePlan& plan, Bitboard marked_promoted) {
     const Bitboard pawns = s.of(c, PAWN);
     const Bitboard home_rank = relative_rank_bb(c, 1);
     const Bitboard last_rank = relative_rank_bb(c, 7);
@@ -859,6 +895,8 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
                 reach_of[i] = seals.any
                                   ? reach_sealed(square_bb(relative_square(c, hs.home[i])), walls, hs.steps, seals)
                                   : home_reach(c, set, i, walls);
+        // A unit marked promoted is no original: as if no home reached its square.
+        for (Bitboard& r : reach_of) r &= ~marked_promoted;
         int originals =
             !more_than_one(units) ? ((units & (reach_of[0] | reach_of[1])) ? 1 : 0) : max_originals(units, reach_of, 0);
         if (originals == popcount(units)) continue;
@@ -997,7 +1035,12 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
         for (int j = 0; j < promotions[size_t(k)].count; ++j) cost[size_t(n++)] = row;
     }
     const int lost = 16 - popcount(s.color[~c]);
-    const int by_pieces = taken_at_home(s, ~c, walls);
+    // The squares a counted pawn of c took on: in the cones of the free homes up to rank
+    // `top` (the promotion rank when c promoted), reached from a square a pawn of c can
+    // stand on there.
+    const Bitboard cone = pawn_reach(c, free_homes, walls) & upto;
+    const Bitboard region = cone & ~home_rank & (forward(c, sideways(cone)) & ~walls);
+    const int by_pieces = untakeable_by_pawns(s, ~c, walls, seals, region, marked_promoted);
     const int missing = lost - by_pieces;
     P.pending = joint;
     P.items = items;
@@ -1015,7 +1058,7 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
         return illegal(color_name(c) + " pawns need " + std::to_string(best) + " captures but only " +
                        std::to_string(missing) + " " + color_name(~c) + " units are missing" +
                        (by_pieces ? " that a pawn can have taken (" + std::to_string(lost) + " lost, " +
-                                        std::to_string(by_pieces) + " taken on a game-array square no pawn reaches)"
+                                        std::to_string(by_pieces) + " of them never where its pawns took)"
                                   : std::string()));
     return {};
 }
@@ -1023,7 +1066,7 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
 }  // namespace
 
 LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move, Bitboard castling_rights,
-                                          Square ep_square) {
+                                          Square ep_square, const LegalityMarks& marks) {
     init_bitboards();
     const Scan s = scan_board(board);
 
@@ -1060,12 +1103,33 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
             return illegal("en passant square " + square_name(ep_square) + " does not follow a double step of a " +
                            color_name(x) + " pawn");
     }
+    // Marks: a frozen unit stands where it stood in the game array; a promoted one is a piece
+    // that a pawn can have become, and has moved.
+    for (Bitboard b = marks.frozen; b;) {
+        const Square sq = pop_lsb(b);
+        const Piece p = board[sq];
+        if (p.walk == NO_WALK) return illegal("nothing stands on " + square_name(sq) + ", marked frozen");
+        if (!(game_array_squares(p) & square_bb(sq)))
+            return illegal("the " + unit_on(board, sq) + " is marked frozen but " + square_name(sq) +
+                           " is no game-array square of a " + color_name(p.color) + " " + walk_name(p.walk));
+    }
+    for (Bitboard b = marks.promoted; b;) {
+        const Square sq = pop_lsb(b);
+        const Piece p = board[sq];
+        if (p.walk == NO_WALK) return illegal("nothing stands on " + square_name(sq) + ", marked promoted");
+        if (p.walk == KING || p.walk == PAWN || (marks.frozen & square_bb(sq)))
+            return illegal("the " + unit_on(board, sq) + " is marked promoted, which a " +
+                           (p.walk == KING   ? "king"
+                            : p.walk == PAWN ? "pawn"
+                                             : "unit marked frozen") +
+                           " cannot be");
+    }
     if (LegalityVerdict v = check_rules(s, board, side_to_move, is_ok(ep_square) ? ep_square : SQ_NONE); v.illegal)
         return v;
     // Units that stood still all game: pawns on their own second rank, castling kings/rooks,
     // and the units they shut in on their game-array squares.
     const Bitboard walls =
-        frozen_units(s, (s.of(WHITE, PAWN) & rank_bb(1)) | (s.of(BLACK, PAWN) & rank_bb(6)) | rights);
+        frozen_units(s, (s.of(WHITE, PAWN) & rank_bb(1)) | (s.of(BLACK, PAWN) & rank_bb(6)) | rights | marks.frozen);
     const Seals seals = pawn_seals(s, walls);
     // Pawns of the two sides that passed each other on a file: their captures are judged
     // together (crossing_rule).
@@ -1080,7 +1144,8 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
     }
     std::array<CapturePlan, COLOR_NB> plans;
     for (Color c : {WHITE, BLACK})
-        if (LegalityVerdict v = material_rules(s, board, c, walls, seals, joint, plans[c]); v.illegal) return v;
+        if (LegalityVerdict v = material_rules(s, board, c, walls, seals, joint, plans[c], marks.promoted); v.illegal)
+            return v;
     if (joint && plans[WHITE].pending && plans[BLACK].pending)
         if (LegalityVerdict v = crossing_rule(plans); v.illegal) return v;
     if (LegalityVerdict v = blocked_arrivals(s, board, walls); v.illegal) return v;

@@ -39,7 +39,8 @@ struct Node {
 // values depend only on the position and the target).
 class Builder {
   public:
-    explicit Builder(const Setup& target) : target_(target.board), side_(target.side_to_move), needed_(target_) {
+    Builder(const Setup& target, Bitboard frozen)
+        : target_(target.board), side_(target.side_to_move), frozen_(frozen), needed_(target_) {
         for (int sq = 0; sq < SQUARE_NB; ++sq) {
             const Piece p = target_[sq];
             if (p.empty()) continue;
@@ -102,6 +103,7 @@ class Builder {
             MoveList list;
             generate_legal(pos, list);
             for (const Move& m : list) {
+                if (touches_frozen(m)) continue;
                 UndoInfo u;
                 pos.do_move(m, u);
                 if (seen.insert(pos.key())) {
@@ -119,6 +121,14 @@ class Builder {
     }
 
   private:
+    // Whether m moves a frozen unit: from or onto its square, or castling with it.
+    bool touches_frozen(const Move& m) const {
+        if (!frozen_) return false;
+        Bitboard touched = square_bb(m.from) | square_bb(m.to);
+        if (m.kind == MoveKind::Castling) touched |= square_bb(make_square(m.to > m.from ? 7 : 0, rank_of(m.from)));
+        return (touched & frozen_) != 0;
+    }
+
     // How far pos is from the target, in moves of both sides (2 * kFar: never): each side's
     // moves needed (proof_moves_needed, a lower bound), at least one capture of each unit of
     // the other side beyond the target's, plus those captures once more, so that a capture
@@ -180,7 +190,7 @@ class Builder {
             surplus[c] = popcount(pos.pieces(c)) - kept_[c];
             if (surplus[c] < 0) return false;
         }
-        const Bitboard fixed = fixed_units(pos, target_);
+        const Bitboard fixed = fixed_units(pos, target_, frozen_);
         for (Color c : {WHITE, BLACK}) {
             need[c] = needed_.moves_needed(pos, c, fixed);
             if (need[c] >= kFar) return false;
@@ -237,6 +247,7 @@ class Builder {
         MoveList list;
         generate_legal(pos, list);
         for (const Move& m : list) {
+            if (touches_frozen(m)) continue;
             UndoInfo u;
             pos.do_move(m, u);
             const bool found = finish_dfs(pos, plies - 1, line);
@@ -261,6 +272,7 @@ class Builder {
 
     const Board target_;
     const Color side_;
+    const Bitboard frozen_;                                            // squares whose units never move
     std::array<int, COLOR_NB> kept_{};                                 // the target's units per side
     std::array<std::array<int, WALK_NB>, COLOR_NB> target_walks_{};    // and per walk
     std::array<std::array<Bitboard, WALK_NB>, COLOR_NB> target_by_{};  // and their squares
@@ -277,7 +289,7 @@ class Builder {
 
 }  // namespace
 
-std::optional<std::vector<Move>> build_proof_game(const Setup& target, const BuildLimits& limits) {
+std::optional<std::vector<Move>> build_proof_game(const Setup& target, const BuildLimits& limits, Bitboard frozen) {
     Position start;
     start.set(parse_fen(kGameArrayFen));
     if (!proof_bound_applies(start, target.board)) return std::nullopt;
@@ -326,7 +338,7 @@ std::optional<std::vector<Move>> build_proof_game(const Setup& target, const Bui
                 deadline = std::min(now + std::chrono::milliseconds(50 * slice), end);
             }
             std::unique_ptr<Builder>& builder = builders.local();
-            if (!builder) builder = std::make_unique<Builder>(target);
+            if (!builder) builder = std::make_unique<Builder>(target, frozen);
             const auto& v = variants[i];
             games[i] = builder->search(start, v.weight, v.takes, v.hashed_ties, nodes, deadline, &first, i);
             if (!games[i]) return;

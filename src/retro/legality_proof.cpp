@@ -1,8 +1,10 @@
 #include "rebirth/legality_proof.h"
 
 #include <algorithm>
+#include <array>
 #include <sstream>
 
+#include "rebirth/bitboard.h"
 #include "rebirth/legality.h"
 #include "rebirth/proof_builder.h"
 #include "rebirth/retro.h"
@@ -48,10 +50,28 @@ const char* LegalityProof::verdict_name() const {
     return "unresolved";
 }
 
-LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits& limits) {
+std::string marks_broken(const std::vector<Move>& game, const LegalityMarks& marks) {
+    std::array<bool, SQUARE_NB> promoted{};  // the unit on a square came from a promotion
+    for (size_t i = 0; i < game.size(); ++i) {
+        const Move& m = game[i];
+        Bitboard touched = square_bb(m.from) | square_bb(m.to);
+        if (m.kind == MoveKind::Castling) touched |= square_bb(make_square(m.to > m.from ? 7 : 0, rank_of(m.from)));
+        if (touched & marks.frozen)
+            return "half-move " + std::to_string(i + 1) + " moves the unit of " +
+                   square_name(lsb(touched & marks.frozen)) + ", marked frozen";
+        promoted[m.to] = promoted[m.from] || m.kind == MoveKind::Promotion;
+        promoted[m.from] = false;
+    }
+    for (Bitboard b = marks.promoted; b;)
+        if (const Square sq = pop_lsb(b); !promoted[sq])
+            return "the unit on " + square_name(sq) + ", marked promoted, is no promoted unit in the game";
+    return "";
+}
+
+LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits& limits, const LegalityMarks& marks) {
     LegalityProof proof;
     const LegalityVerdict v =
-        analyze_orthodox_legality(diagram.board, diagram.side_to_move, diagram.castling, diagram.ep_square);
+        analyze_orthodox_legality(diagram.board, diagram.side_to_move, diagram.castling, diagram.ep_square, marks);
     if (v.illegal) {
         proof.verdict = LegalityProof::Verdict::Illegal;
         proof.reason = v.reason;
@@ -85,7 +105,8 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
     const auto attempt = [&](double diagram_seconds, double back_seconds) {
         BuildLimits first = limits;
         first.seconds = diagram_seconds;
-        if (auto game = build_proof_game(diagram, first); game && replays_to(*game, diagram)) {
+        if (auto game = build_proof_game(diagram, first, marks.frozen);
+            game && replays_to(*game, diagram) && marks_broken(*game, marks).empty()) {
             proof.verdict = LegalityProof::Verdict::Legal;
             proof.game = std::move(*game);
             return true;
@@ -99,10 +120,10 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
             for (const std::vector<UnMove>& seq : last) {
                 Setup earlier = diagram;
                 for (const UnMove& u : seq) earlier = retract_keeping_rights(earlier, u);
-                auto game = build_proof_game(earlier, back);
+                auto game = build_proof_game(earlier, back, marks.frozen);
                 if (!game) continue;
                 for (auto it = seq.rbegin(); it != seq.rend(); ++it) game->push_back(it->move);
-                if (replays_to(*game, diagram)) {
+                if (replays_to(*game, diagram) && marks_broken(*game, marks).empty()) {
                     proof.verdict = LegalityProof::Verdict::Legal;
                     proof.game = std::move(*game);
                     return true;

@@ -177,7 +177,9 @@ std::string certificate_text(const RetroCertificate& cert, const std::vector<Con
 }
 
 std::string check_certificate_text(const Setup& position, const std::string& text,
-                                   const std::vector<Condition>& conditions, int sequence_length) {
+                                   const std::vector<Condition>& conditions, int sequence_length,
+                                   std::vector<Move>* played_moves) {
+    if (played_moves) played_moves->clear();
     GameArray array(conditions);
     Position& pos = array.pos;
     std::istringstream in(text);
@@ -211,6 +213,7 @@ std::string check_certificate_text(const Setup& position, const std::string& tex
                 UndoInfo u;
                 pos.do_move(m, u);
                 played = true;
+                if (played_moves) played_moves->push_back(m);
                 break;
             }
         }
