@@ -309,7 +309,8 @@ TEST(Retro, PlayedMovesAreAmongTheLastMovesUnderRebirthRules) {
         SCOPED_TRACE(condition);
         EXPECT_GE(played_moves_found(condition, 2, 16, 23), 12);
     }
-    for (const char* condition : {"AntiCirce", "AntiCirce Cheylan", "Circe Assassin", "Circe AntiCirce"}) {
+    for (const char* condition :
+         {"AntiCirce", "AntiCirce Cheylan", "Circe Assassin", "Circe AntiCirce", "AntiCirce Turncoats RexExclusive"}) {
         SCOPED_TRACE(condition);
         EXPECT_GE(played_moves_found(condition, 1, 16, 23), 12);
     }

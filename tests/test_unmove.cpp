@@ -235,7 +235,8 @@ void expect_round_trips(std::initializer_list<const char*> conditions) {
 
 TEST(UnMove, AntiCirceRetractionsReplay) {
     expect_round_trips({"AntiCirce", "AntiCirce Cheylan", "AntiCirce Relaxed", "AntiCirce Mirror", "AntiCirce PWC",
-                        "AntiCirce Couscous", "AntiCirce Symmetry", "AntiCirce April B S"});
+                        "AntiCirce Couscous", "AntiCirce Symmetry", "AntiCirce April B S",
+                        "AntiCirce Turncoats RexExclusive", "AntiCirce Cheylan Turncoats RexExclusive"});
 }
 
 // Circe with Anti-Circe: the capturer went back to its Anti-Circe square and the taken unit

@@ -172,7 +172,8 @@ std::string retro_unsupported(const RuleSet& rules) {
     return "retro analysis under " + rules.describe() +
            " is not supported yet (supported: orthodox, Circe with Relaxed, Strict or Assassin occupied squares, "
            "Frischauf with Relaxed or Strict, Parrain and ContraParrain (Relaxed), AntiCirce, Circe with AntiCirce, "
-           "MarsCirce, AntiMarsCirce, Turncoats with Circe (Relaxed or Strict), April with Circe or AntiCirce alone; "
+           "MarsCirce, AntiMarsCirce, Turncoats with Circe or AntiCirce alone (Relaxed or Strict), April with Circe or "
+           "AntiCirce alone; "
            "not yet Clone, Chameleon, Take&Make, Super, Cage or Diagram squares)";
 }
 

@@ -145,9 +145,10 @@ bool unmoves_supported(const RuleSet* rules) {
     const RuleSet& r = *rules;
     if (r.atom || r.kamikaze || r.alsatian || r.hydra || r.clone || r.chameleon) return false;
     const bool plain_occupied = r.occupied == Occupied::Relaxed || r.occupied == Occupied::Strict;
-    // Turncoats: the taken unit stands reborn as one of the capturer's side (Circe only, for
-    // now); April: a listed walk is always reborn, the others never (not with both families).
-    if (r.turncoat && (r.reborn != Reborn::Captured || !plain_occupied || r.frischauf)) return false;
+    // Turncoats: the taken unit stands reborn as one of the capturer's side (Circe), or the
+    // capturer as one of the other side (Anti-Circe; not with both families); April: a listed
+    // walk is always reborn, the others never (not with both families).
+    if (r.turncoat && (r.reborn == Reborn::Both || !plain_occupied || r.frischauf)) return false;
     if (r.april && (r.reborn == Reborn::Both || r.occupied == Occupied::Assassin || r.frischauf)) return false;
     // Parrain: the waiting unit is part of the position (Setup::parrain_piece); a unit whose
     // square is held is lost (Relaxed).
@@ -376,6 +377,8 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
     const bool circe = ruled && (rules->reborn == Reborn::Captured || both);
     const bool assassin = circe && rules->occupied == Occupied::Assassin;
     const bool anti = ruled && (rules->reborn == Reborn::Capturer || both);
+    // Anti-Circe Turncoats: the capturer stands on its rebirth square as a unit of the other side.
+    const bool anti_turncoat = anti && !both && rules->turncoat;
     const bool mars = ruled && rules->mars;
     const bool antimars = ruled && rules->antimars;
     // Frisch-auf Circe: a taken piece may have been a promoted one (marked), which has its own
@@ -478,13 +481,31 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
     for (int ti = 0; ti < SQUARE_NB && !stopped; ++ti) {
         const Square t = Square(ti);
         const Piece p = position.board[t];
-        if (p.empty() || p.color != mover) continue;
+        if (p.empty()) continue;
+        // Anti-Circe Turncoats: a unit of the other side on t may be the mover's capturer,
+        // turned on its rebirth square t (or on the capture square t itself, Calvet): taken
+        // back as the mover's unit `own`.
+        const bool turned = p.color != mover;
+        if (turned && !anti_turncoat) continue;
+        Piece own = p;
+        own.color = mover;
+        if (turned) {
+            arrivals(own, mover, t, occ, !pawn_ranks, ways);
+            for (const Arrival& a : ways)
+                if (a.taking) {
+                    UnMove u{a.move};
+                    u.capturer_before = own;
+                    add_takings(u, a.capture, a.pawn_only);
+                }
+        }
         // Taking nothing, or a unit that was not reborn (orthodox, an occupied square, a
         // capturer that stayed), unless captures start elsewhere (Mars: below).
-        arrivals(p, mover, t, occ, !pawn_ranks, ways);
-        for (const Arrival& a : ways) {
-            if (a.quiet && !antimars) add(UnMove{a.move});
-            if (a.taking && !mars) add_takings(UnMove{a.move}, a.capture, a.pawn_only);
+        if (!turned) {
+            arrivals(p, mover, t, occ, !pawn_ranks, ways);
+            for (const Arrival& a : ways) {
+                if (a.quiet && !antimars) add(UnMove{a.move});
+                if (a.taking && !mars) add_takings(UnMove{a.move}, a.capture, a.pawn_only);
+            }
         }
         // Anti-Mars Circe: a non-capture to t started from the rebirth square of the square
         // the unit stood on, any square empty now (a pawn's double step may end on its own
@@ -514,7 +535,7 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
         // before the move, or the mover's departure square; Assassin: or held a unit of
         // either colour, not a king, that the rebirth removed).
         // Turncoats: it stands there as a unit of the mover's side.
-        for (int r = 0; circe && r < SQUARE_NB; ++r) {
+        for (int r = 0; circe && !turned && r < SQUARE_NB; ++r) {
             const Piece q = position.board[r];
             if (q.empty() || q.color != (rules->turncoat ? mover : ~mover) || Square(r) == t) continue;
             // A pawn reborn on its last rank promotes.
@@ -574,7 +595,7 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
                                                                          c, c, make_piece(~mover, QUEEN)) == t;
                 if (!back_to_t) continue;
             }
-            for (const Piece x : {p, reborn_promoted ? make_piece(mover, PAWN) : Piece{}}) {
+            for (const Piece x : {own, reborn_promoted ? make_piece(mover, PAWN) : Piece{}}) {
                 if (x.empty()) continue;
                 const Bitboard before_occ = (occ & ~square_bb(t)) | square_bb(c);
                 arrivals(x, mover, c, before_occ, !pawn_ranks, ways);
@@ -596,7 +617,7 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
                                                     taken) != t)
                             continue;
                         UnMove u{a.move, w, SQ_NONE, t};
-                        if (x != p) u.capturer_before = x;
+                        if (x != p) u.capturer_before = x;  // a promoted pawn, or turned
                         // The taken unit lost: its square and the capture square empty now.
                         if (plain && !held && !(occ & square_bb(a.capture))) add(u);
                         if (!both) continue;
@@ -630,7 +651,7 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
         }
         // Castling: king on g1/c1 with the rook beside it, its game-array squares empty.
         const int rr = relative_rank(mover, rank_of(t));
-        if (p.walk == KING && rr == 0 && (file_of(t) == 6 || file_of(t) == 2)) {
+        if (!turned && p.walk == KING && rr == 0 && (file_of(t) == 6 || file_of(t) == 2)) {
             const int r = rank_of(t);
             const bool king_side = file_of(t) == 6;
             const Square home = make_square(4, r), corner = make_square(king_side ? 7 : 0, r);
