@@ -118,6 +118,11 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
             back.seconds = back_seconds / double(kRetractions * last.size());
             back.max_nodes = std::max(1000L, limits.max_nodes / 2);
             for (const std::vector<UnMove>& seq : last) {
+                // A sequence that moves a frozen unit breaks its mark: no game for it.
+                if (std::any_of(seq.begin(), seq.end(), [&](const UnMove& u) {
+                        return !marks_broken({u.move}, LegalityMarks{marks.frozen, 0}).empty();
+                    }))
+                    continue;
                 Setup earlier = diagram;
                 for (const UnMove& u : seq) earlier = retract_keeping_rights(earlier, u);
                 auto game = build_proof_game(earlier, back, marks.frozen);
