@@ -39,8 +39,12 @@ bool last_move_refuted(const Setup& position, const UnMove& u, int depth, const 
 
 // The last single move of the side that did not move in `position`, for each retraction
 // that last_move_refuted(position, ·, depth, rules) leaves, in
-// generate_unmoves' order. If the diagram is legal (what a retro problem asserts), its last
+// generate_unmoves' order; in orthodox chess, when 2 to kWiderCageAtMost are left, the cage
+// search runs again on each with kCageStatesForFew positions a region, and leaves out those
+// it refutes then. If the diagram is legal (what a retro problem asserts), its last
 // move is among them; when only one is left it is proved.
+inline constexpr size_t kWiderCageAtMost = 4;
+inline constexpr long kCageStatesForFew = 5000;
 std::vector<UnMove> possible_last_moves(const Setup& position, int depth, const RuleSet* rules = nullptr,
                                         int threads = 1);
 

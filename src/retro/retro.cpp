@@ -101,6 +101,19 @@ std::vector<UnMove> possible_last_moves(const Setup& position, int depth, const 
     });
     for (size_t i = 0; i < un.size(); ++i)
         if (kept[i]) out.push_back(un[i]);
+    // Few left: a wider cage search on each (janko.at's JR-B-037: the knight taken on g8 by
+    // f7xg8=R cannot have come into the corner; 5 times the positions refute it).
+    if (!effective_rules(rules) && out.size() > 1 && out.size() <= kWiderCageAtMost) {
+        std::vector<char> caged(out.size(), 0);
+        run_in_arena(threads, [&] {
+            for_each_index(threads, out.size(),
+                           [&](size_t i) { caged[i] = cage_refutes(retract(position, out[i]), kCageStatesForFew); });
+        });
+        std::vector<UnMove> left;
+        for (size_t i = 0; i < out.size(); ++i)
+            if (!caged[i]) left.push_back(out[i]);
+        out.swap(left);
+    }
     return out;
 }
 
