@@ -59,15 +59,16 @@ TEST(RetroCage, ShutInKingAndBishop) {
 
 // janko.at's type B record JR-B-037 (lastmoves.jsonl, White moved last; published answer
 // PxB=R). Two last moves are left by the static analysis and the cage search with 1000
-// positions a region: f7xBg8=R and f7xNg8=R. With 5000 (possible_last_moves' second look,
-// where at most 4 are left) the knight's is refuted, never the published bishop's.
+// positions a region: f7xBg8=R and f7xNg8=R. With 5000 (the first part of
+// cage_refutes_wide, possible_last_moves' second look where at most 4 are left) the knight's
+// is refuted, never the published bishop's.
 TEST(RetroCage, WiderSearchForFewLastMoves) {
     const rebirth::Setup diagram = parse_fen("k4bRK/4p1pR/5p1p/8/8/8/8/8 b - - 0 1");
     const rebirth::Setup knight = retract(diagram, retraction(diagram, "f7xNg8=R"));
     const rebirth::Setup bishop = retract(diagram, retraction(diagram, "f7xBg8=R"));
     EXPECT_FALSE(cage_refutes(knight, 1000));
     EXPECT_TRUE(cage_refutes(knight, kCageStatesForFew));
-    EXPECT_FALSE(cage_refutes(bishop, kCageStatesForFew));
+    EXPECT_FALSE(cage_refutes_wide(bishop, kCageStatesForFew));
     const std::vector<UnMove> last = possible_last_moves(diagram, 3);
     ASSERT_EQ(last.size(), 1u);
     EXPECT_EQ(janko_notation(diagram, last[0]), "f7xBg8=R");

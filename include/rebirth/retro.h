@@ -40,13 +40,19 @@ bool last_move_refuted(const Setup& position, const UnMove& u, int depth, const 
 // The last single move of the side that did not move in `position`, for each retraction
 // that last_move_refuted(position, ·, depth, rules) leaves, in
 // generate_unmoves' order; in orthodox chess, when 2 to kWiderCageAtMost are left, the cage
-// search runs again on each with kCageStatesForFew positions a region, and leaves out those
-// it refutes then. If the diagram is legal (what a retro problem asserts), its last
+// search looks again at each (cage_refutes_wide with kCageStatesForFew positions a region),
+// and leaves out those it refutes then. If the diagram is legal (what a retro problem asserts), its last
 // move is among them; when only one is left it is proved.
 inline constexpr size_t kWiderCageAtMost = 4;
 inline constexpr long kCageStatesForFew = 5000;
+// That second look alone: `last` (the last moves left of `position`, or sequences whose first
+// retraction is one) loses those cage_refutes_wide proves impossible, when it holds 2 to
+// kWiderCageAtMost and the rules are orthodox; else it stays. On `threads` (0: all cores).
+template <typename Entry>
+void narrow_few_last_moves(const Setup& position, std::vector<Entry>& last, const RuleSet* rules, int threads);
+// `wide` false: without the second look (a search that asks often, the retractor's).
 std::vector<UnMove> possible_last_moves(const Setup& position, int depth, const RuleSet* rules = nullptr,
-                                        int threads = 1);
+                                        int threads = 1, bool wide = true);
 
 // The last n single moves (the side that did not move in `position` first, then
 // alternately), each sequence the last move first: every retraction sequence whose first

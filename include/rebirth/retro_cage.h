@@ -40,6 +40,11 @@ namespace rebirth {
 // possible positions of followed units. False proves nothing.
 bool cage_refutes(const Setup& s, long max_states = 1000);
 
+// A wider look, for the few last moves a first look leaves (retro.h): cage_refutes with
+// `max_states` positions a region, then the region within two king steps of the kings (the
+// one whose units most often close a cage) with six times as many. False proves nothing.
+bool cage_refutes_wide(const Setup& s, long max_states);
+
 // The search on one region (`region`: the squares whose units are followed): whether it
 // proves `s` illegal within `max_states` visited positions. False proves nothing.
 bool cage_refutes_in(const Setup& s, Bitboard region, long max_states);

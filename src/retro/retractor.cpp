@@ -270,7 +270,7 @@ struct Solver {
                     data.push_back(m);
                 }
             if (moves.empty()) continue;
-            if (!last) last = possible_last_moves(s, spec.depth, rules);
+            if (!last) last = possible_last_moves(s, spec.depth, rules, 1, false);
             const auto is_double_step = [&](const UnMove& u) {
                 return u.move.from == origin && u.move.to == p && u.move.kind == MoveKind::Normal &&
                        u.uncaptured == NO_WALK;

@@ -91,7 +91,8 @@ bool last_move_refuted(const Setup& position, const UnMove& u, int depth, const 
     return !may_be_legal(before, depth, rules) || caged(before, rules);
 }
 
-std::vector<UnMove> possible_last_moves(const Setup& position, int depth, const RuleSet* rules, int threads) {
+std::vector<UnMove> possible_last_moves(const Setup& position, int depth, const RuleSet* rules, int threads,
+                                        bool wide) {
     std::vector<UnMove> un, out;
     generate_unmoves(position, un, rules);
     std::vector<char> kept(un.size(), 0);
@@ -101,21 +102,37 @@ std::vector<UnMove> possible_last_moves(const Setup& position, int depth, const 
     });
     for (size_t i = 0; i < un.size(); ++i)
         if (kept[i]) out.push_back(un[i]);
-    // Few left: a wider cage search on each (janko.at's JR-B-037: the knight taken on g8 by
-    // f7xg8=R cannot have come into the corner; 5 times the positions refute it).
-    if (!effective_rules(rules) && out.size() > 1 && out.size() <= kWiderCageAtMost) {
-        std::vector<char> caged(out.size(), 0);
-        run_in_arena(threads, [&] {
-            for_each_index(threads, out.size(),
-                           [&](size_t i) { caged[i] = cage_refutes(retract(position, out[i]), kCageStatesForFew); });
-        });
-        std::vector<UnMove> left;
-        for (size_t i = 0; i < out.size(); ++i)
-            if (!caged[i]) left.push_back(out[i]);
-        out.swap(left);
-    }
+    if (wide) narrow_few_last_moves(position, out, rules, threads);
     return out;
 }
+
+namespace {
+
+const UnMove& first_retraction(const UnMove& u) { return u; }
+const UnMove& first_retraction(const std::vector<UnMove>& seq) { return seq.front(); }
+
+}  // namespace
+
+template <typename Entry>
+void narrow_few_last_moves(const Setup& position, std::vector<Entry>& last, const RuleSet* rules, int threads) {
+    // Few left: a wider cage search on each (janko.at's JR-B-037: the knight taken on g8 by
+    // f7xg8=R cannot have come into the corner; 5 times the positions refute it; JR-A-055:
+    // nor the knight taken on h8 by g7xh8=N, with 30 times around the kings).
+    if (effective_rules(rules) || last.size() < 2 || last.size() > kWiderCageAtMost) return;
+    std::vector<char> caged(last.size(), 0);
+    run_in_arena(threads, [&] {
+        for_each_index(threads, last.size(), [&](size_t i) {
+            caged[i] = cage_refutes_wide(retract(position, first_retraction(last[i])), kCageStatesForFew);
+        });
+    });
+    std::vector<Entry> left;
+    for (size_t i = 0; i < last.size(); ++i)
+        if (!caged[i]) left.push_back(std::move(last[i]));
+    last.swap(left);
+}
+
+template void narrow_few_last_moves(const Setup&, std::vector<UnMove>&, const RuleSet*, int);
+template void narrow_few_last_moves(const Setup&, std::vector<std::vector<UnMove>>&, const RuleSet*, int);
 
 bool fits_history(const Setup& position, const UnMove& u, const RuleSet* rules) {
     const Move& m = u.move;

@@ -411,4 +411,12 @@ bool cage_refutes(const Setup& s, long max_states) {
     return false;
 }
 
+bool cage_refutes_wide(const Setup& s, long max_states) {
+    if (cage_refutes(s, max_states)) return true;
+    Bitboard kings = 0;
+    for (int i = 0; i < SQUARE_NB; ++i)
+        if (s.board[i].walk == KING) kings |= square_bb(Square(i));
+    return kings && cage_refutes_in(s, around(kings, 2), 6 * max_states);
+}
+
 }  // namespace rebirth

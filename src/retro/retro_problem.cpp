@@ -476,7 +476,24 @@ RetroAssembly assemble_retro(const Problem& p, const RetroPlan& plan,
         size_t count = 0;
         for (size_t s = 0; s < twin.sides.size(); ++s) {
             std::vector<std::string> side_lines;
-            for (const RetroFragment& item : fragments[t][s]) {
+            // One move asked: the few last moves the items leave get possible_last_moves'
+            // second look here, where they are all known (each item saw only its own).
+            std::vector<RetroFragment> narrowed;
+            if (twin.n == 1) {
+                std::vector<std::vector<UnMove>> all;
+                for (const RetroFragment& item : fragments[t][s])
+                    all.insert(all.end(), item.sequences.begin(), item.sequences.end());
+                const size_t before = all.size();
+                narrow_few_last_moves(rt.position(rt.sides[s]), all, rt.r(), 0);
+                if (all.size() != before) {
+                    narrowed = fragments[t][s];
+                    for (RetroFragment& item : narrowed)
+                        std::erase_if(item.sequences, [&](const std::vector<UnMove>& seq) {
+                            return std::find(all.begin(), all.end(), seq) == all.end();
+                        });
+                }
+            }
+            for (const RetroFragment& item : narrowed.empty() ? fragments[t][s] : narrowed) {
                 FragmentTexts texts = fragment_texts(rt, s, item, !checked);
                 side_lines.insert(side_lines.end(), texts.lines.begin(), texts.lines.end());
             }
