@@ -36,6 +36,15 @@ constexpr Square capture_square(const Move& m, Color mover) {
     return m.kind == MoveKind::EnPassant ? Square(mover == WHITE ? m.to - 8 : m.to + 8) : m.to;
 }
 
+// The corner of the rook that castling m moves (the king from m.from towards it).
+constexpr Square castling_corner(const Move& m) { return make_square(m.to > m.from ? 7 : 0, rank_of(m.from)); }
+
+// The squares m moves a unit from or onto (castling: the rook's corner too; en passant: not
+// the taken pawn's square).
+constexpr Bitboard touched_squares(const Move& m) {
+    return square_bb(m.from) | square_bb(m.to) | (m.kind == MoveKind::Castling ? square_bb(castling_corner(m)) : 0);
+}
+
 inline constexpr int MAX_MOVES = 1024;
 
 // A fixed-capacity list of moves, meant to live on the stack.

@@ -37,20 +37,21 @@ Setup retract_keeping_rights(const Setup& position, const UnMove& u);
 // illegal. True is a proof that the diagram's last move was not u.
 bool last_move_refuted(const Setup& position, const UnMove& u, int depth, const RuleSet* rules = nullptr);
 
-// The last single move of the side that did not move in `position`, for each retraction
-// that last_move_refuted(position, ·, depth, rules) leaves, in
-// generate_unmoves' order; in orthodox chess, when 2 to kWiderCageAtMost are left, the cage
-// search looks again at each (cage_refutes_wide with kCageStatesForFew positions a region),
-// and leaves out those it refutes then. If the diagram is legal (what a retro problem asserts), its last
-// move is among them; when only one is left it is proved.
+// The second look at few last moves: where 2 to kWiderCageAtMost are left (orthodox chess),
+// each gets the cage search again with kCageStatesForFew positions a region
+// (cage_refutes_wide). `last` (the last moves left of `position`, or sequences whose first
+// retraction is one) loses those it proves impossible; else it stays. On `threads` (0: all
+// cores).
 inline constexpr size_t kWiderCageAtMost = 4;
 inline constexpr long kCageStatesForFew = 5000;
-// That second look alone: `last` (the last moves left of `position`, or sequences whose first
-// retraction is one) loses those cage_refutes_wide proves impossible, when it holds 2 to
-// kWiderCageAtMost and the rules are orthodox; else it stays. On `threads` (0: all cores).
 template <typename Entry>
 void narrow_few_last_moves(const Setup& position, std::vector<Entry>& last, const RuleSet* rules, int threads);
-// `wide` false: without the second look (a search that asks often, the retractor's).
+
+// The last single move of the side that did not move in `position`, for each retraction
+// that last_move_refuted(position, ·, depth, rules) leaves, in generate_unmoves' order, and
+// with `wide` the second look (narrow_few_last_moves; without it for a search that asks
+// often, the retractor's). If the diagram is legal (what a retro problem asserts), its last
+// move is among them; when only one is left it is proved.
 std::vector<UnMove> possible_last_moves(const Setup& position, int depth, const RuleSet* rules = nullptr,
                                         int threads = 1, bool wide = true);
 

@@ -11,9 +11,6 @@
 
 namespace rebirth::cli {
 
-// `rebirth legal --fen FEN`: whether an orthodox diagram is legal, with its proof (a game
-// from the game array, replayable by `rebirth verify` from the JSON line) or the reason it is
-// illegal, or "unresolved". Exit 0 for every verdict.
 Bitboard parse_marked_squares(const std::string& text, const std::string& source,
                               const std::array<Piece, SQUARE_NB>& board) {
     Bitboard squares = 0;
@@ -36,8 +33,11 @@ Bitboard parse_marked_squares(const std::string& text, const std::string& source
     return squares;
 }
 
-// `rebirth legal --fen FEN [--frozen SQUARES] [--promoted SQUARES]`: the marks are claims
-// about the diagram's units (legality.h): the verdict holds with them, and the game keeps them.
+// `rebirth legal --fen FEN [--frozen SQUARES] [--promoted SQUARES]`: whether an orthodox
+// diagram is legal, with its proof (a game from the game array, replayable by `rebirth verify`
+// from the JSON line) or the reason it is illegal, or "unresolved". The marks are claims about
+// the diagram's units (legality.h): the verdict holds with them, and the game keeps them. Exit
+// 0 for every verdict.
 int run_legal(const LegalArgs& args) {
     const Setup diagram = parse_fen(args.fen, "--fen");
     LegalityMarks marks;

@@ -399,9 +399,12 @@ Bitboard reach_sealed(Bitboard seed, Bitboard walls, Steps k, const Seals& seals
     return r | (seed & walls);
 }
 
-// Full reach (see reach()) of home i of kHomes[set] for colour c past `walls`. Cached per
-// thread for the last wall set: consecutive calls (one solving line) mostly share walls.
-Bitboard home_reach(Color c, int set, int i, Bitboard walls) {
+// Full reach (see reach()) of home i of kHomes[set] for colour c past `walls`, never between
+// the squares of a pair `seals` sealed (reach_sealed). Without seals cached per thread for the
+// last wall set: consecutive calls (one solving line) mostly share walls.
+Bitboard home_reach(Color c, int set, int i, Bitboard walls, const Seals& seals) {
+    if (seals.any)
+        return reach_sealed(square_bb(relative_square(c, kHomes[set].home[i])), walls, kHomes[set].steps, seals);
     struct Cache {
         Bitboard walls = ~Bitboard(0);  // no real wall set covers the whole board
         std::uint32_t known = 0;        // bit c * 10 + set * 2 + i
@@ -679,8 +682,7 @@ int untakeable_by_pawns(const Scan& s, Color o, Bitboard walls, const Seals& sea
         bool away[2] = {false, false};  // the unit of home i cannot be taken by a pawn
         for (int i = 0; i < 2; ++i) {
             if (hs.home[i] == SQ_NONE) continue;
-            reach_of[i] = seals.any ? reach_sealed(square_bb(relative_square(o, hs.home[i])), walls, hs.steps, seals)
-                                    : home_reach(o, set, i, walls);
+            reach_of[i] = home_reach(o, set, i, walls, seals);
             away[i] = !(reach_of[i] & region);
             reach_of[i] &= ~promoted;  // a unit marked promoted is no original
         }
@@ -891,10 +893,7 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
         if (!units) continue;
         Bitboard reach_of[2] = {0, 0};
         for (int i = 0; i < 2; ++i)
-            if (hs.home[i] != SQ_NONE)
-                reach_of[i] = seals.any
-                                  ? reach_sealed(square_bb(relative_square(c, hs.home[i])), walls, hs.steps, seals)
-                                  : home_reach(c, set, i, walls);
+            if (hs.home[i] != SQ_NONE) reach_of[i] = home_reach(c, set, i, walls, seals);
         // A unit marked promoted is no original: as if no home reached its square.
         for (Bitboard& r : reach_of) r &= ~marked_promoted;
         int originals =

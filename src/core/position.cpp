@@ -397,8 +397,7 @@ void Position::do_move(const Move& m, UndoInfo& u) {
             }
         }
     }
-    Bitboard touched = square_bb(m.from) | square_bb(m.to) | square_bb(cap_sq);
-    if (m.kind == MoveKind::Castling) touched |= square_bb(make_square(m.to > m.from ? 7 : 0, rank_of(m.from)));
+    const Bitboard touched = touched_squares(m) | square_bb(cap_sq);
     Bitboard lost = castling_ & touched;
     if (m.kind == MoveKind::Castling && rules_) lost |= castling_ & rules_->castling_cancels(us, m.to > m.from);
     if (lost) {

@@ -103,7 +103,7 @@ class Builder {
             MoveList list;
             generate_legal(pos, list);
             for (const Move& m : list) {
-                if (touches_frozen(m)) continue;
+                if (touched_squares(m) & frozen_) continue;  // a frozen unit never moves
                 UndoInfo u;
                 pos.do_move(m, u);
                 if (seen.insert(pos.key())) {
@@ -121,14 +121,6 @@ class Builder {
     }
 
   private:
-    // Whether m moves a frozen unit: from or onto its square, or castling with it.
-    bool touches_frozen(const Move& m) const {
-        if (!frozen_) return false;
-        Bitboard touched = square_bb(m.from) | square_bb(m.to);
-        if (m.kind == MoveKind::Castling) touched |= square_bb(make_square(m.to > m.from ? 7 : 0, rank_of(m.from)));
-        return (touched & frozen_) != 0;
-    }
-
     // How far pos is from the target, in moves of both sides (2 * kFar: never): each side's
     // moves needed (proof_moves_needed, a lower bound), at least one capture of each unit of
     // the other side beyond the target's, plus those captures once more, so that a capture
@@ -247,7 +239,7 @@ class Builder {
         MoveList list;
         generate_legal(pos, list);
         for (const Move& m : list) {
-            if (touches_frozen(m)) continue;
+            if (touched_squares(m) & frozen_) continue;  // a frozen unit never moves
             UndoInfo u;
             pos.do_move(m, u);
             const bool found = finish_dfs(pos, plies - 1, line);

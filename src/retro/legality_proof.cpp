@@ -54,11 +54,9 @@ std::string marks_broken(const std::vector<Move>& game, const LegalityMarks& mar
     std::array<bool, SQUARE_NB> promoted{};  // the unit on a square came from a promotion
     for (size_t i = 0; i < game.size(); ++i) {
         const Move& m = game[i];
-        Bitboard touched = square_bb(m.from) | square_bb(m.to);
-        if (m.kind == MoveKind::Castling) touched |= square_bb(make_square(m.to > m.from ? 7 : 0, rank_of(m.from)));
-        if (touched & marks.frozen)
-            return "half-move " + std::to_string(i + 1) + " moves the unit of " +
-                   square_name(lsb(touched & marks.frozen)) + ", marked frozen";
+        if (const Bitboard hit = touched_squares(m) & marks.frozen)
+            return "half-move " + std::to_string(i + 1) + " moves the unit of " + square_name(lsb(hit)) +
+                   ", marked frozen";
         promoted[m.to] = promoted[m.from] || m.kind == MoveKind::Promotion;
         promoted[m.from] = false;
     }
@@ -119,9 +117,8 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
             back.max_nodes = std::max(1000L, limits.max_nodes / 2);
             for (const std::vector<UnMove>& seq : last) {
                 // A sequence that moves a frozen unit breaks its mark: no game for it.
-                if (std::any_of(seq.begin(), seq.end(), [&](const UnMove& u) {
-                        return !marks_broken({u.move}, LegalityMarks{marks.frozen, 0}).empty();
-                    }))
+                if (std::any_of(seq.begin(), seq.end(),
+                                [&](const UnMove& u) { return (touched_squares(u.move) & marks.frozen) != 0; }))
                     continue;
                 Setup earlier = diagram;
                 for (const UnMove& u : seq) earlier = retract_keeping_rights(earlier, u);

@@ -479,7 +479,9 @@ RetroAssembly assemble_retro(const Problem& p, const RetroPlan& plan,
             // One move asked: the few last moves the items leave get possible_last_moves'
             // second look here, where they are all known (each item saw only its own).
             std::vector<RetroFragment> narrowed;
-            if (twin.n == 1) {
+            size_t left = 0;
+            for (const RetroFragment& item : fragments[t][s]) left += item.sequences.size();
+            if (twin.n == 1 && left >= 2 && left <= kWiderCageAtMost) {
                 std::vector<std::vector<UnMove>> all;
                 for (const RetroFragment& item : fragments[t][s])
                     all.insert(all.end(), item.sequences.begin(), item.sequences.end());
