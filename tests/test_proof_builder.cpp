@@ -4,6 +4,7 @@
 #include <string>
 
 #include "rebirth/legality_proof.h"
+#include "rebirth/position.h"
 #include "rebirth/proof_builder.h"
 #include "rebirth/retro_certificate.h"
 #include "rebirth/setup.h"
@@ -100,19 +101,74 @@ TEST(LegalityProof, MarksBrokenByAGame) {
               "the unit on d4, marked promoted, is no promoted unit in the game");
 }
 
+// Retractor's LG-220: the black bishop g1 has no square to have come from (f2 and h2 are held)
+// and the h2 pawn has: the bishop was promoted on g1, taking from h2, before the pawn now on
+// h2 stepped there (a straight promotion from g2 is barred by the white pawn that never
+// moved). promotion_retractions' first line takes back h3-h2, a white move and the promotion
+// taking the white knight on its game-array square g1; each line, played forward from the
+// position it leads back to, gives the diagram again.
+TEST(LegalityProof, PromotionTakenBackForAShutInBishop) {
+    const rebirth::Setup diagram = parse_fen("8/8/8/6k1/4K1p1/6P1/5PPp/6b1 w - - 0 1");
+    const auto lines = promotion_retractions(diagram);
+    ASSERT_FALSE(lines.empty());
+    const std::vector<UnMove>& first = lines.front();
+    ASSERT_EQ(first.size(), 3u);
+    EXPECT_EQ(square_name(first[0].move.from), "h3");
+    EXPECT_EQ(square_name(first[0].move.to), "h2");
+    EXPECT_EQ(square_name(first[2].move.from), "h2");
+    EXPECT_EQ(square_name(first[2].move.to), "g1");
+    EXPECT_EQ(first[2].move.kind, MoveKind::Promotion);
+    EXPECT_EQ(first[2].move.promotion, BISHOP);
+    EXPECT_EQ(first[2].uncaptured, KNIGHT);
+    for (const std::vector<UnMove>& line : lines) {
+        rebirth::Setup earlier = diagram;
+        for (const UnMove& u : line) earlier = retract(earlier, u);
+        Position pos;
+        pos.set(earlier);
+        for (auto it = line.rbegin(); it != line.rend(); ++it) {
+            UndoInfo undo;
+            pos.do_move(it->move, undo);
+        }
+        EXPECT_TRUE(same_units(pos.to_setup().board, diagram.board));
+        EXPECT_EQ(pos.side_to_move(), diagram.side_to_move);
+    }
+    // A diagram whose pieces all have squares to have come from and match the game array's
+    // count gets no line.
+    EXPECT_TRUE(promotion_retractions(parse_fen("4k3/8/8/8/8/8/8/R3K3 b - - 0 1")).empty());
+}
+
+// Four of Retractor's legal labels with a promoted bishop that the search of a game to the
+// diagram does not find within 4000 positions a search: LG-217 (the bishop g8 shut in by f7
+// and h7, the white pawn g7 come by a capture after the promotion: taken back, the unit it took
+// moves off g7), LG-220 (the bishop g1 above), LG-223 (the white bishop f3 of light squares,
+// Bf1 shut in at home by e2 and g2: promoted on g8 from h7) and LG-229 (two white bishops of
+// light squares). Through their promotions taken back each gets a game, replayed from its text.
+TEST(LegalityReference, PromotedBishopsGetGamesThroughTheirPromotions) {
+    for (const char* fen :
+         {"6B1/5pPp/6p1/6k1/4K3/8/8/8 w - - 0 1", "8/8/8/6k1/4K1p1/6P1/5PPp/6b1 w - - 0 1",
+          "4k3/1p1p1pp1/8/8/8/5B2/4PPPP/4K3 w - - 0 1", "2b1k3/pp1p4/8/8/4B3/3B2P1/4PP1P/4K3 b - - 0 1"}) {
+        const rebirth::Setup diagram = parse_fen(fen);
+        EXPECT_FALSE(build_proof_game(diagram, nodes_only(4000))) << fen;
+        const LegalityProof proof = judge_legality(diagram, 3, nodes_only(4000));
+        ASSERT_EQ(proof.verdict, LegalityProof::Verdict::Legal) << fen << ": " << proof.reason;
+        EXPECT_EQ(replay(diagram, proof.game), "") << fen;
+    }
+}
+
 // Retractor's legality labels (../shared/reference/retro/legality.jsonl), each judged with the
 // marks of its `constraints` (units that never moved or were promoted): no `illegal` label is
 // ever called legal (a game found would contradict its proof), no `legal` label is called
-// illegal, and at least 29 of the 40 `legal` labels get a game from the game array that keeps
+// illegal, and at least 33 of the 40 `legal` labels get a game from the game array that keeps
 // their marks (4000 positions per search, no time limit: the count does not depend on the
 // machine), each replayed from its text; among them the double checks by en passant (LG-025,
 // LG-028), reached through their forced last moves, three that only the searches taking equal
 // priorities in hashed order find (LG-067 and LG-070, a bishop promoted on a corner square;
 // LG-184, two rooks outside a shut a1 corner, one of them promoted), and five of the seven
-// with frozen units (LG-151, -160, -163, -193, -226). Of the other two, whose white king e1 is
-// frozen, the bare diagram (which a game moving the king proves legal) gets a game: at least
-// 31 diagrams in all. The others stay unresolved: promoted bishops placed exactly, or units
-// freed from cages in a set order.
+// with frozen units (LG-151, -160, -163, -193, -226), and four promoted bishops reached through
+// their promotions taken back (LG-217, -220, -223, -229). Of the other two, whose white king
+// e1 is frozen, the bare diagram (which a game moving the king proves legal) gets a game: at
+// least 35 diagrams in all. The others stay unresolved: three promoted bishops (LG-079), a
+// promoted queen among a massacre (LG-235), units freed from cages in a set order.
 TEST(LegalityReference, LegalLabelsGetReplayedGames) {
     const auto file = std::filesystem::path(REBIRTH_SHARED_DIR) / "reference" / "retro" / "legality.jsonl";
     int legal = 0, proved = 0, bare = 0;
@@ -148,20 +204,20 @@ TEST(LegalityReference, LegalLabelsGetReplayedGames) {
         "marks:%s; unresolved:%s\n",
         proved, legal, shortest, longest, bare, bare_only.c_str(), unresolved.c_str());
     EXPECT_EQ(legal, 40);
-    EXPECT_GE(proved, 29);
-    EXPECT_GE(proved + bare, 31);
+    EXPECT_GE(proved, 33);
+    EXPECT_GE(proved + bare, 35);
 }
 
 // LG-217 (Retractor's "Promoted bishop on g8"): the white bishop on g8, shut in by the black
 // pawns f7 and h7 that never moved, was promoted there by a pawn from g7, and the white pawn
-// now on g7 came by a capture too, the black pawn g6 barring the file. Only the search that
-// weighs the estimate least (weight 1, the way to the nearest units to take) finds a game
-// within 32000 positions per search; the legal label is proved by the game's replay.
-TEST(LegalityReference, PromotedBishopOnG8GetsAGame) {
+// now on g7 came by a capture too, the black pawn g6 barring the file. Of the game search's
+// variants only the one that weighs the estimate least (weight 1, the way to the nearest units
+// to take) finds a game to the diagram within 32000 positions per search, replayed.
+TEST(ProofBuilder, PromotedBishopOnG8GetsAGame) {
     const rebirth::Setup diagram = parse_fen("6B1/5pPp/6p1/6k1/4K3/8/8/8 w - - 0 1");
-    const LegalityProof proof = judge_legality(diagram, 3, nodes_only(32000));
-    ASSERT_EQ(proof.verdict, LegalityProof::Verdict::Legal) << proof.reason;
-    EXPECT_EQ(replay(diagram, proof.game), "");
+    const auto game = build_proof_game(diagram, nodes_only(32000));
+    ASSERT_TRUE(game);
+    EXPECT_EQ(replay(diagram, *game), "");
 }
 
 // The variants of a round run at once on several threads, and the game of the least variant

@@ -7,6 +7,7 @@
 #include "rebirth/move.h"
 #include "rebirth/proof_builder.h"
 #include "rebirth/setup.h"
+#include "rebirth/unmove.h"
 
 // Legality of an orthodox diagram with its proof: "illegal" with the sound reason of the
 // static analysis (legality.h) or of the retractions (retro.h, may_be_legal), "legal" with a
@@ -28,15 +29,34 @@ struct LegalityProof {
 // analyze_orthodox_legality or may_be_legal(diagram, depth) refutes it; legal when a game is
 // found whose replay (every move legal where it is played) ends on the diagram's units and
 // side to move with its castling rights kept and its en passant square the last move's: by
-// build_proof_game to the diagram (half of `limits`' time), else, when the diagram leaves at
-// most 12 sequences of its last 1 (then 2) single moves (possible_last_moves), to the
-// position one of them leads back to, followed by its moves (the rest of the time, shared;
-// half of the nodes each); within a time limit, then, both in rounds of 1/16, 1/8, 1/4 and 1/2
-// of it (half each). Else unresolved.
+// build_proof_game to the diagram; else, when the diagram leaves at most 12 sequences of its
+// last 1 (then 2) single moves (possible_last_moves), to the position one of them leads back
+// to, followed by its moves (half of the nodes each); else to the position a line of
+// promotion_retractions leads back to, followed by its moves (half of the nodes each). Within
+// a time limit the promotion lines come first, with a quarter of the time (each search at most
+// 2000 positions a variant); the diagram gets the rest, or with few sequences shares it with
+// them in rounds of 1/16, 1/8, 1/4 and 1/2 of it (half each). Else unresolved.
 // With `marks` (legality.h): the static analysis takes them as claims, the game search never
 // moves a frozen unit, and a game is believed only when it keeps them (marks_broken).
 LegalityProof judge_legality(const Setup& diagram, int depth = 3, const BuildLimits& limits = {},
                              const LegalityMarks& marks = {});
+
+// Retraction lines (orthodox) that take a promotion back, the diagram's last move first: for
+// a queen, rook, bishop or knight of either side that may well be promoted (its side has more
+// of its walk than the game array, or two bishops of one square colour, or its game-array
+// bishop of that colour is shut in at home by pawns that never moved, or the unit has no empty
+// square to have come from), at most `max_path` of its own moves back (nothing uncaptured) to
+// its last rank, at most one move back of its side's pawn off a square the promoting pawn must
+// come from (a capture taken back: the unit it took moves off next), and last the promotion
+// itself (a capture's taken unit: the other side's game-array unit of that square when it has
+// one there, else a queen, rook, bishop or knight); between them the other side's moves taken
+// back, the unit it moved back before going back and forth where it can, else its king, else
+// another unit (two tried each time), nothing uncaptured. Lines whose promotion took the
+// other side's unit on its game-array square come first, then straight promotions, then the
+// rest, shorter first; at most `max_lines`. A game to the position a line leads back to,
+// followed by the line's moves, reaches the diagram: a promoted unit shut in (a bishop behind
+// pawns that never moved) is a pawn again there, which the game search finds much easier.
+std::vector<std::vector<UnMove>> promotion_retractions(const Setup& diagram, int max_path = 3, size_t max_lines = 16);
 
 // Why `game` (orthodox, from the game array) breaks `marks`: a move from or onto a frozen
 // square, or castling with a frozen rook; a unit on a square marked promoted at the end that

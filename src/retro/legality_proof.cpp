@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <sstream>
 
 #include "rebirth/bitboard.h"
+#include "rebirth/distance.h"
 #include "rebirth/legality.h"
 #include "rebirth/proof_builder.h"
 #include "rebirth/retro.h"
@@ -15,8 +17,9 @@ namespace rebirth {
 
 namespace {
 
-constexpr int kRetractions = 2;       // single moves retracted at most before a game is looked for
-constexpr size_t kFewLastMoves = 12;  // retracted only when the sequences are at most this many
+constexpr int kRetractions = 2;         // single moves retracted at most before a game is looked for
+constexpr size_t kFewLastMoves = 12;    // retracted only when the sequences are at most this many
+constexpr long kPromotionNodes = 2000;  // positions per search of a promotion line's game, timed
 
 // Whether `game` replays from the game array (replay_game) to the diagram: its units (colour
 // and walk), its side to move, every castling right it claims still held, and its en passant
@@ -36,7 +39,183 @@ bool replays_to(const std::vector<Move>& game, const Setup& diagram) {
     return true;
 }
 
+// Whether the unit on s (a queen, rook, bishop or knight) may well come from a promotion, so
+// that taking the promotion back is worth a search: its side has more units of its walk than
+// the game array (two bishops on squares of one colour), or the game-array bishop of its
+// squares' colour is shut in at home by its side's pawns that never moved, or the unit has no
+// empty square next to it (a knight's leap away) to have come from.
+bool promotion_likely(const Setup& d, Square s) {
+    const Piece p = d.board[s];
+    const auto own = [&](int f, int r, Walk w) {
+        return on_board(f, r) && d.board[make_square(f, r)].walk == w && d.board[make_square(f, r)].color == p.color;
+    };
+    int same = 0, same_colour_bishops = 0;
+    for (int sq = 0; sq < SQUARE_NB; ++sq) {
+        if (d.board[sq].walk != p.walk || d.board[sq].color != p.color) continue;
+        ++same;
+        if ((file_of(Square(sq)) + rank_of(Square(sq))) % 2 == (file_of(s) + rank_of(s)) % 2) ++same_colour_bishops;
+    }
+    if (same > (p.walk == QUEEN ? 1 : 2)) return true;
+    const int back = p.color == WHITE ? 0 : 7, pawns = p.color == WHITE ? 1 : 6;
+    if (p.walk == BISHOP) {
+        if (same_colour_bishops > 1) return true;
+        const int home = (2 + back) % 2 == (file_of(s) + rank_of(s)) % 2 ? 2 : 5;  // c or f file
+        if (make_square(home, back) != s && own(home - 1, pawns, PAWN) && own(home + 1, pawns, PAWN)) return true;
+    }
+    static constexpr int kNear[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
+    static constexpr int kLeaps[8][2] = {{1, 2}, {2, 1}, {-1, 2}, {-2, 1}, {1, -2}, {2, -1}, {-1, -2}, {-2, -1}};
+    for (int i = 0; i < 8; ++i) {
+        const bool diagonal = i >= 4;
+        if ((p.walk == ROOK && diagonal) || (p.walk == BISHOP && !diagonal)) continue;
+        const int* step = p.walk == KNIGHT ? kLeaps[i] : kNear[i];
+        const int f = file_of(s) + step[0], r = rank_of(s) + step[1];
+        if (on_board(f, r) && d.board[make_square(f, r)].empty()) return false;
+    }
+    return true;
+}
+
+// The depth-first search of promotion_retractions: `c` the side whose promotion is taken back,
+// each line with its rank (0: the promotion took a game-array unit at home, 1: straight, 2:
+// any other capture).
+class PromotionLines {
+  public:
+    explicit PromotionLines(Color c) : c_(c) {}
+
+    std::vector<std::pair<int, std::vector<UnMove>>> lines;
+
+    // pos: c's move is taken back next; `t` the followed unit's square; `path` its own moves
+    // back still allowed; `blocker` whether a pawn may still step back.
+    void search(const Setup& pos, Square t, int path, bool blocker) {
+        std::vector<UnMove> own;
+        generate_unmoves(pos, own);
+        const Piece unit = pos.board[t];
+        const int fwd = c_ == WHITE ? 8 : -8;
+        if (relative_rank(c_, rank_of(t)) == 7) {
+            const Piece home = game_array_unit(~c_, t);
+            for (const UnMove& u : own) {
+                if (u.move.to != t || u.move.kind != MoveKind::Promotion) continue;
+                int rank = 1;
+                if (u.uncaptured != NO_WALK) {
+                    const bool at_home = home.walk != NO_WALK && home.walk != KING && home.walk != PAWN;
+                    if (at_home && u.uncaptured != home.walk) continue;
+                    rank = at_home ? 0 : 2;
+                }
+                line_.push_back(u);
+                lines.push_back({rank, line_});
+                line_.pop_back();
+            }
+            // A pawn of c on a square the promoting pawn came from steps back (or takes back
+            // its capture, the taken unit then moving off first).
+            if (blocker)
+                for (const UnMove& u : own) {
+                    const Square from_square = Square(int(t) - fwd);
+                    const int df = file_of(u.move.to) - file_of(t);
+                    if (u.move.kind != MoveKind::Normal || u.uncaptured == PAWN || pos.board[u.move.to].walk != PAWN ||
+                        pos.board[u.move.to].color != c_ || rank_of(u.move.to) != rank_of(from_square) || df < -1 ||
+                        df > 1)
+                        continue;
+                    clear_ = u.uncaptured != NO_WALK ? u.move.to : SQ_NONE;
+                    then_other_side(pos, u, t, path, false);
+                    clear_ = SQ_NONE;
+                }
+        }
+        if (path == 0) return;
+        for (const UnMove& u : own) {
+            if (u.move.to != t || u.move.kind != MoveKind::Normal || u.uncaptured != NO_WALK) continue;
+            if (last_rank_distance(unit.walk, u.move.from) > path - 1) continue;
+            then_other_side(pos, u, u.move.from, path - 1, blocker);
+        }
+    }
+
+  private:
+    // The game array's unit of colour c on s (none when it has none there).
+    static Piece game_array_unit(Color c, Square s) {
+        const int r = relative_rank(c, rank_of(s));
+        if (r == 0) return make_piece(c, BACK_RANK_WALKS[file_of(s)]);
+        if (r == 1) return make_piece(c, PAWN);
+        return Piece{};
+    }
+
+    // The fewest moves of a c unit of walk w from s onto c's last rank, on an empty board.
+    int last_rank_distance(Walk w, Square s) const {
+        int best = 99;
+        for (int f = 0; f < 8; ++f)
+            best = std::min(best, empty_distance(w, c_, s, make_square(f, c_ == WHITE ? 7 : 0)));
+        return best;
+    }
+
+    // Takes c's retraction u back, then a move of the other side, and goes on from there.
+    void then_other_side(const Setup& pos, const UnMove& u, Square t, int path, bool blocker) {
+        line_.push_back(u);
+        other_side_first(retract_keeping_rights(pos, u), t, path, blocker);
+        line_.pop_back();
+    }
+
+  public:
+    // pos: the other side's move is taken back next (its king's first; at most two tried),
+    // then the search goes on.
+    void other_side_first(const Setup& pos, Square t, int path, bool blocker) {
+        std::vector<UnMove> other;
+        generate_unmoves(pos, other);
+        // The unit the other side moved back last goes back and forth (the game then needs
+        // no more of its moves), else its king moves, else another unit.
+        // A unit c's pawn just took back moves off its square first.
+        const UnMove* previous = line_.size() >= 2 ? &line_[line_.size() - 2] : nullptr;
+        const Square clear = clear_;
+        const auto order = [&](const UnMove& o) {
+            if (o.move.to == clear) return -1;
+            if (previous && o.move.to == previous->move.from && o.move.from == previous->move.to) return 0;
+            return pos.board[o.move.to].walk == KING ? 1 : 2;
+        };
+        std::stable_sort(other.begin(), other.end(),
+                         [&](const UnMove& a, const UnMove& b) { return order(a) < order(b); });
+        int tried = 0;
+        clear_ = SQ_NONE;
+        for (const UnMove& o : other) {
+            if (o.move.kind != MoveKind::Normal || o.uncaptured != NO_WALK) continue;
+            if (clear != SQ_NONE && o.move.to != clear) break;  // the square must be free
+            line_.push_back(o);
+            search(retract_keeping_rights(pos, o), t, path, blocker);
+            line_.pop_back();
+            if (++tried == 2) break;
+        }
+    }
+
+  private:
+    Color c_;
+    std::vector<UnMove> line_;
+    Square clear_ = SQ_NONE;  // the square the other side's next move back must leave
+};
+
 }  // namespace
+
+std::vector<std::vector<UnMove>> promotion_retractions(const Setup& diagram, int max_path, size_t max_lines) {
+    std::vector<std::pair<int, std::vector<UnMove>>> lines;
+    for (Color c : {~diagram.side_to_move, diagram.side_to_move}) {
+        PromotionLines search(c);
+        for (int sq = 0; sq < SQUARE_NB; ++sq) {
+            const Piece p = diagram.board[sq];
+            if (p.empty() || p.color != c) continue;
+            if (p.walk != QUEEN && p.walk != ROOK && p.walk != BISHOP && p.walk != KNIGHT) continue;
+            if (!promotion_likely(diagram, Square(sq))) continue;
+            // The side that did not move last: its move comes after one of the other side's.
+            if (c == diagram.side_to_move)
+                search.other_side_first(diagram, Square(sq), max_path, true);
+            else
+                search.search(diagram, Square(sq), max_path, true);
+        }
+        lines.insert(lines.end(), search.lines.begin(), search.lines.end());
+    }
+    std::stable_sort(lines.begin(), lines.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first < b.first : a.second.size() < b.second.size();
+    });
+    std::vector<std::vector<UnMove>> out;
+    for (auto& [rank, line] : lines) {
+        if (out.size() == max_lines) break;
+        out.push_back(std::move(line));
+    }
+    return out;
+}
 
 const char* LegalityProof::verdict_name() const {
     switch (verdict) {
@@ -98,6 +277,24 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
         while (int(levels.size()) < n) levels.push_back(possible_last_moves(diagram, int(levels.size()) + 1, depth));
         return levels[size_t(n - 1)];
     };
+    // Lines that take a promotion back (promotion_retractions), tried like the sequences.
+    const std::vector<std::vector<UnMove>> promotions = promotion_retractions(diagram);
+    // A game to the position `line` leads back to, followed by its moves, within `back`.
+    const auto through = [&](const std::vector<UnMove>& line, const BuildLimits& back) {
+        // A line that moves a frozen unit breaks its mark: no game for it.
+        if (std::any_of(line.begin(), line.end(),
+                        [&](const UnMove& u) { return (touched_squares(u.move) & marks.frozen) != 0; }))
+            return false;
+        Setup earlier = diagram;
+        for (const UnMove& u : line) earlier = retract_keeping_rights(earlier, u);
+        auto game = build_proof_game(earlier, back, marks.frozen);
+        if (!game) return false;
+        for (auto it = line.rbegin(); it != line.rend(); ++it) game->push_back(it->move);
+        if (!replays_to(*game, diagram) || !marks_broken(*game, marks).empty()) return false;
+        proof.verdict = LegalityProof::Verdict::Legal;
+        proof.game = std::move(*game);
+        return true;
+    };
     // A game to the diagram within `diagram_seconds`, else (few sequences) to the positions
     // the sequences lead back to, sharing `back_seconds` (0: no limit, the nodes of `limits`).
     const auto attempt = [&](double diagram_seconds, double back_seconds) {
@@ -109,45 +306,59 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
             proof.game = std::move(*game);
             return true;
         }
+        BuildLimits back = limits;
+        back.max_nodes = std::max(1000L, limits.max_nodes / 2);
         for (int n = 1; few && n <= kRetractions; ++n) {
             const std::vector<std::vector<UnMove>>& last = sequences(n);
             if (last.empty() || last.size() > kFewLastMoves) break;
-            BuildLimits back = limits;
             back.seconds = back_seconds / double(kRetractions * last.size());
-            back.max_nodes = std::max(1000L, limits.max_nodes / 2);
-            for (const std::vector<UnMove>& seq : last) {
-                // A sequence that moves a frozen unit breaks its mark: no game for it.
-                if (std::any_of(seq.begin(), seq.end(),
-                                [&](const UnMove& u) { return (touched_squares(u.move) & marks.frozen) != 0; }))
-                    continue;
-                Setup earlier = diagram;
-                for (const UnMove& u : seq) earlier = retract_keeping_rights(earlier, u);
-                auto game = build_proof_game(earlier, back, marks.frozen);
-                if (!game) continue;
-                for (auto it = seq.rbegin(); it != seq.rend(); ++it) game->push_back(it->move);
-                if (replays_to(*game, diagram) && marks_broken(*game, marks).empty()) {
-                    proof.verdict = LegalityProof::Verdict::Legal;
-                    proof.game = std::move(*game);
-                    return true;
-                }
-            }
+            for (const std::vector<UnMove>& seq : last)
+                if (through(seq, back)) return true;
         }
         return false;
     };
-    if (few && limits.seconds > 0) {
-        // Within a time limit, in rounds of 1/16, 1/8, 1/4 and 1/2 of it, each half for the
-        // diagram and half for the sequences: a diagram that only its last moves explain (an
-        // en passant double check) does not wait for the diagram's half of the time first.
-        for (double round = limits.seconds / 16; round <= limits.seconds / 2 * 1.0001; round *= 2)
-            if (attempt(round / 2, round / 2)) return proof;
-    } else if (attempt(few ? limits.seconds / 2 : limits.seconds, limits.seconds / 2)) {
+    // Games to the positions the promotions taken back lead to, sharing `seconds` (0: no
+    // limit, half the nodes of `limits` each).
+    // Games to the positions the promotions taken back lead to, each search within half the
+    // nodes of `limits` (at most kPromotionNodes within a time limit: a line's game comes
+    // within a few thousand positions when it comes at all), all of them within `seconds` (0:
+    // no limit).
+    const auto promoted = [&](double seconds) {
+        BuildLimits back = limits;
+        back.max_nodes = std::max(1000L, limits.max_nodes / 2);
+        if (seconds <= 0)
+            return std::any_of(promotions.begin(), promotions.end(),
+                               [&](const std::vector<UnMove>& line) { return through(line, back); });
+        back.max_nodes = std::min(back.max_nodes, kPromotionNodes);
+        const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+        for (const std::vector<UnMove>& line : promotions) {
+            back.seconds = std::chrono::duration<double>(end - std::chrono::steady_clock::now()).count();
+            if (back.seconds <= 0) break;
+            if (through(line, back)) return true;
+        }
+        return false;
+    };
+    const auto unresolved = [&] {
+        std::ostringstream why;
+        why << "no illegality proved (static analysis, retractions " << depth << " deep) and no game found";
+        if (limits.seconds > 0) why << " in " << limits.seconds << " s";
+        proof.reason = why.str();
         return proof;
+    };
+    if (limits.seconds > 0) {
+        // Within a time limit the promotions come first, with a quarter of it (their games
+        // come within a second when they come at all; the diagram's may need all its time).
+        const double lines = promotions.empty() ? 0 : limits.seconds / 4, rest = limits.seconds - lines;
+        if (promoted(lines)) return proof;
+        if (!few) return attempt(rest, 0) ? proof : unresolved();
+        // In rounds of 1/16, 1/8, 1/4 and 1/2 of the rest, each half for the diagram and half
+        // for the sequences: a diagram that only its last moves explain (an en passant double
+        // check) does not wait for the diagram's half of the time first.
+        for (double round = rest / 16; round <= rest / 2 * 1.0001; round *= 2)
+            if (attempt(round / 2, round / 2)) return proof;
+        return unresolved();
     }
-    std::ostringstream why;
-    why << "no illegality proved (static analysis, retractions " << depth << " deep) and no game found";
-    if (limits.seconds > 0) why << " in " << limits.seconds << " s";
-    proof.reason = why.str();
-    return proof;
+    return attempt(0, 0) || promoted(0) ? proof : unresolved();
 }
 
 }  // namespace rebirth
