@@ -152,14 +152,14 @@ class PromotionLines {
     }
 
   public:
-    // pos: the other side's move is taken back next (its king's first; at most two tried),
-    // then the search goes on.
+    // pos: the other side's move is taken back next (nothing uncaptured, at most two tried),
+    // then the search goes on. First the unit c's pawn just took back, off its square (only
+    // it: the promoting pawn needs the square); else the unit the other side moved back before,
+    // going back and forth (the game then needs no more of its moves); else its king; else
+    // another unit.
     void other_side_first(const Setup& pos, Square t, int path, bool blocker) {
         std::vector<UnMove> other;
         generate_unmoves(pos, other);
-        // The unit the other side moved back last goes back and forth (the game then needs
-        // no more of its moves), else its king moves, else another unit.
-        // A unit c's pawn just took back moves off its square first.
         const UnMove* previous = line_.size() >= 2 ? &line_[line_.size() - 2] : nullptr;
         const Square clear = clear_;
         const auto order = [&](const UnMove& o) {
