@@ -20,6 +20,7 @@
 #include "rebirth/movegen.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/position.h"
+#include "rebirth/proof_builder.h"
 #include "rebirth/retro.h"
 #include "rebirth/retro_certificate.h"
 #include "rebirth/retro_problem.h"
@@ -658,6 +659,27 @@ TEST(RetroCertificate, ConstructiveGameCertifiesALongRetro) {
     const auto cert = find_certificate(diagram, last, {}, 2, 30, 1, 20, true);
     ASSERT_TRUE(cert.has_value());
     EXPECT_GT(cert->game.size(), 2u);
+    EXPECT_TRUE(verify_certificate(diagram, *cert, {}));
+    EXPECT_EQ(check_certificate_text(diagram, certificate_text(*cert, {}), {}, 1), "");
+}
+
+// Retractor's LG-220 as a retro: the black bishop g1, shut in by f2 and h2, came from a
+// promotion on g1 (legality_proof.h). A last move of the black king leaves it there, out of
+// the constructive search's reach (nothing within 4000 positions a search); find_certificate,
+// asked for a game of any length, finds one as `rebirth legal` does, through the promotion
+// taken back, and it replays with the king's move.
+TEST(RetroCertificate, ConstructiveGameReachesAShutInPromotedBishop) {
+    const rebirth::Setup diagram = parse_fen("8/8/8/6k1/4K1p1/6P1/5PPp/6b1 w - - 0 1");
+    std::vector<UnMove> king;
+    for (const UnMove& u : possible_last_moves(diagram, 3))
+        if (janko_notation(diagram, u) == "Kh6-g5") king.push_back(u);
+    ASSERT_EQ(king.size(), 1u);
+    BuildLimits nodes;
+    nodes.seconds = 0;
+    nodes.max_nodes = 4000;
+    EXPECT_FALSE(build_proof_game(retract(diagram, king[0]), nodes).has_value());
+    const auto cert = find_certificate(diagram, king, {}, 2, 30, 1, 20, true);
+    ASSERT_TRUE(cert.has_value());
     EXPECT_TRUE(verify_certificate(diagram, *cert, {}));
     EXPECT_EQ(check_certificate_text(diagram, certificate_text(*cert, {}), {}, 1), "");
 }

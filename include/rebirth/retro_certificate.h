@@ -26,9 +26,10 @@ struct RetroCertificate {
 // position seq leads back to, found within `seconds` (0: no limit) on `threads`, whose
 // replay with the sequence reaches `position` (verify_certificate); among the first
 // `max_games` games the search gives, the first that replays. With `any_length`, in orthodox
-// chess, when none does: a game of any length from the constructive search (proof_builder.h,
-// on `threads`, within `seconds` again, or 10 s). Nothing when none is found: that proves nothing (no game
-// may exist within the limits, or the search stopped).
+// chess, when none does: a game of any length as `rebirth legal` finds it (judge_legality in
+// legality_proof.h: the constructive search to that position, or to the one its few last moves
+// or a promotion taken back lead to; on `threads`, within `seconds` again, or 10 s). Nothing when none is found: that
+// proves nothing (no game may exist within the limits, or the search stopped).
 std::optional<RetroCertificate> find_certificate(const Setup& position, const std::vector<UnMove>& seq,
                                                  const std::vector<Condition>& conditions, int max_plies,
                                                  double seconds, int threads = 1, int max_games = 20,

@@ -317,8 +317,6 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
         }
         return false;
     };
-    // Games to the positions the promotions taken back lead to, sharing `seconds` (0: no
-    // limit, half the nodes of `limits` each).
     // Games to the positions the promotions taken back lead to, each search within half the
     // nodes of `limits` (at most kPromotionNodes within a time limit: a line's game comes
     // within a few thousand positions when it comes at all), all of them within `seconds` (0:

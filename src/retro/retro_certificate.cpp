@@ -3,6 +3,7 @@
 #include <cctype>
 #include <sstream>
 
+#include "rebirth/legality_proof.h"
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
 #include "rebirth/position.h"
@@ -75,9 +76,11 @@ struct GameArray {
     Position pos;
 };
 
-// In orthodox chess, a game of any length to `start` from the constructive search
-// (proof_builder.h, on `threads`, within `seconds`, 10 when 0), then the sequence's moves: the
-// certificate when it replays to `position`.
+// In orthodox chess, a game of any length to `start` as `rebirth legal` finds it
+// (judge_legality: the constructive search of proof_builder.h to `start`, or to the position
+// its few last moves or a promotion taken back lead to, followed by them; on `threads`, within
+// `seconds`, 10 when 0), then the sequence's moves: the certificate when it replays to
+// `position`.
 std::optional<RetroCertificate> constructed_certificate(const Setup& position, const Setup& start,
                                                         RetroCertificate cert, const std::vector<Condition>& conditions,
                                                         double seconds, int threads) {
@@ -85,9 +88,9 @@ std::optional<RetroCertificate> constructed_certificate(const Setup& position, c
     BuildLimits limits;
     limits.seconds = seconds > 0 ? seconds : 10;
     limits.threads = threads;
-    auto game = build_proof_game(start, limits);
-    if (!game) return std::nullopt;
-    cert.game = std::move(*game);
+    LegalityProof proof = judge_legality(start, 0, limits);
+    if (proof.verdict != LegalityProof::Verdict::Legal) return std::nullopt;
+    cert.game = std::move(proof.game);
     if (verify_certificate(position, cert, conditions)) return cert;
     return std::nullopt;
 }
