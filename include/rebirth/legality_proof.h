@@ -31,8 +31,9 @@ struct LegalityProof {
 // side to move with its castling rights kept and its en passant square the last move's: by
 // build_proof_game to the diagram; else, when the diagram leaves at most 12 sequences of its
 // last 1 (then 2) single moves (possible_last_moves), to the position one of them leads back
-// to, followed by its moves (half of the nodes each); else to the position a line of
-// promotion_retractions leads back to, followed by its moves (half of the nodes each). Within
+// to, followed by its moves (half of the nodes each); else to the position one of the first
+// six lines of promotion_retractions leads back to, followed by its moves (half of the nodes
+// each). Within
 // a time limit the promotion lines come first, with a quarter of the time (each search at most
 // 2000 positions a variant); the diagram gets the rest, or with few sequences shares it with
 // them in rounds of 1/16, 1/8, 1/4 and 1/2 of it (half each). Else unresolved.

@@ -20,6 +20,7 @@ namespace {
 constexpr int kRetractions = 2;         // single moves retracted at most before a game is looked for
 constexpr size_t kFewLastMoves = 12;    // retracted only when the sequences are at most this many
 constexpr long kPromotionNodes = 2000;  // positions per search of a promotion line's game, timed
+constexpr size_t kPromotionLines = 6;   // promotion lines tried at most
 
 // Whether `game` replays from the game array (replay_game) to the diagram: its units (colour
 // and walk), its side to move, every castling right it claims still held, and its en passant
@@ -278,7 +279,7 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
         return levels[size_t(n - 1)];
     };
     // Lines that take a promotion back (promotion_retractions), tried like the sequences.
-    const std::vector<std::vector<UnMove>> promotions = promotion_retractions(diagram);
+    const std::vector<std::vector<UnMove>> promotions = promotion_retractions(diagram, 3, kPromotionLines);
     // A game to the position `line` leads back to, followed by its moves, within `back`.
     const auto through = [&](const std::vector<UnMove>& line, const BuildLimits& back) {
         // A line that moves a frozen unit breaks its mark: no game for it.
