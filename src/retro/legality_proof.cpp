@@ -90,16 +90,16 @@ class PromotionLines {
         std::vector<UnMove> own;
         generate_unmoves(pos, own);
         const Piece unit = pos.board[t];
-        const int fwd = c_ == WHITE ? 8 : -8;
         if (relative_rank(c_, rank_of(t)) == 7) {
-            const Piece home = game_array_unit(~c_, t);
+            // c's last rank is the other side's first: its game-array unit there (a king is
+            // never taken).
+            const Walk home = BACK_RANK_WALKS[file_of(t)];
             for (const UnMove& u : own) {
                 if (u.move.to != t || u.move.kind != MoveKind::Promotion) continue;
                 int rank = 1;
                 if (u.uncaptured != NO_WALK) {
-                    const bool at_home = home.walk != NO_WALK && home.walk != KING && home.walk != PAWN;
-                    if (at_home && u.uncaptured != home.walk) continue;
-                    rank = at_home ? 0 : 2;
+                    if (home != KING && u.uncaptured != home) continue;
+                    rank = home != KING ? 0 : 2;
                 }
                 line_.push_back(u);
                 lines.push_back({rank, line_});
@@ -107,13 +107,12 @@ class PromotionLines {
             }
             // A pawn of c on a square the promoting pawn came from steps back (or takes back
             // its capture, the taken unit then moving off first).
+            const int from_rank = c_ == WHITE ? 6 : 1;  // the promoting pawn's rank
             if (blocker)
                 for (const UnMove& u : own) {
-                    const Square from_square = Square(int(t) - fwd);
                     const int df = file_of(u.move.to) - file_of(t);
                     if (u.move.kind != MoveKind::Normal || u.uncaptured == PAWN || pos.board[u.move.to].walk != PAWN ||
-                        pos.board[u.move.to].color != c_ || rank_of(u.move.to) != rank_of(from_square) || df < -1 ||
-                        df > 1)
+                        pos.board[u.move.to].color != c_ || rank_of(u.move.to) != from_rank || df < -1 || df > 1)
                         continue;
                     clear_ = u.uncaptured != NO_WALK ? u.move.to : SQ_NONE;
                     then_other_side(pos, u, t, path, false);
@@ -129,14 +128,6 @@ class PromotionLines {
     }
 
   private:
-    // The game array's unit of colour c on s (none when it has none there).
-    static Piece game_array_unit(Color c, Square s) {
-        const int r = relative_rank(c, rank_of(s));
-        if (r == 0) return make_piece(c, BACK_RANK_WALKS[file_of(s)]);
-        if (r == 1) return make_piece(c, PAWN);
-        return Piece{};
-    }
-
     // The fewest moves of a c unit of walk w from s onto c's last rank, on an empty board.
     int last_rank_distance(Walk w, Square s) const {
         int best = 99;
@@ -325,14 +316,13 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
     const auto promoted = [&](double seconds) {
         BuildLimits back = limits;
         back.max_nodes = std::max(1000L, limits.max_nodes / 2);
-        if (seconds <= 0)
-            return std::any_of(promotions.begin(), promotions.end(),
-                               [&](const std::vector<UnMove>& line) { return through(line, back); });
-        back.max_nodes = std::min(back.max_nodes, kPromotionNodes);
+        if (seconds > 0) back.max_nodes = std::min(back.max_nodes, kPromotionNodes);
         const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
         for (const std::vector<UnMove>& line : promotions) {
-            back.seconds = std::chrono::duration<double>(end - std::chrono::steady_clock::now()).count();
-            if (back.seconds <= 0) break;
+            if (seconds > 0) {
+                back.seconds = std::chrono::duration<double>(end - std::chrono::steady_clock::now()).count();
+                if (back.seconds <= 0) break;
+            }
             if (through(line, back)) return true;
         }
         return false;
