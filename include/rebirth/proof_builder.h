@@ -10,7 +10,8 @@
 // length. Not a proof-game solver (proof_search.h finds every shortest game): a best-first
 // search on moves played + weight * estimate, the estimate being each side's moves needed
 // (proof_bound.h, fixed units as walls), the captures each side must still make, and (in
-// some variants) the way of its units to the units it must take. Near the diagram (the bounds
+// some variants) the way of its units to the units it must take, on an empty board or round
+// the fixed units. Near the diagram (the bounds
 // allow 2 more half-moves) an exact depth-first search within those bounds looks for the last
 // 2 to 4 moves. The variants (three estimates, two weights, and positions of equal priority
 // taken in the order found or in an order set by a hash of the position; then two lighter

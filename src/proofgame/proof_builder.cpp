@@ -54,14 +54,13 @@ class Builder {
     bool reached(const Position& pos) const { return pos.side_to_move() == side_ && board_matches(pos, target_); }
 
     // One best-first search from `start` with this weight, the way to the units to take
-    // counted or not; the game found, or nothing within max_nodes or (when given) the deadline.
-    // With `hashed_ties`, positions of equal priority are taken in an order set by a hash of
-    // the position instead of the order they were found in: another part of a plateau of the
-    // estimate is searched first, and each order finds games the other misses.
-    // `first` (when given): the least variant index that found a game in this round; the
-    // search stops (its game would not be taken) once it falls below `index`, its own.
-    std::optional<std::vector<Move>> search(const Position& start, int weight, Takes takes, bool hashed_ties,
-                                            long max_nodes,
+    // counted or not (`walled`: round the fixed units); the game found, or nothing within max_nodes or (when given) the
+    // deadline. With `hashed_ties`, positions of equal priority are taken in an order set by a hash of the position
+    // instead of the order they were found in: another part of a plateau of the estimate is searched first, and each
+    // order finds games the other misses. `first` (when given): the least variant index that found a game in this
+    // round; the search stops (its game would not be taken) once it falls below `index`, its own.
+    std::optional<std::vector<Move>> search(const Position& start, int weight, Takes takes, bool walled,
+                                            bool hashed_ties, long max_nodes,
                                             std::optional<std::chrono::steady_clock::time_point> deadline,
                                             const std::atomic<size_t>* first = nullptr, size_t index = 0) {
         failed_.assign(size_t(1) << kFailedBits, 0);  // each search tries its exact ends afresh, as a search of its own
@@ -79,7 +78,7 @@ class Builder {
         nodes.push_back({-1, Move{}, 0});
         seen.insert(start.key());
         if (reached(start)) return std::vector<Move>{};
-        open.push({8 * long(weight) * estimate(start, takes), 0});
+        open.push({8 * long(weight) * estimate(start, takes, walled), 0});
         long expanded = 0;
         while (!open.empty()) {
             const int i = open.top().second;
@@ -107,7 +106,7 @@ class Builder {
                 UndoInfo u;
                 pos.do_move(m, u);
                 if (seen.insert(pos.key())) {
-                    const int h = estimate(pos, takes);
+                    const int h = estimate(pos, takes, walled);
                     if (h < 2 * kFar) {
                         nodes.push_back({i, m, played});
                         const long tie = hashed_ties ? long(((pos.key() * 0x9E3779B97F4A7C15ull) >> 60) & 7) : 0;
@@ -126,18 +125,21 @@ class Builder {
     // the other side beyond the target's, plus those captures once more, so that a capture
     // that costs nothing else counts as progress; with `takes`, also each side's way to the
     // units it must still take: the sum, over as many of the other side's units (kings apart)
-    // as it must take, of the fewest empty-board moves of one of its units onto their
-    // squares, the nearest first.
-    int estimate(const Position& pos, Takes takes) {
+    // as it must take, of the fewest moves of one of its units onto their squares, the nearest
+    // first, on an empty board or (`walled`) round the fixed units (never entering or crossing
+    // their squares: a unit shut in behind them is reached only by the units that get in).
+    int estimate(const Position& pos, Takes takes, bool walled) {
         std::array<int, COLOR_NB> surplus{}, need{};
-        if (!needs(pos, surplus, need)) return 2 * kFar;
+        Bitboard fixed = 0;
+        if (!needs(pos, surplus, need, &fixed)) return 2 * kFar;
+        if (!walled) fixed = 0;
         int total = 0;
         for (Color c : {WHITE, BLACK}) total += std::max(need[c], surplus[~c]) + surplus[~c];
         if (takes == Takes::None) return total;
         for (Color c : {WHITE, BLACK}) {
             if (surplus[~c] <= 0) continue;
             if (takes == Takes::Nearest) {
-                total += nearest_sum(pos, c, pos.pieces(~c) & ~pos.pieces(~c, KING), surplus[~c]);
+                total += nearest_sum(pos, c, pos.pieces(~c) & ~pos.pieces(~c, KING), surplus[~c], fixed);
                 continue;
             }
             // The victims by walk: per walk of the other side (kings apart), as many units as
@@ -148,24 +150,34 @@ class Builder {
                 const int excess = popcount(units) - target_walks_[~c][w];
                 if (excess <= 0) continue;
                 const Bitboard off = units & ~target_by_[~c][w];
-                total += nearest_sum(pos, c, popcount(off) < excess ? units : off, excess);
+                total += nearest_sum(pos, c, popcount(off) < excess ? units : off, excess, fixed);
             }
         }
         return total;
     }
 
-    // The sum of the `count` least, over the units on `victims`, of the fewest empty-board
-    // moves of one of c's units onto their squares (each at most 8).
-    static int nearest_sum(const Position& pos, Color c, Bitboard victims, int count) {
+    // The sum of the `count` least, over the units on `victims`, of the fewest moves of one of
+    // c's units onto their squares (each at most 8), the fixed units' squares neither entered
+    // nor crossed (a unit shut in behind them is taken only by a unit that gets in).
+    static int nearest_sum(const Position& pos, Color c, Bitboard victims, int count, Bitboard fixed) {
         std::array<int, SQUARE_NB> near{};
+        std::array<const std::uint8_t*, 48> rows{};
+        int m = 0;
+        for (Bitboard t = pos.pieces(c) & ~fixed; t;) {
+            const Square from = pop_lsb(t);
+            const Walk w = pos.piece_on(from).walk;
+            rows[size_t(m++)] = blocked_distances_as(fixed, w, c, from, w);
+            if (w == PAWN) {
+                rows[size_t(m++)] = blocked_distances_as(fixed, PAWN, c, from, QUEEN);
+                rows[size_t(m++)] = blocked_distances_as(fixed, PAWN, c, from, KNIGHT);
+            }
+        }
         int n = 0;
-        for (Bitboard v = victims; v;) {
+        for (Bitboard v = victims & ~fixed; v;) {
             const Square e = pop_lsb(v);
             int best = 8;
-            for (Bitboard t = pos.pieces(c); t;) {
-                const Square from = pop_lsb(t);
-                best = std::min(best, empty_distance(pos.piece_on(from).walk, c, from, e));
-            }
+            for (int k = 0; k < m; ++k)
+                if (rows[size_t(k)]) best = std::min(best, int(rows[size_t(k)][e]));
             near[size_t(n++)] = best;
         }
         std::sort(near.begin(), near.begin() + n);
@@ -177,12 +189,14 @@ class Builder {
     // Per side the units beyond the target's and the moves needed (proof_moves_needed); false
     // when no game reaches the target from pos (a side with fewer units than the target, or a
     // target unit out of reach).
-    bool needs(const Position& pos, std::array<int, COLOR_NB>& surplus, std::array<int, COLOR_NB>& need) {
+    bool needs(const Position& pos, std::array<int, COLOR_NB>& surplus, std::array<int, COLOR_NB>& need,
+               Bitboard* fixed_out = nullptr) {
         for (Color c : {WHITE, BLACK}) {
             surplus[c] = popcount(pos.pieces(c)) - kept_[c];
             if (surplus[c] < 0) return false;
         }
         const Bitboard fixed = fixed_units(pos, target_, frozen_);
+        if (fixed_out) *fixed_out = fixed;
         for (Color c : {WHITE, BLACK}) {
             need[c] = needed_.moves_needed(pos, c, fixed);
             if (need[c] >= kFar) return false;
@@ -289,12 +303,16 @@ std::optional<std::vector<Move>> build_proof_game(const Setup& target, const Bui
                                                             std::chrono::duration<double>(limits.seconds));
     // The variants of the estimate, tried in rounds, each round with twice the time and nodes
     // of the one before, until the limits run out: the estimates suit different positions, the
-    // two orders of equal priorities different plateaus, and the two lightest weights (last:
-    // they expand the most positions) the games no greedier search finds (LG-091, LG-217).
+    // two orders of equal priorities different plateaus, the two lightest weights (they expand
+    // the most positions) the games no greedier search finds (LG-217), and the three walled ways
+    // to the units to take (last) the games where units shut in behind fixed units are taken
+    // where they stand, by the only units that get in (LG-145's knights taking a1, c1 and d1
+    // behind a frozen king; LG-091, LG-235; LG-148 with the lighter weight).
     const struct {
         int weight;
         Takes takes;
         bool hashed_ties;
+        bool walled = false;
     } variants[] = {{limits.weight, Takes::ByWalk, false},
                     {2 * limits.weight, Takes::ByWalk, false},
                     {limits.weight, Takes::Nearest, false},
@@ -308,7 +326,10 @@ std::optional<std::vector<Move>> build_proof_game(const Setup& target, const Bui
                     {limits.weight, Takes::None, true},
                     {2 * limits.weight, Takes::None, true},
                     {std::max(1, limits.weight / 2), Takes::Nearest, false},
-                    {std::max(1, limits.weight / 4), Takes::Nearest, false}};
+                    {std::max(1, limits.weight / 4), Takes::Nearest, false},
+                    {limits.weight, Takes::ByWalk, false, true},
+                    {limits.weight, Takes::Nearest, false, true},
+                    {std::max(1, limits.weight / 2), Takes::Nearest, false, true}};
     const size_t count = std::size(variants);
     const bool timed = limits.seconds > 0;
     // One builder a thread (its caches are not shared), made when a thread first needs one.
@@ -332,7 +353,7 @@ std::optional<std::vector<Move>> build_proof_game(const Setup& target, const Bui
             std::unique_ptr<Builder>& builder = builders.local();
             if (!builder) builder = std::make_unique<Builder>(target, frozen);
             const auto& v = variants[i];
-            games[i] = builder->search(start, v.weight, v.takes, v.hashed_ties, nodes, deadline, &first, i);
+            games[i] = builder->search(start, v.weight, v.takes, v.walled, v.hashed_ties, nodes, deadline, &first, i);
             if (!games[i]) return;
             for (size_t least = first.load(); i < least && !first.compare_exchange_weak(least, i);) {
             }
