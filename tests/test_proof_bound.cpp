@@ -29,6 +29,35 @@ std::array<int, COLOR_NB> moves_left(int k, int n) {
     return left;
 }
 
+// corridors_allow on Retractor's LG-121 (Qf1, Rg1, Kh1 behind the unmoved pawns b2-h2, Bc1
+// shut in by b2 and d2): on f1-h1 the king and rook stand in the order only castling makes.
+// From a position whose king walked to g1 with the rook still on h1, no game leads there (the
+// two never pass each other on a rank shut by units that never move); from one whose king and
+// rook keep the castling right, or whose corridor is open (g2 moved), the order proves nothing;
+// a unit of the other side that the target has in the corridor never gets in, nor does a piece
+// from beyond a fixed unit.
+TEST(ProofBound, FirstRankCorridorsKeepTheirOrder) {
+    const Board target = board_of("3r3r/p2p1p1p/b1p2kp1/1p1npq1n/P7/8/1PPPPPPP/RNB2QRK w - - 0 1");
+    const auto allow = [&](const char* fen, const Board& t) {
+        const Position pos(parse_fen(fen));
+        return corridors_allow(pos, t, fixed_units(pos, t));
+    };
+    EXPECT_FALSE(allow("3r3r/p2p1p1p/b1p2kp1/1p1npq1n/P7/8/1PPPPPPP/RNB2QKR w - - 0 1", target));
+    EXPECT_TRUE(allow("rnbqkbnr/pppppppp/8/8/P7/8/1PPPPPPP/RNBQKBNR b KQkq - 0 1", target));
+    EXPECT_TRUE(allow("3r3r/p2p1p1p/b1p2kp1/1p1npq1n/P7/8/1PPPPPPP/RNBQK2R w K - 0 1", target));
+    EXPECT_FALSE(allow("3r3r/p2p1p1p/b1p2kp1/1p1npq1n/P7/8/1PPPPPPP/RNBQK2R w - - 0 1", target));
+    // g2 gone from the target and the position: the king and rook may leave the rank.
+    const Board open = board_of("3r3r/p2p1p1p/b1p2kp1/1p1npq1n/P7/8/1PPPPP1P/RNB2QRK w - - 0 1");
+    EXPECT_TRUE(allow("3r3r/p2p1p1p/b1p2kp1/1p1npq1n/P7/8/1PPPPP1P/RNB2QKR w - - 0 1", open));
+    // A black bishop on e1 in the target: nothing of Black's but a knight gets into d1-h1.
+    const Board black_in = board_of("3r3r/p2p1p1p/2p2kp1/1p1npq1n/P7/8/1PPPPPPP/RNB1bQRK w - - 0 1");
+    EXPECT_FALSE(allow("3r3r/p2p1p1p/b1p2kp1/1p1npq1n/P7/8/1PPPPPPP/RNB1QRK1 w - - 0 1", black_in));
+    // The queen on d1 cannot get past the bishop c1 (fixed) to b1.
+    const Board queen_b1 = board_of("4k3/8/8/8/8/8/PPPPPPPP/RQB1K3 w - - 0 1");
+    EXPECT_FALSE(allow("4k3/8/8/8/8/8/PPPPPPPP/R1BQK3 w - - 0 1", queen_b1));
+    EXPECT_TRUE(allow("4k3/8/8/8/8/8/PPPPPPPP/R1BQK3 w - - 0 1", board_of("4k3/8/8/8/8/8/PPPPPPPP/R1B1K3 w - - 0 1")));
+}
+
 TEST(ProofBound, MovesNeededFromTheGameArray) {
     const Position start(parse_fen(kStart));
     // 1.e4: one white move, none for Black.

@@ -196,6 +196,7 @@ class Builder {
             if (surplus[c] < 0) return false;
         }
         const Bitboard fixed = fixed_units(pos, target_, frozen_);
+        if (!corridors_allow(pos, target_, fixed)) return false;
         if (fixed_out) *fixed_out = fixed;
         for (Color c : {WHITE, BLACK}) {
             need[c] = needed_.moves_needed(pos, c, fixed);
