@@ -11,11 +11,12 @@
 // search on moves played + weight * estimate, the estimate being each side's moves needed
 // (proof_bound.h, fixed units as walls), the captures each side must still make, and (in
 // some variants) the way of its units to the units it must take, on an empty board or round
-// the fixed units. Near the diagram (the bounds
-// allow 2 more half-moves) an exact depth-first search within those bounds looks for the last
-// 2 to 4 moves. The variants (three estimates, two weights, and positions of equal priority
-// taken in the order found or in an order set by a hash of the position; then two lighter
-// weights) run in rounds, each with twice the nodes of the round before.
+// the fixed units; positions whose first-rank corridors cannot come into the target's order
+// are dropped (corridors_allow). Near the diagram (the bounds allow 2 more half-moves) an
+// exact depth-first search within those bounds looks for the last 2 to 4 moves. The variants
+// (three estimates, two weights, and positions of equal priority taken in the order found or
+// in an order set by a hash of the position; then two lighter weights; then three going
+// round the fixed units) run in rounds, each with twice the nodes of the round before.
 // It finds long games in positions the exhaustive search cannot reach (the legal positions of
 // retro analysis, with dozens of captures). A game found proves the diagram legal; none found
 // proves nothing.

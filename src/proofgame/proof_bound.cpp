@@ -71,6 +71,64 @@ PawnWays pawn_ways(const Position& pos, const Board& target, Bitboard fixed);
 //   reason, counting the captures.
 // Each is justified by the fixed units found before it, so the rules are applied until none
 // adds a unit.
+Bitboard fixed_units(const Position& pos, const Board& target) { return fixed_units(pos, target, 0); }
+
+Bitboard fixed_units(const Position& pos, const Board& target, Bitboard known) {
+    Bitboard fixed = known;
+    for (Color c : {WHITE, BLACK})
+        for (Bitboard b = pos.pieces(c, PAWN) & rank_bb(c == WHITE ? 1 : 6); b;) {
+            const Square s = pop_lsb(b);
+            if (target[s].walk == PAWN && target[s].color == c) fixed |= square_bb(s);
+        }
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (Color c : {WHITE, BLACK}) {
+            const Bitboard home = rank_bb(c == WHITE ? 0 : 7);
+            for (Bitboard b = pos.pieces(c) & home & ~fixed; b;) {
+                const Square s = pop_lsb(b);
+                const Piece p = pos.piece_on(s);
+                if (target[s].walk != p.walk || target[s].color != c) continue;
+                if (p.walk == PAWN || ((p.walk == KING || p.walk == ROOK) && (pos.castling_rights() & home))) continue;
+                if (one_move_squares(p.walk, c, s, fixed)) continue;
+                fixed |= square_bb(s);
+                grew = true;
+            }
+            // The pawns on target pawn squares of their side, each against the squares the
+            // other pawns reach (prefix and suffix unions of the pawns' reaches).
+            const Bitboard pawns = pos.pieces(c, PAWN) & ~fixed;
+            Bitboard on_target = 0;
+            for (Bitboard b = pawns; b;) {
+                const Square s = pop_lsb(b);
+                if (target[s].walk == PAWN && target[s].color == c) on_target |= square_bb(s);
+            }
+            if (!on_target) continue;
+            std::array<Square, 16> sq{};
+            std::array<Bitboard, 17> before{}, after{};
+            int n = 0;
+            for (Bitboard b = pawns; b && n < 16; ++n) {
+                sq[n] = pop_lsb(b);
+                after[n] = pawn_reach(c, sq[n], fixed);
+                before[n + 1] = before[n] | after[n];
+            }
+            for (int i = n - 1; i >= 0; --i) after[i] |= after[i + 1];
+            for (int i = 0; i < n; ++i) {
+                if (!(on_target & square_bb(sq[i]))) continue;
+                if ((before[i] | after[i + 1]) & square_bb(sq[i])) continue;  // another pawn gets there
+                fixed |= square_bb(sq[i]);
+                grew = true;
+            }
+        }
+        // Once the rules above add nothing: the pawns the capture counts keep on their squares.
+        if (!grew) {
+            if (const Bitboard more = pawn_ways(pos, target, fixed).stationary & ~fixed) {
+                fixed |= more;
+                grew = true;
+            }
+        }
+    }
+    return fixed;
+}
+
 namespace {
 
 // Up to eight units of a first rank, left to right: colour and walk (no allocation).
@@ -132,64 +190,6 @@ bool corridors_allow(const Position& pos, const Board& target, Bitboard fixed) {
         }
     }
     return true;
-}
-
-Bitboard fixed_units(const Position& pos, const Board& target) { return fixed_units(pos, target, 0); }
-
-Bitboard fixed_units(const Position& pos, const Board& target, Bitboard known) {
-    Bitboard fixed = known;
-    for (Color c : {WHITE, BLACK})
-        for (Bitboard b = pos.pieces(c, PAWN) & rank_bb(c == WHITE ? 1 : 6); b;) {
-            const Square s = pop_lsb(b);
-            if (target[s].walk == PAWN && target[s].color == c) fixed |= square_bb(s);
-        }
-    for (bool grew = true; grew;) {
-        grew = false;
-        for (Color c : {WHITE, BLACK}) {
-            const Bitboard home = rank_bb(c == WHITE ? 0 : 7);
-            for (Bitboard b = pos.pieces(c) & home & ~fixed; b;) {
-                const Square s = pop_lsb(b);
-                const Piece p = pos.piece_on(s);
-                if (target[s].walk != p.walk || target[s].color != c) continue;
-                if (p.walk == PAWN || ((p.walk == KING || p.walk == ROOK) && (pos.castling_rights() & home))) continue;
-                if (one_move_squares(p.walk, c, s, fixed)) continue;
-                fixed |= square_bb(s);
-                grew = true;
-            }
-            // The pawns on target pawn squares of their side, each against the squares the
-            // other pawns reach (prefix and suffix unions of the pawns' reaches).
-            const Bitboard pawns = pos.pieces(c, PAWN) & ~fixed;
-            Bitboard on_target = 0;
-            for (Bitboard b = pawns; b;) {
-                const Square s = pop_lsb(b);
-                if (target[s].walk == PAWN && target[s].color == c) on_target |= square_bb(s);
-            }
-            if (!on_target) continue;
-            std::array<Square, 16> sq{};
-            std::array<Bitboard, 17> before{}, after{};
-            int n = 0;
-            for (Bitboard b = pawns; b && n < 16; ++n) {
-                sq[n] = pop_lsb(b);
-                after[n] = pawn_reach(c, sq[n], fixed);
-                before[n + 1] = before[n] | after[n];
-            }
-            for (int i = n - 1; i >= 0; --i) after[i] |= after[i + 1];
-            for (int i = 0; i < n; ++i) {
-                if (!(on_target & square_bb(sq[i]))) continue;
-                if ((before[i] | after[i + 1]) & square_bb(sq[i])) continue;  // another pawn gets there
-                fixed |= square_bb(sq[i]);
-                grew = true;
-            }
-        }
-        // Once the rules above add nothing: the pawns the capture counts keep on their squares.
-        if (!grew) {
-            if (const Bitboard more = pawn_ways(pos, target, fixed).stationary & ~fixed) {
-                fixed |= more;
-                grew = true;
-            }
-        }
-    }
-    return fixed;
 }
 
 UnitRows unit_rows(Bitboard fixed, Walk w, Color c, Square s) { return unit_rows(fixed, 0, w, c, s); }

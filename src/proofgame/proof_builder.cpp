@@ -54,11 +54,13 @@ class Builder {
     bool reached(const Position& pos) const { return pos.side_to_move() == side_ && board_matches(pos, target_); }
 
     // One best-first search from `start` with this weight, the way to the units to take
-    // counted or not (`walled`: round the fixed units); the game found, or nothing within max_nodes or (when given) the
-    // deadline. With `hashed_ties`, positions of equal priority are taken in an order set by a hash of the position
-    // instead of the order they were found in: another part of a plateau of the estimate is searched first, and each
-    // order finds games the other misses. `first` (when given): the least variant index that found a game in this
-    // round; the search stops (its game would not be taken) once it falls below `index`, its own.
+    // counted or not (`walled`: round the fixed units); the game found, or nothing within
+    // max_nodes or (when given) the deadline. With `hashed_ties`, positions of equal priority
+    // are taken in an order set by a hash of the position instead of the order they were found
+    // in: another part of a plateau of the estimate is searched first, and each order finds
+    // games the other misses. `first` (when given): the least variant index that found a game
+    // in this round; the search stops (its game would not be taken) once it falls below
+    // `index`, its own.
     std::optional<std::vector<Move>> search(const Position& start, int weight, Takes takes, bool walled,
                                             bool hashed_ties, long max_nodes,
                                             std::optional<std::chrono::steady_clock::time_point> deadline,
@@ -186,9 +188,10 @@ class Builder {
         return sum;
     }
 
-    // Per side the units beyond the target's and the moves needed (proof_moves_needed); false
-    // when no game reaches the target from pos (a side with fewer units than the target, or a
-    // target unit out of reach).
+    // Per side the units beyond the target's and the moves needed (proof_moves_needed), and
+    // the fixed units (into `fixed_out` when given); false when no game reaches the target from
+    // pos (a side with fewer units than the target, a first-rank corridor whose units cannot
+    // come into the target's order, or a target unit out of reach).
     bool needs(const Position& pos, std::array<int, COLOR_NB>& surplus, std::array<int, COLOR_NB>& need,
                Bitboard* fixed_out = nullptr) {
         for (Color c : {WHITE, BLACK}) {
