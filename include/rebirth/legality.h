@@ -80,4 +80,25 @@ LegalityVerdict analyze_orthodox_legality(const std::array<Piece, SQUARE_NB>& bo
                                           Bitboard castling_rights = 0, Square ep_square = SQ_NONE,
                                           const LegalityMarks& marks = {});
 
+// A corridor of a side's first rank: the files [first, end) of a run of squares between walls
+// (or the board's edges) whose squares in front and diagonally in front are all walls. No
+// unit but a knight gets in or out (no pawn onto that rank there), and inside, kings, queens,
+// rooks and bishops move only along the rank and never pass one another, except the side's
+// king and a rook by castling.
+struct Corridor {
+    int first = 0, end = 0;
+};
+
+// The corridors of c's first rank shut in by `walls`, left to right (at most four); their
+// count.
+int first_rank_corridors(Color c, Bitboard walls, std::array<Corridor, 4>& out);
+
+// Whether the kings, queens, rooks and bishops of corridor `run` (knights apart, colour and
+// walk, left to right) in `to` can be those of `from` with some left out (taken), after at
+// most one castling exchange of c's king on the e-file and a rook on a corner of `sides`
+// (bit 0 the queen's side, bit 1 the king's; the units between the two left out first).
+// `from` and `to` are the rank's eight squares, file a first.
+bool corridor_order_kept(const std::array<Piece, 8>& from, const std::array<Piece, 8>& to, Corridor run,
+                         unsigned sides);
+
 }  // namespace rebirth

@@ -177,16 +177,13 @@ Bitboard fixed_units(const Position& pos, const Board& target);
 Bitboard fixed_units(const Position& pos, const Board& target, Bitboard known);
 
 // Whether the kings, queens, rooks and bishops shut in on a side's first rank can still become
-// the target's there. A corridor is a run of squares of that rank between fixed units (or the
-// board's edges), every square in front of it and diagonally in front of it fixed: no unit
-// but a knight enters or leaves it (no pawn gets onto that rank there), and inside, those units
-// move only along the rank and never pass one another, except a king and a rook of its side by
-// castling while pos holds that right. So in every game from pos to the target the target's
-// units of each corridor (colour and walk, knights apart, left to right) are pos's with some
-// left out (taken), after at most one such exchange (the units between the two taken first).
-// False proves that no game leads from pos to the target (a king and rook side by side in the
-// wrong order after the right was lost; LG-121's Q, K, R on f1-h1 behind unmoved pawns when
-// the target wants Q, R, K). Sound in orthodox chess only, with `fixed` from fixed_units.
+// the target's there: for each corridor of `fixed` (legality.h, first_rank_corridors: no unit
+// but a knight gets in or out, and those units never pass one another but for one castling),
+// the target's units are pos's with some taken, after at most one castling exchange while pos
+// holds that right (corridor_order_kept). False proves that no game leads from pos to the
+// target (a king and rook side by side in the wrong order after the right was lost; LG-121's
+// Q, K, R on f1-h1 behind unmoved pawns when the target wants Q, R, K). Sound in orthodox chess
+// only, with `fixed` from fixed_units.
 bool corridors_allow(const Position& pos, const Board& target, Bitboard fixed);
 
 // c's units on target squares of their own walk (settled: some least assignment of

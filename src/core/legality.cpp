@@ -513,70 +513,28 @@ LegalityVerdict blocked_arrivals(const Scan& s, const Board& board, Bitboard wal
     return {};
 }
 
-// Up to eight walks of a first rank, left to right (no allocation).
-struct RankWalks {
-    std::array<Walk, 8> walk{};
-    int size = 0;
-    void push(Walk w) { walk[size_t(size++)] = w; }
-};
-
-// Whether `now` is `from` with some of its walks left out.
-bool subsequence(const RankWalks& now, const RankWalks& from) {
-    int i = 0;
-    for (int j = 0; j < from.size && i < now.size; ++j)
-        if (from.walk[size_t(j)] == now.walk[size_t(i)]) ++i;
-    return i == now.size;
-}
-
-// Contract: on a side's first rank, a run of squares that are not walls, with walls on every
-// square in front of it and diagonally in front of it, is a corridor no king, queen, rook or
-// bishop enters or leaves (only knights jump in and out; no unit of that side promotes
-// there, none of the other side can arrive but by a knight's jump). Inside, those units move
-// only along the rank and never pass one another, except the king and a rook by castling (at
-// most once, with nothing left between them). So their walks, left to right, are the game
-// array's on the run (knights apart) with units left out (taken), after at most one such
-// castling exchange: otherwise illegal (Qb1 Rc1 Kd1 behind unmoved a2..e2 with Bf1 shut in).
+// Contract: a run of c's first rank shut in by walls (first_rank_corridors) keeps the game
+// array's kings, queens, rooks and bishops in their order, some taken, after at most one
+// castling (corridor_order_kept): otherwise illegal (Qb1 Rc1 Kd1 behind unmoved a2..e2 with
+// Bf1 shut in). Runs holding a unit of the other side or a fairy walk are left to the other
+// rules.
 LegalityVerdict corridor_order(const Board& board, Bitboard walls) {
     for (Color c : {WHITE, BLACK}) {
         const int rank = c == WHITE ? 0 : 7;
-        for (int f = 0; f < 8;) {
-            if (walls & square_bb(make_square(f, rank))) {
-                ++f;
-                continue;
-            }
-            int g = f;
-            while (g < 8 && !(walls & square_bb(make_square(g, rank)))) ++g;
-            Bitboard run = 0;
-            for (int h = f; h < g; ++h) run |= square_bb(make_square(h, rank));
-            const int first = f;
-            f = g;
-            const Bitboard front = forward(c, run);
-            if ((front | sideways(front)) & ~walls) continue;  // open
-            RankWalks now, from;
+        std::array<Corridor, 4> runs;
+        const int n = first_rank_corridors(c, walls, runs);
+        std::array<Piece, 8> from{}, now{};
+        for (int h = 0; h < 8; ++h) {
+            from[size_t(h)] = make_piece(c, BACK_RANK_WALKS[h]);
+            now[size_t(h)] = board[make_square(h, rank)];
+        }
+        for (int k = 0; k < n; ++k) {
             bool plain = true;
-            for (int h = first; h < g; ++h) {
-                const Piece p = board[make_square(h, rank)];
-                if (BACK_RANK_WALKS[h] != KNIGHT) from.push(BACK_RANK_WALKS[h]);
-                if (p.walk == NO_WALK || p.walk == KNIGHT) continue;
-                if (p.color != c || p.walk > PAWN) plain = false;  // left to the other rules
-                now.push(p.walk);
+            for (int h = runs[size_t(k)].first; h < runs[size_t(k)].end; ++h) {
+                const Piece p = now[size_t(h)];
+                if (p.walk != NO_WALK && p.walk != KNIGHT && (p.color != c || p.walk > PAWN)) plain = false;
             }
-            if (!plain || subsequence(now, from)) continue;
-            // One castling: the king and a rook of the run exchange places once nothing of
-            // the run stands between them.
-            bool castled = false;
-            for (int rook_file : {0, 7}) {
-                if (first > std::min(rook_file, 4) || g <= std::max(rook_file, 4)) continue;  // not both in the run
-                RankWalks swapped;
-                for (int h = first; h < g; ++h) {
-                    if (BACK_RANK_WALKS[h] == KNIGHT) continue;
-                    const bool between = h > std::min(rook_file, 4) && h < std::max(rook_file, 4);
-                    if (between) continue;  // taken before the castling
-                    swapped.push(h == 4 ? ROOK : h == rook_file ? KING : BACK_RANK_WALKS[h]);
-                }
-                castled = castled || subsequence(now, swapped);
-            }
-            if (castled) continue;
+            if (!plain || corridor_order_kept(from, now, runs[size_t(k)], 3)) continue;
             return illegal("the " + color_name(c) + " king, queen, rooks and bishops on the " +
                            std::string(c == WHITE ? "first" : "eighth") +
                            " rank, shut in by units that never moved, cannot have come into this order");
@@ -1150,6 +1108,60 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
     if (LegalityVerdict v = blocked_arrivals(s, board, walls); v.illegal) return v;
     if (LegalityVerdict v = king_ways(s, board, walls, seals); v.illegal) return v;
     return corridor_order(board, walls);
+}
+
+int first_rank_corridors(Color c, Bitboard walls, std::array<Corridor, 4>& out) {
+    const int rank = c == WHITE ? 0 : 7, front = c == WHITE ? 1 : 6;
+    int n = 0;
+    for (int f = 0; f < 8;) {
+        if (walls & square_bb(make_square(f, rank))) {
+            ++f;
+            continue;
+        }
+        const int first = f;
+        bool shut = true;
+        for (; f < 8 && !(walls & square_bb(make_square(f, rank))); ++f)
+            for (int g = std::max(0, f - 1); g <= std::min(7, f + 1); ++g)
+                shut = shut && (walls & square_bb(make_square(g, front)));
+        if (shut) out[size_t(n++)] = {first, f};
+    }
+    return n;
+}
+
+bool corridor_order_kept(const std::array<Piece, 8>& from, const std::array<Piece, 8>& to, Corridor run,
+                         unsigned sides) {
+    // Up to eight units, left to right, as colour and walk (no allocation).
+    struct Units {
+        std::array<int, 8> unit{};
+        int size = 0;
+        void push(Piece p) {
+            if (!p.empty() && p.walk != KNIGHT) unit[size_t(size++)] = int(p.color) * 16 + int(p.walk);
+        }
+    };
+    // Whether `kept` is `all` with some of its units left out.
+    const auto left_out = [](const Units& kept, const Units& all) {
+        int i = 0;
+        for (int j = 0; j < all.size && i < kept.size; ++j)
+            if (all.unit[size_t(j)] == kept.unit[size_t(i)]) ++i;
+        return i == kept.size;
+    };
+    Units was, wanted;
+    for (int h = run.first; h < run.end; ++h) {
+        was.push(from[size_t(h)]);
+        wanted.push(to[size_t(h)]);
+    }
+    if (left_out(wanted, was)) return true;
+    for (int side = 0; side < 2; ++side) {
+        const int rook_file = side == 0 ? 0 : 7, low = std::min(rook_file, 4), high = std::max(rook_file, 4);
+        if (!(sides >> side & 1) || run.first > low || run.end <= high) continue;  // not both in the run
+        Units swapped;
+        for (int h = run.first; h < run.end; ++h) {
+            if (h > low && h < high) continue;  // taken before the castling
+            swapped.push(from[size_t(h == 4 ? rook_file : h == rook_file ? 4 : h)]);
+        }
+        if (left_out(wanted, swapped)) return true;
+    }
+    return false;
 }
 
 }  // namespace rebirth

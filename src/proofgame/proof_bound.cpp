@@ -11,6 +11,7 @@
 #include "rebirth/assignment.h"
 #include "rebirth/bitboard.h"
 #include "rebirth/distance.h"
+#include "rebirth/legality.h"
 
 namespace rebirth {
 
@@ -129,65 +130,19 @@ Bitboard fixed_units(const Position& pos, const Board& target, Bitboard known) {
     return fixed;
 }
 
-namespace {
-
-// Up to eight units of a first rank, left to right: colour and walk (no allocation).
-struct RankUnits {
-    std::array<int, 8> unit{};
-    int size = 0;
-    void push(Piece p) { unit[size_t(size++)] = int(p.color) * 16 + int(p.walk); }
-};
-
-// Whether `kept` is `from` with some of its units left out.
-bool left_out(const RankUnits& kept, const RankUnits& from) {
-    int i = 0;
-    for (int j = 0; j < from.size && i < kept.size; ++j)
-        if (from.unit[size_t(j)] == kept.unit[size_t(i)]) ++i;
-    return i == kept.size;
-}
-
-}  // namespace
-
 bool corridors_allow(const Position& pos, const Board& target, Bitboard fixed) {
     for (Color c : {WHITE, BLACK}) {
-        const int rank = c == WHITE ? 0 : 7, front = c == WHITE ? 1 : 6;
-        for (int f = 0; f < 8;) {
-            if (fixed & square_bb(make_square(f, rank))) {
-                ++f;
-                continue;
-            }
-            const int first = f;
-            bool shut = true;
-            for (; f < 8 && !(fixed & square_bb(make_square(f, rank))); ++f)
-                for (int g = std::max(0, f - 1); g <= std::min(7, f + 1); ++g)
-                    shut = shut && (fixed & square_bb(make_square(g, front)));
-            if (!shut) continue;
-            RankUnits now, wanted;
-            for (int h = first; h < f; ++h) {
-                const Piece p = pos.piece_on(make_square(h, rank)), t = target[make_square(h, rank)];
-                if (!p.empty() && p.walk != KNIGHT) now.push(p);
-                if (!t.empty() && t.walk != KNIGHT) wanted.push(t);
-            }
-            if (left_out(wanted, now)) continue;
-            // One castling: the king on e1 (e8) and the rook on a corner exchange places, what
-            // stands between them taken first.
-            bool castled = false;
-            const unsigned sides = pos.castling_sides(c);
-            for (int side = 0; side < 2 && !castled; ++side) {
-                const int rook_file = side == 0 ? 0 : 7;
-                if (!(sides >> side & 1) || first > std::min(rook_file, 4) || f <= std::max(rook_file, 4)) continue;
-                RankUnits swapped;
-                for (int h = first; h < f; ++h) {
-                    if (h > std::min(rook_file, 4) && h < std::max(rook_file, 4)) continue;
-                    const Square s = make_square(h, rank);
-                    Piece p = pos.piece_on(s);
-                    if (h == 4 || h == rook_file) p = pos.piece_on(make_square(h == 4 ? rook_file : 4, rank));
-                    if (!p.empty() && p.walk != KNIGHT) swapped.push(p);
-                }
-                castled = left_out(wanted, swapped);
-            }
-            if (!castled) return false;
+        const int rank = c == WHITE ? 0 : 7;
+        std::array<Corridor, 4> runs;
+        const int n = first_rank_corridors(c, fixed, runs);
+        if (n == 0) continue;
+        std::array<Piece, 8> now{}, wanted{};
+        for (int h = 0; h < 8; ++h) {
+            now[size_t(h)] = pos.piece_on(make_square(h, rank));
+            wanted[size_t(h)] = target[make_square(h, rank)];
         }
+        for (int k = 0; k < n; ++k)
+            if (!corridor_order_kept(now, wanted, runs[size_t(k)], pos.castling_sides(c))) return false;
     }
     return true;
 }
