@@ -1,9 +1,10 @@
 // The exact failure-table set (src/core/exact_set.h) against std::set, alone and under concurrent
 // inserts: a key is found exactly when the same bytes were inserted. The 64-bit key set of the
-// constructive search (src/core/key_set.h) against std::set.
+// constructive search (src/core/key_set.h) against std::set, and the same on wide keys.
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <map>
 #include <random>
 #include <set>
@@ -182,6 +183,39 @@ TEST(KeySet, AgreesWithStdSet) {
         EXPECT_FALSE(set.contains(0));
         EXPECT_FALSE(set.contains(keys[5]));
     }
+}
+
+// The same set on whole keys of seven words (the cage search's positions, retro_cage.cpp):
+// exact, so keys that differ in one bit of one word are two keys, whatever their hashes; the
+// all-zero key is kept apart; a set never inserted into holds nothing.
+TEST(KeySet, WideKeysAreExact) {
+    using Key = std::array<std::uint64_t, 7>;
+    BasicKeySet<Key> set;
+    EXPECT_FALSE(set.contains(Key{}));
+    EXPECT_EQ(set.size(), 0u);
+    std::mt19937_64 rng(11);
+    std::set<Key> model;
+    std::vector<Key> keys{Key{}};
+    for (int i = 0; i < 20000; ++i) {
+        Key k{};
+        for (auto& w : k) w = i % 2 ? rng() : rng() % 4;
+        keys.push_back(k);
+        // Its neighbours: one bit of one word flipped.
+        for (int j = 0; j < 3; ++j) {
+            Key n = k;
+            n[rng() % 7] ^= std::uint64_t(1) << (rng() % 64);
+            keys.push_back(n);
+        }
+    }
+    for (size_t i = 0; i < keys.size(); ++i) {
+        ASSERT_EQ(set.contains(keys[i]), model.count(keys[i]) == 1) << i;
+        ASSERT_EQ(set.insert(keys[i]), model.insert(keys[i]).second) << i;
+    }
+    EXPECT_EQ(set.size(), model.size());
+    for (const Key& k : model) ASSERT_TRUE(set.contains(k));
+    set.clear();
+    EXPECT_FALSE(set.contains(keys[1]));
+    EXPECT_FALSE(set.contains(Key{}));
 }
 
 }  // namespace

@@ -1,10 +1,10 @@
 #include "rebirth/retro_cage.h"
 
+#include "core/key_set.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdlib>
-#include <string>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -24,15 +24,25 @@ struct Cage {
     // back, or (the second search) one a retraction brought back and left hidden.
     std::array<bool, COLOR_NB> phantom{};
 
-    void key(std::string& k) const {
-        k.resize(SQUARE_NB + 1 + 2 * (PAWN + 1));
-        char* out = k.data();
-        for (const Piece& p : board) *out++ = char(p.empty() ? 0 : p.walk * 2 + p.color);
-        *out++ = char(stm);
-        for (Color c : {WHITE, BLACK}) {
-            for (Walk w = KING; w <= PAWN; ++w) *out++ = char(hidden[c][w]);
-            *out++ = char(phantom[c]);
+    // The whole cage as a key (exact, not a hash): each square's walk (4 bits, walks are below
+    // WALK_NB) in words 0-3, the black units' squares in word 4, the side to move, the
+    // phantom flags and the hidden counts (one byte each, king to pawn) in words 5 and 6.
+    using Key = std::array<std::uint64_t, 7>;
+    static_assert(WALK_NB <= 16);
+    Key key() const {
+        Key k{};
+        for (int s = 0; s < SQUARE_NB; ++s) {
+            const Piece& p = board[s];
+            if (p.empty()) continue;
+            k[s / 16] |= std::uint64_t(p.walk) << (4 * (s % 16));
+            if (p.color == BLACK) k[4] |= std::uint64_t(1) << s;
         }
+        k[5] = std::uint64_t(stm) | std::uint64_t(phantom[WHITE]) << 1 | std::uint64_t(phantom[BLACK]) << 2;
+        for (Walk w = KING; w <= PAWN; ++w) {
+            k[5] |= std::uint64_t(hidden[WHITE][w]) << (8 * w);
+            k[6] |= std::uint64_t(hidden[BLACK][w]) << (8 * w);
+        }
+        return k;
     }
     bool may_pass(Color c) const {
         if (phantom[c]) return true;
@@ -167,9 +177,7 @@ class CageSearch {
     bool refutes(const Cage& start) {
         if (!cage_possible(start)) return true;
         std::vector<Cage> stack{start};
-        std::string k;
-        start.key(k);
-        seen_.insert(k);
+        seen_.insert(start.key());
         while (!stack.empty()) {
             Cage g = std::move(stack.back());
             stack.pop_back();
@@ -195,8 +203,7 @@ class CageSearch {
     // known units fitting the game array.
     void push(Cage& e, std::vector<Cage>& out) {
         // Seen first (an impossible position stays impossible, and is kept out of the count).
-        e.key(key_);
-        if (!seen_.insert(key_).second || !cage_possible(e)) return;
+        if (!seen_.insert(e.key()) || !cage_possible(e)) return;
         ++visited_;
         out.push_back(e);
     }
@@ -338,9 +345,8 @@ class CageSearch {
     Bitboard region_;
     long max_states_;
     bool follow_taken_;
-    std::unordered_set<std::string> seen_;
+    BasicKeySet<Cage::Key> seen_;
     long visited_ = 0;  // possible positions pushed
-    std::string key_;
 };
 
 // The squares within `radius` (king steps) of the squares of `from`.
