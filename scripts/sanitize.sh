@@ -13,9 +13,9 @@ build_dir=${SANITIZE_BUILD_DIR:-build-asan}
 # depth 3), the solvers and the command line, in a few minutes under the sanitizers.
 # (test_data_problems and test_proof_split, which run the same solvers on more problems, are
 # left to the Release run: CI's budget.)
-suites=(test_fen test_popeye_input test_popeye_output test_rules test_legality test_seeds
-        test_reference_movelists test_solve_direct test_solve_help test_solve_proof
-        test_popeye_suite test_cli test_pgn test_retractor test_verify test_proof_builder)
+suites=(test_cli test_legality test_retractor test_proof_builder test_reference_movelists
+        test_popeye_suite test_solve_help test_solve_proof test_verify test_fen test_popeye_input
+        test_popeye_output test_rules test_seeds test_solve_direct test_pgn)
 
 bash scripts/deps.sh
 # -O1 -g1 (line tables, enough for the sanitizers' stack traces) compiles about twice as fast
@@ -40,13 +40,32 @@ declare -A filters=([test_proof_builder]='-LegalityReference.*:ProofBuilder.Prom
 
 export ASAN_OPTIONS=abort_on_error=0:halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-status=0
-for suite in "${suites[@]}"; do
+# The suites run side by side, SANITIZE_JOBS at a time (default: the cores), the longest
+# first (the run's wall time is CI's budget); each suite's report is printed once all are done,
+# in the list's order.
+jobs=${SANITIZE_JOBS:-$(nproc)}
+run_suite() {
+  local suite=$1 start
   start=$(date +%s)
   if "$build_dir/tests/$suite" --gtest_brief=1 --gtest_filter="${filters[$suite]:-*}" > "$build_dir/$suite.log" 2>&1; then
-    echo "sanitize: $suite passed ($(($(date +%s) - start)) s)"
+    echo "passed $(($(date +%s) - start))" > "$build_dir/$suite.status"
   else
-    echo "sanitize: $suite FAILED ($(($(date +%s) - start)) s); last lines of $build_dir/$suite.log:" >&2
+    echo "FAILED $(($(date +%s) - start))" > "$build_dir/$suite.status"
+  fi
+}
+rm -f "$build_dir"/*.status
+for suite in "${suites[@]}"; do
+  while (($(jobs -rp | wc -l) >= jobs)); do wait -n || true; done
+  run_suite "$suite" &
+done
+wait
+status=0
+for suite in "${suites[@]}"; do
+  read -r verdict seconds < "$build_dir/$suite.status" || { verdict=FAILED; seconds=?; }
+  if [[ $verdict == passed ]]; then
+    echo "sanitize: $suite passed ($seconds s)"
+  else
+    echo "sanitize: $suite FAILED ($seconds s); last lines of $build_dir/$suite.log:" >&2
     tail -40 "$build_dir/$suite.log" >&2
     status=1
   fi

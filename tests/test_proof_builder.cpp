@@ -277,11 +277,12 @@ TEST(ProofBuilder, ThreadsFindTheSameGame) {
 // lead back to, in rounds (judge_legality): LG-025, a double check by the rook f2 and the
 // bishop b2 that only the en passant capture f5xe6 gives (opening the f-file and the long
 // diagonal at once), gets its game (the capture last) from the position before it. The limit is generous: the game
-// takes about a third of a second.
+// takes about a third of a second in Release (the test runs under the sanitizers too, beside
+// another suite).
 TEST(LegalityProof, TimedRoundsReachTheDiagramThroughItsLastMoves) {
     const rebirth::Setup diagram = parse_fen("2K5/8/4Pk2/8/8/8/1B3R2/8 b - - 0 1");
     BuildLimits limits;
-    limits.seconds = 30;
+    limits.seconds = 60;
     const LegalityProof proof = judge_legality(diagram, 3, limits);
     ASSERT_EQ(proof.verdict, LegalityProof::Verdict::Legal) << proof.reason;
     EXPECT_EQ(replay(diagram, proof.game), "");
