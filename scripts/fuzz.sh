@@ -1,28 +1,26 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (clang, REBIRTH_FUZZ=ON: ASan + UBSan) and runs them (issue 10).
+# Builds the libFuzzer targets (clang, REBIRTH_FUZZ=ON: ASan + UBSan; scripts/asan-build.sh) and
+# runs them (issue 10).
 # First every input in each target's regressions/ folder is replayed (all must pass), then
 # each target fuzzes for FUZZ_SECONDS seconds (default 30) on a copy of its seeds in the
 # build directory (the source tree is never written). A crash, a sanitizer report, a leak,
 # an input running longer than 10 s or more than 2048 MB fails the run; the offending
 # input is kept in <build>/fuzz-run/<target>/ and its path printed.
-# FUZZ_BUILD_DIR (default: build-fuzz, relative to the repository root) is the build dir;
+# FUZZ_BUILD_DIR (default: build-asan, the sanitizer suites' one, relative to the repository
+# root) is the build dir;
 # FUZZ_TARGETS (default: all four) narrows the run, e.g. FUZZ_TARGETS="fen frame".
 # Exit status: 0 when every replay and every run passed, 1 otherwise.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-build_dir=${FUZZ_BUILD_DIR:-build-fuzz}
+build_dir=${FUZZ_BUILD_DIR:-build-asan}
 seconds=${FUZZ_SECONDS:-30}
 read -r -a targets <<<"${FUZZ_TARGETS:-popeye_input fen job frame}"
 
-bash scripts/deps.sh
-# -O1 -g1 with assertions on (no NDEBUG): the build is most of this script's time in CI's budget
-# (a clean build of the four targets: 191 s here, 224 s with -O2 -g); tests and benchmark are
-# not needed here.
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" -DREBIRTH_FUZZ=ON -DREBIRTH_BUILD_TESTS=OFF -DREBIRTH_BUILD_BENCH=OFF
-cmake --build "$build_dir" --parallel 2 --target "${targets[@]/#/fuzz_}"
+# The build the sanitizer suites use (scripts/asan-build.sh): after scripts/sanitize.sh only
+# the fuzz targets' own files and the cluster library are compiled here.
+bash scripts/asan-build.sh "$build_dir" "${targets[@]/#/fuzz_}"
 
 # The source folder of a target: seeds/, regressions/ and an optional *.dict.
 source_dir() {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds rebirth and a fast subset of the test suites with AddressSanitizer and
-# UndefinedBehaviorSanitizer (REBIRTH_SANITIZE=ON, RelWithDebInfo) in SANITIZE_BUILD_DIR
-# (default build-asan) and runs them; any sanitizer report fails the run. CI runs it after
-# the Release suite (scripts/test.sh).
+# UndefinedBehaviorSanitizer (clang, the fuzz targets' configuration: scripts/asan-build.sh)
+# in SANITIZE_BUILD_DIR (default build-asan) and runs them; any sanitizer report fails the
+# run. CI runs it after the Release suite (scripts/test.sh), then scripts/fuzz.sh in the same
+# build directory.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -17,12 +18,7 @@ suites=(test_cli test_legality test_retractor test_proof_builder test_reference_
         test_popeye_suite test_solve_help test_solve_proof test_verify test_fen test_popeye_input
         test_popeye_output test_rules test_seeds test_solve_direct test_pgn)
 
-bash scripts/deps.sh
-# -O1 -g1 (line tables, enough for the sanitizers' stack traces) compiles about twice as fast
-# as RelWithDebInfo's -O2 -g: the build is most of this script's time in CI's budget.
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DREBIRTH_SANITIZE=ON \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DREBIRTH_BUILD_TESTS=ON -DREBIRTH_BUILD_BENCH=OFF
-cmake --build "$build_dir" --parallel "$(nproc)" --target rebirth "${suites[@]}"
+bash scripts/asan-build.sh "$build_dir" rebirth "${suites[@]}"
 
 # Popeye's own problems: those of its TESTS and REGRESSIONS files only (small positions aimed
 # at the solvers' corners); the whole corpus takes too long under the sanitizers. The random

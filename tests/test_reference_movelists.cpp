@@ -109,7 +109,7 @@ TEST_P(ReferenceMoveList, MatchesPopeye) {
         // A Popeye defect (README, "Known Popeye defects"): the count is the right one, not
         // Popeye's, and the evidence travels with the data.
         auto right = std::find_if(c.defect_expected.begin(), c.defect_expected.end(),
-                                  [&](const auto& e) { return e.first == depth; });
+                                  [d = depth](const auto& e) { return e.first == d; });
         if (right != c.defect_expected.end()) {
             EXPECT_EQ(perft(pos, depth), right->second)
                 << "depth " << depth << " (Popeye: " << count << ", a known Popeye defect: " << c.defect_why << ")";
