@@ -17,7 +17,7 @@ namespace rebirth {
 template <class Key>
 class BasicKeySet {
   public:
-    BasicKeySet() { clear(); }
+    BasicKeySet() = default;
 
     // Inserts k; true when it was not in the set.
     bool insert(const Key& k) {
