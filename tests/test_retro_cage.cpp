@@ -62,16 +62,48 @@ TEST(RetroCage, ShutInKingAndBishop) {
 // positions a region: f7xBg8=R and f7xNg8=R. With 5000 (the first part of
 // cage_refutes_wide, possible_last_moves' second look where at most 4 are left) the knight's
 // is refuted, never the published bishop's.
+// The last moves possible_last_moves leaves in `diagram` are `published` alone.
+void expect_only_last_move(const rebirth::Setup& diagram, const std::string& published) {
+    const std::vector<UnMove> last = possible_last_moves(diagram, 3);
+    ASSERT_EQ(last.size(), 1u);
+    EXPECT_EQ(janko_notation(diagram, last[0]), published);
+}
+
 TEST(RetroCage, WiderSearchForFewLastMoves) {
     const rebirth::Setup diagram = parse_fen("k4bRK/4p1pR/5p1p/8/8/8/8/8 b - - 0 1");
     const rebirth::Setup knight = retract(diagram, retraction(diagram, "f7xNg8=R"));
-    const rebirth::Setup bishop = retract(diagram, retraction(diagram, "f7xBg8=R"));
     EXPECT_FALSE(cage_refutes(knight, 1000));
     EXPECT_TRUE(cage_refutes(knight, kCageStatesForFew));
-    EXPECT_FALSE(cage_refutes_wide(bishop, kCageStatesForFew));
-    const std::vector<UnMove> last = possible_last_moves(diagram, 3);
-    ASSERT_EQ(last.size(), 1u);
-    EXPECT_EQ(janko_notation(diagram, last[0]), "f7xBg8=R");
+    EXPECT_FALSE(cage_refutes_wide(retract(diagram, retraction(diagram, "f7xBg8=R")), kCageStatesForFew));
+    expect_only_last_move(diagram, "f7xBg8=R");
+}
+
+// janko.at's type B record JR-B-022 (Bartolovic, Buljan; lastmoves.jsonl, White moved last;
+// published answer NxQ): Nf6xQg8 and Nf6xRg8 are left by the static analysis, the cage search
+// with kCageStatesForFew positions a region and its look around the kings with six times as
+// many. The last part of cage_refutes_wide, the search that leaves the units retractions bring
+// back hidden, alone, with 50 times as many positions around the kings, refutes the black rook
+// on g8 (beside White's Rh8 and Kh7, behind Black's unmoved pawns), never the published queen.
+TEST(RetroCage, SmallerSearchAloneWithMorePositions) {
+    const rebirth::Setup diagram = parse_fen("2bk2NR/1p1ppppK/7p/8/8/8/8/8 b - - 0 1");
+    const rebirth::Setup rook = retract(diagram, retraction(diagram, "Nf6xRg8"));
+    EXPECT_FALSE(cage_refutes(rook, kCageStatesForFew));
+    EXPECT_TRUE(cage_refutes_wide(rook, kCageStatesForFew));
+    EXPECT_FALSE(cage_refutes_wide(retract(diagram, retraction(diagram, "Nf6xQg8")), kCageStatesForFew));
+    expect_only_last_move(diagram, "Nf6xQg8");
+}
+
+// A king and rook that keep a castling right never moved before (Setup::castling; so too
+// after a castling is taken back). White moved last in k7/8/8/8/8/8/5PPP/4K2R with the right
+// K: its king and rook never moved, its pawns stand on their second rank: no white unit can
+// have made that move, the position is illegal. Without the right, Kf1-e1 or Rg1-h1 may have
+// been the last move (not refuted).
+TEST(RetroCage, CastlingRightsFreezeKingAndRook) {
+    const Bitboard everywhere = ~Bitboard(0);
+    EXPECT_TRUE(cage_refutes_in(parse_fen("k7/8/8/8/8/8/5PPP/4K2R b K - 0 1"), everywhere, 1000));
+    EXPECT_FALSE(cage_refutes_in(parse_fen("k7/8/8/8/8/8/5PPP/4K2R b - - 0 1"), everywhere, 1000));
+    // The static analysis and one retraction see it too (fits_history): the two agree.
+    EXPECT_FALSE(may_be_legal(parse_fen("k7/8/8/8/8/8/5PPP/4K2R b K - 0 1"), 1));
 }
 
 // Retractor's legality labels (legality.jsonl): a `legal` label is never refuted; LG-082,

@@ -16,8 +16,10 @@
 //   retraction brings back (fewer positions, often the one that closes);
 // - a side with a hidden unit (or one the other side's hidden unit may have taken) may always
 //   retract a move of a hidden unit instead (a pass);
-// - en passant and castling history are not checked, nor are line checks that a unit between
-//   could block.
+// - en passant history is not checked, nor are line checks that a unit between could block.
+// A king and rook that keep a castling right in the position (Setup::castling), or whose
+// castling a retraction takes back, stood on their game-array squares from the start: they
+// take no move back.
 // What it keeps: the sides alternate; a retracted move may not leave the side that did not
 // move in a check no unit can block (a king, knight or pawn next to it, or a queen, rook or
 // bishop on an adjacent square of its line); a side to move in such a check was given it by
@@ -42,7 +44,9 @@ bool cage_refutes(const Setup& s, long max_states = 1000);
 
 // A wider look, for the few last moves a first look leaves (retro.h): cage_refutes with
 // `max_states` positions a region, then the region within two king steps of the kings (the
-// one whose units most often close a cage) with six times as many. False proves nothing.
+// one whose units most often close a cage) with six times as many, then there the second
+// search alone (units brought back left hidden) with fifty times as many. False proves
+// nothing.
 bool cage_refutes_wide(const Setup& s, long max_states);
 
 // The search on one region (`region`: the squares whose units are followed): whether it
