@@ -106,6 +106,16 @@ TEST(RetroCage, CastlingRightsFreezeKingAndRook) {
     EXPECT_FALSE(may_be_legal(parse_fen("k7/8/8/8/8/8/5PPP/4K2R b K - 0 1"), 1));
 }
 
+// A followed unit that can never get home is a dead end (may_get_home): in
+// 4k3/8/8/8/8/8/5PPP/4KR1R with White's right K, the rook on f1 can have come in only through
+// e1 (the king's, who never moved), g1 (reached only from h1, whose rook never moved, or over
+// g2) or f2 (White's unmoved pawns): illegal, at the first position. Without the right the
+// king may have stepped aside for it (Ke1-e2, Ra1-f1, Ke2-e1): not refuted.
+TEST(RetroCage, UnitsThatCannotGetHome) {
+    EXPECT_TRUE(cage_refutes(parse_fen("4k3/8/8/8/8/8/5PPP/4KR1R b K - 0 1"), 1));
+    EXPECT_FALSE(cage_refutes(parse_fen("4k3/8/8/8/8/8/5PPP/4KR1R b - - 0 1")));
+}
+
 // Retractor's legality labels (legality.jsonl): a `legal` label is never refuted; LG-082,
 // Black's bishops on a2 and b1 behind White's pawns b2, b3 and c2 (b3 took on a2 or c2 and
 // neither bishop can have come in after), is, and at least 13 of the 41 `illegal` ones.

@@ -1,6 +1,7 @@
 #include "rebirth/retro_cage.h"
 
 #include "core/key_set.h"
+#include "rebirth/bitboard.h"
 
 #include <algorithm>
 #include <array>
@@ -184,14 +185,77 @@ bool cage_possible(const Cage& g) {
     return true;
 }
 
+// The squares whose units never move again backwards in g: pawns on their second rank and
+// the frozen king and rooks.
+Bitboard fixed_squares(const Cage& g) {
+    Bitboard fixed = g.frozen;
+    for (int s = 0; s < SQUARE_NB; ++s)
+        if (unmoved_pawn(g.board[s], Square(s))) fixed |= square_bb(Square(s));
+    return fixed;
+}
+
+// Whether piece p (no pawn) on s can still get, moving back and never onto or past a square
+// of `fixed`, to a square of the game array of its walk, off `region` (where it is no longer
+// followed) or, no king, to its last rank (where it may have been a pawn promoted). A unit
+// never leaves the board backwards (orthodox chess): one that cannot is a dead end.
+bool may_get_home(Piece p, Square s, Bitboard fixed, Bitboard region) {
+    const int home_rank = p.color == WHITE ? 0 : 7;
+    Bitboard targets = ~region;
+    for (int f = 0; f < 8; ++f)
+        if (BACK_RANK_WALKS[f] == p.walk) targets |= square_bb(make_square(f, home_rank));
+    if (p.walk != KING) targets |= rank_bb(7 - home_rank);
+    Bitboard reach = square_bb(s), frontier = reach;
+    while (!(reach & targets)) {
+        Bitboard next = 0;
+        for (Bitboard b = frontier; b;) {
+            const Square x = pop_lsb(b);
+            switch (p.walk) {
+                case KING:
+                    next |= king_attacks(x);
+                    break;
+                case KNIGHT:
+                    next |= knight_attacks(x);
+                    break;
+                case ROOK:
+                    next |= rook_attacks(x, fixed);
+                    break;
+                case BISHOP:
+                    next |= bishop_attacks(x, fixed);
+                    break;
+                default:
+                    next |= queen_attacks(x, fixed);
+                    break;
+            }
+        }
+        frontier = next & ~fixed & ~reach;
+        if (!frontier) return false;
+        reach |= frontier;
+    }
+    return true;
+}
+
+// Whether every followed piece of g (pawns apart: side_fits) may still get home
+// (may_get_home).
+bool pieces_may_get_home(const Cage& g, Bitboard region) {
+    const Bitboard fixed = fixed_squares(g);
+    for (int s = 0; s < SQUARE_NB; ++s) {
+        const Piece p = g.board[s];
+        if (p.empty() || p.walk == PAWN || (fixed & square_bb(Square(s)))) continue;
+        if (!may_get_home(p, Square(s), fixed, region)) return false;
+    }
+    return true;
+}
+
 class CageSearch {
   public:
     CageSearch(Bitboard region, long max_states, bool follow_taken = true)
-        : region_(region), max_states_(max_states), follow_taken_(follow_taken) {}
+        : region_(region), max_states_(max_states), follow_taken_(follow_taken) {
+        init_bitboards();  // the attack tables may_get_home reads
+    }
 
     // Whether no relaxed history from `start` reaches the game array (within the limit).
     bool refutes(const Cage& start) {
-        if (!cage_possible(start)) return true;
+        if (!cage_possible(start) || !pieces_may_get_home(start, region_)) return true;
         std::vector<Cage> stack{start};
         seen_.insert(start.key());
         while (!stack.empty()) {
@@ -219,7 +283,7 @@ class CageSearch {
     // known units fitting the game array.
     void push(Cage& e, std::vector<Cage>& out) {
         // Seen first (an impossible position stays impossible, and is kept out of the count).
-        if (!seen_.insert(e.key()) || !cage_possible(e)) return;
+        if (!seen_.insert(e.key()) || !cage_possible(e) || !pieces_may_get_home(e, region_)) return;
         ++visited_;
         out.push_back(e);
     }
@@ -407,14 +471,15 @@ Cage cage_start(const Setup& s, Bitboard region) {
     for (int i = 0; i < SQUARE_NB; ++i) {
         const Piece p = s.board[i];
         if (p.empty()) continue;
-        // A king or rook that keeps a castling right never moved (when followed; a right
-        // on a square without its unit, which Position::load refuses, freezes nothing).
+        // A king or rook that keeps a castling right never moved: followed wherever it stands,
+        // as a pawn on its second rank (a right on a square without its unit, which
+        // Position::load refuses, freezes nothing).
         const Square sq = Square(i);
-        if ((s.castling & region & square_bb(sq)) && p.color == (rank_of(sq) == 0 ? WHITE : BLACK) &&
+        if ((s.castling & square_bb(sq)) && p.color == (rank_of(sq) == 0 ? WHITE : BLACK) &&
             (rank_of(sq) == 0 || rank_of(sq) == 7) && (file_of(sq) == 0 || file_of(sq) == 4 || file_of(sq) == 7) &&
             p.walk == (file_of(sq) == 4 ? KING : ROOK))
             start.frozen |= square_bb(sq);
-        if ((region & square_bb(Square(i))) || unmoved_pawn(p, Square(i)))
+        if ((region & square_bb(sq)) || unmoved_pawn(p, sq) || (start.frozen & square_bb(sq)))
             start.put(Square(i), make_piece(p.color, p.walk));
         else
             ++start.hidden[p.color][p.walk];
