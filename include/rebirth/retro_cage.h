@@ -8,7 +8,8 @@
 // (a rebirth moves units the retractions below do not move back).
 //
 // The proof is a retraction search that follows only some units (those on a region of the
-// board, and every pawn on its own second rank, which never moves again) and relaxes
+// board, every pawn on its own second rank, which never moves again, and every king and
+// rook that keeps a castling right) and relaxes
 // everything it cannot see:
 // - squares not held by a followed unit count as empty (a unit there would only block);
 // - a unit that retracts off the region is no longer followed ("hidden"), nor is a unit a
@@ -28,7 +29,10 @@
 // pieces beyond the game array's within the missing pawns, counting the followed units and
 // those known to be hidden (the second search counts no unit it leaves hidden); the followed
 // pawns each come from a file of their own whose pawn is no longer on its second rank, at
-// most one file a rank away. Every real history of the position, read backwards, is then a
+// most one file a rank away; each followed piece can still get, never onto or past a unit
+// that does not move again (pawns on their second rank, the kings and rooks above), to a
+// game-array square of its walk, to its last rank (a pawn promoted there) or off the region.
+// Every real history of the position, read backwards, is then a
 // history of the followed units, and it reaches the game array, where each followed unit
 // stands on a game-array square of its own colour and walk (or has left the region before).
 // When no relaxed history from the position gets there, the position is illegal.

@@ -26,8 +26,9 @@ struct Cage {
     // Hidden units whose count is not kept: one an opponent's hidden unit may have brought
     // back, or (the second search) one a retraction brought back and left hidden.
     std::array<bool, COLOR_NB> phantom{};
-    // The squares of the units that never moved before: a king and rook whose castling was
-    // taken back stood on their game-array squares from the start until then.
+    // The squares of the followed units that never moved before: a king and rook that keep a
+    // castling right in the start position, or whose castling a retraction took back, stood
+    // on their game-array squares from the game's start until then.
     Bitboard frozen = 0;
 
     // The board's part of the key, kept up to date by put(): each square's walk (4 bits, walks
@@ -463,6 +464,14 @@ Bitboard stuck_units(const Setup& s) {
     return stuck;
 }
 
+// Whether p on s is a unit a castling right on s may name: the king on e1 (e8) or a rook on a
+// corner of its side's first rank (a right on another square, which Position::load refuses,
+// freezes nothing).
+bool castling_unit(Piece p, Square s) {
+    const int f = file_of(s), r = rank_of(s);
+    return r == (p.color == WHITE ? 0 : 7) && ((f == 4 && p.walk == KING) || ((f == 0 || f == 7) && p.walk == ROOK));
+}
+
 // The followed units of s on `region` (and its pawns on their second ranks), the others
 // counted hidden.
 Cage cage_start(const Setup& s, Bitboard region) {
@@ -472,15 +481,11 @@ Cage cage_start(const Setup& s, Bitboard region) {
         const Piece p = s.board[i];
         if (p.empty()) continue;
         // A king or rook that keeps a castling right never moved: followed wherever it stands,
-        // as a pawn on its second rank (a right on a square without its unit, which
-        // Position::load refuses, freezes nothing).
+        // as a pawn on its second rank.
         const Square sq = Square(i);
-        if ((s.castling & square_bb(sq)) && p.color == (rank_of(sq) == 0 ? WHITE : BLACK) &&
-            (rank_of(sq) == 0 || rank_of(sq) == 7) && (file_of(sq) == 0 || file_of(sq) == 4 || file_of(sq) == 7) &&
-            p.walk == (file_of(sq) == 4 ? KING : ROOK))
-            start.frozen |= square_bb(sq);
+        if ((s.castling & square_bb(sq)) && castling_unit(p, sq)) start.frozen |= square_bb(sq);
         if ((region & square_bb(sq)) || unmoved_pawn(p, sq) || (start.frozen & square_bb(sq)))
-            start.put(Square(i), make_piece(p.color, p.walk));
+            start.put(sq, make_piece(p.color, p.walk));
         else
             ++start.hidden[p.color][p.walk];
     }
