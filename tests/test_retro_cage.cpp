@@ -93,6 +93,18 @@ TEST(RetroCage, SmallerSearchAloneWithMorePositions) {
     expect_only_last_move(diagram, "Nf6xQg8");
 }
 
+// janko.at's duplex record JR-D-157 (Keym; lastmoves.jsonl: with White to move, Black's last
+// move was PxQ=N). The static analysis and the cage searches of cage_refutes_wide leave
+// e2xQd1=N and h7-h6; the last part of possible_last_moves' second look takes two more
+// single moves back from each, every position on the way against the static analysis and
+// the cage search: h7-h6 falls (before it White castled, its king and rook then frozen; before
+// that Black's only move back is e2xd1=N, its king walled in), the published e2xQd1=N stays.
+TEST(RetroCage, TwoMoreMovesBackForFewLastMoves) {
+    const rebirth::Setup diagram = parse_fen("8/6p1/7p/8/6P1/2PPkPPB/1PrR1RPr/2Bn1RK1 w - - 0 1");
+    EXPECT_FALSE(cage_refutes_wide(retract(diagram, retraction(diagram, "h7-h6")), kCageStatesForFew));
+    expect_only_last_move(diagram, "e2xQd1=N");
+}
+
 // A king and rook that keep a castling right never moved before (Setup::castling; so too
 // after a castling is taken back). White moved last in k7/8/8/8/8/8/5PPP/4K2R with the right
 // K: its king and rook never moved, its pawns stand on their second rank: no white unit can

@@ -113,16 +113,40 @@ const UnMove& first_retraction(const std::vector<UnMove>& seq) { return seq.fron
 
 }  // namespace
 
+namespace {
+
+// Whether the orthodox last move u of `position` is refuted with `levels` more single moves
+// taken back: its earlier position (castling rights kept) fails may_be_legal (depth 3) or
+// the cage search, or every retraction its history allows from there (fits_history) is
+// refuted with one level fewer.
+bool refuted_deeper(const Setup& position, const UnMove& u, int levels) {
+    const Setup before = retract_keeping_rights(position, u);
+    if (!may_be_legal(before, 3) || cage_refutes(before)) return true;
+    if (levels == 0) return false;
+    std::vector<UnMove> un;
+    generate_unmoves(before, un);
+    return std::all_of(un.begin(), un.end(), [&](const UnMove& v) {
+        return !fits_history(before, v) || refuted_deeper(before, v, levels - 1);
+    });
+}
+
+}  // namespace
+
 template <typename Entry>
 void narrow_few_last_moves(const Setup& position, std::vector<Entry>& last, const RuleSet* rules, int threads) {
     // Few left: a wider cage search on each (janko.at's JR-B-037: the knight taken on g8 by
     // f7xg8=R cannot have come into the corner; 5 times the positions refute it; JR-A-055:
-    // nor the knight taken on h8 by g7xh8=N, with 30 times around the kings).
+    // nor the knight taken on h8 by g7xh8=N, with 30 times around the kings); then two more
+    // single moves back, each position again against the static analysis and the cage search
+    // (JR-D-157's h7-h6: before it White castled, before that Black's one move back is
+    // e2xd1=N, and no retraction of White's leaves a possible position).
     if (effective_rules(rules) || last.size() < 2 || last.size() > kWiderCageAtMost) return;
     std::vector<char> caged(last.size(), 0);
     run_in_arena(threads, [&] {
         for_each_index(threads, last.size(), [&](size_t i) {
-            caged[i] = cage_refutes_wide(retract(position, first_retraction(last[i])), kCageStatesForFew);
+            const UnMove& u = first_retraction(last[i]);
+            caged[i] = cage_refutes_wide(retract(position, u), kCageStatesForFew) ||
+                       refuted_deeper(position, u, kDeeperLevels);
         });
     });
     std::vector<Entry> left;
