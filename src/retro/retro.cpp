@@ -117,12 +117,12 @@ namespace {
 
 // Whether the orthodox last move u of `position` is refuted with `levels` more single moves
 // taken back: its earlier position (castling rights kept) fails may_be_legal (depth 3) or
-// the cage search, or every retraction its history allows from there (fits_history) is
-// refuted with one level fewer.
+// the cage search, or it is not the game array (reached: never refuted) and every retraction
+// its history allows from there (fits_history) is refuted with one level fewer.
 bool refuted_deeper(const Setup& position, const UnMove& u, int levels) {
     const Setup before = retract_keeping_rights(position, u);
     if (!may_be_legal(before, 3) || cage_refutes(before)) return true;
-    if (levels == 0) return false;
+    if (levels == 0 || is_game_array(before)) return false;
     std::vector<UnMove> un;
     generate_unmoves(before, un);
     return std::all_of(un.begin(), un.end(), [&](const UnMove& v) {
