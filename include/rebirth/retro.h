@@ -41,9 +41,9 @@ bool last_move_refuted(const Setup& position, const UnMove& u, int depth, const 
 // each gets the cage search again with kCageStatesForFew positions a region
 // (cage_refutes_wide), then kDeeperLevels more single moves taken back, every position on
 // the way against may_be_legal (depth 3) and the cage search (the last move is refuted when
-// every line of retractions its history allows is, none reaching the game array). `last` (the last moves left of
-// `position`, or sequences whose first retraction is one) loses those it proves impossible; else it stays. On `threads`
-// (0: all cores).
+// every line of retractions its history allows is, none reaching the game array). `last`
+// (the last moves left of `position`, or sequences whose first retraction is one) loses
+// those it proves impossible; else it stays. On `threads` (0: all cores).
 inline constexpr size_t kWiderCageAtMost = 4;
 inline constexpr long kCageStatesForFew = 5000;
 inline constexpr int kDeeperLevels = 2;

@@ -111,10 +111,6 @@ namespace {
 const UnMove& first_retraction(const UnMove& u) { return u; }
 const UnMove& first_retraction(const std::vector<UnMove>& seq) { return seq.front(); }
 
-}  // namespace
-
-namespace {
-
 // Whether the orthodox last move u of `position` is refuted with `levels` more single moves
 // taken back: its earlier position (castling rights kept) fails may_be_legal (depth 3) or
 // the cage search, or it is not the game array (reached: never refuted) and every retraction
