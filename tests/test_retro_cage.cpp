@@ -93,6 +93,23 @@ TEST(RetroCage, SmallerSearchAloneWithMorePositions) {
     expect_only_last_move(diagram, "Nf6xQg8");
 }
 
+// janko.at's type A record JR-A-040 (Willcocks; lastmoves.jsonl: White moved last, published
+// answer PxB=Q; Retractor needs two cages drawn by hand). g7xBf8=Q and g7xNf8=Q are left by
+// every search but the last of cage_refutes_wide: the units and the squares next to them, a
+// unit hidden as soon as it may leave that zone in one retraction (Retractor's cage
+// verification does the same). Before g7xNf8=Q the white king on f7 can never have come in:
+// the black h-pawn and g-pawn on h6 and g6 either stepped there or crossed (h7xg6, g7xh6),
+// and either way the king is shut in on the eighth rank and f7 behind the unmoved pawns.
+TEST(RetroCage, UnitsThatMayLeaveAreHiddenAtOnce) {
+    const rebirth::Setup diagram = parse_fen("4BQrr/pp1ppK1k/2p1p1pp/8/8/8/8/8 b - - 0 1");
+    EXPECT_TRUE(cage_refutes_wide(retract(diagram, retraction(diagram, "g7xNf8=Q")), kCageStatesForFew));
+    EXPECT_FALSE(cage_refutes_wide(retract(diagram, retraction(diagram, "g7xBf8=Q")), kCageStatesForFew));
+    expect_only_last_move(diagram, "g7xBf8=Q");
+    // Type A: Black has no last move (its king and rooks are walled in, its pawns' moves would
+    // leave the white king in check or have no square behind them).
+    EXPECT_TRUE(possible_last_moves(parse_fen("4BQrr/pp1ppK1k/2p1p1pp/8/8/8/8/8 w - - 0 1"), 3).empty());
+}
+
 // janko.at's duplex record JR-D-157 (Keym; lastmoves.jsonl: with White to move, Black's last
 // move was PxQ=N). The static analysis and the cage searches of cage_refutes_wide leave
 // e2xQd1=N and h7-h6; the last part of possible_last_moves' second look takes two more
@@ -220,6 +237,10 @@ TEST(RetroCage, RandomGamesAreNeverCaged) {
                 const rebirth::Setup s = pos.to_setup();
                 ++positions;
                 ASSERT_FALSE(cage_refutes(s)) << to_fen(s) << " (style " << style << ", game " << game << ")";
+                // Every fifth also against the wider look's searches (fewer positions each).
+                if (positions % 5 == 0) {
+                    ASSERT_FALSE(cage_refutes_wide(s, 200)) << to_fen(s) << " (wide; style " << style << ")";
+                }
             }
         }
     }

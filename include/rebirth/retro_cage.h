@@ -49,8 +49,10 @@ bool cage_refutes(const Setup& s, long max_states = 1000);
 // A wider look, for the few last moves a first look leaves (retro.h): cage_refutes with
 // `max_states` positions a region, then the region within two king steps of the kings (the
 // one whose units most often close a cage) with six times as many, then there the second
-// search alone (units brought back left hidden) with fifty times as many. False proves
-// nothing.
+// search alone (units brought back left hidden) with fifty times as many, then that search on
+// the units and the squares next to them, with fifty times as many, where a unit that may
+// leave that zone in one retraction is hidden at once (as Retractor's cage verification
+// removes it: far fewer positions, and hiding a unit only forgets it). False proves nothing.
 bool cage_refutes_wide(const Setup& s, long max_states);
 
 // The search on one region (`region`: the squares whose units are followed): whether it

@@ -247,15 +247,76 @@ bool pieces_may_get_home(const Cage& g, Bitboard region) {
     return true;
 }
 
+// Whether the followed unit p on s (`occupied`: the followed units) has a retraction that
+// takes it off `region` (where it would be hidden): onto an empty square the unit may come
+// from, a pawn's never its second rank (there it stays followed).
+bool may_leave(Bitboard occupied, Piece p, Square s, Bitboard region) {
+    const Bitboard away = ~region & ~occupied;
+    const int f = file_of(s), r = rank_of(s), back = p.color == WHITE ? -1 : 1;
+    // Whether a pawn of p's colour on relative rank rr may step back off the region, straight or
+    // taking (never back onto its second rank, where it stays followed).
+    const auto pawn_back = [&](int rr) {
+        if (rr - 1 <= 1) return false;
+        Bitboard from = 0;
+        for (int df : {-1, 0, 1})
+            if (on_board(f + df, r + back)) from |= square_bb(make_square(f + df, r + back));
+        return (from & away) != 0;
+    };
+    const int rr = relative_rank(p.color, r);
+    switch (p.walk) {
+        case PAWN:
+            return pawn_back(rr);
+        case KING:
+            return (king_attacks(s) & away) != 0;
+        default:
+            break;
+    }
+    if (rr == 7 && pawn_back(rr)) return true;  // a promotion taken back
+    switch (p.walk) {
+        case KNIGHT:
+            return (knight_attacks(s) & away) != 0;
+        case ROOK:
+            return (rook_attacks(s, occupied) & away) != 0;
+        case BISHOP:
+            return (bishop_attacks(s, occupied) & away) != 0;
+        default:
+            return (queen_attacks(s, occupied) & away) != 0;
+    }
+}
+
+// Hides (counts as hidden units) every followed unit of g that may_leave the region, until
+// none is left: hiding a unit frees lines for others. Sound whatever it hides: a hidden unit
+// is only forgotten, still counted.
+void shed_leavers(Cage& g, Bitboard region) {
+    for (bool again = true; again;) {
+        again = false;
+        Bitboard occupied = 0;
+        for (int s = 0; s < SQUARE_NB; ++s)
+            if (!g.board[s].empty()) occupied |= square_bb(Square(s));
+        for (Bitboard b = occupied & ~g.frozen; b;) {
+            const Square s = pop_lsb(b);
+            const Piece p = g.board[s];
+            if (!may_leave(occupied, p, s, region)) continue;
+            g.put(s, Piece{});
+            ++g.hidden[p.color][p.walk];
+            occupied &= ~square_bb(s);
+            again = true;
+        }
+    }
+}
+
 class CageSearch {
   public:
-    CageSearch(Bitboard region, long max_states, bool follow_taken = true)
-        : region_(region), max_states_(max_states), follow_taken_(follow_taken) {
+    // `shed`: units that may leave the region in one retraction are hidden at once
+    // (shed_leavers), as Retractor's cage verification removes them: far fewer positions.
+    CageSearch(Bitboard region, long max_states, bool follow_taken = true, bool shed = false)
+        : region_(region), max_states_(max_states), follow_taken_(follow_taken), shed_(shed) {
         init_bitboards();  // the attack tables may_get_home reads
     }
 
     // Whether no relaxed history from `start` reaches the game array (within the limit).
-    bool refutes(const Cage& start) {
+    bool refutes(Cage start) {
+        if (shed_) shed_leavers(start, region_);
         if (!cage_possible(start) || !pieces_may_get_home(start, region_)) return true;
         std::vector<Cage> stack{start};
         seen_.insert(start.key());
@@ -283,6 +344,7 @@ class CageSearch {
     // and possible: ~m not in check by contact, m in check by one contact checker at most, the
     // known units fitting the game array.
     void push(Cage& e, std::vector<Cage>& out) {
+        if (shed_) shed_leavers(e, region_);
         // Seen first (an impossible position stays impossible, and is kept out of the count).
         if (!seen_.insert(e.key()) || !cage_possible(e) || !pieces_may_get_home(e, region_)) return;
         ++visited_;
@@ -429,6 +491,7 @@ class CageSearch {
     Bitboard region_;
     long max_states_;
     bool follow_taken_;
+    bool shed_;
     BasicKeySet<Cage::Key> seen_;
     long visited_ = 0;  // possible positions pushed
 };
@@ -530,8 +593,17 @@ bool cage_refutes_wide(const Setup& s, long max_states) {
     // Then the smaller search alone (units brought back left hidden) with 50 times as many
     // positions: it closes where the first, slower per position, runs out (janko.at's JR-B-022:
     // the rook taken on g8 by Nf6xg8 cannot have come into the corner; about 200,000 positions).
-    return cage_refutes_in(s, near, 6 * max_states) ||
-           CageSearch(near, 50 * max_states, false).refutes(cage_start(s, near));
+    if (cage_refutes_in(s, near, 6 * max_states) ||
+        CageSearch(near, 50 * max_states, false).refutes(cage_start(s, near)))
+        return true;
+    // Last, the units and the squares next to them, hiding at once every unit that may leave
+    // (janko.at's JR-A-040: before g7xNf8=Q the white king on f7 is shut in on the eighth rank
+    // behind the black pawns, whose h-pawn and g-pawn may have crossed; about 100,000 positions).
+    Bitboard occupied = 0;
+    for (int i = 0; i < SQUARE_NB; ++i)
+        if (!s.board[i].empty()) occupied |= square_bb(Square(i));
+    const Bitboard zone = around(occupied, 1);
+    return CageSearch(zone, 50 * max_states, false, true).refutes(cage_start(s, zone));
 }
 
 }  // namespace rebirth
