@@ -57,11 +57,6 @@ TEST(RetroCage, ShutInKingAndBishop) {
     EXPECT_FALSE(cage_refutes(retract(diagram, retraction(diagram, "Qh6xBf8"))));
 }
 
-// janko.at's type B record JR-B-037 (lastmoves.jsonl, White moved last; published answer
-// PxB=R). Two last moves are left by the static analysis and the cage search with 1000
-// positions a region: f7xBg8=R and f7xNg8=R. With 5000 (the first part of
-// cage_refutes_wide, possible_last_moves' second look where at most 4 are left) the knight's
-// is refuted, never the published bishop's.
 // The last moves possible_last_moves leaves in `diagram` are `published` alone.
 void expect_only_last_move(const rebirth::Setup& diagram, const std::string& published) {
     const std::vector<UnMove> last = possible_last_moves(diagram, 3);
@@ -69,37 +64,46 @@ void expect_only_last_move(const rebirth::Setup& diagram, const std::string& pub
     EXPECT_EQ(janko_notation(diagram, last[0]), published);
 }
 
+// janko.at's type A record JR-A-055 (lastmoves.jsonl, White moved last; published answer
+// PxB=N). The static analysis and the cage search with kCageStatesForFew positions a region
+// leave g7xBh8=N and g7xNh8=N. The wider look (cage_refutes_wide, possible_last_moves'
+// second look where at most 4 are left) searches the squares within two king steps of the
+// kings with six times as many: the knight cannot have come into the h8 corner. The
+// published bishop's is never refuted.
 TEST(RetroCage, WiderSearchForFewLastMoves) {
-    const rebirth::Setup diagram = parse_fen("k4bRK/4p1pR/5p1p/8/8/8/8/8 b - - 0 1");
-    const rebirth::Setup knight = retract(diagram, retraction(diagram, "f7xNg8=R"));
-    EXPECT_FALSE(cage_refutes(knight, 1000));
-    EXPECT_TRUE(cage_refutes(knight, kCageStatesForFew));
-    EXPECT_FALSE(cage_refutes_wide(retract(diagram, retraction(diagram, "f7xBg8=R")), kCageStatesForFew));
-    expect_only_last_move(diagram, "f7xBg8=R");
+    const rebirth::Setup diagram = parse_fen("2bk1K1N/1ppp1p1q/p5pp/8/8/8/8/8 b - - 0 1");
+    const rebirth::Setup knight = retract(diagram, retraction(diagram, "g7xNh8=N"));
+    EXPECT_FALSE(cage_refutes(knight, kCageStatesForFew));
+    EXPECT_TRUE(cage_refutes_wide(knight, kCageStatesForFew));
+    EXPECT_FALSE(cage_refutes_wide(retract(diagram, retraction(diagram, "g7xBh8=N")), kCageStatesForFew));
+    expect_only_last_move(diagram, "g7xBh8=N");
 }
 
-// janko.at's type B record JR-B-022 (Bartolovic, Buljan; lastmoves.jsonl, White moved last;
-// published answer NxQ): Nf6xQg8 and Nf6xRg8 are left by the static analysis, the cage search
-// with kCageStatesForFew positions a region and its look around the kings with six times as
-// many. The last part of cage_refutes_wide, the search that leaves the units retractions bring
-// back hidden, alone, with 50 times as many positions around the kings, refutes the black rook
-// on g8 (beside White's Rh8 and Kh7, behind Black's unmoved pawns), never the published queen.
-TEST(RetroCage, SmallerSearchAloneWithMorePositions) {
-    const rebirth::Setup diagram = parse_fen("2bk2NR/1p1ppppK/7p/8/8/8/8/8 b - - 0 1");
-    const rebirth::Setup rook = retract(diagram, retraction(diagram, "Nf6xRg8"));
-    EXPECT_FALSE(cage_refutes(rook, kCageStatesForFew));
-    EXPECT_TRUE(cage_refutes_wide(rook, kCageStatesForFew));
-    EXPECT_FALSE(cage_refutes_wide(retract(diagram, retraction(diagram, "Nf6xQg8")), kCageStatesForFew));
-    expect_only_last_move(diagram, "Nf6xQg8");
+// janko.at's type B records JR-B-037 (published answer PxB=R) and JR-B-022 (Bartolovic,
+// Buljan; NxQ), White moved last. The cage search's third search, which hides at once the
+// units that may leave the region in one retraction, closes cages with fewer positions: it
+// refutes JR-B-037's f7xNg8=R (the knight cannot have come into the h8 corner) with 100
+// positions a region, and JR-B-022's Nf6xRg8 (the black rook on g8, beside White's Rh8 and
+// Kh7, behind Black's unmoved pawns) with kCageStatesForFew; before it, the first needed
+// 5000 and the second 200,000 in a search of its own. The published answers are never
+// refuted.
+TEST(RetroCage, HidingUnitsThatMayLeaveClosesSooner) {
+    const rebirth::Setup b037 = parse_fen("k4bRK/4p1pR/5p1p/8/8/8/8/8 b - - 0 1");
+    EXPECT_TRUE(cage_refutes(retract(b037, retraction(b037, "f7xNg8=R")), 100));
+    EXPECT_FALSE(cage_refutes_wide(retract(b037, retraction(b037, "f7xBg8=R")), kCageStatesForFew));
+    expect_only_last_move(b037, "f7xBg8=R");
+    const rebirth::Setup b022 = parse_fen("2bk2NR/1p1ppppK/7p/8/8/8/8/8 b - - 0 1");
+    EXPECT_TRUE(cage_refutes(retract(b022, retraction(b022, "Nf6xRg8")), kCageStatesForFew));
+    EXPECT_FALSE(cage_refutes_wide(retract(b022, retraction(b022, "Nf6xQg8")), kCageStatesForFew));
+    expect_only_last_move(b022, "Nf6xQg8");
 }
 
 // janko.at's type A record JR-A-040 (Willcocks; lastmoves.jsonl: White moved last, published
 // answer PxB=Q; Retractor needs two cages drawn by hand). g7xBf8=Q and g7xNf8=Q are left by
-// every search but the last of cage_refutes_wide: the units and the squares next to them, a
-// unit hidden as soon as it may leave that zone in one retraction (Retractor's cage
-// verification does the same). Before g7xNf8=Q the white king on f7 can never have come in:
-// the black h-pawn and g-pawn on h6 and g6 either stepped there or crossed (h7xg6, g7xh6),
-// and either way the king is shut in on the eighth rank and f7 behind the unmoved pawns.
+// every search but the last of cage_refutes_wide: the third search (a unit hidden as soon as
+// it may leave in one retraction) on the units and the squares next to them. Before g7xNf8=Q the white king on f7 can
+// never have come in: the black h-pawn and g-pawn on h6 and g6 either stepped there or crossed (h7xg6, g7xh6), and
+// either way the king is shut in on the eighth rank and f7 behind the unmoved pawns.
 TEST(RetroCage, UnitsThatMayLeaveAreHiddenAtOnce) {
     const rebirth::Setup diagram = parse_fen("4BQrr/pp1ppK1k/2p1p1pp/8/8/8/8/8 b - - 0 1");
     EXPECT_TRUE(cage_refutes_wide(retract(diagram, retraction(diagram, "g7xNf8=Q")), kCageStatesForFew));

@@ -14,7 +14,9 @@
 // - squares not held by a followed unit count as empty (a unit there would only block);
 // - a unit that retracts off the region is no longer followed ("hidden"), nor is a unit a
 //   hidden unit's retraction brings back; a second search leaves hidden the units any
-//   retraction brings back (fewer positions, often the one that closes);
+//   retraction brings back (fewer positions, often the one that closes); a third one besides
+//   hides at once every unit that may leave the region in one retraction, as Retractor's cage
+//   verification removes it (fewer positions again; hiding a unit only forgets it);
 // - a side with a hidden unit (or one the other side's hidden unit may have taken) may always
 //   retract a move of a hidden unit instead (a pass);
 // - en passant history is not checked, nor are line checks that a unit between could block.
@@ -48,11 +50,9 @@ bool cage_refutes(const Setup& s, long max_states = 1000);
 
 // A wider look, for the few last moves a first look leaves (retro.h): cage_refutes with
 // `max_states` positions a region, then the region within two king steps of the kings (the
-// one whose units most often close a cage) with six times as many, then there the second
-// search alone (units brought back left hidden) with fifty times as many, then that search on
-// the units and the squares next to them, with fifty times as many, where a unit that may
-// leave that zone in one retraction is hidden at once (as Retractor's cage verification
-// removes it: far fewer positions, and hiding a unit only forgets it). False proves nothing.
+// one whose units most often close a cage) with six times as many, then the third search
+// alone on the units and the squares next to them with fifty times as many. False proves
+// nothing.
 bool cage_refutes_wide(const Setup& s, long max_states);
 
 // The search on one region (`region`: the squares whose units are followed): whether it

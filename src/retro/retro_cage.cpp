@@ -560,8 +560,12 @@ Cage cage_start(const Setup& s, Bitboard region) {
 bool cage_refutes_in(const Setup& s, Bitboard region, long max_states) {
     const Cage start = cage_start(s, region);
     // First following the units retractions bring back, then (a smaller search, often the
-    // one that closes) leaving them hidden.
-    return CageSearch(region, max_states, true).refutes(start) || CageSearch(region, max_states, false).refutes(start);
+    // one that closes) leaving them hidden, then that one hiding besides every unit that may
+    // leave the region in one retraction (fewer positions again: it closes JR-B-037's and
+    // JR-B-022's cages with a few hundred or thousand positions a region).
+    return CageSearch(region, max_states, true).refutes(start) ||
+           CageSearch(region, max_states, false).refutes(start) ||
+           CageSearch(region, max_states, false, true).refutes(start);
 }
 
 bool cage_refutes(const Setup& s, long max_states) {
@@ -588,14 +592,10 @@ bool cage_refutes_wide(const Setup& s, long max_states) {
     Bitboard kings = 0;
     for (int i = 0; i < SQUARE_NB; ++i)
         if (s.board[i].walk == KING) kings |= square_bb(Square(i));
-    if (!kings) return false;
-    const Bitboard near = around(kings, 2);
-    // Then the smaller search alone (units brought back left hidden) with 50 times as many
-    // positions: it closes where the first, slower per position, runs out (janko.at's JR-B-022:
-    // the rook taken on g8 by Nf6xg8 cannot have come into the corner; about 200,000 positions).
-    if (cage_refutes_in(s, near, 6 * max_states) ||
-        CageSearch(near, 50 * max_states, false).refutes(cage_start(s, near)))
-        return true;
+    // Then the region within two king steps of the kings with six times as many (janko.at's
+    // JR-A-055: the knight taken on h8 by g7xh8=N cannot have come into the corner; about
+    // 30,000 positions for the search that leaves the units brought back hidden).
+    if (kings && cage_refutes_in(s, around(kings, 2), 6 * max_states)) return true;
     // Last, the units and the squares next to them, hiding at once every unit that may leave
     // (janko.at's JR-A-040: before g7xNf8=Q the white king on f7 is shut in on the eighth rank
     // behind the black pawns, whose h-pawn and g-pawn may have crossed; about 100,000 positions).
