@@ -562,7 +562,7 @@ bool cage_refutes_in(const Setup& s, Bitboard region, long max_states) {
     // First following the units retractions bring back, then (a smaller search, often the
     // one that closes) leaving them hidden, then that one hiding besides every unit that may
     // leave the region in one retraction (fewer positions again: it closes JR-B-037's and
-    // JR-B-022's cages with a few hundred or thousand positions a region).
+    // JR-B-022's cages with 100 and 2000 positions a region).
     return CageSearch(region, max_states, true).refutes(start) ||
            CageSearch(region, max_states, false).refutes(start) ||
            CageSearch(region, max_states, false, true).refutes(start);
