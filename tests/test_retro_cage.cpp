@@ -101,9 +101,10 @@ TEST(RetroCage, HidingUnitsThatMayLeaveClosesSooner) {
 // janko.at's type A record JR-A-040 (Willcocks; lastmoves.jsonl: White moved last, published
 // answer PxB=Q; Retractor needs two cages drawn by hand). g7xBf8=Q and g7xNf8=Q are left by
 // every search but the last of cage_refutes_wide: the third search (a unit hidden as soon as
-// it may leave in one retraction) on the units and the squares next to them. Before g7xNf8=Q the white king on f7 can
-// never have come in: the black h-pawn and g-pawn on h6 and g6 either stepped there or crossed (h7xg6, g7xh6), and
-// either way the king is shut in on the eighth rank and f7 behind the unmoved pawns.
+// it may leave in one retraction) on the units and the squares next to them. Before g7xNf8=Q
+// the white king on f7 can never have come in: the black h-pawn and g-pawn on h6 and g6 either
+// stepped there or crossed (h7xg6, g7xh6), and either way the king is shut in on the eighth
+// rank and f7 behind the unmoved pawns.
 TEST(RetroCage, UnitsThatMayLeaveAreHiddenAtOnce) {
     const rebirth::Setup diagram = parse_fen("4BQrr/pp1ppK1k/2p1p1pp/8/8/8/8/8 b - - 0 1");
     EXPECT_TRUE(cage_refutes_wide(retract(diagram, retraction(diagram, "g7xNf8=Q")), kCageStatesForFew));

@@ -130,12 +130,13 @@ bool refuted_deeper(const Setup& position, const UnMove& u, int levels) {
 
 template <typename Entry>
 void narrow_few_last_moves(const Setup& position, std::vector<Entry>& last, const RuleSet* rules, int threads) {
-    // Few left: a wider cage search on each (janko.at's JR-B-037: the knight taken on g8 by
-    // f7xg8=R cannot have come into the corner; 5 times the positions refute it; JR-A-055:
-    // nor the knight taken on h8 by g7xh8=N, with 30 times around the kings); then two more
-    // single moves back, each position again against the static analysis and the cage search
-    // (JR-D-157's h7-h6: before it White castled, before that Black's one move back is
-    // e2xd1=N, and no retraction of White's leaves a possible position).
+    // Few left: a wider cage search on each (janko.at's JR-A-055: the knight taken on h8 by
+    // g7xh8=N cannot have come into the corner, 30 times the positions around the kings refute
+    // it; JR-A-040: before g7xNf8=Q the white king was shut in on f7 and the eighth rank, the
+    // zone of all the units refutes it); then two more single moves back, each position again
+    // against the static analysis and the cage search (JR-D-157's h7-h6: before it White
+    // castled, before that Black's one move back is e2xd1=N, and no retraction of White's
+    // leaves a possible position).
     if (effective_rules(rules) || last.size() < 2 || last.size() > kWiderCageAtMost) return;
     std::vector<char> caged(last.size(), 0);
     run_in_arena(threads, [&] {

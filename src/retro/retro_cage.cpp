@@ -288,11 +288,11 @@ bool may_leave(Bitboard occupied, Piece p, Square s, Bitboard region) {
 // none is left: hiding a unit frees lines for others. Sound whatever it hides: a hidden unit
 // is only forgotten, still counted.
 void shed_leavers(Cage& g, Bitboard region) {
+    Bitboard occupied = 0;  // kept up to date as units are hidden
+    for (int s = 0; s < SQUARE_NB; ++s)
+        if (!g.board[s].empty()) occupied |= square_bb(Square(s));
     for (bool again = true; again;) {
         again = false;
-        Bitboard occupied = 0;
-        for (int s = 0; s < SQUARE_NB; ++s)
-            if (!g.board[s].empty()) occupied |= square_bb(Square(s));
         for (Bitboard b = occupied & ~g.frozen; b;) {
             const Square s = pop_lsb(b);
             const Piece p = g.board[s];
@@ -535,6 +535,14 @@ bool castling_unit(Piece p, Square s) {
     return r == (p.color == WHITE ? 0 : 7) && ((f == 4 && p.walk == KING) || ((f == 0 || f == 7) && p.walk == ROOK));
 }
 
+// The squares of the kings of s.
+Bitboard king_squares(const Setup& s) {
+    Bitboard kings = 0;
+    for (int i = 0; i < SQUARE_NB; ++i)
+        if (s.board[i].walk == KING) kings |= square_bb(Square(i));
+    return kings;
+}
+
 // The followed units of s on `region` (and its pawns on their second ranks), the others
 // counted hidden.
 Cage cage_start(const Setup& s, Bitboard region) {
@@ -569,9 +577,7 @@ bool cage_refutes_in(const Setup& s, Bitboard region, long max_states) {
 }
 
 bool cage_refutes(const Setup& s, long max_states) {
-    Bitboard kings = 0;
-    for (int i = 0; i < SQUARE_NB; ++i)
-        if (s.board[i].walk == KING) kings |= square_bb(Square(i));
+    const Bitboard kings = king_squares(s);
     const Bitboard stuck = stuck_units(s);
     const Bitboard near_stuck = stuck ? around(stuck, 1) : 0;
     const std::array<Bitboard, 6> regions{around(kings, 1), around(kings, 2),
@@ -589,9 +595,7 @@ bool cage_refutes(const Setup& s, long max_states) {
 
 bool cage_refutes_wide(const Setup& s, long max_states) {
     if (cage_refutes(s, max_states)) return true;
-    Bitboard kings = 0;
-    for (int i = 0; i < SQUARE_NB; ++i)
-        if (s.board[i].walk == KING) kings |= square_bb(Square(i));
+    const Bitboard kings = king_squares(s);
     // Then the region within two king steps of the kings with six times as many (janko.at's
     // JR-A-055: the knight taken on h8 by g7xh8=N cannot have come into the corner; about
     // 30,000 positions for the search that leaves the units brought back hidden).
