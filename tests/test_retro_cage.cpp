@@ -115,6 +115,22 @@ TEST(RetroCage, UnitsThatMayLeaveAreHiddenAtOnce) {
     EXPECT_TRUE(possible_last_moves(parse_fen("4BQrr/pp1ppK1k/2p1p1pp/8/8/8/8/8 w - - 0 1"), 3).empty());
 }
 
+// janko.at's duplex record JR-D-019 (Lois, Osorio; lastmoves.jsonl: KxR for both sides;
+// Retractor needs two cages drawn by hand). With b2xc3 taken back White's pawn stands again
+// on b2, and Black's king and bishops on a2, b1, c2 with White's a1-d1 and the pawns b3, d3
+// are shut in; Black's corner a8 holds units that still move. The cage search closes it on
+// the squares next to the group of units that have no retraction in a1-d3, not on those next
+// to both groups, whose positions multiply. The published Ka6xRa7 is never refuted.
+TEST(RetroCage, GroupsOfShutInUnitsAreSearchedApart) {
+    const rebirth::Setup diagram = parse_fen("nBqb4/K1Bpp3/1ppp4/8/8/1PPP4/k1bPP3/NbQB4 b - - 0 1");
+    for (const char* taken : {"b2xQc3", "b2xRc3", "b2xBc3", "b2xNc3"})
+        EXPECT_TRUE(cage_refutes(retract(diagram, retraction(diagram, taken)))) << taken;
+    EXPECT_FALSE(cage_refutes_wide(retract(diagram, retraction(diagram, "Ka6xRa7")), kCageStatesForFew));
+    expect_only_last_move(diagram, "Ka6xRa7");
+    // The same by colour: Black's last move was Ka3xRa2.
+    expect_only_last_move(parse_fen("nBqb4/K1Bpp3/1ppp4/8/8/1PPP4/k1bPP3/NbQB4 w - - 0 1"), "Ka3xRa2");
+}
+
 // janko.at's duplex record JR-D-157 (Keym; lastmoves.jsonl: with White to move, Black's last
 // move was PxQ=N). The static analysis and the cage searches of cage_refutes_wide leave
 // e2xQd1=N and h7-h6; the last part of possible_last_moves' second look takes two more

@@ -44,8 +44,9 @@ namespace rebirth {
 // Whether the orthodox position `s` (with its side to move) is proved illegal by the cage
 // search above, for some region tried (the squares within one, two and three king steps of
 // the kings, the squares within one and two of the units that have no retraction in s, and
-// the latter's first with the kings' first), each search visiting at most `max_states`
-// possible positions of followed units. False proves nothing.
+// the latter's first with the kings' first; where those units form groups apart, the squares
+// within one of each group), each search visiting at most `max_states` possible positions of
+// followed units. False proves nothing.
 bool cage_refutes(const Setup& s, long max_states = 1000);
 
 // A wider look, for the few last moves a first look leaves (retro.h): cage_refutes with

@@ -508,6 +508,24 @@ Bitboard around(Bitboard from, int radius) {
     return region;
 }
 
+// The parts of `b` whose squares are joined by king steps within b, from a1's side up.
+std::vector<Bitboard> connected_parts(Bitboard b) {
+    init_bitboards();
+    std::vector<Bitboard> parts;
+    while (b) {
+        Bitboard part = square_bb(lsb(b));
+        for (Bitboard grown = part; grown;) {
+            Bitboard next = 0;
+            for (Bitboard g = grown; g;) next |= king_attacks(pop_lsb(g));
+            grown = next & b & ~part;
+            part |= grown;
+        }
+        parts.push_back(part);
+        b &= ~part;
+    }
+    return parts;
+}
+
 // The squares of the units of s that have no retraction on the board of s (pieces walled in,
 // pawns with no square behind them; pawns on their second rank apart).
 Bitboard stuck_units(const Setup& s) {
@@ -580,9 +598,16 @@ bool cage_refutes(const Setup& s, long max_states) {
     const Bitboard kings = king_squares(s);
     const Bitboard stuck = stuck_units(s);
     const Bitboard near_stuck = stuck ? around(stuck, 1) : 0;
-    const std::array<Bitboard, 6> regions{around(kings, 1), around(kings, 2),
-                                          near_stuck,       near_stuck | around(kings, 1),
-                                          around(kings, 3), stuck ? around(stuck, 2) : 0};
+    std::vector<Bitboard> regions{around(kings, 1), around(kings, 2)};
+    // Where the units with no retraction form groups apart (joined by king steps), the
+    // squares next to each group first: a cage in one corner closes without the positions of
+    // another group's units, which multiply its own (janko.at's JR-D-019: with b2xc3 taken
+    // back, Black's king and bishops are shut in on a1-d3, while Black's corner holds units
+    // that still move).
+    if (const std::vector<Bitboard> groups = connected_parts(stuck); groups.size() > 1)
+        for (const Bitboard group : groups) regions.push_back(around(group, 1));
+    regions.insert(regions.end(),
+                   {near_stuck, near_stuck | around(kings, 1), around(kings, 3), stuck ? around(stuck, 2) : 0});
     for (size_t i = 0; i < regions.size(); ++i) {
         // A region tried already (no units shut in, a corner) gives the same answer again.
         if (!regions[i] ||
