@@ -717,26 +717,37 @@ LegalityVerdict king_ways(const Scan& s, const Board& board, Bitboard walls, con
 }
 
 // What material_rules works out for the pawn captures of one side, kept for the joint check
-// of pawns of both sides that passed each other on a file (crossing_rule).
+// of pawns of both sides, promoted units' pawns among them, that passed each other on a file
+// (crossing_rule).
 struct CapturePlan {
     bool pending = false;  // filled, the verdict left to crossing_rule
-    int items = 0;         // moved pawns (first `pawns`), then promoted units
+    int items = 0;         // moved pawns (first `pawns`), then promoted units; at most 8
     int pawns = 0;
     std::array<Square, 8> square;                      // the moved pawns' squares
     std::array<std::array<int, 8>, 16> cost, entered;  // per item and home file (entered: pawns only); filled as used
-    unsigned free_mask = 0;                            // files whose home pawn has left
-    int missing = 0;                                   // captures a pawn can have made
+    // Promoted units: per item, promotion file and home file, the captures of a way to a
+    // promotion square on that file (`by_file_entered`: onto that file by a capture; slot 8:
+    // the least over files where no pawn of the other side can be, crossing_rule's), the
+    // files with such a way, and the file crossing_rule assumes (-1: any; 8: one of those).
+    std::array<std::array<std::array<int, 8>, 9>, 8> by_file, by_file_entered;
+    std::array<unsigned, 8> promotion_files{};
+    std::array<int, 8> pick = {-1, -1, -1, -1, -1, -1, -1, -1};
+    unsigned free_mask = 0;  // files whose home pawn has left
+    int missing = 0;         // captures a pawn can have made
 };
 
-// Item i's captures per home file, the pawns of `forced` (bit i: moved pawn i) counted as
-// having come onto their files by a capture.
+// Item i's captures per home file, the items of `forced` (bit i) counted as having come onto
+// their files by a capture; a promoted unit with a picked file as promoted on that file.
 const std::array<int, 8>& item_row(const CapturePlan& plan, unsigned forced, int i) {
-    return (forced & (1u << i)) ? plan.entered[size_t(i)] : plan.cost[size_t(i)];
+    const bool entered = forced & (1u << i);
+    if (i >= plan.pawns && plan.pick[size_t(i)] >= 0)
+        return (entered ? plan.by_file_entered : plan.by_file)[size_t(i)][size_t(plan.pick[size_t(i)])];
+    return entered ? plan.entered[size_t(i)] : plan.cost[size_t(i)];
 }
 
 // The least total captures of an assignment of the plan's items to distinct free homes, the
-// pawns of `forced` (bit i: moved pawn i) counted as having come onto their files by a
-// capture. INF when no assignment exists.
+// items of `forced` (bit i) counted as having come onto their files by a capture. INF when
+// no assignment exists.
 int least_captures(const CapturePlan& plan, unsigned forced) {
     int dp[256];
     std::fill(std::begin(dp), std::end(dp), INF);
@@ -778,20 +789,34 @@ int greedy_captures(const CapturePlan& plan, unsigned forced) {
     return total;
 }
 
-// Contract: a white pawn and a black pawn on one file, the black one nearer the first rank,
-// passed each other, which two pawns on a file never do: one of them came onto that file by
-// a capture after the other had gone by. Illegal when, for every choice of such a pawn in
-// each crossing pair, one side's pawns then need more captures than it can have made.
-LegalityVerdict crossing_rule(const std::array<CapturePlan, COLOR_NB>& plans) {
-    std::vector<std::pair<int, int>> pairs;  // (white item, black item)
-    for (int i = 0; i < plans[WHITE].pawns; ++i)
-        for (int j = 0; j < plans[BLACK].pawns; ++j) {
-            const Square w = plans[WHITE].square[size_t(i)], b = plans[BLACK].square[size_t(j)];
-            if (file_of(w) == file_of(b) && rank_of(b) < rank_of(w) && (plans[WHITE].free_mask & (1u << file_of(w))) &&
-                (plans[BLACK].free_mask & (1u << file_of(b))))
-                pairs.emplace_back(i, j);
+// Whether, with the promoted units' files as picked, some choice of one pawn in each crossing
+// pair (see crossing_rule) as having come onto its file by a capture leaves both sides within
+// the captures they can have made. `pawn_file`: the file of the first crossing pair of two
+// pawns on the board found (left as it is when none).
+bool crossing_fits(const std::array<CapturePlan, COLOR_NB>& plans, int& pawn_file) {
+    // Each item's file and rank: a promoted unit's pawn ended on its last rank.
+    const auto where = [&](Color c, int i, int& file, int& rank) {
+        const CapturePlan& p = plans[c];
+        if (i < p.pawns) {
+            file = file_of(p.square[size_t(i)]);
+            rank = rank_of(p.square[size_t(i)]);
+            return true;
         }
-    if (pairs.empty() || pairs.size() > 10) return {};  // many pairs: not worked out (sound)
+        file = p.pick[size_t(i)];
+        rank = c == WHITE ? 7 : 0;
+        return file >= 0 && file < 8;
+    };
+    std::vector<std::pair<int, int>> pairs;  // (white item, black item)
+    for (int i = 0; i < plans[WHITE].items; ++i)
+        for (int j = 0; j < plans[BLACK].items; ++j) {
+            int wf, wr, bf, br;
+            if (!where(WHITE, i, wf, wr) || !where(BLACK, j, bf, br)) continue;
+            if (wf == bf && br < wr && (plans[WHITE].free_mask & (1u << wf)) && (plans[BLACK].free_mask & (1u << bf))) {
+                pairs.emplace_back(i, j);
+                if (i < plans[WHITE].pawns && j < plans[BLACK].pawns && pawn_file < 0) pawn_file = wf;
+            }
+        }
+    if (pairs.size() > 10) return true;  // many pairs: not worked out (sound)
     std::array<std::array<int, 256>, COLOR_NB> memo;
     for (auto& m : memo) m.fill(-1);
     auto least = [&](Color c, unsigned forced) {
@@ -811,17 +836,96 @@ LegalityVerdict crossing_rule(const std::array<CapturePlan, COLOR_NB>& plans) {
             auto within = [&](Color c) {
                 return (exact ? least(c, forced[c]) : greedy_captures(plans[c], forced[c])) <= plans[c].missing;
             };
-            if (within(WHITE) && within(BLACK)) return {};
+            if (within(WHITE) && within(BLACK)) return true;
         }
-    const CapturePlan& w = plans[WHITE];
-    const Square a = w.square[size_t(pairs[0].first)];
-    return illegal("the white and black pawns on the " + std::string(1, char('a' + file_of(a))) +
+    return false;
+}
+
+// Contract: a white pawn and a black pawn on one file, the black one nearer the first rank,
+// passed each other, which two pawns on a file never do: one of them came onto that file by
+// a capture after the other had gone by. So too the pawn of a promoted unit, which went up
+// (down) the file of its promotion square to the last rank: it passed every pawn of the
+// other side on that file, and the pawn of a promoted unit of the other side promoted there.
+// Illegal when, for every file on which each promoted unit may have been promoted (at most
+// 64 such picks; beyond, promoted units are left out: sound) and every choice of such a pawn
+// in each crossing pair, one side's pawns then need more captures than it can have made.
+LegalityVerdict crossing_rule(std::array<CapturePlan, COLOR_NB>& plans) {
+    // The files where each side's items may stand (moved pawns' files, promoted units'
+    // promotion files), whose homes of both sides are free.
+    std::array<unsigned, COLOR_NB> files{0, 0};
+    for (Color c : {WHITE, BLACK}) {
+        const CapturePlan& p = plans[c];
+        for (int i = 0; i < p.items; ++i)
+            files[c] |= i < p.pawns ? 1u << file_of(p.square[size_t(i)]) : p.promotion_files[size_t(i)];
+    }
+    const unsigned shared = plans[WHITE].free_mask & plans[BLACK].free_mask;
+    // Per promoted unit, the files it may be picked on: those where it may meet an item of the
+    // other side, and slot 8 for all the others at once (no pair there).
+    std::vector<std::pair<Color, int>> promoted;
+    std::vector<unsigned> choices;
+    long picks = 1;
+    for (Color c : {WHITE, BLACK})
+        for (int i = plans[c].pawns; i < plans[c].items; ++i) {
+            CapturePlan& p = plans[c];
+            const unsigned all = p.promotion_files[size_t(i)];
+            const unsigned meet = all & files[~c] & shared;
+            unsigned choice = meet;
+            if (all & ~meet) {
+                choice |= 1u << 8;
+                for (auto* rows : {&p.by_file, &p.by_file_entered}) {
+                    std::array<int, 8>& rest = (*rows)[size_t(i)][8];
+                    rest.fill(INF);
+                    for (int f = 0; f < 8; ++f)
+                        if (all & ~meet & (1u << f))
+                            for (int h = 0; h < 8; ++h)
+                                rest[size_t(h)] = std::min(rest[size_t(h)], (*rows)[size_t(i)][size_t(f)][size_t(h)]);
+                }
+            }
+            promoted.emplace_back(c, i);
+            choices.push_back(choice);
+            picks *= popcount(Bitboard(choice));
+        }
+    const bool by_file = !promoted.empty() && picks > 0 && picks <= 64;
+    for (auto [c, i] : promoted) plans[c].pick[size_t(i)] = -1;
+    int pawn_file = -1;
+    if (!by_file) {
+        if (crossing_fits(plans, pawn_file)) return {};
+    } else {
+        // Every pick of a promotion file per promoted unit, as an odometer over their choices.
+        for (size_t k = 0; k < promoted.size(); ++k)
+            plans[promoted[k].first].pick[size_t(promoted[k].second)] = lsb(Bitboard(choices[k]));
+        bool fits = false;
+        for (;;) {
+            if (crossing_fits(plans, pawn_file)) {
+                fits = true;
+                break;
+            }
+            size_t k = 0;
+            for (; k < promoted.size(); ++k) {
+                int& pick = plans[promoted[k].first].pick[size_t(promoted[k].second)];
+                const unsigned above = choices[k] & ~((2u << pick) - 1);
+                if (above) {
+                    pick = lsb(Bitboard(above));
+                    break;
+                }
+                pick = lsb(Bitboard(choices[k]));
+            }
+            if (k == promoted.size()) break;
+        }
+        for (auto [c, i] : promoted) plans[c].pick[size_t(i)] = -1;
+        if (fits) return {};
+    }
+    if (by_file || pawn_file < 0)
+        return illegal(
+            "pawns of the two sides passed each other on a file (promoted units' pawns among them, on the file of "
+            "their promotion square), and neither side can have made the captures that needs");
+    return illegal("the white and black pawns on the " + std::string(1, char('a' + pawn_file)) +
                    "-file passed each other, and neither side can have made the captures that needs");
 }
 
 // Rules on where the units of colour c stand and how many promotions and captures they need.
-// With `joint` (pawns of both sides passed each other on some file) the pawn-capture verdict
-// is left to crossing_rule: `plan` is filled instead.
+// With `joint` (pawns of both sides passed each other on some file), or promoted units, `plan`
+// is filled as well for the joint check of both sides (crossing_rule).
 LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitboard walls, const Seals& seals,
                                bool joint, CapturePlan& plan, Bitboard marked_promoted) {
     const Bitboard pawns = s.of(c, PAWN);
@@ -965,8 +1069,11 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
         return entered ? costs[size_t(f)].entered[size_t(sq)] : costs[size_t(f)].any[size_t(sq)];
     };
     // cost[i][f]: item i (moved pawns, then one per promoted unit) from the home of file f.
+    // Filled for crossing_rule where pawns of the two sides may have passed each other: on a
+    // file (`joint`), or where promoted units' pawns went up their files.
+    const bool fill = joint || promoted > 0;
     CapturePlan own;
-    CapturePlan& P = joint ? plan : own;
+    CapturePlan& P = fill ? plan : own;
     auto& cost = P.cost;
     unsigned free_mask = 0;
     for (int f = 0; f < 8; ++f)
@@ -974,22 +1081,44 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
     int n = 0;
     for (Bitboard m = moved; m; ++n) {
         const Square p = pop_lsb(m);
-        if (joint) P.square[size_t(n)] = p;
+        if (fill) P.square[size_t(n)] = p;
         for (int f = 0; f < 8; ++f) {
             cost[size_t(n)][size_t(f)] = (free_mask & (1u << f)) ? captures(f, p, beyond & square_bb(p)) : INF;
-            if (joint) P.entered[size_t(n)][size_t(f)] = (free_mask & (1u << f)) ? captures(f, p, true) : INF;
+            if (fill) P.entered[size_t(n)][size_t(f)] = (free_mask & (1u << f)) ? captures(f, p, true) : INF;
         }
     }
     const int pawn_items = n;
     for (int k = 0; k < classes; ++k) {
         std::array<int, 8> row;
+        row.fill(INF);
+        // By promotion file as well when filled (by_file rows: the home's least over the file's
+        // promotion squares of the class).
+        std::array<std::array<int, 8>, 8> any_way, entered_way;
+        unsigned files = 0;
+        for (auto& r : any_way) r.fill(INF);
+        for (auto& r : entered_way) r.fill(INF);
         for (int f = 0; f < 8; ++f) {
-            row[size_t(f)] = INF;
             if (!(free_mask & (1u << f))) continue;
-            for (Bitboard q = promotions[size_t(k)].squares; q;)
-                row[size_t(f)] = std::min(row[size_t(f)], captures(f, pop_lsb(q), false));
+            for (Bitboard q = promotions[size_t(k)].squares; q;) {
+                const Square sq = pop_lsb(q);
+                const int x = captures(f, sq, false);
+                row[size_t(f)] = std::min(row[size_t(f)], x);
+                if (!fill) continue;
+                int& a = any_way[size_t(file_of(sq))][size_t(f)];
+                int& e = entered_way[size_t(file_of(sq))][size_t(f)];
+                a = std::min(a, x);
+                e = std::min(e, captures(f, sq, true));
+                if (x < INF) files |= 1u << file_of(sq);
+            }
         }
-        for (int j = 0; j < promotions[size_t(k)].count; ++j) cost[size_t(n++)] = row;
+        for (int j = 0; j < promotions[size_t(k)].count; ++j) {
+            if (fill) {
+                std::copy(any_way.begin(), any_way.end(), P.by_file[size_t(n)].begin());
+                std::copy(entered_way.begin(), entered_way.end(), P.by_file_entered[size_t(n)].begin());
+                P.promotion_files[size_t(n)] = files;
+            }
+            cost[size_t(n++)] = row;
+        }
     }
     const int lost = 16 - popcount(s.color[~c]);
     // The squares a counted pawn of c took on: in the cones of the free homes up to rank
@@ -999,7 +1128,7 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
     const Bitboard region = cone & ~home_rank & (forward(c, sideways(cone)) & ~walls);
     const int by_pieces = untakeable_by_pawns(s, ~c, walls, seals, region, marked_promoted);
     const int missing = lost - by_pieces;
-    P.pending = joint;
+    P.pending = fill;
     P.items = items;
     P.pawns = pawn_items;
     P.free_mask = free_mask;
@@ -1103,7 +1232,20 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
     for (Color c : {WHITE, BLACK})
         if (LegalityVerdict v = material_rules(s, board, c, walls, seals, joint, plans[c], marks.promoted); v.illegal)
             return v;
-    if (joint && plans[WHITE].pending && plans[BLACK].pending)
+    // A side with promoted units filled its plan: the other side's is filled too when one of
+    // its moved pawns stands on a file where one of them may have been promoted.
+    for (Color c : {WHITE, BLACK}) {
+        const CapturePlan& other = plans[~c];
+        if (!other.pending || plans[c].pending) continue;
+        unsigned promotion_files = 0, pawn_files = 0;
+        for (int i = other.pawns; i < other.items; ++i) promotion_files |= other.promotion_files[size_t(i)];
+        for (Bitboard b = s.of(c, PAWN) & ~relative_rank_bb(c, 1); b;) pawn_files |= 1u << file_of(pop_lsb(b));
+        if (promotion_files & pawn_files)
+            if (LegalityVerdict v = material_rules(s, board, c, walls, seals, true, plans[c], marks.promoted);
+                v.illegal)
+                return v;
+    }
+    if (plans[WHITE].pending && plans[BLACK].pending)
         if (LegalityVerdict v = crossing_rule(plans); v.illegal) return v;
     if (LegalityVerdict v = blocked_arrivals(s, board, walls); v.illegal) return v;
     if (LegalityVerdict v = king_ways(s, board, walls, seals); v.illegal) return v;
