@@ -408,7 +408,8 @@ TEST(LegalityPawnStructure, PromotedUnitsPawnsPassedPawnsOnTheirFile) {
     // home, and by no pawn), Black's h4 came from g7 by the one capture White's 15 units
     // allow, so the promotion took nothing: the f-pawn went down to f1 past White's f4,
     // which came onto the f-file by a capture, and White's pawns then need 5 captures of
-    // the 4 Black units a pawn can have taken. With the knight's move (12 units) they fit.
+    // the 4 Black units a pawn can have taken. After the knight's plain move (Black 10 units,
+    // 5 a pawn can have taken) they fit.
     // Retractor 2's check with its separate capture tracking refutes the same three
     // positions (queen, bishop or knight taken), measured while working.
     for (const char* taken : {"q", "b", "n"})

@@ -846,9 +846,10 @@ bool crossing_fits(const std::array<CapturePlan, COLOR_NB>& plans, int& pawn_fil
 // a capture after the other had gone by. So too the pawn of a promoted unit, which went up
 // (down) the file of its promotion square to the last rank: it passed every pawn of the
 // other side on that file, and the pawn of a promoted unit of the other side promoted there.
-// Illegal when, for every file on which each promoted unit may have been promoted (at most
-// 64 such picks; beyond, promoted units are left out: sound) and every choice of such a pawn
-// in each crossing pair, one side's pawns then need more captures than it can have made.
+// Illegal when, for every file on which each promoted unit may have been promoted (the files
+// where no item of the other side can stand taken together; at most 64 such picks, beyond
+// which promoted units are left out: sound) and every choice of such a pawn in each crossing
+// pair, one side's pawns then need more captures than it can have made.
 LegalityVerdict crossing_rule(std::array<CapturePlan, COLOR_NB>& plans) {
     // The files where each side's items may stand (moved pawns' files, promoted units'
     // promotion files), whose homes of both sides are free.
