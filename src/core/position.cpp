@@ -276,8 +276,10 @@ Setup Position::to_setup() const {
 
 Key Position::compute_key() const {
     Key k = 0;
-    for (int si = 0; si < SQUARE_NB; ++si)
-        if (!board_[si].empty()) k ^= zobrist::piece_key(board_[si], Square(si));
+    for (Bitboard b = pieces(); b;) {
+        const Square s = pop_lsb(b);
+        k ^= zobrist::piece_key(board_[s], s);
+    }
     for (Bitboard b = castling_; b;) k ^= zobrist::castling_key(pop_lsb(b));
     if (ep_square_ != SQ_NONE) k ^= zobrist::ep_key(ep_square_);
     if (side_ == BLACK) k ^= zobrist::side_key();
