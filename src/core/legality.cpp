@@ -852,7 +852,7 @@ bool crossing_fits(const std::array<CapturePlan, COLOR_NB>& plans, int& pawn_fil
 // pair, one side's pawns then need more captures than it can have made.
 LegalityVerdict crossing_rule(std::array<CapturePlan, COLOR_NB>& plans) {
     // The files where each side's items may stand (moved pawns' files, promoted units'
-    // promotion files), whose homes of both sides are free.
+    // promotion files); a pair needs the file's homes of both sides free (`shared`).
     std::array<unsigned, COLOR_NB> files{0, 0};
     for (Color c : {WHITE, BLACK}) {
         const CapturePlan& p = plans[c];
@@ -887,35 +887,34 @@ LegalityVerdict crossing_rule(std::array<CapturePlan, COLOR_NB>& plans) {
             picks *= popcount(Bitboard(choice));
         }
     const bool by_file = !promoted.empty() && picks > 0 && picks <= 64;
-    for (auto [c, i] : promoted) plans[c].pick[size_t(i)] = -1;
+    if (!by_file) {  // promoted units left out: their picks stay -1 (any file), one round below
+        promoted.clear();
+        choices.clear();
+    }
+    // Every pick of a promotion file per promoted unit, as an odometer over their choices.
+    for (size_t k = 0; k < promoted.size(); ++k)
+        plans[promoted[k].first].pick[size_t(promoted[k].second)] = lsb(Bitboard(choices[k]));
     int pawn_file = -1;
-    if (!by_file) {
-        if (crossing_fits(plans, pawn_file)) return {};
-    } else {
-        // Every pick of a promotion file per promoted unit, as an odometer over their choices.
-        for (size_t k = 0; k < promoted.size(); ++k)
-            plans[promoted[k].first].pick[size_t(promoted[k].second)] = lsb(Bitboard(choices[k]));
-        bool fits = false;
-        for (;;) {
-            if (crossing_fits(plans, pawn_file)) {
-                fits = true;
+    bool fits = false;
+    for (;;) {
+        if (crossing_fits(plans, pawn_file)) {
+            fits = true;
+            break;
+        }
+        size_t k = 0;
+        for (; k < promoted.size(); ++k) {
+            int& pick = plans[promoted[k].first].pick[size_t(promoted[k].second)];
+            const unsigned above = choices[k] & ~((2u << pick) - 1);
+            if (above) {
+                pick = lsb(Bitboard(above));
                 break;
             }
-            size_t k = 0;
-            for (; k < promoted.size(); ++k) {
-                int& pick = plans[promoted[k].first].pick[size_t(promoted[k].second)];
-                const unsigned above = choices[k] & ~((2u << pick) - 1);
-                if (above) {
-                    pick = lsb(Bitboard(above));
-                    break;
-                }
-                pick = lsb(Bitboard(choices[k]));
-            }
-            if (k == promoted.size()) break;
+            pick = lsb(Bitboard(choices[k]));
         }
-        for (auto [c, i] : promoted) plans[c].pick[size_t(i)] = -1;
-        if (fits) return {};
+        if (k == promoted.size()) break;
     }
+    for (auto [c, i] : promoted) plans[c].pick[size_t(i)] = -1;
+    if (fits) return {};
     if (by_file || pawn_file < 0)
         return illegal(
             "pawns of the two sides passed each other on a file (promoted units' pawns among them, on the file of "
