@@ -3,7 +3,8 @@
 // every pseudo-legal move and tests the check rule (generate_legal_by_make). Positions: every
 // position of ../shared/reference/movelists.jsonl under its condition (and its orthodox ones
 // under variants of the families with their own generators), and the positions reached from
-// them by seeded random games of 24 half-moves; at every node both lists must be the same moves.
+// them by seeded random games of 24 half-moves; at every node both lists must be the same moves,
+// and has_legal_move must say whether the reference's list is empty.
 
 #include <gtest/gtest.h>
 
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "rebirth/goal.h"
 #include "rebirth/movegen.h"
 #include "rebirth/notation.h"
 #include "rebirth/popeye_input.h"
@@ -59,6 +61,10 @@ std::vector<std::string> texts(const Position& pos, const MoveList& list) {
                 return ::testing::AssertionFailure() << "after " << ply << " random moves of game " << game << ": fast"
                                                      << join(a) << "; by make" << join(b);
             }
+            // has_legal_move's own shortcuts (stopping at the first unit with a legal move).
+            if (has_legal_move(pos) == slow.empty())
+                return ::testing::AssertionFailure() << "after " << ply << " random moves of game " << game
+                                                     << ": has_legal_move says " << !slow.empty() << " wrongly";
             ++nodes;
             if (fast.empty()) break;
             const Move m = fast[std::uniform_int_distribution<int>(0, fast.size() - 1)(rng)];

@@ -864,8 +864,9 @@ void generate_rule_moves(const Position& pos, Color side, Bitboard targets, bool
 // captures from its capture square (mars_home, when that is its own or empty), then castling.
 // Legality from the enemy units' capture squares: a king step is checked against their attack
 // map, any other move only against the units whose capture square sees the king.
+// With `first_only`, stops once a unit has a legal move (rules_has_legal_move).
 template <Color Us>
-static void mars_plain_legal(const Position& pos, MoveList& list) {
+static void mars_plain_legal(const Position& pos, MoveList& list, bool first_only = false) {
     constexpr Color Them = Color(Us ^ 1);
     const RuleSet& R = *pos.rules();
     const Square ksq = pos.king_square(Us);
@@ -929,11 +930,13 @@ static void mars_plain_legal(const Position& pos, MoveList& list) {
                 if (dr != 7 && dr != 0)
                     for (Bitboard t = pawn_attacks(Us, d) & theirs; t;) add(q, pop_lsb(t), via, dr == 6);
             }
+            if (first_only && !list.empty()) return;
             continue;
         }
         for (Bitboard t = walk_targets(p.walk, q, occ) & ~occ; t;) add(q, pop_lsb(t), SQ_NONE, false);
         if (d != SQ_NONE)
             for (Bitboard t = walk_targets(p.walk, d, docc) & theirs; t;) add(q, pop_lsb(t), via, false);
+        if (first_only && !list.empty()) return;
     }
     // Castling: the king on its home square with its right, not taken there nor on the square it
     // passes (both read from the attack map without the king), nor where it ends with the rook
@@ -991,16 +994,14 @@ static bool anti_plain(const Position& pos) {
            quiet_legal_if_orthodox_legal(pos);
 }
 
-// Under anti_plain rules: whether a unit of ~c takes c's king on k in a position with
-// occupancy occ whose ~c units are pos's but the one on `gone`: an attacker whose capture the
-// rules allow (its rebirth square the king's square, unless Cheylan; its own square, or empty,
-// or Relaxed rules; a king under Rex Exclusive is not reborn), as anticirce_square decides.
-static bool anti_king_taken(const Position& pos, Color c, Square k, Bitboard occ, Square gone = SQ_NONE) {
+// Under anti_plain rules: whether one of the units of ~c on `att` (those attacking k with
+// occupancy occ) takes c's king on k: an attacker whose capture the rules allow (its rebirth
+// square the king's square, unless Cheylan; its own square, or empty, or Relaxed rules; a king
+// under Rex Exclusive is not reborn), as anticirce_square decides.
+static bool anti_king_taken_by(const Position& pos, Color c, Square k, Bitboard occ, Bitboard att) {
     const RuleSet& R = *pos.rules();
     const Color them = ~c;
     const Color home = R.mirror ? c : them;
-    Bitboard att = pos.attackers_to(k, them, occ);
-    if (gone != SQ_NONE) att &= ~square_bb(gone);
     while (att) {
         const Square a = pop_lsb(att);
         const Piece p = pos.piece_on(a);
@@ -1016,13 +1017,22 @@ static bool anti_king_taken(const Position& pos, Color c, Square k, Bitboard occ
     return false;
 }
 
+// anti_king_taken_by for every unit of ~c attacking k in a position with occupancy occ whose ~c
+// units are pos's but the one on `gone`.
+static bool anti_king_taken(const Position& pos, Color c, Square k, Bitboard occ, Square gone = SQ_NONE) {
+    Bitboard att = pos.attackers_to(k, ~c, occ);
+    if (gone != SQ_NONE) att &= ~square_bb(gone);
+    return anti_king_taken_by(pos, c, k, occ, att);
+}
+
 // Legal moves of the side to move under anti_plain rules, in generate_rule_moves' order: per
 // unit (by square) a pawn's non-captures then captures, a piece's captures then non-captures;
 // then castling and en passant. A capture's capturer goes to its rebirth square (m.extra; the
 // capture square itself, or SQ_NONE for no rebirth under Relaxed rules); legality from the
 // orthodox check and pin state where that settles it, otherwise from anti_king_taken.
+// With `first_only`, stops once a unit has a legal move (rules_has_legal_move).
 template <Color Us>
-static void anti_plain_legal(const Position& pos, MoveList& list) {
+static void anti_plain_legal(const Position& pos, MoveList& list, bool first_only = false) {
     constexpr Color Them = Color(Us ^ 1);
     const RuleSet& R = *pos.rules();
     const Square ksq = pos.king_square(Us);
@@ -1033,7 +1043,8 @@ static void anti_plain_legal(const Position& pos, MoveList& list) {
     auto quiet_legal = [&](Square from, Square to) {
         if (from == ksq) {
             const Bitboard after = occ ^ square_bb(from);
-            return !pos.attackers_to(to, Them, after) || !anti_king_taken(pos, Us, to, after | square_bb(to));
+            const Bitboard att = pos.attackers_to(to, Them, after);
+            return !att || !anti_king_taken_by(pos, Us, to, after | square_bb(to), att);
         }
         if (!checkers && (!(pinned & square_bb(from)) || aligned(ksq, from, to))) return true;
         return !anti_king_taken(pos, Us, ksq, (occ ^ square_bb(from)) | square_bb(to));
@@ -1111,11 +1122,13 @@ static void anti_plain_legal(const Position& pos, MoveList& list) {
                 if (rr == 1 && !(occ & square_bb(two))) add_quiet(q, two, false);
             }
             add_captures(q, pawn_attacks(Us, q) & theirs, rr == 6);
+            if (first_only && !list.empty()) return;
             continue;
         }
         const Bitboard t = walk_targets(w, q, occ);
         add_captures(q, t & theirs, false);
         for (Bitboard n = t & ~occ; n;) add_quiet(q, pop_lsb(n), false);
+        if (first_only && !list.empty()) return;
     }
     MoveList special;
     RuleGen(pos, Us, special).special_moves(theirs);
@@ -1882,6 +1895,19 @@ bool rules_has_legal_move(const Position& pos) {
     if (quiet_moves_orthodox(pos)) {
         MoveList list;
         generate_legal(pos, list);
+        return !list.empty();
+    }
+    // The plain Mars and Anti-Circe generators, stopping at the first unit with a legal move.
+    if (mars_plain(pos)) {
+        MoveList list;
+        pos.side_to_move() == WHITE ? mars_plain_legal<WHITE>(pos, list, true)
+                                    : mars_plain_legal<BLACK>(pos, list, true);
+        return !list.empty();
+    }
+    if (anti_plain(pos)) {
+        MoveList list;
+        pos.side_to_move() == WHITE ? anti_plain_legal<WHITE>(pos, list, true)
+                                    : anti_plain_legal<BLACK>(pos, list, true);
         return !list.empty();
     }
     MoveList pseudo;
