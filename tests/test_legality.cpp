@@ -392,6 +392,22 @@ TEST(LegalityPawnStructure, PawnsThatPassedOnAFileNeedCaptures) {
     EXPECT_TRUE(not_proved_illegal(analyze_fen("rn1qkbnr/ppppppp1/8/7P/7p/8/PPPPPPP1/R2QKB1R b - - 0 1")));
 }
 
+// On a file where no pawn stands, some capture started or landed: its white pawn left it by
+// a capture, was taken on it, or promoted on it once the black pawn had left it by a capture
+// or been taken on it. janko.at's duplex record JR-D-001 (Ba8 Ba7 Kb8 b3 b2 c2 against
+// Ba1 Ba2 Kb1 b6 b7 c7): each side's bishops were promoted on a8 and b8 (a1 and b1), so two
+// pawns each came to the a-file: with b3 (b6) from the a-pawn, 9 captures of pawns a side at
+// least, by the d- and e-pawns, which touch files a to e only. Files f, g and h, without
+// pawns, need two captures more: 20, and with White's king taking a knight on b8 as the last
+// move, the sides have lost 10 and 9 units (19): illegal. With the king's step from c8 (10
+// and 10) the count fits; so with Black's mirror image.
+TEST(LegalityPawnStructure, FilesWithoutPawnsNeedCaptures) {
+    EXPECT_TRUE(illegal_with(analyze_fen("BnK5/Bpp5/1p6/8/8/1P6/bPP5/bk6 w - - 0 1"), "no pawn stands"));
+    EXPECT_TRUE(illegal_with(analyze_fen("BK6/Bpp5/1p6/8/8/1P6/bPP5/bNk5 b - - 0 1"), "no pawn stands"));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("B1K5/Bpp5/1p6/8/8/1P6/bPP5/bk6 w - - 0 1")));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("BK6/Bpp5/1p6/8/8/1P6/bPP5/b1k5 b - - 0 1")));
+}
+
 // The pawn of a promoted unit went up (down) the file of its promotion square: it passed
 // every pawn of the other side on that file, which it cannot do either. Nobody took anything
 // (16 units a side, Black's queen on a5 promoted): Black's h-pawn went straight down to h1

@@ -719,6 +719,8 @@ LegalityVerdict king_ways(const Scan& s, const Board& board, Bitboard walls, con
 // What material_rules works out for the pawn captures of one side, kept for the joint check
 // of pawns of both sides, promoted units' pawns among them, that passed each other on a file
 // (crossing_rule).
+constexpr int kTouchedSlack = 4;  // extra captures per item way that vanished_files_rule weighs
+
 struct CapturePlan {
     bool pending = false;  // filled, the verdict left to crossing_rule
     int items = 0;         // moved pawns (first `pawns`), then promoted units; at most 8
@@ -734,6 +736,14 @@ struct CapturePlan {
     std::array<int, 8> pick = {-1, -1, -1, -1, -1, -1, -1, -1};
     unsigned free_mask = 0;  // files whose home pawn has left
     int missing = 0;         // captures a pawn can have made
+    int lost = 0;            // the other side's units missing: every capture of this side
+    // Per item, the squares it ends on (a moved pawn's, a promoted unit's promotion squares).
+    std::array<Bitboard, 8> targets{};
+    // With `has_touched` (vanished_files_rule asked for them): touched[i][h][k], the files a
+    // way of item i from the home of file h with cost[i][h] + k captures may touch (start or
+    // land a capture on; none for a way without capture).
+    bool has_touched = false;
+    std::array<std::array<std::array<std::uint8_t, kTouchedSlack + 1>, 8>, 8> touched{};
 };
 
 // Item i's captures per home file, the items of `forced` (bit i) counted as having come onto
@@ -923,11 +933,96 @@ LegalityVerdict crossing_rule(std::array<CapturePlan, COLOR_NB>& plans) {
                    "-file passed each other, and neither side can have made the captures that needs");
 }
 
+// The extra captures that files of `uncovered` (bit f: file f) need when each needs a capture
+// starting or landing on it and one capture touches at most two files side by side: per run of
+// adjacent files, half its length rounded up.
+int cover_captures(unsigned uncovered) {
+    int total = 0;
+    for (int f = 0; f < 8;) {
+        if (!(uncovered & (1u << f))) {
+            ++f;
+            continue;
+        }
+        int run = 0;
+        for (; f < 8 && (uncovered & (1u << f)); ++f) ++run;
+        total += (run + 1) / 2;
+    }
+    return total;
+}
+
+// Whether both sides' capture plans, with the files their ways touch, leave room for the
+// captures the files without pawns need (vanished_files_rule): per side the least captures of
+// an assignment of its items to homes, per set of files its ways touch.
+std::array<int, 256> least_by_touched(const CapturePlan& plan) {
+    std::array<int, 256> best;
+    best.fill(INF);
+    // dp[homes][touched]: the least captures of the first popcount(homes) items on those homes.
+    std::vector<int> dp(256 * 256, INF);
+    dp[0] = 0;
+    for (unsigned mask = 0;; mask = (mask - plan.free_mask) & plan.free_mask) {
+        const int i = popcount(Bitboard(mask));
+        for (unsigned t = 0; t < 256; ++t) {
+            const int here = dp[mask * 256 + t];
+            if (here >= INF) continue;
+            if (i == plan.items) {
+                best[t] = std::min(best[t], here);
+                continue;
+            }
+            for (int f = 0; f < 8; ++f) {
+                if (!(plan.free_mask & ~mask & (1u << f))) continue;
+                const int least = plan.cost[size_t(i)][size_t(f)];
+                if (least >= INF) continue;
+                // A way with more than kTouchedSlack extra captures: as one with kTouchedSlack + 1
+                // touching every file.
+                for (int k = 0; k <= kTouchedSlack + 1 && here + least + k <= plan.missing; ++k) {
+                    const unsigned touched = k <= kTouchedSlack ? plan.touched[size_t(i)][size_t(f)][size_t(k)] : 0xffu;
+                    int& next = dp[(mask | (1u << f)) * 256 + (t | touched)];
+                    next = std::min(next, here + least + k);
+                }
+            }
+        }
+        if (mask == plan.free_mask) break;
+    }
+    return best;
+}
+
+// Contract: on a file where no pawn of either side stands, the white pawn of that file left
+// it by a capture, was taken on it, or promoted on it after the black pawn of the file had
+// left it by a capture or been taken on it: some capture started or landed on the file. The
+// captures of the items' ways (moved pawns, promoted units' pawns) touch the files they visit;
+// the other files without pawns need captures beyond those, at least half of each run of
+// adjacent files (cover_captures), and all captures together are the units both sides lost.
+// Illegal when no assignment of both sides' items to homes (with up to kTouchedSlack extra
+// captures a way) leaves room for them. `want`: set when the plans must first be filled again
+// with the files their ways touch (the rule is worth working out).
+LegalityVerdict vanished_files_rule(const Scan& s, const std::array<CapturePlan, COLOR_NB>& plans, bool& want) {
+    unsigned empty = 0;
+    for (int f = 0; f < 8; ++f)
+        if (!((s.of(WHITE, PAWN) | s.of(BLACK, PAWN)) & file_bb(f))) empty |= 1u << f;
+    if (!empty) return {};
+    const int room = plans[WHITE].lost + plans[BLACK].lost;
+    const int least = least_captures(plans[WHITE], 0) + least_captures(plans[BLACK], 0);
+    if (least >= INF || least + cover_captures(empty) <= room) return {};
+    if (!plans[WHITE].has_touched || !plans[BLACK].has_touched) {
+        want = true;
+        return {};
+    }
+    const std::array<int, 256> white = least_by_touched(plans[WHITE]), black = least_by_touched(plans[BLACK]);
+    for (unsigned w = 0; w < 256; ++w) {
+        if (white[w] >= INF) continue;
+        for (unsigned b = 0; b < 256; ++b)
+            if (black[b] < INF && white[w] + black[b] + cover_captures(empty & ~(w | b)) <= room) return {};
+    }
+    return illegal(
+        "on files where no pawn stands some capture started or landed, and the captures the pawns' ways need leave "
+        "too few for the files they do not touch");
+}
+
 // Rules on where the units of colour c stand and how many promotions and captures they need.
 // With `joint` (pawns of both sides passed each other on some file), or promoted units, `plan`
 // is filled as well for the joint check of both sides (crossing_rule).
 LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitboard walls, const Seals& seals,
-                               bool joint, CapturePlan& plan, Bitboard marked_promoted) {
+                               bool joint, CapturePlan& plan, Bitboard marked_promoted, bool want_touched = false) {
     const Bitboard pawns = s.of(c, PAWN);
     const Bitboard home_rank = relative_rank_bb(c, 1);
     const Bitboard last_rank = relative_rank_bb(c, 7);
@@ -1081,7 +1176,10 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
     int n = 0;
     for (Bitboard m = moved; m; ++n) {
         const Square p = pop_lsb(m);
-        if (fill) P.square[size_t(n)] = p;
+        if (fill) {
+            P.square[size_t(n)] = p;
+            P.targets[size_t(n)] = square_bb(p);
+        }
         for (int f = 0; f < 8; ++f) {
             cost[size_t(n)][size_t(f)] = (free_mask & (1u << f)) ? captures(f, p, beyond & square_bb(p)) : INF;
             if (fill) P.entered[size_t(n)][size_t(f)] = (free_mask & (1u << f)) ? captures(f, p, true) : INF;
@@ -1116,10 +1214,54 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
                 std::copy(any_way.begin(), any_way.end(), P.by_file[size_t(n)].begin());
                 std::copy(entered_way.begin(), entered_way.end(), P.by_file_entered[size_t(n)].begin());
                 P.promotion_files[size_t(n)] = files;
+                P.targets[size_t(n)] = promotions[size_t(k)].squares;
             }
             cost[size_t(n++)] = row;
         }
     }
+    // The files each item's ways may touch (vanished_files_rule): a way of home f through q to
+    // a target with at most v captures exists only if the captures to q and the captures from
+    // q to a target (steps and captures past the walls only: more ways, more files) add up to
+    // at most v; it touches every file it visits once it makes a capture.
+    P.has_touched = fill && want_touched;
+    if (P.has_touched)
+        for (int i = 0; i < items; ++i) {
+            // onward[q]: the fewest captures from q to one of the item's targets, filled from
+            // the last rank back.
+            std::array<int, SQUARE_NB> onward;
+            onward.fill(INF);
+            for (int r = 7; r >= 1; --r)
+                for (int f = 0; f < 8; ++f) {
+                    const Square q = make_square(f, c == WHITE ? r : 7 - r);
+                    if (walls & square_bb(q)) continue;
+                    if (P.targets[size_t(i)] & square_bb(q)) {
+                        onward[size_t(q)] = 0;
+                        continue;
+                    }
+                    if (r == 7) continue;
+                    const int ahead = c == WHITE ? r + 1 : 6 - r;
+                    int best = onward[size_t(make_square(f, ahead))];
+                    for (int df : {-1, 1})
+                        if (f + df >= 0 && f + df < 8)
+                            best = std::min(best, onward[size_t(make_square(f + df, ahead))] + 1);
+                    onward[size_t(q)] = best;
+                }
+            for (int f = 0; f < 8; ++f) {
+                auto& row = P.touched[size_t(i)][size_t(f)];
+                row.fill(0);
+                const int least = cost[size_t(i)][size_t(f)];
+                if (least >= INF) continue;
+                for (Bitboard b = kPawnCones[c][f]; b;) {
+                    const Square q = pop_lsb(b);
+                    if (onward[size_t(q)] >= INF) continue;
+                    const int to_q = captures(f, q, false);
+                    if (to_q >= INF) continue;
+                    for (int k = 0; k <= kTouchedSlack; ++k)
+                        if (to_q + onward[size_t(q)] <= least + k && least + k > 0)
+                            row[size_t(k)] |= std::uint8_t(1u << file_of(q));
+                }
+            }
+        }
     const int lost = 16 - popcount(s.color[~c]);
     // The squares a counted pawn of c took on: in the cones of the free homes up to rank
     // `top` (the promotion rank when c promoted), reached from a square a pawn of c can
@@ -1133,6 +1275,7 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
     P.pawns = pawn_items;
     P.free_mask = free_mask;
     P.missing = missing;
+    P.lost = lost;
     // Fast path: a greedy assignment within budget.
     if (greedy_captures(P, 0) <= missing) return {};
     // The least total, by dynamic programming over the set of homes used.
@@ -1245,8 +1388,18 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
                 v.illegal)
                 return v;
     }
-    if (plans[WHITE].pending && plans[BLACK].pending)
+    if (plans[WHITE].pending && plans[BLACK].pending) {
         if (LegalityVerdict v = crossing_rule(plans); v.illegal) return v;
+        bool want = false;
+        if (LegalityVerdict v = vanished_files_rule(s, plans, want); v.illegal) return v;
+        if (want) {
+            for (Color c : {WHITE, BLACK})
+                if (LegalityVerdict v = material_rules(s, board, c, walls, seals, true, plans[c], marks.promoted, true);
+                    v.illegal)
+                    return v;
+            if (LegalityVerdict v = vanished_files_rule(s, plans, want); v.illegal) return v;
+        }
+    }
     if (LegalityVerdict v = blocked_arrivals(s, board, walls); v.illegal) return v;
     if (LegalityVerdict v = king_ways(s, board, walls, seals); v.illegal) return v;
     return corridor_order(board, walls);
