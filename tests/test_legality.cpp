@@ -408,6 +408,18 @@ TEST(LegalityPawnStructure, FilesWithoutPawnsNeedCaptures) {
     EXPECT_TRUE(not_proved_illegal(analyze_fen("BK6/Bpp5/1p6/8/8/1P6/bPP5/b1k5 b - - 0 1")));
 }
 
+// A pawn's captures keep its square's colour and a single step changes it: a way with as
+// many captures as ranks takes only on its home's colour. janko.at's duplex record JR-D-016
+// with h4-h3 taken back: White lost two knights and the f1 bishop (seven pawns and a third
+// rook, one promotion), so Black took 3 times, all with the pawn now on h4 (f7, g7, h7 never
+// moved; only the e-pawn gets there with 3 captures), e7xf6xg5xh4, all on dark squares: the
+// light-squared bishop was taken nowhere. With Kd4-e3 taken back instead the pawn on h3 took
+// on light squares (e7-e6, e6xf5, f5xg4, g4xh3): not proved illegal.
+TEST(LegalityPawnStructure, BishopsAreTakenOnTheirColour) {
+    EXPECT_TRUE(illegal_with(analyze_fen("8/5ppp/8/8/6Pp/3PkPP1/1PPR1RPr/2BQ1RK1 b - - 0 1"), "light-squared bishop"));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("8/5ppp/8/8/3k2P1/3P1PPp/1PPR1RPr/2BQ1RK1 b - - 0 1")));
+}
+
 // The pawn of a promoted unit went up (down) the file of its promotion square: it passed
 // every pawn of the other side on that file, which it cannot do either. Nobody took anything
 // (16 units a side, Black's queen on a5 promoted): Black's h-pawn went straight down to h1

@@ -1018,6 +1018,50 @@ LegalityVerdict vanished_files_rule(const Scan& s, const std::array<CapturePlan,
         "too few for the files they do not touch");
 }
 
+// Contract: a pawn's captures keep the colour of its square, a single step changes it and the
+// double step from home does not; a way whose captures are as many as the ranks it advances
+// (no step at all) takes only on the colour of its home square. Whether some assignment of
+// the plan's items to homes with exactly plan.lost captures (each way with its least: every
+// capture of c is then one of those ways') leaves a capture on each colour of `need` ([1]:
+// dark; the other side's game-array bishop of that colour is gone): ways with steps count as
+// taking on either colour. Only called when the plan's least total is plan.lost.
+bool bishop_colours_fit(const CapturePlan& plan, Color c, const bool need[2]) {
+    // dp[homes]: bit (captures * 12 + light + 2 * dark + 4 * min(free, 2)) for the first
+    // popcount(homes) items, light/dark: a forced way took on that colour, free: the captures
+    // of ways with steps.
+    constexpr int kCaps = 17;
+    std::vector<std::array<bool, kCaps * 12>> dp(256);
+    dp[0][0] = true;
+    bool fits = false;
+    for (unsigned mask = 0;; mask = (mask - plan.free_mask) & plan.free_mask) {
+        const int i = popcount(Bitboard(mask));
+        for (int state = 0; state < kCaps * 12; ++state) {
+            if (!dp[mask][size_t(state)]) continue;
+            const int caps = state / 12, light = state % 2, dark = (state / 2) % 2, free = (state % 12) / 4;
+            if (i == plan.items) {
+                if (caps == plan.lost && (need[0] && !light) + (need[1] && !dark) <= free) fits = true;
+                continue;
+            }
+            const int advance =
+                i < plan.pawns ? relative_rank(c, rank_of(lsb(plan.targets[size_t(i)]))) - 1 : 6;  // ranks from home
+            for (int f = 0; f < 8; ++f) {
+                if (!(plan.free_mask & ~mask & (1u << f))) continue;
+                const int v = plan.cost[size_t(i)][size_t(f)];
+                if (v >= INF || caps + v >= kCaps) continue;
+                int l = light, d = dark, fr = free;
+                if (v == advance) {
+                    if (v > 0) (is_dark(make_square(f, c == WHITE ? 1 : 6)) ? d : l) = 1;
+                } else {
+                    fr = std::min(2, fr + v);
+                }
+                dp[mask | (1u << f)][size_t((caps + v) * 12 + l + 2 * d + 4 * fr)] = true;
+            }
+        }
+        if (mask == plan.free_mask) break;
+    }
+    return fits;
+}
+
 // Rules on where the units of colour c stand and how many promotions and captures they need.
 // With `joint` (pawns of both sides passed each other on some file), or promoted units, `plan`
 // is filled as well for the joint check of both sides (crossing_rule).
@@ -1176,10 +1220,8 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
     int n = 0;
     for (Bitboard m = moved; m; ++n) {
         const Square p = pop_lsb(m);
-        if (fill) {
-            P.square[size_t(n)] = p;
-            P.targets[size_t(n)] = square_bb(p);
-        }
+        if (fill) P.square[size_t(n)] = p;
+        P.targets[size_t(n)] = square_bb(p);
         for (int f = 0; f < 8; ++f) {
             cost[size_t(n)][size_t(f)] = (free_mask & (1u << f)) ? captures(f, p, beyond & square_bb(p)) : INF;
             if (fill) P.entered[size_t(n)][size_t(f)] = (free_mask & (1u << f)) ? captures(f, p, true) : INF;
@@ -1214,8 +1256,8 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
                 std::copy(any_way.begin(), any_way.end(), P.by_file[size_t(n)].begin());
                 std::copy(entered_way.begin(), entered_way.end(), P.by_file_entered[size_t(n)].begin());
                 P.promotion_files[size_t(n)] = files;
-                P.targets[size_t(n)] = promotions[size_t(k)].squares;
             }
+            P.targets[size_t(n)] = promotions[size_t(k)].squares;
             cost[size_t(n++)] = row;
         }
     }
@@ -1276,8 +1318,8 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
     P.free_mask = free_mask;
     P.missing = missing;
     P.lost = lost;
-    // Fast path: a greedy assignment within budget.
-    if (greedy_captures(P, 0) <= missing) return {};
+    // Fast path: a greedy assignment within budget, with captures to spare.
+    if (const int greedy = greedy_captures(P, 0); greedy <= missing && greedy < lost) return {};
     // The least total, by dynamic programming over the set of homes used.
     const int best = least_captures(P, 0);
     if (best >= INF)
@@ -1289,6 +1331,20 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
                        (by_pieces ? " that a pawn can have taken (" + std::to_string(lost) + " lost, " +
                                         std::to_string(by_pieces) + " of them never where its pawns took)"
                                   : std::string()));
+    // Every unit c took was taken by a pawn on an item's way: a game-array bishop of ~c that
+    // is gone was taken on a square of its colour.
+    if (best == lost) {
+        bool need[2] = {false, false};  // [dark]: no bishop of ~c of that colour stands
+        need[0] = !(s.of(~c, BISHOP) & ~DARK_SQUARES);
+        need[1] = !(s.of(~c, BISHOP) & DARK_SQUARES);
+        if ((need[0] || need[1]) && !bishop_colours_fit(P, c, need))
+            return illegal(color_name(c) + " pawns made every capture, none of them on a square where the " +
+                           color_name(~c) + " " +
+                           (need[0] && need[1] ? std::string("bishops")
+                            : need[1]          ? "dark-squared bishop"
+                                               : "light-squared bishop") +
+                           " that " + (need[0] && need[1] ? "are" : "is") + " gone can have been taken");
+    }
     return {};
 }
 
