@@ -950,9 +950,10 @@ int cover_captures(unsigned uncovered) {
     return total;
 }
 
-// Whether both sides' capture plans, with the files their ways touch, leave room for the
-// captures the files without pawns need (vanished_files_rule): per side the least captures of
-// an assignment of its items to homes, per set of files its ways touch.
+// Per set of files (bit f: file f), the least captures of an assignment of the plan's items
+// to distinct free homes whose ways touch exactly those files (plan.touched), each way with up
+// to kTouchedSlack extra captures (more: as many touching every file), within plan.missing;
+// INF where none does (vanished_files_rule).
 std::array<int, 256> least_by_touched(const CapturePlan& plan) {
     std::array<int, 256> best;
     best.fill(INF);
