@@ -1033,18 +1033,19 @@ bool bishop_colours_fit(const CapturePlan& plan, Color c, const bool need[2]) {
     constexpr int kCaps = 17;
     std::vector<std::array<bool, kCaps * 12>> dp(256);
     dp[0][0] = true;
-    bool fits = false;
     for (unsigned mask = 0;; mask = (mask - plan.free_mask) & plan.free_mask) {
         const int i = popcount(Bitboard(mask));
+        // The ranks item i's pawn advanced from its home.
+        const int advance = i >= plan.items  ? 0
+                            : i < plan.pawns ? relative_rank(c, rank_of(lsb(plan.targets[size_t(i)]))) - 1
+                                             : 6;
         for (int state = 0; state < kCaps * 12; ++state) {
             if (!dp[mask][size_t(state)]) continue;
             const int caps = state / 12, light = state % 2, dark = (state / 2) % 2, free = (state % 12) / 4;
             if (i == plan.items) {
-                if (caps == plan.lost && (need[0] && !light) + (need[1] && !dark) <= free) fits = true;
+                if (caps == plan.lost && (need[0] && !light) + (need[1] && !dark) <= free) return true;
                 continue;
             }
-            const int advance =
-                i < plan.pawns ? relative_rank(c, rank_of(lsb(plan.targets[size_t(i)]))) - 1 : 6;  // ranks from home
             for (int f = 0; f < 8; ++f) {
                 if (!(plan.free_mask & ~mask & (1u << f))) continue;
                 const int v = plan.cost[size_t(i)][size_t(f)];
@@ -1060,7 +1061,7 @@ bool bishop_colours_fit(const CapturePlan& plan, Color c, const bool need[2]) {
         }
         if (mask == plan.free_mask) break;
     }
-    return fits;
+    return false;
 }
 
 // Rules on where the units of colour c stand and how many promotions and captures they need.
@@ -1335,9 +1336,8 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
     // Every unit c took was taken by a pawn on an item's way: a game-array bishop of ~c that
     // is gone was taken on a square of its colour.
     if (best == lost) {
-        bool need[2] = {false, false};  // [dark]: no bishop of ~c of that colour stands
-        need[0] = !(s.of(~c, BISHOP) & ~DARK_SQUARES);
-        need[1] = !(s.of(~c, BISHOP) & DARK_SQUARES);
+        // [1]: dark; no bishop of ~c of that colour stands.
+        const bool need[2] = {!(s.of(~c, BISHOP) & ~DARK_SQUARES), !(s.of(~c, BISHOP) & DARK_SQUARES)};
         if ((need[0] || need[1]) && !bishop_colours_fit(P, c, need))
             return illegal(color_name(c) + " pawns made every capture, none of them on a square where the " +
                            color_name(~c) + " " +
