@@ -24,9 +24,13 @@ struct LegalityProof {
     const char* verdict_name() const;
 };
 
+// The positions judge_legality's retraction closure keeps at most.
+inline constexpr long kClosurePositions = 2000;
+
 // Judges `diagram` (its side to move; its castling rights claim that those kings and rooks
 // never moved, its en passant square that the last move was that double step): illegal when
-// analyze_orthodox_legality or may_be_legal(diagram, depth) refutes it; legal when a game is
+// analyze_orthodox_legality, may_be_legal(diagram, depth), the cage search (retro_cage.h) or
+// the retraction closure within kClosurePositions positions (retro_closure.h) refutes it; legal when a game is
 // found whose replay (every move legal where it is played) ends on the diagram's units and
 // side to move with its castling rights kept and its en passant square the last move's: by
 // build_proof_game to the diagram; else, when the diagram leaves at most 12 sequences of its

@@ -21,6 +21,10 @@ namespace rebirth {
 // created; a capture only moves or removes them, a promotion turns a pawn into a piece).
 bool may_be_legal(const Setup& s, int depth, const RuleSet* rules = nullptr);
 
+// Whether s is the game array with White to move (castling rights aside), no unit marked
+// promoted.
+bool is_game_array(const Setup& s);
+
 // Whether retraction u of `position` fits the history the position claims: after a retracted
 // en passant capture (position.ep_square set: the earlier position's last move was a double
 // step through that square) only that double step; and no move of a king or rook that keeps
@@ -41,12 +45,15 @@ bool last_move_refuted(const Setup& position, const UnMove& u, int depth, const 
 // each gets the cage search again with kCageStatesForFew positions a region
 // (cage_refutes_wide), then kDeeperLevels more single moves taken back, every position on
 // the way against may_be_legal (depth 3) and the cage search (the last move is refuted when
-// every line of retractions its history allows is, none reaching the game array). `last`
+// every line of retractions its history allows is, none reaching the game array), then the
+// retraction closure of its earlier position within kClosurePositionsForFew positions
+// (retro_closure.h). `last`
 // (the last moves left of `position`, or sequences whose first retraction is one) loses
 // those it proves impossible; else it stays. On `threads` (0: all cores).
 inline constexpr size_t kWiderCageAtMost = 4;
 inline constexpr long kCageStatesForFew = 5000;
 inline constexpr int kDeeperLevels = 2;
+inline constexpr long kClosurePositionsForFew = 1000;
 template <typename Entry>
 void narrow_few_last_moves(const Setup& position, std::vector<Entry>& last, const RuleSet* rules, int threads);
 

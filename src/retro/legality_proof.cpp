@@ -12,6 +12,7 @@
 #include "rebirth/retro.h"
 #include "rebirth/retro_cage.h"
 #include "rebirth/retro_certificate.h"
+#include "rebirth/retro_closure.h"
 
 namespace rebirth {
 
@@ -257,6 +258,13 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
         proof.reason =
             "caged units: no history of the units walled in near the kings or by each other, taken back "
             "move by move, leads to the game array";
+        return proof;
+    }
+    if (closure_refutes(diagram, kClosurePositions)) {
+        proof.verdict = LegalityProof::Verdict::Illegal;
+        proof.reason =
+            "no history: the positions the diagram can be taken back to, move by move, are finitely many "
+            "and none is the game array";
         return proof;
     }
     // The diagram's last single moves, when it leaves few (a check that only an en passant

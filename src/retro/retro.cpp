@@ -9,11 +9,10 @@
 #include "rebirth/notation.h"
 #include "rebirth/position.h"
 #include "rebirth/retro_cage.h"
+#include "rebirth/retro_closure.h"
 #include "rebirth/walk.h"
 
 namespace rebirth {
-
-namespace {
 
 bool is_game_array(const Setup& s) {
     static const Setup start = parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1");
@@ -21,6 +20,8 @@ bool is_game_array(const Setup& s) {
     return s.side_to_move == WHITE && same_units(s.board, start.board) &&
            std::none_of(s.board.begin(), s.board.end(), [](Piece p) { return p.flags & PF_PROMOTED; });
 }
+
+namespace {
 
 char letter(Walk w) { return walk_code(w, Language::English)[0] == 'S' ? 'N' : walk_code(w, Language::English)[0]; }
 
@@ -136,14 +137,16 @@ void narrow_few_last_moves(const Setup& position, std::vector<Entry>& last, cons
     // zone of all the units refutes it); then two more single moves back, each position again
     // against the static analysis and the cage search (JR-D-157's h7-h6: before it White
     // castled, before that Black's one move back is e2xd1=N, and no retraction of White's
-    // leaves a possible position).
+    // leaves a possible position); last the retraction closure (retro_closure.h: JR-D-103's
+    // a7-a6, after which Black's king and White's units go round a lock for ever).
     if (effective_rules(rules) || last.size() < 2 || last.size() > kWiderCageAtMost) return;
     std::vector<char> caged(last.size(), 0);
     run_in_arena(threads, [&] {
         for_each_index(threads, last.size(), [&](size_t i) {
             const UnMove& u = first_retraction(last[i]);
             caged[i] = cage_refutes_wide(retract(position, u), kCageStatesForFew) ||
-                       refuted_deeper(position, u, kDeeperLevels);
+                       refuted_deeper(position, u, kDeeperLevels) ||
+                       closure_refutes(retract_keeping_rights(position, u), kClosurePositionsForFew);
         });
     });
     std::vector<Entry> left;
