@@ -203,7 +203,7 @@ TEST(ProofBuilder, UnitsShutInBehindAFrozenKingAreTakenByKnights) {
 // by the other units), gets its game of 65 half-moves then (8000 positions a search, about 2 s;
 // with 4000 only its bare diagram got a game, moving the king): at least 38 in all. The others
 // stay unresolved: three promoted bishops (LG-079), units freed from a strong cage in a set
-// order (LG-088: about 12 s on two threads from the CLI; not with 16000 positions a search).
+// order (LG-088: its game needs 18,000 positions a search, StrongCageLG088GetsAGame).
 TEST(LegalityReference, LegalLabelsGetReplayedGames) {
     const auto file = std::filesystem::path(REBIRTH_SHARED_DIR) / "reference" / "retro" / "legality.jsonl";
     int legal = 0, proved = 0, bare = 0;
@@ -253,6 +253,20 @@ TEST(LegalityReference, LegalLabelsGetReplayedGames) {
 TEST(ProofBuilder, PromotedBishopOnG8GetsAGame) {
     const rebirth::Setup diagram = parse_fen("6B1/5pPp/6p1/6k1/4K3/8/8/8 w - - 0 1");
     const auto game = build_proof_game(diagram, nodes_only(32000));
+    ASSERT_TRUE(game);
+    EXPECT_EQ(replay(diagram, *game), "");
+}
+
+// LG-088 (Retractor's "black strong cage test 2", `legal`): Black's c8 bishop, shut in by the
+// unmoved b7 and d7, is gone and a knight stands on c8, the queen is gone too, and Black's other
+// units of the eighth rank stand at home behind unmoved pawns but for g7 (the g-pawn on g6):
+// the game opens and closes that cage in a set order. Its game comes from the search variant
+// that walls the units that never move and weighs the way to the nearest units to take, after
+// some 17,300 positions: with 18,000 a search (LegalLabelsGetReplayedGames gives 4000) the
+// diagram gets a game, replayed.
+TEST(LegalityReference, StrongCageLG088GetsAGame) {
+    const rebirth::Setup diagram = parse_fen("r1n1kb1r/pppppp1p/6p1/3n4/1NP1P3/3P1P2/PP4PP/R2QKBN1 b - - 0 1");
+    const auto game = build_proof_game(diagram, nodes_only(18000));
     ASSERT_TRUE(game);
     EXPECT_EQ(replay(diagram, *game), "");
 }

@@ -115,6 +115,26 @@ TEST(RetroCage, UnitsThatMayLeaveAreHiddenAtOnce) {
     EXPECT_TRUE(possible_last_moves(parse_fen("4BQrr/pp1ppK1k/2p1p1pp/8/8/8/8/8 w - - 0 1"), 3).empty());
 }
 
+// janko.at's duplex record JR-D-022 (lastmoves.jsonl: KxB and KxN, unordered). With White to
+// move, Black's last move was Kf1xBe1 or Kf1xNe1. Before Kf1xNe1 the knight on e1 can only
+// have come from d3 or f3, so before d2-d3 or f2-f3; the pawns on rank 2 (b2, c2, e2, g2, h2
+// never moved) keep the black king off rank 3 but for e3, and off e3 until both d2 and f2 have
+// stepped up; once both have, the pocket f1-h1 is shut by the knight, the pawns and (once it
+// came there from f1) the rook on f2, and the two kings cannot both be inside it. Only the
+// search on the half of the board with ranks 1-4 closes this (cage_refutes_wide's last, with
+// between 60,000 and 100,000 positions); the
+// bishop, which can come to e1 from d2 or f2 after the king, is never refuted, and with
+// White's last move (KxN) the record is proved.
+TEST(RetroCage, HalfOfTheBoardClosesAPocket) {
+    const rebirth::Setup diagram = parse_fen("8/8/8/8/8/3P1P2/1PPRPrPP/2B1k2K w - - 0 1");
+    const rebirth::Setup knight = retract(diagram, retraction(diagram, "Kf1xNe1"));
+    EXPECT_FALSE(cage_refutes(knight, kCageStatesForFew));
+    EXPECT_TRUE(cage_refutes_wide(knight, kCageStatesForFew));
+    EXPECT_FALSE(cage_refutes_wide(knight, kCageStatesForFew / 3));  // 50,000 a half: too few
+    EXPECT_FALSE(cage_refutes_wide(retract(diagram, retraction(diagram, "Kf1xBe1")), kCageStatesForFew));
+    expect_only_last_move(diagram, "Kf1xBe1");
+}
+
 // janko.at's duplex record JR-D-019 (Lois, Osorio; lastmoves.jsonl: KxR for both sides;
 // Retractor needs two cages drawn by hand). With b2xc3 taken back White's pawn stands again
 // on b2, and Black's king and bishops on a2, b1, c2 with White's a1-d1 and the pawns b3, d3

@@ -52,7 +52,8 @@ bool cage_refutes(const Setup& s, long max_states = 1000);
 // A wider look, for the few last moves a first look leaves (retro.h): cage_refutes with
 // `max_states` positions a region, then the region within two king steps of the kings (the
 // one whose units most often close a cage) with six times as many, then the third search
-// alone on the units and the squares next to them with fifty times as many. False proves
+// alone on the units and the squares next to them with fifty times as many, then alone on
+// each half of the board (ranks 1-4, ranks 5-8) with thirty times as many. False proves
 // nothing.
 bool cage_refutes_wide(const Setup& s, long max_states);
 
