@@ -420,6 +420,40 @@ TEST(LegalityPawnStructure, BishopsAreTakenOnTheirColour) {
     EXPECT_TRUE(not_proved_illegal(analyze_fen("8/5ppp/8/8/3k2P1/3P1PPp/1PPR1RPr/2BQ1RK1 b - - 0 1")));
 }
 
+// Where a side's pawns need every capture it can have made, its pawns that are gone made none:
+// each stayed on its file, and past a pawn of the other side that stood on that file all game
+// it cannot have promoted, so it was taken there, by a piece where no pawn can have taken on
+// that file. janko.at's duplex record JR-D-124 (lastmoves.jsonl: PxB and PxB), with Black's
+// d7xQc6 taken back: Black's pawns need all 6 captures White's losses allow (a7-a5, c7xb6,
+// f7xe6xd5xc4xb3xa2), so the gone g- and h-pawns made none; White's g3 (straight from g2) and
+// h2 bar their files and no white pawn takes on g or h, so pieces took them, and White's pawns
+// need 7 of the 8 units Black lost where 6 are left them. With c7xBb6 taken back the count
+// fits. JR-D-130 (PxP and PxP) with Black's b3xQa2 taken back needs it twice: Black's gone g-
+// and h-pawns leave White's pawns all the captures left them, so White's gone a-pawn made none
+// either, behind Black's a7, and no black pawn takes on the a-file: one capture too many for
+// Black's pawns. With b3xPa2 (the a-pawn taken) it fits.
+TEST(LegalityPawnStructure, PawnsThatMadeNoCaptureAreTakenOnTheirFiles) {
+    EXPECT_TRUE(illegal_with(analyze_fen("8/Pp1pp3/kpQ5/p7/P7/KPP3P1/pP2P2P/8 b - - 0 1"), "made no capture"));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("8/Ppp1p3/kBp5/p7/P7/KPP3P1/pP2P2P/8 b - - 0 1")));
+    EXPECT_TRUE(illegal_with(analyze_fen("8/ppp3P1/2pp4/8/4P3/1p5P/Q1PPPkPK/4bq2 b - - 0 1"), "made no capture"));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("8/ppp3P1/2pp4/8/4P3/1p5P/P1PPPkPK/4bq2 b - - 0 1")));
+}
+
+// Then the pawns of the other side made every capture but those of the pawns taken by
+// pieces, and a game-array bishop that is gone, shut in nowhere, was taken by one of them on
+// its colour. JR-D-124 with White's c2xQb3 taken back: Black's gone g- and h-pawns were taken
+// by White's pieces, White's pawns made the 6 other captures (d2xc3, f2xe3xd4xc5xb6xa7), all
+// on dark squares, and Black's light-squared bishop is gone: illegal, so with a knight or rook
+// taken; with c2xBb3 (the bishop taken on b3) not.
+TEST(LegalityPawnStructure, BishopsAreTakenOnTheirColourByThePawnsLeft) {
+    for (const char* taken : {"q", "r", "n"})
+        EXPECT_TRUE(illegal_with(
+            analyze_fen(("8/Pp2p3/kpp5/p7/P7/K" + std::string(taken) + "P3P1/pPP1P2P/8 w - - 0 1").c_str()),
+            "bishops that are gone"))
+            << taken;
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("8/Pp2p3/kpp5/p7/P7/KbP3P1/pPP1P2P/8 w - - 0 1")));
+}
+
 // The pawn of a promoted unit went up (down) the file of its promotion square: it passed
 // every pawn of the other side on that file, which it cannot do either. Nobody took anything
 // (16 units a side, Black's queen on a5 promoted): Black's h-pawn went straight down to h1

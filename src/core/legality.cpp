@@ -629,10 +629,12 @@ Bitboard straight_blockers(const Scan& s, Color o, Bitboard walls) {
 // unmoved b7 and d7); a pair of rooks that can never leave their first rank and b7, e7, h7
 // when pawns stand on b6, e6, h6 from b7, e7, h7. Which originals are gone: any set that the
 // units on the board leave (each present original on a distinct unit of its walk within its
-// reach); the least count over those.
-int untakeable_by_pawns(const Scan& s, Color o, Bitboard walls, const Seals& seals, Bitboard region,
-                        Bitboard promoted) {
+// reach); the least count over those. `away_bishops`: the colours (bit 0 light, bit 1 dark)
+// of the game-array bishops whose walk misses the region.
+int untakeable_by_pawns(const Scan& s, Color o, Bitboard walls, const Seals& seals, Bitboard region, Bitboard promoted,
+                        unsigned& away_bishops) {
     int gone = 0;
+    away_bishops = 0;
     for (int set = 1; set < 5; ++set) {  // not the king
         const HomeSet& hs = kHomes[set];
         const Bitboard units = s.of(o, hs.walk);
@@ -642,6 +644,7 @@ int untakeable_by_pawns(const Scan& s, Color o, Bitboard walls, const Seals& sea
             if (hs.home[i] == SQ_NONE) continue;
             reach_of[i] = home_reach(o, set, i, walls, seals);
             away[i] = !(reach_of[i] & region);
+            if (away[i] && hs.walk == BISHOP) away_bishops |= is_dark(relative_square(o, hs.home[i])) ? 2u : 1u;
             reach_of[i] &= ~promoted;  // a unit marked promoted is no original
         }
         if (!away[0] && !away[1]) continue;
@@ -744,6 +747,13 @@ struct CapturePlan {
     // land a capture on; none for a way without capture).
     bool has_touched = false;
     std::array<std::array<std::array<std::uint8_t, kTouchedSlack + 1>, 8>, 8> touched{};
+    // The least total captures (-1: not worked out), and the colours (bit 0 light, bit 1 dark)
+    // of the other side's game-array bishops that no pawn of this side can have taken.
+    int least = -1;
+    unsigned away_bishops = 0;
+    // Filled: the captures left when the units no pawn of this side can have taken, not even
+    // one that is gone now, are set apart (lost less those).
+    int missing_all = -1;
 };
 
 // Item i's captures per home file, the items of `forced` (bit i) counted as having come onto
@@ -1022,11 +1032,12 @@ LegalityVerdict vanished_files_rule(const Scan& s, const std::array<CapturePlan,
 // Contract: a pawn's captures keep the colour of its square, a single step changes it and the
 // double step from home does not; a way whose captures are as many as the ranks it advances
 // (no step at all) takes only on the colour of its home square. Whether some assignment of
-// the plan's items to homes with exactly plan.lost captures (each way with its least: every
-// capture of c is then one of those ways') leaves a capture on each colour of `need` ([1]:
-// dark; the other side's game-array bishop of that colour is gone): ways with steps count as
-// taking on either colour. Only called when the plan's least total is plan.lost.
-bool bishop_colours_fit(const CapturePlan& plan, Color c, const bool need[2]) {
+// the plan's items to homes with exactly `total` captures (each way with its least: every
+// capture of c's pawns is then one of those ways') leaves a capture on each colour of `need`
+// ([1]: dark; the other side's game-array bishop of that colour is gone and was taken by a
+// pawn): ways with steps count as taking on either colour. Only called when the plan's least
+// total is `total` and c's pawns made that many captures.
+bool bishop_colours_fit(const CapturePlan& plan, Color c, const bool need[2], int total) {
     // dp[homes]: bit (captures * 12 + light + 2 * dark + 4 * min(free, 2)) for the first
     // popcount(homes) items, light/dark: a forced way took on that colour, free: the captures
     // of ways with steps.
@@ -1043,7 +1054,7 @@ bool bishop_colours_fit(const CapturePlan& plan, Color c, const bool need[2]) {
             if (!dp[mask][size_t(state)]) continue;
             const int caps = state / 12, light = state % 2, dark = (state / 2) % 2, free = (state % 12) / 4;
             if (i == plan.items) {
-                if (caps == plan.lost && (need[0] && !light) + (need[1] && !dark) <= free) return true;
+                if (caps == total && (need[0] && !light) + (need[1] && !dark) <= free) return true;
                 continue;
             }
             for (int f = 0; f < 8; ++f) {
@@ -1312,18 +1323,34 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
     // stand on there.
     const Bitboard cone = pawn_reach(c, free_homes, walls) & upto;
     const Bitboard region = cone & ~home_rank & (forward(c, sideways(cone)) & ~walls);
-    const int by_pieces = untakeable_by_pawns(s, ~c, walls, seals, region, marked_promoted);
+    unsigned away_bishops = 0;
+    const int by_pieces = untakeable_by_pawns(s, ~c, walls, seals, region, marked_promoted, away_bishops);
     const int missing = lost - by_pieces;
+    P.away_bishops = away_bishops;
     P.pending = fill;
     P.items = items;
     P.pawns = pawn_items;
     P.free_mask = free_mask;
     P.missing = missing;
     P.lost = lost;
-    // Fast path: a greedy assignment within budget, with captures to spare.
-    if (const int greedy = greedy_captures(P, 0); greedy <= missing && greedy < lost) return {};
+    // For stuck_pawns_rule (filled plans): the region of every pawn of c, those gone too, is
+    // the whole cones of the free homes.
+    if (fill) {
+        const Bitboard all = pawn_reach(c, free_homes, walls);
+        unsigned away_all = 0;
+        P.missing_all =
+            lost - untakeable_by_pawns(s, ~c, walls, seals, all & ~home_rank & (forward(c, sideways(all)) & ~walls),
+                                       marked_promoted, away_all);
+    }
+    // Fast path: a greedy assignment within budget, with captures to spare (for the pieces
+    // too: stuck_pawns_rule asks for the plans whose pawns have none).
+    if (const int greedy = greedy_captures(P, 0); greedy < missing) return {};
     // The least total, by dynamic programming over the set of homes used.
     const int best = least_captures(P, 0);
+    // Also on an unfilled plan: stuck_pawns_rule's caller then fills it.
+    plan.least = best;
+    plan.missing = missing;
+    plan.lost = lost;
     if (best >= INF)
         return illegal(color_name(c) + " pawns and promoted units cannot come from distinct " + color_name(c) +
                        " pawns");
@@ -1338,8 +1365,151 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
     if (best == lost) {
         // [1]: dark; no bishop of ~c of that colour stands.
         const bool need[2] = {!(s.of(~c, BISHOP) & ~DARK_SQUARES), !(s.of(~c, BISHOP) & DARK_SQUARES)};
-        if ((need[0] || need[1]) && !bishop_colours_fit(P, c, need))
+        if ((need[0] || need[1]) && !bishop_colours_fit(P, c, need, lost))
             return illegal(color_name(c) + " pawns made every capture, none of them on a square where the " +
+                           color_name(~c) + " " +
+                           (need[0] && need[1] ? std::string("bishops")
+                            : need[1]          ? "dark-squared bishop"
+                                               : "light-squared bishop") +
+                           " that " + (need[0] && need[1] ? "are" : "is") + " gone can have been taken");
+    }
+    return {};
+}
+
+// Calls visit(home, used, total) for each assignment of the plan's items to distinct free
+// homes (home[i]: item i's file; used: the homes taken) whose ways' least captures
+// (plan.cost) add up to at most `budget`.
+template <class Visit>
+void for_each_assignment(const CapturePlan& plan, int budget, Visit&& visit) {
+    std::array<int, 8> home{};
+    const auto rec = [&](const auto& self, int i, unsigned used, int total) -> void {
+        if (i == plan.items) {
+            visit(home, used, total);
+            return;
+        }
+        for (int f = 0; f < 8; ++f) {
+            const int v = plan.cost[size_t(i)][size_t(f)];
+            if (!(plan.free_mask & ~used & (1u << f)) || v >= INF || total + v > budget) continue;
+            home[size_t(i)] = f;
+            self(self, i + 1, used | (1u << f), total + v);
+        }
+    };
+    rec(rec, 0, 0, 0);
+}
+
+// What the assignments of a side's plan within plan.missing captures say of its pawns:
+// `landing`, the files on which one of its pawns may have taken (an item's way from home g to a
+// target on file t with v captures, v - |t - g| even and v at most the ranks it advances,
+// stays within (v - |t - g|) / 2 files of the files between, and lands on g only when it goes
+// beyond; a pawn that is gone takes with the captures left over); `stay`, the files of its
+// pawns that stood on them all game (on their second rank, or moved straight up from their own
+// file's home with no capture in every assignment).
+struct PawnFiles {
+    bool any = false;  // some assignment exists
+    unsigned landing = 0, stay = 0;
+};
+
+PawnFiles pawn_files(const Scan& s, const CapturePlan& plan, Color c) {
+    PawnFiles out;
+    unsigned straight = (1u << plan.pawns) - 1;  // pawn items that stay, in every assignment so far
+    for_each_assignment(plan, plan.missing, [&](const std::array<int, 8>& home, unsigned used, int total) {
+        out.any = true;
+        const int slack = plan.missing - total;
+        for (int i = 0; i < plan.items; ++i) {
+            // At most one capture a rank advanced, and as many captures as files changed, or
+            // two more for each file gone beyond and back.
+            const int g = home[size_t(i)];
+            const int most = std::min(plan.cost[size_t(i)][size_t(g)] + slack,
+                                      i < plan.pawns ? relative_rank(c, rank_of(plan.square[size_t(i)])) - 1 : 6);
+            if (i < plan.pawns && (file_of(plan.square[size_t(i)]) != g || most > 1)) straight &= ~(1u << i);
+            unsigned targets = 0;
+            for (Bitboard b = plan.targets[size_t(i)]; b;) targets |= 1u << file_of(pop_lsb(b));
+            for (int t = 0; t < 8; ++t) {
+                const int d = std::abs(t - g);
+                const int v = most - ((most - d) & 1);
+                if (!(targets & (1u << t)) || d > v || v == 0) continue;
+                const int extra = (v - d) / 2;
+                for (int x = std::max(0, std::min(g, t) - extra); x <= std::min(7, std::max(g, t) + extra); ++x)
+                    if (x != g || v > d) out.landing |= 1u << x;
+            }
+        }
+        for (int h = 0; h < 8 && slack > 0; ++h)
+            if (plan.free_mask & ~used & (1u << h))
+                for (int x = std::max(0, h - slack); x <= std::min(7, h + slack); ++x)
+                    if (x != h || slack > 1) out.landing |= 1u << x;
+    });
+    for (Bitboard b = s.of(c, PAWN) & relative_rank_bb(c, 1); b;) out.stay |= 1u << file_of(pop_lsb(b));
+    for (int i = 0; i < plan.pawns; ++i)
+        if (straight & (1u << i)) out.stay |= 1u << file_of(plan.square[size_t(i)]);
+    return out;
+}
+
+// Contract: when a side o's pawns need every capture they can have made (its plan's least
+// total is its plan.missing_all: its pieces took only the units no pawn of o, not even one that
+// is gone, can have taken), a pawn of o that is gone made no capture: it stayed on its file, and where a pawn of the
+// other side c stood on that file all game it cannot have promoted either, so it was taken on its file; where no pawn
+// of c can have taken on that file, a piece of c took it, one capture fewer for c's pawns. (The fewest such pawns over
+// o's assignments with that total.) Worked out for both sides in turn until nothing changes: illegal when c's pawns
+// then need more captures than are left them; and where c's pawns in turn need every capture left them, a game-array
+// bishop of o that is gone and that a pawn of c can have taken was taken by one on a square of its colour
+// (bishop_colours_fit).
+LegalityVerdict stuck_pawns_rule(const Scan& s, std::array<CapturePlan, COLOR_NB> plans) {
+    std::array<int, COLOR_NB> added{};
+    bool exact_after[COLOR_NB] = {false, false};
+    for (Color c : {WHITE, BLACK}) {
+        CapturePlan& p = plans[c];
+        int least = INF;
+        for_each_assignment(p, p.missing,
+                            [&](const std::array<int, 8>&, unsigned, int total) { least = std::min(least, total); });
+        if (least >= INF) return {};  // material_rules' verdict
+        p.least = least;
+        // Exact with captures left to the pieces: the bishops' colours (material_rules looks
+        // at them only where the pawns made every capture).
+        exact_after[c] = least == p.missing && p.missing < p.lost;
+    }
+    for (bool again = true; again;) {
+        again = false;
+        for (Color o : {WHITE, BLACK}) {
+            const Color c = ~o;
+            CapturePlan& po = plans[o];
+            CapturePlan& pc = plans[c];
+            // o's pawns that are gone made no capture: its pieces took only units no pawn of o
+            // can have taken.
+            if (po.missing_all < 0 || po.least != po.missing_all - added[o]) continue;
+            const PawnFiles theirs = pawn_files(s, pc, c);
+            if (!theirs.any) return {};
+            int stuck = INF;
+            for_each_assignment(po, po.missing, [&](const std::array<int, 8>&, unsigned used, int) {
+                int n = 0;
+                for (int f = 0; f < 8; ++f)
+                    if ((po.free_mask & ~used & (1u << f)) && (theirs.stay & ~theirs.landing & (1u << f))) ++n;
+                stuck = std::min(stuck, n);
+            });
+            if (stuck >= INF || stuck <= added[c]) continue;
+            pc.missing -= stuck - added[c];
+            added[c] = stuck;
+            again = true;
+            if (pc.least > pc.missing)
+                return illegal(color_name(c) + " pawns need " + std::to_string(pc.least) + " captures but only " +
+                               std::to_string(pc.missing) + " are left them: " +
+                               (stuck == 1 ? "a " + color_name(o) +
+                                                 " pawn that made no capture cannot have promoted past a pawn on its "
+                                                 "file and was taken there by a piece"
+                                           : std::to_string(stuck) + " " + color_name(o) +
+                                                 " pawns that made no capture cannot have promoted past pawns on their "
+                                                 "files and were taken there by pieces"));
+            exact_after[c] = pc.least == pc.missing;
+        }
+    }
+    for (Color c : {WHITE, BLACK}) {
+        const CapturePlan& pc = plans[c];
+        if (!exact_after[c] || pc.least != pc.missing) continue;
+        const bool need[2] = {!(s.of(~c, BISHOP) & ~DARK_SQUARES) && !(pc.away_bishops & 1u),
+                              !(s.of(~c, BISHOP) & DARK_SQUARES) && !(pc.away_bishops & 2u)};
+        if ((need[0] || need[1]) && !bishop_colours_fit(pc, c, need, pc.missing))
+            return illegal(color_name(c) +
+                           " pawns made every capture but those of pawns that made none, none of "
+                           "them on a square where the " +
                            color_name(~c) + " " +
                            (need[0] && need[1] ? std::string("bishops")
                             : need[1]          ? "dark-squared bishop"
@@ -1456,6 +1626,18 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
                     return v;
             if (LegalityVerdict v = vanished_files_rule(s, plans, want); v.illegal) return v;
         }
+    }
+    // A side whose pawns need every capture they can have made: its pawns that are gone made
+    // none (stuck_pawns_rule), on both sides' plans, filled for it.
+    if ((plans[WHITE].least >= 0 && plans[WHITE].least == plans[WHITE].missing) ||
+        (plans[BLACK].least >= 0 && plans[BLACK].least == plans[BLACK].missing)) {
+        for (Color c : {WHITE, BLACK})
+            if (!plans[c].pending)
+                if (LegalityVerdict v = material_rules(s, board, c, walls, seals, true, plans[c], marks.promoted);
+                    v.illegal)
+                    return v;
+        if (plans[WHITE].pending && plans[BLACK].pending)
+            if (LegalityVerdict v = stuck_pawns_rule(s, plans); v.illegal) return v;
     }
     if (LegalityVerdict v = blocked_arrivals(s, board, walls); v.illegal) return v;
     if (LegalityVerdict v = king_ways(s, board, walls, seals); v.illegal) return v;
