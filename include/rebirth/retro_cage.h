@@ -53,8 +53,8 @@ bool cage_refutes(const Setup& s, long max_states = 1000);
 // `max_states` positions a region, then the region within two king steps of the kings (the
 // one whose units most often close a cage) with six times as many, then the third search
 // alone on the units and the squares next to them with fifty times as many, then alone on
-// each half of the board (ranks 1-4, ranks 5-8) with thirty times as many. False proves
-// nothing.
+// the half of the board (ranks 1-4 or ranks 5-8) that holds both kings, if one does, with
+// thirty times as many. False proves nothing.
 bool cage_refutes_wide(const Setup& s, long max_states);
 
 // The search on one region (`region`: the squares whose units are followed): whether it

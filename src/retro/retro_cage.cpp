@@ -633,14 +633,16 @@ bool cage_refutes_wide(const Setup& s, long max_states) {
         if (!s.board[i].empty()) occupied |= square_bb(Square(i));
     const Bitboard zone = around(occupied, 1);
     if (CageSearch(zone, 50 * max_states, false, true).refutes(cage_start(s, zone))) return true;
-    // Then each half of the board, ranks 1-4 and ranks 5-8, the same way with 30 times as many
-    // (janko.at's JR-D-022: with Kf1xNe1 taken back, the black king on f1 came into the pocket
-    // f1-h1 only over e3, where the white pawns d2 and f2 kept it out until both had stepped
-    // up, and the knight on e1 only from d3 or f3 before they did; between 60,000 and 100,000
-    // positions, while the zone of the units does not close).
+    // Then the half of the board that holds both kings, ranks 1-4 or ranks 5-8, if one does,
+    // the same way with 30 times as many (janko.at's JR-D-022: with Kf1xNe1 taken back, the
+    // black king on f1 came into the pocket f1-h1 only over e3, where the white pawns d2 and f2
+    // kept it out until both had stepped up, and the knight on e1 only from d3 or f3 before
+    // they did; between 60,000 and 100,000 positions, while the zone of the units does not
+    // close).
     const Bitboard low = rank_bb(0) | rank_bb(1) | rank_bb(2) | rank_bb(3);
     for (const Bitboard half : {low, ~low})
-        if (CageSearch(half, 30 * max_states, false, true).refutes(cage_start(s, half))) return true;
+        if ((kings & half) == kings && CageSearch(half, 30 * max_states, false, true).refutes(cage_start(s, half)))
+            return true;
     return false;
 }
 
