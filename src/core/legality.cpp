@@ -1445,14 +1445,15 @@ PawnFiles pawn_files(const Scan& s, const CapturePlan& plan, Color c) {
 }
 
 // Contract: when a side o's pawns need every capture they can have made (its plan's least
-// total is its plan.missing_all: its pieces took only the units no pawn of o, not even one that
-// is gone, can have taken), a pawn of o that is gone made no capture: it stayed on its file, and where a pawn of the
-// other side c stood on that file all game it cannot have promoted either, so it was taken on its file; where no pawn
-// of c can have taken on that file, a piece of c took it, one capture fewer for c's pawns. (The fewest such pawns over
-// o's assignments with that total.) Worked out for both sides in turn until nothing changes: illegal when c's pawns
-// then need more captures than are left them; and where c's pawns in turn need every capture left them, a game-array
-// bishop of o that is gone and that a pawn of c can have taken was taken by one on a square of its colour
-// (bishop_colours_fit).
+// total is its plan.missing_all: its pieces took only the units no pawn of o, not even one
+// that is gone, can have taken), a pawn of o that is gone made no capture: it stayed on its
+// file, and where a pawn of the other side c stood on that file all game it cannot have
+// promoted either, so it was taken on its file; where no pawn of c can have taken on that
+// file, a piece of c took it, one capture fewer for c's pawns (the fewest such pawns over o's
+// assignments with that total). Worked out for both sides in turn until nothing changes:
+// illegal when c's pawns then need more captures than are left them; and where c's pawns in
+// turn need every capture left them, a game-array bishop of o that is gone and that a pawn of
+// c can have taken was taken by one on a square of its colour (bishop_colours_fit).
 LegalityVerdict stuck_pawns_rule(const Scan& s, std::array<CapturePlan, COLOR_NB> plans) {
     std::array<int, COLOR_NB> added{};
     bool exact_after[COLOR_NB] = {false, false};
