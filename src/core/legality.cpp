@@ -751,8 +751,8 @@ struct CapturePlan {
     // of the other side's game-array bishops that no pawn of this side can have taken.
     int least = -1;
     unsigned away_bishops = 0;
-    // Filled: the captures left when the units no pawn of this side can have taken, not even
-    // one that is gone now, are set apart (lost less those).
+    // The captures left when the units no pawn of this side can have taken, not even one that
+    // is gone now, are set apart (lost less those; -1: not worked out): stuck_pawns_rule's.
     int missing_all = -1;
 };
 
@@ -1075,6 +1075,15 @@ bool bishop_colours_fit(const CapturePlan& plan, Color c, const bool need[2], in
     return false;
 }
 
+// How a gone game-array bishop of colour o is named (`need`: [1] the dark-squared one).
+std::string gone_bishops(Color o, const bool need[2]) {
+    return color_name(o) + " " +
+           (need[0] && need[1] ? std::string("bishops")
+            : need[1]          ? "dark-squared bishop"
+                               : "light-squared bishop") +
+           " that " + (need[0] && need[1] ? "are" : "is") + " gone";
+}
+
 // Rules on where the units of colour c stand and how many promotions and captures they need.
 // With `joint` (pawns of both sides passed each other on some file), or promoted units, `plan`
 // is filled as well for the joint check of both sides (crossing_rule).
@@ -1333,15 +1342,6 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
     P.free_mask = free_mask;
     P.missing = missing;
     P.lost = lost;
-    // For stuck_pawns_rule (filled plans): the region of every pawn of c, those gone too, is
-    // the whole cones of the free homes.
-    if (fill) {
-        const Bitboard all = pawn_reach(c, free_homes, walls);
-        unsigned away_all = 0;
-        P.missing_all =
-            lost - untakeable_by_pawns(s, ~c, walls, seals, all & ~home_rank & (forward(c, sideways(all)) & ~walls),
-                                       marked_promoted, away_all);
-    }
     // Fast path: a greedy assignment within budget, with captures to spare (for the pieces
     // too: stuck_pawns_rule asks for the plans whose pawns have none).
     if (const int greedy = greedy_captures(P, 0); greedy < missing) return {};
@@ -1367,13 +1367,20 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
         const bool need[2] = {!(s.of(~c, BISHOP) & ~DARK_SQUARES), !(s.of(~c, BISHOP) & DARK_SQUARES)};
         if ((need[0] || need[1]) && !bishop_colours_fit(P, c, need, lost))
             return illegal(color_name(c) + " pawns made every capture, none of them on a square where the " +
-                           color_name(~c) + " " +
-                           (need[0] && need[1] ? std::string("bishops")
-                            : need[1]          ? "dark-squared bishop"
-                                               : "light-squared bishop") +
-                           " that " + (need[0] && need[1] ? "are" : "is") + " gone can have been taken");
+                           gone_bishops(~c, need) + " can have been taken");
     }
     return {};
+}
+
+// The units of ~c lost less those that no pawn of c, not even one that is gone now, can have
+// taken (untakeable_by_pawns over the whole cones of c's free homes).
+int missing_for_every_pawn(const Scan& s, Color c, Bitboard walls, const Seals& seals, Bitboard marked_promoted) {
+    const Bitboard home_rank = relative_rank_bb(c, 1);
+    const Bitboard all = pawn_reach(c, home_rank & ~s.of(c, PAWN), walls);
+    unsigned away = 0;
+    return 16 - popcount(s.color[~c]) -
+           untakeable_by_pawns(s, ~c, walls, seals, all & ~home_rank & (forward(c, sideways(all)) & ~walls),
+                               marked_promoted, away);
 }
 
 // Calls visit(home, used, total) for each assignment of the plan's items to distinct free
@@ -1509,13 +1516,9 @@ LegalityVerdict stuck_pawns_rule(const Scan& s, std::array<CapturePlan, COLOR_NB
                               !(s.of(~c, BISHOP) & DARK_SQUARES) && !(pc.away_bishops & 2u)};
         if ((need[0] || need[1]) && !bishop_colours_fit(pc, c, need, pc.missing))
             return illegal(color_name(c) +
-                           " pawns made every capture but those of pawns that made none, none of "
-                           "them on a square where the " +
-                           color_name(~c) + " " +
-                           (need[0] && need[1] ? std::string("bishops")
-                            : need[1]          ? "dark-squared bishop"
-                                               : "light-squared bishop") +
-                           " that " + (need[0] && need[1] ? "are" : "is") + " gone can have been taken");
+                           " pawns made every capture but those of pawns that made none, none of them on a square "
+                           "where the " +
+                           gone_bishops(~c, need) + " can have been taken");
     }
     return {};
 }
@@ -1637,8 +1640,11 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
                 if (LegalityVerdict v = material_rules(s, board, c, walls, seals, true, plans[c], marks.promoted);
                     v.illegal)
                     return v;
-        if (plans[WHITE].pending && plans[BLACK].pending)
+        if (plans[WHITE].pending && plans[BLACK].pending) {
+            for (Color c : {WHITE, BLACK})
+                plans[c].missing_all = missing_for_every_pawn(s, c, walls, seals, marks.promoted);
             if (LegalityVerdict v = stuck_pawns_rule(s, plans); v.illegal) return v;
+        }
     }
     if (LegalityVerdict v = blocked_arrivals(s, board, walls); v.illegal) return v;
     if (LegalityVerdict v = king_ways(s, board, walls, seals); v.illegal) return v;
