@@ -408,6 +408,24 @@ TEST(LegalityPawnStructure, FilesWithoutPawnsNeedCaptures) {
     EXPECT_TRUE(not_proved_illegal(analyze_fen("BK6/Bpp5/1p6/8/8/1P6/bPP5/b1k5 b - - 0 1")));
 }
 
+// The count of the files without pawns sets apart the captures that touch none of them: a
+// piece's capture of an original unit that only a piece can have taken, off those files.
+// janko.at's duplex record JR-D-004 (Ka8 Ra6 a2 a3 b6 b7 c7 d7 against Kb5 a7 b4 b3 c2 d2)
+// with c3xNb4 (or xB, xQ) taken back: Black's b6 came from a7, a3 from e7 (4 captures), a2
+// from f7 (5), and White's c3 from b2, b3 from a2, a7 from e2 (4): 16 pawn captures, files
+// e and f touched; g and h need one more. Bc8, shut in by b7 and d7, was taken on c8 by a
+// piece: that capture touches no file without pawns, and the sides lost 10 and 7 units
+// (17): 16 + 1 + 1 is too many. With Kc4-b5 instead (Black lost 8, b3 or b4 unmoved) the
+// count fits.
+TEST(LegalityPawnStructure, FilesWithoutPawnsLeaveOutUnitsTakenByPiecesElsewhere) {
+    for (const char* fen :
+         {"k7/Pppp4/rp6/1K6/1n6/pPP5/p1PP4/8 w - - 0 1", "k7/Pppp4/rp6/1K6/1b6/pPP5/p1PP4/8 w - - 0 1",
+          "k7/Pppp4/rp6/1K6/1q6/pPP5/p1PP4/8 w - - 0 1"})
+        EXPECT_TRUE(illegal_with(analyze_fen(fen), "no pawn stands")) << fen;
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("k7/Pppp4/rp6/8/1PK5/pP6/p1PP4/8 w - - 0 1")));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("k7/Pppp4/rp6/1K6/1P6/pP6/p1PP4/8 b - - 0 1")));
+}
+
 // A pawn's captures keep its square's colour and a single step changes it: a way with as
 // many captures as ranks takes only on its home's colour. janko.at's duplex record JR-D-016
 // with h4-h3 taken back: White lost two knights and the f1 bishop (seven pawns and a third

@@ -997,21 +997,43 @@ std::array<int, 256> least_by_touched(const CapturePlan& plan) {
     return best;
 }
 
+// The squares on which a pawn of c, one that is gone now among them, can have taken: the
+// forward cones of c's free homes past the walls, reached from a square a pawn of c can stand
+// on there.
+Bitboard pawn_capture_region(const Scan& s, Color c, Bitboard walls) {
+    const Bitboard home_rank = relative_rank_bb(c, 1);
+    const Bitboard all = pawn_reach(c, home_rank & ~s.of(c, PAWN), walls);
+    return all & ~home_rank & (forward(c, sideways(all)) & ~walls);
+}
+
 // Contract: on a file where no pawn of either side stands, the white pawn of that file left
 // it by a capture, was taken on it, or promoted on it after the black pawn of the file had
-// left it by a capture or been taken on it: some capture started or landed on the file. The
-// captures of the items' ways (moved pawns, promoted units' pawns) touch the files they visit;
-// the other files without pawns need captures beyond those, at least half of each run of
-// adjacent files (cover_captures), and all captures together are the units both sides lost.
+// left it by a capture or been taken on it: some pawn's capture started on the file or some
+// capture landed on it. The captures of the items' ways (moved pawns, promoted units' pawns)
+// touch the files they visit; the other files without pawns need captures beyond those, at
+// least half of each run of adjacent files (cover_captures), and all captures together are the
+// units both sides lost, less the original pieces that only a piece can have taken and only
+// off those files (untakeable_by_pawns over the pawn capture region and the files: Bc8 lost
+// at home behind b7 and d7 when the c-file holds a pawn), whose captures touch none of them.
 // Illegal when no assignment of both sides' items to homes (with up to kTouchedSlack extra
 // captures a way) leaves room for them. `want`: set when the plans must first be filled again
 // with the files their ways touch (the rule is worth working out).
-LegalityVerdict vanished_files_rule(const Scan& s, const std::array<CapturePlan, COLOR_NB>& plans, bool& want) {
+LegalityVerdict vanished_files_rule(const Scan& s, const std::array<CapturePlan, COLOR_NB>& plans, Bitboard walls,
+                                    const Seals& seals, Bitboard promoted, bool& want) {
     unsigned empty = 0;
+    Bitboard empty_squares = 0;
     for (int f = 0; f < 8; ++f)
-        if (!((s.of(WHITE, PAWN) | s.of(BLACK, PAWN)) & file_bb(f))) empty |= 1u << f;
+        if (!((s.of(WHITE, PAWN) | s.of(BLACK, PAWN)) & file_bb(f))) {
+            empty |= 1u << f;
+            empty_squares |= file_bb(f);
+        }
     if (!empty) return {};
-    const int room = plans[WHITE].lost + plans[BLACK].lost;
+    int room = plans[WHITE].lost + plans[BLACK].lost;
+    for (Color o : {WHITE, BLACK}) {
+        unsigned away = 0;
+        room -=
+            untakeable_by_pawns(s, o, walls, seals, pawn_capture_region(s, ~o, walls) | empty_squares, promoted, away);
+    }
     const int least = least_captures(plans[WHITE], 0) + least_captures(plans[BLACK], 0);
     if (least >= INF || least + cover_captures(empty) <= room) return {};
     if (!plans[WHITE].has_touched || !plans[BLACK].has_touched) {
@@ -1025,8 +1047,8 @@ LegalityVerdict vanished_files_rule(const Scan& s, const std::array<CapturePlan,
             if (black[b] < INF && white[w] + black[b] + cover_captures(empty & ~(w | b)) <= room) return {};
     }
     return illegal(
-        "on files where no pawn stands some capture started or landed, and the captures the pawns' ways need leave "
-        "too few for the files they do not touch");
+        "on files where no pawn stands some pawn's capture started or some capture landed, and the captures the "
+        "pawns' ways need leave too few for the files they do not touch");
 }
 
 // Contract: a pawn's captures keep the colour of its square, a single step changes it and the
@@ -1375,12 +1397,9 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
 // The units of ~c lost less those that no pawn of c, not even one that is gone now, can have
 // taken (untakeable_by_pawns over the whole cones of c's free homes).
 int missing_for_every_pawn(const Scan& s, Color c, Bitboard walls, const Seals& seals, Bitboard marked_promoted) {
-    const Bitboard home_rank = relative_rank_bb(c, 1);
-    const Bitboard all = pawn_reach(c, home_rank & ~s.of(c, PAWN), walls);
     unsigned away = 0;
     return 16 - popcount(s.color[~c]) -
-           untakeable_by_pawns(s, ~c, walls, seals, all & ~home_rank & (forward(c, sideways(all)) & ~walls),
-                               marked_promoted, away);
+           untakeable_by_pawns(s, ~c, walls, seals, pawn_capture_region(s, c, walls), marked_promoted, away);
 }
 
 // Calls visit(home, used, total) for each assignment of the plan's items to distinct free
@@ -1622,13 +1641,14 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
     if (plans[WHITE].pending && plans[BLACK].pending) {
         if (LegalityVerdict v = crossing_rule(plans); v.illegal) return v;
         bool want = false;
-        if (LegalityVerdict v = vanished_files_rule(s, plans, want); v.illegal) return v;
+        if (LegalityVerdict v = vanished_files_rule(s, plans, walls, seals, marks.promoted, want); v.illegal) return v;
         if (want) {
             for (Color c : {WHITE, BLACK})
                 if (LegalityVerdict v = material_rules(s, board, c, walls, seals, true, plans[c], marks.promoted, true);
                     v.illegal)
                     return v;
-            if (LegalityVerdict v = vanished_files_rule(s, plans, want); v.illegal) return v;
+            if (LegalityVerdict v = vanished_files_rule(s, plans, walls, seals, marks.promoted, want); v.illegal)
+                return v;
         }
     }
     // A side whose pawns need every capture they can have made: its pawns that are gone made
