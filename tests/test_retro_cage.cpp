@@ -151,6 +151,27 @@ TEST(RetroCage, GroupsOfShutInUnitsAreSearchedApart) {
     expect_only_last_move(parse_fen("nBqb4/K1Bpp3/1ppp4/8/8/1PPP4/k1bPP3/NbQB4 w - - 0 1"), "Ka3xRa2");
 }
 
+// janko.at's duplex record JR-D-136 (lastmoves.jsonl: both last moves PxN=Q). With h2xRg1=Q
+// taken back (a helper's hand proof, this session): the black king came to e2 from e1, f1 or
+// f2 (d3, e3, f3 are held by the pawns' attacks, d1 by the bishop that came in over e2), the
+// queen last came g1-f1 after it, the rook then h1-g1, and the white knight last to h1 from
+// g3 (f2 was the rook's), checking the king on e2 there. The units with no retraction
+// (d1-h1, f2) with the king beside them close it within 1000 positions; without the king's
+// neighbours the king goes back to d3 and leaves the region, which then stays open. The
+// published h2xNg1=Q is not refuted.
+TEST(RetroCage, KingsBesideShutInUnitsAreFollowedWithThem) {
+    const rebirth::Setup diagram = parse_fen("4nQQB/2pp1ppK/3p4/8/8/5P2/PPPPkrP1/3bbqqN w - - 0 1");
+    const rebirth::Setup rook = retract(diagram, retraction(diagram, "h2xRg1=Q"));
+    EXPECT_TRUE(cage_refutes(rook, 1000));
+    // The squares next to the units with no retraction: c1-h1, c2-h2, e3-g3.
+    Bitboard next_to_stuck = 0;
+    for (int f = 2; f < 8; ++f) next_to_stuck |= square_bb(make_square(f, 0)) | square_bb(make_square(f, 1));
+    for (int f = 4; f < 7; ++f) next_to_stuck |= square_bb(make_square(f, 2));
+    EXPECT_FALSE(cage_refutes_in(rook, next_to_stuck, 20000));
+    EXPECT_TRUE(cage_refutes_in(rook, next_to_stuck | square_bb(SQ_D3), 1000));
+    EXPECT_FALSE(cage_refutes_wide(retract(diagram, retraction(diagram, "h2xNg1=Q")), kCageStatesForFew));
+}
+
 // janko.at's duplex record JR-D-157 (Keym; lastmoves.jsonl: with White to move, Black's last
 // move was PxQ=N). The static analysis and the cage searches of cage_refutes_wide leave
 // e2xQd1=N and h7-h6; the last part of possible_last_moves' second look takes two more

@@ -604,10 +604,18 @@ bool cage_refutes(const Setup& s, long max_states) {
     // another group's units, which multiply its own (janko.at's JR-D-019: with b2xc3 taken
     // back, Black's king and bishops are shut in on a1-d3, while Black's corner holds units
     // that still move).
+    // With a king in a group or next to it, the squares next to the king too: its
+    // retractions off the group's squares leave the region otherwise, and with them what the
+    // group's units attack there (janko.at's JR-D-136: with h2xRg1=Q taken back, the black
+    // king on e2 beside the stuck corner d1-h1 may go back to d3 only past the pawn on c2).
+    const auto with_kings = [&](Bitboard group) { return around(group | (kings & around(group, 1)), 1); };
     if (const std::vector<Bitboard> groups = connected_parts(stuck); groups.size() > 1)
-        for (const Bitboard group : groups) regions.push_back(around(group, 1));
-    regions.insert(regions.end(),
-                   {near_stuck, near_stuck | around(kings, 1), around(kings, 3), stuck ? around(stuck, 2) : 0});
+        for (const Bitboard group : groups) {
+            regions.push_back(around(group, 1));
+            regions.push_back(with_kings(group));
+        }
+    regions.insert(regions.end(), {near_stuck, stuck ? with_kings(stuck) : 0, near_stuck | around(kings, 1),
+                                   around(kings, 3), stuck ? around(stuck, 2) : 0});
     for (size_t i = 0; i < regions.size(); ++i) {
         // A region tried already (no units shut in, a corner) gives the same answer again.
         if (!regions[i] ||
