@@ -472,6 +472,25 @@ TEST(LegalityPawnStructure, BishopsAreTakenOnTheirColourByThePawnsLeft) {
     EXPECT_TRUE(not_proved_illegal(analyze_fen("8/Pp2p3/kpp5/p7/P7/KbP3P1/pPP1P2P/8 w - - 0 1")));
 }
 
+// A pawn on its third rank made one move, from the second-rank square of the file its
+// assignment gives it, and stood on one of the two squares all game: no pawn of the other
+// side moved between them. janko.at's duplex record JR-D-148 (Keym; a helper's hand proof
+// this session) with g7-g6 taken back: White's three rooks and seven pawns leave Black
+// exactly four captures, all of pieces, among them the bishops c1 (dark) and f1 (light); the
+// bishop on h1 was promoted (g2 never moved), by the d-pawn (e7-h7 never moved), which made
+// all four captures, d7 to h2 with one step: both colours only with the step between
+// captures, so its last move was g3xh2. White's h-pawn cannot have promoted past e7-h7 within
+// White's seven captures: it is the pawn on g3, come by h2xg3, and h2/g3 were held all game,
+// so no black pawn went from g3 to h2. With f2 a pawn that never moved (no king inside) the
+// same. The published h2-h1=B stays.
+TEST(LegalityPawnStructure, ThirdRankPawnsSealTheirSquaresForTheBishopsColours) {
+    EXPECT_TRUE(illegal_with(analyze_fen("8/4pppp/8/8/8/1PPPkPP1/brPR1RP1/2KR1Qrb b - - 0 1"), "third rank"));
+    EXPECT_TRUE(illegal_with(analyze_fen("8/4pppp/8/k7/8/1PPP1PP1/brPR1PP1/2KR1Qrb w - - 0 1"), "third rank"));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("8/4pp1p/6p1/8/8/1PPPkPP1/brPR1RPp/2KR1Qr1 b - - 0 1")));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("8/4pp1p/6p1/8/8/1PPPkPP1/brPR1RP1/2KR1Qrb w - - 0 1")));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("8/4pp1p/6p1/8/8/1PPPkPP1/brPR1RP1/2KR1Qrb b - - 0 1")));
+}
+
 // The pawn of a promoted unit went up (down) the file of its promotion square: it passed
 // every pawn of the other side on that file, which it cannot do either. Nobody took anything
 // (16 units a side, Black's queen on a5 promoted): Black's h-pawn went straight down to h1

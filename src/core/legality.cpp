@@ -750,6 +750,7 @@ struct CapturePlan {
     // The least total captures (-1: not worked out), and the colours (bit 0 light, bit 1 dark)
     // of the other side's game-array bishops that no pawn of this side can have taken.
     int least = -1;
+    int greedy = -1;  // the greedy assignment's total where material_rules stopped at it (-1: not)
     unsigned away_bishops = 0;
     // The captures left when the units no pawn of this side can have taken, not even one that
     // is gone now, are set apart (lost less those; -1: not worked out): stuck_pawns_rule's.
@@ -1366,7 +1367,11 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
     P.lost = lost;
     // Fast path: a greedy assignment within budget, with captures to spare (for the pieces
     // too: stuck_pawns_rule asks for the plans whose pawns have none).
-    if (const int greedy = greedy_captures(P, 0); greedy < missing) return {};
+    if (const int greedy = greedy_captures(P, 0); greedy < missing) {
+        plan.greedy = greedy;
+        plan.lost = lost;
+        return {};
+    }
     // The least total, by dynamic programming over the set of homes used.
     const int best = least_captures(P, 0);
     // Also on an unfilled plan: stuck_pawns_rule's caller then fills it.
@@ -1542,6 +1547,140 @@ LegalityVerdict stuck_pawns_rule(const Scan& s, std::array<CapturePlan, COLOR_NB
     return {};
 }
 
+// Per number of captures k (bits 4k to 4k + 3), the colours (bit 0 light, bit 1 dark) that the
+// captures of a pawn way land on: bit 4k + mask is set when some way has k captures landing
+// on exactly the colours of mask.
+using WayColours = std::uint32_t;
+
+// The WayColours of c's pawn ways from the home square of file f to a square of `targets`,
+// never onto a wall nor between the squares of a pair `sealed` seals (sealed[d]: the squares
+// whose step in direction d is barred, as Seals::from).
+WayColours way_colours(Color c, int f, Bitboard targets, Bitboard walls, const std::array<Bitboard, 8>& sealed) {
+    std::array<WayColours, SQUARE_NB> at{};
+    const Square home = make_square(f, c == WHITE ? 1 : 6);
+    at[size_t(home)] = 1u;
+    const int dir = c == WHITE ? 8 : -8;
+    const int ahead = c == WHITE ? 0 : 1, towards_a = c == WHITE ? 5 : 7, towards_h = c == WHITE ? 4 : 6;
+    WayColours out = (targets & square_bb(home)) ? 1u : 0u;
+    for (int r = 1; r < 7; ++r) {
+        const int rank = c == WHITE ? r : 7 - r;
+        for (int ff = 0; ff < 8; ++ff) {
+            const Square sq = make_square(ff, rank);
+            const WayColours here = at[size_t(sq)];
+            if (!here) continue;
+            const Square step = Square(int(sq) + dir);
+            if (!(walls & square_bb(step)) && !(sealed[size_t(ahead)] & square_bb(sq))) {
+                at[size_t(step)] |= here;
+                if (r == 1 && !(sealed[size_t(ahead)] & square_bb(step))) {
+                    const Square two = Square(int(step) + dir);
+                    if (!(walls & square_bb(two))) at[size_t(two)] |= here;
+                }
+            }
+            for (int df : {-1, 1}) {
+                if (ff + df < 0 || ff + df > 7) continue;
+                const Square x = Square(int(step) + df);
+                if ((walls & square_bb(x)) || (sealed[size_t(df < 0 ? towards_a : towards_h)] & square_bb(sq)))
+                    continue;
+                const unsigned colour = is_dark(x) ? 2u : 1u;
+                WayColours taken = 0;
+                for (int k = 0; k < 7; ++k)
+                    for (unsigned m = 0; m < 4; ++m)
+                        if (here & (1u << (k * 4 + m))) taken |= 1u << ((k + 1) * 4 + (m | colour));
+                at[size_t(x)] |= taken;
+            }
+        }
+    }
+    for (Bitboard b = targets; b;) out |= at[size_t(pop_lsb(b))];
+    return out;
+}
+
+// Contract: a pawn of o on its third rank made one move, from the second-rank square of the
+// home file an assignment gives it (straight or by a capture), and stood on one of the two
+// squares all game: no pawn of the other side c ever moved between them (it would have taken
+// o's pawn, or stood on its square). For each assignment of o's items within o's captures
+// these pairs seal c's pawn ways, besides pawn_seals' (a suggestion and prototype of a helper
+// this session, JR-D-148). A pawn's capture lands on the colour its way has there (way_colours,
+// square by square). A game-array bishop of o of a colour no bishop of o has on the board is
+// gone, taken by c on a square of its colour: by a capture on a way of c's items or by one of
+// c's other captures (c made exactly as many captures as o lost units). Illegal when no
+// assignment of o's items leaves c an assignment of its items and ways whose captures, plus
+// one for each such colour none of them lands on, are at most that many. `plans`: filled.
+LegalityVerdict sealed_colours_rule(const Scan& s, const std::array<CapturePlan, COLOR_NB>& plans, Bitboard walls,
+                                    const Seals& seals, Color c) {
+    const Color o = ~c;
+    const CapturePlan& pc = plans[c];
+    const CapturePlan& po = plans[o];
+    const unsigned need =
+        (!(s.of(o, BISHOP) & ~DARK_SQUARES) ? 1u : 0u) | (!(s.of(o, BISHOP) & DARK_SQUARES) ? 2u : 0u);
+    if (!need || !pc.pending || !po.pending || pc.items == 0) return {};
+    const int lost = pc.lost;
+    const int least = least_captures(pc, 0);
+    if (least >= INF || lost - least >= popcount(Bitboard(need))) return {};  // other captures can take them
+    unsigned third = 0;                                                       // o's pawn items on their third rank
+    for (int i = 0; i < po.pawns; ++i)
+        if (relative_rank(o, rank_of(po.square[size_t(i)])) == 2) third |= 1u << i;
+    // The distinct homes of those pawns over o's assignments (8: not a third-rank pawn).
+    std::vector<std::array<int, 8>> homes;
+    for_each_assignment(po, po.missing, [&](const std::array<int, 8>& home, unsigned, int) {
+        std::array<int, 8> key;
+        key.fill(8);
+        for (int i = 0; i < po.pawns; ++i)
+            if (third & (1u << i)) key[size_t(i)] = home[size_t(i)];
+        if (std::find(homes.begin(), homes.end(), key) == homes.end()) homes.push_back(key);
+    });
+    if (homes.empty()) return {};  // material_rules' verdict
+    for (const std::array<int, 8>& key : homes) {
+        std::array<Bitboard, 8> sealed = seals.by[o];
+        for (int i = 0; i < po.pawns; ++i) {
+            if (key[size_t(i)] >= 8) continue;
+            const Square y = po.square[size_t(i)];
+            const Square x = make_square(key[size_t(i)], o == WHITE ? 1 : 6);
+            for (int d = 0; d < 8; ++d)
+                if (shift(d, square_bb(x)) == square_bb(y)) {
+                    sealed[size_t(d)] |= square_bb(x);
+                    sealed[size_t(kOpposite[d])] |= square_bb(y);
+                }
+        }
+        std::array<std::array<WayColours, 8>, 8> ways{};
+        for (int i = 0; i < pc.items; ++i)
+            for (int f = 0; f < 8; ++f)
+                if (pc.free_mask & (1u << f))
+                    ways[size_t(i)][size_t(f)] = way_colours(c, f, pc.targets[size_t(i)], walls, sealed);
+        // dp[homes used]: bit total * 4 + colours landed on, for the first items.
+        std::vector<std::uint64_t> dp(256, 0);
+        dp[0] = 1;
+        for (unsigned mask = 0;; mask = (mask - pc.free_mask) & pc.free_mask) {
+            const int i = popcount(Bitboard(mask));
+            const std::uint64_t here = dp[mask];
+            if (here && i == pc.items) {
+                for (int total = 0; total <= lost && total < 16; ++total)
+                    for (unsigned landed = 0; landed < 4; ++landed)
+                        if (((here >> (total * 4 + landed)) & 1) && popcount(Bitboard(need & ~landed)) <= lost - total)
+                            return {};
+            } else if (here) {
+                for (int f = 0; f < 8; ++f) {
+                    const WayColours w = ways[size_t(i)][size_t(f)];
+                    if (!(pc.free_mask & ~mask & (1u << f)) || !w) continue;
+                    std::uint64_t next = 0;
+                    for (int total = 0; total <= lost && total < 16; ++total)
+                        for (unsigned landed = 0; landed < 4; ++landed)
+                            if ((here >> (total * 4 + landed)) & 1)
+                                for (int k = 0; k < 8 && total + k <= lost && total + k < 16; ++k)
+                                    for (unsigned m = 0; m < 4; ++m)
+                                        if (w & (1u << (k * 4 + m)))
+                                            next |= std::uint64_t(1) << ((total + k) * 4 + (landed | m));
+                    dp[mask | (1u << f)] |= next;
+                }
+            }
+            if (mask == pc.free_mask) break;
+        }
+    }
+    const bool gone[2] = {bool(need & 1u), bool(need & 2u)};
+    return illegal(color_name(c) + " pawns cannot have taken the " + gone_bishops(o, gone) +
+                   ", each on a square of its colour: in every assignment of the " + color_name(o) +
+                   " pawns, those on their third rank came from squares that seal the ways that would");
+}
+
 }  // namespace
 
 LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move, Bitboard castling_rights,
@@ -1665,6 +1804,20 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
                 plans[c].missing_all = missing_for_every_pawn(s, c, walls, seals, marks.promoted);
             if (LegalityVerdict v = stuck_pawns_rule(s, plans); v.illegal) return v;
         }
+    }
+    // A side o without a bishop of some colour, the other side's pawns with fewer captures to
+    // spare than such colours: pawns of o on their third rank seal ways (sealed_colours_rule).
+    for (Color c : {WHITE, BLACK}) {
+        const int need = int(!(s.of(~c, BISHOP) & ~DARK_SQUARES)) + int(!(s.of(~c, BISHOP) & DARK_SQUARES));
+        const CapturePlan& pc = plans[c];
+        const int least = pc.least >= 0 ? pc.least : pc.greedy;  // the greedy total bounds the least
+        if (need == 0 || least < 0 || pc.lost - least >= need) continue;
+        for (Color x : {WHITE, BLACK})
+            if (!plans[x].pending)
+                if (LegalityVerdict v = material_rules(s, board, x, walls, seals, true, plans[x], marks.promoted);
+                    v.illegal)
+                    return v;
+        if (LegalityVerdict v = sealed_colours_rule(s, plans, walls, seals, c); v.illegal) return v;
     }
     if (LegalityVerdict v = blocked_arrivals(s, board, walls); v.illegal) return v;
     if (LegalityVerdict v = king_ways(s, board, walls, seals); v.illegal) return v;
