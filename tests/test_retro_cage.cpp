@@ -7,6 +7,7 @@
 
 #include "test_util.h"
 
+#include <array>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "rebirth/legality.h"
 #include "rebirth/legality_proof.h"
 #include "rebirth/movegen.h"
 #include "rebirth/position.h"
@@ -232,6 +234,94 @@ TEST(RetroCage, RetractorLabels) {
     const LegalityProof p = judge_legality(parse_fen("4k3/8/8/8/8/1P6/bPP5/1b2K3 b - - 0 1"), 1, {1000, 1});
     EXPECT_EQ(p.verdict, LegalityProof::Verdict::Illegal);
     EXPECT_NE(p.reason.find("caged units"), std::string::npos) << p.reason;
+}
+
+// A piece on its last rank whose last move the cage search proves to be its promotion there
+// (promoted_on_its_square) counts, in the static analysis, as promoted on that square. janko.at's
+// duplex record JR-D-160 (Osorio, Lois, Buchanan; a helper's hand proof this session): with
+// a7xQb8=N taken back, the black knight on g1 cannot have come there by a knight's move (e2
+// never moved, h3 holds White's h-pawn, and from f3 it would check the white king on e1, whose
+// last arrival came first), so by h2xg1=N; with the bishop f1 lost at home, Black's second
+// queen and that knight then need more captures than the five Black made. Before the published
+// a7xNb8=N the same knight is proved promoted and the count fits. The mirror image for Black's
+// last move. The game array's knights never moved and are not proved promoted.
+TEST(RetroCage, PiecesProvedPromotedOnTheirSquares) {
+    const auto promoted_here = [](const rebirth::Setup& s, Square q) {
+        LegalityMarks marks;
+        marks.promoted_here = square_bb(q);
+        return analyze_orthodox_legality(s.board, s.side_to_move, s.castling, s.ep_square, marks);
+    };
+    const rebirth::Setup white_to_move = parse_fen("1Nqkrb2/1pppp1p1/p7/8/8/7P/1P1PPPP1/2BRKQn1 b - - 0 1");
+    const rebirth::Setup queen = retract(white_to_move, retraction(white_to_move, "a7xQb8=N"));
+    const rebirth::Setup knight = retract(white_to_move, retraction(white_to_move, "a7xNb8=N"));
+    ASSERT_TRUE(promoted_on_its_square(queen, SQ_G1, 1000));
+    EXPECT_TRUE(promoted_here(queen, SQ_G1).illegal);
+    EXPECT_FALSE(analyze_orthodox_legality(queen.board, queen.side_to_move).illegal);  // without the mark
+    ASSERT_TRUE(promoted_on_its_square(knight, SQ_G1, 1000));
+    EXPECT_FALSE(promoted_here(knight, SQ_G1).illegal);
+    const rebirth::Setup black_to_move = parse_fen("1Nqkrb2/1pppp1p1/p7/8/8/7P/1P1PPPP1/2BRKQn1 w - - 0 1");
+    const rebirth::Setup white_queen = retract(black_to_move, retraction(black_to_move, "h2xQg1=N"));
+    ASSERT_TRUE(promoted_on_its_square(white_queen, SQ_B8, 1000));
+    EXPECT_TRUE(promoted_here(white_queen, SQ_B8).illegal);
+    expect_only_last_move(white_to_move, "a7xNb8=N");
+    expect_only_last_move(black_to_move, "h2xNg1=N");
+    const rebirth::Setup array = parse_fen(kGameArrayFen);
+    for (const Square q : {SQ_B1, SQ_G1, SQ_B8, SQ_G8, SQ_A1, SQ_D8})
+        EXPECT_FALSE(promoted_on_its_square(array, q, 1000));
+}
+
+// In random legal games biased to promotions, every piece on its last rank that
+// promoted_on_its_square proves promoted there made its promotion there as its last move, and
+// the static analysis with that mark does not call the position illegal.
+TEST(RetroCage, PromotedOnTheirSquaresOnlyWhenTheyWere) {
+    MoveList list;
+    int claims = 0;
+    for (int game = 0; game < 80; ++game) {
+        std::mt19937 rng(20261202 + unsigned(game));
+        Position pos(parse_fen(kGameArrayFen));
+        std::array<bool, SQUARE_NB> promoted{};  // the unit there came by a promotion as its last move
+        for (int ply = 0; ply < 160; ++ply) {
+            generate_legal(pos, list);
+            if (list.size() == 0) break;
+            std::vector<Move> promotions, ahead;
+            int best = -1;
+            for (const Move& m : list) {
+                if (pos.piece_on(m.from).walk != PAWN) continue;
+                if (m.kind == MoveKind::Promotion) promotions.push_back(m);
+                const int r = relative_rank(pos.piece_on(m.from).color, rank_of(m.from));
+                if (r > best) {
+                    best = r;
+                    ahead.clear();
+                }
+                if (r == best) ahead.push_back(m);
+            }
+            Move m = list[rng() % list.size()];
+            if (!promotions.empty() && rng() % 2)
+                m = promotions[rng() % promotions.size()];
+            else if (game % 2 == 0 && !ahead.empty() && rng() % 4)
+                m = ahead[rng() % ahead.size()];
+            UndoInfo undo;
+            pos.do_move(m, undo);
+            promoted[m.from] = false;
+            if (m.kind == MoveKind::Castling)
+                for (const Square q : {SQ_A1, SQ_D1, SQ_F1, SQ_H1, SQ_A8, SQ_D8, SQ_F8, SQ_H8}) promoted[q] = false;
+            promoted[m.to] = m.kind == MoveKind::Promotion;
+            const rebirth::Setup s = pos.to_setup();
+            for (int i = 0; i < SQUARE_NB; ++i) {
+                const Square q = Square(i);
+                const Piece p = s.board[q];
+                if (p.empty() || p.walk == KING || p.walk == PAWN || relative_rank(p.color, rank_of(q)) != 7) continue;
+                if (!promoted_on_its_square(s, q, 1000)) continue;
+                ++claims;
+                ASSERT_TRUE(promoted[q]) << to_fen(s) << ": " << square_name(q) << " (game " << game << ")";
+                LegalityMarks marks;
+                marks.promoted_here = square_bb(q);
+                ASSERT_FALSE(analyze_orthodox_legality(s.board, s.side_to_move, s.castling, s.ep_square, marks).illegal)
+                    << to_fen(s) << ": " << square_name(q);
+            }
+        }
+    }
+    EXPECT_GT(claims, 8);
 }
 
 // Every janko.at record's published last move survives the cage search (its earlier position

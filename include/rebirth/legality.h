@@ -17,12 +17,15 @@ struct LegalityVerdict {
 
 // Marks a retro problem sets on some units (Retractor's cages, janko.at's "the unit never
 // moved"): `frozen` squares hold units that stood there all game (so on a game-array square of
-// their walk and colour), `promoted` squares units that came from a promotion. The diagram is
-// judged with the marks as claims, like castling rights.
+// their walk and colour), `promoted` squares units that came from a promotion, `promoted_here`
+// units whose last move was their promotion on the square they stand on (on their side's last
+// rank; retro_cage.h's promoted_on_its_square proves it). The diagram is judged with the marks
+// as claims, like castling rights.
 struct LegalityMarks {
     Bitboard frozen = 0;
     Bitboard promoted = 0;
-    bool empty() const { return !frozen && !promoted; }
+    Bitboard promoted_here = 0;
+    bool empty() const { return !frozen && !promoted && !promoted_here; }
 };
 
 // Static orthodox legality analysis of a diagram (RULES.md section 5, Alsatian Circe; later

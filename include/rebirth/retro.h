@@ -42,7 +42,9 @@ Setup retract_keeping_rights(const Setup& position, const UnMove& u);
 bool last_move_refuted(const Setup& position, const UnMove& u, int depth, const RuleSet* rules = nullptr);
 
 // The second look at few last moves: where 2 to kWiderCageAtMost are left (orthodox chess),
-// each gets the cage search again with kCageStatesForFew positions a region
+// each gets the static analysis with the pieces on their last ranks that retro_cage.h's
+// promoted_on_its_square proves promoted there (kPromotedHereStates positions each) marked
+// so, then the cage search again with kCageStatesForFew positions a region
 // (cage_refutes_wide), then kDeeperLevels more single moves taken back, every position on
 // the way against may_be_legal (depth 3) and the cage search (the last move is refuted when
 // every line of retractions its history allows is, none reaching the game array), then the
@@ -54,6 +56,7 @@ inline constexpr size_t kWiderCageAtMost = 4;
 inline constexpr long kCageStatesForFew = 5000;
 inline constexpr int kDeeperLevels = 2;
 inline constexpr long kClosurePositionsForFew = 1000;
+inline constexpr long kPromotedHereStates = 1000;
 template <typename Entry>
 void narrow_few_last_moves(const Setup& position, std::vector<Entry>& last, const RuleSet* rules, int threads);
 

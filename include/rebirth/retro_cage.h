@@ -61,4 +61,13 @@ bool cage_refutes_wide(const Setup& s, long max_states);
 // proves `s` illegal within `max_states` visited positions. False proves nothing.
 bool cage_refutes_in(const Setup& s, Bitboard region, long max_states);
 
+// Whether the cage search proves that the piece on q (no king), standing on its side's last
+// rank, came there by its promotion as its last move: the search on that rank and the two in
+// front of it, in which that unit may not take a promotion back as its first retraction (any
+// other retraction first, then anything), finds no relaxed history within `max_states`
+// positions. Every legal history then ends that unit's moves with a promotion onto q (one
+// that never moved stands on its game-array square, which the search reaches). False proves
+// nothing. The static analysis takes it as a mark (LegalityMarks::promoted_here).
+bool promoted_on_its_square(const Setup& s, Square q, long max_states);
+
 }  // namespace rebirth

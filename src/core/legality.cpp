@@ -1111,7 +1111,8 @@ std::string gone_bishops(Color o, const bool need[2]) {
 // With `joint` (pawns of both sides passed each other on some file), or promoted units, `plan`
 // is filled as well for the joint check of both sides (crossing_rule).
 LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitboard walls, const Seals& seals,
-                               bool joint, CapturePlan& plan, Bitboard marked_promoted, bool want_touched = false) {
+                               bool joint, CapturePlan& plan, const LegalityMarks& marks, bool want_touched = false) {
+    const Bitboard marked_promoted = marks.promoted | marks.promoted_here;
     const Bitboard pawns = s.of(c, PAWN);
     const Bitboard home_rank = relative_rank_bb(c, 1);
     const Bitboard last_rank = relative_rank_bb(c, 7);
@@ -1171,8 +1172,12 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
         // square from which it can have come), the rest among those a home reaches.
         const Bitboard from_home = reach_of[0] | reach_of[1];
         auto promote = [&](Bitboard group, int n) {
-            for (Bitboard b = group & ~from_home; b && n > 0; --n)
-                promotions[size_t(classes++)] = {1, squares_for(square_bb(pop_lsb(b)))};
+            for (Bitboard b = group & ~from_home; b && n > 0; --n) {
+                const Bitboard unit = square_bb(pop_lsb(b));
+                // Promoted where it stands (a mark): that square only.
+                promotions[size_t(classes++)] = {
+                    1, (marks.promoted_here & unit) ? promotion_squares & unit : squares_for(unit)};
+            }
             if (n > 0) promotions[size_t(classes++)] = {n, squares_for(group & from_home)};
         };
         int left = here;
@@ -1731,10 +1736,13 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
             return illegal("the " + unit_on(board, sq) + " is marked frozen but " + square_name(sq) +
                            " is no game-array square of a " + color_name(p.color) + " " + walk_name(p.walk));
     }
-    for (Bitboard b = marks.promoted; b;) {
+    for (Bitboard b = marks.promoted | marks.promoted_here; b;) {
         const Square sq = pop_lsb(b);
         const Piece p = board[sq];
         if (p.walk == NO_WALK) return illegal("nothing stands on " + square_name(sq) + ", marked promoted");
+        if ((marks.promoted_here & square_bb(sq)) && !(relative_rank_bb(p.color, 7) & square_bb(sq)))
+            return illegal("the " + unit_on(board, sq) + " is marked promoted on its square, which is not on the " +
+                           color_name(p.color) + " side's last rank");
         if (p.walk == KING || p.walk == PAWN || (marks.frozen & square_bb(sq)))
             return illegal("the " + unit_on(board, sq) + " is marked promoted, which a " +
                            (p.walk == KING   ? "king"
@@ -1762,8 +1770,7 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
     }
     std::array<CapturePlan, COLOR_NB> plans;
     for (Color c : {WHITE, BLACK})
-        if (LegalityVerdict v = material_rules(s, board, c, walls, seals, joint, plans[c], marks.promoted); v.illegal)
-            return v;
+        if (LegalityVerdict v = material_rules(s, board, c, walls, seals, joint, plans[c], marks); v.illegal) return v;
     // A side with promoted units filled its plan: the other side's is filled too when one of
     // its moved pawns stands on a file where one of them may have been promoted.
     for (Color c : {WHITE, BLACK}) {
@@ -1773,20 +1780,23 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
         for (int i = other.pawns; i < other.items; ++i) promotion_files |= other.promotion_files[size_t(i)];
         for (Bitboard b = s.of(c, PAWN) & ~relative_rank_bb(c, 1); b;) pawn_files |= 1u << file_of(pop_lsb(b));
         if (promotion_files & pawn_files)
-            if (LegalityVerdict v = material_rules(s, board, c, walls, seals, true, plans[c], marks.promoted);
-                v.illegal)
+            if (LegalityVerdict v = material_rules(s, board, c, walls, seals, true, plans[c], marks); v.illegal)
                 return v;
     }
     if (plans[WHITE].pending && plans[BLACK].pending) {
         if (LegalityVerdict v = crossing_rule(plans); v.illegal) return v;
         bool want = false;
-        if (LegalityVerdict v = vanished_files_rule(s, plans, walls, seals, marks.promoted, want); v.illegal) return v;
+        if (LegalityVerdict v = vanished_files_rule(s, plans, walls, seals, marks.promoted | marks.promoted_here, want);
+            v.illegal)
+            return v;
         if (want) {
             for (Color c : {WHITE, BLACK})
-                if (LegalityVerdict v = material_rules(s, board, c, walls, seals, true, plans[c], marks.promoted, true);
+                if (LegalityVerdict v = material_rules(s, board, c, walls, seals, true, plans[c], marks, true);
                     v.illegal)
                     return v;
-            if (LegalityVerdict v = vanished_files_rule(s, plans, walls, seals, marks.promoted, want); v.illegal)
+            if (LegalityVerdict v =
+                    vanished_files_rule(s, plans, walls, seals, marks.promoted | marks.promoted_here, want);
+                v.illegal)
                 return v;
         }
     }
@@ -1796,12 +1806,11 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
         (plans[BLACK].least >= 0 && plans[BLACK].least == plans[BLACK].missing)) {
         for (Color c : {WHITE, BLACK})
             if (!plans[c].pending)
-                if (LegalityVerdict v = material_rules(s, board, c, walls, seals, true, plans[c], marks.promoted);
-                    v.illegal)
+                if (LegalityVerdict v = material_rules(s, board, c, walls, seals, true, plans[c], marks); v.illegal)
                     return v;
         if (plans[WHITE].pending && plans[BLACK].pending) {
             for (Color c : {WHITE, BLACK})
-                plans[c].missing_all = missing_for_every_pawn(s, c, walls, seals, marks.promoted);
+                plans[c].missing_all = missing_for_every_pawn(s, c, walls, seals, marks.promoted | marks.promoted_here);
             if (LegalityVerdict v = stuck_pawns_rule(s, plans); v.illegal) return v;
         }
     }
@@ -1814,8 +1823,7 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
         if (need == 0 || least < 0 || pc.lost - least >= need) continue;
         for (Color x : {WHITE, BLACK})
             if (!plans[x].pending)
-                if (LegalityVerdict v = material_rules(s, board, x, walls, seals, true, plans[x], marks.promoted);
-                    v.illegal)
+                if (LegalityVerdict v = material_rules(s, board, x, walls, seals, true, plans[x], marks); v.illegal)
                     return v;
         if (LegalityVerdict v = sealed_colours_rule(s, plans, walls, seals, c); v.illegal) return v;
     }

@@ -127,6 +127,22 @@ bool refuted_deeper(const Setup& position, const UnMove& u, int levels) {
     });
 }
 
+// Whether the static analysis proves `before` illegal with the pieces on their last ranks
+// that the cage search proves promoted there as their last move marked so
+// (promoted_on_its_square, kPromotedHereStates positions each).
+bool refuted_with_promotions_in_place(const Setup& before) {
+    LegalityMarks marks;
+    for (int i = 0; i < SQUARE_NB; ++i) {
+        const Square q = Square(i);
+        const Piece p = before.board[q];
+        if (p.empty() || p.walk == KING || p.walk == PAWN || relative_rank(p.color, rank_of(q)) != 7) continue;
+        if (promoted_on_its_square(before, q, kPromotedHereStates)) marks.promoted_here |= square_bb(q);
+    }
+    return marks.promoted_here &&
+           analyze_orthodox_legality(before.board, before.side_to_move, before.castling, before.ep_square, marks)
+               .illegal;
+}
+
 }  // namespace
 
 template <typename Entry>
@@ -138,13 +154,17 @@ void narrow_few_last_moves(const Setup& position, std::vector<Entry>& last, cons
     // against the static analysis and the cage search (JR-D-157's h7-h6: before it White
     // castled, before that Black's one move back is e2xd1=N, and no retraction of White's
     // leaves a possible position); last the retraction closure (retro_closure.h: JR-D-103's
-    // a7-a6, after which Black's king and White's units go round a lock for ever).
+    // a7-a6, after which Black's king and White's units go round a lock for ever). First of
+    // all, pieces on their last ranks that came there by their promotion (JR-D-160's a7xQb8=N:
+    // the black knight on g1 cannot have come there by a knight's move, so h2xg1=N, and Black's
+    // promotions then need more captures than Black made).
     if (effective_rules(rules) || last.size() < 2 || last.size() > kWiderCageAtMost) return;
     std::vector<char> caged(last.size(), 0);
     run_in_arena(threads, [&] {
         for_each_index(threads, last.size(), [&](size_t i) {
             const UnMove& u = first_retraction(last[i]);
-            caged[i] = cage_refutes_wide(retract(position, u), kCageStatesForFew) ||
+            caged[i] = refuted_with_promotions_in_place(retract_keeping_rights(position, u)) ||
+                       cage_refutes_wide(retract(position, u), kCageStatesForFew) ||
                        refuted_deeper(position, u, kDeeperLevels) ||
                        closure_refutes(retract_keeping_rights(position, u), kClosurePositionsForFew);
         });

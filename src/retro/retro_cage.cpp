@@ -30,6 +30,9 @@ struct Cage {
     // castling right in the start position, or whose castling a retraction took back, stood
     // on their game-array squares from the game's start until then.
     Bitboard frozen = 0;
+    // The unit on the search's pinned square has not been retracted yet (it may not take its
+    // promotion back first: promoted_on_its_square).
+    bool pinned = false;
 
     // The board's part of the key, kept up to date by put(): each square's walk (4 bits, walks
     // are below WALK_NB) in words 0-3, the black units' squares in word 4.
@@ -48,7 +51,8 @@ struct Cage {
 
     // The whole cage as a key (exact, not a hash): the board's words, the hidden counts (one
     // byte a walk) in words 5 and 6, the frozen squares (only corners and king squares) with
-    // the side to move and the phantom flags in bits 1-3 (squares b1-d1, never frozen) in word 7.
+    // the side to move and the phantom flags in bits 1-3 (squares b1-d1, never frozen) and the
+    // pinned flag in bit 5 (f1) in word 7.
     using Key = std::array<std::uint64_t, 8>;
     static_assert(WALK_NB <= 16 && WALK_NB >= 8 && PAWN < 8);
     Key key() const {
@@ -58,8 +62,8 @@ struct Cage {
         std::memcpy(&k[5], hidden[WHITE].data(), 8);
         std::memcpy(&k[6], hidden[BLACK].data(), 8);
         assert(!(frozen & 0xE));
-        k[7] = frozen |
-               (std::uint64_t(stm) << 1 | std::uint64_t(phantom[WHITE]) << 2 | std::uint64_t(phantom[BLACK]) << 3);
+        k[7] = frozen | (std::uint64_t(stm) << 1 | std::uint64_t(phantom[WHITE]) << 2 |
+                         std::uint64_t(phantom[BLACK]) << 3 | std::uint64_t(pinned) << 5);
         return k;
     }
     bool may_pass(Color c) const {
@@ -309,14 +313,15 @@ class CageSearch {
   public:
     // `shed`: units that may leave the region in one retraction are hidden at once
     // (shed_leavers), as Retractor's cage verification removes them: far fewer positions.
-    CageSearch(Bitboard region, long max_states, bool follow_taken = true, bool shed = false)
-        : region_(region), max_states_(max_states), follow_taken_(follow_taken), shed_(shed) {
+    CageSearch(Bitboard region, long max_states, bool follow_taken = true, bool shed = false, Square pinned = SQ_NONE)
+        : region_(region), max_states_(max_states), follow_taken_(follow_taken), shed_(shed), pinned_(pinned) {
         init_bitboards();  // the attack tables may_get_home reads
     }
 
     // Whether no relaxed history from `start` reaches the game array (within the limit).
     bool refutes(Cage start) {
         if (shed_) shed_leavers(start, region_);
+        unpin_if_hidden(start);
         if (!cage_possible(start) || !pieces_may_get_home(start, region_)) return true;
         std::vector<Cage> stack{start};
         seen_.insert(start.key());
@@ -337,6 +342,11 @@ class CageSearch {
         return true;
     }
 
+    // A pinned unit that is hidden is forgotten, its restriction with it.
+    void unpin_if_hidden(Cage& g) const {
+        if (g.pinned && g.board[pinned_].empty()) g.pinned = false;
+    }
+
     // Whether a unit of colour c arriving on s (retracted there) stays followed.
     bool kept(Color c, Walk w, Square s) const { return (region_ & square_bb(s)) || unmoved_pawn(make_piece(c, w), s); }
 
@@ -345,6 +355,7 @@ class CageSearch {
     // known units fitting the game array.
     void push(Cage& e, std::vector<Cage>& out) {
         if (shed_) shed_leavers(e, region_);
+        unpin_if_hidden(e);
         // Seen first (an impossible position stays impossible, and is kept out of the count).
         if (!seen_.insert(e.key()) || !cage_possible(e) || !pieces_may_get_home(e, region_)) return;
         ++visited_;
@@ -359,6 +370,7 @@ class CageSearch {
         const Color m = ~g.stm;
         Cage e = g;
         e.stm = m;
+        if (t == pinned_) e.pinned = false;  // its last move, taken back
         e.put(t, Piece{});
         if (kept(m, before, from))
             e.put(from, make_piece(m, before));
@@ -414,8 +426,8 @@ class CageSearch {
             }
             return;
         }
-        // A promoted piece back to its pawn on the seventh rank.
-        if (p.walk != KING && relative_rank(m, tr) == 7) {
+        // A promoted piece back to its pawn on the seventh rank (not the pinned unit's last move).
+        if (p.walk != KING && relative_rank(m, tr) == 7 && !(g.pinned && t == pinned_)) {
             if (empty(tf, tr - fwd)) retract_one(g, t, make_square(tf, tr - fwd), PAWN, 0, out);
             for (int df : {-1, 1})
                 if (empty(tf + df, tr - fwd)) retract_one(g, t, make_square(tf + df, tr - fwd), PAWN, 2, out);
@@ -492,6 +504,7 @@ class CageSearch {
     long max_states_;
     bool follow_taken_;
     bool shed_;
+    Square pinned_;  // SQ_NONE: none
     BasicKeySet<Cage::Key> seen_;
     long visited_ = 0;  // possible positions pushed
 };
@@ -652,6 +665,19 @@ bool cage_refutes_wide(const Setup& s, long max_states) {
         if ((kings & half) == kings && CageSearch(half, 30 * max_states, false, true).refutes(cage_start(s, half)))
             return true;
     return false;
+}
+
+bool promoted_on_its_square(const Setup& s, Square q, long max_states) {
+    const Piece p = s.board[q];
+    if (p.empty() || p.walk == KING || p.walk == PAWN || relative_rank(p.color, rank_of(q)) != 7) return false;
+    // The unit's last rank and the two in front of it.
+    const int r = rank_of(q), step = r == 0 ? 1 : -1;
+    const Bitboard region = rank_bb(r) | rank_bb(r + step) | rank_bb(r + 2 * step);
+    Cage start = cage_start(s, region);
+    start.pinned = true;
+    return CageSearch(region, max_states, true, false, q).refutes(start) ||
+           CageSearch(region, max_states, false, false, q).refutes(start) ||
+           CageSearch(region, max_states, false, true, q).refutes(start);
 }
 
 }  // namespace rebirth
