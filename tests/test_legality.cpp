@@ -842,20 +842,9 @@ TEST(LegalitySoundness, GamesOfPromotionsAreNeverProvedIllegal) {
         20261201, 600, 200,
         [](const Position& pos, const MoveList& list, std::mt19937& rng) -> std::optional<Move> {
             if (list.size() == 0) return std::nullopt;
-            std::vector<Move> promotions, ahead;
-            int best = -1;
-            for (const Move& m : list) {
-                if (pos.piece_on(m.from).walk != PAWN) continue;
-                if (m.kind == MoveKind::Promotion) promotions.push_back(m);
-                const int r = relative_rank(pos.piece_on(m.from).color, rank_of(m.from));
-                if (r > best) {
-                    best = r;
-                    ahead.clear();
-                }
-                if (r == best) ahead.push_back(m);
-            }
-            if (!promotions.empty()) return promotions[rng() % promotions.size()];
-            if (!ahead.empty() && rng() % 4) return ahead[rng() % ahead.size()];
+            const test::PawnRace race = test::pawn_race(pos, list);
+            if (!race.promotions.empty()) return race.promotions[rng() % race.promotions.size()];
+            if (!race.ahead.empty() && rng() % 4) return race.ahead[rng() % race.ahead.size()];
             return list[std::uniform_int_distribution<int>(0, int(list.size()) - 1)(rng)];
         },
         castlings);

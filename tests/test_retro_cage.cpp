@@ -283,23 +283,12 @@ TEST(RetroCage, PromotedOnTheirSquaresOnlyWhenTheyWere) {
         for (int ply = 0; ply < 160; ++ply) {
             generate_legal(pos, list);
             if (list.size() == 0) break;
-            std::vector<Move> promotions, ahead;
-            int best = -1;
-            for (const Move& m : list) {
-                if (pos.piece_on(m.from).walk != PAWN) continue;
-                if (m.kind == MoveKind::Promotion) promotions.push_back(m);
-                const int r = relative_rank(pos.piece_on(m.from).color, rank_of(m.from));
-                if (r > best) {
-                    best = r;
-                    ahead.clear();
-                }
-                if (r == best) ahead.push_back(m);
-            }
+            const test::PawnRace race = test::pawn_race(pos, list);
             Move m = list[rng() % list.size()];
-            if (!promotions.empty() && rng() % 2)
-                m = promotions[rng() % promotions.size()];
-            else if (game % 2 == 0 && !ahead.empty() && rng() % 4)
-                m = ahead[rng() % ahead.size()];
+            if (!race.promotions.empty() && rng() % 2)
+                m = race.promotions[rng() % race.promotions.size()];
+            else if (game % 2 == 0 && !race.ahead.empty() && rng() % 4)
+                m = race.ahead[rng() % race.ahead.size()];
             UndoInfo undo;
             pos.do_move(m, undo);
             promoted[m.from] = false;

@@ -52,6 +52,27 @@ inline Position game_array_under(const RuleSet& rules) {
     return Position(parse_fen(kGameArray), setup_rules);
 }
 
+// The promotions of `list` (legal moves in `pos`) and the moves of the pawns nearest their
+// last rank: what games biased to promotions choose from.
+struct PawnRace {
+    std::vector<Move> promotions, ahead;
+};
+inline PawnRace pawn_race(const Position& pos, const MoveList& list) {
+    PawnRace race;
+    int best = -1;
+    for (const Move& m : list) {
+        if (pos.piece_on(m.from).walk != PAWN) continue;
+        if (m.kind == MoveKind::Promotion) race.promotions.push_back(m);
+        const int r = relative_rank(pos.piece_on(m.from).color, rank_of(m.from));
+        if (r > best) {
+            best = r;
+            race.ahead.clear();
+        }
+        if (r == best) race.ahead.push_back(m);
+    }
+    return race;
+}
+
 // The board of a FEN (a proof game's target).
 inline std::array<Piece, SQUARE_NB> board_of(const char* fen) { return parse_fen(fen).board; }
 
