@@ -66,6 +66,15 @@ void expect_only_last_move(const rebirth::Setup& diagram, const std::string& pub
     EXPECT_EQ(janko_notation(diagram, last[0]), published);
 }
 
+// The wider cage search refutes the last move `refuted` of `diagram`, not `published`, and
+// `published` is the only last move left.
+void expect_wide_search_leaves(const rebirth::Setup& diagram, const std::string& refuted,
+                               const std::string& published) {
+    EXPECT_TRUE(cage_refutes_wide(retract(diagram, retraction(diagram, refuted)), kCageStatesForFew)) << refuted;
+    EXPECT_FALSE(cage_refutes_wide(retract(diagram, retraction(diagram, published)), kCageStatesForFew)) << published;
+    expect_only_last_move(diagram, published);
+}
+
 // janko.at's type A record JR-A-055 (lastmoves.jsonl, White moved last; published answer
 // PxB=N). The static analysis and the cage search with kCageStatesForFew positions a region
 // leave g7xBh8=N and g7xNh8=N. The wider look (cage_refutes_wide, possible_last_moves'
@@ -75,7 +84,10 @@ void expect_only_last_move(const rebirth::Setup& diagram, const std::string& pub
 TEST(RetroCage, WiderSearchForFewLastMoves) {
     const rebirth::Setup diagram = parse_fen("2bk1K1N/1ppp1p1q/p5pp/8/8/8/8/8 b - - 0 1");
     const rebirth::Setup knight = retract(diagram, retraction(diagram, "g7xNh8=N"));
-    EXPECT_FALSE(cage_refutes(knight, kCageStatesForFew));
+    // Since the search's rules of 2026-12-01 (a king's way home never crosses a square an
+    // unmoved pawn guards; squares between a king and a slider stay held; promotions counted by
+    // bishop colour) the first look closes it already.
+    EXPECT_TRUE(cage_refutes(knight, kCageStatesForFew));
     EXPECT_TRUE(cage_refutes_wide(knight, kCageStatesForFew));
     EXPECT_FALSE(cage_refutes_wide(retract(diagram, retraction(diagram, "g7xBh8=N")), kCageStatesForFew));
     expect_only_last_move(diagram, "g7xBh8=N");
@@ -109,9 +121,7 @@ TEST(RetroCage, HidingUnitsThatMayLeaveClosesSooner) {
 // rank and f7 behind the unmoved pawns.
 TEST(RetroCage, UnitsThatMayLeaveAreHiddenAtOnce) {
     const rebirth::Setup diagram = parse_fen("4BQrr/pp1ppK1k/2p1p1pp/8/8/8/8/8 b - - 0 1");
-    EXPECT_TRUE(cage_refutes_wide(retract(diagram, retraction(diagram, "g7xNf8=Q")), kCageStatesForFew));
-    EXPECT_FALSE(cage_refutes_wide(retract(diagram, retraction(diagram, "g7xBf8=Q")), kCageStatesForFew));
-    expect_only_last_move(diagram, "g7xBf8=Q");
+    expect_wide_search_leaves(diagram, "g7xNf8=Q", "g7xBf8=Q");
     // Type A: Black has no last move (its king and rooks are walled in, its pawns' moves would
     // leave the white king in check or have no square behind them).
     EXPECT_TRUE(possible_last_moves(parse_fen("4BQrr/pp1ppK1k/2p1p1pp/8/8/8/8/8 w - - 0 1"), 3).empty());
@@ -130,9 +140,11 @@ TEST(RetroCage, UnitsThatMayLeaveAreHiddenAtOnce) {
 TEST(RetroCage, HalfOfTheBoardClosesAPocket) {
     const rebirth::Setup diagram = parse_fen("8/8/8/8/8/3P1P2/1PPRPrPP/2B1k2K w - - 0 1");
     const rebirth::Setup knight = retract(diagram, retraction(diagram, "Kf1xNe1"));
-    EXPECT_FALSE(cage_refutes(knight, kCageStatesForFew));
+    // Since the search's rules of 2026-12-01 (see WiderSearchForFewLastMoves) the first look
+    // closes it already, with a third of the positions too.
+    EXPECT_TRUE(cage_refutes(knight, kCageStatesForFew));
     EXPECT_TRUE(cage_refutes_wide(knight, kCageStatesForFew));
-    EXPECT_FALSE(cage_refutes_wide(knight, kCageStatesForFew / 3));  // 50,000 a half: too few
+    EXPECT_TRUE(cage_refutes_wide(knight, kCageStatesForFew / 3));
     EXPECT_FALSE(cage_refutes_wide(retract(diagram, retraction(diagram, "Kf1xBe1")), kCageStatesForFew));
     expect_only_last_move(diagram, "Kf1xBe1");
 }
@@ -182,7 +194,9 @@ TEST(RetroCage, KingsBesideShutInUnitsAreFollowedWithThem) {
 // that Black's only move back is e2xd1=N, its king walled in), the published e2xQd1=N stays.
 TEST(RetroCage, TwoMoreMovesBackForFewLastMoves) {
     const rebirth::Setup diagram = parse_fen("8/6p1/7p/8/6P1/2PPkPPB/1PrR1RPr/2Bn1RK1 w - - 0 1");
-    EXPECT_FALSE(cage_refutes_wide(retract(diagram, retraction(diagram, "h7-h6")), kCageStatesForFew));
+    // Since the search's rules of 2026-12-01 (see WiderSearchForFewLastMoves) the wider look
+    // refutes h7-h6 already.
+    EXPECT_TRUE(cage_refutes_wide(retract(diagram, retraction(diagram, "h7-h6")), kCageStatesForFew));
     expect_only_last_move(diagram, "e2xQd1=N");
 }
 
@@ -234,6 +248,29 @@ TEST(RetroCage, RetractorLabels) {
     const LegalityProof p = judge_legality(parse_fen("4k3/8/8/8/8/1P6/bPP5/1b2K3 b - - 0 1"), 1, {1000, 1});
     EXPECT_EQ(p.verdict, LegalityProof::Verdict::Illegal);
     EXPECT_NE(p.reason.find("caged units"), std::string::npos) << p.reason;
+}
+
+// janko.at's duplex record JR-D-046 (lastmoves.jsonl: Black's last move RxN; helpers' hand
+// proofs this session). With Re1-d1 taken back, White's last move was the bishop's from d1 to
+// e2 (every other white unit is shut in), and from there no unit of the group d1-h1, b2-h2,
+// d3-g3 can be taken back: the square between a rook and the white king stays held (the
+// search's blocked squares), and the black king came to h2 over e3 before e2-e3, never over
+// a square an unmoved pawn guards (the kings' way home). With Re1xNd1 the knight came from c3
+// and the group opens.
+TEST(RetroCage, SquaresBetweenASliderAndTheKingThatMovedStayHeld) {
+    expect_wide_search_leaves(parse_fen("8/8/8/8/8/3PPPP1/1PPrBKPk/2Br1Q1N w - - 0 1"), "Re1-d1", "Re1xNd1");
+}
+
+// janko.at's duplex record JR-D-073 (lastmoves.jsonl: Black's last move B-; Retractor's test
+// notes a cage with an uncapture on e2 it cannot verify). With Be2xQd1 taken back, White's
+// queen, the rook on f1 and Black's bishop stay on d1-f1 and e2 from the last move of the
+// units round them on, and those moves leave one of d1, e1, f1 empty; castling is not taken
+// back where the bishop on e2 attacks f1, and the bishop on h3 is the f1 bishop (a bishop of
+// that colour whose home is shut in was promoted). The search that follows the units
+// retractions bring back and hides those that may leave, never the kings, closes it within
+// 300 positions. Be2-d1 is never refuted.
+TEST(RetroCage, CastlingIsNotTakenBackThroughAnAttackedSquare) {
+    expect_wide_search_leaves(parse_fen("8/8/8/8/6P1/2PPkPPB/1PrR1RPr/2Bb1RK1 w - - 0 1"), "Be2xQd1", "Be2-d1");
 }
 
 // A piece on its last rank whose last move the cage search proves to be its promotion there

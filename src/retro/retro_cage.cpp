@@ -199,38 +199,28 @@ Bitboard fixed_squares(const Cage& g) {
     return fixed;
 }
 
-// Whether piece p (no pawn) on s can still get, moving back and never onto or past a square
-// of `fixed`, to a square of the game array of its walk, off `region` (where it is no longer
-// followed) or, no king, to its last rank (where it may have been a pawn promoted). A unit
-// never leaves the board backwards (orthodox chess): one that cannot is a dead end.
-bool may_get_home(Piece p, Square s, Bitboard fixed, Bitboard region) {
+// Whether piece p (no pawn) on s can get, moving back and never onto or past a square of
+// `fixed`, to a square of the game array of its walk, off `region` (where it is no longer
+// followed) or, with `last_rank` and no king, to its last rank (where it may have been a pawn
+// promoted). A unit never leaves the board backwards (orthodox chess): one that cannot get
+// to any of them is a dead end (may_get_home), one that cannot get home nor off the region
+// was promoted (promotions_fit).
+bool reaches_home(Piece p, Square s, Bitboard fixed, Bitboard region, bool last_rank) {
     const int home_rank = p.color == WHITE ? 0 : 7;
     Bitboard targets = ~region;
     for (int f = 0; f < 8; ++f)
         if (BACK_RANK_WALKS[f] == p.walk) targets |= square_bb(make_square(f, home_rank));
-    if (p.walk != KING) targets |= rank_bb(7 - home_rank);
+    if (last_rank && p.walk != KING) targets |= rank_bb(7 - home_rank);
     Bitboard reach = square_bb(s), frontier = reach;
     while (!(reach & targets)) {
         Bitboard next = 0;
         for (Bitboard b = frontier; b;) {
             const Square x = pop_lsb(b);
-            switch (p.walk) {
-                case KING:
-                    next |= king_attacks(x);
-                    break;
-                case KNIGHT:
-                    next |= knight_attacks(x);
-                    break;
-                case ROOK:
-                    next |= rook_attacks(x, fixed);
-                    break;
-                case BISHOP:
-                    next |= bishop_attacks(x, fixed);
-                    break;
-                default:
-                    next |= queen_attacks(x, fixed);
-                    break;
-            }
+            next |= p.walk == KING     ? king_attacks(x)
+                    : p.walk == KNIGHT ? knight_attacks(x)
+                    : p.walk == ROOK   ? rook_attacks(x, fixed)
+                    : p.walk == BISHOP ? bishop_attacks(x, fixed)
+                                       : queen_attacks(x, fixed);
         }
         frontier = next & ~fixed & ~reach;
         if (!frontier) return false;
@@ -239,14 +229,72 @@ bool may_get_home(Piece p, Square s, Bitboard fixed, Bitboard region) {
     return true;
 }
 
+// reaches_home with the last rank (a pawn promoted there) among the targets.
+bool may_get_home(Piece p, Square s, Bitboard fixed, Bitboard region) {
+    return reaches_home(p, s, fixed, region, true);
+}
+
 // Whether every followed piece of g (pawns apart: side_fits) may still get home
-// (may_get_home).
+// (may_get_home). A king never stood on a square a pawn on its own second rank attacks (the
+// pawn stood there all game): those squares are walls on its way home too.
 bool pieces_may_get_home(const Cage& g, Bitboard region) {
     const Bitboard fixed = fixed_squares(g);
+    std::array<Bitboard, COLOR_NB> pawn_guard{};
+    for (int s = 0; s < SQUARE_NB; ++s)
+        if (unmoved_pawn(g.board[s], Square(s)))
+            pawn_guard[g.board[s].color] |= pawn_attacks(g.board[s].color, Square(s));
     for (int s = 0; s < SQUARE_NB; ++s) {
         const Piece p = g.board[s];
         if (p.empty() || p.walk == PAWN || (fixed & square_bb(Square(s)))) continue;
-        if (!may_get_home(p, Square(s), fixed, region)) return false;
+        const Bitboard guarded = p.walk == KING ? pawn_guard[~p.color] & ~square_bb(Square(s)) : 0;
+        if (!may_get_home(p, Square(s), fixed | guarded, region)) return false;
+    }
+    return true;
+}
+
+// Whether each side's promotions fit its missing pawns: per walk, the pieces beyond the game
+// array's, or the followed pieces that must have been promoted (they reach no game-array
+// square of their walk past the fixed units, nor the region's edge), whichever is more;
+// bishops per square colour (a hidden bishop counted where it costs least), and a bishop of a
+// colour whose game-array square is shut in by fixed units (its original never left it) is
+// promoted unless it stands there. A helper's proposal (JR-D-073).
+bool promotions_fit(const Cage& g, Bitboard region) {
+    const Bitboard fixed = fixed_squares(g);
+    for (Color c : {WHITE, BLACK}) {
+        std::array<int, WALK_NB> n{}, must{};
+        int bishops[2] = {0, 0}, must_bishops[2] = {0, 0};  // [1]: dark squares
+        for (int i = 0; i < SQUARE_NB; ++i) {
+            const Square s = Square(i);
+            const Piece p = g.board[s];
+            if (p.empty() || p.color != c) continue;
+            ++n[p.walk];
+            const bool promoted = p.walk != PAWN && p.walk != KING && !(fixed & square_bb(s)) &&
+                                  !reaches_home(p, s, fixed, region, false);
+            if (p.walk != BISHOP) {
+                must[p.walk] += promoted;
+                continue;
+            }
+            const int dark = is_dark(s);
+            ++bishops[dark];
+            bool shut_out = promoted;
+            for (const int f : {2, 5}) {
+                const Square home = make_square(f, c == WHITE ? 0 : 7);
+                if (home != s && is_dark(home) == bool(dark) && !(bishop_attacks(home, fixed) & ~fixed))
+                    shut_out = true;
+            }
+            must_bishops[dark] += shut_out;
+        }
+        for (Walk w = KING; w <= PAWN; ++w) n[w] += g.hidden[c][w];
+        const int hidden_bishops = g.hidden[c][BISHOP];
+        int bishops_promoted = 1 << 20;
+        for (int light = 0; light <= hidden_bishops; ++light)
+            bishops_promoted = std::min(
+                bishops_promoted, std::max(std::max(0, bishops[0] + light - 1), must_bishops[0]) +
+                                      std::max(std::max(0, bishops[1] + hidden_bishops - light - 1), must_bishops[1]));
+        const int promoted = std::max(std::max(0, n[QUEEN] - 1), must[QUEEN]) +
+                             std::max(std::max(0, n[ROOK] - 2), must[ROOK]) +
+                             std::max(std::max(0, n[KNIGHT] - 2), must[KNIGHT]) + bishops_promoted;
+        if (n[PAWN] + promoted > 8) return false;
     }
     return true;
 }
@@ -291,7 +339,7 @@ bool may_leave(Bitboard occupied, Piece p, Square s, Bitboard region) {
 // Hides (counts as hidden units) every followed unit of g that may_leave the region, until
 // none is left: hiding a unit frees lines for others. Sound whatever it hides: a hidden unit
 // is only forgotten, still counted.
-void shed_leavers(Cage& g, Bitboard region) {
+void shed_leavers(Cage& g, Bitboard region, bool keep_kings) {
     Bitboard occupied = 0;  // kept up to date as units are hidden
     for (int s = 0; s < SQUARE_NB; ++s)
         if (!g.board[s].empty()) occupied |= square_bb(Square(s));
@@ -300,7 +348,7 @@ void shed_leavers(Cage& g, Bitboard region) {
         for (Bitboard b = occupied & ~g.frozen; b;) {
             const Square s = pop_lsb(b);
             const Piece p = g.board[s];
-            if (!may_leave(occupied, p, s, region)) continue;
+            if ((keep_kings && p.walk == KING) || !may_leave(occupied, p, s, region)) continue;
             g.put(s, Piece{});
             ++g.hidden[p.color][p.walk];
             occupied &= ~square_bb(s);
@@ -313,16 +361,24 @@ class CageSearch {
   public:
     // `shed`: units that may leave the region in one retraction are hidden at once
     // (shed_leavers), as Retractor's cage verification removes them: far fewer positions.
-    CageSearch(Bitboard region, long max_states, bool follow_taken = true, bool shed = false, Square pinned = SQ_NONE)
-        : region_(region), max_states_(max_states), follow_taken_(follow_taken), shed_(shed), pinned_(pinned) {
+    // `keep_kings`: kings are never hidden so (their check rules stay).
+    CageSearch(Bitboard region, long max_states, bool follow_taken = true, bool shed = false, Square pinned = SQ_NONE,
+               bool keep_kings = false)
+        : region_(region),
+          max_states_(max_states),
+          follow_taken_(follow_taken),
+          shed_(shed),
+          keep_kings_(keep_kings),
+          pinned_(pinned) {
         init_bitboards();  // the attack tables may_get_home reads
     }
 
     // Whether no relaxed history from `start` reaches the game array (within the limit).
     bool refutes(Cage start) {
-        if (shed_) shed_leavers(start, region_);
+        if (shed_) shed_leavers(start, region_, keep_kings_);
         unpin_if_hidden(start);
-        if (!cage_possible(start) || !pieces_may_get_home(start, region_)) return true;
+        if (!cage_possible(start) || !pieces_may_get_home(start, region_) || !promotions_fit(start, region_))
+            return true;
         std::vector<Cage> stack{start};
         seen_.insert(start.key());
         while (!stack.empty()) {
@@ -354,10 +410,12 @@ class CageSearch {
     // and possible: ~m not in check by contact, m in check by one contact checker at most, the
     // known units fitting the game array.
     void push(Cage& e, std::vector<Cage>& out) {
-        if (shed_) shed_leavers(e, region_);
+        if (shed_) shed_leavers(e, region_, keep_kings_);
         unpin_if_hidden(e);
         // Seen first (an impossible position stays impossible, and is kept out of the count).
-        if (!seen_.insert(e.key()) || !cage_possible(e) || !pieces_may_get_home(e, region_)) return;
+        if (!seen_.insert(e.key()) || !cage_possible(e) || !pieces_may_get_home(e, region_) ||
+            !promotions_fit(e, region_))
+            return;
         ++visited_;
         out.push_back(e);
     }
@@ -407,7 +465,9 @@ class CageSearch {
         const Color m = ~g.stm;
         const Piece p = g.board[t];
         if (g.frozen & square_bb(t)) return;
-        const auto empty = [&](int f, int r) { return on_board(f, r) && g.board[make_square(f, r)].empty(); };
+        const auto empty = [&](int f, int r) {
+            return on_board(f, r) && g.board[make_square(f, r)].empty() && !(blocked_ & square_bb(make_square(f, r)));
+        };
         const int tf = file_of(t), tr = rank_of(t);
         const int fwd = m == WHITE ? 1 : -1;
         if (p.walk == PAWN) {
@@ -456,6 +516,8 @@ class CageSearch {
         Square forced = SQ_NONE;
         const int checks = contact_checkers(g.board, g.stm, forced);
         if (checks > 1) return;
+        blocked_ = blocked_squares(g);
+        if (blocked_ && !g.may_pass(WHITE) && !g.may_pass(BLACK)) return;  // nothing can stand there
         for (int ti = 0; ti < SQUARE_NB; ++ti) {
             const Square t = Square(ti);
             const Piece p = g.board[t];
@@ -472,8 +534,54 @@ class CageSearch {
         }
     }
 
+    // The side m whose move is retracted in g is not in check there: where a followed queen,
+    // rook or bishop of the side to move stands on a line with m's king with one square between,
+    // empty of followed units, a hidden unit stands on it, and m's move neither left it nor
+    // crossed it (it would have stayed empty). A helper's proposal (JR-D-046).
+    static Bitboard blocked_squares(const Cage& g) {
+        const Color m = ~g.stm;
+        Square king = SQ_NONE;
+        Bitboard occupied = 0;
+        for (int s = 0; s < SQUARE_NB; ++s) {
+            if (g.board[s].empty()) continue;
+            occupied |= square_bb(Square(s));
+            if (g.board[s] == make_piece(m, KING)) king = Square(s);
+        }
+        if (king == SQ_NONE) return 0;
+        Bitboard blocked = 0;
+        for (int s = 0; s < SQUARE_NB; ++s) {
+            const Piece p = g.board[s];
+            if (p.empty() || p.color != g.stm) continue;
+            const Bitboard sees = p.walk == QUEEN    ? queen_attacks(Square(s), occupied)
+                                  : p.walk == ROOK   ? rook_attacks(Square(s), occupied)
+                                  : p.walk == BISHOP ? bishop_attacks(Square(s), occupied)
+                                                     : 0;
+            if (!(sees & square_bb(king))) continue;
+            if (const Bitboard between = between_bb(Square(s), king); popcount(between) == 1) blocked |= between;
+        }
+        return blocked;
+    }
+
+    // Whether a followed unit of ~m in e attacks `target` surely: by contact, or as a queen,
+    // rook or bishop along a line whose squares between are all in `empty` (squares empty in e).
+    static bool surely_attacked(const Cage& e, Color m, Square target, Bitboard empty) {
+        for (int s = 0; s < SQUARE_NB; ++s) {
+            const Piece p = e.board[s];
+            if (p.empty() || p.color == m || Square(s) == target) continue;
+            if (contact_attack(p, Square(s), target)) return true;
+            const Bitboard line = p.walk == QUEEN    ? queen_attacks(Square(s), 0)
+                                  : p.walk == ROOK   ? rook_attacks(Square(s), 0)
+                                  : p.walk == BISHOP ? bishop_attacks(Square(s), 0)
+                                                     : 0;
+            if ((line & square_bb(target)) && !(between_bb(Square(s), target) & ~empty)) return true;
+        }
+        return false;
+    }
+
     // Castling taken back: the king from g1 (c1) to e1 with the rook from f1 (d1) to h1 (a1);
-    // a rook not followed there may be hidden.
+    // a rook not followed there may be hidden. Not when a followed unit of the other side
+    // surely attacks a square the king stood on or crossed (castling out of, through or into
+    // check; a helper's proposal, JR-D-073).
     void uncastle(const Cage& g, Square t, std::vector<Cage>& out) {
         const Color m = ~g.stm;
         const int r = m == WHITE ? 0 : 7;
@@ -492,6 +600,11 @@ class CageSearch {
         e.put(t, Piece{});
         e.put(king_home, make_piece(m, KING));
         e.frozen |= square_bb(king_home);
+        const Bitboard empty =
+            tf == 6 ? square_bb(make_square(5, r)) | square_bb(make_square(6, r))
+                    : square_bb(make_square(1, r)) | square_bb(make_square(2, r)) | square_bb(make_square(3, r));
+        for (const Square k : {king_home, rook_now, t})
+            if (surely_attacked(e, m, k, empty)) return;
         if (followed) {
             e.put(rook_now, Piece{});
             e.put(corner, make_piece(m, ROOK));
@@ -504,7 +617,11 @@ class CageSearch {
     long max_states_;
     bool follow_taken_;
     bool shed_;
+    bool keep_kings_;
     Square pinned_;  // SQ_NONE: none
+    // Squares no followed unit of the side whose move is retracted left or crossed: the one
+    // square between that side's king and a slider of the other side (blocked_squares).
+    Bitboard blocked_ = 0;
     BasicKeySet<Cage::Key> seen_;
     long visited_ = 0;  // possible positions pushed
 };
@@ -646,6 +763,12 @@ bool cage_refutes_wide(const Setup& s, long max_states) {
     // JR-A-055: the knight taken on h8 by g7xh8=N cannot have come into the corner; about
     // 30,000 positions for the search that leaves the units brought back hidden).
     if (kings && cage_refutes_in(s, around(kings, 2), 6 * max_states)) return true;
+    // The same region following the units retractions bring back and hiding those that may
+    // leave, the kings never (JR-D-073: with Be2xQd1 taken back, White's queen, the rook on f1
+    // and Black's bishop are shut in on d1-f1 and e2 with the kings beside; 299 positions).
+    if (kings && CageSearch(around(kings, 2), 6 * max_states, true, true, SQ_NONE, true)
+                     .refutes(cage_start(s, around(kings, 2))))
+        return true;
     // Last, the units and the squares next to them, hiding at once every unit that may leave
     // (janko.at's JR-A-040: before g7xNf8=Q the white king on f7 is shut in on the eighth rank
     // behind the black pawns, whose h-pawn and g-pawn may have crossed; about 100,000 positions).
