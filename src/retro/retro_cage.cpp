@@ -257,7 +257,8 @@ bool pieces_may_get_home(const Cage& g, Bitboard region) {
 // square of their walk past the fixed units, nor the region's edge), whichever is more;
 // bishops per square colour (a hidden bishop counted where it costs least), and a bishop of a
 // colour whose game-array square is shut in by fixed units (its original never left it) is
-// promoted unless it stands there. A helper's proposal (JR-D-073).
+// promoted unless it stands there. A helper's proposal (JR-D-073). A flood per piece and
+// state: only the search that keeps the kings (cage_refutes_wide's) counts it.
 bool promotions_fit(const Cage& g, Bitboard region) {
     const Bitboard fixed = fixed_squares(g);
     for (Color c : {WHITE, BLACK}) {
@@ -377,7 +378,8 @@ class CageSearch {
     bool refutes(Cage start) {
         if (shed_) shed_leavers(start, region_, keep_kings_);
         unpin_if_hidden(start);
-        if (!cage_possible(start) || !pieces_may_get_home(start, region_) || !promotions_fit(start, region_))
+        if (!cage_possible(start) || !pieces_may_get_home(start, region_) ||
+            (keep_kings_ && !promotions_fit(start, region_)))
             return true;
         std::vector<Cage> stack{start};
         seen_.insert(start.key());
@@ -414,7 +416,7 @@ class CageSearch {
         unpin_if_hidden(e);
         // Seen first (an impossible position stays impossible, and is kept out of the count).
         if (!seen_.insert(e.key()) || !cage_possible(e) || !pieces_may_get_home(e, region_) ||
-            !promotions_fit(e, region_))
+            (keep_kings_ && !promotions_fit(e, region_)))
             return;
         ++visited_;
         out.push_back(e);
