@@ -1552,6 +1552,12 @@ LegalityVerdict stuck_pawns_rule(const Scan& s, std::array<CapturePlan, COLOR_NB
     return {};
 }
 
+// The square colours (bit 0 light, bit 1 dark) on which colour o has no bishop: its
+// game-array bishop of that colour is gone.
+unsigned gone_bishop_colours(const Scan& s, Color o) {
+    return (!(s.of(o, BISHOP) & ~DARK_SQUARES) ? 1u : 0u) | (!(s.of(o, BISHOP) & DARK_SQUARES) ? 2u : 0u);
+}
+
 // Per number of captures k (bits 4k to 4k + 3), the colours (bit 0 light, bit 1 dark) that the
 // captures of a pawn way land on: bit 4k + mask is set when some way has k captures landing
 // on exactly the colours of mask.
@@ -1615,8 +1621,7 @@ LegalityVerdict sealed_colours_rule(const Scan& s, const std::array<CapturePlan,
     const Color o = ~c;
     const CapturePlan& pc = plans[c];
     const CapturePlan& po = plans[o];
-    const unsigned need =
-        (!(s.of(o, BISHOP) & ~DARK_SQUARES) ? 1u : 0u) | (!(s.of(o, BISHOP) & DARK_SQUARES) ? 2u : 0u);
+    const unsigned need = gone_bishop_colours(s, o);
     if (!need || !pc.pending || !po.pending || pc.items == 0) return {};
     const int lost = pc.lost;
     const int least = least_captures(pc, 0);
@@ -1817,7 +1822,7 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
     // A side o without a bishop of some colour, the other side's pawns with fewer captures to
     // spare than such colours: pawns of o on their third rank seal ways (sealed_colours_rule).
     for (Color c : {WHITE, BLACK}) {
-        const int need = int(!(s.of(~c, BISHOP) & ~DARK_SQUARES)) + int(!(s.of(~c, BISHOP) & DARK_SQUARES));
+        const int need = popcount(Bitboard(gone_bishop_colours(s, ~c)));
         const CapturePlan& pc = plans[c];
         const int least = pc.least >= 0 ? pc.least : pc.greedy;  // the greedy total bounds the least
         if (need == 0 || least < 0 || pc.lost - least >= need) continue;
