@@ -8,6 +8,7 @@
 #include <cassert>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -358,6 +359,36 @@ void shed_leavers(Cage& g, Bitboard region, bool keep_kings) {
     }
 }
 
+// A cage search's set of positions seen, taken from the thread's spare sets and given back
+// emptied (WideKeySet::reset) when the search ends: thousands of searches a problem, most of
+// them small, reuse a few tables instead of faulting fresh pages in for each.
+class SeenSet {
+  public:
+    SeenSet() {
+        if (spare().empty()) {
+            set_ = std::make_unique<WideKeySet<Cage::Key>>();
+        } else {
+            set_ = std::move(spare().back());
+            spare().pop_back();
+        }
+    }
+    ~SeenSet() {
+        set_->reset();
+        spare().push_back(std::move(set_));
+    }
+    SeenSet(const SeenSet&) = delete;
+    SeenSet& operator=(const SeenSet&) = delete;
+
+    bool insert(const Cage::Key& k) { return set_->insert(k); }
+
+  private:
+    static std::vector<std::unique_ptr<WideKeySet<Cage::Key>>>& spare() {
+        thread_local std::vector<std::unique_ptr<WideKeySet<Cage::Key>>> sets;
+        return sets;
+    }
+    std::unique_ptr<WideKeySet<Cage::Key>> set_;
+};
+
 class CageSearch {
   public:
     // `shed`: units that may leave the region in one retraction are hidden at once
@@ -624,7 +655,7 @@ class CageSearch {
     // Squares no followed unit of the side whose move is retracted left or crossed: the one
     // square between that side's king and a slider of the other side (blocked_squares).
     Bitboard blocked_ = 0;
-    BasicKeySet<Cage::Key> seen_;
+    SeenSet seen_;
     long visited_ = 0;  // possible positions pushed
 };
 

@@ -54,7 +54,7 @@ bool statically_possible(const Setup& s, const RuleSet* rules) {
 bool closure_refutes(const Setup& s, long max_positions, const RuleSet* rules) {
     init_bitboards();
     if (!statically_possible(s, rules)) return true;
-    BasicKeySet<ClosureKey> seen;
+    WideKeySet<ClosureKey> seen;
     seen.insert(position_key(s));
     std::vector<Setup> stack{s};
     std::vector<UnMove> un;
