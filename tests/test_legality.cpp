@@ -495,12 +495,16 @@ TEST(LegalityPawnStructure, ThirdRankPawnsSealTheirSquaresForTheBishopsColours) 
 // every pawn of the other side on that file, which it cannot do either. Nobody took anything
 // (16 units a side, Black's queen on a5 promoted): Black's h-pawn went straight down to h1
 // (g1 and a capture are out of reach), and White's h-pawn left h2 up the h-file before it
-// came by, straight too: they crossed. With Sb1 and Bc1 gone Black may have taken twice:
-// h7-h6, h6xg5 once White's h-pawn has gone by, g5-g4, g4xh3 behind it, h3-h2-h1=Q.
+// came by, straight too: they crossed. With Sb1 and Sg1 gone Black may have taken twice:
+// h7-h6, h6xg5 once White's h-pawn has gone by, g5-g4, g4xh3 behind it, h3-h2-h1=Q. Not with
+// Sb1 and Bc1 gone (this test said so until 2026-12-02): Bc1, shut in by b2 and d2, was taken
+// at home by a piece, and Black's one pawn capture left cannot take its h-pawn round White's.
 TEST(LegalityPawnStructure, PromotedUnitsPawnsPassedPawnsOnTheirFile) {
     EXPECT_TRUE(
         illegal_with(analyze_fen("rnbqkbnr/ppppppp1/8/q7/7P/8/PPPPPPP1/RNBQKBNR w - - 0 1"), "passed each other"));
-    EXPECT_TRUE(not_proved_illegal(analyze_fen("rnbqkbnr/ppppppp1/8/q7/7P/8/PPPPPPP1/R2QKBNR w - - 0 1")));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("rnbqkbnr/ppppppp1/8/q7/7P/8/PPPPPPP1/R1BQKB1R w - - 0 1")));
+    EXPECT_TRUE(
+        illegal_with(analyze_fen("rnbqkbnr/ppppppp1/8/q7/7P/8/PPPPPPP1/R2QKBNR w - - 0 1"), "passed each other"));
     // The last thing left of janko.at's JR-O-010 (Eriksson, Stella Polaris 1969; lastmoves.jsonl:
     // the tenth single move back is Nb5-c3+, no capture). Taking back Nb5xQc3 instead leaves
     // Black 11 units: the bishop on e6 is promoted (c8's, shut in by b7 and d7, was taken at
@@ -518,6 +522,30 @@ TEST(LegalityPawnStructure, PromotedUnitsPawnsPassedPawnsOnTheirFile) {
             "passed each other"))
             << taken;
     EXPECT_TRUE(not_proved_illegal(analyze_fen("8/1pppp2p/2k1b2R/1NP2rRr/BPQ2P1p/BP2PN1K/1P4P1/8 w - - 0 1")));
+}
+
+// A pawn that made no capture by its side's count never left its file, and the other side's
+// pawns did not pass it there either (janko.at's JR-D-139, lastmoves.jsonl: Black's last move
+// was h2xQg1=R, not h2xNg1=R; data/retro/hand-proofs/JR-D-139.md, proof 4). With h2xNg1=R
+// taken back, White's rook on b8 promoted there (the cage search's mark, given here): White
+// has three knights, so the h-pawn promoted too. Black made 4 captures (White lost Q, R and
+// both bishops), Bc1 taken at home by a piece (b2, d2 never moved), a7xb6 and f7xe6: one to
+// spare, so Black's h-pawn, which off its file and back needs two, went straight down from
+// h7 to h2. White's h-pawn got past it only off the h-file, and the g-file ends at g7: two
+// captures, with c2xd3 and a7xb8 four, where White made 4 of which one took Bf8 at home, by
+// a piece. With the queen on g1 instead (the published answer) no promotion is needed.
+TEST(LegalityPawnStructure, PawnsWithNoCaptureToSpareBarTheOtherSidesWaysOnTheirFiles) {
+    LegalityMarks marks;
+    marks.promoted_here = square_bb(SQ_B8);
+    const auto verdict = [&](const char* fen) {
+        const rebirth::Setup s = parse_fen(fen);
+        return analyze_orthodox_legality(s.board, s.side_to_move, s.castling, s.ep_square, marks);
+    };
+    EXPECT_TRUE(illegal_with(verdict("nRr1n3/1ppKp1p1/1p1pp3/8/8/3PP3/1P1PkPPp/3N1RNN b - - 0 1"), "need 4 captures"));
+    EXPECT_TRUE(not_proved_illegal(verdict("nRr1n3/1ppKp1p1/1p1pp3/8/8/3PP3/1P1PkPPp/3N1RQN b - - 0 1")));
+    // Black with a capture more to spare (White's rook on f1 gone too): the h-pawn may have gone
+    // h7xg6, g6xh5 round White's, which went straight up.
+    EXPECT_TRUE(not_proved_illegal(verdict("nRr1n3/1ppKp1p1/1p1pp3/8/8/3PP3/1P1PkPPp/3N2NN b - - 0 1")));
 }
 
 // janko.at's type D record JR-D-109 (W. Keym; lastmoves.jsonl): White's last move was a pawn

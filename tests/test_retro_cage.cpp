@@ -273,6 +273,23 @@ TEST(RetroCage, CastlingIsNotTakenBackThroughAnAttackedSquare) {
     expect_wide_search_leaves(parse_fen("8/8/8/8/6P1/2PPkPPB/1PrR1RPr/2Bb1RK1 w - - 0 1"), "Be2xQd1", "Be2-d1");
 }
 
+// The three ranks at an edge that holds a king (janko.at's duplex record JR-D-139,
+// lastmoves.jsonl; data/retro/hand-proofs/JR-D-139.md, proofs 1 and 3). With a7xRb8=R taken
+// back, Black's knights on a8 and e8, rooks on b8 and c8 and White's king on d7 have no
+// retraction that leaves the kings out of check (Na8-b6, Ne8-f6 and Rc8-d8 check the king on
+// d7, which on d8 would stand in a check Black's last move cannot have given), and a rook on
+// b8 of Black's is no promotion: the group never moves back. With h2xRg1=R the same for
+// White's rooks on f1 and g1, knight on h1 and Black's king on e2. A queen taken back goes
+// home (Qb8-a7 once the pawn is back on a6, Qg1-h2). The kings stand in different halves of
+// the board, so the half-board search does not run.
+TEST(RetroCage, EdgeRanksHoldingAKingAreSearched) {
+    const auto diagram = [](const std::string& stm) {
+        return parse_fen("nRr1n3/1ppKp1p1/1p1pp3/8/8/3PP3/1P1PkPP1/3N1RrN " + stm + " - - 0 1");
+    };
+    expect_wide_search_leaves(diagram("b"), "a7xRb8=R", "a7xQb8=R");
+    expect_wide_search_leaves(diagram("w"), "h2xRg1=R", "h2xQg1=R");
+}
+
 // A piece on its last rank whose last move the cage search proves to be its promotion there
 // (promoted_on_its_square) counts, in the static analysis, as promoted on that square. janko.at's
 // duplex record JR-D-160 (Osorio, Lois, Buchanan; a helper's hand proof this session): with
@@ -335,8 +352,6 @@ TEST(RetroCage, PromotedOnTheirSquaresOnlyWhenTheyWere) {
             const rebirth::Setup s = pos.to_setup();
             for (int i = 0; i < SQUARE_NB; ++i) {
                 const Square q = Square(i);
-                const Piece p = s.board[q];
-                if (p.empty() || p.walk == KING || p.walk == PAWN || relative_rank(p.color, rank_of(q)) != 7) continue;
                 if (!promoted_on_its_square(s, q, 1000)) continue;
                 ++claims;
                 ASSERT_TRUE(promoted[q]) << to_fen(s) << ": " << square_name(q) << " (game " << game << ")";

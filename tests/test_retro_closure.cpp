@@ -65,7 +65,7 @@ TEST(RetroClosure, JankoDiagramsAreNeverRefuted) {
         const std::string type = j["record_type"];
         if (type == "other") continue;
         const std::string to_move = j["retract_first"] == "w" ? "b" : "w";
-        for (const std::string stm : {std::string("w"), std::string("b")}) {
+        for (const char* stm : {"w", "b"}) {
             if (type != "D" && stm != to_move) continue;
             const std::string fen = j["placement"].get<std::string>() + " " + stm + " - - 0 1";
             EXPECT_FALSE(closure_refutes(parse_fen(fen), 500)) << j["id"] << ": " << fen;

@@ -41,10 +41,10 @@ Setup retract_keeping_rights(const Setup& position, const UnMove& u);
 // illegal. True is a proof that the diagram's last move was not u.
 bool last_move_refuted(const Setup& position, const UnMove& u, int depth, const RuleSet* rules = nullptr);
 
-// The second look at few last moves: where 2 to kWiderCageAtMost are left (orthodox chess),
-// each gets the static analysis with the pieces on their last ranks that retro_cage.h's
-// promoted_on_its_square proves promoted there (kPromotedHereStates positions each) marked
-// so, then the cage search again with kCageStatesForFew positions a region
+// The second look at the last moves left (orthodox chess, two or more): each gets the static
+// analysis with the pieces on their last ranks that retro_cage.h's promoted_on_its_square
+// proves promoted there (kPromotedHereStates positions each) marked so; then, where 2 to
+// kWiderCageAtMost are left, the cage search again with kCageStatesForFew positions a region
 // (cage_refutes_wide), then kDeeperLevels more single moves taken back, every position on
 // the way against may_be_legal (depth 3) and the cage search (the last move is refuted when
 // every line of retractions its history allows is, none reaching the game array), then the

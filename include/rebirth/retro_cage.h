@@ -67,7 +67,8 @@ bool cage_refutes_in(const Setup& s, Bitboard region, long max_states);
 // other retraction first, then anything), finds no relaxed history within `max_states`
 // positions. Every legal history then ends that unit's moves with a promotion onto q (one
 // that never moved stands on its game-array square, which the search reaches). False proves
-// nothing. The static analysis takes it as a mark (LegalityMarks::promoted_here).
+// nothing, and is said at once for an empty square, a king, a pawn or a piece off its last
+// rank. The static analysis takes it as a mark (LegalityMarks::promoted_here).
 bool promoted_on_its_square(const Setup& s, Square q, long max_states);
 
 }  // namespace rebirth

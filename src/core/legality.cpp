@@ -1052,15 +1052,21 @@ LegalityVerdict vanished_files_rule(const Scan& s, const std::array<CapturePlan,
         "pawns' ways need leave too few for the files they do not touch");
 }
 
+// The square colours (bit 0 light, bit 1 dark) on which colour o has no bishop: its
+// game-array bishop of that colour is gone.
+unsigned gone_bishop_colours(const Scan& s, Color o) {
+    return (!(s.of(o, BISHOP) & ~DARK_SQUARES) ? 1u : 0u) | (!(s.of(o, BISHOP) & DARK_SQUARES) ? 2u : 0u);
+}
+
 // Contract: a pawn's captures keep the colour of its square, a single step changes it and the
 // double step from home does not; a way whose captures are as many as the ranks it advances
 // (no step at all) takes only on the colour of its home square. Whether some assignment of
 // the plan's items to homes with exactly `total` captures (each way with its least: every
 // capture of c's pawns is then one of those ways') leaves a capture on each colour of `need`
-// ([1]: dark; the other side's game-array bishop of that colour is gone and was taken by a
-// pawn): ways with steps count as taking on either colour. Only called when the plan's least
+// (bit 0 light, bit 1 dark: the other side's game-array bishop of that colour is gone and was
+// taken by a pawn): ways with steps count as taking on either colour. Only called when the plan's least
 // total is `total` and c's pawns made that many captures.
-bool bishop_colours_fit(const CapturePlan& plan, Color c, const bool need[2], int total) {
+bool bishop_colours_fit(const CapturePlan& plan, Color c, unsigned need, int total) {
     // dp[homes]: bit (captures * 12 + light + 2 * dark + 4 * min(free, 2)) for the first
     // popcount(homes) items, light/dark: a forced way took on that colour, free: the captures
     // of ways with steps.
@@ -1077,7 +1083,7 @@ bool bishop_colours_fit(const CapturePlan& plan, Color c, const bool need[2], in
             if (!dp[mask][size_t(state)]) continue;
             const int caps = state / 12, light = state % 2, dark = (state / 2) % 2, free = (state % 12) / 4;
             if (i == plan.items) {
-                if (caps == total && (need[0] && !light) + (need[1] && !dark) <= free) return true;
+                if (caps == total && ((need & 1u) && !light) + ((need & 2u) && !dark) <= free) return true;
                 continue;
             }
             for (int f = 0; f < 8; ++f) {
@@ -1098,20 +1104,39 @@ bool bishop_colours_fit(const CapturePlan& plan, Color c, const bool need[2], in
     return false;
 }
 
-// How a gone game-array bishop of colour o is named (`need`: [1] the dark-squared one).
-std::string gone_bishops(Color o, const bool need[2]) {
+// How the gone game-array bishops of colour o are named (`need`: bit 0 the light-squared one,
+// bit 1 the dark-squared one).
+std::string gone_bishops(Color o, unsigned need) {
     return color_name(o) + " " +
-           (need[0] && need[1] ? std::string("bishops")
-            : need[1]          ? "dark-squared bishop"
-                               : "light-squared bishop") +
-           " that " + (need[0] && need[1] ? "are" : "is") + " gone";
+           (need == 3u   ? std::string("bishops")
+            : need == 2u ? "dark-squared bishop"
+                         : "light-squared bishop") +
+           " that " + (need == 3u ? "are" : "is") + " gone";
+}
+
+// Contract: the pawns of colour o (items of o's filled plan) that made no capture, by o's
+// count: a pawn that made one came onto the file it stands on by a capture (off its own file
+// and back, or from another), so its way is one of `entered`; when the least total with it so
+// (least_captures forcing it) is more than the captures o's pawns can have made, it came
+// straight from its file's home and never left the file, as straight_blockers' pawns (whose
+// squares, `known`, are left out). JR-D-139: Black's h-pawn on h2, with Black's one capture
+// to spare, never left the h-file, so White's h-pawn promoted only past it by two captures.
+Bitboard counted_straight_blockers(const CapturePlan& po, Bitboard known) {
+    if (!po.pending) return 0;
+    Bitboard straight = 0;
+    for (int i = 0; i < po.pawns; ++i) {
+        const Square q = po.square[size_t(i)];
+        if (!(known & square_bb(q)) && least_captures(po, 1u << i) > po.missing) straight |= square_bb(q);
+    }
+    return straight;
 }
 
 // Rules on where the units of colour c stand and how many promotions and captures they need.
 // With `joint` (pawns of both sides passed each other on some file), or promoted units, `plan`
 // is filled as well for the joint check of both sides (crossing_rule).
 LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitboard walls, const Seals& seals,
-                               bool joint, CapturePlan& plan, const LegalityMarks& marks, bool want_touched = false) {
+                               bool joint, CapturePlan& plan, const LegalityMarks& marks, bool want_touched = false,
+                               Bitboard counted_blockers = 0) {
     const Bitboard marked_promoted = marks.promoted | marks.promoted_here;
     const Bitboard pawns = s.of(c, PAWN);
     const Bitboard home_rank = relative_rank_bb(c, 1);
@@ -1204,11 +1229,12 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
     // pawn can have walked there past the walls, each with the captures its way needs (at
     // least one a file change); there are no more captures than missing opposing units. A
     // pawn of c that stands beyond a pawn of the other side that never left its file
-    // (straight_blockers), on that file, came onto the file by a capture.
+    // (straight_blockers, or `counted_blockers`: counted_straight_blockers), on that file, came
+    // onto the file by a capture.
     const Bitboard moved = pawns & ~home_rank;
     const int items = popcount(moved) + promoted;
     if (items == 0) return {};
-    const Bitboard blockers = straight_blockers(s, ~c, walls);
+    const Bitboard blockers = straight_blockers(s, ~c, walls) | counted_blockers;
     Bitboard gates = 0, beyond = 0;
     for (Bitboard b = blockers; b;) {
         const Square w = pop_lsb(b);
@@ -1395,9 +1421,8 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
     // Every unit c took was taken by a pawn on an item's way: a game-array bishop of ~c that
     // is gone was taken on a square of its colour.
     if (best == lost) {
-        // [1]: dark; no bishop of ~c of that colour stands.
-        const bool need[2] = {!(s.of(~c, BISHOP) & ~DARK_SQUARES), !(s.of(~c, BISHOP) & DARK_SQUARES)};
-        if ((need[0] || need[1]) && !bishop_colours_fit(P, c, need, lost))
+        const unsigned need = gone_bishop_colours(s, ~c);
+        if (need && !bishop_colours_fit(P, c, need, lost))
             return illegal(color_name(c) + " pawns made every capture, none of them on a square where the " +
                            gone_bishops(~c, need) + " can have been taken");
     }
@@ -1541,21 +1566,14 @@ LegalityVerdict stuck_pawns_rule(const Scan& s, std::array<CapturePlan, COLOR_NB
     for (Color c : {WHITE, BLACK}) {
         const CapturePlan& pc = plans[c];
         if (!exact_after[c] || pc.least != pc.missing) continue;
-        const bool need[2] = {!(s.of(~c, BISHOP) & ~DARK_SQUARES) && !(pc.away_bishops & 1u),
-                              !(s.of(~c, BISHOP) & DARK_SQUARES) && !(pc.away_bishops & 2u)};
-        if ((need[0] || need[1]) && !bishop_colours_fit(pc, c, need, pc.missing))
+        const unsigned need = gone_bishop_colours(s, ~c) & ~pc.away_bishops;
+        if (need && !bishop_colours_fit(pc, c, need, pc.missing))
             return illegal(color_name(c) +
                            " pawns made every capture but those of pawns that made none, none of them on a square "
                            "where the " +
                            gone_bishops(~c, need) + " can have been taken");
     }
     return {};
-}
-
-// The square colours (bit 0 light, bit 1 dark) on which colour o has no bishop: its
-// game-array bishop of that colour is gone.
-unsigned gone_bishop_colours(const Scan& s, Color o) {
-    return (!(s.of(o, BISHOP) & ~DARK_SQUARES) ? 1u : 0u) | (!(s.of(o, BISHOP) & DARK_SQUARES) ? 2u : 0u);
 }
 
 // Per number of captures k (bits 4k to 4k + 3), the colours (bit 0 light, bit 1 dark) that the
@@ -1685,8 +1703,7 @@ LegalityVerdict sealed_colours_rule(const Scan& s, const std::array<CapturePlan,
             if (mask == pc.free_mask) break;
         }
     }
-    const bool gone[2] = {bool(need & 1u), bool(need & 2u)};
-    return illegal(color_name(c) + " pawns cannot have taken the " + gone_bishops(o, gone) +
+    return illegal(color_name(c) + " pawns cannot have taken the " + gone_bishops(o, need) +
                    ", each on a square of its colour: in every assignment of the " + color_name(o) +
                    " pawns, those on their third rank came from squares that seal the ways that would");
 }
@@ -1774,8 +1791,13 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
                 (s.of(WHITE, PAWN) & file & ~((Bitboard(2) << q) - 1));
     }
     std::array<CapturePlan, COLOR_NB> plans;
+    // counted[o]: o's pawns that made no capture by o's count (counted_straight_blockers).
+    std::array<Bitboard, COLOR_NB> counted{0, 0};
+    const auto material = [&](Color c, bool joint_c, bool want_touched = false) {
+        return material_rules(s, board, c, walls, seals, joint_c, plans[c], marks, want_touched, counted[~c]);
+    };
     for (Color c : {WHITE, BLACK})
-        if (LegalityVerdict v = material_rules(s, board, c, walls, seals, joint, plans[c], marks); v.illegal) return v;
+        if (LegalityVerdict v = material(c, joint); v.illegal) return v;
     // A side with promoted units filled its plan: the other side's is filled too when one of
     // its moved pawns stands on a file where one of them may have been promoted.
     for (Color c : {WHITE, BLACK}) {
@@ -1785,10 +1807,24 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
         for (int i = other.pawns; i < other.items; ++i) promotion_files |= other.promotion_files[size_t(i)];
         for (Bitboard b = s.of(c, PAWN) & ~relative_rank_bb(c, 1); b;) pawn_files |= 1u << file_of(pop_lsb(b));
         if (promotion_files & pawn_files)
-            if (LegalityVerdict v = material_rules(s, board, c, walls, seals, true, plans[c], marks); v.illegal)
-                return v;
+            if (LegalityVerdict v = material(c, true); v.illegal) return v;
     }
     if (plans[WHITE].pending && plans[BLACK].pending) {
+        // Pawns of o that never left their files by o's count bar the other side's ways past
+        // them: its plan again with them.
+        for (Color o : {WHITE, BLACK}) {
+            counted[o] = counted_straight_blockers(plans[o], straight_blockers(s, o, walls));
+            if (!counted[o]) continue;
+            if (LegalityVerdict v = material(~o, true); v.illegal) {
+                std::string squares;
+                for (Bitboard b = counted[o]; b;) squares += (squares.empty() ? "" : ", ") + square_name(pop_lsb(b));
+                v.reason += " (the " + color_name(o) + " pawns on " + squares + " made no capture, by " +
+                            color_name(o) +
+                            "'s count: where pawns of the two sides passed each other on their files, " +
+                            color_name(~o) + "'s came onto the file by a capture)";
+                return v;
+            }
+        }
         if (LegalityVerdict v = crossing_rule(plans); v.illegal) return v;
         bool want = false;
         if (LegalityVerdict v = vanished_files_rule(s, plans, walls, seals, marks.promoted | marks.promoted_here, want);
@@ -1796,9 +1832,7 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
             return v;
         if (want) {
             for (Color c : {WHITE, BLACK})
-                if (LegalityVerdict v = material_rules(s, board, c, walls, seals, true, plans[c], marks, true);
-                    v.illegal)
-                    return v;
+                if (LegalityVerdict v = material(c, true, true); v.illegal) return v;
             if (LegalityVerdict v =
                     vanished_files_rule(s, plans, walls, seals, marks.promoted | marks.promoted_here, want);
                 v.illegal)
@@ -1811,8 +1845,7 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
         (plans[BLACK].least >= 0 && plans[BLACK].least == plans[BLACK].missing)) {
         for (Color c : {WHITE, BLACK})
             if (!plans[c].pending)
-                if (LegalityVerdict v = material_rules(s, board, c, walls, seals, true, plans[c], marks); v.illegal)
-                    return v;
+                if (LegalityVerdict v = material(c, true); v.illegal) return v;
         if (plans[WHITE].pending && plans[BLACK].pending) {
             for (Color c : {WHITE, BLACK})
                 plans[c].missing_all = missing_for_every_pawn(s, c, walls, seals, marks.promoted | marks.promoted_here);
@@ -1828,8 +1861,7 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
         if (need == 0 || least < 0 || pc.lost - least >= need) continue;
         for (Color x : {WHITE, BLACK})
             if (!plans[x].pending)
-                if (LegalityVerdict v = material_rules(s, board, x, walls, seals, true, plans[x], marks); v.illegal)
-                    return v;
+                if (LegalityVerdict v = material(x, true); v.illegal) return v;
         if (LegalityVerdict v = sealed_colours_rule(s, plans, walls, seals, c); v.illegal) return v;
     }
     if (LegalityVerdict v = blocked_arrivals(s, board, walls); v.illegal) return v;

@@ -132,12 +132,8 @@ bool refuted_deeper(const Setup& position, const UnMove& u, int levels) {
 // (promoted_on_its_square, kPromotedHereStates positions each).
 bool refuted_with_promotions_in_place(const Setup& before) {
     LegalityMarks marks;
-    for (int i = 0; i < SQUARE_NB; ++i) {
-        const Square q = Square(i);
-        const Piece p = before.board[q];
-        if (p.empty() || p.walk == KING || p.walk == PAWN || relative_rank(p.color, rank_of(q)) != 7) continue;
-        if (promoted_on_its_square(before, q, kPromotedHereStates)) marks.promoted_here |= square_bb(q);
-    }
+    for (int i = 0; i < SQUARE_NB; ++i)
+        if (promoted_on_its_square(before, Square(i), kPromotedHereStates)) marks.promoted_here |= square_bb(Square(i));
     return marks.promoted_here &&
            analyze_orthodox_legality(before.board, before.side_to_move, before.castling, before.ep_square, marks)
                .illegal;
@@ -158,21 +154,34 @@ void narrow_few_last_moves(const Setup& position, std::vector<Entry>& last, cons
     // all, pieces on their last ranks that came there by their promotion (JR-D-160's a7xQb8=N:
     // the black knight on g1 cannot have come there by a knight's move, so h2xg1=N, and Black's
     // promotions then need more captures than Black made).
-    if (effective_rules(rules) || last.size() < 2 || last.size() > kWiderCageAtMost) return;
+    if (effective_rules(rules) || last.size() < 2) return;
+    // Pieces proved promoted on their squares, whatever the number left (kPromotedHereStates
+    // positions a piece on its last rank; JR-D-139: White's rook on b8 was promoted there, so
+    // none of Black's a7xb6 can have been the last move, a7 holding Black's pawn before it).
+    const auto keep = [&](const std::vector<char>& refuted) {
+        std::vector<Entry> left;
+        for (size_t i = 0; i < last.size(); ++i)
+            if (!refuted[i]) left.push_back(std::move(last[i]));
+        last.swap(left);
+    };
+    std::vector<char> promoted(last.size(), 0);
+    run_in_arena(threads, [&] {
+        for_each_index(threads, last.size(), [&](size_t i) {
+            promoted[i] = refuted_with_promotions_in_place(retract_keeping_rights(position, first_retraction(last[i])));
+        });
+    });
+    keep(promoted);
+    if (last.size() < 2 || last.size() > kWiderCageAtMost) return;
     std::vector<char> caged(last.size(), 0);
     run_in_arena(threads, [&] {
         for_each_index(threads, last.size(), [&](size_t i) {
             const UnMove& u = first_retraction(last[i]);
-            caged[i] = refuted_with_promotions_in_place(retract_keeping_rights(position, u)) ||
-                       cage_refutes_wide(retract(position, u), kCageStatesForFew) ||
+            caged[i] = cage_refutes_wide(retract(position, u), kCageStatesForFew) ||
                        refuted_deeper(position, u, kDeeperLevels) ||
                        closure_refutes(retract_keeping_rights(position, u), kClosurePositionsForFew);
         });
     });
-    std::vector<Entry> left;
-    for (size_t i = 0; i < last.size(); ++i)
-        if (!caged[i]) left.push_back(std::move(last[i]));
-    last.swap(left);
+    keep(caged);
 }
 
 template void narrow_few_last_moves(const Setup&, std::vector<UnMove>&, const RuleSet*, int);

@@ -792,6 +792,13 @@ bool cage_refutes(const Setup& s, long max_states) {
 bool cage_refutes_wide(const Setup& s, long max_states) {
     if (cage_refutes(s, max_states)) return true;
     const Bitboard kings = king_squares(s);
+    // The three ranks at an edge that holds a king (janko.at's JR-D-139: with a7xRb8=R taken
+    // back, Black's knights on a8 and e8, rooks on b8 and c8 and White's king on d7 never move
+    // back, each retraction putting a king in check; with h2xRg1=R, White's rooks on f1 and g1,
+    // knight on h1 and Black's king on e2 the same; under 1000 positions each).
+    const Bitboard low = rank_bb(0) | rank_bb(1) | rank_bb(2), high = rank_bb(5) | rank_bb(6) | rank_bb(7);
+    for (const Bitboard band : {low, high})
+        if ((kings & band) && cage_refutes_in(s, band, max_states)) return true;
     // Then the region within two king steps of the kings with six times as many (janko.at's
     // JR-A-055: the knight taken on h8 by g7xh8=N cannot have come into the corner; about
     // 30,000 positions for the search that leaves the units brought back hidden).
@@ -816,8 +823,8 @@ bool cage_refutes_wide(const Setup& s, long max_states) {
     // kept it out until both had stepped up, and the knight on e1 only from d3 or f3 before
     // they did; between 60,000 and 100,000 positions, while the zone of the units does not
     // close).
-    const Bitboard low = rank_bb(0) | rank_bb(1) | rank_bb(2) | rank_bb(3);
-    for (const Bitboard half : {low, ~low})
+    const Bitboard lower = rank_bb(0) | rank_bb(1) | rank_bb(2) | rank_bb(3);
+    for (const Bitboard half : {lower, ~lower})
         if ((kings & half) == kings && CageSearch(half, 30 * max_states, false, true).refutes(cage_start(s, half)))
             return true;
     return false;
