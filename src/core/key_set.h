@@ -85,9 +85,9 @@ class KeySet {
 // An exact set of wide keys (std::array<std::uint64_t, N>) for one thread: the keys in a dense
 // array in insertion order, and an open-addressing table (linear probing, doubling when half
 // full) of 8-byte slots, each a key's index and 32 bits of its hash, so a probe reads one small
-// slot and a key only when the hash bits match. Eight words a slot
-// made the cage search's tables of millions of keys miss the cache at every probe and compare
-// 64 bytes twice per probe; that was half its time.
+// slot and a key only when the hash bits match. Eight words a slot made the cage search's
+// tables of millions of keys miss the cache at every probe and compare 64 bytes twice per
+// probe; that was half its time.
 template <class Key>
 class WideKeySet {
   public:

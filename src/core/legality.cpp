@@ -1064,8 +1064,8 @@ unsigned gone_bishop_colours(const Scan& s, Color o) {
 // the plan's items to homes with exactly `total` captures (each way with its least: every
 // capture of c's pawns is then one of those ways') leaves a capture on each colour of `need`
 // (bit 0 light, bit 1 dark: the other side's game-array bishop of that colour is gone and was
-// taken by a pawn): ways with steps count as taking on either colour. Only called when the plan's least
-// total is `total` and c's pawns made that many captures.
+// taken by a pawn): ways with steps count as taking on either colour. Only called when the
+// plan's least total is `total` and c's pawns made that many captures.
 bool bishop_colours_fit(const CapturePlan& plan, Color c, unsigned need, int total) {
     // dp[homes]: bit (captures * 12 + light + 2 * dark + 4 * min(free, 2)) for the first
     // popcount(homes) items, light/dark: a forced way took on that colour, free: the captures

@@ -158,30 +158,25 @@ void narrow_few_last_moves(const Setup& position, std::vector<Entry>& last, cons
     // Pieces proved promoted on their squares, whatever the number left (kPromotedHereStates
     // positions a piece on its last rank; JR-D-139: White's rook on b8 was promoted there, so
     // none of Black's a7xb6 can have been the last move, a7 holding Black's pawn before it).
-    const auto keep = [&](const std::vector<char>& refuted) {
+    // Drops the last moves whose first retraction `refuted` proves impossible, worked out on
+    // `threads`; the order of those left is kept.
+    const auto drop = [&](auto&& refuted) {
+        std::vector<char> out(last.size(), 0);
+        run_in_arena(threads, [&] {
+            for_each_index(threads, last.size(), [&](size_t i) { out[i] = refuted(first_retraction(last[i])); });
+        });
         std::vector<Entry> left;
         for (size_t i = 0; i < last.size(); ++i)
-            if (!refuted[i]) left.push_back(std::move(last[i]));
+            if (!out[i]) left.push_back(std::move(last[i]));
         last.swap(left);
     };
-    std::vector<char> promoted(last.size(), 0);
-    run_in_arena(threads, [&] {
-        for_each_index(threads, last.size(), [&](size_t i) {
-            promoted[i] = refuted_with_promotions_in_place(retract_keeping_rights(position, first_retraction(last[i])));
-        });
-    });
-    keep(promoted);
+    drop([&](const UnMove& u) { return refuted_with_promotions_in_place(retract_keeping_rights(position, u)); });
     if (last.size() < 2 || last.size() > kWiderCageAtMost) return;
-    std::vector<char> caged(last.size(), 0);
-    run_in_arena(threads, [&] {
-        for_each_index(threads, last.size(), [&](size_t i) {
-            const UnMove& u = first_retraction(last[i]);
-            caged[i] = cage_refutes_wide(retract(position, u), kCageStatesForFew) ||
-                       refuted_deeper(position, u, kDeeperLevels) ||
-                       closure_refutes(retract_keeping_rights(position, u), kClosurePositionsForFew);
-        });
+    drop([&](const UnMove& u) {
+        return cage_refutes_wide(retract(position, u), kCageStatesForFew) ||
+               refuted_deeper(position, u, kDeeperLevels) ||
+               closure_refutes(retract_keeping_rights(position, u), kClosurePositionsForFew);
     });
-    keep(caged);
 }
 
 template void narrow_few_last_moves(const Setup&, std::vector<UnMove>&, const RuleSet*, int);
