@@ -43,4 +43,9 @@ struct BuildLimits {
 std::optional<std::vector<Move>> build_proof_game(const Setup& target, const BuildLimits& limits = {},
                                                   Bitboard frozen = 0);
 
+// The same search from `from` (an orthodox position with `from`'s side to move) instead of the
+// game array: a line of moves legal from `from` that reaches `target`'s units and side to move.
+std::optional<std::vector<Move>> build_game_between(const Setup& from, const Setup& target,
+                                                    const BuildLimits& limits = {}, Bitboard frozen = 0);
+
 }  // namespace rebirth

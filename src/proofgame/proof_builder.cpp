@@ -300,8 +300,13 @@ class Builder {
 }  // namespace
 
 std::optional<std::vector<Move>> build_proof_game(const Setup& target, const BuildLimits& limits, Bitboard frozen) {
+    return build_game_between(parse_fen(kGameArrayFen), target, limits, frozen);
+}
+
+std::optional<std::vector<Move>> build_game_between(const Setup& from, const Setup& target, const BuildLimits& limits,
+                                                    Bitboard frozen) {
     Position start;
-    start.set(parse_fen(kGameArrayFen));
+    start.set(from);
     if (!proof_bound_applies(start, target.board)) return std::nullopt;
     const auto end = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                             std::chrono::duration<double>(limits.seconds));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <optional>
 #include <sstream>
 
 #include "rebirth/bitboard.h"
@@ -18,10 +19,12 @@ namespace rebirth {
 
 namespace {
 
-constexpr int kRetractions = 2;         // single moves retracted at most before a game is looked for
-constexpr size_t kFewLastMoves = 12;    // retracted only when the sequences are at most this many
-constexpr long kPromotionNodes = 2000;  // positions per search of a promotion line's game, timed
-constexpr size_t kPromotionLines = 6;   // promotion lines tried at most
+constexpr int kRetractions = 2;           // single moves retracted at most before a game is looked for
+constexpr size_t kFewLastMoves = 12;      // retracted only when the sequences are at most this many
+constexpr long kPromotionNodes = 2000;    // positions per search of a promotion line's game, timed
+constexpr size_t kPromotionLines = 6;     // promotion lines tried at most
+constexpr size_t kStagings = 4;           // positions before all the promotions tried at most
+constexpr long kStagingTailNodes = 4000;  // positions per search from one of them to the diagram
 
 // Whether `game` replays from the game array (replay_game) to the diagram: its units (colour
 // and walk), its side to move, every castling right it claims still held, and its en passant
@@ -210,6 +213,158 @@ std::vector<std::vector<UnMove>> promotion_retractions(const Setup& diagram, int
     return out;
 }
 
+namespace {
+
+// One way of taking a promoted unit's promotion back in promotion_stagings: the promotion
+// square, the promoting pawn's square before it, the other side's unit the promotion took there
+// (NO_WALK: straight), and the way's rank (0: that unit is the other side's game-array unit of
+// the square and the diagram lacks one of its walk, 1: straight, 2: another capture) and the
+// promoted unit's fewest moves from the promotion square to its square.
+struct PromotionWay {
+    Square unit, q, r;
+    Walk victim;
+    int rank, moves;
+};
+
+// The ways of taking back the promotion of the unit on s, best first, at most kWaysPerUnit: a
+// promotion square of its side's last rank, empty in the diagram or s itself, from which its
+// walk reaches s round the pawns that never moved (those on their side's second rank), and an
+// empty square behind it or diagonally behind it for the pawn.
+std::vector<PromotionWay> promotion_ways(const Setup& d, Square s, Bitboard walls) {
+    constexpr size_t kWaysPerUnit = 4;
+    const Piece p = d.board[s];
+    const Color c = p.color;
+    const int last = c == WHITE ? 7 : 0, before = c == WHITE ? 6 : 1;
+    std::array<int, WALK_NB> have{};
+    for (const Piece& u : d.board)
+        if (!u.empty() && u.color != c) ++have[u.walk];
+    std::vector<PromotionWay> ways;
+    for (int fq = 0; fq < 8; ++fq) {
+        const Square q = make_square(fq, last);
+        if (q != s && !d.board[q].empty()) continue;
+        int moves = 0;
+        if (q != s) {
+            const std::uint8_t* row = blocked_distances_as(walls, p.walk, c, q, p.walk);
+            if (!row || row[s] >= kFar) continue;
+            moves = row[s];
+        }
+        for (int df = -1; df <= 1; ++df) {
+            if (fq + df < 0 || fq + df > 7) continue;
+            const Square r = make_square(fq + df, before);
+            if (r != s && !d.board[r].empty()) continue;
+            Walk victim = NO_WALK;
+            int rank = 1;
+            if (df != 0) {
+                victim = BACK_RANK_WALKS[fq];
+                if (victim == KING) continue;
+                const int array_count = victim == QUEEN ? 1 : 2;
+                rank = have[victim] < array_count ? 0 : 2;
+            }
+            ways.push_back({s, q, r, victim, rank, moves});
+        }
+    }
+    std::stable_sort(ways.begin(), ways.end(), [](const PromotionWay& a, const PromotionWay& b) {
+        return a.rank != b.rank ? a.rank < b.rank : a.moves < b.moves;
+    });
+    if (ways.size() > kWaysPerUnit) ways.resize(kWaysPerUnit);
+    return ways;
+}
+
+// The diagram with the promotions of `ways` taken back: each promoted unit gone, the unit its
+// promotion took on the promotion square, its pawn on the square behind or, when a pawn there
+// would attack the other side's king, up to two squares further back on that file (empty
+// squares); nothing when no square fits.
+std::optional<Setup> staged_setup(const Setup& d, const std::vector<const PromotionWay*>& ways) {
+    Setup t = d;
+    t.ep_square = SQ_NONE;
+    for (const PromotionWay* w : ways) t.board[w->unit] = Piece{};
+    for (const PromotionWay* w : ways)
+        if (w->victim != NO_WALK) t.board[w->q] = Piece{w->victim, ~d.board[w->unit].color};
+    for (const PromotionWay* w : ways) {
+        const Color c = d.board[w->unit].color;
+        Bitboard king = 0;
+        for (int sq = 0; sq < SQUARE_NB; ++sq)
+            if (t.board[sq].walk == KING && t.board[sq].color != c) king |= square_bb(Square(sq));
+        const int back = c == WHITE ? -1 : 1;
+        std::optional<Square> at;
+        for (int k = 0; k <= 2; ++k) {
+            const Square r = make_square(file_of(w->r), rank_of(w->r) + back * k);
+            if (!t.board[r].empty()) break;
+            if (!(pawn_attacks(c, r) & king)) {
+                at = r;
+                break;
+            }
+        }
+        if (!at) return std::nullopt;
+        t.board[*at] = Piece{PAWN, c};
+    }
+    return t;
+}
+
+}  // namespace
+
+std::vector<Setup> promotion_stagings(const Setup& diagram, Bitboard promoted, size_t max_positions) {
+    constexpr size_t kMaxUnits = 8, kMaxTries = 256;
+    Bitboard walls = 0;
+    std::vector<std::vector<PromotionWay>> units;
+    for (int sq = 0; sq < SQUARE_NB; ++sq) {
+        const Piece p = diagram.board[sq];
+        if (p.walk == PAWN && rank_of(Square(sq)) == (p.color == WHITE ? 1 : 6)) walls |= square_bb(Square(sq));
+    }
+    for (int sq = 0; sq < SQUARE_NB; ++sq) {
+        const Piece p = diagram.board[sq];
+        if (p.empty() || (p.walk != QUEEN && p.walk != ROOK && p.walk != BISHOP && p.walk != KNIGHT)) continue;
+        if (!(promoted & square_bb(Square(sq))) && !promotion_likely(diagram, Square(sq))) continue;
+        // A unit with no way (a bishop shut in at home) is no promoted unit: left as it is.
+        if (auto ways = promotion_ways(diagram, Square(sq), walls); !ways.empty()) units.push_back(std::move(ways));
+    }
+    if (units.empty() || units.size() > kMaxUnits) return {};
+    // Every choice of one way per unit with distinct promotion squares and pawn squares, the
+    // least total rank first, then the fewest moves.
+    struct Choice {
+        int rank, moves;
+        std::vector<const PromotionWay*> ways;
+    };
+    std::vector<Choice> choices;
+    std::vector<const PromotionWay*> pick;
+    const auto walk = [&](auto&& self, size_t i, int rank, int moves, Bitboard used) -> void {
+        if (i == units.size()) {
+            choices.push_back({rank, moves, pick});
+            return;
+        }
+        for (const PromotionWay& w : units[i]) {
+            const Bitboard squares = square_bb(w.q) | square_bb(w.r);
+            if (used & squares) continue;
+            pick.push_back(&w);
+            self(self, i + 1, rank + w.rank, moves + w.moves, used | squares);
+            pick.pop_back();
+        }
+    };
+    walk(walk, 0, 0, 0, 0);
+    std::stable_sort(choices.begin(), choices.end(), [](const Choice& a, const Choice& b) {
+        return a.rank != b.rank ? a.rank < b.rank : a.moves < b.moves;
+    });
+    std::vector<Setup> out;
+    size_t tries = 0;
+    for (const Choice& choice : choices) {
+        if (out.size() >= max_positions || tries >= kMaxTries) break;
+        const std::optional<Setup> staged = staged_setup(diagram, choice.ways);
+        if (!staged) continue;
+        // Two choices may lead to one position (two bishops of a colour swapping promotion
+        // squares): it is kept once.
+        if (std::any_of(out.begin(), out.end(), [&](const Setup& t) { return t.board == staged->board; })) continue;
+        for (Color stm : {diagram.side_to_move, ~diagram.side_to_move}) {
+            Setup t = *staged;
+            t.side_to_move = stm;
+            ++tries;
+            if (analyze_orthodox_legality(t.board, t.side_to_move, t.castling).illegal) continue;
+            out.push_back(t);
+            break;
+        }
+    }
+    return out;
+}
+
 const char* LegalityProof::verdict_name() const {
     switch (verdict) {
         case Verdict::Legal:
@@ -335,6 +490,44 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
         }
         return false;
     };
+    // Games through the positions before all the promotions at once (promotion_stagings): from
+    // the game array to one, then from it to the diagram. The second legs (a few dozen
+    // half-moves) come first, for all of them, since they fail at once for most positions that
+    // lead nowhere; then the first legs of those that have one. Each leg within the nodes of
+    // `limits`, the second at most kStagingTailNodes; within a time limit the second legs share
+    // a quarter of `seconds` and the first legs the rest.
+    const std::vector<Setup> stagings = promotion_stagings(diagram, marks.promoted, kStagings);
+    const auto staged = [&](double seconds) {
+        const auto now = [] { return std::chrono::steady_clock::now(); };
+        using Clock = std::chrono::steady_clock;
+        const Clock::time_point tails_end = now() + std::chrono::duration_cast<Clock::duration>(
+                                                        std::chrono::duration<double>(seconds / 4)),
+                                end = now() + std::chrono::duration_cast<Clock::duration>(
+                                                  std::chrono::duration<double>(seconds));
+        const auto share = [&](Clock::time_point until, size_t ways) {
+            return std::chrono::duration<double>(until - now()).count() / double(ways);
+        };
+        std::vector<std::pair<const Setup*, std::vector<Move>>> tails;
+        for (size_t i = 0; i < stagings.size(); ++i) {
+            BuildLimits leg = limits;
+            leg.max_nodes = std::min(leg.max_nodes, kStagingTailNodes);
+            if (seconds > 0 && (leg.seconds = share(tails_end, stagings.size() - i)) <= 0) break;
+            if (auto tail = build_game_between(stagings[i], diagram, leg, marks.frozen))
+                tails.emplace_back(&stagings[i], std::move(*tail));
+        }
+        for (size_t i = 0; i < tails.size(); ++i) {
+            BuildLimits leg = limits;
+            if (seconds > 0 && (leg.seconds = share(end, tails.size() - i)) <= 0) break;
+            auto game = build_proof_game(*tails[i].first, leg, marks.frozen);
+            if (!game) continue;
+            game->insert(game->end(), tails[i].second.begin(), tails[i].second.end());
+            if (!replays_to(*game, diagram) || !marks_broken(*game, marks).empty()) continue;
+            proof.verdict = LegalityProof::Verdict::Legal;
+            proof.game = std::move(*game);
+            return true;
+        }
+        return false;
+    };
     const auto unresolved = [&] {
         std::ostringstream why;
         why << "no illegality proved (static analysis, retractions " << depth << " deep) and no game found";
@@ -344,9 +537,12 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
     };
     if (limits.seconds > 0) {
         // Within a time limit the promotions come first, with a quarter of it (their games
-        // come within a second when they come at all; the diagram's may need all its time).
-        const double lines = promotions.empty() ? 0 : limits.seconds / 4, rest = limits.seconds - lines;
-        if (promoted(lines)) return proof;
+        // come within a second when they come at all; the diagram's may need all its time),
+        // an eighth for the lines and half for the positions before all the promotions when
+        // there are such positions (a game through one needs two searches of a second or two).
+        const double lines = promotions.empty() ? 0 : limits.seconds / (stagings.empty() ? 4 : 8),
+                     before = stagings.empty() ? 0 : limits.seconds / 2, rest = limits.seconds - lines - before;
+        if (promoted(lines) || (!stagings.empty() && staged(before))) return proof;
         if (!few) return attempt(rest, 0) ? proof : unresolved();
         // In rounds of 1/16, 1/8, 1/4 and 1/2 of the rest, each half for the diagram and half
         // for the sequences: a diagram that only its last moves explain (an en passant double
@@ -355,7 +551,7 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
             if (attempt(round / 2, round / 2)) return proof;
         return unresolved();
     }
-    return attempt(0, 0) || promoted(0) ? proof : unresolved();
+    return attempt(0, 0) || promoted(0) || staged(0) ? proof : unresolved();
 }
 
 }  // namespace rebirth
