@@ -5,14 +5,17 @@
 # `constraints` (--frozen, --promoted: the game keeps them). Prints per label its wall time
 # and the game's half-moves on each thread count, then how many got a game (replayed by
 # rebirth before it is printed) and the total times and their ratio. A label that gets no game
-# costs the whole SECONDS; one called illegal is a defect and makes the script exit 1.
-# Usage: bash scripts/bench-legal.sh [SECONDS]   (BUILD_DIR selects the build directory)
+# costs the whole SECONDS; one called illegal is a defect and makes the script exit 1. With
+# `--all`, also the 76 `legal` labels of Retractor's other tests (data/retro/retractor_legality.jsonl).
+# Usage: bash scripts/bench-legal.sh [SECONDS] [--all]   (BUILD_DIR selects the build directory)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${BUILD_DIR:-$root/build}
 shared=${REBIRTH_SHARED_DIR:-$root/../shared}
 seconds=${1:-10}
 labels="$shared/reference/retro/legality.jsonl"
+more=""
+if [[ "${2:-}" == "--all" ]]; then more="$root/data/retro/retractor_legality.jsonl"; fi
 if [[ ! -f "$labels" ]]; then
     echo "bench-legal: $labels: no such file (../shared must be beside the project)" >&2
     exit 2
@@ -20,10 +23,10 @@ fi
 if [[ ! -x "$build_dir/rebirth" ]]; then
     bash "$root/scripts/build.sh" rebirth >&2
 fi
-exec python3 - "$build_dir/rebirth" "$labels" "$seconds" <<'PY'
+exec python3 - "$build_dir/rebirth" "$seconds" "$labels" $more <<'PY'
 import json, subprocess, sys, time
-rebirth, labels, seconds = sys.argv[1], sys.argv[2], sys.argv[3]
-rows = [json.loads(l) for l in open(labels)]
+rebirth, seconds = sys.argv[1], sys.argv[2]
+rows = [json.loads(l) for f in sys.argv[3:] for l in open(f)]
 rows = [r for r in rows if r['expected'] == 'legal']
 totals, found, wrong = {1: 0.0, 2: 0.0}, {1: 0, 2: 0}, 0
 print(f"{'label':8} {'1 thread':>10} {'plies':>6} {'2 threads':>10} {'plies':>6}")

@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "rebirth/bitboard.h"
@@ -161,16 +163,18 @@ TEST(LegalityReference, PromotedBishopsGetGamesThroughTheirPromotions) {
 // Retractor's LG-079 (`legal`): three bishops of each side are promoted (two of one square
 // colour; the game-array bishops c1, f1 and c8 shut in at home by pawns that never moved, f8 at
 // home), six promotions that no search of a game to the diagram, nor any one promotion taken
-// back, finds within thousands of positions. The positions before all six promotions at once
-// (promotion_stagings) lose every promoted bishop, each for a pawn of its side; no such pawn
-// attacks the other side's king (the pawn that would, on f7 beside the king e8, stands a square
-// back), and none is refuted by the static analysis. Through the first, a game in two legs:
-// from the game array to it, then from it to the diagram, replayed from its text.
+// back, finds within thousands of positions. The positions before the promotions
+// (promotion_stagings) each take some of them back, every promoted bishop gone for a pawn of its
+// side, the first all six; no pawn put there attacks the other side's king (the pawn that would,
+// on f7 beside the king e8, stands a square back), and none is refuted by the static analysis.
+// Through the first, a game in two legs: from the game array to it, then from it to the
+// diagram, replayed from its text.
 TEST(LegalityReference, SixPromotedBishopsGetAGameThroughThePositionBeforeThePromotions) {
     const rebirth::Setup diagram = parse_fen("4kb2/1p1pp1p1/2bbb3/8/3BBB2/8/1P1PP1P1/4K3 b - - 0 1");
     const std::vector<rebirth::Setup> stagings = promotion_stagings(diagram);
     ASSERT_FALSE(stagings.empty());
-    for (const rebirth::Setup& t : stagings) {
+    for (size_t i = 0; i < stagings.size(); ++i) {
+        const rebirth::Setup& t = stagings[i];
         std::array<int, COLOR_NB> bishops{}, pawns{};
         Bitboard kings[COLOR_NB] = {0, 0};
         for (int sq = 0; sq < SQUARE_NB; ++sq) {
@@ -179,14 +183,18 @@ TEST(LegalityReference, SixPromotedBishopsGetAGameThroughThePositionBeforeThePro
             if (p.walk == PAWN) ++pawns[p.color];
             if (p.walk == KING) kings[p.color] |= square_bb(Square(sq));
         }
-        EXPECT_EQ(bishops[WHITE], 0) << to_fen(t);
-        EXPECT_EQ(bishops[BLACK], 1) << to_fen(t);  // the game-array f8, shut in at home
-        EXPECT_EQ(pawns[WHITE], 7) << to_fen(t);
-        EXPECT_EQ(pawns[BLACK], 7) << to_fen(t);
+        for (Color c : {WHITE, BLACK}) {
+            // Each bishop taken back is a pawn again (Black keeps its game-array f8 too).
+            EXPECT_EQ(bishops[c] + pawns[c], c == WHITE ? 7 : 8) << to_fen(t);
+            if (i == 0) {
+                EXPECT_EQ(bishops[c], c == WHITE ? 0 : 1) << to_fen(t);  // all but the game-array f8
+            }
+        }
         for (int sq = 0; sq < SQUARE_NB; ++sq) {
             const Piece p = t.board[sq];
-            if (p.walk == PAWN && diagram.board[sq].walk != PAWN)
+            if (p.walk == PAWN && diagram.board[sq].walk != PAWN) {
                 EXPECT_FALSE(pawn_attacks(p.color, Square(sq)) & kings[~p.color]) << to_fen(t);
+            }
         }
         EXPECT_FALSE(analyze_orthodox_legality(t.board, t.side_to_move).illegal) << to_fen(t);
     }
@@ -199,6 +207,47 @@ TEST(LegalityReference, SixPromotedBishopsGetAGameThroughThePositionBeforeThePro
     const LegalityProof proof = judge_legality(diagram, 3, nodes_only(4000));
     ASSERT_EQ(proof.verdict, LegalityProof::Verdict::Legal) << proof.reason;
     EXPECT_EQ(replay(diagram, proof.game), "");
+}
+
+namespace {
+
+// A game through one of promotion_stagings' positions: from the game array to it, then from it
+// to the diagram, each leg within 4000 positions a search; nothing when none gives one.
+std::optional<std::vector<Move>> game_through_stagings(const rebirth::Setup& diagram) {
+    for (const rebirth::Setup& t : promotion_stagings(diagram)) {
+        const auto tail = build_game_between(t, diagram, nodes_only(4000));
+        if (!tail) continue;
+        auto game = build_proof_game(t, nodes_only(4000));
+        if (!game) continue;
+        game->insert(game->end(), tail->begin(), tail->end());
+        return game;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+// Two of Retractor's other legal labels (data/retro/retractor_legality.jsonl). LG-219: the white
+// bishop a7 behind the black pawns b6 and c7, the only white unit but the king and the pawn a6;
+// it has an empty square beside it (b8) and its side no second bishop, but no game-array square
+// of a bishop reaches a7 round the pawns on the board, so it is taken for a promoted unit: the
+// position before its promotion (a7xNb8=B) gets a game. LG-224: two white queens, one of them
+// promoted (the a- and b-pawns are gone, and a promotion square on f8 to h8 needs four captures
+// or more from either): both taken back at once need more captures than Black's missing units
+// allow, so the positions taken back hold one queen each, and through one of them a game.
+TEST(LegalityReference, PromotionsTakenBackBehindPawnsAndOneOfTwoQueens) {
+    const rebirth::Setup bishop = parse_fen("8/Bpp5/Pp6/6k1/4K3/8/8/8 w - - 0 1");
+    const auto bishop_game = game_through_stagings(bishop);
+    ASSERT_TRUE(bishop_game);
+    EXPECT_EQ(replay(bishop, *bishop_game), "");
+    const rebirth::Setup queens = parse_fen("4k3/ppppp3/8/8/8/QQ6/2PPPPPP/4K3 w - - 0 1");
+    const std::vector<rebirth::Setup> stagings = promotion_stagings(queens);
+    ASSERT_FALSE(stagings.empty());
+    for (const rebirth::Setup& t : stagings)
+        EXPECT_EQ(std::count(t.board.begin(), t.board.end(), Piece{QUEEN, WHITE}), 1) << to_fen(t);
+    const auto queen_game = game_through_stagings(queens);
+    ASSERT_TRUE(queen_game);
+    EXPECT_EQ(replay(queens, *queen_game), "");
 }
 
 // Retractor's LG-145 with its mark: the white king e1 never moves and neither do the pawns a2

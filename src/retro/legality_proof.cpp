@@ -47,8 +47,9 @@ bool replays_to(const std::vector<Move>& game, const Setup& diagram) {
 // Whether the unit on s (a queen, rook, bishop or knight) may well come from a promotion, so
 // that taking the promotion back is worth a search: its side has more units of its walk than
 // the game array (two bishops on squares of one colour), or the game-array bishop of its
-// squares' colour is shut in at home by its side's pawns that never moved, or the unit has no
-// empty square next to it (a knight's leap away) to have come from.
+// squares' colour is shut in at home by its side's pawns that never moved, or no game-array
+// square of its walk reaches it round the pawns on the board, or the unit has no empty square
+// next to it (a knight's leap away) to have come from.
 bool promotion_likely(const Setup& d, Square s) {
     const Piece p = d.board[s];
     const auto own = [&](int f, int r, Walk w) {
@@ -67,6 +68,19 @@ bool promotion_likely(const Setup& d, Square s) {
         const int home = (2 + back) % 2 == (file_of(s) + rank_of(s)) % 2 ? 2 : 5;  // c or f file
         if (make_square(home, back) != s && own(home - 1, pawns, PAWN) && own(home + 1, pawns, PAWN)) return true;
     }
+    // Its walk reaches s from none of its side's game-array squares of that walk when every pawn
+    // on the board is a wall: it came in, if at all, before a pawn stood where one stands now
+    // (a bishop on a7 behind the pawns b6 and c7).
+    Bitboard pawns_now = 0;
+    for (int sq = 0; sq < SQUARE_NB; ++sq)
+        if (d.board[sq].walk == PAWN) pawns_now |= square_bb(Square(sq));
+    bool reached = false;
+    for (int f = 0; f < 8 && !reached; ++f)
+        if (BACK_RANK_WALKS[f] == p.walk)
+            if (const std::uint8_t* row =
+                    blocked_distances_as(pawns_now, p.walk, p.color, make_square(f, back), p.walk))
+                reached = row[s] < kFar;
+    if (!reached) return true;
     static constexpr int kNear[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
     static constexpr int kLeaps[8][2] = {{1, 2}, {2, 1}, {-1, 2}, {-2, 1}, {1, -2}, {2, -1}, {-1, -2}, {-2, -1}};
     for (int i = 0; i < 8; ++i) {
@@ -304,7 +318,7 @@ std::optional<Setup> staged_setup(const Setup& d, const std::vector<const Promot
 }  // namespace
 
 std::vector<Setup> promotion_stagings(const Setup& diagram, Bitboard promoted, size_t max_positions) {
-    constexpr size_t kMaxUnits = 8, kMaxTries = 256;
+    constexpr size_t kMaxUnits = 8, kMaxTries = 256, kChoicesPerSize = 4096;
     Bitboard walls = 0;
     std::vector<std::vector<PromotionWay>> units;
     for (int sq = 0; sq < SQUARE_NB; ++sq) {
@@ -319,29 +333,41 @@ std::vector<Setup> promotion_stagings(const Setup& diagram, Bitboard promoted, s
         if (auto ways = promotion_ways(diagram, Square(sq), walls); !ways.empty()) units.push_back(std::move(ways));
     }
     if (units.empty() || units.size() > kMaxUnits) return {};
-    // Every choice of one way per unit with distinct promotion squares and pawn squares, the
-    // least total rank first, then the fewest moves.
+    // The choices of one way for each of `size` units (the others left as they are, original
+    // units), with distinct promotion squares and pawn squares: all the units first, then one
+    // fewer, and so on (one of two queens may be the game array's); for each size the least
+    // total rank first, then the fewest moves; at most kChoicesPerSize of each size.
     struct Choice {
+        size_t size;
         int rank, moves;
         std::vector<const PromotionWay*> ways;
     };
     std::vector<Choice> choices;
     std::vector<const PromotionWay*> pick;
-    const auto walk = [&](auto&& self, size_t i, int rank, int moves, Bitboard used) -> void {
-        if (i == units.size()) {
-            choices.push_back({rank, moves, pick});
+    const auto walk = [&](auto&& self, size_t i, size_t size, int rank, int moves, Bitboard used,
+                          size_t& left) -> void {
+        if (left == 0) return;
+        if (pick.size() == size) {
+            choices.push_back({size, rank, moves, pick});
+            --left;
             return;
         }
+        if (units.size() - i < size - pick.size()) return;
         for (const PromotionWay& w : units[i]) {
             const Bitboard squares = square_bb(w.q) | square_bb(w.r);
             if (used & squares) continue;
             pick.push_back(&w);
-            self(self, i + 1, rank + w.rank, moves + w.moves, used | squares);
+            self(self, i + 1, size, rank + w.rank, moves + w.moves, used | squares, left);
             pick.pop_back();
         }
+        self(self, i + 1, size, rank, moves, used, left);
     };
-    walk(walk, 0, 0, 0, 0);
+    for (size_t size = units.size(); size >= 1; --size) {
+        size_t left = kChoicesPerSize;
+        walk(walk, 0, size, 0, 0, 0, left);
+    }
     std::stable_sort(choices.begin(), choices.end(), [](const Choice& a, const Choice& b) {
+        if (a.size != b.size) return a.size > b.size;
         return a.rank != b.rank ? a.rank < b.rank : a.moves < b.moves;
     });
     std::vector<Setup> out;
@@ -495,7 +521,7 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
     // half-moves) come first, for all of them, since they fail at once for most positions that
     // lead nowhere; then the first legs of those that have one. Each leg within the nodes of
     // `limits`, the second at most kStagingTailNodes; within a time limit the second legs share
-    // a quarter of `seconds` and the first legs the rest.
+    // a quarter of `seconds` and each first leg gets half of the rest left (the last all of it).
     const std::vector<Setup> stagings = promotion_stagings(diagram, marks.promoted, kStagings);
     const auto staged = [&](double seconds) {
         const auto now = [] { return std::chrono::steady_clock::now(); };
@@ -517,7 +543,9 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
         }
         for (size_t i = 0; i < tails.size(); ++i) {
             BuildLimits leg = limits;
-            if (seconds > 0 && (leg.seconds = share(end, tails.size() - i)) <= 0) break;
+            // Half of the time left, all of it for the last: the first positions (all the
+            // promotions, the best ways) are the likeliest.
+            if (seconds > 0 && (leg.seconds = share(end, i + 1 == tails.size() ? 1 : 2)) <= 0) break;
             auto game = build_proof_game(*tails[i].first, leg, marks.frozen);
             if (!game) continue;
             game->insert(game->end(), tails[i].second.begin(), tails[i].second.end());
