@@ -478,15 +478,20 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
     };
     // A game to the diagram within `diagram_seconds`, else (few sequences) to the positions
     // the sequences lead back to, sharing `back_seconds` (0: no limit, the nodes of `limits`).
-    const auto attempt = [&](double diagram_seconds, double back_seconds) {
+    // The diagram alone, within `seconds`.
+    const auto direct = [&](double seconds) {
         BuildLimits first = limits;
-        first.seconds = diagram_seconds;
+        first.seconds = seconds;
         if (auto game = build_proof_game(diagram, first, marks.frozen);
             game && replays_to(*game, diagram) && marks_broken(*game, marks).empty()) {
             proof.verdict = LegalityProof::Verdict::Legal;
             proof.game = std::move(*game);
             return true;
         }
+        return false;
+    };
+    // The few sequences alone, sharing `back_seconds`.
+    const auto through_few = [&](double back_seconds) {
         BuildLimits back = limits;
         back.max_nodes = std::max(1000L, limits.max_nodes / 2);
         for (int n = 1; few && n <= kRetractions; ++n) {
@@ -497,6 +502,9 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
                 if (through(seq, back)) return true;
         }
         return false;
+    };
+    const auto attempt = [&](double diagram_seconds, double back_seconds) {
+        return direct(diagram_seconds) || through_few(back_seconds);
     };
     // Games to the positions the promotions taken back lead to, each search within half the
     // nodes of `limits` (at most kPromotionNodes within a time limit: a line's game comes
@@ -564,20 +572,30 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
         return proof;
     };
     if (limits.seconds > 0) {
-        // Within a time limit the promotions come first, with a quarter of it (their games
-        // come within a second when they come at all; the diagram's may need all its time),
-        // an eighth for the lines and half for the positions before all the promotions when
-        // there are such positions (a game through one needs two searches of a second or two).
-        const double lines = promotions.empty() ? 0 : limits.seconds / (stagings.empty() ? 4 : 8),
-                     before = stagings.empty() ? 0 : limits.seconds / 2, rest = limits.seconds - lines - before;
-        if (promoted(lines) || (!stagings.empty() && staged(before))) return proof;
+        // Within a time limit the promotion lines come first, with a quarter of it (their games
+        // come within a second when they come at all; the diagram's may need all its time), an
+        // eighth when there are positions before the promotions (a game through one needs two
+        // searches of a second or two). With such positions the diagram gets a quarter next
+        // (most games come within it; not when it has few last moves, which share the rounds
+        // below with it), then the positions half, then the diagram what they leave (all the
+        // rest when they end early: every line or position failing at once).
+        const auto begin = std::chrono::steady_clock::now();
+        const double lines = promotions.empty() ? 0 : limits.seconds / (stagings.empty() ? 4 : 8);
+        if (promoted(lines)) return proof;
+        if (!stagings.empty() && ((!few && attempt(limits.seconds / 4, 0)) || staged(limits.seconds / 2))) return proof;
+        const double rest =
+            limits.seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
         if (!few) return attempt(rest, 0) ? proof : unresolved();
-        // In rounds of 1/16, 1/8, 1/4 and 1/2 of the rest, each half for the diagram and half
-        // for the sequences: a diagram that only its last moves explain (an en passant double
-        // check) does not wait for the diagram's half of the time first.
-        for (double round = rest / 16; round <= rest / 2 * 1.0001; round *= 2)
+        // In rounds of 1/16, 1/8 and 1/4 of the rest, each half for the diagram and half for
+        // the sequences: a diagram that only its last moves explain (an en passant double check)
+        // does not wait for the diagram's half of the time first. Then the sequences a quarter
+        // and the diagram all that is left (the sequences' searches often end early).
+        for (double round = rest / 16; round <= rest / 4 * 1.0001; round *= 2)
             if (attempt(round / 2, round / 2)) return proof;
-        return unresolved();
+        if (through_few(rest / 4)) return proof;
+        const double left =
+            limits.seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+        return left > 0 && direct(left) ? proof : unresolved();
     }
     return attempt(0, 0) || promoted(0) || staged(0) ? proof : unresolved();
 }
