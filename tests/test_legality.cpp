@@ -961,25 +961,50 @@ TEST(LegalityMarks, MarksAreClaims) {
 // cannot all have come to the third rank: a rook promoted on the eighth rank stays there or on
 // b7 and h7, since a7, c7, d7, f7 and g7 never moved, b6 and h6 hold the pawns that stepped
 // from b7 and h7, and only e8 leads to e7).
+namespace {
+
+// A legality label of a Retractor file, judged by the static analysis with its marks.
+struct JudgedLabel {
+    std::string id;
+    bool legal = false;  // the label's `expected`
+    rebirth::Setup setup;
+    LegalityMarks marks;
+    LegalityVerdict verdict;
+};
+
+// The labels of `file`, each judged; a `legal` one is checked at once never to be refuted, with
+// its marks or without.
+std::vector<JudgedLabel> judged_labels(const std::filesystem::path& file) {
+    std::vector<JudgedLabel> out;
+    for (const auto& j : test::read_jsonl(file)) {
+        JudgedLabel label{
+            j["id"], j["expected"] == "legal", parse_fen(j["fen"].get<std::string>()), test::label_marks(j), {}};
+        const rebirth::Setup& s = label.setup;
+        label.verdict = analyze_orthodox_legality(s.board, s.side_to_move, s.castling, s.ep_square, label.marks);
+        if (label.legal) {
+            EXPECT_FALSE(label.verdict.illegal) << label.id << ": " << label.verdict.reason;
+            EXPECT_FALSE(analyze(s).illegal) << label.id << " without its marks";
+        }
+        out.push_back(std::move(label));
+    }
+    return out;
+}
+
+}  // namespace
+
 TEST(LegalityReference, RetractorLabels) {
-    const auto file = std::filesystem::path(REBIRTH_SHARED_DIR) / "reference" / "retro" / "legality.jsonl";
     int illegal = 0, proved = 0, legal = 0;
     std::string missed;
-    for (const auto& j : test::read_jsonl(file)) {
-        const std::string id = j["id"], expected = j["expected"];
-        const rebirth::Setup s = parse_fen(j["fen"].get<std::string>());
-        const LegalityMarks marks = test::label_marks(j);
-        const LegalityVerdict v = analyze_orthodox_legality(s.board, s.side_to_move, s.castling, s.ep_square, marks);
-        if (expected == "legal") {
+    for (const JudgedLabel& label :
+         judged_labels(std::filesystem::path(REBIRTH_SHARED_DIR) / "reference" / "retro" / "legality.jsonl")) {
+        if (label.legal) {
             ++legal;
-            EXPECT_FALSE(v.illegal) << id << ": " << v.reason;
-            EXPECT_FALSE(analyze(s).illegal) << id << " without its marks";
         } else {
             ++illegal;
-            if (v.illegal)
+            if (label.verdict.illegal)
                 ++proved;
             else
-                missed += " " + id;
+                missed += " " + label.id;
         }
     }
     std::printf("%d illegal labels, %d proved; not proved:%s\n", illegal, proved, missed.c_str());
@@ -996,32 +1021,26 @@ TEST(LegalityReference, RetractorLabels) {
 // labels `ok` but which is illegal (its `note`: no capture was ever made, and the two b-pawns,
 // both promoted, cannot have passed each other on their file).
 TEST(LegalityReference, RetractorsOtherLabels) {
-    const auto file = std::filesystem::path(REBIRTH_SOURCE_DIR) / "data" / "retro" / "retractor_legality.jsonl";
     int legal = 0, illegal = 0, statically = 0, deeper = 0;
     std::string missed;
-    for (const auto& j : test::read_jsonl(file)) {
-        const std::string id = j["id"], expected = j["expected"];
-        const rebirth::Setup s = parse_fen(j["fen"].get<std::string>());
-        const LegalityMarks marks = test::label_marks(j);
-        const LegalityVerdict v = analyze_orthodox_legality(s.board, s.side_to_move, s.castling, s.ep_square, marks);
-        if (expected == "legal") {
+    for (const JudgedLabel& label :
+         judged_labels(std::filesystem::path(REBIRTH_SOURCE_DIR) / "data" / "retro" / "retractor_legality.jsonl")) {
+        if (label.legal) {
             ++legal;
-            EXPECT_FALSE(v.illegal) << id << ": " << v.reason;
-            EXPECT_FALSE(analyze(s).illegal) << id << " without its marks";
             continue;
         }
         ++illegal;
-        if (v.illegal) {
+        if (label.verdict.illegal) {
             ++statically;
             continue;
         }
         BuildLimits limits;
         limits.seconds = 0;
         limits.max_nodes = 200;
-        if (judge_legality(s, 3, limits, marks).verdict == LegalityProof::Verdict::Illegal)
+        if (judge_legality(label.setup, 3, limits, label.marks).verdict == LegalityProof::Verdict::Illegal)
             ++deeper;
         else
-            missed += " " + id;
+            missed += " " + label.id;
     }
     std::printf(
         "%d legal labels; %d illegal labels: %d proved by the static analysis, %d by judge_legality; not "
