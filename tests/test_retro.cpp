@@ -88,27 +88,46 @@ Judged judge_sequence(const std::string& fen, const std::vector<std::string>& ex
     return {left, left && found.size() == 1};
 }
 
-TEST(Retro, LastMoveTypesOfTheJankoRecords) {
-    const fs::path file = fs::path(REBIRTH_SHARED_DIR) / "reference" / "retro" / "lastmoves.jsonl";
+// The records of a janko file whose type `keep` takes, each judged by `judge` (a published
+// answer refuted fails the test): how many, how many proved, and the ids of the others.
+struct Tally {
     int records = 0, proved = 0;
     std::string unproved;
+};
+
+template <class Keep, class JudgeRecord>
+Tally tally(const fs::path& file, Keep keep, JudgeRecord judge) {
+    Tally t;
     for (const auto& j : test::read_jsonl(file)) {
-        const std::string type = j["record_type"];
-        if (type != "A" && type != "B" && type != "C") continue;
-        ++records;
+        if (!keep(j["record_type"].get<std::string>())) continue;
+        ++t.records;
         const std::string id = j["id"];
-        const std::string expected = j["expected"].is_array() ? j["expected"][0] : j["expected"];
-        const Judged judged = judge_type_record(type, j["placement"], j["retract_first"], expected);
-        // Sound: the published last move is never refuted.
-        EXPECT_TRUE(judged.left) << id << ": " << expected << " refuted";
+        const Judged judged = judge(j);
+        // Sound: the published answer is never refuted.
+        EXPECT_TRUE(judged.left) << id << ": " << j["expected"].dump() << " refuted";
         if (judged.proved)
-            ++proved;
+            ++t.proved;
         else
-            unproved += " " + id;
+            t.unproved += " " + id;
     }
-    std::printf("%d records, %d proved unique; not proved:%s\n", records, proved, unproved.c_str());
-    EXPECT_EQ(records, 57);
-    EXPECT_GE(proved, 57);
+    std::printf("%d records, %d proved; not proved:%s\n", t.records, t.proved, t.unproved.c_str());
+    return t;
+}
+
+// judge_type_record or judge_duplex for a record of any type but a full sequence.
+Judged judge_record(const nlohmann::json& j) {
+    const std::string type = j["record_type"];
+    if (type == "D") return j["expected"].size() == 2 ? judge_duplex(j["placement"], j["expected"]) : Judged{};
+    const std::string expected = j["expected"].is_array() ? j["expected"][0] : j["expected"];
+    return judge_type_record(type, j["placement"], j["retract_first"], expected);
+}
+
+TEST(Retro, LastMoveTypesOfTheJankoRecords) {
+    const Tally t = tally(
+        fs::path(REBIRTH_SHARED_DIR) / "reference" / "retro" / "lastmoves.jsonl",
+        [](const std::string& type) { return type == "A" || type == "B" || type == "C"; }, judge_record);
+    EXPECT_EQ(t.records, 57);
+    EXPECT_GE(t.proved, 57);
 }
 
 // Type D (duplex of type B): with White to move Black's last move has a unique type, with
@@ -116,25 +135,11 @@ TEST(Retro, LastMoveTypesOfTheJankoRecords) {
 // assignment of the pair to the colours is left by the analysis; proved: each colour has one
 // type left, and together they are the pair.
 TEST(Retro, LastMoveTypesOfTheDuplexJankoRecords) {
-    const fs::path file = fs::path(REBIRTH_SHARED_DIR) / "reference" / "retro" / "lastmoves.jsonl";
-    int records = 0, proved = 0;
-    std::string unproved;
-    for (const auto& j : test::read_jsonl(file)) {
-        if (j["record_type"] != "D") continue;
-        ++records;
-        const std::string id = j["id"];
-        const std::vector<std::string> pair = j["expected"];
-        ASSERT_EQ(pair.size(), 2u) << id;
-        const Judged judged = judge_duplex(j["placement"], pair);
-        EXPECT_TRUE(judged.left) << id << ": the pair " << pair[0] << ", " << pair[1] << " is refuted";
-        if (judged.proved)
-            ++proved;
-        else
-            unproved += " " + id;
-    }
-    std::printf("%d duplex records, %d proved unique; not proved:%s\n", records, proved, unproved.c_str());
-    EXPECT_EQ(records, 54);
-    EXPECT_GE(proved, 49);
+    const Tally t = tally(
+        fs::path(REBIRTH_SHARED_DIR) / "reference" / "retro" / "lastmoves.jsonl",
+        [](const std::string& type) { return type == "D"; }, judge_record);
+    EXPECT_EQ(t.records, 54);
+    EXPECT_GE(t.proved, 49);
 }
 
 // The other 226 janko.at records of Retractor's tests (data/retro/retractor_lastmoves.jsonl,
@@ -146,25 +151,14 @@ TEST(Retro, LastMoveTypesOfTheDuplexJankoRecords) {
 // last move then refuted), JR-C-020 and -032 (the taken unit a queen, not a rook: Retractor
 // with cages), and JR-O-006 (unique at depth 3, `rebirth retro`'s default).
 TEST(Retro, RetractorsOtherJankoRecords) {
-    const fs::path file = fs::path(REBIRTH_SOURCE_DIR) / "data" / "retro" / "retractor_lastmoves.jsonl";
-    int records = 0, proved = 0;
-    std::string unproved;
-    for (const auto& j : test::read_jsonl(file)) {
-        const std::string type = j["record_type"], id = j["id"];
-        if (type == "D") continue;
-        ++records;
-        const Judged judged = type == "other"
-                                  ? judge_sequence(j["fen"], j["expected"], 2)
-                                  : judge_type_record(type, j["placement"], j["retract_first"], j["expected"]);
-        EXPECT_TRUE(judged.left) << id << ": " << j["expected"].dump() << " refuted";
-        if (judged.proved)
-            ++proved;
-        else
-            unproved += " " + id;
-    }
-    std::printf("%d records, %d proved; not proved:%s\n", records, proved, unproved.c_str());
-    EXPECT_EQ(records, 119);
-    EXPECT_GE(proved, 109);
+    const Tally t = tally(
+        fs::path(REBIRTH_SOURCE_DIR) / "data" / "retro" / "retractor_lastmoves.jsonl",
+        [](const std::string& type) { return type != "D"; },
+        [](const nlohmann::json& j) {
+            return j["record_type"] == "other" ? judge_sequence(j["fen"], j["expected"], 2) : judge_record(j);
+        });
+    EXPECT_EQ(t.records, 119);
+    EXPECT_GE(t.proved, 109);
 }
 
 // The type-D records of the same file (107): the published pair never refuted, each colour's
@@ -172,23 +166,11 @@ TEST(Retro, RetractorsOtherJankoRecords) {
 // --gtest_also_run_disabled_tests --gtest_filter=Retro.DISABLED_RetractorsOtherDuplexRecords.
 // Measured 2026-12-02: 82 of 107 proved, no pair refuted.
 TEST(Retro, DISABLED_RetractorsOtherDuplexRecords) {
-    const fs::path file = fs::path(REBIRTH_SOURCE_DIR) / "data" / "retro" / "retractor_lastmoves.jsonl";
-    int records = 0, proved = 0;
-    std::string unproved;
-    for (const auto& j : test::read_jsonl(file)) {
-        if (j["record_type"] != "D") continue;
-        ++records;
-        const std::string id = j["id"];
-        const Judged judged = judge_duplex(j["placement"], j["expected"]);
-        EXPECT_TRUE(judged.left) << id << ": the pair " << j["expected"].dump() << " is refuted";
-        if (judged.proved)
-            ++proved;
-        else
-            unproved += " " + id;
-    }
-    std::printf("%d duplex records, %d proved; not proved:%s\n", records, proved, unproved.c_str());
-    EXPECT_EQ(records, 107);
-    EXPECT_GE(proved, 82);
+    const Tally t = tally(
+        fs::path(REBIRTH_SOURCE_DIR) / "data" / "retro" / "retractor_lastmoves.jsonl",
+        [](const std::string& type) { return type == "D"; }, judge_record);
+    EXPECT_EQ(t.records, 107);
+    EXPECT_GE(t.proved, 82);
 }
 
 // Hand cases: the game array is legal with no last move; a pawn on h1 is refuted at once.
