@@ -204,9 +204,7 @@ TEST(LegalityReference, SixPromotedBishopsGetAGameThroughThePositionBeforeThePro
     ASSERT_TRUE(game);
     game->insert(game->end(), tail->begin(), tail->end());
     EXPECT_EQ(replay(diagram, *game), "");
-    const LegalityProof proof = judge_legality(diagram, 3, nodes_only(4000));
-    ASSERT_EQ(proof.verdict, LegalityProof::Verdict::Legal) << proof.reason;
-    EXPECT_EQ(replay(diagram, proof.game), "");
+    // judge_legality finds it so too: LegalLabelsGetReplayedGames.
 }
 
 namespace {

@@ -37,12 +37,14 @@ inline constexpr long kClosurePositions = 2000;
 // last 1 (then 2) single moves (possible_last_moves), to the position one of them leads back
 // to, followed by its moves (half of the nodes each); else to the position one of the first
 // six lines of promotion_retractions leads back to, followed by its moves (half of the nodes
-// each); else through one of the first four positions before all the promotions at once
+// each); else through one of the first four positions before the promotions
 // (promotion_stagings): a game to it, then a line from it to the diagram (build_game_between).
 // Within a time limit the promotion lines come first, with a quarter of the time (each search
-// at most 2000 positions a variant), or an eighth when there are positions before all the
-// promotions, which then get half; the diagram gets the rest, or with few sequences shares it
-// with them in rounds of 1/16, 1/8, 1/4 and 1/2 of it (half each). Else unresolved.
+// at most 2000 positions a variant), or an eighth when there are positions before the
+// promotions, which then get half after the diagram's quarter; the diagram gets the rest (all
+// the time the phases before it left), or with few sequences shares it with them in rounds of
+// 1/16, 1/8 and 1/4 of it (half each), then the sequences a quarter and the diagram what is
+// left. Else unresolved.
 // With `marks` (legality.h): the static analysis takes them as claims, the game search never
 // moves a frozen unit, and a game is believed only when it keeps them (marks_broken).
 LegalityProof judge_legality(const Setup& diagram, int depth = 3, const BuildLimits& limits = {},
@@ -65,19 +67,22 @@ LegalityProof judge_legality(const Setup& diagram, int depth = 3, const BuildLim
 // pawns that never moved) is a pawn again there, which the game search finds much easier.
 std::vector<std::vector<UnMove>> promotion_retractions(const Setup& diagram, int max_path = 3, size_t max_lines = 16);
 
-// Positions before all the promotions of the diagram at once (orthodox), for a game in two
-// legs: from the game array to such a position, then from it to the diagram. The units taken
+// Positions before the promotions of the diagram (orthodox), for a game in two legs: from the
+// game array to such a position, then from it to the diagram. The units that may be taken
 // back are those promotion_retractions follows (a queen, rook, bishop or knight that may well
-// be promoted) and those on `promoted`; each is gone, its pawn stands behind a promotion
-// square of its side's last rank from which the unit's walk reaches its square round the pawns
-// that never moved (straight behind, or diagonally behind with the other side's game-array
-// unit of that square on it, taken by the promotion), one or two squares further back when it
-// would attack the other side's king there. Several units never share a promotion square or a
-// pawn square. Choices whose taken units are missing from the diagram come first, then
-// straight promotions, then the fewest moves from the promotion squares; a position is kept
+// be promoted, among them one that no game-array square of its walk reaches round the pawns on
+// the board) and those on `promoted`; each one taken back is gone, its pawn stands behind a
+// promotion square of its side's last rank from which the unit's walk reaches its square round
+// the pawns that never moved (straight behind, or diagonally behind with the other side's
+// game-array unit of that square on it, taken by the promotion), one or two squares further
+// back when it would attack the other side's king there. Several units never share a
+// promotion square or a pawn square. All the units are taken back first, then all but one, and
+// so on; for each number, choices whose taken units are missing from the diagram first, then
+// straight promotions, then the fewest moves from the promotion squares. A position is kept
 // only when the static analysis does not refute it, with the diagram's side to move or else
-// the other; at most `max_positions`. A unit with no way stays; none when more than 8 have one.
-// A heuristic: such a position need not be on any game to the diagram; a game through it is.
+// the other, and once; at most `max_positions`. A unit with no way stays; none when more than
+// 8 have one. A heuristic: such a position need not be on any game to the diagram; a game
+// through it is.
 std::vector<Setup> promotion_stagings(const Setup& diagram, Bitboard promoted = 0, size_t max_positions = 8);
 
 // Why `game` (orthodox, from the game array) breaks `marks`: a move from or onto a frozen

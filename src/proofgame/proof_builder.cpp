@@ -65,7 +65,10 @@ class Builder {
                                             bool hashed_ties, long max_nodes,
                                             std::optional<std::chrono::steady_clock::time_point> deadline,
                                             const std::atomic<size_t>* first = nullptr, size_t index = 0) {
-        failed_.assign(size_t(1) << kFailedBits, 0);  // each search tries its exact ends afresh, as a search of its own
+        // Each search tries its exact ends afresh, as a search of its own: a new salt makes the
+        // entries of the searches before it stale without clearing the table.
+        if (failed_.empty()) failed_.assign(size_t(1) << kFailedBits, 0);
+        salt_ = (salt_ + 1) * 0xD6E8FEB86659FD93ull;
         std::vector<Node> nodes;
         using Entry = std::pair<long, int>;  // (priority * 8 + tie, node), least first
         std::priority_queue<Entry, std::vector<Entry>, std::greater<>> open;
@@ -290,11 +293,12 @@ class Builder {
     // (position, half-moves) keys with no exact end, one per slot (a newer one replaces an older
     // one): a table that stays in the cache; a key forgotten is only searched again.
     std::vector<Key> failed_;
+    Key salt_ = 0;  // mixed into the keys of failed_, a new one for each search
     long finish_nodes_ = 0;
 
     size_t failed_slot(Key k) const { return size_t((k * 0x9E3779B97F4A7C15ull) >> (64 - kFailedBits)); }
-    bool failed_seen(Key k) const { return failed_[failed_slot(k)] == k; }
-    void failed_remember(Key k) { failed_[failed_slot(k)] = k; }
+    bool failed_seen(Key k) const { return failed_[failed_slot(k)] == (k ^ salt_); }
+    void failed_remember(Key k) { failed_[failed_slot(k)] = k ^ salt_; }
 };
 
 }  // namespace

@@ -476,9 +476,7 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
         proof.game = std::move(*game);
         return true;
     };
-    // A game to the diagram within `diagram_seconds`, else (few sequences) to the positions
-    // the sequences lead back to, sharing `back_seconds` (0: no limit, the nodes of `limits`).
-    // The diagram alone, within `seconds`.
+    // A game to the diagram alone, within `seconds` (0: no limit, the nodes of `limits`).
     const auto direct = [&](double seconds) {
         BuildLimits first = limits;
         first.seconds = seconds;
@@ -503,6 +501,8 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
         }
         return false;
     };
+    // A game to the diagram within `diagram_seconds`, else (few sequences) to the positions
+    // the sequences lead back to, sharing `back_seconds` (0: no limit, the nodes of `limits`).
     const auto attempt = [&](double diagram_seconds, double back_seconds) {
         return direct(diagram_seconds) || through_few(back_seconds);
     };
@@ -532,8 +532,8 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
     // a quarter of `seconds` and each first leg gets half of the rest left (the last all of it).
     const std::vector<Setup> stagings = promotion_stagings(diagram, marks.promoted, kStagings);
     const auto staged = [&](double seconds) {
-        const auto now = [] { return std::chrono::steady_clock::now(); };
         using Clock = std::chrono::steady_clock;
+        const auto now = [] { return Clock::now(); };
         const Clock::time_point tails_end = now() + std::chrono::duration_cast<Clock::duration>(
                                                         std::chrono::duration<double>(seconds / 4)),
                                 end = now() + std::chrono::duration_cast<Clock::duration>(
