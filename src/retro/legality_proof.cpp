@@ -294,11 +294,12 @@ std::optional<Setup> staged_setup(const Setup& d, const std::vector<const Promot
     for (const PromotionWay* w : ways) t.board[w->unit] = Piece{};
     for (const PromotionWay* w : ways)
         if (w->victim != NO_WALK) t.board[w->q] = Piece{w->victim, ~d.board[w->unit].color};
+    Bitboard kings[COLOR_NB] = {0, 0};  // neither taken back nor covered by what is put back
+    for (int sq = 0; sq < SQUARE_NB; ++sq)
+        if (t.board[sq].walk == KING) kings[t.board[sq].color] |= square_bb(Square(sq));
     for (const PromotionWay* w : ways) {
         const Color c = d.board[w->unit].color;
-        Bitboard king = 0;
-        for (int sq = 0; sq < SQUARE_NB; ++sq)
-            if (t.board[sq].walk == KING && t.board[sq].color != c) king |= square_bb(Square(sq));
+        const Bitboard king = kings[~c];
         const int back = c == WHITE ? -1 : 1;
         std::optional<Square> at;
         for (int k = 0; k <= 2; ++k) {
@@ -461,6 +462,13 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
     // Lines that take a promotion back (promotion_retractions), tried like the sequences.
     const std::vector<std::vector<UnMove>> promotions = promotion_retractions(diagram, 3, kPromotionLines);
     // A game to the position `line` leads back to, followed by its moves, within `back`.
+    // Takes `game` as the proof when it replays to the diagram and keeps the marks.
+    const auto accept = [&](std::vector<Move>& game) {
+        if (!replays_to(game, diagram) || !marks_broken(game, marks).empty()) return false;
+        proof.verdict = LegalityProof::Verdict::Legal;
+        proof.game = std::move(game);
+        return true;
+    };
     const auto through = [&](const std::vector<UnMove>& line, const BuildLimits& back) {
         // A line that moves a frozen unit breaks its mark: no game for it.
         if (std::any_of(line.begin(), line.end(),
@@ -471,22 +479,14 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
         auto game = build_proof_game(earlier, back, marks.frozen);
         if (!game) return false;
         for (auto it = line.rbegin(); it != line.rend(); ++it) game->push_back(it->move);
-        if (!replays_to(*game, diagram) || !marks_broken(*game, marks).empty()) return false;
-        proof.verdict = LegalityProof::Verdict::Legal;
-        proof.game = std::move(*game);
-        return true;
+        return accept(*game);
     };
     // A game to the diagram alone, within `seconds` (0: no limit, the nodes of `limits`).
     const auto direct = [&](double seconds) {
         BuildLimits first = limits;
         first.seconds = seconds;
-        if (auto game = build_proof_game(diagram, first, marks.frozen);
-            game && replays_to(*game, diagram) && marks_broken(*game, marks).empty()) {
-            proof.verdict = LegalityProof::Verdict::Legal;
-            proof.game = std::move(*game);
-            return true;
-        }
-        return false;
+        auto game = build_proof_game(diagram, first, marks.frozen);
+        return game && accept(*game);
     };
     // The few sequences alone, sharing `back_seconds`.
     const auto through_few = [&](double back_seconds) {
@@ -557,10 +557,7 @@ LegalityProof judge_legality(const Setup& diagram, int depth, const BuildLimits&
             auto game = build_proof_game(*tails[i].first, leg, marks.frozen);
             if (!game) continue;
             game->insert(game->end(), tails[i].second.begin(), tails[i].second.end());
-            if (!replays_to(*game, diagram) || !marks_broken(*game, marks).empty()) continue;
-            proof.verdict = LegalityProof::Verdict::Legal;
-            proof.game = std::move(*game);
-            return true;
+            if (accept(*game)) return true;
         }
         return false;
     };
