@@ -16,7 +16,7 @@ declare -A public=(
   [popeye_input.h]=io [pgn.h]=io [html_report.h]=io [claims.h]=io [popeye_output.h]=io [popeye_order.h]=io
   [solve.h]=solve [goal_bound.h]=solve [distance.h]=solve [verify.h]=solve [solution_json.h]=solve
   [proof_bound.h]=proofgame [proof_split.h]=proofgame [proof_captures.h]=proofgame [proof_tempo.h]=proofgame [proof_passage.h]=proofgame [proof_rebirth.h]=proofgame [assignment.h]=proofgame [proof_builder.h]=proofgame
-  [retro.h]=retro [retro_cage.h]=retro [retro_closure.h]=retro [retractor.h]=retro [retro_certificate.h]=retro [retro_problem.h]=retro [unmove.h]=retro [legality_proof.h]=retro
+  [retro.h]=retro [retro_cage.h]=retro [retro_order.h]=retro [retro_closure.h]=retro [retractor.h]=retro [retro_certificate.h]=retro [retro_problem.h]=retro [unmove.h]=retro [legality_proof.h]=retro
 )
 
 rank_of() {

@@ -427,6 +427,24 @@ TEST(LegalityPawnStructure, FilesWithoutPawnsLeaveOutUnitsTakenByPiecesElsewhere
     EXPECT_TRUE(not_proved_illegal(analyze_fen("k7/Pppp4/rp6/1K6/1P6/pP6/p1PP4/8 b - - 0 1")));
 }
 
+// JR-D-004 with White's Kc4xb5 taken back (a black knight, bishop, queen or rook on b5): Black's
+// pawns made all 10 captures (a7xb6, e7xd6xc5xb4xa3, f7xe6xd5xc4xb3xa2), so Black's gone g- and
+// h-pawns made none and stayed on their files, each taken there or promoted past White's pawn
+// of the file, which left it by a capture: files g and h need a white capture that takes a
+// black pawn there or starts there, and one that takes a bishop serves one file only. White's
+// a7 came a6-a7 (b6xa7 would cross b6, which Black's a-pawn took from a7 and held since) after
+// e2xd3xc4xb5xa6, all on light squares; b4 did not come from a3 (Black's e-pawn's last move
+// was b4xa3: the two would have swapped squares), so a2xb3 was White's other pawn capture, on a
+// light square too. The dark-squared Bf8 is gone: a further capture. 5 + Bc8 (shut in, taken by
+// a piece) + 2 = 8 captures, one more than the 7 units Black lost. With Kc4-b5 (8 lost) it fits.
+TEST(LegalityPawnStructure, FilesWithoutPawnsAndBishopColoursNeedCapturesTogether) {
+    for (const char* fen :
+         {"k7/Pppp4/rp6/1n6/1PK5/pP6/p1PP4/8 w - - 0 1", "k7/Pppp4/rp6/1b6/1PK5/pP6/p1PP4/8 w - - 0 1",
+          "k7/Pppp4/rp6/1q6/1PK5/pP6/p1PP4/8 w - - 0 1", "k7/Pppp4/rp6/1r6/1PK5/pP6/p1PP4/8 w - - 0 1"})
+        EXPECT_TRUE(illegal_with(analyze_fen(fen), "files without pawns")) << fen;
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("k7/Pppp4/rp6/8/1PK5/pP6/p1PP4/8 w - - 0 1")));
+}
+
 // A pawn's captures keep its square's colour and a single step changes it: a way with as
 // many captures as ranks takes only on its home's colour. janko.at's duplex record JR-D-016
 // with h4-h3 taken back: White lost two knights and the f1 bishop (seven pawns and a third

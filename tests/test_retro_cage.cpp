@@ -93,6 +93,29 @@ TEST(RetroCage, WiderSearchForFewLastMoves) {
     expect_only_last_move(diagram, "g7xBh8=N");
 }
 
+// janko.at's type C record JR-C-020 (data/retro/retractor_lastmoves.jsonl, published answer
+// BxQ; Retractor solves it only with the cage e7-h8 given): with Bf8xRg7+ taken back, Black's
+// rook came to g7 only from g8, into the corner that the bishops on f8 and h7 and the pawns
+// shut round Black's king on h8; the squares round White's king on d4, far away, only add its
+// positions. The search round Black's king alone closes it; with a queen taken the queen may
+// have come from the diagonal: not refuted. JR-A-054 (type A, PxR=N): Black's one last move
+// f7-f6 gets the second look because White has last moves left (narrow_few_last_moves'
+// `others`), where the three ranks at the kings' edge close it.
+TEST(RetroCage, EachKingAloneAndTheOtherSidesMovesInTypeA) {
+    const rebirth::Setup c020 = parse_fen("4R2k/4ppBB/6pp/7P/3K4/8/8/8 b - - 0 1");
+    EXPECT_TRUE(cage_refutes_wide(retract(c020, retraction(c020, "Bf8xRg7+")), kCageStatesForFew));
+    expect_only_last_move(c020, "Bf8xQg7+");
+    const rebirth::Setup white = parse_fen("3BN1qk/2pRK1pp/3ppp2/8/8/8/8/8 b - - 0 1");
+    const rebirth::Setup black = parse_fen("3BN1qk/2pRK1pp/3ppp2/8/8/8/8/8 w - - 0 1");
+    std::vector<UnMove> theirs = possible_last_moves(black, 3, nullptr, 1, false);
+    ASSERT_EQ(theirs.size(), 1u);
+    std::vector<UnMove> alone = theirs;
+    narrow_few_last_moves(black, alone, nullptr, 1);
+    EXPECT_EQ(alone.size(), 1u);  // a side's one last move alone is the answer: not looked at
+    narrow_few_last_moves(black, theirs, nullptr, 1, possible_last_moves(white, 3, nullptr, 1, false).size());
+    EXPECT_TRUE(theirs.empty());
+}
+
 // janko.at's type B records JR-B-037 (published answer PxB=R) and JR-B-022 (Bartolovic,
 // Buljan; NxQ), White moved last. The cage search's third search, which hides at once the
 // units that may leave the region in one retraction, closes cages with fewer positions: it

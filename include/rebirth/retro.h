@@ -41,7 +41,8 @@ Setup retract_keeping_rights(const Setup& position, const UnMove& u);
 // illegal. True is a proof that the diagram's last move was not u.
 bool last_move_refuted(const Setup& position, const UnMove& u, int depth, const RuleSet* rules = nullptr);
 
-// The second look at the last moves left (orthodox chess, two or more): each gets the static
+// The second look at the last moves left (orthodox chess, two or more): each gets the order
+// of its units' last moves (retro_order.h, kOrderNodes choices) and the static
 // analysis with the pieces on their last ranks that retro_cage.h's promoted_on_its_square
 // proves promoted there (kPromotedHereStates positions each) marked so; then, where 2 to
 // kWiderCageAtMost are left, the cage search again with kCageStatesForFew positions a region
@@ -51,14 +52,19 @@ bool last_move_refuted(const Setup& position, const UnMove& u, int depth, const 
 // retraction closure of its earlier position within kClosurePositionsForFew positions
 // (retro_closure.h). `last`
 // (the last moves left of `position`, or sequences whose first retraction is one) loses
-// those it proves impossible; else it stays. On `threads` (0: all cores).
+// those it proves impossible; else it stays. On `threads` (0: all cores). `others`: the last
+// moves left to the other side when either side may have moved last (janko's type A: the
+// answer is all of them, so one move of a side is looked at again when the other has some;
+// the wider searches still only where this side has at most kWiderCageAtMost).
 inline constexpr size_t kWiderCageAtMost = 4;
 inline constexpr long kCageStatesForFew = 5000;
 inline constexpr int kDeeperLevels = 2;
 inline constexpr long kClosurePositionsForFew = 1000;
 inline constexpr long kPromotedHereStates = 1000;
+inline constexpr long kOrderNodes = 20000;
 template <typename Entry>
-void narrow_few_last_moves(const Setup& position, std::vector<Entry>& last, const RuleSet* rules, int threads);
+void narrow_few_last_moves(const Setup& position, std::vector<Entry>& last, const RuleSet* rules, int threads,
+                           size_t others = 0);
 
 // The last single move of the side that did not move in `position`, for each retraction
 // that last_move_refuted(position, ·, depth, rules) leaves, in generate_unmoves' order, and

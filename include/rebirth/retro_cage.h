@@ -50,7 +50,9 @@ namespace rebirth {
 bool cage_refutes(const Setup& s, long max_states = 1000);
 
 // A wider look, for the few last moves a first look leaves (retro.h): cage_refutes with
-// `max_states` positions a region, then the region within two king steps of the kings (the
+// `max_states` positions a region, then each king's squares within one and two king steps of
+// it alone (kings apart), the three ranks at an edge holding a king with twice as many,
+// then the region within two king steps of the kings (the
 // one whose units most often close a cage) with six times as many, then the third search
 // alone on the units and the squares next to them with fifty times as many, then alone on
 // the half of the board (ranks 1-4 or ranks 5-8) that holds both kings, if one does, with

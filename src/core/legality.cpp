@@ -944,20 +944,27 @@ LegalityVerdict crossing_rule(std::array<CapturePlan, COLOR_NB>& plans) {
                    "-file passed each other, and neither side can have made the captures that needs");
 }
 
+// The lengths of the runs of adjacent files of `files` (bit f: file f), from file a.
+std::vector<int> file_runs(unsigned files) {
+    std::vector<int> runs;
+    for (int f = 0; f < 8;) {
+        if (!(files & (1u << f))) {
+            ++f;
+            continue;
+        }
+        int run = 0;
+        for (; f < 8 && (files & (1u << f)); ++f) ++run;
+        runs.push_back(run);
+    }
+    return runs;
+}
+
 // The extra captures that files of `uncovered` (bit f: file f) need when each needs a capture
 // starting or landing on it and one capture touches at most two files side by side: per run of
 // adjacent files, half its length rounded up.
 int cover_captures(unsigned uncovered) {
     int total = 0;
-    for (int f = 0; f < 8;) {
-        if (!(uncovered & (1u << f))) {
-            ++f;
-            continue;
-        }
-        int run = 0;
-        for (; f < 8 && (uncovered & (1u << f)); ++f) ++run;
-        total += (run + 1) / 2;
-    }
+    for (const int run : file_runs(uncovered)) total += (run + 1) / 2;
     return total;
 }
 
@@ -1583,8 +1590,10 @@ using WayColours = std::uint32_t;
 
 // The WayColours of c's pawn ways from the home square of file f to a square of `targets`,
 // never onto a wall nor between the squares of a pair `sealed` seals (sealed[d]: the squares
-// whose step in direction d is barred, as Seals::from).
-WayColours way_colours(Color c, int f, Bitboard targets, Bitboard walls, const std::array<Bitboard, 8>& sealed) {
+// whose step in direction d is barred, as Seals::from), nor onto a target last from a square of
+// `barred_last`.
+WayColours way_colours(Color c, int f, Bitboard targets, Bitboard walls, const std::array<Bitboard, 8>& sealed,
+                       Bitboard barred_last = 0) {
     std::array<WayColours, SQUARE_NB> at{};
     const Square home = make_square(f, c == WHITE ? 1 : 6);
     at[size_t(home)] = 1u;
@@ -1597,19 +1606,20 @@ WayColours way_colours(Color c, int f, Bitboard targets, Bitboard walls, const s
             const Square sq = make_square(ff, rank);
             const WayColours here = at[size_t(sq)];
             if (!here) continue;
+            // The squares this one may not lead onto: the targets, when arriving from it is barred.
+            const Bitboard shut = walls | ((barred_last & square_bb(sq)) ? targets : 0);
             const Square step = Square(int(sq) + dir);
             if (!(walls & square_bb(step)) && !(sealed[size_t(ahead)] & square_bb(sq))) {
-                at[size_t(step)] |= here;
+                if (!(shut & square_bb(step))) at[size_t(step)] |= here;
                 if (r == 1 && !(sealed[size_t(ahead)] & square_bb(step))) {
                     const Square two = Square(int(step) + dir);
-                    if (!(walls & square_bb(two))) at[size_t(two)] |= here;
+                    if (!(shut & square_bb(two))) at[size_t(two)] |= here;
                 }
             }
             for (int df : {-1, 1}) {
                 if (ff + df < 0 || ff + df > 7) continue;
                 const Square x = Square(int(step) + df);
-                if ((walls & square_bb(x)) || (sealed[size_t(df < 0 ? towards_a : towards_h)] & square_bb(sq)))
-                    continue;
+                if ((shut & square_bb(x)) || (sealed[size_t(df < 0 ? towards_a : towards_h)] & square_bb(sq))) continue;
                 const unsigned colour = is_dark(x) ? 2u : 1u;
                 WayColours taken = 0;
                 for (int k = 0; k < 7; ++k)
@@ -1623,46 +1633,118 @@ WayColours way_colours(Color c, int f, Bitboard targets, Bitboard walls, const s
     return out;
 }
 
+// The files some way of the plan's items may touch (plan.touched) in an assignment within
+// `budget` captures, each way with up to the captures the assignment leaves; every file when
+// they are not worked out or a way may have more extra captures than they cover.
+unsigned touched_by_any_way(const CapturePlan& plan, int budget) {
+    if (!plan.has_touched) return 0xffu;
+    unsigned out = 0;
+    for_each_assignment(plan, budget, [&](const std::array<int, 8>& home, unsigned, int total) {
+        const int slack = budget - total;
+        if (slack > kTouchedSlack) out = 0xffu;
+        for (int i = 0; i < plan.items && out != 0xffu; ++i)
+            for (int k = 0; k <= slack; ++k) out |= plan.touched[size_t(i)][size_t(home[size_t(i)])][size_t(k)];
+    });
+    return out;
+}
+
+// The fewest captures that serve every file of `files` and take `bishops` bishops, where a
+// capture serves the file it starts on and, when it takes a pawn there, the file it lands on (so
+// one taking a bishop serves one file at most): per run of adjacent files with j of the bishops
+// taken by its captures, half of its length less j rounded up, plus the bishops.
+int serving_captures(unsigned files, int bishops) {
+    const std::vector<int> runs = file_runs(files);
+    const int n = int(runs.size());
+    int best = INF;
+    const auto spread = [&](const auto& self, int r, int left, int sum) -> void {
+        if (r == n) {
+            best = std::min(best, sum);
+            return;
+        }
+        for (int j = 0; j <= std::min(left, runs[size_t(r)]); ++j)
+            self(self, r + 1, left - j, sum + (runs[size_t(r)] - j + 1) / 2);
+    };
+    spread(spread, 0, bishops, bishops);
+    return best;
+}
+
 // Contract: a pawn of o on its third rank made one move, from the second-rank square of the
 // home file an assignment gives it (straight or by a capture), and stood on one of the two
 // squares all game: no pawn of the other side c ever moved between them (it would have taken
 // o's pawn, or stood on its square). For each assignment of o's items within o's captures
 // these pairs seal c's pawn ways, besides pawn_seals' (a suggestion and prototype of a helper
-// this session, JR-D-148). A pawn's capture lands on the colour its way has there (way_colours,
-// square by square). A game-array bishop of o of a colour no bishop of o has on the board is
-// gone, taken by c on a square of its colour: by a capture on a way of c's items or by one of
-// c's other captures (c made exactly as many captures as o lost units). Illegal when no
-// assignment of o's items leaves c an assignment of its items and ways whose captures, plus
-// one for each such colour none of them lands on, are at most that many. `plans`: filled.
+// this session, JR-D-148). A pawn of o whose way in the assignment has as many captures as
+// files and ranks it went came along the diagonal, its last move from the square x behind it:
+// a pawn of c standing on x did not come there last from o's pawn's square (the two would have
+// swapped squares, each staying on its square after its last move). A pawn's capture lands on
+// the colour its way has there (way_colours, square by square). A game-array bishop of o of a
+// colour no bishop of o has on the board is gone, taken by c on a square of its colour: by a
+// capture on a way of c's items or by one of c's other captures (c made exactly as many
+// captures as o lost units). Other captures of c, besides: the units of o no pawn of c can
+// have taken (plan.lost - plan.missing; a bishop among them is taken on its colour so); and
+// where o's items' ways made every capture o's pawns can have made (o's gone pawns made none)
+// with none to spare, on a file without pawns that no way of either side's items touches, o's
+// pawn of that file stayed on it and was taken there or promoted past c's, which left it by a
+// capture: each such file needs a capture of c that takes o's pawn on it or starts on it
+// (serving_captures). Illegal when no assignment of o's items leaves c an assignment of its
+// items and ways whose captures, plus those other captures, are at most that many (JR-D-004's
+// Kc4xNb5). `plans`: filled.
 LegalityVerdict sealed_colours_rule(const Scan& s, const std::array<CapturePlan, COLOR_NB>& plans, Bitboard walls,
                                     const Seals& seals, Color c) {
     const Color o = ~c;
     const CapturePlan& pc = plans[c];
     const CapturePlan& po = plans[o];
-    const unsigned need = gone_bishop_colours(s, o);
-    if (!need || !pc.pending || !po.pending || pc.items == 0) return {};
+    const unsigned gone = gone_bishop_colours(s, o);
+    if (!gone || !pc.pending || !po.pending || pc.items == 0) return {};
+    const unsigned need = gone & ~pc.away_bishops;  // the others are among the units no pawn takes
     const int lost = pc.lost;
     const int least = least_captures(pc, 0);
-    if (least >= INF || lost - least >= popcount(Bitboard(need))) return {};  // other captures can take them
-    unsigned third = 0;                                                       // o's pawn items on their third rank
+    if (least >= INF) return {};
+    // The files the other captures serve.
+    unsigned files = 0;
+    const int o_budget = po.missing_all >= 0 ? po.missing_all : po.lost;
+    if (least_captures(po, 0) == o_budget) {
+        for (int f = 0; f < 8; ++f)
+            if (!((s.of(WHITE, PAWN) | s.of(BLACK, PAWN)) & file_bb(f))) files |= 1u << f;
+        files &= ~touched_by_any_way(pc, pc.missing) & ~touched_by_any_way(po, o_budget);
+    }
+    std::array<int, 3> other{};  // per number of bishops not taken on the ways
+    for (int b = 0; b < 3; ++b) other[size_t(b)] = (lost - pc.missing) + serving_captures(files, b);
+    if (least + other[size_t(popcount(Bitboard(need)))] <= lost) return {};  // whatever the ways land on
+    unsigned third = 0;                                                      // o's pawn items on their third rank
     for (int i = 0; i < po.pawns; ++i)
         if (relative_rank(o, rank_of(po.square[size_t(i)])) == 2) third |= 1u << i;
-    // The distinct homes of those pawns over o's assignments (8: not a third-rank pawn).
-    std::vector<std::array<int, 8>> homes;
+    // Per assignment of o's items: the homes of those pawns (8: not a third-rank pawn) and,
+    // per pawn item of c, the squares from which its last arrival is barred.
+    struct Key {
+        std::array<int, 8> home;
+        std::array<Bitboard, 8> barred;
+        bool operator==(const Key&) const = default;
+    };
+    std::vector<Key> keys;
     for_each_assignment(po, po.missing, [&](const std::array<int, 8>& home, unsigned, int) {
-        std::array<int, 8> key;
-        key.fill(8);
-        for (int i = 0; i < po.pawns; ++i)
-            if (third & (1u << i)) key[size_t(i)] = home[size_t(i)];
-        if (std::find(homes.begin(), homes.end(), key) == homes.end()) homes.push_back(key);
+        Key key;
+        key.home.fill(8);
+        key.barred.fill(0);
+        for (int i = 0; i < po.pawns; ++i) {
+            const Square y = po.square[size_t(i)];
+            const int h = home[size_t(i)], df = file_of(y) - h;
+            if (third & (1u << i)) key.home[size_t(i)] = h;
+            const int ranks = relative_rank(o, rank_of(y)) - 1;
+            if (df == 0 || std::abs(df) != ranks || po.cost[size_t(i)][size_t(h)] != ranks) continue;
+            const Square x = Square(int(y) - (o == WHITE ? 8 : -8) - (df > 0 ? 1 : -1));
+            for (int j = 0; j < pc.pawns; ++j)
+                if (pc.square[size_t(j)] == x) key.barred[size_t(j)] |= square_bb(y);
+        }
+        if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
     });
-    if (homes.empty()) return {};  // material_rules' verdict
-    for (const std::array<int, 8>& key : homes) {
+    if (keys.empty()) return {};  // material_rules' verdict
+    for (const Key& key : keys) {
         std::array<Bitboard, 8> sealed = seals.by[o];
         for (int i = 0; i < po.pawns; ++i) {
-            if (key[size_t(i)] >= 8) continue;
+            if (key.home[size_t(i)] >= 8) continue;
             const Square y = po.square[size_t(i)];
-            const Square x = make_square(key[size_t(i)], o == WHITE ? 1 : 6);
+            const Square x = make_square(key.home[size_t(i)], o == WHITE ? 1 : 6);
             for (int d = 0; d < 8; ++d)
                 if (shift(d, square_bb(x)) == square_bb(y)) {
                     sealed[size_t(d)] |= square_bb(x);
@@ -1673,7 +1755,8 @@ LegalityVerdict sealed_colours_rule(const Scan& s, const std::array<CapturePlan,
         for (int i = 0; i < pc.items; ++i)
             for (int f = 0; f < 8; ++f)
                 if (pc.free_mask & (1u << f))
-                    ways[size_t(i)][size_t(f)] = way_colours(c, f, pc.targets[size_t(i)], walls, sealed);
+                    ways[size_t(i)][size_t(f)] = way_colours(c, f, pc.targets[size_t(i)], walls, sealed,
+                                                             i < pc.pawns ? key.barred[size_t(i)] : 0);
         // dp[homes used]: bit total * 4 + colours landed on, for the first items.
         std::vector<std::uint64_t> dp(256, 0);
         dp[0] = 1;
@@ -1683,7 +1766,8 @@ LegalityVerdict sealed_colours_rule(const Scan& s, const std::array<CapturePlan,
             if (here && i == pc.items) {
                 for (int total = 0; total <= lost && total < 16; ++total)
                     for (unsigned landed = 0; landed < 4; ++landed)
-                        if (((here >> (total * 4 + landed)) & 1) && popcount(Bitboard(need & ~landed)) <= lost - total)
+                        if (((here >> (total * 4 + landed)) & 1) &&
+                            total + other[size_t(popcount(Bitboard(need & ~landed)))] <= lost)
                             return {};
             } else if (here) {
                 for (int f = 0; f < 8; ++f) {
@@ -1703,9 +1787,12 @@ LegalityVerdict sealed_colours_rule(const Scan& s, const std::array<CapturePlan,
             if (mask == pc.free_mask) break;
         }
     }
-    return illegal(color_name(c) + " pawns cannot have taken the " + gone_bishops(o, need) +
-                   ", each on a square of its colour: in every assignment of the " + color_name(o) +
-                   " pawns, those on their third rank came from squares that seal the ways that would");
+    return illegal(
+        color_name(c) + " pawns cannot have taken the " + gone_bishops(o, gone) +
+        ", each on a square of its colour: in every assignment of the " + color_name(o) +
+        " pawns, those on their third rank or on a diagonal from their file came from squares that seal "
+        "the ways that would" +
+        (files ? ", beside the captures that files without pawns and the units no pawn can take need" : std::string()));
 }
 
 }  // namespace
@@ -1853,15 +1940,22 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
         }
     }
     // A side o without a bishop of some colour, the other side's pawns with fewer captures to
-    // spare than such colours: pawns of o on their third rank seal ways (sealed_colours_rule).
+    // spare than such colours, the units no pawn can take and, where o's pawns have none to
+    // spare, the files without pawns need: pawns of o seal ways (sealed_colours_rule).
+    unsigned empty = 0;
+    for (int f = 0; f < 8; ++f)
+        if (!((s.of(WHITE, PAWN) | s.of(BLACK, PAWN)) & file_bb(f))) empty |= 1u << f;
     for (Color c : {WHITE, BLACK}) {
         const int need = popcount(Bitboard(gone_bishop_colours(s, ~c)));
         const CapturePlan& pc = plans[c];
         const int least = pc.least >= 0 ? pc.least : pc.greedy;  // the greedy total bounds the least
-        if (need == 0 || least < 0 || pc.lost - least >= need) continue;
+        const bool files = empty && plans[~c].least >= 0 && plans[~c].least == plans[~c].missing;
+        const int untakeable = pc.least >= 0 ? pc.lost - pc.missing : 0;
+        if (need == 0 || least < 0 || pc.lost - least >= need + untakeable + (files ? cover_captures(empty) : 0))
+            continue;
         for (Color x : {WHITE, BLACK})
-            if (!plans[x].pending)
-                if (LegalityVerdict v = material(x, true); v.illegal) return v;
+            if (!plans[x].pending || (files && !plans[x].has_touched))
+                if (LegalityVerdict v = material(x, true, files); v.illegal) return v;
         if (LegalityVerdict v = sealed_colours_rule(s, plans, walls, seals, c); v.illegal) return v;
     }
     if (LegalityVerdict v = blocked_arrivals(s, board, walls); v.illegal) return v;

@@ -10,6 +10,7 @@
 #include "rebirth/position.h"
 #include "rebirth/retro_cage.h"
 #include "rebirth/retro_closure.h"
+#include "rebirth/retro_order.h"
 #include "rebirth/walk.h"
 
 namespace rebirth {
@@ -127,14 +128,22 @@ bool refuted_deeper(const Setup& position, const UnMove& u, int levels) {
     });
 }
 
-// Whether the static analysis proves `before` illegal with the pieces on their last ranks
-// that the cage search proves promoted there as their last move marked so
-// (promoted_on_its_square, kPromotedHereStates positions each).
-bool refuted_with_promotions_in_place(const Setup& before) {
-    LegalityMarks marks;
+// Whether the order of the units' last moves (order_facts, kOrderNodes choices a search)
+// refutes `before`, or the static analysis does with the units that order proves never moved
+// marked frozen and the pieces on their last ranks that it or the cage search proves promoted
+// there as their last move (promoted_on_its_square, kPromotedHereStates positions each) marked
+// so.
+bool refuted_with_marks(const Setup& before) {
+    const OrderFacts facts = order_facts(before, kOrderNodes);
+    if (facts.refuted) return true;
+    LegalityMarks marks = facts.marks;
     for (int i = 0; i < SQUARE_NB; ++i)
-        if (promoted_on_its_square(before, Square(i), kPromotedHereStates)) marks.promoted_here |= square_bb(Square(i));
-    return marks.promoted_here &&
+        if (before.board[i].walk == PAWN) marks.frozen &= ~square_bb(Square(i));  // walls anyway
+    for (int i = 0; i < SQUARE_NB; ++i)
+        if (!(marks.promoted_here & square_bb(Square(i))) &&
+            promoted_on_its_square(before, Square(i), kPromotedHereStates))
+            marks.promoted_here |= square_bb(Square(i));
+    return !marks.empty() &&
            analyze_orthodox_legality(before.board, before.side_to_move, before.castling, before.ep_square, marks)
                .illegal;
 }
@@ -142,7 +151,8 @@ bool refuted_with_promotions_in_place(const Setup& before) {
 }  // namespace
 
 template <typename Entry>
-void narrow_few_last_moves(const Setup& position, std::vector<Entry>& last, const RuleSet* rules, int threads) {
+void narrow_few_last_moves(const Setup& position, std::vector<Entry>& last, const RuleSet* rules, int threads,
+                           size_t others) {
     // Few left: a wider cage search on each (janko.at's JR-A-055: the knight taken on h8 by
     // g7xh8=N cannot have come into the corner, 30 times the positions around the kings refute
     // it; JR-A-040: before g7xNf8=Q the white king was shut in on f7 and the eighth rank, the
@@ -151,10 +161,12 @@ void narrow_few_last_moves(const Setup& position, std::vector<Entry>& last, cons
     // castled, before that Black's one move back is e2xd1=N, and no retraction of White's
     // leaves a possible position); last the retraction closure (retro_closure.h: JR-D-103's
     // a7-a6, after which Black's king and White's units go round a lock for ever). First of
-    // all, pieces on their last ranks that came there by their promotion (JR-D-160's a7xQb8=N:
-    // the black knight on g1 cannot have come there by a knight's move, so h2xg1=N, and Black's
-    // promotions then need more captures than Black made).
-    if (effective_rules(rules) || last.size() < 2) return;
+    // all, the order of the units' last moves (retro_order.h: JR-D-136's h2xRg1=Q, the corner's
+    // units came in no order) and pieces on their last ranks that came there by their
+    // promotion (JR-D-160's a7xQb8=N: the black knight on g1 cannot have come there by a
+    // knight's move, so h2xg1=N, and Black's promotions then need more captures than Black
+    // made).
+    if (effective_rules(rules) || last.empty() || last.size() + others < 2) return;
     // Pieces proved promoted on their squares, whatever the number left (kPromotedHereStates
     // positions a piece on its last rank; JR-D-139: White's rook on b8 was promoted there, so
     // none of Black's a7xb6 can have been the last move, a7 holding Black's pawn before it).
@@ -170,8 +182,8 @@ void narrow_few_last_moves(const Setup& position, std::vector<Entry>& last, cons
             if (!out[i]) left.push_back(std::move(last[i]));
         last.swap(left);
     };
-    drop([&](const UnMove& u) { return refuted_with_promotions_in_place(retract_keeping_rights(position, u)); });
-    if (last.size() < 2 || last.size() > kWiderCageAtMost) return;
+    drop([&](const UnMove& u) { return refuted_with_marks(retract_keeping_rights(position, u)); });
+    if (last.empty() || last.size() + others < 2 || last.size() > kWiderCageAtMost) return;
     drop([&](const UnMove& u) {
         return cage_refutes_wide(retract(position, u), kCageStatesForFew) ||
                refuted_deeper(position, u, kDeeperLevels) ||
@@ -179,8 +191,8 @@ void narrow_few_last_moves(const Setup& position, std::vector<Entry>& last, cons
     });
 }
 
-template void narrow_few_last_moves(const Setup&, std::vector<UnMove>&, const RuleSet*, int);
-template void narrow_few_last_moves(const Setup&, std::vector<std::vector<UnMove>>&, const RuleSet*, int);
+template void narrow_few_last_moves(const Setup&, std::vector<UnMove>&, const RuleSet*, int, size_t);
+template void narrow_few_last_moves(const Setup&, std::vector<std::vector<UnMove>>&, const RuleSet*, int, size_t);
 
 bool fits_history(const Setup& position, const UnMove& u, const RuleSet* rules) {
     const Move& m = u.move;

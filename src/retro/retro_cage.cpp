@@ -792,13 +792,25 @@ bool cage_refutes(const Setup& s, long max_states) {
 bool cage_refutes_wide(const Setup& s, long max_states) {
     if (cage_refutes(s, max_states)) return true;
     const Bitboard kings = king_squares(s);
-    // The three ranks at an edge that holds a king (janko.at's JR-D-139: with a7xRb8=R taken
-    // back, Black's knights on a8 and e8, rooks on b8 and c8 and White's king on d7 never move
-    // back, each retraction putting a king in check; with h2xRg1=R, White's rooks on f1 and g1,
-    // knight on h1 and Black's king on e2 the same; under 1000 positions each).
+    // Each king alone with the squares within one and two king steps of it, where the kings
+    // stand apart: the other king's squares only add its positions (janko.at's JR-C-020 and
+    // JR-C-032: with Bf8xRg7+ taken back, Black's rook came to g7 only from g8, into the
+    // corner the bishops and pawns shut round Black's king on h8; under 100 positions).
+    for (Bitboard b = kings; b;) {
+        const Bitboard king = square_bb(pop_lsb(b));
+        for (int steps : {1, 2})
+            if (around(king, steps) != around(kings, steps) && cage_refutes_in(s, around(king, steps), max_states))
+                return true;
+    }
+    // The three ranks at an edge that holds a king, with twice as many (janko.at's
+    // JR-D-139: with a7xRb8=R taken back, Black's knights on a8 and e8, rooks on b8 and c8 and
+    // White's king on d7 never move back, each retraction putting a king in check; with
+    // h2xRg1=R, White's rooks on f1 and g1, knight on h1 and Black's king on e2 the same; under
+    // 1000 positions each; JR-A-033: with g7xNf6 taken back, the kings on f8 and h8 and White's
+    // rook on e7 shut in behind the pawns, about 6,000).
     const Bitboard low = rank_bb(0) | rank_bb(1) | rank_bb(2), high = rank_bb(5) | rank_bb(6) | rank_bb(7);
     for (const Bitboard band : {low, high})
-        if ((kings & band) && cage_refutes_in(s, band, max_states)) return true;
+        if ((kings & band) && cage_refutes_in(s, band, 2 * max_states)) return true;
     // Then the region within two king steps of the kings with six times as many (janko.at's
     // JR-A-055: the knight taken on h8 by g7xh8=N cannot have come into the corner; about
     // 30,000 positions for the search that leaves the units brought back hidden).

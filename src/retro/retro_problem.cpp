@@ -478,15 +478,18 @@ RetroAssembly assemble_retro(const Problem& p, const RetroPlan& plan,
             std::vector<std::string> side_lines;
             // One move asked: the few last moves the items leave get possible_last_moves'
             // second look here, where they are all known (each item saw only its own).
+            // Both sides asked (either may have moved last): the other side's count too.
             std::vector<RetroFragment> narrowed;
-            size_t left = 0;
+            size_t left = 0, all_sides = 0;
             for (const RetroFragment& item : fragments[t][s]) left += item.sequences.size();
-            if (twin.n == 1 && left >= 2 && left <= kWiderCageAtMost) {
+            for (const std::vector<RetroFragment>& side : fragments[t])
+                for (const RetroFragment& item : side) all_sides += item.sequences.size();
+            if (twin.n == 1 && left >= 1 && all_sides >= 2 && left <= kWiderCageAtMost) {
                 std::vector<std::vector<UnMove>> all;
                 for (const RetroFragment& item : fragments[t][s])
                     all.insert(all.end(), item.sequences.begin(), item.sequences.end());
                 const size_t before = all.size();
-                narrow_few_last_moves(rt.position(rt.sides[s]), all, rt.r(), 0);
+                narrow_few_last_moves(rt.position(rt.sides[s]), all, rt.r(), 0, all_sides - left);
                 if (all.size() != before) {
                     narrowed = fragments[t][s];
                     for (RetroFragment& item : narrowed)

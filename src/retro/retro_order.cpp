@@ -1,0 +1,309 @@
+#include "rebirth/retro_order.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
+
+namespace rebirth {
+
+namespace {
+
+using Mask = std::uint64_t;  // a set of units, by index
+
+// One way a unit came to its square: it never moved, or its last move requires the units of
+// `after` to have come to their squares later.
+enum Kind : std::uint8_t { MOVE, NEVER, PROMOTION };
+
+struct Option {
+    bool never = false;
+    Mask after = 0;
+    Mask moved = 0;  // units that must have moved (a king's source they attack)
+    Kind kind = MOVE;
+    friend bool operator==(const Option&, const Option&) = default;
+};
+
+struct Unit {
+    Square sq = SQ_NONE;
+    Piece p;
+    std::vector<Option> options;
+};
+
+constexpr std::array<std::array<int, 2>, 8> kKingSteps = {
+    {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}}};
+constexpr std::array<std::array<int, 2>, 8> kKnightJumps = {
+    {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}}};
+
+// The square df files and dr ranks from s, SQ_NONE off the board.
+Square offset(Square s, int df, int dr) {
+    const int f = file_of(s) + df, r = rank_of(s) + dr;
+    return f < 0 || f > 7 || r < 0 || r > 7 ? SQ_NONE : make_square(f, r);
+}
+
+bool game_array_square(Piece p, Square s) {
+    const int home = p.color == WHITE ? 0 : 7;
+    if (p.walk == PAWN) return rank_of(s) == (p.color == WHITE ? 1 : 6);
+    return rank_of(s) == home && BACK_RANK_WALKS[file_of(s)] == p.walk;
+}
+
+// Whether a unit of walk w and colour c on `from` attacks `to` so that nothing can step
+// between (a pawn's capture, a knight's jump, a king's step, a rider next to it on its line).
+bool contact_attack(Walk w, Color c, Square from, Square to) {
+    const int df = file_of(to) - file_of(from), dr = rank_of(to) - rank_of(from);
+    const bool next = std::abs(df) <= 1 && std::abs(dr) <= 1 && (df || dr);
+    switch (w) {
+        case PAWN:
+            return std::abs(df) == 1 && dr == (c == WHITE ? 1 : -1);
+        case KNIGHT:
+            return std::abs(df * dr) == 2;
+        case KING:
+        case QUEEN:
+            return next;
+        case ROOK:
+            return next && (df == 0 || dr == 0);
+        case BISHOP:
+            return next && df != 0 && dr != 0;
+        default:
+            return false;
+    }
+}
+
+// The ways the unit u (index i among `units`, `at`: the unit index on each square or -1)
+// came to its square. `rights`: squares of kings and rooks keeping a castling right.
+std::vector<Option> options_of(const std::vector<Unit>& units, const std::array<int, SQUARE_NB>& at, int i,
+                               Bitboard rights) {
+    const Unit& u = units[size_t(i)];
+    const Color c = u.p.color;
+    std::vector<Option> out;
+    if (game_array_square(u.p, u.sq)) out.push_back({true, 0, 0, NEVER});
+    if ((u.p.walk == PAWN && game_array_square(u.p, u.sq)) || (rights & square_bb(u.sq))) return out;
+    int enemy_king = -1;
+    for (size_t k = 0; k < units.size(); ++k)
+        if (units[k].p.walk == KING && units[k].p.color != c) enemy_king = int(k);
+    const auto bit = [&](Square s) { return s != SQ_NONE && at[s] >= 0 ? Mask(1) << at[s] : Mask(0); };
+    // A last move from `from` (the unit then of walk w there), over the squares `between`.
+    const auto add = [&](Square from, Walk w, Mask between, Kind kind = MOVE) {
+        Option o{false, bit(from) | between, 0, kind};
+        if (enemy_king >= 0 && contact_attack(w, c, from, units[size_t(enemy_king)].sq))
+            o.after |= Mask(1) << enemy_king;
+        // A king on `from` was not attacked there by a unit that never moved.
+        if (w == KING)
+            for (size_t k = 0; k < units.size(); ++k)
+                if (units[k].p.color != c && contact_attack(units[k].p.walk, ~c, units[k].sq, from))
+                    o.moved |= Mask(1) << k;
+        out.push_back(o);
+    };
+    const int fwd = c == WHITE ? 1 : -1;
+    const int rel = c == WHITE ? rank_of(u.sq) : 7 - rank_of(u.sq);
+    if (u.p.walk == PAWN) {
+        if (rel < 2) return out;  // on its first rank: none (the static analysis says illegal)
+        add(offset(u.sq, 0, -fwd), PAWN, 0);
+        if (rel == 3) add(offset(u.sq, 0, -2 * fwd), PAWN, bit(offset(u.sq, 0, -fwd)));
+        for (int df : {-1, 1})
+            if (const Square from = offset(u.sq, df, -fwd); from != SQ_NONE) add(from, PAWN, 0);
+        return out;
+    }
+    if (rel == 7 && u.p.walk != KING)  // a promotion
+        for (int df : {-1, 0, 1})
+            if (const Square from = offset(u.sq, df, -fwd); from != SQ_NONE) add(from, PAWN, 0, PROMOTION);
+    if (u.p.walk == KING || u.p.walk == KNIGHT) {
+        for (const auto& [df, dr] : u.p.walk == KING ? kKingSteps : kKnightJumps)
+            if (const Square from = offset(u.sq, df, dr); from != SQ_NONE) add(from, u.p.walk, 0);
+        // Castling: followed no further.
+        if (u.p.walk == KING && rank_of(u.sq) == (c == WHITE ? 0 : 7) && (file_of(u.sq) == 6 || file_of(u.sq) == 2))
+            out.push_back({false, 0});
+        return out;
+    }
+    for (const auto& [df, dr] : kKingSteps) {
+        if (u.p.walk == ROOK && df && dr) continue;
+        if (u.p.walk == BISHOP && !(df && dr)) continue;
+        Mask between = 0;
+        for (Square from = offset(u.sq, df, dr); from != SQ_NONE; from = offset(from, df, dr)) {
+            add(from, u.p.walk, between);
+            between |= bit(from);
+        }
+    }
+    // A rook that castled: followed no further.
+    if (u.p.walk == ROOK && rank_of(u.sq) == (c == WHITE ? 0 : 7) && (file_of(u.sq) == 5 || file_of(u.sq) == 3))
+        out.push_back({false, 0});
+    return out;
+}
+
+// Depth-first choice of an option per unit, keeping the order's transitive closure.
+class OrderSearch {
+  public:
+    OrderSearch(std::vector<std::vector<Option>> options, long max_nodes)
+        : options_(std::move(options)), nodes_left_(max_nodes) {}
+
+    // 1: some choice leaves an order; 0: none; -1: out of nodes.
+    int run() {
+        std::array<Mask, 64> after{};  // after[x]: units that came after x (transitively)
+        return search(0, after, 0, 0);
+    }
+
+  private:
+    std::vector<std::vector<Option>> options_;
+    long nodes_left_;
+
+    int search(size_t i, const std::array<Mask, 64>& after, Mask never, Mask moved) {
+        if (i == options_.size()) return 1;
+        bool out_of_nodes = false;
+        for (const Option& o : options_[i]) {
+            if (--nodes_left_ < 0) return -1;
+            std::array<Mask, 64> next = after;
+            Mask next_never = never, next_moved = moved;
+            if (!apply(i, o, next, next_never, next_moved)) continue;
+            const int r = search(i + 1, next, next_never, next_moved);
+            if (r == 1) return 1;
+            if (r < 0) out_of_nodes = true;
+        }
+        return out_of_nodes ? -1 : 0;
+    }
+
+    // Adds the constraints of unit x's option o; false on a contradiction.
+    static bool apply(size_t x, const Option& o, std::array<Mask, 64>& after, Mask& never, Mask& moved) {
+        const Mask me = Mask(1) << x;
+        if (o.never) {
+            if (moved & me) return false;
+            for (const Mask a : after)
+                if (a & me) return false;  // something came before a unit that never moved
+            never |= me;
+            return true;
+        }
+        if (o.moved & never) return false;
+        moved |= o.moved | me;
+        for (Mask b = o.after; b;) {
+            const int y = std::countr_zero(b);
+            b &= b - 1;
+            const Mask reach = (Mask(1) << y) | after[size_t(y)];
+            if ((reach & me) || (reach & never)) return false;
+            for (size_t z = 0; z < 64; ++z)
+                if (z == x || (after[z] & me)) after[z] |= reach;
+        }
+        return true;
+    }
+};
+
+// The units of s with their options (empty when s has a fairy unit).
+std::vector<Unit> units_of(const Setup& s) {
+    std::vector<Unit> units;
+    std::array<int, SQUARE_NB> at;
+    at.fill(-1);
+    for (int q = 0; q < SQUARE_NB; ++q) {
+        const Piece p = s.board[q];
+        if (p.empty()) continue;
+        if (p.walk > PAWN) return {};  // fairy walks: not worked out
+        at[q] = int(units.size());
+        units.push_back({Square(q), p, {}});
+    }
+    for (size_t i = 0; i < units.size(); ++i) units[i].options = options_of(units, at, int(i), s.castling);
+    return units;
+}
+
+// Whether some choice of an option per unit leaves an order: 1 yes, 0 no, -1 not worked out
+// within max_nodes.
+int orderable(std::vector<Unit> units, long max_nodes) {
+    if (units.size() > 64) return -1;
+    // Units that may have come last without any constraint are free: no cycle runs through them
+    // (nothing is bound to come after them), so they and the constraints on them are left out.
+    Mask free = 0;
+    const auto unconstrained = [](const Option& o) { return !o.never && o.after == 0 && o.moved == 0; };
+    for (size_t i = 0; i < units.size(); ++i)
+        for (const Option& o : units[i].options)
+            if (unconstrained(o)) free |= Mask(1) << i;
+    for (bool again = true; again;) {
+        again = false;
+        Mask never_only = 0;
+        for (size_t i = 0; i < units.size(); ++i) {
+            const std::vector<Option>& opts = units[i].options;
+            if (opts.empty()) return 0;  // no way onto its square
+            if (opts.size() == 1 && opts[0].never) never_only |= Mask(1) << i;
+        }
+        for (size_t i = 0; i < units.size(); ++i) {
+            if (free & (Mask(1) << i)) continue;
+            std::vector<Option>& opts = units[i].options;
+            const size_t before = opts.size();
+            // A last move that needs a unit that never moved to come after it is impossible.
+            std::erase_if(opts, [&](const Option& o) { return !o.never && ((o.after | o.moved) & never_only); });
+            for (Option& o : opts) {
+                o.after &= ~free;
+                o.moved &= ~free;
+            }
+            // An option asking more than another of its kind is not needed.
+            std::vector<Option> kept;
+            for (const Option& o : opts) {
+                const bool dominated = std::any_of(opts.begin(), opts.end(), [&](const Option& p) {
+                    return !o.never && p.kind == o.kind && (p.after & ~o.after) == 0 && (p.moved & ~o.moved) == 0 &&
+                           !(p == o);
+                });
+                if (!dominated && std::find(kept.begin(), kept.end(), o) == kept.end()) kept.push_back(o);
+            }
+            opts.swap(kept);
+            if (opts.size() != before) again = true;
+            if (opts.empty()) return 0;
+            if (std::any_of(opts.begin(), opts.end(), unconstrained)) {
+                free |= Mask(1) << i;
+                again = true;
+            }
+        }
+    }
+    // The units left, fewest options first, renumbered.
+    std::vector<size_t> order;
+    for (size_t i = 0; i < units.size(); ++i)
+        if (!(free & (Mask(1) << i))) order.push_back(i);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return units[a].options.size() < units[b].options.size(); });
+    std::array<int, 64> index;
+    index.fill(-1);
+    for (size_t k = 0; k < order.size(); ++k) index[order[k]] = int(k);
+    std::vector<std::vector<Option>> options;
+    for (size_t i : order) {
+        std::vector<Option> mapped;
+        for (const Option& o : units[i].options) {
+            Option m{o.never, 0, 0, o.kind};
+            for (size_t y = 0; y < units.size(); ++y) {
+                if (index[y] < 0) continue;
+                if (o.after & (Mask(1) << y)) m.after |= Mask(1) << index[y];
+                if (o.moved & (Mask(1) << y)) m.moved |= Mask(1) << index[y];
+            }
+            mapped.push_back(m);
+        }
+        options.push_back(std::move(mapped));
+    }
+    return OrderSearch(std::move(options), max_nodes).run();
+}
+
+}  // namespace
+
+bool order_refutes(const Setup& s, long max_nodes) {
+    const std::vector<Unit> units = units_of(s);
+    return !units.empty() && units.size() <= 64 && orderable(units, max_nodes) == 0;
+}
+
+OrderFacts order_facts(const Setup& s, long max_nodes) {
+    OrderFacts facts;
+    const std::vector<Unit> units = units_of(s);
+    if (units.empty() || units.size() > 64) return facts;
+    const int whole = orderable(units, max_nodes);
+    if (whole <= 0) {
+        facts.refuted = whole == 0;
+        return facts;
+    }
+    // Each unit that may have never moved, or came last by a promotion: whether it may not.
+    for (size_t i = 0; i < units.size(); ++i) {
+        const std::vector<Option>& opts = units[i].options;
+        for (Kind kind : {NEVER, PROMOTION}) {
+            if (std::none_of(opts.begin(), opts.end(), [&](const Option& o) { return o.kind == kind; })) continue;
+            const bool only = std::all_of(opts.begin(), opts.end(), [&](const Option& o) { return o.kind == kind; });
+            std::vector<Unit> other = units;
+            std::erase_if(other[i].options, [&](const Option& o) { return o.kind == kind; });
+            if (!only && orderable(std::move(other), max_nodes) != 0) continue;
+            (kind == NEVER ? facts.marks.frozen : facts.marks.promoted_here) |= square_bb(units[i].sq);
+        }
+    }
+    return facts;
+}
+
+}  // namespace rebirth
