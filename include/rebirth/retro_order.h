@@ -18,8 +18,10 @@
 //   or bishop next to it), the king came there after t(X): had it been there before, it stepped
 //   into check, or X's move onto S checked it and the king's side had no way out (the king
 //   stayed, X stayed, nothing can step between), so t(K) > t(X), impossible when it never moved.
-// A king and rook that castled are followed no further (no constraint): sound, as every
-// constraint left out only allows more orders.
+// A king that castled came from its game-array square with the rook from the corner (and over
+// b1 or b8 on the queen's side): units on those squares came later; not on the rook's square
+// beside the king, where the castling rook may still stand (moved at the same time).
+// Constraints left out only allow more orders: sound.
 // When no choice of a last move for each unit leaves these constraints an order (no cycle
 // t(X) < t(Y) < ... < t(X), no unit that never moved coming after another), the position is
 // illegal. JR-D-136 (janko.at's duplex record, Keym) with h2xRg1=Q taken back: the black king on

@@ -111,9 +111,13 @@ std::vector<Option> options_of(const std::vector<Unit>& units, const std::array<
     if (u.p.walk == KING || u.p.walk == KNIGHT) {
         for (const auto& [df, dr] : u.p.walk == KING ? kKingSteps : kKnightJumps)
             if (const Square from = offset(u.sq, df, dr); from != SQ_NONE) add(from, u.p.walk, 0);
-        // Castling: followed no further.
-        if (u.p.walk == KING && rank_of(u.sq) == (c == WHITE ? 0 : 7) && (file_of(u.sq) == 6 || file_of(u.sq) == 2))
-            out.push_back({false, 0});
+        // Castling, from e1 (e8) with the rook from h1 (a1, passing b1): the units on those squares
+        // came later (not on f1 or d1, where the castling rook may still stand, moved at the same
+        // time).
+        const int home = c == WHITE ? 0 : 7;
+        if (u.p.walk == KING && rank_of(u.sq) == home && (file_of(u.sq) == 6 || file_of(u.sq) == 2))
+            add(make_square(4, home), KING,
+                file_of(u.sq) == 6 ? bit(make_square(7, home)) : bit(make_square(0, home)) | bit(make_square(1, home)));
         return out;
     }
     for (const auto& [df, dr] : kKingSteps) {
@@ -125,9 +129,12 @@ std::vector<Option> options_of(const std::vector<Unit>& units, const std::array<
             between |= bit(from);
         }
     }
-    // A rook that castled: followed no further.
-    if (u.p.walk == ROOK && rank_of(u.sq) == (c == WHITE ? 0 : 7) && (file_of(u.sq) == 5 || file_of(u.sq) == 3))
-        out.push_back({false, 0});
+    // A rook that castled, from h1 (a1, passing b1), not past the king's square (the king moved at
+    // the same time).
+    const int home = c == WHITE ? 0 : 7;
+    if (u.p.walk == ROOK && rank_of(u.sq) == home && file_of(u.sq) == 5) add(make_square(7, home), ROOK, 0);
+    if (u.p.walk == ROOK && rank_of(u.sq) == home && file_of(u.sq) == 3)
+        add(make_square(0, home), ROOK, bit(make_square(1, home)));
     return out;
 }
 
