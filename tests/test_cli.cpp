@@ -588,6 +588,19 @@ TEST_F(Cli, RetroStipulationsInPopeyeFiles) {
         << r[1];
 }
 
+// retro without --side (janko's type A) on JR-A-054 (data/retro/retractor_lastmoves.jsonl,
+// published PxR=N): each side has one last move after the first look, f7xRe8=N for White and
+// f7-f6 for Black; the second look takes both sides' counts and refutes f7-f6 (the cage search
+// on the kings' three ranks): the answer is unique.
+TEST_F(Cli, RetroBothSidesLookAgainAtASideWithOneLastMove) {
+    const RunResult r = run({"retro", "--fen", "3BN1qk/2pRK1pp/3ppp2/8/8/8/8/8 w - - 0 1", "--json"});
+    expect_clean_exit(r, 0);
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["verdict"], "unique") << r;
+    ASSERT_EQ(j["solutions"].size(), 1u) << r;
+    EXPECT_EQ(j["solutions"][0][0], "f7xRe8=N") << r;
+}
+
 // retro --certify: after 1.e4 e5 (White to move, Black moved last) the last two single
 // moves may be e7-e5 after e2-e4 (the game 1.e2-e4 e7-e5 itself) or e6-e5 after e3-e4
 // (1.e2-e3 e7-e6 2.e3-e4 e6-e5): each gets a proof game, so the answer is proved not unique.

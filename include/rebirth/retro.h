@@ -113,7 +113,9 @@ struct LastMovesAnswer {
 
 // janko's question on `diagram` (its side-to-move field is not used): `moved_last` the side
 // that moved last, or both tried (janko's type A) in the order White, Black. n = 1 asks
-// possible_last_moves(position, depth, ...), n > 1 possible_last_moves(position, n, depth, ...).
+// possible_last_moves(position, depth, ...), both sides' second look taking the other side's
+// last moves into account (narrow_few_last_moves' `others`), n > 1
+// possible_last_moves(position, n, depth, ...).
 LastMovesAnswer last_moves(const Setup& diagram, int n, std::optional<Color> moved_last, int depth,
                            const RuleSet* rules = nullptr, int threads = 1);
 

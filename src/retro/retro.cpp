@@ -318,12 +318,18 @@ LastMovesAnswer last_moves(const Setup& diagram, int n, std::optional<Color> mov
         side.moved_last = mover;
         side.position = diagram;
         side.position.side_to_move = ~mover;
+        // One move of either side: the second look below, with both sides' counts.
         if (n == 1)
-            for (const UnMove& u : possible_last_moves(side.position, depth, rules, threads))
+            for (const UnMove& u : possible_last_moves(side.position, depth, rules, threads, moved_last.has_value()))
                 side.sequences.push_back({u});
         else
             side.sequences = possible_last_moves(side.position, n, depth, rules, threads);
         answer.sides.push_back(std::move(side));
+    }
+    if (n == 1 && !moved_last) {
+        const size_t white = answer.sides[0].sequences.size(), black = answer.sides[1].sequences.size();
+        narrow_few_last_moves(answer.sides[0].position, answer.sides[0].sequences, rules, threads, black);
+        narrow_few_last_moves(answer.sides[1].position, answer.sides[1].sequences, rules, threads, white);
     }
     return answer;
 }
