@@ -137,12 +137,12 @@ bool refuted_with_marks(const Setup& before) {
     const OrderFacts facts = order_facts(before, kOrderNodes);
     if (facts.refuted) return true;
     LegalityMarks marks = facts.marks;
-    for (int i = 0; i < SQUARE_NB; ++i)
-        if (before.board[i].walk == PAWN) marks.frozen &= ~square_bb(Square(i));  // walls anyway
-    for (int i = 0; i < SQUARE_NB; ++i)
-        if (!(marks.promoted_here & square_bb(Square(i))) &&
-            promoted_on_its_square(before, Square(i), kPromotedHereStates))
-            marks.promoted_here |= square_bb(Square(i));
+    for (int i = 0; i < SQUARE_NB; ++i) {
+        const Bitboard sq = square_bb(Square(i));
+        if (before.board[i].walk == PAWN) marks.frozen &= ~sq;  // walls anyway
+        if (!(marks.promoted_here & sq) && promoted_on_its_square(before, Square(i), kPromotedHereStates))
+            marks.promoted_here |= sq;
+    }
     return !marks.empty() &&
            analyze_orthodox_legality(before.board, before.side_to_move, before.castling, before.ep_square, marks)
                .illegal;

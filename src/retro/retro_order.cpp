@@ -180,7 +180,7 @@ class OrderSearch {
             return true;
         }
         if (o.moved & never) return false;
-        moved |= o.moved | me;
+        moved |= o.moved;
         for (Mask b = o.after; b;) {
             const int y = std::countr_zero(b);
             b &= b - 1;
