@@ -445,6 +445,34 @@ TEST(LegalityPawnStructure, FilesWithoutPawnsAndBishopColoursNeedCapturesTogethe
     EXPECT_TRUE(not_proved_illegal(analyze_fen("k7/Pppp4/rp6/8/1PK5/pP6/p1PP4/8 w - - 0 1")));
 }
 
+// The pawn of a promoted unit passed the other side's pawns on the file it went down to its
+// seventh rank, not only on the file of its promotion square. Retractor's duplex record JR-D-135
+// (data/retro/retractor_lastmoves.jsonl: PxB=Q and PxB=Q, Black's h2xBg1=Q) with Black's
+// e7xBd6 or e7xRd6 taken back: White lost both rooks, Bf1 and a pawn, Black the f8 bishop only.
+// Black's b-pawn is on c6 (c7 and d7 never moved), its a- and h-pawns gave the second light
+// bishop and queen. White's one capture brings no pawn past e7, f7 and g7, so the queen's pawn
+// went straight up the h-file and the e-pawn was taken as a pawn, off every black pawn's way: by a
+// piece. Black's h-pawn went down the h-file to h2 (g2 and f2 never moved) past White's, so it
+// left it and came back: 2 captures, b7xc6 1, the a-pawn at least 1, the piece 1: 5 > 4. Taking
+// h2xg1 as a pawn on the g-file (1 capture) it fitted. And JR-D-136 with White's e7xRf8=Q taken
+// back once the order of the last moves proves the f8 bishop taken there by a piece
+// (LegalityMarks::taken_home, RetroOrder.BishopOfF8TakenAtHomeBeforeJankoD136sE7xRf8; the hand
+// proof in data/retro/hand-proofs/JR-D-136.md, second look, section 6): the bishop on e1 is
+// promoted, Black's pawns need all 4 captures left them (b7 to e2, e7xd6, the h-pawn straight
+// down), so the a-pawn made none and a piece took it on the a-file; White's pawns, with one
+// capture left, cannot take the h-file detour, so Black's h-pawn passed White's straight one.
+TEST(LegalityPawnStructure, PromotedPawnsPassedOnTheFileTheyWentDown) {
+    for (const char* fen : {"4nQrQ/2pppppK/2pB4/8/8/PP6/b1PPkPP1/nN1brqqN b - - 0 1",
+                            "4nQrQ/2pppppK/2pR4/8/8/PP6/b1PPkPP1/nN1brqqN b - - 0 1"})
+        EXPECT_TRUE(illegal_with(analyze_fen(fen), "passed each other")) << fen;
+    const rebirth::Setup before_rook = parse_fen("4nrQB/2ppPppK/3p4/8/8/5P2/PPPPkrP1/3bbqqN w - - 0 1");
+    EXPECT_TRUE(not_proved_illegal(analyze(before_rook)));
+    LegalityMarks taken;
+    taken.taken_home = square_bb(SQ_F8);
+    EXPECT_TRUE(
+        illegal_with(analyze_orthodox_legality(before_rook.board, WHITE, 0, SQ_NONE, taken), "passed each other"));
+}
+
 // A pawn's captures keep its square's colour and a single step changes it: a way with as
 // many captures as ranks takes only on its home's colour. janko.at's duplex record JR-D-016
 // with h4-h3 taken back: White lost two knights and the f1 bishop (seven pawns and a third

@@ -104,6 +104,27 @@ TEST(LegalityProof, MarksBrokenByAGame) {
     EXPECT_EQ(marks_broken(queen, {0, square_bb(SQ_A5)}), "");
     EXPECT_EQ(marks_broken(queen, {0, square_bb(SQ_D4)}),
               "the unit on d4, marked promoted, is no promoted unit in the game");
+    // A square marked taken there: its unit never moves and a piece takes it there (1.Nc3 b6
+    // 2.Nd5 Nf6 3.Nxc7+ Qxc7 4.Nf3 e6 5.Nd4 Bb4 6.Nb5 O-O 7.Na7 Ne4 8.Nxc8); not taken, taken by a
+    // pawn (5.axb8=Q) or moved (2...Nf6), it is broken.
+    LegalityMarks taken;
+    taken.taken_home = square_bb(SQ_C8);
+    const std::vector<Move> raid{move(SQ_B1, SQ_C3), move(SQ_B7, SQ_B6), move(SQ_C3, SQ_D5),
+                                 move(SQ_G8, SQ_F6), move(SQ_D5, SQ_C7), move(SQ_D8, SQ_C7),
+                                 move(SQ_G1, SQ_F3), move(SQ_E7, SQ_E6), move(SQ_F3, SQ_D4),
+                                 move(SQ_F8, SQ_B4), move(SQ_D4, SQ_B5), move(SQ_E8, SQ_G8, MoveKind::Castling),
+                                 move(SQ_B5, SQ_A7), move(SQ_F6, SQ_E4), move(SQ_A7, SQ_C8)};
+    EXPECT_EQ(marks_broken(raid, taken), "");
+    EXPECT_EQ(marks_broken(std::vector<Move>(raid.begin(), raid.end() - 1), taken),
+              "the unit of c8, marked taken there, is never taken in the game");
+    const std::vector<Move> pawn_takes{move(SQ_B2, SQ_B4), move(SQ_B7, SQ_B6), move(SQ_B4, SQ_B5),
+                                       move(SQ_A7, SQ_A6), move(SQ_B5, SQ_A6), move(SQ_H7, SQ_H6),
+                                       move(SQ_A6, SQ_A7), move(SQ_H6, SQ_H5), move(SQ_A7, SQ_B8, MoveKind::Promotion)};
+    taken.taken_home = square_bb(SQ_B8);
+    EXPECT_EQ(marks_broken(pawn_takes, taken),
+              "half-move 9 takes the unit of b8 with a pawn, marked taken there by a piece");
+    taken.taken_home = square_bb(SQ_G8);
+    EXPECT_EQ(marks_broken(raid, taken), "half-move 4 moves the unit of g8, marked taken there");
 }
 
 // Retractor's LG-220: the black bishop g1 has no square to have come from (f2 and h2 are held)

@@ -19,13 +19,16 @@ struct LegalityVerdict {
 // moved"): `frozen` squares hold units that stood there all game (so on a game-array square of
 // their walk and colour), `promoted` squares units that came from a promotion, `promoted_here`
 // units whose last move was their promotion on the square they stand on (on their side's last
-// rank; retro_cage.h's promoted_on_its_square proves it). The diagram is judged with the marks
-// as claims, like castling rights.
+// rank; retro_cage.h's promoted_on_its_square proves it), `taken_home` game-array squares of
+// queens, rooks, bishops and knights whose unit never moved and was taken there by a piece
+// (retro_order.h's order_facts proves it). The diagram is judged with the marks as claims, like
+// castling rights.
 struct LegalityMarks {
     Bitboard frozen = 0;
     Bitboard promoted = 0;
     Bitboard promoted_here = 0;
-    bool empty() const { return !frozen && !promoted && !promoted_here; }
+    Bitboard taken_home = 0;
+    bool empty() const { return !frozen && !promoted && !promoted_here && !taken_home; }
 };
 
 // Static orthodox legality analysis of a diagram (RULES.md section 5, Alsatian Circe; later

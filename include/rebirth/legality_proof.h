@@ -87,7 +87,8 @@ std::vector<Setup> promotion_stagings(const Setup& diagram, Bitboard promoted = 
 
 // Why `game` (orthodox, from the game array) breaks `marks`: a move from or onto a frozen
 // square, or castling with a frozen rook; a unit on a square marked promoted at the end that
-// no promotion made. "" when it keeps them.
+// no promotion made; a game-array square marked taken there whose unit moves, is taken by a
+// pawn or is never taken. "" when it keeps them.
 std::string marks_broken(const std::vector<Move>& game, const LegalityMarks& marks);
 
 }  // namespace rebirth

@@ -37,9 +37,15 @@ bool order_refutes(const Setup& s, long max_nodes = 200000);
 
 // What every order left says of the units: `frozen`, those that never moved (each choice of a
 // last move for one leaves no order); `promoted_here`, the pieces on their last ranks whose last
-// move was their promotion there (each other choice leaves none), as the static analysis takes
-// them (legality.h's LegalityMarks). `refuted`: no order at all (order_refutes). Each search
-// within `max_nodes` choices; one that runs out proves nothing.
+// move was their promotion there (each other choice leaves none); `taken_home`, game-array
+// squares of queens, rooks, bishops and knights whose unit never moved and was taken there by
+// a piece: the squares its first steps start on and those from which a pawn of the other side
+// takes onto it held by units of its side that never moved or by pawns whose one move (every
+// option left) started there, and no order left where the first of those pawns moved before
+// every last move that starts on, passes or ends on the square (JR-D-136 before e7xRf8=Q: f8
+// entered while e7 and g7 held Black's pawns). As the static analysis takes them (legality.h's
+// LegalityMarks). `refuted`: no order at all (order_refutes). Each search within `max_nodes`
+// choices; one that runs out proves nothing.
 struct OrderFacts {
     bool refuted = false;
     LegalityMarks marks;

@@ -632,7 +632,7 @@ Bitboard straight_blockers(const Scan& s, Color o, Bitboard walls) {
 // reach); the least count over those. `away_bishops`: the colours (bit 0 light, bit 1 dark)
 // of the game-array bishops whose walk misses the region.
 int untakeable_by_pawns(const Scan& s, Color o, Bitboard walls, const Seals& seals, Bitboard region, Bitboard promoted,
-                        unsigned& away_bishops) {
+                        Bitboard taken, unsigned& away_bishops) {
     int gone = 0;
     away_bishops = 0;
     for (int set = 1; set < 5; ++set) {  // not the king
@@ -642,7 +642,8 @@ int untakeable_by_pawns(const Scan& s, Color o, Bitboard walls, const Seals& sea
         bool away[2] = {false, false};  // the unit of home i cannot be taken by a pawn
         for (int i = 0; i < 2; ++i) {
             if (hs.home[i] == SQ_NONE) continue;
-            reach_of[i] = home_reach(o, set, i, walls, seals);
+            const bool taken_home = taken & square_bb(relative_square(o, hs.home[i]));
+            reach_of[i] = taken_home ? 0 : home_reach(o, set, i, walls, seals);
             away[i] = !(reach_of[i] & region);
             if (away[i] && hs.walk == BISHOP) away_bishops |= is_dark(relative_square(o, hs.home[i])) ? 2u : 1u;
             reach_of[i] &= ~promoted;  // a unit marked promoted is no original
@@ -730,10 +731,11 @@ struct CapturePlan {
     int pawns = 0;
     std::array<Square, 8> square;                      // the moved pawns' squares
     std::array<std::array<int, 8>, 16> cost, entered;  // per item and home file (entered: pawns only); filled as used
-    // Promoted units: per item, promotion file and home file, the captures of a way to a
-    // promotion square on that file (`by_file_entered`: onto that file by a capture; slot 8:
-    // the least over files where no pawn of the other side can be, crossing_rule's), the
-    // files with such a way, and the file crossing_rule assumes (-1: any; 8: one of those).
+    // Promoted units: per item, the file of its pawn's seventh-rank square before the
+    // promotion (straight or by a capture) and home file, the captures of a way to a promotion
+    // square through that file (`by_file_entered`: onto that file by a capture; slot 8: the
+    // least over files where no pawn of the other side can be, crossing_rule's), the files with
+    // such a way, and the file crossing_rule assumes (-1: any; 8: one of those).
     std::array<std::array<std::array<int, 8>, 9>, 8> by_file, by_file_entered;
     std::array<unsigned, 8> promotion_files{};
     std::array<int, 8> pick = {-1, -1, -1, -1, -1, -1, -1, -1};
@@ -815,7 +817,8 @@ int greedy_captures(const CapturePlan& plan, unsigned forced) {
 // the captures they can have made. `pawn_file`: the file of the first crossing pair of two
 // pawns on the board found (left as it is when none).
 bool crossing_fits(const std::array<CapturePlan, COLOR_NB>& plans, int& pawn_file) {
-    // Each item's file and rank: a promoted unit's pawn ended on its last rank.
+    // Each item's file and rank: a promoted unit's pawn went down the file picked for it to its
+    // seventh rank.
     const auto where = [&](Color c, int i, int& file, int& rank) {
         const CapturePlan& p = plans[c];
         if (i < p.pawns) {
@@ -824,7 +827,7 @@ bool crossing_fits(const std::array<CapturePlan, COLOR_NB>& plans, int& pawn_fil
             return true;
         }
         file = p.pick[size_t(i)];
-        rank = c == WHITE ? 7 : 0;
+        rank = c == WHITE ? 6 : 1;
         return file >= 0 && file < 8;
     };
     std::vector<std::pair<int, int>> pairs;  // (white item, black item)
@@ -865,15 +868,17 @@ bool crossing_fits(const std::array<CapturePlan, COLOR_NB>& plans, int& pawn_fil
 // Contract: a white pawn and a black pawn on one file, the black one nearer the first rank,
 // passed each other, which two pawns on a file never do: one of them came onto that file by
 // a capture after the other had gone by. So too the pawn of a promoted unit, which went up
-// (down) the file of its promotion square to the last rank: it passed every pawn of the
-// other side on that file, and the pawn of a promoted unit of the other side promoted there.
-// Illegal when, for every file on which each promoted unit may have been promoted (the files
-// where no item of the other side can stand taken together; at most 64 such picks, beyond
+// (down) a file to its seventh rank before it stepped or took onto the last rank (h2xg1=Q
+// went down the h-file): it passed every pawn of the other side on that file, and the pawn of
+// a promoted unit of the other side that went down it (JR-D-136 before e7xRf8=Q: White's
+// h-pawn went up the h-file to h8=B, Black's down it to h2). Illegal when, for every such file
+// of each promoted unit (the files where no item of the other side can stand taken together;
+// at most 64 such picks, beyond
 // which promoted units are left out: sound) and every choice of such a pawn in each crossing
 // pair, one side's pawns then need more captures than it can have made.
 LegalityVerdict crossing_rule(std::array<CapturePlan, COLOR_NB>& plans) {
-    // The files where each side's items may stand (moved pawns' files, promoted units'
-    // promotion files); a pair needs the file's homes of both sides free (`shared`).
+    // The files where each side's items may stand (moved pawns' files, the files promoted
+    // units' pawns went down); a pair needs the file's homes of both sides free (`shared`).
     std::array<unsigned, COLOR_NB> files{0, 0};
     for (Color c : {WHITE, BLACK}) {
         const CapturePlan& p = plans[c];
@@ -907,7 +912,7 @@ LegalityVerdict crossing_rule(std::array<CapturePlan, COLOR_NB>& plans) {
             choices.push_back(choice);
             picks *= popcount(Bitboard(choice));
         }
-    const bool by_file = !promoted.empty() && picks > 0 && picks <= 64;
+    const bool by_file = !promoted.empty() && picks > 0 && picks <= 512;
     if (!by_file) {  // promoted units left out: their picks stay -1 (any file), one round below
         promoted.clear();
         choices.clear();
@@ -938,8 +943,8 @@ LegalityVerdict crossing_rule(std::array<CapturePlan, COLOR_NB>& plans) {
     if (fits) return {};
     if (by_file || pawn_file < 0)
         return illegal(
-            "pawns of the two sides passed each other on a file (promoted units' pawns among them, on the file of "
-            "their promotion square), and neither side can have made the captures that needs");
+            "pawns of the two sides passed each other on a file (promoted units' pawns among them, on the file they "
+            "went down to their seventh rank), and neither side can have made the captures that needs");
     return illegal("the white and black pawns on the " + std::string(1, char('a' + pawn_file)) +
                    "-file passed each other, and neither side can have made the captures that needs");
 }
@@ -1027,7 +1032,7 @@ Bitboard pawn_capture_region(const Scan& s, Color c, Bitboard walls) {
 // captures a way) leaves room for them. `want`: set when the plans must first be filled again
 // with the files their ways touch (the rule is worth working out).
 LegalityVerdict vanished_files_rule(const Scan& s, const std::array<CapturePlan, COLOR_NB>& plans, Bitboard walls,
-                                    const Seals& seals, Bitboard promoted, bool& want) {
+                                    const Seals& seals, Bitboard promoted, Bitboard taken, bool& want) {
     unsigned empty = 0;
     Bitboard empty_squares = 0;
     for (int f = 0; f < 8; ++f)
@@ -1039,8 +1044,8 @@ LegalityVerdict vanished_files_rule(const Scan& s, const std::array<CapturePlan,
     int room = plans[WHITE].lost + plans[BLACK].lost;
     for (Color o : {WHITE, BLACK}) {
         unsigned away = 0;
-        room -=
-            untakeable_by_pawns(s, o, walls, seals, pawn_capture_region(s, ~o, walls) | empty_squares, promoted, away);
+        room -= untakeable_by_pawns(s, o, walls, seals, pawn_capture_region(s, ~o, walls) | empty_squares, promoted,
+                                    taken, away);
     }
     const int least = least_captures(plans[WHITE], 0) + least_captures(plans[BLACK], 0);
     if (least >= INF || least + cover_captures(empty) <= room) return {};
@@ -1172,7 +1177,8 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
         if (!units) continue;
         Bitboard reach_of[2] = {0, 0};
         for (int i = 0; i < 2; ++i)
-            if (hs.home[i] != SQ_NONE) reach_of[i] = home_reach(c, set, i, walls, seals);
+            if (hs.home[i] != SQ_NONE && !(marks.taken_home & square_bb(relative_square(c, hs.home[i]))))
+                reach_of[i] = home_reach(c, set, i, walls, seals);
         // A unit marked promoted is no original: as if no home reached its square.
         for (Bitboard& r : reach_of) r &= ~marked_promoted;
         int originals =
@@ -1314,8 +1320,10 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
     for (int k = 0; k < classes; ++k) {
         std::array<int, 8> row;
         row.fill(INF);
-        // By promotion file as well when filled (by_file rows: the home's least over the file's
-        // promotion squares of the class).
+        // By the file the pawn went down before its promotion as well when filled (by_file
+        // rows: the home's least over the squares of its seventh rank, not walls, from which it
+        // stepped or took onto one of the class's promotion squares: at least the captures to
+        // that square and those to the promotion square).
         std::array<std::array<int, 8>, 8> any_way, entered_way;
         unsigned files = 0;
         for (auto& r : any_way) r.fill(INF);
@@ -1326,12 +1334,22 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
                 const Square sq = pop_lsb(q);
                 const int x = captures(f, sq, false);
                 row[size_t(f)] = std::min(row[size_t(f)], x);
-                if (!fill) continue;
-                int& a = any_way[size_t(file_of(sq))][size_t(f)];
-                int& e = entered_way[size_t(file_of(sq))][size_t(f)];
-                a = std::min(a, x);
-                e = std::min(e, captures(f, sq, true));
-                if (x < INF) files |= 1u << file_of(sq);
+                if (!fill || x >= INF) continue;
+                const int seventh = rank_of(sq) + (c == WHITE ? -1 : 1);
+                for (int df = -1; df <= 1; ++df) {
+                    const int pf = file_of(sq) + df;
+                    if (pf < 0 || pf > 7) continue;
+                    const Square pre = make_square(pf, seventh);
+                    if (walls & square_bb(pre)) continue;
+                    const int step = df != 0 ? 1 : 0;
+                    const int xa = std::max(x, std::min(INF, captures(f, pre, false) + step));
+                    if (xa >= INF) continue;
+                    int& a = any_way[size_t(pf)][size_t(f)];
+                    int& e = entered_way[size_t(pf)][size_t(f)];
+                    a = std::min(a, xa);
+                    e = std::min(e, std::max(x, std::min(INF, captures(f, pre, true) + step)));
+                    files |= 1u << pf;
+                }
             }
         }
         for (int j = 0; j < promotions[size_t(k)].count; ++j) {
@@ -1394,7 +1412,8 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
     const Bitboard cone = pawn_reach(c, free_homes, walls) & upto;
     const Bitboard region = cone & ~home_rank & (forward(c, sideways(cone)) & ~walls);
     unsigned away_bishops = 0;
-    const int by_pieces = untakeable_by_pawns(s, ~c, walls, seals, region, marked_promoted, away_bishops);
+    const int by_pieces =
+        untakeable_by_pawns(s, ~c, walls, seals, region, marked_promoted, marks.taken_home, away_bishops);
     const int missing = lost - by_pieces;
     P.away_bishops = away_bishops;
     P.pending = fill;
@@ -1438,10 +1457,11 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
 
 // The units of ~c lost less those that no pawn of c, not even one that is gone now, can have
 // taken (untakeable_by_pawns over the whole cones of c's free homes).
-int missing_for_every_pawn(const Scan& s, Color c, Bitboard walls, const Seals& seals, Bitboard marked_promoted) {
+int missing_for_every_pawn(const Scan& s, Color c, Bitboard walls, const Seals& seals, Bitboard marked_promoted,
+                           Bitboard taken) {
     unsigned away = 0;
     return 16 - popcount(s.color[~c]) -
-           untakeable_by_pawns(s, ~c, walls, seals, pawn_capture_region(s, c, walls), marked_promoted, away);
+           untakeable_by_pawns(s, ~c, walls, seals, pawn_capture_region(s, c, walls), marked_promoted, taken, away);
 }
 
 // Calls visit(home, used, total) for each assignment of the plan's items to distinct free
@@ -1521,7 +1541,8 @@ PawnFiles pawn_files(const Scan& s, const CapturePlan& plan, Color c) {
 // assignments with that total). Worked out for both sides in turn until nothing changes:
 // illegal when c's pawns then need more captures than are left them; and where c's pawns in
 // turn need every capture left them, a game-array bishop of o that is gone and that a pawn of
-// c can have taken was taken by one on a square of its colour (bishop_colours_fit).
+// c can have taken was taken by one on a square of its colour (bishop_colours_fit); with
+// captures so set apart, crossing_rule again.
 LegalityVerdict stuck_pawns_rule(const Scan& s, std::array<CapturePlan, COLOR_NB> plans) {
     std::array<int, COLOR_NB> added{};
     bool exact_after[COLOR_NB] = {false, false};
@@ -1570,6 +1591,14 @@ LegalityVerdict stuck_pawns_rule(const Scan& s, std::array<CapturePlan, COLOR_NB
             exact_after[c] = pc.least == pc.missing;
         }
     }
+    // The pawns of both sides that passed each other on their files, with the captures left
+    // (JR-D-136 before e7xRf8=Q: Black's a-pawn was taken on its file by a piece, so White's h-pawn
+    // went straight up the file past Black's, which then cannot have come down it to promote).
+    if ((added[WHITE] > 0 || added[BLACK] > 0) && plans[WHITE].pending && plans[BLACK].pending)
+        if (LegalityVerdict v = crossing_rule(plans); v.illegal) {
+            v.reason += " (with the captures left when pawns that made no capture were taken on their files by pieces)";
+            return v;
+        }
     for (Color c : {WHITE, BLACK}) {
         const CapturePlan& pc = plans[c];
         if (!exact_after[c] || pc.least != pc.missing) continue;
@@ -1914,14 +1943,15 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
         }
         if (LegalityVerdict v = crossing_rule(plans); v.illegal) return v;
         bool want = false;
-        if (LegalityVerdict v = vanished_files_rule(s, plans, walls, seals, marks.promoted | marks.promoted_here, want);
+        if (LegalityVerdict v = vanished_files_rule(s, plans, walls, seals, marks.promoted | marks.promoted_here,
+                                                    marks.taken_home, want);
             v.illegal)
             return v;
         if (want) {
             for (Color c : {WHITE, BLACK})
                 if (LegalityVerdict v = material(c, true, true); v.illegal) return v;
-            if (LegalityVerdict v =
-                    vanished_files_rule(s, plans, walls, seals, marks.promoted | marks.promoted_here, want);
+            if (LegalityVerdict v = vanished_files_rule(s, plans, walls, seals, marks.promoted | marks.promoted_here,
+                                                        marks.taken_home, want);
                 v.illegal)
                 return v;
         }
@@ -1935,7 +1965,8 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
                 if (LegalityVerdict v = material(c, true); v.illegal) return v;
         if (plans[WHITE].pending && plans[BLACK].pending) {
             for (Color c : {WHITE, BLACK})
-                plans[c].missing_all = missing_for_every_pawn(s, c, walls, seals, marks.promoted | marks.promoted_here);
+                plans[c].missing_all =
+                    missing_for_every_pawn(s, c, walls, seals, marks.promoted | marks.promoted_here, marks.taken_home);
             if (LegalityVerdict v = stuck_pawns_rule(s, plans); v.illegal) return v;
         }
     }

@@ -406,14 +406,28 @@ const char* LegalityProof::verdict_name() const {
 
 std::string marks_broken(const std::vector<Move>& game, const LegalityMarks& marks) {
     std::array<bool, SQUARE_NB> promoted{};  // the unit on a square came from a promotion
+    std::array<bool, SQUARE_NB> pawn{};      // the unit on a square is a pawn
+    for (int f = 0; f < 8; ++f) pawn[make_square(f, 1)] = pawn[make_square(f, 6)] = true;
+    Bitboard home = marks.taken_home;  // marked taken there, still there
     for (size_t i = 0; i < game.size(); ++i) {
         const Move& m = game[i];
+        const std::string half_move = "half-move " + std::to_string(i + 1);
         if (const Bitboard hit = touched_squares(m) & marks.frozen)
-            return "half-move " + std::to_string(i + 1) + " moves the unit of " + square_name(lsb(hit)) +
-                   ", marked frozen";
+            return half_move + " moves the unit of " + square_name(lsb(hit)) + ", marked frozen";
+        if (const Bitboard hit = touched_squares(m) & home) {
+            const Square sq = lsb(hit);
+            if (sq != m.to) return half_move + " moves the unit of " + square_name(sq) + ", marked taken there";
+            if (pawn[m.from])
+                return half_move + " takes the unit of " + square_name(sq) +
+                       " with a pawn, marked taken there by a piece";
+            home &= ~hit;
+        }
         promoted[m.to] = promoted[m.from] || m.kind == MoveKind::Promotion;
         promoted[m.from] = false;
+        pawn[m.to] = pawn[m.from] && m.kind != MoveKind::Promotion;
+        pawn[m.from] = false;
     }
+    if (home) return "the unit of " + square_name(lsb(home)) + ", marked taken there, is never taken in the game";
     for (Bitboard b = marks.promoted; b;)
         if (const Square sq = pop_lsb(b); !promoted[sq])
             return "the unit on " + square_name(sq) + ", marked promoted, is no promoted unit in the game";

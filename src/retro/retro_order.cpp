@@ -1,5 +1,7 @@
 #include "rebirth/retro_order.h"
 
+#include "rebirth/bitboard.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -20,8 +22,11 @@ enum Kind : std::uint8_t { MOVE, NEVER, PROMOTION };
 struct Option {
     bool never = false;
     Mask after = 0;
-    Mask moved = 0;  // units that must have moved (a king's source they attack)
+    Mask moved = 0;   // units that must have moved (a king's source they attack)
+    Mask before = 0;  // units that came before (order_facts' questions only)
     Kind kind = MOVE;
+    Bitboard path = 0;  // the source and the squares passed (not the unit's square)
+    Square from = SQ_NONE;
     friend bool operator==(const Option&, const Option&) = default;
 };
 
@@ -77,15 +82,15 @@ std::vector<Option> options_of(const std::vector<Unit>& units, const std::array<
     const Unit& u = units[size_t(i)];
     const Color c = u.p.color;
     std::vector<Option> out;
-    if (game_array_square(u.p, u.sq)) out.push_back({true, 0, 0, NEVER});
+    if (game_array_square(u.p, u.sq)) out.push_back({.never = true, .kind = NEVER});
     if ((u.p.walk == PAWN && game_array_square(u.p, u.sq)) || (rights & square_bb(u.sq))) return out;
     int enemy_king = -1;
     for (size_t k = 0; k < units.size(); ++k)
         if (units[k].p.walk == KING && units[k].p.color != c) enemy_king = int(k);
     const auto bit = [&](Square s) { return s != SQ_NONE && at[s] >= 0 ? Mask(1) << at[s] : Mask(0); };
     // A last move from `from` (the unit then of walk w there), over the squares `between`.
-    const auto add = [&](Square from, Walk w, Mask between, Kind kind = MOVE) {
-        Option o{false, bit(from) | between, 0, kind};
+    const auto add = [&](Square from, Walk w, Mask between, Kind kind = MOVE, Bitboard passed = 0) {
+        Option o{.after = bit(from) | between, .kind = kind, .path = square_bb(from) | passed, .from = from};
         if (enemy_king >= 0 && contact_attack(w, c, from, units[size_t(enemy_king)].sq))
             o.after |= Mask(1) << enemy_king;
         // A king on `from` was not attacked there by a unit that never moved.
@@ -100,7 +105,8 @@ std::vector<Option> options_of(const std::vector<Unit>& units, const std::array<
     if (u.p.walk == PAWN) {
         if (rel < 2) return out;  // on its first rank: none (the static analysis says illegal)
         add(offset(u.sq, 0, -fwd), PAWN, 0);
-        if (rel == 3) add(offset(u.sq, 0, -2 * fwd), PAWN, bit(offset(u.sq, 0, -fwd)));
+        if (rel == 3)
+            add(offset(u.sq, 0, -2 * fwd), PAWN, bit(offset(u.sq, 0, -fwd)), MOVE, square_bb(offset(u.sq, 0, -fwd)));
         for (int df : {-1, 1})
             if (const Square from = offset(u.sq, df, -fwd); from != SQ_NONE) add(from, PAWN, 0);
         return out;
@@ -117,24 +123,28 @@ std::vector<Option> options_of(const std::vector<Unit>& units, const std::array<
         const int home = c == WHITE ? 0 : 7;
         if (u.p.walk == KING && rank_of(u.sq) == home && (file_of(u.sq) == 6 || file_of(u.sq) == 2))
             add(make_square(4, home), KING,
-                file_of(u.sq) == 6 ? bit(make_square(7, home)) : bit(make_square(0, home)) | bit(make_square(1, home)));
+                file_of(u.sq) == 6 ? bit(make_square(7, home)) : bit(make_square(0, home)) | bit(make_square(1, home)),
+                MOVE, file_of(u.sq) == 6 ? square_bb(make_square(5, home)) : square_bb(make_square(3, home)));
         return out;
     }
     for (const auto& [df, dr] : kKingSteps) {
         if (u.p.walk == ROOK && df && dr) continue;
         if (u.p.walk == BISHOP && !(df && dr)) continue;
         Mask between = 0;
+        Bitboard passed = 0;
         for (Square from = offset(u.sq, df, dr); from != SQ_NONE; from = offset(from, df, dr)) {
-            add(from, u.p.walk, between);
+            add(from, u.p.walk, between, MOVE, passed);
             between |= bit(from);
+            passed |= square_bb(from);
         }
     }
     // A rook that castled, from h1 (a1, passing b1), not past the king's square (the king moved at
     // the same time).
     const int home = c == WHITE ? 0 : 7;
-    if (u.p.walk == ROOK && rank_of(u.sq) == home && file_of(u.sq) == 5) add(make_square(7, home), ROOK, 0);
+    if (u.p.walk == ROOK && rank_of(u.sq) == home && file_of(u.sq) == 5)
+        add(make_square(7, home), ROOK, 0, MOVE, square_bb(make_square(6, home)));
     if (u.p.walk == ROOK && rank_of(u.sq) == home && file_of(u.sq) == 3)
-        add(make_square(0, home), ROOK, bit(make_square(1, home)));
+        add(make_square(0, home), ROOK, bit(make_square(1, home)), MOVE, square_bb(make_square(1, home)));
     return out;
 }
 
@@ -189,6 +199,16 @@ class OrderSearch {
             for (size_t z = 0; z < 64; ++z)
                 if (z == x || (after[z] & me)) after[z] |= reach;
         }
+        for (Mask b = o.before; b;) {
+            const int y = std::countr_zero(b);
+            b &= b - 1;
+            const Mask them = Mask(1) << y;
+            const Mask reach = me | after[x];
+            if ((reach & them) || (never & them)) return false;
+            moved |= them;
+            for (size_t z = 0; z < 64; ++z)
+                if (z == size_t(y) || (after[z] & them)) after[z] |= reach;
+        }
         return true;
     }
 };
@@ -209,23 +229,24 @@ std::vector<Unit> units_of(const Setup& s) {
     return units;
 }
 
-// Whether some choice of an option per unit leaves an order: 1 yes, 0 no, -1 not worked out
-// within max_nodes.
-int orderable(std::vector<Unit> units, long max_nodes) {
-    if (units.size() > 64) return -1;
-    // Units that may have come last without any constraint are free: no cycle runs through them
-    // (nothing is bound to come after them), so they and the constraints on them are left out.
-    Mask free = 0;
+// Drops the options that cannot be a unit's (in place) and sets `free`, the units that may have
+// come last without any constraint: no cycle runs through them (nothing is bound to come after
+// them), so they and the constraints on them are left out of the search. False when some unit
+// is left no option. The units of `keep` are never free. With `dominance`, an option asking
+// more than another of its kind is dropped too (the search needs only the other; a question on
+// the sources of a unit's last move needs them all).
+bool prune(std::vector<Unit>& units, Mask keep, Mask& free, bool dominance = true) {
+    free = 0;
     const auto unconstrained = [](const Option& o) { return !o.never && o.after == 0 && o.moved == 0; };
     for (size_t i = 0; i < units.size(); ++i)
         for (const Option& o : units[i].options)
-            if (unconstrained(o)) free |= Mask(1) << i;
+            if (unconstrained(o) && !(keep & (Mask(1) << i))) free |= Mask(1) << i;
     for (bool again = true; again;) {
         again = false;
         Mask never_only = 0;
         for (size_t i = 0; i < units.size(); ++i) {
             const std::vector<Option>& opts = units[i].options;
-            if (opts.empty()) return 0;  // no way onto its square
+            if (opts.empty()) return false;  // no way onto its square
             if (opts.size() == 1 && opts[0].never) never_only |= Mask(1) << i;
         }
         for (size_t i = 0; i < units.size(); ++i) {
@@ -237,25 +258,43 @@ int orderable(std::vector<Unit> units, long max_nodes) {
             for (Option& o : opts) {
                 o.after &= ~free;
                 o.moved &= ~free;
+                o.before &= ~free;
             }
             // An option asking more than another of its kind is not needed.
+            const auto same = [](const Option& a, const Option& b) {
+                return a.never == b.never && a.kind == b.kind && a.after == b.after && a.moved == b.moved &&
+                       a.before == b.before;
+            };
             std::vector<Option> kept;
             for (const Option& o : opts) {
-                const bool dominated = std::any_of(opts.begin(), opts.end(), [&](const Option& p) {
-                    return !o.never && p.kind == o.kind && (p.after & ~o.after) == 0 && (p.moved & ~o.moved) == 0 &&
-                           !(p == o);
-                });
-                if (!dominated && std::find(kept.begin(), kept.end(), o) == kept.end()) kept.push_back(o);
+                const bool dominated = dominance && std::any_of(opts.begin(), opts.end(), [&](const Option& p) {
+                                           return !o.never && p.kind == o.kind && (p.after & ~o.after) == 0 &&
+                                                  (p.moved & ~o.moved) == 0 && (p.before & ~o.before) == 0 &&
+                                                  !same(p, o);
+                                       });
+                if (!dominated &&
+                    (!dominance || std::none_of(kept.begin(), kept.end(), [&](const Option& k) { return same(k, o); })))
+                    kept.push_back(o);
             }
             opts.swap(kept);
             if (opts.size() != before) again = true;
-            if (opts.empty()) return 0;
-            if (std::any_of(opts.begin(), opts.end(), unconstrained)) {
+            if (opts.empty()) return false;
+            if (!(keep & (Mask(1) << i)) && std::any_of(opts.begin(), opts.end(), unconstrained)) {
                 free |= Mask(1) << i;
                 again = true;
             }
         }
     }
+    return true;
+}
+
+// Whether some choice of an option per unit leaves an order: 1 yes, 0 no, -1 not worked out
+// within max_nodes. The units of `keep` are searched even when free (a question asks them to
+// come early).
+int orderable(std::vector<Unit> units, long max_nodes, Mask keep = 0) {
+    if (units.size() > 64) return -1;
+    Mask free = 0;
+    if (!prune(units, keep, free)) return 0;
     // The units left, fewest options first, renumbered.
     std::vector<size_t> order;
     for (size_t i = 0; i < units.size(); ++i)
@@ -269,17 +308,92 @@ int orderable(std::vector<Unit> units, long max_nodes) {
     for (size_t i : order) {
         std::vector<Option> mapped;
         for (const Option& o : units[i].options) {
-            Option m{o.never, 0, 0, o.kind};
+            Option m{.never = o.never, .kind = o.kind, .path = o.path, .from = o.from};
             for (size_t y = 0; y < units.size(); ++y) {
                 if (index[y] < 0) continue;
                 if (o.after & (Mask(1) << y)) m.after |= Mask(1) << index[y];
                 if (o.moved & (Mask(1) << y)) m.moved |= Mask(1) << index[y];
+                if (o.before & (Mask(1) << y)) m.before |= Mask(1) << index[y];
             }
             mapped.push_back(m);
         }
         options.push_back(std::move(mapped));
     }
     return OrderSearch(std::move(options), max_nodes).run();
+}
+
+// The squares a unit of walk w on `home` steps or jumps to first when it leaves it.
+Bitboard first_steps(Walk w, Square home) {
+    Bitboard out = 0;
+    for (const auto& [df, dr] : w == KNIGHT ? kKnightJumps : kKingSteps) {
+        if ((w == ROOK && df && dr) || (w == BISHOP && !(df && dr))) continue;
+        if (const Square to = offset(home, df, dr); to != SQ_NONE) out |= square_bb(to);
+    }
+    return out;
+}
+
+// The game-array squares of queens, rooks, bishops and knights whose unit every order proves
+// taken there by a piece (LegalityMarks::taken_home). The squares its first steps start on and
+// those from which a pawn of the other side takes onto it are held by units of its side: a unit
+// that never moved (its one option), or a pawn whose last move, by every option left, came from
+// that square, its game-array square, where it had stood since the start. So the unit of the
+// home square cannot have moved before the first holder's last move, nor can a pawn have taken
+// it. When, with any holder u coming before every last move that starts on, passes or ends on
+// the home square, no order is left (each u in turn, searched with u kept), such a move came
+// before every holder's: the home square's unit was gone by then, taken there by a piece (a
+// move onto it before then is no move of its own unit). Where every holder never moved the
+// static analysis knows as much (its walls): left out.
+Bitboard taken_at_home(const std::vector<Unit>& units, long max_nodes) {
+    std::vector<Unit> pruned = units;
+    Mask free = 0;
+    if (!prune(pruned, 0, free, false)) return 0;
+    std::array<int, SQUARE_NB> at;
+    at.fill(-1);
+    for (size_t i = 0; i < units.size(); ++i) at[units[i].sq] = int(i);
+    Bitboard taken = 0;
+    for (Color c : {WHITE, BLACK})
+        for (int file = 0; file < 8; ++file) {
+            const Walk w = BACK_RANK_WALKS[file];
+            if (w == KING) continue;
+            const int home_rank = c == WHITE ? 0 : 7, second = c == WHITE ? 1 : 6;
+            const Square home = make_square(file, home_rank);
+            Bitboard held = first_steps(w, home);
+            for (int df : {-1, 1})
+                if (const Square q = offset(home, df, c == WHITE ? 1 : -1); q != SQ_NONE) held |= square_bb(q);
+            Mask holders = 0;
+            bool ok = true;
+            for (Bitboard b = held; b && ok;) {
+                const Square q = pop_lsb(b);
+                if (const int k = at[q]; k >= 0 && units[size_t(k)].p.color == c) {
+                    const std::vector<Option>& opts = pruned[size_t(k)].options;
+                    if (opts.size() == 1 && opts[0].never) continue;  // never moved
+                }
+                ok = false;
+                if (rank_of(q) != second) break;
+                for (size_t u = 0; u < units.size() && !ok; ++u) {
+                    const std::vector<Option>& opts = pruned[u].options;
+                    if (units[u].p.color != c || units[u].p.walk != PAWN || opts.empty()) continue;
+                    if (std::all_of(opts.begin(), opts.end(),
+                                    [&](const Option& o) { return !o.never && o.from == q; })) {
+                        holders |= Mask(1) << u;
+                        ok = true;
+                    }
+                }
+            }
+            if (!ok || !holders) continue;
+            const Bitboard h = square_bb(home);
+            for (Mask b = holders; b && ok;) {
+                const int u = std::countr_zero(b);
+                b &= b - 1;
+                std::vector<Unit> asked = units;
+                for (Unit& x : asked)
+                    for (Option& o : x.options)
+                        if (!o.never && ((o.path & h) || x.sq == home)) o.before |= Mask(1) << u;
+                ok = orderable(std::move(asked), max_nodes, Mask(1) << u) == 0;
+            }
+            if (ok) taken |= h;
+        }
+    return taken;
 }
 
 }  // namespace
@@ -310,6 +424,7 @@ OrderFacts order_facts(const Setup& s, long max_nodes) {
             (kind == NEVER ? facts.marks.frozen : facts.marks.promoted_here) |= square_bb(units[i].sq);
         }
     }
+    facts.marks.taken_home = taken_at_home(units, max_nodes);
     return facts;
 }
 
