@@ -504,6 +504,21 @@ TEST(LegalityPawnStructure, PawnsThatMadeNoCaptureAreTakenOnTheirFiles) {
     EXPECT_TRUE(not_proved_illegal(analyze_fen("8/ppp3P1/2pp4/8/4P3/1p5P/P1PPPkPK/4bq2 b - - 0 1")));
 }
 
+// A square held all game: where a side's gone pawns made no capture and the other side's pawns
+// made exactly the captures left them, a gone pawn on a file where the other side's pawn stood all
+// game was taken on its file by a pawn, and when every such capture lands on its home square,
+// where that pawn now stands, the square was held all game (data/retro/hand-proofs/JR-D-130.md).
+// JR-D-130 (lastmoves.jsonl: PxP and PxP, Black's b3xPa2) with Black's e7xBd6 taken back: White's
+// g7 came b2xc3xd4xe5xf6xg7, the last capture taking Black's g-pawn unmoved on g7 (it made no
+// capture and could not pass White's g2), so g7 was held all game: the f8 bishop, behind e7 and
+// g7, never moved, the e1 bishop was promoted, and Black's pawns need 8 captures where 6 are
+// left them. With the published b3xPa2 or White's f6xPg7 taken back: not proved illegal.
+TEST(LegalityPawnStructure, SquaresHeldAllGameByAPawnAndItsTaker) {
+    EXPECT_TRUE(illegal_with(analyze_fen("8/ppp1p1P1/2pB4/8/4P3/7P/p1PPPkPK/4bq2 b - - 0 1"), "g7 held all game"));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("8/ppp3P1/2pp4/8/4P3/1p5P/P1PPPkPK/4bq2 b - - 0 1")));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("8/ppp3p1/2pp1P2/8/4P3/7P/p1PPPkPK/4bq2 w - - 0 1")));
+}
+
 // Then the pawns of the other side made every capture but those of the pawns taken by
 // pieces, and a game-array bishop that is gone, shut in nowhere, was taken by one of them on
 // its colour. JR-D-124 with White's c2xQb3 taken back: Black's gone g- and h-pawns were taken

@@ -1532,6 +1532,32 @@ PawnFiles pawn_files(const Scan& s, const CapturePlan& plan, Color c) {
     return out;
 }
 
+// The squares of file `file` on which a capture of a pawn way of colour c from the home square
+// of file g to a square of `targets` with at most v captures can land (pawn geometry only, no
+// walls: more ways, more squares). A capture from p onto q lies on such a way only if the fewest
+// captures from home to p (the files between), plus one, plus the fewest from q to a target, is
+// at most v, each part within the ranks it advances.
+Bitboard capture_landings(Color c, int g, Bitboard targets, int v, int file) {
+    Bitboard out = 0;
+    for (int r = 2; r < 8; ++r) {
+        const Square q = make_square(file, c == WHITE ? r : 7 - r);
+        int onward = INF;  // the fewest captures from q to a target
+        for (Bitboard b = targets; b;) {
+            const Square t = pop_lsb(b);
+            const int dr = relative_rank(c, rank_of(t)) - r, df = std::abs(file_of(t) - file);
+            if (dr >= df) onward = std::min(onward, df);
+        }
+        if (onward >= INF) continue;
+        for (int df : {-1, 1}) {
+            const int pf = file + df;
+            if (pf < 0 || pf > 7) continue;
+            const int to_p = std::abs(pf - g);  // p on relative rank r - 1, r - 2 ranks from home
+            if (r - 2 >= to_p && to_p + 1 + onward <= v) out |= square_bb(q);
+        }
+    }
+    return out;
+}
+
 // Contract: when a side o's pawns need every capture they can have made (its plan's least
 // total is its plan.missing_all: its pieces took only the units no pawn of o, not even one
 // that is gone, can have taken), a pawn of o that is gone made no capture: it stayed on its
@@ -1543,7 +1569,18 @@ PawnFiles pawn_files(const Scan& s, const CapturePlan& plan, Color c) {
 // turn need every capture left them, a game-array bishop of o that is gone and that a pawn of
 // c can have taken was taken by one on a square of its colour (bishop_colours_fit); with
 // captures so set apart, crossing_rule again.
-LegalityVerdict stuck_pawns_rule(const Scan& s, std::array<CapturePlan, COLOR_NB> plans) {
+// Then (a helper's rule of 2026-12-02, data/retro/hand-proofs/JR-D-130.md): where besides c's
+// pawns made exactly the captures left them (each item exactly the least its way needs in the
+// true assignment, c's gone pawns none, c's pieces only the units no pawn of c can take and the
+// stuck pawns of o), a pawn of o gone in every assignment of o, on a file where a pawn of c stood
+// all game (it neither promoted nor left the file) and some capture of c's pawns may land (so not
+// one of the stuck pawns, whose count is at its least), was taken on its file by a pawn of c:
+// illegal when no such capture can land there (capture_landings over c's assignments); when
+// every one lands on o's second-rank square X of the file, o's pawn was taken there unmoved, and
+// when every way that may land on X is an item standing on X, that pawn of c has stood there
+// since: X was held all game, a wall for o's units (`held`, for material_rules of o again).
+LegalityVerdict stuck_pawns_rule(const Scan& s, std::array<CapturePlan, COLOR_NB> plans,
+                                 std::array<Bitboard, COLOR_NB>& held) {
     std::array<int, COLOR_NB> added{};
     bool exact_after[COLOR_NB] = {false, false};
     for (Color c : {WHITE, BLACK}) {
@@ -1599,6 +1636,47 @@ LegalityVerdict stuck_pawns_rule(const Scan& s, std::array<CapturePlan, COLOR_NB
             v.reason += " (with the captures left when pawns that made no capture were taken on their files by pieces)";
             return v;
         }
+    for (Color o : {WHITE, BLACK}) {
+        const Color c = ~o;
+        const CapturePlan& po = plans[o];
+        const CapturePlan& pc = plans[c];
+        if (!po.pending || !pc.pending || po.missing_all < 0 || po.least != po.missing_all - added[o]) continue;
+        if (pc.least != pc.missing) continue;
+        const PawnFiles theirs = pawn_files(s, pc, c);
+        if (!theirs.any) continue;
+        unsigned always_gone = po.free_mask;
+        int stuck = INF;
+        bool any = false;
+        for_each_assignment(po, po.missing, [&](const std::array<int, 8>&, unsigned used, int) {
+            any = true;
+            always_gone &= ~used;
+            int n = 0;
+            for (int f = 0; f < 8; ++f)
+                if ((po.free_mask & ~used & (1u << f)) && (theirs.stay & ~theirs.landing & (1u << f))) ++n;
+            stuck = std::min(stuck, n);
+        });
+        if (!any || stuck < added[c]) continue;
+        const unsigned files = always_gone & theirs.stay & theirs.landing;
+        for (int f = 0; f < 8; ++f) {
+            if (!(files & (1u << f))) continue;
+            const Square x = make_square(f, o == WHITE ? 1 : 6);
+            Bitboard land = 0;
+            bool stays = true;  // every way that may land on x is an item standing on x
+            for_each_assignment(pc, pc.missing, [&](const std::array<int, 8>& home, unsigned, int) {
+                for (int i = 0; i < pc.items; ++i) {
+                    const int g = home[size_t(i)];
+                    const Bitboard l = capture_landings(c, g, pc.targets[size_t(i)], pc.cost[size_t(i)][size_t(g)], f);
+                    land |= l;
+                    if ((l & square_bb(x)) && !(i < pc.pawns && pc.square[size_t(i)] == x)) stays = false;
+                }
+            });
+            if (!land)
+                return illegal(color_name(o) + " pawn of the " + std::string(1, char('a' + f)) +
+                               "-file made no capture and was taken on its file by a " + color_name(c) +
+                               " pawn, but no capture of the " + color_name(c) + " pawns can land there");
+            if (land == square_bb(x) && stays) held[o] |= square_bb(x);
+        }
+    }
     for (Color c : {WHITE, BLACK}) {
         const CapturePlan& pc = plans[c];
         if (!exact_after[c] || pc.least != pc.missing) continue;
@@ -1967,7 +2045,20 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
             for (Color c : {WHITE, BLACK})
                 plans[c].missing_all =
                     missing_for_every_pawn(s, c, walls, seals, marks.promoted | marks.promoted_here, marks.taken_home);
-            if (LegalityVerdict v = stuck_pawns_rule(s, plans); v.illegal) return v;
+            std::array<Bitboard, COLOR_NB> held{};
+            if (LegalityVerdict v = stuck_pawns_rule(s, plans, held); v.illegal) return v;
+            // A square held all game by o's pawn, then by the pawn of the other side that took it
+            // there: a wall for o's units.
+            for (Color o : {WHITE, BLACK}) {
+                if (!held[o]) continue;
+                const Bitboard walls2 = frozen_units(s, walls | held[o]);
+                const Seals seals2 = pawn_seals(s, walls2);
+                CapturePlan fresh;
+                if (LegalityVerdict v = material_rules(s, board, o, walls2, seals2, true, fresh, marks); v.illegal)
+                    return illegal(v.reason + " (" + square_name(lsb(held[o])) + " held all game: a " + color_name(o) +
+                                   " pawn that made no capture was taken there, unmoved, by the " + color_name(~o) +
+                                   " pawn standing there)");
+            }
         }
     }
     // A side o without a bishop of some colour, the other side's pawns with fewer captures to
