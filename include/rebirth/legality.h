@@ -70,7 +70,11 @@ struct LegalityMarks {
 //    square from which it can have come itself); pawns of the two sides never pass each other on a file, so a pawn
 //    beyond an opposing pawn that never left its file (no capture can have led onto it) came onto that file by a
 //    capture, and of a white and a black pawn that stand passed on a file one came onto it by a capture (both sides'
-//    counts judged together);
+//    counts judged together; a promoted unit's pawn stood on the file it went down to its seventh rank);
+//  - where a side's pawns need every capture left them, its gone pawns made none and were taken
+//    on their files (by pieces where no pawn of the other side takes there, its captures then
+//    counted again; on the one square a pawn of the other side can have taken, where it stands
+//    now, a square held all game);
 //  - a unit came last to its square through a square that is not a wall; that square is
 //    shut when its unit came from there and stayed (a pawn that can only have come from
 //    it, a unit that cannot move off and can only have been promoted from it);
@@ -80,7 +84,8 @@ struct LegalityMarks {
 //  - on a first rank shut in by walls, kings, queens, rooks and bishops keep the game
 //    array's order (units taken apart), but for one castling.
 //  With marks: a frozen unit stands on a game-array square of its walk and colour and is a
-//  wall; a promoted one is no king, pawn or frozen unit, and is not an original unit.
+//  wall; a promoted one is no king, pawn or frozen unit, and is not an original unit; a
+//  game-array square taken there lost its unit to a piece (gone, out of the pawns' reach).
 // Allocation-free unless a violation is found (the reason string).
 LegalityVerdict analyze_orthodox_legality(const std::array<Piece, SQUARE_NB>& board, Color side_to_move,
                                           Bitboard castling_rights = 0, Square ep_square = SQ_NONE,

@@ -629,8 +629,10 @@ Bitboard straight_blockers(const Scan& s, Color o, Bitboard walls) {
 // unmoved b7 and d7); a pair of rooks that can never leave their first rank and b7, e7, h7
 // when pawns stand on b6, e6, h6 from b7, e7, h7. Which originals are gone: any set that the
 // units on the board leave (each present original on a distinct unit of its walk within its
-// reach); the least count over those. `away_bishops`: the colours (bit 0 light, bit 1 dark)
-// of the game-array bishops whose walk misses the region.
+// reach); the least count over those. A game-array square of `taken` (LegalityMarks::
+// taken_home) lost its unit there to a piece: gone, no present unit, out of every pawn's reach.
+// `away_bishops`: the colours (bit 0 light, bit 1 dark) of the game-array bishops whose walk
+// misses the region.
 int untakeable_by_pawns(const Scan& s, Color o, Bitboard walls, const Seals& seals, Bitboard region, Bitboard promoted,
                         Bitboard taken, unsigned& away_bishops) {
     int gone = 0;
@@ -873,9 +875,9 @@ bool crossing_fits(const std::array<CapturePlan, COLOR_NB>& plans, int& pawn_fil
 // a promoted unit of the other side that went down it (JR-D-136 before e7xRf8=Q: White's
 // h-pawn went up the h-file to h8=B, Black's down it to h2). Illegal when, for every such file
 // of each promoted unit (the files where no item of the other side can stand taken together;
-// at most 64 such picks, beyond
-// which promoted units are left out: sound) and every choice of such a pawn in each crossing
-// pair, one side's pawns then need more captures than it can have made.
+// at most 512 such picks, beyond which promoted units are left out: sound) and every choice of
+// such a pawn in each crossing pair, one side's pawns then need more captures than it can have
+// made.
 LegalityVerdict crossing_rule(std::array<CapturePlan, COLOR_NB>& plans) {
     // The files where each side's items may stand (moved pawns' files, the files promoted
     // units' pawns went down); a pair needs the file's homes of both sides free (`shared`).
