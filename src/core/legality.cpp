@@ -629,12 +629,14 @@ Bitboard straight_blockers(const Scan& s, Color o, Bitboard walls) {
 // unmoved b7 and d7); a pair of rooks that can never leave their first rank and b7, e7, h7
 // when pawns stand on b6, e6, h6 from b7, e7, h7. Which originals are gone: any set that the
 // units on the board leave (each present original on a distinct unit of its walk within its
-// reach); the least count over those. A game-array square of `taken` (LegalityMarks::
-// taken_home) lost its unit there to a piece: gone, no present unit, out of every pawn's reach.
+// reach); the least count over those. With `marks`: a unit marked promoted is no original; a
+// game-array square marked taken there (LegalityMarks::taken_home) lost its unit there to a
+// piece: gone, no present unit, out of every pawn's reach.
 // `away_bishops`: the colours (bit 0 light, bit 1 dark) of the game-array bishops whose walk
 // misses the region.
-int untakeable_by_pawns(const Scan& s, Color o, Bitboard walls, const Seals& seals, Bitboard region, Bitboard promoted,
-                        Bitboard taken, unsigned& away_bishops) {
+int untakeable_by_pawns(const Scan& s, Color o, Bitboard walls, const Seals& seals, Bitboard region,
+                        const LegalityMarks& marks, unsigned& away_bishops) {
+    const Bitboard promoted = marks.promoted | marks.promoted_here;
     int gone = 0;
     away_bishops = 0;
     for (int set = 1; set < 5; ++set) {  // not the king
@@ -644,7 +646,7 @@ int untakeable_by_pawns(const Scan& s, Color o, Bitboard walls, const Seals& sea
         bool away[2] = {false, false};  // the unit of home i cannot be taken by a pawn
         for (int i = 0; i < 2; ++i) {
             if (hs.home[i] == SQ_NONE) continue;
-            const bool taken_home = taken & square_bb(relative_square(o, hs.home[i]));
+            const bool taken_home = marks.taken_home & square_bb(relative_square(o, hs.home[i]));
             reach_of[i] = taken_home ? 0 : home_reach(o, set, i, walls, seals);
             away[i] = !(reach_of[i] & region);
             if (away[i] && hs.walk == BISHOP) away_bishops |= is_dark(relative_square(o, hs.home[i])) ? 2u : 1u;
@@ -1034,7 +1036,7 @@ Bitboard pawn_capture_region(const Scan& s, Color c, Bitboard walls) {
 // captures a way) leaves room for them. `want`: set when the plans must first be filled again
 // with the files their ways touch (the rule is worth working out).
 LegalityVerdict vanished_files_rule(const Scan& s, const std::array<CapturePlan, COLOR_NB>& plans, Bitboard walls,
-                                    const Seals& seals, Bitboard promoted, Bitboard taken, bool& want) {
+                                    const Seals& seals, const LegalityMarks& marks, bool& want) {
     unsigned empty = 0;
     Bitboard empty_squares = 0;
     for (int f = 0; f < 8; ++f)
@@ -1046,8 +1048,7 @@ LegalityVerdict vanished_files_rule(const Scan& s, const std::array<CapturePlan,
     int room = plans[WHITE].lost + plans[BLACK].lost;
     for (Color o : {WHITE, BLACK}) {
         unsigned away = 0;
-        room -= untakeable_by_pawns(s, o, walls, seals, pawn_capture_region(s, ~o, walls) | empty_squares, promoted,
-                                    taken, away);
+        room -= untakeable_by_pawns(s, o, walls, seals, pawn_capture_region(s, ~o, walls) | empty_squares, marks, away);
     }
     const int least = least_captures(plans[WHITE], 0) + least_captures(plans[BLACK], 0);
     if (least >= INF || least + cover_captures(empty) <= room) return {};
@@ -1414,8 +1415,7 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
     const Bitboard cone = pawn_reach(c, free_homes, walls) & upto;
     const Bitboard region = cone & ~home_rank & (forward(c, sideways(cone)) & ~walls);
     unsigned away_bishops = 0;
-    const int by_pieces =
-        untakeable_by_pawns(s, ~c, walls, seals, region, marked_promoted, marks.taken_home, away_bishops);
+    const int by_pieces = untakeable_by_pawns(s, ~c, walls, seals, region, marks, away_bishops);
     const int missing = lost - by_pieces;
     P.away_bishops = away_bishops;
     P.pending = fill;
@@ -1459,11 +1459,10 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
 
 // The units of ~c lost less those that no pawn of c, not even one that is gone now, can have
 // taken (untakeable_by_pawns over the whole cones of c's free homes).
-int missing_for_every_pawn(const Scan& s, Color c, Bitboard walls, const Seals& seals, Bitboard marked_promoted,
-                           Bitboard taken) {
+int missing_for_every_pawn(const Scan& s, Color c, Bitboard walls, const Seals& seals, const LegalityMarks& marks) {
     unsigned away = 0;
     return 16 - popcount(s.color[~c]) -
-           untakeable_by_pawns(s, ~c, walls, seals, pawn_capture_region(s, c, walls), marked_promoted, taken, away);
+           untakeable_by_pawns(s, ~c, walls, seals, pawn_capture_region(s, c, walls), marks, away);
 }
 
 // Calls visit(home, used, total) for each assignment of the plan's items to distinct free
@@ -1560,6 +1559,23 @@ Bitboard capture_landings(Color c, int g, Bitboard targets, int v, int file) {
     return out;
 }
 
+// Over o's assignments within its captures: `stuck`, the fewest homes left free (pawns gone)
+// on files of `stuck_files` (INF: no assignment), and `always_gone`, the free homes no
+// assignment uses.
+struct GoneHomes {
+    int stuck = INF;
+    unsigned always_gone = 0;
+};
+GoneHomes gone_homes(const CapturePlan& po, unsigned stuck_files) {
+    GoneHomes out;
+    out.always_gone = po.free_mask;
+    for_each_assignment(po, po.missing, [&](const std::array<int, 8>&, unsigned used, int) {
+        out.always_gone &= ~used;
+        out.stuck = std::min(out.stuck, popcount(Bitboard(po.free_mask & ~used & stuck_files)));
+    });
+    return out;
+}
+
 // Contract: when a side o's pawns need every capture they can have made (its plan's least
 // total is its plan.missing_all: its pieces took only the units no pawn of o, not even one
 // that is gone, can have taken), a pawn of o that is gone made no capture: it stayed on its
@@ -1607,13 +1623,7 @@ LegalityVerdict stuck_pawns_rule(const Scan& s, std::array<CapturePlan, COLOR_NB
             if (po.missing_all < 0 || po.least != po.missing_all - added[o]) continue;
             const PawnFiles theirs = pawn_files(s, pc, c);
             if (!theirs.any) return {};
-            int stuck = INF;
-            for_each_assignment(po, po.missing, [&](const std::array<int, 8>&, unsigned used, int) {
-                int n = 0;
-                for (int f = 0; f < 8; ++f)
-                    if ((po.free_mask & ~used & (1u << f)) && (theirs.stay & ~theirs.landing & (1u << f))) ++n;
-                stuck = std::min(stuck, n);
-            });
+            const int stuck = gone_homes(po, theirs.stay & ~theirs.landing).stuck;
             if (stuck >= INF || stuck <= added[c]) continue;
             pc.missing -= stuck - added[c];
             added[c] = stuck;
@@ -1646,19 +1656,9 @@ LegalityVerdict stuck_pawns_rule(const Scan& s, std::array<CapturePlan, COLOR_NB
         if (pc.least != pc.missing) continue;
         const PawnFiles theirs = pawn_files(s, pc, c);
         if (!theirs.any) continue;
-        unsigned always_gone = po.free_mask;
-        int stuck = INF;
-        bool any = false;
-        for_each_assignment(po, po.missing, [&](const std::array<int, 8>&, unsigned used, int) {
-            any = true;
-            always_gone &= ~used;
-            int n = 0;
-            for (int f = 0; f < 8; ++f)
-                if ((po.free_mask & ~used & (1u << f)) && (theirs.stay & ~theirs.landing & (1u << f))) ++n;
-            stuck = std::min(stuck, n);
-        });
-        if (!any || stuck < added[c]) continue;
-        const unsigned files = always_gone & theirs.stay & theirs.landing;
+        const GoneHomes gone = gone_homes(po, theirs.stay & ~theirs.landing);
+        if (gone.stuck >= INF || gone.stuck < added[c]) continue;
+        const unsigned files = gone.always_gone & theirs.stay & theirs.landing;
         for (int f = 0; f < 8; ++f) {
             if (!(files & (1u << f))) continue;
             const Square x = make_square(f, o == WHITE ? 1 : 6);
@@ -2023,17 +2023,11 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
         }
         if (LegalityVerdict v = crossing_rule(plans); v.illegal) return v;
         bool want = false;
-        if (LegalityVerdict v = vanished_files_rule(s, plans, walls, seals, marks.promoted | marks.promoted_here,
-                                                    marks.taken_home, want);
-            v.illegal)
-            return v;
+        if (LegalityVerdict v = vanished_files_rule(s, plans, walls, seals, marks, want); v.illegal) return v;
         if (want) {
             for (Color c : {WHITE, BLACK})
                 if (LegalityVerdict v = material(c, true, true); v.illegal) return v;
-            if (LegalityVerdict v = vanished_files_rule(s, plans, walls, seals, marks.promoted | marks.promoted_here,
-                                                        marks.taken_home, want);
-                v.illegal)
-                return v;
+            if (LegalityVerdict v = vanished_files_rule(s, plans, walls, seals, marks, want); v.illegal) return v;
         }
     }
     // A side whose pawns need every capture they can have made: its pawns that are gone made
@@ -2044,9 +2038,7 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
             if (!plans[c].pending)
                 if (LegalityVerdict v = material(c, true); v.illegal) return v;
         if (plans[WHITE].pending && plans[BLACK].pending) {
-            for (Color c : {WHITE, BLACK})
-                plans[c].missing_all =
-                    missing_for_every_pawn(s, c, walls, seals, marks.promoted | marks.promoted_here, marks.taken_home);
+            for (Color c : {WHITE, BLACK}) plans[c].missing_all = missing_for_every_pawn(s, c, walls, seals, marks);
             std::array<Bitboard, COLOR_NB> held{};
             if (LegalityVerdict v = stuck_pawns_rule(s, plans, held); v.illegal) return v;
             // A square held all game by o's pawn, then by the pawn of the other side that took it

@@ -27,7 +27,6 @@ struct Option {
     Kind kind = MOVE;
     Bitboard path = 0;  // the source and the squares passed (not the unit's square)
     Square from = SQ_NONE;
-    friend bool operator==(const Option&, const Option&) = default;
 };
 
 struct Unit {
@@ -52,6 +51,9 @@ bool game_array_square(Piece p, Square s) {
     if (p.walk == PAWN) return rank_of(s) == (p.color == WHITE ? 1 : 6);
     return rank_of(s) == home && BACK_RANK_WALKS[file_of(s)] == p.walk;
 }
+
+// Whether a queen, rook or bishop (w) moves along the king step (df, dr).
+bool along(Walk w, int df, int dr) { return !(w == ROOK && df && dr) && !(w == BISHOP && !(df && dr)); }
 
 // Whether a unit of walk w and colour c on `from` attacks `to` so that nothing can step
 // between (a pawn's capture, a knight's jump, a king's step, a rider next to it on its line).
@@ -128,8 +130,7 @@ std::vector<Option> options_of(const std::vector<Unit>& units, const std::array<
         return out;
     }
     for (const auto& [df, dr] : kKingSteps) {
-        if (u.p.walk == ROOK && df && dr) continue;
-        if (u.p.walk == BISHOP && !(df && dr)) continue;
+        if (!along(u.p.walk, df, dr)) continue;
         Mask between = 0;
         Bitboard passed = 0;
         for (Square from = offset(u.sq, df, dr); from != SQ_NONE; from = offset(from, df, dr)) {
@@ -326,7 +327,7 @@ int orderable(std::vector<Unit> units, long max_nodes, Mask keep = 0) {
 Bitboard first_steps(Walk w, Square home) {
     Bitboard out = 0;
     for (const auto& [df, dr] : w == KNIGHT ? kKnightJumps : kKingSteps) {
-        if ((w == ROOK && df && dr) || (w == BISHOP && !(df && dr))) continue;
+        if (!along(w, df, dr)) continue;
         if (const Square to = offset(home, df, dr); to != SQ_NONE) out |= square_bb(to);
     }
     return out;
