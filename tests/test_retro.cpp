@@ -181,13 +181,30 @@ TEST(Retro, RetractorsOtherJankoRecords) {
 // The type-D records of the same file (107): the published pair never refuted, each colour's
 // type proved where one is left. About 90 s, so disabled in the suite: run it with
 // --gtest_also_run_disabled_tests --gtest_filter=Retro.DISABLED_RetractorsOtherDuplexRecords.
-// Measured 2026-12-02 (forty-first session): 84 of 107 proved (83 before it: JR-D-135), no pair refuted.
+// Measured 2026-12-02 (forty-second session): 85 of 107 proved (84 before it: JR-D-098; 83
+// before the forty-first: JR-D-135), no pair refuted.
 TEST(Retro, DISABLED_RetractorsOtherDuplexRecords) {
     const Tally t = tally(
         fs::path(REBIRTH_SOURCE_DIR) / "data" / "retro" / "retractor_lastmoves.jsonl",
         [](const std::string& type) { return type == "D"; }, judge_record);
     EXPECT_EQ(t.records, 107);
-    EXPECT_GE(t.proved, 84);
+    EXPECT_GE(t.proved, 85);
+}
+
+// The second look's wider searches go to a side with few last moves left, five captures of
+// different units from one square onto another counting as one (janko.at's JR-D-098, Keym,
+// from Retractor's tests: White's f2xg3 taking any of five units is left beside Nf2xRh1,
+// six moves; the wider cage search refutes each, White's rook on d1 and Black's rook on e1
+// and king on f1 shut in behind White's pawns, which Retractor proves only with a cage given).
+TEST(Retro, CapturesOfDifferentUnitsOnOneSquareAreFewForTheSecondLook) {
+    for (const auto& j :
+         test::read_jsonl(fs::path(REBIRTH_SOURCE_DIR) / "data" / "retro" / "retractor_lastmoves.jsonl"))
+        if (j["id"] == "JR-D-098") {
+            EXPECT_EQ(last_types(j["placement"].get<std::string>() + " b - - 0 1", 3), std::set<std::string>{"NxR"});
+            EXPECT_EQ(last_types(j["placement"].get<std::string>() + " w - - 0 1", 3), std::set<std::string>{"PxN=R"});
+            return;
+        }
+    FAIL() << "JR-D-098 not in data/retro/retractor_lastmoves.jsonl";
 }
 
 // Hand cases: the game array is legal with no last move; a pawn on h1 is refuted at once.
@@ -472,9 +489,11 @@ TEST(Retro, PlannedItemsAssembleToTheWholeAnswer) {
         "nextproblem condition circe pieces white ke1 qd1 pa2 pc4 black ke8 sb8 pd5 stipulation lastmoves 2 "
         "nextproblem pieces white kb2 pa3 black kb4 stipulation lastmove twin stipulation #2 "
         "nextproblem condition circe pieces white ke1 ra1 rh1 black ke8 ra8 stipulation -2 & #1 "
-        "nextproblem pieces white kg6 rb1 black kh8 stipulation -2 & #1 option hoeg retrodepth 2 endproblem";
+        "nextproblem pieces white kg6 rb1 black kh8 stipulation -2 & #1 option hoeg retrodepth 2 "
+        "nextproblem pieces white kh2 bc1 rd1 sh1 pb2 pd2 pe2 pg2 pg3 ph3 black kf1 re1 stipulation lastmove "
+        "endproblem";
     const std::vector<Problem> problems = parse_popeye(input, "retro-test");
-    ASSERT_EQ(problems.size(), 6u);
+    ASSERT_EQ(problems.size(), 7u);
     int items = 0;
     for (const Problem& p : problems) {
         const RetroProblemReport whole = solve_retro_problem(p, 1);

@@ -45,7 +45,8 @@ bool last_move_refuted(const Setup& position, const UnMove& u, int depth, const 
 // of its units' last moves (retro_order.h, kOrderNodes choices) and the static
 // analysis with the pieces on their last ranks that retro_cage.h's promoted_on_its_square
 // proves promoted there (kPromotedHereStates positions each) marked so; then, where 2 to
-// kWiderCageAtMost are left, the cage search again with kCageStatesForFew positions a region
+// kWiderCageAtMost are left (captures of different units by one move counting once: a
+// pawn's f2xg3 taking any of five units), the cage search again with kCageStatesForFew positions a region
 // (cage_refutes_wide), then kDeeperLevels more single moves taken back, every position on
 // the way against may_be_legal (depth 3) and the cage search (the last move is refuted when
 // every line of retractions its history allows is, none reaching the game array), then the

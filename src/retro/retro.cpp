@@ -148,6 +148,17 @@ bool refuted_with_marks(const Setup& before) {
                .illegal;
 }
 
+// How many of the last moves `last` (their first retractions) differ in more than the unit
+// they took: a capture of any of five units from one square onto another counts once.
+template <typename Entry>
+size_t moves_apart_from_the_taken(const std::vector<Entry>& last) {
+    std::vector<Move> moves;
+    for (const Entry& e : last)
+        if (std::find(moves.begin(), moves.end(), first_retraction(e).move) == moves.end())
+            moves.push_back(first_retraction(e).move);
+    return moves.size();
+}
+
 }  // namespace
 
 template <typename Entry>
@@ -183,7 +194,7 @@ void narrow_few_last_moves(const Setup& position, std::vector<Entry>& last, cons
         last.swap(left);
     };
     drop([&](const UnMove& u) { return refuted_with_marks(retract_keeping_rights(position, u)); });
-    if (last.empty() || last.size() + others < 2 || last.size() > kWiderCageAtMost) return;
+    if (last.empty() || last.size() + others < 2 || moves_apart_from_the_taken(last) > kWiderCageAtMost) return;
     drop([&](const UnMove& u) {
         return cage_refutes_wide(retract(position, u), kCageStatesForFew) ||
                refuted_deeper(position, u, kDeeperLevels) ||

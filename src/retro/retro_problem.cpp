@@ -484,7 +484,7 @@ RetroAssembly assemble_retro(const Problem& p, const RetroPlan& plan,
             for (const RetroFragment& item : fragments[t][s]) left += item.sequences.size();
             for (const std::vector<RetroFragment>& side : fragments[t])
                 for (const RetroFragment& item : side) all_sides += item.sequences.size();
-            if (twin.n == 1 && left >= 1 && all_sides >= 2 && left <= kWiderCageAtMost) {
+            if (twin.n == 1 && left >= 1 && all_sides >= 2) {
                 std::vector<std::vector<UnMove>> all;
                 for (const RetroFragment& item : fragments[t][s])
                     all.insert(all.end(), item.sequences.begin(), item.sequences.end());
