@@ -9,6 +9,7 @@
 #include "test_util.h"
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -179,32 +180,42 @@ TEST(Retro, RetractorsOtherJankoRecords) {
 }
 
 // The type-D records of the same file (107): the published pair never refuted, each colour's
-// type proved where one is left. About 90 s, so disabled in the suite: run it with
+// type proved where one is left. About 4.5 minutes on two cores, so disabled in the suite: run it with
 // --gtest_also_run_disabled_tests --gtest_filter=Retro.DISABLED_RetractorsOtherDuplexRecords.
-// Measured 2026-12-02 (forty-second session): 85 of 107 proved (84 before it: JR-D-098; 83
-// before the forty-first: JR-D-135), no pair refuted.
+// Measured 2026-12-02 (forty-second session): 89 of 107 proved (84 before it: JR-D-098,
+// -119, -125, -126, -131 since few kinds of last move get the second look; 83 before the
+// forty-first: JR-D-135), no pair refuted.
 TEST(Retro, DISABLED_RetractorsOtherDuplexRecords) {
     const Tally t = tally(
         fs::path(REBIRTH_SOURCE_DIR) / "data" / "retro" / "retractor_lastmoves.jsonl",
         [](const std::string& type) { return type == "D"; }, judge_record);
     EXPECT_EQ(t.records, 107);
-    EXPECT_GE(t.proved, 85);
+    EXPECT_GE(t.proved, 89);
 }
 
-// The second look's wider searches go to a side with few last moves left, five captures of
-// different units from one square onto another counting as one (janko.at's JR-D-098, Keym,
-// from Retractor's tests: White's f2xg3 taking any of five units is left beside Nf2xRh1,
-// six moves; the wider cage search refutes each, White's rook on d1 and Black's rook on e1
-// and king on f1 shut in behind White's pawns, which Retractor proves only with a cage given).
-TEST(Retro, CapturesOfDifferentUnitsOnOneSquareAreFewForTheSecondLook) {
+// The second look's wider searches go to a side with few kinds of last move left, a walk's
+// moves onto one square, captures or not, counting once (janko.at's records of Keym and
+// others from Retractor's tests, which it solves with a cage given or not at all):
+// JR-D-098's f2xg3 taking any of five units beside Nf2xRh1, six moves but two kinds (the
+// cage search refutes each, White's rook on d1 and Black's rook and king on e1 and f1 shut
+// in behind White's pawns); JR-D-131's rook coming to d1 from four squares and Ba1-b2
+// beside O-O-O, three kinds (before each of the others Black has no last move left).
+TEST(Retro, FewKindsOfLastMoveGetTheSecondLook) {
+    const std::vector<std::array<std::string, 3>> records = {
+        {"JR-D-098", "NxR", "PxN=R"},
+        {"JR-D-131", "O-O-O", "PxP"},
+    };
+    int found = 0;
     for (const auto& j :
          test::read_jsonl(fs::path(REBIRTH_SOURCE_DIR) / "data" / "retro" / "retractor_lastmoves.jsonl"))
-        if (j["id"] == "JR-D-098") {
-            EXPECT_EQ(last_types(j["placement"].get<std::string>() + " b - - 0 1", 3), std::set<std::string>{"NxR"});
-            EXPECT_EQ(last_types(j["placement"].get<std::string>() + " w - - 0 1", 3), std::set<std::string>{"PxN=R"});
-            return;
-        }
-    FAIL() << "JR-D-098 not in data/retro/retractor_lastmoves.jsonl";
+        for (const auto& [id, white, black] : records)
+            if (j["id"] == id) {
+                ++found;
+                const std::string placement = j["placement"];
+                EXPECT_EQ(last_types(placement + " b - - 0 1", 3), std::set<std::string>{white}) << id;
+                EXPECT_EQ(last_types(placement + " w - - 0 1", 3), std::set<std::string>{black}) << id;
+            }
+    EXPECT_EQ(found, 2);
 }
 
 // Hand cases: the game array is legal with no last move; a pawn on h1 is refuted at once.

@@ -41,23 +41,24 @@ Setup retract_keeping_rights(const Setup& position, const UnMove& u);
 // illegal. True is a proof that the diagram's last move was not u.
 bool last_move_refuted(const Setup& position, const UnMove& u, int depth, const RuleSet* rules = nullptr);
 
-// The second look at the last moves left (orthodox chess, two or more): each gets the order
-// of its units' last moves (retro_order.h, kOrderNodes choices) and the static
-// analysis with the pieces on their last ranks that retro_cage.h's promoted_on_its_square
-// proves promoted there (kPromotedHereStates positions each) marked so; then, where 2 to
-// kWiderCageAtMost are left (captures of different units by one move counting once: a
-// pawn's f2xg3 taking any of five units), the cage search again with kCageStatesForFew positions a region
-// (cage_refutes_wide), then kDeeperLevels more single moves taken back, every position on
-// the way against may_be_legal (depth 3) and the cage search (the last move is refuted when
-// every line of retractions its history allows is, none reaching the game array), then the
-// retraction closure of its earlier position within kClosurePositionsForFew positions
-// (retro_closure.h). `last`
-// (the last moves left of `position`, or sequences whose first retraction is one) loses
-// those it proves impossible; else it stays. On `threads` (0: all cores). `others`: the last
-// moves left to the other side when either side may have moved last (janko's type A: the
-// answer is all of them, so one move of a side is looked at again when the other has some;
-// the wider searches still only where this side has at most kWiderCageAtMost).
+// The second look at the last moves left (orthodox chess, two or more): each gets the order of
+// its units' last moves (retro_order.h, kOrderNodes choices) and the static analysis with the
+// pieces on their last ranks that retro_cage.h's promoted_on_its_square proves promoted there
+// (kPromotedHereStates positions each) marked so; then, where 2 to kWiderCageAtMost kinds of
+// last move are left and at most kWiderCageMovesAtMost moves (a kind: a walk's moves onto one
+// square, captures or not, of one promotion: a pawn's f2xg3 taking any of five units, a rook's
+// move to d1 from any of four squares), the cage search again with kCageStatesForFew positions
+// a region (cage_refutes_wide), then kDeeperLevels more single moves taken back, every
+// position on the way against may_be_legal (depth 3) and the cage search (the last move is
+// refuted when every line of retractions its history allows is, none reaching the game array),
+// then the retraction closure of its earlier position within kClosurePositionsForFew positions
+// (retro_closure.h). `last` (the last moves left of `position`, or sequences whose first
+// retraction is one) loses those it proves impossible; else it stays. On `threads` (0: all
+// cores). `others`: the last moves left to the other side when either side may have moved last
+// (janko's type A: the answer is all of them, so one move of a side is looked at again when
+// the other has some; the wider searches still only where this side's moves are that few).
 inline constexpr size_t kWiderCageAtMost = 4;
+inline constexpr size_t kWiderCageMovesAtMost = 8;
 inline constexpr long kCageStatesForFew = 5000;
 inline constexpr int kDeeperLevels = 2;
 inline constexpr long kClosurePositionsForFew = 1000;

@@ -148,15 +148,19 @@ bool refuted_with_marks(const Setup& before) {
                .illegal;
 }
 
-// How many of the last moves `last` (their first retractions) differ in more than the unit
-// they took: a capture of any of five units from one square onto another counts once.
+// How many kinds of last move `last` (their first retractions, made in `position`) holds, a
+// kind being a walk's move onto one square, a capture or not, of one promotion: a rook coming
+// to d1 from any of four squares counts once, so does a capture of any of five units.
 template <typename Entry>
-size_t moves_apart_from_the_taken(const std::vector<Entry>& last) {
-    std::vector<Move> moves;
-    for (const Entry& e : last)
-        if (std::find(moves.begin(), moves.end(), first_retraction(e).move) == moves.end())
-            moves.push_back(first_retraction(e).move);
-    return moves.size();
+size_t kinds_of_last_move(const Setup& position, const std::vector<Entry>& last) {
+    std::vector<std::array<int, 5>> kinds;
+    for (const Entry& e : last) {
+        const UnMove& u = first_retraction(e);
+        const std::array<int, 5> kind{int(u.move.to), int(u.move.kind), int(u.move.promotion),
+                                      int(position.board[u.move.to].walk), int(u.uncaptured != NO_WALK)};
+        if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
+    }
+    return kinds.size();
 }
 
 }  // namespace
@@ -194,7 +198,9 @@ void narrow_few_last_moves(const Setup& position, std::vector<Entry>& last, cons
         last.swap(left);
     };
     drop([&](const UnMove& u) { return refuted_with_marks(retract_keeping_rights(position, u)); });
-    if (last.empty() || last.size() + others < 2 || moves_apart_from_the_taken(last) > kWiderCageAtMost) return;
+    if (last.empty() || last.size() + others < 2 || last.size() > kWiderCageMovesAtMost ||
+        kinds_of_last_move(position, last) > kWiderCageAtMost)
+        return;
     drop([&](const UnMove& u) {
         return cage_refutes_wide(retract(position, u), kCageStatesForFew) ||
                refuted_deeper(position, u, kDeeperLevels) ||
