@@ -180,7 +180,7 @@ TEST(Retro, RetractorsOtherJankoRecords) {
 }
 
 // The type-D records of the same file (107): the published pair never refuted, each colour's
-// type proved where one is left. About 4.5 minutes on two cores, so disabled in the suite: run it with
+// type proved where one is left. About 3 minutes on two cores, so disabled in the suite: run it with
 // --gtest_also_run_disabled_tests --gtest_filter=Retro.DISABLED_RetractorsOtherDuplexRecords.
 // Measured 2026-12-02 (forty-second session): 89 of 107 proved (84 before it: JR-D-098,
 // -119, -125, -126, -131 since few kinds of last move get the second look; 83 before the

@@ -47,10 +47,10 @@ bool last_move_refuted(const Setup& position, const UnMove& u, int depth, const 
 // (kPromotedHereStates positions each) marked so; then, where 2 to kWiderCageAtMost kinds of
 // last move are left and at most kWiderCageMovesAtMost moves (a kind: a walk's moves onto one
 // square, captures or not, of one promotion: a pawn's f2xg3 taking any of five units, a rook's
-// move to d1 from any of four squares), the cage search again with kCageStatesForFew positions
-// a region (cage_refutes_wide), then kDeeperLevels more single moves taken back, every
+// move to d1 from any of four squares), kDeeperLevels more single moves taken back, every
 // position on the way against may_be_legal (depth 3) and the cage search (the last move is
 // refuted when every line of retractions its history allows is, none reaching the game array),
+// then the cage search again with kCageStatesForFew positions a region (cage_refutes_wide),
 // then the retraction closure of its earlier position within kClosurePositionsForFew positions
 // (retro_closure.h). `last` (the last moves left of `position`, or sequences whose first
 // retraction is one) loses those it proves impossible; else it stays. On `threads` (0: all
