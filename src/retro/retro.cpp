@@ -153,11 +153,12 @@ bool refuted_with_marks(const Setup& before) {
 // to d1 from any of four squares counts once, so does a capture of any of five units.
 template <typename Entry>
 size_t kinds_of_last_move(const Setup& position, const std::vector<Entry>& last) {
-    std::vector<std::array<int, 5>> kinds;
+    std::vector<std::array<int, 4>> kinds;
     for (const Entry& e : last) {
         const UnMove& u = first_retraction(e);
-        const std::array<int, 5> kind{int(u.move.to), int(u.move.kind), int(u.move.promotion),
-                                      int(position.board[u.move.to].walk), int(u.uncaptured != NO_WALK)};
+        // A promotion's walk is the walk now on its square, its move kind says it promoted.
+        const std::array<int, 4> kind{int(u.move.to), int(u.move.kind), int(position.board[u.move.to].walk),
+                                      int(u.uncaptured != NO_WALK)};
         if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
     }
     return kinds.size();

@@ -476,8 +476,9 @@ RetroAssembly assemble_retro(const Problem& p, const RetroPlan& plan,
         size_t count = 0;
         for (size_t s = 0; s < twin.sides.size(); ++s) {
             std::vector<std::string> side_lines;
-            // One move asked: the few last moves the items leave get possible_last_moves'
-            // second look here, where they are all known (each item saw only its own).
+            // One move asked: the last moves the items leave get possible_last_moves' second
+            // look here, where they are all known (each item saw only its own); it decides
+            // itself whether they are few enough for its wider searches.
             // Both sides asked (either may have moved last): the other side's count too.
             std::vector<RetroFragment> narrowed;
             size_t left = 0, all_sides = 0;
