@@ -113,7 +113,9 @@ TEST(RetroOrder, RandomGamesAreNeverRefuted) {
                 const rebirth::Setup s = pos.to_setup();
                 ++positions;
                 ASSERT_FALSE(order_refutes(s, 20000)) << to_fen(s) << " (style " << style << ", game " << game << ")";
-                if (ply % 4 == 0) ASSERT_EQ(order_facts(s, 20000).marks.taken_home & ~taken, 0u) << to_fen(s);
+                if (ply % 4 == 0) {
+                    ASSERT_EQ(order_facts(s, 20000).marks.taken_home & ~taken, 0u) << to_fen(s);
+                }
             }
         }
     }
