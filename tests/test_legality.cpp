@@ -20,6 +20,7 @@
 #include "rebirth/legality.h"
 #include "rebirth/legality_proof.h"
 #include "rebirth/movegen.h"
+#include "rebirth/notation.h"
 #include "rebirth/position.h"
 #include "rebirth/setup.h"
 
@@ -517,6 +518,61 @@ TEST(LegalityPawnStructure, SquaresHeldAllGameByAPawnAndItsTaker) {
     EXPECT_TRUE(illegal_with(analyze_fen("8/ppp1p1P1/2pB4/8/4P3/7P/p1PPPkPK/4bq2 b - - 0 1"), "g7 held all game"));
     EXPECT_TRUE(not_proved_illegal(analyze_fen("8/ppp3P1/2pp4/8/4P3/1p5P/P1PPPkPK/4bq2 b - - 0 1")));
     EXPECT_TRUE(not_proved_illegal(analyze_fen("8/ppp3p1/2pp1P2/8/4P3/7P/p1PPPkPK/4bq2 w - - 0 1")));
+}
+
+// A shut promotion square (the last step of analyze_orthodox_legality): a piece V on its
+// side's last rank whose every entry holds a pawn of the other side on its third rank, come
+// from its second rank; when a promotion onto V's square from r, left by a unit through x,
+// needs each of those pawns to have left r or x first, V came later, by a promotion. So either
+// V is promoted there, or no unit standing elsewhere was promoted there from such an r.
+// janko.at's duplex record JR-D-151 (Lois & Osorio; lastmoves.jsonl: PxR=B for both sides;
+// data/retro/hand-proofs/JR-D-151.md). Its e8 knight's entries are d6 (from e7: c7 and d7
+// never moved) and f6 (from f7, e7 being d6's), its a8 knight's b6 (from a7 or b7): a light
+// bishop promoted by e7-e8 leaves by f7 (d7 never moved), one promoted by a7-a8 by b7, so
+// after either the knight there came by promotion too. With Black's a2xQb1=B taken back:
+// White has 6 pawns, the g8 bishop promoted (Bf1 never left e2 and g2) and a second queen,
+// Black lost 4 units; the cases of the hand proof (b7 from the a-, d- or f-pawn) each need 5
+// captures or a third promotion. With White's c6xNb7, c6xQb7 or c6xRb7 taken back: White
+// took 3, c6 needs 1 to 3 of them, and Bg8's promotion the rest or more (the hand proof's
+// list). The published a2xRb1=B and h7xRg8=B taken back, and the diagram: not proved illegal.
+TEST(LegalityPawnStructure, ShutPromotionSquaresComeByPromotion) {
+    const char* why = "the piece there would have come by promotion too";
+    EXPECT_TRUE(illegal_with(analyze_fen("NrbbNQBk/1PppBKp1/1p1p1pp1/8/8/8/pPP1P1PP/1Q6 b - - 0 1"), why));
+    for (const char* b7 : {"n", "q", "r"})
+        EXPECT_TRUE(illegal_with(
+            analyze_fen(("NrbbNQBk/1" + std::string(b7) + "ppBKp1/1pPp1pp1/8/8/8/1PP1P1PP/1b6 w - - 0 1").c_str()),
+            why))
+            << b7;
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("NrbbNQBk/1PppBKp1/1p1p1pp1/8/8/8/pPP1P1PP/1R6 b - - 0 1")));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("NrbbNQrk/1PppBKpP/1p1p1pp1/8/8/8/1PP1P1P1/1b6 w - - 0 1")));
+    for (const char* side : {"w", "b"})
+        EXPECT_TRUE(not_proved_illegal(
+            analyze_fen(("NrbbNQBk/1PppBKp1/1p1p1pp1/8/8/8/1PP1P1PP/1b6 " + std::string(side) + " - - 0 1").c_str())));
+}
+
+// The same mechanism in a game (data/retro/hand-proofs/JR-D-151.md): a light bishop promoted on
+// e8 leaves by f7, then a knight is promoted on e8 behind black pawns on d6 and f6. No position
+// of it is proved illegal; after 15.e8=N the knight is the piece promoted there.
+TEST(LegalityPawnStructure, ShutPromotionSquareInAGame) {
+    Position pos(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+    const std::vector<std::string> game{"Nc3",   "Nh6", "Nb5", "Ng8",  "Nd6+", "exd6", "e4",  "Ke7",
+                                        "e5",    "Ke6", "d4",  "Kf5",  "e6",   "Kg6",  "e7",  "f6",
+                                        "e8=B+", "Kf5", "Bf7", "Qe7+", "Be3",  "Qe6",  "d5",  "Ke4",
+                                        "dxe6",  "Kf5", "e7",  "Ke4",  "e8=N", "Nc6",  "Bg6+"};
+    MoveList list;
+    for (const std::string& san : game) {
+        generate_legal(pos, list);
+        const Move* played = nullptr;
+        for (const Move& m : list)
+            if (move_to_san(pos, m) == san) played = &m;
+        ASSERT_NE(played, nullptr) << san << " in " << to_fen(pos.to_setup());
+        UndoInfo undo;
+        pos.do_move(*played, undo);
+        EXPECT_TRUE(not_proved_illegal(analyze(pos.to_setup()))) << "after " << san << ": " << to_fen(pos.to_setup());
+    }
+    const rebirth::Setup end = pos.to_setup();
+    EXPECT_TRUE(end.board[SQ_E8].walk == KNIGHT && end.board[SQ_E8].color == WHITE);
+    EXPECT_TRUE(end.board[SQ_D6].walk == PAWN && end.board[SQ_F6].walk == PAWN && end.board[SQ_F6].color == BLACK);
 }
 
 // Then the pawns of the other side made every capture but those of the pawns taken by

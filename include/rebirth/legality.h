@@ -82,11 +82,17 @@ struct LegalityMarks {
 //    a square a wall of the other side attacks, nor the square of an opposing pawn that took
 //    onto its third rank from its home square;
 //  - on a first rank shut in by walls, kings, queens, rooks and bishops keep the game
-//    array's order (units taken apart), but for one castling.
+//    array's order (units taken apart), but for one castling;
+//  - last, where all the above pass: a piece on its side's last rank whose every entry holds
+//    an opposing pawn come there from its second rank came by promotion if a promotion onto
+//    that square, left by the promoted unit, needed those pawns gone from their squares first;
+//    so for up to four such squares each choice is tried (the piece marked promoted there, or
+//    the units standing elsewhere promoted there from the other squares only): illegal when
+//    every choice is.
 //  With marks: a frozen unit stands on a game-array square of its walk and colour and is a
 //  wall; a promoted one is no king, pawn or frozen unit, and is not an original unit; a
 //  game-array square taken there lost its unit to a piece (gone, out of the pawns' reach).
-// Allocation-free unless a violation is found (the reason string).
+// Allocation-free unless a violation is found (the reason string, also in a choice above).
 LegalityVerdict analyze_orthodox_legality(const std::array<Piece, SQUARE_NB>& board, Color side_to_move,
                                           Bitboard castling_rights = 0, Square ep_square = SQ_NONE,
                                           const LegalityMarks& marks = {});

@@ -604,13 +604,46 @@ PawnCosts pawn_costs(Color c, Square home, Bitboard walls, Bitboard gates, int t
 // home square of its file, where it stood until it stepped up, and a pawn of the other side
 // never passes it on the file: one that stands beyond it on the file, or steps onto its home
 // square, or promotes on the file, came onto the file by a capture (pawn_costs' gates).
+// A pawn of o on its third rank came from a square of its second rank next to or behind it
+// that is no wall; where such pawns leave one of them a single such home, that home's pawn
+// is that pawn (a second-rank square holds no pawn but its own), so it counts for no other
+// pawn's way onto a file (f6 from f7 when e7 is d6's only home).
 Bitboard straight_blockers(const Scan& s, Color o, Bitboard walls) {
     const Bitboard pawns = s.of(o, PAWN) & ~relative_rank_bb(o, 1);
     if (!pawns) return 0;
-    const Bitboard reach = pawn_reach(o, relative_rank_bb(o, 1) & ~s.of(o, PAWN), walls);
+    const Bitboard free_homes = relative_rank_bb(o, 1) & ~s.of(o, PAWN);
+    std::array<Square, 8> third{};
+    std::array<Bitboard, 8> from{};
+    int thirds = 0;
+    for (Bitboard b = pawns & relative_rank_bb(o, 2); b;) {
+        const Square w = pop_lsb(b);
+        const Bitboard back = backward(o, square_bb(w));
+        third[size_t(thirds)] = w;
+        from[size_t(thirds++)] = (back | sideways(back)) & ~walls;
+    }
+    // The homes the other third-rank pawns have alone.
+    auto held_by_others = [&](Square w) {
+        Bitboard held = 0;
+        for (int i = 0; i < thirds; ++i)
+            if (third[size_t(i)] != w && popcount(from[size_t(i)]) == 1) held |= from[size_t(i)];
+        return held;
+    };
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = 0; i < thirds; ++i) {
+            const Bitboard f = from[size_t(i)] & ~held_by_others(third[size_t(i)]);
+            if (f && f != from[size_t(i)]) {
+                from[size_t(i)] = f;
+                changed = true;
+            }
+        }
+    }
+    const Bitboard reach_all = pawn_reach(o, free_homes, walls);
     Bitboard straight = 0;
     for (Bitboard b = pawns; b;) {
         const Square w = pop_lsb(b);
+        const Bitboard held = held_by_others(w) & free_homes;
+        const Bitboard reach = held ? pawn_reach(o, free_homes & ~held, walls) : reach_all;
         const Bitboard file = file_bb(file_of(w));
         // The squares a capture onto the file at w's rank or below starts from.
         Bitboard below = 0;
@@ -1149,9 +1182,32 @@ Bitboard counted_straight_blockers(const CapturePlan& po, Bitboard known) {
 // Rules on where the units of colour c stand and how many promotions and captures they need.
 // With `joint` (pawns of both sides passed each other on some file), or promoted units, `plan`
 // is filled as well for the joint check of both sides (crossing_rule).
+// Promotions the shut-promotion-square rule limits (analyze_orthodox_legality's last step): the
+// promoted units of colour `c` and walk w that stand off `q` came onto q only from the squares
+// `from[w]` (behind q, or beside it for a capture), for the walks in `walks`.
+struct PromotionLimit {
+    Color c = WHITE;
+    Square q = SQ_NONE;
+    std::array<Bitboard, WALK_NB> from{};
+    unsigned walks = 0;
+};
+struct PromotionLimits {
+    std::array<PromotionLimit, 4> limit{};
+    int count = 0;
+    // The squares from which c's unit of walk w, promoted on q and standing elsewhere, came
+    // onto q, out of `ways` (every one when no limit holds).
+    Bitboard allowed(Color c, Walk w, Square q, Bitboard ways) const {
+        for (int i = 0; i < count; ++i) {
+            const PromotionLimit& l = limit[size_t(i)];
+            if (l.c == c && l.q == q && (l.walks >> w & 1u)) ways &= l.from[size_t(w)];
+        }
+        return ways;
+    }
+};
+
 LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitboard walls, const Seals& seals,
-                               bool joint, CapturePlan& plan, const LegalityMarks& marks, bool want_touched = false,
-                               Bitboard counted_blockers = 0) {
+                               bool joint, CapturePlan& plan, const LegalityMarks& marks, const PromotionLimits& limits,
+                               bool want_touched = false, Bitboard counted_blockers = 0) {
     const Bitboard marked_promoted = marks.promoted | marks.promoted_here;
     const Bitboard pawns = s.of(c, PAWN);
     const Bitboard home_rank = relative_rank_bb(c, 1);
@@ -1166,6 +1222,8 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
     struct Promotions {
         int count = 0;
         Bitboard squares = 0;
+        Walk walk = NO_WALK;  // the promoted units' walk (NO_WALK: fairy units)
+        Bitboard group = 0;   // the units the class may stand for
     };
     std::array<Promotions, 16> promotions{};  // per walk set (bishops by colour), or per unit
     int classes = 0;
@@ -1217,9 +1275,9 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
                 const Bitboard unit = square_bb(pop_lsb(b));
                 // Promoted where it stands (a mark): that square only.
                 promotions[size_t(classes++)] = {
-                    1, (marks.promoted_here & unit) ? promotion_squares & unit : squares_for(unit)};
+                    1, (marks.promoted_here & unit) ? promotion_squares & unit : squares_for(unit), hs.walk, unit};
             }
-            if (n > 0) promotions[size_t(classes++)] = {n, squares_for(group & from_home)};
+            if (n > 0) promotions[size_t(classes++)] = {n, squares_for(group & from_home), hs.walk, group & from_home};
         };
         int left = here;
         if (hs.walk == BISHOP) {
@@ -1335,15 +1393,35 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
             if (!(free_mask & (1u << f))) continue;
             for (Bitboard q = promotions[size_t(k)].squares; q;) {
                 const Square sq = pop_lsb(q);
-                const int x = captures(f, sq, false);
+                const int seventh = rank_of(sq) + (c == WHITE ? -1 : 1);
+                // The squares of the seventh rank the promotion may have come from: a limit
+                // (PromotionLimits) holds for the units standing off sq.
+                Bitboard ways = 0;
+                for (int df = -1; df <= 1; ++df)
+                    if (file_of(sq) + df >= 0 && file_of(sq) + df <= 7)
+                        ways |= square_bb(make_square(file_of(sq) + df, seventh));
+                ways &= ~walls;
+                const Walk kw = promotions[size_t(k)].walk;
+                const Bitboard allowed = kw == NO_WALK || (promotions[size_t(k)].group & square_bb(sq))
+                                             ? ways
+                                             : limits.allowed(c, kw, sq, ways);
+                int x = captures(f, sq, false);
+                if (allowed != ways) {
+                    // Through an allowed square only: its captures, and one more for a capture.
+                    int via = INF;
+                    for (Bitboard a = allowed; a;) {
+                        const Square pre = pop_lsb(a);
+                        via = std::min(via, std::min(INF, captures(f, pre, false) + (file_of(pre) != file_of(sq))));
+                    }
+                    x = std::max(x, via);
+                }
                 row[size_t(f)] = std::min(row[size_t(f)], x);
                 if (!fill || x >= INF) continue;
-                const int seventh = rank_of(sq) + (c == WHITE ? -1 : 1);
                 for (int df = -1; df <= 1; ++df) {
                     const int pf = file_of(sq) + df;
                     if (pf < 0 || pf > 7) continue;
                     const Square pre = make_square(pf, seventh);
-                    if (walls & square_bb(pre)) continue;
+                    if (!(allowed & square_bb(pre))) continue;
                     const int step = df != 0 ? 1 : 0;
                     const int xa = std::max(x, std::min(INF, captures(f, pre, false) + step));
                     if (xa >= INF) continue;
@@ -1904,10 +1982,10 @@ LegalityVerdict sealed_colours_rule(const Scan& s, const std::array<CapturePlan,
         (files ? ", beside the captures that files without pawns and the units no pawn can take need" : std::string()));
 }
 
-}  // namespace
-
-LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move, Bitboard castling_rights,
-                                          Square ep_square, const LegalityMarks& marks) {
+// The analysis, with the limits on promotions that analyze_orthodox_legality's last step
+// tries (none at first).
+LegalityVerdict analyze_with(const Board& board, Color side_to_move, Bitboard castling_rights, Square ep_square,
+                             const LegalityMarks& marks, const PromotionLimits& limits) {
     init_bitboards();
     const Scan s = scan_board(board);
 
@@ -1990,7 +2068,7 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
     // counted[o]: o's pawns that made no capture by o's count (counted_straight_blockers).
     std::array<Bitboard, COLOR_NB> counted{0, 0};
     const auto material = [&](Color c, bool joint_c, bool want_touched = false) {
-        return material_rules(s, board, c, walls, seals, joint_c, plans[c], marks, want_touched, counted[~c]);
+        return material_rules(s, board, c, walls, seals, joint_c, plans[c], marks, limits, want_touched, counted[~c]);
     };
     for (Color c : {WHITE, BLACK})
         if (LegalityVerdict v = material(c, joint); v.illegal) return v;
@@ -2048,7 +2126,8 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
                 const Bitboard walls2 = frozen_units(s, walls | held[o]);
                 const Seals seals2 = pawn_seals(s, walls2);
                 CapturePlan fresh;
-                if (LegalityVerdict v = material_rules(s, board, o, walls2, seals2, true, fresh, marks); v.illegal)
+                if (LegalityVerdict v = material_rules(s, board, o, walls2, seals2, true, fresh, marks, limits);
+                    v.illegal)
                     return illegal(v.reason + " (" + square_name(lsb(held[o])) + " held all game: a " + color_name(o) +
                                    " pawn that made no capture was taken there, unmoved, by the " + color_name(~o) +
                                    " pawn standing there)");
@@ -2077,6 +2156,104 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
     if (LegalityVerdict v = blocked_arrivals(s, board, walls); v.illegal) return v;
     if (LegalityVerdict v = king_ways(s, board, walls, seals); v.illegal) return v;
     return corridor_order(board, walls);
+}
+
+// Contract (a shut promotion square): let q be a square of c's last rank holding a piece V of
+// c (no pawn, king or wall), and E the squares (no walls) from which V's walk moves onto q,
+// each holding a pawn of the other side o all of whose ways onto it that are no wall start on
+// o's second rank (so it stood there from the start, stepped or took once onto its square of
+// E, and stayed). Suppose a pawn of c promoted on q from r (behind q, or beside it: a
+// capture) into a unit U of walk w that left q, first passing x (a step of w out of q, no
+// wall). At the promotion r held c's pawn, and when U left, x held nothing U could not pass
+// or take: so each o pawn of E whose ways start only on r or x stood on its square of E by
+// then. V, not on q from the promotion until U left (a promotion takes no unit of its own
+// side), came last onto q later: if for every such x every pawn of E starts only on r or x,
+// not by a move of its walk, so by a promotion (V is promoted there:
+// LegalityMarks::promoted_here). Hence either V is promoted there, or c's units of walk w
+// that stand elsewhere were not promoted on q from such an r. Up to 4 such squares, the
+// first found; `out` gets each square's limits (walks with a shut r only).
+int shut_promotion_squares(const Scan& s, const Board& board, Bitboard walls, std::array<PromotionLimit, 4>& out) {
+    int n = 0;
+    for (Color c : {WHITE, BLACK}) {
+        const Color o = ~c;
+        for (Bitboard b = s.color[c] & relative_rank_bb(c, 7) & ~s.walk[PAWN] & ~s.walk[KING] & ~s.fairy & ~walls;
+             b && n < 4;) {
+            const Square q = pop_lsb(b);
+            const Bitboard entries = steps(walk_steps(board[q].walk), square_bb(q)) & ~walls;
+            std::array<Bitboard, 8> starts{};
+            int m = 0;
+            bool shut = entries != 0;
+            for (Bitboard a = entries; a && shut;) {
+                const Square e = pop_lsb(a);
+                const Piece u = board[e];
+                const Bitboard from = u.walk == PAWN && u.color == o ? arrival_squares(u, e) & ~walls : 0;
+                shut = from && !(from & ~relative_rank_bb(o, 1)) && m < 8;
+                if (shut) starts[size_t(m++)] = from;
+            }
+            if (!shut) continue;
+            PromotionLimit limit{c, q, {}, 0};
+            const Bitboard behind = backward(c, square_bb(q));
+            const Bitboard ways = (behind | sideways(behind)) & ~walls;
+            for (Walk w : {QUEEN, ROOK, BISHOP, KNIGHT}) {
+                const Bitboard exits = steps(walk_steps(w), square_bb(q)) & ~walls;
+                Bitboard allowed = 0;
+                for (Bitboard r = ways; r;) {
+                    const Square rs = pop_lsb(r);
+                    bool closed = true;
+                    for (Bitboard x = exits; x && closed;) {
+                        const Bitboard pair = square_bb(rs) | square_bb(pop_lsb(x));
+                        for (int i = 0; i < m && closed; ++i) closed = !(starts[size_t(i)] & ~pair);
+                    }
+                    if (!closed) allowed |= square_bb(rs);
+                }
+                limit.from[size_t(w)] = allowed;
+                if (allowed != ways) limit.walks |= 1u << w;
+            }
+            if (limit.walks) out[size_t(n++)] = limit;
+        }
+    }
+    return n;
+}
+
+}  // namespace
+
+// The analysis, then, where it finds the position legal and some squares are shut promotion
+// squares (shut_promotion_squares) whose piece is not marked promoted there, again on every
+// choice per square (the piece marked promoted there, or the promotions onto it limited):
+// illegal when every choice is.
+LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move, Bitboard castling_rights,
+                                          Square ep_square, const LegalityMarks& marks) {
+    const PromotionLimits none;
+    LegalityVerdict first = analyze_with(board, side_to_move, castling_rights, ep_square, marks, none);
+    if (first.illegal) return first;
+    const Scan s = scan_board(board);
+    const Bitboard rights = castling_rights & CASTLING_SQUARES;
+    const Bitboard walls =
+        frozen_units(s, (s.of(WHITE, PAWN) & rank_bb(1)) | (s.of(BLACK, PAWN) & rank_bb(6)) | rights | marks.frozen);
+    std::array<PromotionLimit, 4> found;
+    const int all = shut_promotion_squares(s, board, walls, found);
+    int n = 0;
+    for (int i = 0; i < all; ++i)
+        if (!(marks.promoted_here & square_bb(found[size_t(i)].q))) found[size_t(n++)] = found[size_t(i)];
+    if (n == 0) return first;
+    std::string reason;
+    for (unsigned choice = 0; choice < (1u << n); ++choice) {
+        LegalityMarks m = marks;
+        PromotionLimits limits;
+        for (int i = 0; i < n; ++i) {
+            if (choice >> i & 1u)
+                m.promoted_here |= square_bb(found[size_t(i)].q);
+            else
+                limits.limit[size_t(limits.count++)] = found[size_t(i)];
+        }
+        const LegalityVerdict v = analyze_with(board, side_to_move, castling_rights, ep_square, m, limits);
+        if (!v.illegal) return first;
+        if (choice == 0) reason = v.reason;
+    }
+    std::string where;
+    for (int i = 0; i < n; ++i) where += (i ? "/" : "") + square_name(found[size_t(i)].q);
+    return illegal(reason + " (whatever promotions on " + where +
+                   " left, the piece there would have come by promotion too, which is no better)");
 }
 
 int first_rank_corridors(Color c, Bitboard walls, std::array<Corridor, 4>& out) {
