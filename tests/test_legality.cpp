@@ -575,6 +575,27 @@ TEST(LegalityPawnStructure, ShutPromotionSquareInAGame) {
     EXPECT_TRUE(end.board[SQ_D6].walk == PAWN && end.board[SQ_F6].walk == PAWN && end.board[SQ_F6].color == BLACK);
 }
 
+// A pawn whose only possible home is as many files away as the ranks it advanced took on every
+// square of the diagonal between, each time a unit of the other side that can have stood
+// there (forced_captures_rule). janko.at's duplex record JR-D-078 (from Retractor's tests),
+// Black's last move Bh2xXg1 taken back: Black has all sixteen units but the c8 bishop, so
+// White made one capture; Black's pawn on c6 came from d7 by one capture, on light c6. With
+// a knight on g1 White's lost units are the dark c1 bishop and the a- and h-pawns, which one
+// capture brings neither to the c-file nor to a promotion (b7, h7 never moved, g7's pawn went
+// straight to g6, and White's one capture took the light c8 bishop): illegal. With White's
+// dark bishop on g1 (the published Bh2xBg1) a knight is gone, which can have stood on c6.
+TEST(LegalityPawnStructure, ForcedPawnCapturesTookUnitsThatCanHaveStoodThere) {
+    EXPECT_TRUE(illegal_with(analyze_fen("7n/ppp1pp1p/2p3p1/8/8/2PPPP2/1PRQqrPb/kBRNnrNK b - - 0 1"),
+                             "took on every square of their only ways"));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("7n/ppp1pp1p/2p3p1/8/8/2PPPP2/1PRQqrPb/kBRNnrBK b - - 0 1")));
+    // The diagram itself and its other side's earlier position (Ba2xBb1 taken back) are legal.
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("7n/ppp1pp1p/2p3p1/8/8/2PPPP2/1PRQqrP1/kBRNnrbK w - - 0 1")));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("7n/ppp1pp1p/2p3p1/8/8/2PPPP2/BPRQqrP1/kbRNnrbK w - - 0 1")));
+    // Without Black's h8 knight White made two captures: its a-pawn can have come to the
+    // c-file and been taken on c6, so the knight on g1 is no longer refuted by this rule.
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("8/ppp1pp1p/2p3p1/8/8/2PPPP2/1PRQqrPb/kBRNnrNK b - - 0 1")));
+}
+
 // Then the pawns of the other side made every capture but those of the pawns taken by
 // pieces, and a game-array bishop that is gone, shut in nowhere, was taken by one of them on
 // its colour. JR-D-124 with White's c2xQb3 taken back: Black's gone g- and h-pawns were taken

@@ -75,6 +75,11 @@ struct LegalityMarks {
 //    on their files (by pieces where no pawn of the other side takes there, its captures then
 //    counted again; on the one square a pawn of the other side can have taken, where it stands
 //    now, a square held all game);
+//  - a pawn whose only possible home is as many files away as the ranks it advanced took on
+//    each square of the diagonal between: where the other side promoted nothing (none of its
+//    gone pawns can have reached its last rank), each of those captures took a distinct
+//    original piece gone that can have stood there, or a gone pawn whose file the other
+//    side's captures can have brought there;
 //  - a unit came last to its square through a square that is not a wall; that square is
 //    shut when its unit came from there and stayed (a pawn that can only have come from
 //    it, a unit that cannot move off and can only have been promoted from it);

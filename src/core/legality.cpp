@@ -1982,6 +1982,213 @@ LegalityVerdict sealed_colours_rule(const Scan& s, const std::array<CapturePlan,
         (files ? ", beside the captures that files without pawns and the units no pawn can take need" : std::string()));
 }
 
+// The file of the only home (a second-rank square of c without a pawn of c on it) within
+// reach of c's pawn on sq (as many files away as ranks it advanced), or -1 when none or
+// several.
+int only_home(const Scan& s, Color c, Square sq) {
+    const int advance = relative_rank(c, rank_of(sq)) - 1;
+    int home = -1;
+    for (int f = std::max(0, file_of(sq) - advance); f <= std::min(7, file_of(sq) + advance); ++f) {
+        if (s.of(c, PAWN) & square_bb(make_square(f, c == WHITE ? 1 : 6))) continue;
+        if (home >= 0) return -1;
+        home = f;
+    }
+    return home;
+}
+
+// Up to 16 units, each with the squares where it can have stood.
+struct UnitSquares {
+    std::array<Bitboard, 16> can{};
+    int count = 0;
+};
+
+// The original units of colour o that are gone, each with the squares where it can have
+// stood (its walk's reach from its game-array square past the walls and sealed pairs; either
+// square's of a walk with two): none for a walk with as many units on the board as in the
+// game array. Only meaningful when o promoted nothing; false when o has more units of a walk
+// than the game array (a bishop counted per square colour).
+bool gone_originals(const Scan& s, Color o, Bitboard walls, const Seals& seals, UnitSquares& out) {
+    out.count = 0;
+    for (int set = 1; set < 5; ++set) {
+        const HomeSet& hs = kHomes[set];
+        if (hs.walk == BISHOP) {
+            for (int i = 0; i < 2; ++i) {
+                const Bitboard colour = is_dark(relative_square(o, hs.home[i])) ? DARK_SQUARES : ~DARK_SQUARES;
+                const int here = popcount(s.of(o, BISHOP) & colour);
+                if (here > 1) return false;
+                if (here == 0) out.can[size_t(out.count++)] = home_reach(o, set, i, walls, seals);
+            }
+            continue;
+        }
+        const int homes = hs.home[1] == SQ_NONE ? 1 : 2, here = popcount(s.of(o, hs.walk));
+        if (here > homes) return false;
+        Bitboard reach = 0;
+        for (int i = 0; i < homes && here < homes; ++i) reach |= home_reach(o, set, i, walls, seals);
+        for (int k = here; k < homes; ++k) out.can[size_t(out.count++)] = reach;
+    }
+    return true;
+}
+
+// Kuhn's augmenting path for square i of `need` over the units of `u` (owner: the square
+// each unit serves, -1 none; seen: units tried in this round).
+bool augment(const Square* need, int i, const UnitSquares& u, std::array<int, 16>& owner, unsigned& seen) {
+    for (int k = 0; k < u.count; ++k) {
+        if ((seen & (1u << k)) || !(u.can[size_t(k)] & square_bb(need[i]))) continue;
+        seen |= 1u << k;
+        if (owner[size_t(k)] < 0 || augment(need, owner[size_t(k)], u, owner, seen)) {
+            owner[size_t(k)] = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+// Whether the `n` squares of `need` can each be given a distinct unit of `u` that can have
+// stood there.
+bool match_all(const Square* need, int n, const UnitSquares& u) {
+    if (n > u.count) return false;
+    std::array<int, 16> owner;
+    owner.fill(-1);
+    for (int i = 0; i < n; ++i) {
+        unsigned seen = 0;
+        if (!augment(need, i, u, owner, seen)) return false;
+    }
+    return true;
+}
+
+// The assignments of forced_captures_rule: o's moved pawns to distinct free homes.
+struct ForcedCaptures {
+    const Square* need;
+    int needed;
+    UnitSquares originals;
+    std::array<int, 8> promotion;  // per home file, the least captures to o's last rank
+    std::array<Square, 8> moved;
+    int moves = 0;
+    unsigned free_homes = 0;
+    int captures = 0;  // every capture o made
+    Color o;
+    long nodes = 0;
+    bool any = false;
+
+    // Whether some assignment of moved pawns i onwards (homes used, total captures so far)
+    // lets o have promoted, or its lost units take the squares of `need`.
+    bool fits(int i, unsigned homes, int total) {
+        if (++nodes > 20000) return true;  // too many to look at: no claim
+        if (i == moves) {
+            any = true;
+            const int spare = captures - total;
+            UnitSquares units = originals;
+            for (int h = 0; h < 8; ++h) {
+                if (!(free_homes & ~homes & (1u << h))) continue;
+                if (promotion[size_t(h)] <= spare) return true;  // o may have promoted
+                Bitboard band = 0;
+                for (int f = std::max(0, h - spare); f <= std::min(7, h + spare); ++f) band |= file_bb(f);
+                if (units.count < 16) units.can[size_t(units.count++)] = band & ~relative_rank_bb(o, 0);
+            }
+            return match_all(need, needed, units);
+        }
+        const Square sq = moved[size_t(i)];
+        const int reach = std::min(relative_rank(o, rank_of(sq)) - 1, captures - total);
+        for (int h = std::max(0, file_of(sq) - reach); h <= std::min(7, file_of(sq) + reach); ++h)
+            if ((free_homes & ~homes & (1u << h)) && fits(i + 1, homes | (1u << h), total + std::abs(h - file_of(sq))))
+                return true;
+        return false;
+    }
+};
+
+// Contract (forced pawn captures): a pawn of c on relative rank 2 + k (k >= 1) whose only
+// possible home (only_home) is k files away made k captures, one on each square of the
+// diagonal between, each taking a distinct unit of o = ~c that stood there and is gone now.
+// Suppose o promoted nothing: its units on the board are originals and pawns, and its lost
+// units are the original pieces gone (each only where its walk reaches from its game-array
+// square past the walls: a bishop on its colour) and its pawns gone, each never more files
+// from its home than the captures o made (the units c lost) leave beside the least captures
+// of o's pawns on the board for some assignment of them to homes. o promoted nothing when in
+// such an assignment no gone pawn can reach its last rank with the captures left, moving
+// straight past the walls and never onto the home square of a pawn of c that came straight
+// down its file (it stood there, or below, the whole time), and taking only where a lost
+// unit of c can have stood (c's gone original pieces' reach when c has all its pawns, else
+// anywhere). Illegal when in every assignment o promoted nothing and the capture squares
+// cannot each get a distinct lost unit of o (JR-D-078's Bh2xNg1: Black's d7xc6 took on a
+// light square, and White's lost units are the c1 bishop and the a- and h-pawns, which one
+// capture of White's brings neither to the c-file nor to a promotion). Orthodox only.
+LegalityVerdict forced_captures_rule(const Scan& s, Bitboard walls, const Seals& seals, const LegalityMarks& marks) {
+    const Bitboard promoted = marks.promoted | marks.promoted_here;
+    for (Color c : {WHITE, BLACK}) {
+        const Color o = ~c;
+        // The squares c's pawns took on by their only ways, and the homes of those that came
+        // straight.
+        std::array<Square, 48> need;
+        int needed = 0;
+        Bitboard straight_homes = 0;
+        unsigned used = 0;
+        bool clash = false;
+        for (Bitboard b = s.of(c, PAWN) & ~relative_rank_bb(c, 1); b;) {
+            const Square sq = pop_lsb(b);
+            const int home = only_home(s, c, sq);
+            if (home < 0) continue;
+            clash |= (used & (1u << home)) != 0;
+            used |= 1u << home;
+            const int k = relative_rank(c, rank_of(sq)) - 1, d = file_of(sq) - home;
+            if (d == 0) straight_homes |= square_bb(make_square(home, c == WHITE ? 1 : 6));
+            if (d == 0 || (d != k && d != -k)) continue;
+            for (int i = 1; i <= k; ++i) {
+                const Square q = make_square(home + (d > 0 ? i : -i), c == WHITE ? 1 + i : 6 - i);
+                clash |= (walls & square_bb(q)) != 0;
+                need[size_t(needed++)] = q;
+            }
+        }
+        // No claim where the ways clash (other rules judge it) or o promoted visibly.
+        if (!needed || clash || (promoted & s.color[o])) continue;
+        ForcedCaptures fc{need.data(), needed, {}, {}, {}, 0, 0, 16 - popcount(s.color[c]), o};
+        if (!gone_originals(s, o, walls, seals, fc.originals)) continue;
+        // Where c's lost units can have stood.
+        Bitboard lost_squares = ~Bitboard(0);
+        UnitSquares of_c;
+        if (popcount(s.of(c, PAWN)) == 8 && !(promoted & s.color[c]) && gone_originals(s, c, walls, seals, of_c)) {
+            lost_squares = 0;
+            for (int k = 0; k < of_c.count; ++k) lost_squares |= of_c.can[size_t(k)];
+        }
+        for (int h = 0; h < 8; ++h) {
+            // The least captures from home h to o's last rank, rank by rank.
+            std::array<int, SQUARE_NB> dist;
+            dist.fill(INF);
+            dist[size_t(make_square(h, o == WHITE ? 1 : 6))] = 0;
+            int least = INF;
+            for (int r = 2; r < 8; ++r)
+                for (int f = 0; f < 8; ++f) {
+                    const Square z = make_square(f, o == WHITE ? r : 7 - r),
+                                 from = make_square(f, o == WHITE ? r - 1 : 8 - r);
+                    if (walls & square_bb(z)) continue;
+                    int best = straight_homes & square_bb(z) ? INF : dist[size_t(from)];
+                    if (lost_squares & square_bb(z))
+                        for (int df : {-1, 1})
+                            if (f + df >= 0 && f + df < 8)
+                                best = std::min(best, dist[size_t(make_square(f + df, rank_of(from)))] + 1);
+                    dist[size_t(z)] = best;
+                    if (r == 7) least = std::min(least, best);
+                }
+            fc.promotion[size_t(h)] = least;
+            if (!(s.of(o, PAWN) & square_bb(make_square(h, o == WHITE ? 1 : 6)))) fc.free_homes |= 1u << h;
+        }
+        for (Bitboard b = s.of(o, PAWN) & ~relative_rank_bb(o, 1); b;) fc.moved[size_t(fc.moves++)] = pop_lsb(b);
+        if (fc.fits(0, 0, 0) || !fc.any) continue;
+        std::string takers;
+        for (Bitboard b = s.of(c, PAWN) & ~relative_rank_bb(c, 1); b;) {
+            const Square sq = pop_lsb(b);
+            const int home = only_home(s, c, sq);
+            const int k = relative_rank(c, rank_of(sq)) - 1;
+            if (home < 0 || std::abs(file_of(sq) - home) != k) continue;
+            if (!takers.empty()) takers += ", ";
+            takers += square_name(sq);
+        }
+        return illegal(color_name(c) + " pawns on " + takers + " took on every square of their only ways, and " +
+                       color_name(o) + " lost too few units that can have stood there (" + color_name(o) +
+                       " promoted nothing: no pawn of it that is gone can have reached its last rank)");
+    }
+    return {};
+}
+
 // The analysis, with the limits on promotions that analyze_orthodox_legality's last step
 // tries (none at first).
 LegalityVerdict analyze_with(const Board& board, Color side_to_move, Bitboard castling_rights, Square ep_square,
@@ -2153,6 +2360,7 @@ LegalityVerdict analyze_with(const Board& board, Color side_to_move, Bitboard ca
                 if (LegalityVerdict v = material(x, true, files); v.illegal) return v;
         if (LegalityVerdict v = sealed_colours_rule(s, plans, walls, seals, c); v.illegal) return v;
     }
+    if (LegalityVerdict v = forced_captures_rule(s, walls, seals, marks); v.illegal) return v;
     if (LegalityVerdict v = blocked_arrivals(s, board, walls); v.illegal) return v;
     if (LegalityVerdict v = king_ways(s, board, walls, seals); v.illegal) return v;
     return corridor_order(board, walls);
@@ -2251,7 +2459,10 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
         if (choice == 0) reason = v.reason;
     }
     std::string where;
-    for (int i = 0; i < n; ++i) where += (i ? "/" : "") + square_name(found[size_t(i)].q);
+    for (int i = 0; i < n; ++i) {
+        if (i) where += '/';
+        where += square_name(found[size_t(i)].q);
+    }
     return illegal(reason + " (whatever promotions on " + where +
                    " left, the piece there would have come by promotion too, which is no better)");
 }
