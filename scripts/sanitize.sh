@@ -34,11 +34,15 @@ bash scripts/asan-build.sh "$build_dir" rebirth "${suites[@]}"
 # 2026-12-02): the fuzz target popeye_input runs the reader on cut inputs under them. So is
 # `retro --certify-long`'s constructive game of 22 captures (44 s under the sanitizers, 2 s in
 # Release: beside another suite it reached the command-line tests' 60 s limit, 2026-12-02).
+# CI's run of 2026-12-02 took 1640 s, past its 25-minute budget: three more of the legality
+# analyzer's random-game soundness tests (the one biased to pawn captures stays here) and
+# Retractor.OnitiuKeyIsNotRefuted (5.5 s in Release, about a minute here: a whole retractor
+# solved) are left to the Release run too (2026-12-03).
 declare -A filters=([test_cli]='-Cli.TruncatedReferenceFilesNeverCrash:Cli.RetroCertifyLongTakesAGameOfAnyLength'
-                    [test_legality]='-LegalitySoundness.ManyGamesOfEveryBiasAreNeverProvedIllegal'
+                    [test_legality]='-LegalitySoundness.ManyGamesOfEveryBiasAreNeverProvedIllegal:LegalitySoundness.RandomGamesAreNeverProvedIllegal:LegalitySoundness.GamesOfPawnStepsAreNeverProvedIllegal:LegalitySoundness.GamesOfPromotionsAreNeverProvedIllegal'
                     [test_proof_builder]='-LegalityReference.*:ProofBuilder.PromotedBishopOnG8GetsAGame'
                     [test_verify]='-Verify.EveryPublishedGameTheCorpusSolves:Verify.PublishedCirceFamilyProblemsAreSound'
-                    [test_retractor]='Retractor.EnPassantUncaptureLeavesOnlyTheDoubleStep:Retractor.UncaptureChoiceSeparatesProcaFromHoeg:Retractor.OnitiuKeyIsNotRefuted:Retractor.PopeyeFiles'
+                    [test_retractor]='Retractor.EnPassantUncaptureLeavesOnlyTheDoubleStep:Retractor.UncaptureChoiceSeparatesProcaFromHoeg:Retractor.PopeyeFiles'
                     [test_popeye_suite]='PopeyeSuiteCorpus.*:Popeye/PopeyeSuite.MatchesPopeye/TESTS_*:Popeye/PopeyeSuite.MatchesPopeye/REGRESSIONS_*'
                     [test_solve_help]='-SolveHelp.IntelligentModeFindsThePlainSolutions:SolveHelp.IntelligentSeriesWithPawnsFindsThePlainSolutions'
                     [test_solve_proof]='-SolveProof.LongerRandomGamesAreAmongTheSolutions:SolveProof.RandomGamesUnderRebirthRulesAreAmongTheSolutions:SolveProof.TenPlyRandomGamesUnderRebirthRulesAreAmongTheSolutions:SolveProof.EightPlyRandomGamesUnderTheOtherConditionsAreAmongTheSolutions:SolveProof.TenPlyRandomGamesUnderMoreRebirthRulesAreAmongTheSolutions:SolveProof.TenPlyRandomGamesUnderMoveDependentRebirthRulesAreAmongTheSolutions:SolveProof.TwelvePlyRandomGamesUnderRebirthRulesAreAmongTheSolutions')
