@@ -453,6 +453,15 @@ constexpr Steps walk_steps(Walk w) {
 // K Q R B S standing on a game-array square of their colour and walk whose every step out
 // is a wall: no unit can have left or entered that square, so its unit is the original
 // one and never moved (the bishop on c1 behind pawns on b2 and d2).
+Bitboard frozen_units(const Scan& s, Bitboard walls);
+
+// The walls of the game: pawns on their own second rank, the kings and rooks of `rights`
+// (castling_rights on CASTLING_SQUARES), the units marked frozen, and the units they shut in
+// on their game-array squares (frozen_units).
+Bitboard game_walls(const Scan& s, Bitboard rights, const LegalityMarks& marks) {
+    return frozen_units(s, (s.of(WHITE, PAWN) & rank_bb(1)) | (s.of(BLACK, PAWN) & rank_bb(6)) | rights | marks.frozen);
+}
+
 Bitboard frozen_units(const Scan& s, Bitboard walls) {
     for (bool grown = true; grown;) {
         grown = false;
@@ -1396,11 +1405,8 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
                 const int seventh = rank_of(sq) + (c == WHITE ? -1 : 1);
                 // The squares of the seventh rank the promotion may have come from: a limit
                 // (PromotionLimits) holds for the units standing off sq.
-                Bitboard ways = 0;
-                for (int df = -1; df <= 1; ++df)
-                    if (file_of(sq) + df >= 0 && file_of(sq) + df <= 7)
-                        ways |= square_bb(make_square(file_of(sq) + df, seventh));
-                ways &= ~walls;
+                const Bitboard behind = backward(c, square_bb(sq));
+                const Bitboard ways = (behind | sideways(behind)) & ~walls;
                 const Walk kw = promotions[size_t(k)].walk;
                 const Bitboard allowed = kw == NO_WALK || (promotions[size_t(k)].group & square_bb(sq))
                                              ? ways
@@ -2083,7 +2089,8 @@ struct ForcedCaptures {
                 if (promotion[size_t(h)] <= spare) return true;  // o may have promoted
                 Bitboard band = 0;
                 for (int f = std::max(0, h - spare); f <= std::min(7, h + spare); ++f) band |= file_bb(f);
-                if (units.count < 16) units.can[size_t(units.count++)] = band & ~relative_rank_bb(o, 0);
+                if (units.count == 16) return true;  // cannot happen (7 pieces, 8 pawns): no claim
+                units.can[size_t(units.count++)] = band & ~relative_rank_bb(o, 0);
             }
             return match_all(need, needed, units);
         }
@@ -2120,7 +2127,7 @@ LegalityVerdict forced_captures_rule(const Scan& s, Bitboard walls, const Seals&
         // straight.
         std::array<Square, 48> need;
         int needed = 0;
-        Bitboard straight_homes = 0;
+        Bitboard straight_homes = 0, takers = 0;
         unsigned used = 0;
         bool clash = false;
         for (Bitboard b = s.of(c, PAWN) & ~relative_rank_bb(c, 1); b;) {
@@ -2132,6 +2139,7 @@ LegalityVerdict forced_captures_rule(const Scan& s, Bitboard walls, const Seals&
             const int k = relative_rank(c, rank_of(sq)) - 1, d = file_of(sq) - home;
             if (d == 0) straight_homes |= square_bb(make_square(home, c == WHITE ? 1 : 6));
             if (d == 0 || (d != k && d != -k)) continue;
+            takers |= square_bb(sq);
             for (int i = 1; i <= k; ++i) {
                 const Square q = make_square(home + (d > 0 ? i : -i), c == WHITE ? 1 + i : 6 - i);
                 clash |= (walls & square_bb(q)) != 0;
@@ -2150,6 +2158,8 @@ LegalityVerdict forced_captures_rule(const Scan& s, Bitboard walls, const Seals&
             for (int k = 0; k < of_c.count; ++k) lost_squares |= of_c.can[size_t(k)];
         }
         for (int h = 0; h < 8; ++h) {
+            if (s.of(o, PAWN) & square_bb(make_square(h, o == WHITE ? 1 : 6))) continue;  // never moved
+            fc.free_homes |= 1u << h;
             // The least captures from home h to o's last rank, rank by rank.
             std::array<int, SQUARE_NB> dist;
             dist.fill(INF);
@@ -2169,20 +2179,15 @@ LegalityVerdict forced_captures_rule(const Scan& s, Bitboard walls, const Seals&
                     if (r == 7) least = std::min(least, best);
                 }
             fc.promotion[size_t(h)] = least;
-            if (!(s.of(o, PAWN) & square_bb(make_square(h, o == WHITE ? 1 : 6)))) fc.free_homes |= 1u << h;
         }
         for (Bitboard b = s.of(o, PAWN) & ~relative_rank_bb(o, 1); b;) fc.moved[size_t(fc.moves++)] = pop_lsb(b);
         if (fc.fits(0, 0, 0) || !fc.any) continue;
-        std::string takers;
-        for (Bitboard b = s.of(c, PAWN) & ~relative_rank_bb(c, 1); b;) {
-            const Square sq = pop_lsb(b);
-            const int home = only_home(s, c, sq);
-            const int k = relative_rank(c, rank_of(sq)) - 1;
-            if (home < 0 || std::abs(file_of(sq) - home) != k) continue;
-            if (!takers.empty()) takers += ", ";
-            takers += square_name(sq);
+        std::string names;
+        for (Bitboard b = takers; b;) {
+            if (!names.empty()) names += ", ";
+            names += square_name(pop_lsb(b));
         }
-        return illegal(color_name(c) + " pawns on " + takers + " took on every square of their only ways, and " +
+        return illegal(color_name(c) + " pawns on " + names + " took on every square of their only ways, and " +
                        color_name(o) + " lost too few units that can have stood there (" + color_name(o) +
                        " promoted nothing: no pawn of it that is gone can have reached its last rank)");
     }
@@ -2257,8 +2262,7 @@ LegalityVerdict analyze_with(const Board& board, Color side_to_move, Bitboard ca
         return v;
     // Units that stood still all game: pawns on their own second rank, castling kings/rooks,
     // and the units they shut in on their game-array squares.
-    const Bitboard walls =
-        frozen_units(s, (s.of(WHITE, PAWN) & rank_bb(1)) | (s.of(BLACK, PAWN) & rank_bb(6)) | rights | marks.frozen);
+    const Bitboard walls = game_walls(s, rights, marks);
     const Seals seals = pawn_seals(s, walls);
     // Pawns of the two sides that passed each other on a file: their captures are judged
     // together (crossing_rule).
@@ -2435,9 +2439,7 @@ LegalityVerdict analyze_orthodox_legality(const Board& board, Color side_to_move
     LegalityVerdict first = analyze_with(board, side_to_move, castling_rights, ep_square, marks, none);
     if (first.illegal) return first;
     const Scan s = scan_board(board);
-    const Bitboard rights = castling_rights & CASTLING_SQUARES;
-    const Bitboard walls =
-        frozen_units(s, (s.of(WHITE, PAWN) & rank_bb(1)) | (s.of(BLACK, PAWN) & rank_bb(6)) | rights | marks.frozen);
+    const Bitboard walls = game_walls(s, castling_rights & CASTLING_SQUARES, marks);
     std::array<PromotionLimit, 4> found;
     const int all = shut_promotion_squares(s, board, walls, found);
     int n = 0;
