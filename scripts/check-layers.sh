@@ -19,18 +19,16 @@ declare -A public=(
   [retro.h]=retro [retro_cage.h]=retro [retro_order.h]=retro [retro_closure.h]=retro [retractor.h]=retro [retro_certificate.h]=retro [retro_problem.h]=retro [unmove.h]=retro [legality_proof.h]=retro
 )
 
-rank_of() {
-  local i
-  for i in "${!order[@]}"; do
-    if [[ ${order[$i]} == "$1" ]]; then echo "$i"; return; fi
-  done
-  echo -1
-}
+# The rank of each layer (its index in `order`); rank_of prints -1 for no layer. A lookup
+# table, not a loop in a subshell per include: the check runs as a test.
+declare -A ranks=()
+for i in "${!order[@]}"; do ranks[${order[$i]}]=$i; done
+rank_of() { echo "${ranks[$1]:--1}"; }
 
 failures=0
 check_file() {  # FILE LAYER
-  local file=$1 layer=$2 rank inc target
-  rank=$(rank_of "$layer")
+  local file=$1 layer=$2 rank inc target trank
+  rank=${ranks[$layer]}
   while IFS= read -r inc; do
     case $inc in
       rebirth/*)
@@ -42,12 +40,13 @@ check_file() {  # FILE LAYER
       */*) target=${inc%%/*} ;;
       *) target=$layer ;;  # a header beside the file
     esac
-    if [[ $(rank_of "$target") -lt 0 ]]; then
+    trank=${ranks[$target]:--1}
+    if ((trank < 0)); then
       echo "${file#$root/}: includes $inc, of no layer"; failures=$((failures + 1))
-    elif (( $(rank_of "$target") > rank )); then
+    elif ((trank > rank)); then
       echo "${file#$root/}: includes $inc ($target) from the lower layer $layer"; failures=$((failures + 1))
     fi
-  done < <(grep -oE '^#include "[^"]+"' "$file" | sed -E 's/#include "([^"]+)"/\1/')
+  done < <(sed -nE 's/^#include "([^"]+)".*/\1/p' "$file")
 }
 
 for file in "$root"/src/*; do

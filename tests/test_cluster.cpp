@@ -4,6 +4,7 @@
 #include "test_util.h"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -457,6 +458,31 @@ TEST(ClusterJournal, TornLastLineIsDroppedBadLineIsAnError) {
         EXPECT_EQ(e.line(), 4);
     }
     EXPECT_TRUE(read_journal((dir / "missing.jsonl").string()).fingerprint.empty());
+}
+
+// The master flushes the journal when its lines fall due, not at every idle moment
+// (cluster/src/main.cpp): lines written are due one sync interval after the last flush,
+// a writer with everything on the disk has no deadline, and a line written a whole
+// interval after the last flush is flushed at once.
+TEST(ClusterJournal, LinesFallDueOneIntervalAfterTheLastFlush) {
+    fs::path dir = fresh_dir("journal-deadline");
+    JournalWriter w((dir / "j.jsonl").string(), 0, 3600.0);
+    EXPECT_FALSE(w.sync_deadline());
+    const auto before = std::chrono::steady_clock::now();
+    w.append(journal_start("abc", 1, "h", 2));
+    ASSERT_TRUE(w.sync_deadline());
+    EXPECT_GT(*w.sync_deadline(), before + std::chrono::minutes(59));
+    EXPECT_EQ(w.syncs(), 0u);
+    w.sync();
+    EXPECT_EQ(w.syncs(), 1u);
+    EXPECT_FALSE(w.sync_deadline());
+    w.sync();
+    EXPECT_EQ(w.syncs(), 1u);
+
+    JournalWriter quick((dir / "q.jsonl").string(), 0, 0.0);
+    quick.append(journal_start("abc", 1, "h", 2));
+    EXPECT_EQ(quick.syncs(), 1u);
+    EXPECT_FALSE(quick.sync_deadline());
 }
 
 TEST(ClusterJournal, OlderFormatIsRefused) {

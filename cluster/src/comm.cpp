@@ -61,18 +61,23 @@ std::optional<Received> Comm::poll_from(int source) {
 
 std::optional<Received> Comm::poll(int source) { return poll_from(source); }
 
-Received Comm::wait(int source) {
+Received Comm::wait(int source) { return *wait_until(std::chrono::steady_clock::time_point::max(), source); }
+
+std::optional<Received> Comm::wait_until(std::chrono::steady_clock::time_point deadline, int source) {
+    using Clock = std::chrono::steady_clock;
     // A reply often comes within a round trip: poll (yielding the core) for a short while
     // before sleeping, so short items are not slowed down by the sleep's wake-up latency.
-    const auto spin_until = std::chrono::steady_clock::now() + std::chrono::microseconds(200);
-    while (std::chrono::steady_clock::now() < spin_until) {
-        if (auto r = poll_from(source)) return std::move(*r);
+    const auto spin_until = std::min(deadline, Clock::now() + std::chrono::microseconds(200));
+    while (Clock::now() < spin_until) {
+        if (auto r = poll_from(source)) return r;
         std::this_thread::yield();
     }
     auto pause = std::chrono::microseconds(50);
     for (;;) {
-        if (auto r = poll_from(source)) return std::move(*r);
-        std::this_thread::sleep_for(pause);
+        if (auto r = poll_from(source)) return r;
+        const auto now = Clock::now();
+        if (now >= deadline) return std::nullopt;
+        std::this_thread::sleep_for(std::min<Clock::duration>(pause, deadline - now));
         pause = std::min(pause * 2, std::chrono::microseconds(2000));
     }
 }

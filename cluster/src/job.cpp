@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
-#include "rebirth/cluster/search.h"
+#include "rebirth/claims.h"
 #include "rebirth/error.h"
 #include "rebirth/popeye_input.h"
 
@@ -198,6 +200,14 @@ std::vector<std::string> expand_glob(const std::string& pattern) {
 }
 
 }  // namespace
+
+std::string read_file_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path, 0, path, "cannot read the file");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return std::move(ss).str();
+}
 
 int line_of_offset(std::string_view text, std::size_t offset) {
     offset = std::min(offset, text.size());

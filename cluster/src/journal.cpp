@@ -306,6 +306,12 @@ void JournalWriter::sync() {
     last_sync_ = std::chrono::steady_clock::now();
 }
 
+std::optional<std::chrono::steady_clock::time_point> JournalWriter::sync_deadline() const {
+    if (!dirty_) return std::nullopt;
+    return last_sync_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(sync_interval_));
+}
+
 std::string journal_start(const std::string& fingerprint, long pid, const std::string& host, int ranks) {
     return json{
         {"t", "start"},  {"version", kJournalVersion}, {"fingerprint", fingerprint}, {"pid", pid}, {"host", host},

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <exception>
 #include <iostream>
 #include <optional>
@@ -67,8 +68,19 @@ int run_master(Comm& comm, Master& master) {
         }
     };
     while (stopped_count < workers) {
+        // Idle, the master flushes the journal to the disk once its lines are due (the sync
+        // interval past the last flush), not at every wait: items of a few milliseconds would
+        // each wait for a flush.
         std::optional<Received> waiting = comm.poll();
-        if (!waiting) master.sync_journal();  // idle: the journal goes to the disk now
+        if (!waiting) {
+            if (auto deadline = master.journal_sync_deadline()) {
+                waiting = comm.wait_until(*deadline);
+                if (!waiting) {
+                    master.sync_journal();
+                    continue;
+                }
+            }
+        }
         Received msg = waiting ? std::move(*waiting) : comm.wait();
         if (msg.source < 1 || msg.source >= comm.size()) throw ProtocolError("message from unexpected rank");
         const auto source = std::size_t(msg.source);
@@ -97,20 +109,30 @@ int run_master(Comm& comm, Master& master) {
     return master.exit_code();
 }
 
-// Any other rank: keeps up to `threads` items in flight (the TBB thread count of its latest
+// Any other rank: runs up to `threads` items at once (the TBB thread count of its latest
 // item, all cores of the rank when the job leaves it 0), each on a pool thread with its own
-// TBB arena; only this thread calls MPI. Each result is sent as it completes and asks for
-// as many new items as slots are free.
+// TBB arena; only this thread calls MPI. It holds as many items again in a queue, so that a
+// thread that finishes starts its next item at once instead of after a round trip to the
+// master (items of a millisecond spent most of their time waiting for the next). Each
+// result is sent as it completes and asks for as many new items as places are free.
 void run_worker(Comm& comm) {
     ProblemCache cache;
     ItemPool pool(cache);
     const int all_cores = std::max(1, tbb::this_task_arena::max_concurrency());
-    int slots = 1;      // items to keep in flight
-    int requested = 1;  // asked for and not received yet
+    int slots = 1;                // items to run at once
+    int requested = 1;            // asked for and not received yet
+    std::deque<WorkItem> queued;  // received, waiting for a free thread
     comm.send(0, MsgType::Ready, "");
     constexpr auto kShortPause = std::chrono::microseconds(50);
     auto pause = kShortPause;
-    auto free_slots = [&] { return std::max(0, slots - pool.in_flight() - requested); };
+    auto held = [&] { return pool.in_flight() + int(queued.size()) + requested; };
+    auto free_slots = [&] { return std::max(0, std::min(2 * slots, int(kMaxRequests)) - held()); };
+    auto start_queued = [&] {
+        while (!queued.empty() && pool.in_flight() < slots) {
+            pool.submit(std::move(queued.front()));
+            queued.pop_front();
+        }
+    };
     auto send_result = [&](Result r) {
         r.requests = std::uint32_t(free_slots());
         requested += int(r.requests);
@@ -121,7 +143,8 @@ void run_worker(Comm& comm) {
         if (msg) {
             pause = kShortPause;
             if (msg->frame.type == MsgType::Stop) {
-                if (pool.in_flight() > 0) throw ProtocolError("the master sent Stop while items are in flight");
+                if (pool.in_flight() > 0 || !queued.empty())
+                    throw ProtocolError("the master sent Stop while items are in flight");
                 return;
             }
             if (msg->frame.type != MsgType::Work) throw ProtocolError("the master sent a message of a worker's type");
@@ -133,12 +156,14 @@ void run_worker(Comm& comm) {
                 send_result(run_item(item, cache));  // answered at once, without a thread hand-off
                 continue;
             }
-            pool.submit(std::move(item));
+            queued.push_back(std::move(item));
+            start_queued();
             for (int n = free_slots(); n > 0; --n, ++requested) comm.send(0, MsgType::Ready, "");
             continue;
         }
         std::vector<Result> results = pool.take(pause);
         pause = results.empty() ? std::min(pause * 2, std::chrono::microseconds(2000)) : kShortPause;
+        start_queued();
         for (Result& r : results) send_result(std::move(r));
     }
 }

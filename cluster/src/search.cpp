@@ -5,8 +5,6 @@
 #include <array>
 #include <chrono>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "rebirth/error.h"
@@ -397,14 +395,6 @@ RetractorStep parse_retractor_step_key(std::string_view key) {
     } catch (const ProtocolError& e) {
         throw std::invalid_argument(std::string("bad retractor tree: ") + e.what());
     }
-}
-
-std::string read_file_bytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path, 0, path, "cannot read the file");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return std::move(ss).str();
 }
 
 LoadedProblem load_problem(const std::string& file, int index) {

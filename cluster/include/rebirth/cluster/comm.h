@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,6 +33,8 @@ class Comm {
     // between polls (50 us doubling to 2 ms) so an idle rank leaves its core to the
     // searching threads.
     Received wait(int source = -1);
+    // As wait, but gives up at `deadline` (nothing then).
+    std::optional<Received> wait_until(std::chrono::steady_clock::time_point deadline, int source = -1);
     // Ends every rank of the run with `code` (after a fatal error).
     [[noreturn]] void abort(int code);
 

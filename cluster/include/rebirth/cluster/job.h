@@ -51,6 +51,9 @@ Job parse_job(std::string_view text, const std::string& file_name, const std::st
 // Reads and parses a job file (relative paths resolved against its directory).
 Job load_job(const std::string& path);
 
+// Reads a whole file; throws InputError naming it when it cannot be read.
+std::string read_file_bytes(const std::string& path);
+
 // 1-based line of byte `offset` in `text`.
 int line_of_offset(std::string_view text, std::size_t offset);
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <list>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -122,9 +123,9 @@ void apply_journal_line(JournalState& state, const std::string& line, const std:
 
 // Appends JSON lines to the journal. Each line is handed to the operating system at once,
 // so a killed master loses nothing; the flushes to the disk (fdatasync) are grouped: one
-// when `sync_interval` has passed since the last, and on sync() (the master calls it when
-// no message waits, and at the end). A machine crash can thus lose the lines of the last
-// interval at most; their items are searched again on --resume.
+// when `sync_interval` has passed since the last, and on sync() (the master calls it at
+// sync_deadline() when no message came before, and at the end). A machine crash can thus
+// lose the lines of the last interval at most; their items are searched again on --resume.
 class JournalWriter {
   public:
     // Opens `path` for appending after cutting it to `keep_bytes` (drops a torn last line).
@@ -136,6 +137,9 @@ class JournalWriter {
     void append(const std::string& json_line);
     // Flushes the lines appended since the last flush to the disk (nothing when none).
     void sync();
+    // When the lines not on the disk yet are due to be flushed (the last sync plus the
+    // interval), or nothing when every line is on the disk.
+    std::optional<std::chrono::steady_clock::time_point> sync_deadline() const;
     std::uint64_t syncs() const { return syncs_; }
 
   private:

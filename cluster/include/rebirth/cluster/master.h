@@ -53,8 +53,13 @@ class Master {
     // Every problem is written (or failed) and nothing is in flight.
     bool finished() const;
     bool stopped() const { return stopped_; }
-    // Flushes the journal lines not on the disk yet (the main loop calls it when idle).
+    // Flushes the journal lines not on the disk yet (the main loop calls it when idle past
+    // journal_sync_deadline(), and at the end).
     void sync_journal() { journal_->sync(); }
+    // When the journal lines not on the disk yet are due there, or nothing when none is.
+    std::optional<std::chrono::steady_clock::time_point> journal_sync_deadline() const {
+        return journal_->sync_deadline();
+    }
     // 0 when every problem succeeded, 2 when one failed on its input or (as with
     // `rebirth solve`) a solve problem is unsupported or its conditions/diagram are bad.
     int exit_code() const;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "rebirth/claims.h"
+#include "rebirth/cluster/job.h"
 #include "rebirth/cluster/messages.h"
 #include "rebirth/position.h"
 #include "rebirth/problem.h"
@@ -75,9 +76,6 @@ struct LoadedProblem {
 // Builds the diagram of problem `index` (1-based) of a Popeye file under its conditions,
 // exactly as `rebirth perft FILE --problem K` does. Throws InputError on bad input.
 LoadedProblem load_problem(const std::string& file, int index);
-
-// Reads a whole file; throws InputError naming it when it cannot be read.
-std::string read_file_bytes(const std::string& path);
 
 // The legal moves of `pos` in generation order, each with its occurrence among identical
 // moves (so the entries are distinct).
