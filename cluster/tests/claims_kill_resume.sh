@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
-# claims_kill_resume.sh REBIRTH REBIRTH_MPIRUN CLUSTER JOB WORK: SIGKILL the master of a
-# cook-check run after a few problems, continue with --resume, and check every verdict and
-# that each problem was journaled exactly once.
+# claims_kill_resume.sh EXPECTED REBIRTH_MPIRUN CLUSTER JOB WORK: SIGKILL the master of a
+# cook-check run after a few problems, continue with --resume, and check every verdict (against
+# EXPECTED, the report claims_expect.sh wrote) and that each problem was journaled exactly once.
 set -euo pipefail
-rebirth="$1"; launcher="$2"; cluster="$3"; job="$4"; work="$5"
+expected="$1"; launcher="$2"; cluster="$3"; job="$4"; work="$5"
 . "$(dirname "$0")/claims_common.sh"
 . "$(dirname "$0")/kill_common.sh"
 rm -rf "$work"; mkdir -p "$work"
-expect_claims "$rebirth" "$cluster" "$job" "$work/expected.json"
 journal="$work/out/journal.jsonl"
 total=$("$cluster" --list "$job" | wc -l)
 run=("$launcher" -n 2 "$job" --output-dir "$work/out" --journal "$journal")
@@ -24,7 +23,7 @@ echo "killed master $killed_master after $before of $total problems"
 rc=0
 "${run[@]}" --resume > "$work/summary2.jsonl" 2> "$work/stderr2.txt" || rc=$?
 if [[ $rc -ne 2 ]]; then echo "the resumed run failed ($rc):" >&2; cat "$work/stderr2.txt" >&2; exit 1; fi
-same_claims "$cluster" "$job" "$work/expected.json" "$work/out"
+same_claims "$cluster" "$job" "$expected" "$work/out"
 check_claims_summary "$cluster" "$job" "$work/summary2.jsonl"
 test "$(grep -c '"t":"start"' "$journal")" -eq 2
 grep -q 'resuming' "$work/stderr2.txt"
