@@ -1066,6 +1066,69 @@ TEST(LegalitySoundness, GamesWithoutPawnMovesAreNeverProvedIllegal) {
     EXPECT_GT(castlings, 0);
 }
 
+// promoted_nothing, the bound on promotions of the exact cage search (retro_cage.h): the
+// position before White's f3xBe4 in janko.at's JR-D-130 (data/retro/hand-proofs/JR-D-130.md):
+// Black's pawns on c6, d6 and a2 need seven of Black's eight captures and the bishop shut in
+// on f1 by e2 and g2 was taken there by a piece, so Black's gone g- and h-pawns had none to
+// leave the g- and h-files, shut below by the pawns on g2, f2 (f3's, which came straight) and
+// h2 (h3's); White's a-pawn, its one gone pawn, never got past Black's a2. (Without the
+// bishop counted, Black's g-pawn might take on f2 and promote on f1: no claim for Black, as
+// measured before the count.) The game array: no pawn is gone.
+// Bare kings and a third knight: no claim.
+TEST(LegalityPromotions, PromotedNothingInJankoD130AndTheGameArray) {
+    const rebirth::Setup before = parse_fen("8/ppp3P1/2pp4/8/4b3/5P1P/p1PPPkPK/4bq2 w - - 0 1");
+    EXPECT_TRUE(promoted_nothing(before.board, WHITE));
+    EXPECT_TRUE(promoted_nothing(before.board, BLACK));
+    const rebirth::Setup array = parse_fen(kGameArrayFen);
+    EXPECT_TRUE(promoted_nothing(array.board, WHITE));
+    EXPECT_TRUE(promoted_nothing(array.board, BLACK));
+    EXPECT_FALSE(promoted_nothing(parse_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").board, WHITE));
+    EXPECT_FALSE(promoted_nothing(parse_fen("4k3/pppppppp/8/8/8/8/PPPPPPP1/1NN1KN2 w - - 0 1").board, WHITE));
+}
+
+// Random games that promote often (a pawn race three games in four, pawn moves half the
+// time in the others): a side that promoted is never said to have promoted nothing, while
+// the claim is made, beside the positions with all of a side's pawns, in thousands where
+// some are gone.
+TEST(LegalityPromotions, RandomGamesNeverPromoteWhatPromotedNothingDenies) {
+    std::mt19937 rng(20261204);
+    MoveList list;
+    int claims = 0;
+    for (int game = 0; game < 1500; ++game) {
+        Position pos(parse_fen(kGameArrayFen));
+        std::array<bool, COLOR_NB> promoted{false, false};
+        for (int ply = 0; ply < 200; ++ply) {
+            generate_legal(pos, list);
+            if (list.size() == 0) break;
+            std::vector<Move> pawns;
+            for (const Move& m : list)
+                if (pos.piece_on(m.from).walk == PAWN) pawns.push_back(m);
+            const test::PawnRace race = test::pawn_race(pos, list);
+            Move m = list[std::uniform_int_distribution<int>(0, int(list.size()) - 1)(rng)];
+            if (game % 4 && !race.promotions.empty())
+                m = race.promotions[rng() % race.promotions.size()];
+            else if (game % 4 && !race.ahead.empty() && rng() % 4)
+                m = race.ahead[rng() % race.ahead.size()];
+            else if (!pawns.empty() && rng() % 2)
+                m = pawns[rng() % pawns.size()];
+            const Color mover = pos.piece_on(m.from).color;
+            const bool pawn = pos.piece_on(m.from).walk == PAWN;
+            UndoInfo undo;
+            pos.do_move(m, undo);
+            promoted[mover] = promoted[mover] || (pawn && pos.piece_on(m.to).walk != PAWN);
+            const rebirth::Setup s = pos.to_setup();
+            for (Color c : {WHITE, BLACK}) {
+                if (!promoted_nothing(s.board, c)) continue;
+                ASSERT_FALSE(promoted[c]) << to_fen(s) << ": " << (c == WHITE ? "White" : "Black") << " promoted";
+                int pawns_left = 0;
+                for (const Piece p : s.board) pawns_left += p == make_piece(c, PAWN);
+                claims += pawns_left < 8;
+            }
+        }
+    }
+    EXPECT_GT(claims, 1000);
+}
+
 // Marks are claims about the diagram (legality.h): a unit marked frozen stands on a game-array
 // square of its walk and colour (a knight on c3 never stood there all game); a king or a pawn
 // is never promoted; with all 8 white pawns on the board no white unit was promoted, so the

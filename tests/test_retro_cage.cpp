@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "rebirth/bitboard.h"
 #include "rebirth/legality.h"
 #include "rebirth/legality_proof.h"
 #include "rebirth/movegen.h"
@@ -408,6 +409,70 @@ TEST(RetroCage, PublishedLastMovesAreNeverCaged) {
         ++checked;
     }
     EXPECT_EQ(checked, 57);
+}
+
+// janko.at's duplex record JR-D-130 (Keym; lastmoves.jsonl: PxP for both sides; the hand
+// proof in data/retro/hand-proofs/JR-D-130.md). Before White's f3xBe4 Black's king came last
+// to f2 from g3 with White's king on h1 and Black's queen on f1, so a white unit stood on g1
+// then; it could neither leave g1 and h1 again nor be taken there (Black's pieces made one
+// capture, the bishop shut in on f1, and Black promoted nothing: promoted_nothing). The exact
+// search, which knows the squares within a king step of the kings (units coming and going
+// across their edge followed), proves it in about 25,000 positions; the relaxed search on the
+// same squares does not (a hidden unit there shields h1 and is forgotten). The published
+// f6xPg7 is left.
+TEST(RetroCage, AUnitThatShieldedACheckCameAndWent) {
+    const rebirth::Setup diagram = parse_fen("8/ppp3P1/2pp4/8/4P3/7P/p1PPPkPK/4bq2 b - - 0 1");
+    const rebirth::Setup before = retract(diagram, retraction(diagram, "f3xBe4"));
+    Bitboard corner = 0;  // files e-h, ranks 1-3
+    for (int f = 4; f < 8; ++f)
+        for (int r = 0; r < 3; ++r) corner |= square_bb(make_square(f, r));
+    EXPECT_FALSE(cage_refutes_in(before, corner, 50000));
+    EXPECT_TRUE(cage_refutes_exact(before, corner, corner, 40000));
+    EXPECT_TRUE(cage_refutes_wide(before, kCageStatesForFew));
+    EXPECT_FALSE(cage_refutes_wide(retract(diagram, retraction(diagram, "f6xPg7")), kCageStatesForFew));
+}
+
+// The exact search on positions of random legal games (fixed seed; uniform games and games
+// biased to pawn moves, king moves and captures), on the squares within one and two king
+// steps of the kings: never refuted.
+TEST(RetroCage, ExactSearchNeverRefutesRandomGames) {
+    std::mt19937 rng(20261204);
+    MoveList list;
+    int positions = 0;
+    for (int game = 0; game < 100; ++game) {
+        Position pos(parse_fen(kGameArrayFen));
+        const int style = game % 4, plies = 20 + int(rng() % 140);
+        for (int ply = 0; ply < plies; ++ply) {
+            generate_legal(pos, list);
+            if (list.size() == 0) break;
+            std::vector<Move> biased;
+            for (const Move& m : list) {
+                const Walk w = pos.piece_on(m.from).walk;
+                if ((style == 1 && w == PAWN) || (style == 2 && w == KING) || (style == 3 && !pos.empty(m.to)))
+                    biased.push_back(m);
+            }
+            const Move m = !biased.empty() && rng() % 3 ? biased[rng() % biased.size()] : list[rng() % list.size()];
+            UndoInfo undo;
+            pos.do_move(m, undo);
+            if (ply < 8 || ply % 3) continue;
+            const rebirth::Setup s = pos.to_setup();
+            Bitboard kings = 0;
+            for (int i = 0; i < SQUARE_NB; ++i)
+                if (s.board[i].walk == KING) kings |= square_bb(Square(i));
+            for (int steps : {1, 2}) {
+                Bitboard region = 0;
+                for (Bitboard b = kings; b;) {
+                    const Square k = pop_lsb(b);
+                    for (int f = file_of(k) - steps; f <= file_of(k) + steps; ++f)
+                        for (int r = rank_of(k) - steps; r <= rank_of(k) + steps; ++r)
+                            if (f >= 0 && f < 8 && r >= 0 && r < 8) region |= square_bb(make_square(f, r));
+                }
+                ++positions;
+                ASSERT_FALSE(cage_refutes_exact(s, region, region, 1000)) << to_fen(s) << " (" << steps << " steps)";
+            }
+        }
+    }
+    EXPECT_GT(positions, 2000);
 }
 
 // Positions of random legal games (fixed seeds) are never refuted: uniform games, games where

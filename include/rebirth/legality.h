@@ -102,6 +102,13 @@ LegalityVerdict analyze_orthodox_legality(const std::array<Piece, SQUARE_NB>& bo
                                           Bitboard castling_rights = 0, Square ep_square = SQ_NONE,
                                           const LegalityMarks& marks = {});
 
+// Whether the orthodox position proves that side o never promoted: in every assignment of
+// o's moved pawns to distinct homes, none of o's gone pawns can have reached its last rank
+// with the captures o has left (as forced_captures_rule counts them: straight past the walls
+// and the homes of the other side's pawns that came straight down their files, taking only
+// where a lost unit of the other side can have stood). False proves nothing.
+bool promoted_nothing(const std::array<Piece, SQUARE_NB>& board, Color o);
+
 // A corridor of a side's first rank: the files [first, end) of a run of squares between walls
 // (or the board's edges) whose squares in front and diagonally in front are all walls. No
 // unit but a knight gets in or out (no pawn onto that rank there), and inside, kings, queens,

@@ -56,12 +56,30 @@ bool cage_refutes(const Setup& s, long max_states = 1000);
 // one whose units most often close a cage) with six times as many, then the third search
 // alone on the units and the squares next to them with fifty times as many, then alone on
 // the half of the board (ranks 1-4 or ranks 5-8) that holds both kings, if one does, with
-// thirty times as many. False proves nothing.
+// thirty times as many, last the exact search (cage_refutes_exact) on the squares within one
+// and then two king steps of the kings with eight times as many. False proves nothing.
 bool cage_refutes_wide(const Setup& s, long max_states);
 
 // The search on one region (`region`: the squares whose units are followed): whether it
 // proves `s` illegal within `max_states` visited positions. False proves nothing.
 bool cage_refutes_in(const Setup& s, Bitboard region, long max_states);
+
+// The search on `region` where the squares of `exact` (those of the region off the fourth
+// and fifth ranks, where a hidden pawn may take en passant) are known exactly: such a square
+// with no followed unit is empty, so a line check whose squares between are all exact is a
+// check no unit blocks. A unit leaving an exact square for a square where it is not followed
+// is taken back as a unit of the side whose move is retracted coming back onto the empty
+// exact square (followed from then on); the units retractions bring back are followed, the
+// kings wherever they go, and no unit is hidden at once. Hidden units are not counted, but
+// captures are: each side takes back at most the units the other side misses, its pieces at
+// most those its pawns' files leave (a bishop shut in at home by its side's unmoved pawns and
+// gone was taken there by a piece, counted at the start), and a side that promoted nothing
+// (legality.h's promoted_nothing) has no piece beyond the game array's. It proves what a
+// blocked line check needs: a unit that shielded a king came there and left again (janko.at's
+// JR-D-130: with f3xBe4 taken back, the unit that shielded White's king on h1 from Black's
+// queen on f1 when Black's king came to f2 can neither leave g1 and h1 nor have been taken
+// there). False proves nothing.
+bool cage_refutes_exact(const Setup& s, Bitboard region, Bitboard exact, long max_states);
 
 // Whether the cage search proves that the piece on q (no king), standing on its side's last
 // rank, came there by its promotion as its last move: the search on that rank and the two in

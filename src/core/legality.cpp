@@ -2075,6 +2075,7 @@ struct ForcedCaptures {
     Color o;
     long nodes = 0;
     bool any = false;
+    bool promotion_only = false;  // promoted_nothing: only whether o may have promoted
 
     // Whether some assignment of moved pawns i onwards (homes used, total captures so far)
     // lets o have promoted, or its lost units take the squares of `need`.
@@ -2092,7 +2093,7 @@ struct ForcedCaptures {
                 if (units.count == 16) return true;  // cannot happen (7 pieces, 8 pawns): no claim
                 units.can[size_t(units.count++)] = band & ~relative_rank_bb(o, 0);
             }
-            return match_all(need, needed, units);
+            return !promotion_only && match_all(need, needed, units);
         }
         const Square sq = moved[size_t(i)];
         const int reach = std::min(relative_rank(o, rank_of(sq)) - 1, captures - total);
@@ -2102,6 +2103,47 @@ struct ForcedCaptures {
         return false;
     }
 };
+
+// Fills fc's free homes of o (no unmoved pawn of o there) and, per home, the least captures
+// of a pawn from it to o's last rank, moving straight past the walls and never onto the home
+// square of a pawn of c = ~o that came straight down its file (`straight_homes`), and taking
+// only where a lost unit of c can have stood (c's gone original pieces' reach when c has all
+// its pawns and no unit marked promoted, else anywhere); then o's moved pawns.
+void promotion_ways(const Scan& s, Color o, Bitboard walls, const Seals& seals, Bitboard promoted,
+                    Bitboard straight_homes, ForcedCaptures& fc) {
+    const Color c = ~o;
+    // Where c's lost units can have stood.
+    Bitboard lost_squares = ~Bitboard(0);
+    UnitSquares of_c;
+    if (popcount(s.of(c, PAWN)) == 8 && !(promoted & s.color[c]) && gone_originals(s, c, walls, seals, of_c)) {
+        lost_squares = 0;
+        for (int k = 0; k < of_c.count; ++k) lost_squares |= of_c.can[size_t(k)];
+    }
+    for (int h = 0; h < 8; ++h) {
+        if (s.of(o, PAWN) & square_bb(make_square(h, o == WHITE ? 1 : 6))) continue;  // never moved
+        fc.free_homes |= 1u << h;
+        // The least captures from home h to o's last rank, rank by rank.
+        std::array<int, SQUARE_NB> dist;
+        dist.fill(INF);
+        dist[size_t(make_square(h, o == WHITE ? 1 : 6))] = 0;
+        int least = INF;
+        for (int r = 2; r < 8; ++r)
+            for (int f = 0; f < 8; ++f) {
+                const Square z = make_square(f, o == WHITE ? r : 7 - r),
+                             from = make_square(f, o == WHITE ? r - 1 : 8 - r);
+                if (walls & square_bb(z)) continue;
+                int best = straight_homes & square_bb(z) ? INF : dist[size_t(from)];
+                if (lost_squares & square_bb(z))
+                    for (int df : {-1, 1})
+                        if (f + df >= 0 && f + df < 8)
+                            best = std::min(best, dist[size_t(make_square(f + df, rank_of(from)))] + 1);
+                dist[size_t(z)] = best;
+                if (r == 7) least = std::min(least, best);
+            }
+        fc.promotion[size_t(h)] = least;
+    }
+    for (Bitboard b = s.of(o, PAWN) & ~relative_rank_bb(o, 1); b;) fc.moved[size_t(fc.moves++)] = pop_lsb(b);
+}
 
 // Contract (forced pawn captures): a pawn of c on relative rank 2 + k (k >= 1) whose only
 // possible home (only_home) is k files away made k captures, one on each square of the
@@ -2150,37 +2192,7 @@ LegalityVerdict forced_captures_rule(const Scan& s, Bitboard walls, const Seals&
         if (!needed || clash || (promoted & s.color[o])) continue;
         ForcedCaptures fc{need.data(), needed, {}, {}, {}, 0, 0, 16 - popcount(s.color[c]), o};
         if (!gone_originals(s, o, walls, seals, fc.originals)) continue;
-        // Where c's lost units can have stood.
-        Bitboard lost_squares = ~Bitboard(0);
-        UnitSquares of_c;
-        if (popcount(s.of(c, PAWN)) == 8 && !(promoted & s.color[c]) && gone_originals(s, c, walls, seals, of_c)) {
-            lost_squares = 0;
-            for (int k = 0; k < of_c.count; ++k) lost_squares |= of_c.can[size_t(k)];
-        }
-        for (int h = 0; h < 8; ++h) {
-            if (s.of(o, PAWN) & square_bb(make_square(h, o == WHITE ? 1 : 6))) continue;  // never moved
-            fc.free_homes |= 1u << h;
-            // The least captures from home h to o's last rank, rank by rank.
-            std::array<int, SQUARE_NB> dist;
-            dist.fill(INF);
-            dist[size_t(make_square(h, o == WHITE ? 1 : 6))] = 0;
-            int least = INF;
-            for (int r = 2; r < 8; ++r)
-                for (int f = 0; f < 8; ++f) {
-                    const Square z = make_square(f, o == WHITE ? r : 7 - r),
-                                 from = make_square(f, o == WHITE ? r - 1 : 8 - r);
-                    if (walls & square_bb(z)) continue;
-                    int best = straight_homes & square_bb(z) ? INF : dist[size_t(from)];
-                    if (lost_squares & square_bb(z))
-                        for (int df : {-1, 1})
-                            if (f + df >= 0 && f + df < 8)
-                                best = std::min(best, dist[size_t(make_square(f + df, rank_of(from)))] + 1);
-                    dist[size_t(z)] = best;
-                    if (r == 7) least = std::min(least, best);
-                }
-            fc.promotion[size_t(h)] = least;
-        }
-        for (Bitboard b = s.of(o, PAWN) & ~relative_rank_bb(o, 1); b;) fc.moved[size_t(fc.moves++)] = pop_lsb(b);
+        promotion_ways(s, o, walls, seals, promoted, straight_homes, fc);
         if (fc.fits(0, 0, 0) || !fc.any) continue;
         std::string names;
         for (Bitboard b = takers; b;) {
@@ -2428,6 +2440,40 @@ int shut_promotion_squares(const Scan& s, const Board& board, Bitboard walls, st
 }
 
 }  // namespace
+
+bool promoted_nothing(const Board& board, Color o) {
+    init_bitboards();
+    const Scan s = scan_board(board);
+    const Color c = ~o;
+    // A unit of o beyond the game array's came by promotion.
+    if (popcount(s.of(o, QUEEN)) > 1 || popcount(s.of(o, ROOK)) > 2 || popcount(s.of(o, KNIGHT)) > 2 ||
+        popcount(s.of(o, BISHOP) & DARK_SQUARES) > 1 || popcount(s.of(o, BISHOP) & ~DARK_SQUARES) > 1 ||
+        popcount(s.of(o, PAWN)) > 8 || popcount(s.color[c]) > 16)
+        return false;
+    const Bitboard walls = game_walls(s, 0, {});
+    const Seals seals = pawn_seals(s, walls);
+    Bitboard straight_homes = 0;
+    for (Bitboard b = s.of(c, PAWN) & ~relative_rank_bb(c, 1); b;) {
+        const Square sq = pop_lsb(b);
+        if (only_home(s, c, sq) == file_of(sq))
+            straight_homes |= square_bb(make_square(file_of(sq), c == WHITE ? 1 : 6));
+    }
+    // o's pawns made the captures o made but those of its pieces: at least one per bishop of
+    // c shut in on its game-array square by c's unmoved pawns and gone (taken there, by a
+    // piece: a pawn would have come from the squares those pawns held).
+    int by_pieces = 0;
+    for (const int f : {2, 5}) {
+        const Square home = make_square(f, c == WHITE ? 0 : 7);
+        const Piece pawn = make_piece(c, PAWN);
+        if (board[home] != make_piece(c, BISHOP) && board[make_square(f - 1, c == WHITE ? 1 : 6)] == pawn &&
+            board[make_square(f + 1, c == WHITE ? 1 : 6)] == pawn)
+            ++by_pieces;
+    }
+    ForcedCaptures fc{nullptr, 0, {}, {}, {}, 0, 0, 16 - popcount(s.color[c]) - by_pieces, o};
+    fc.promotion_only = true;
+    promotion_ways(s, o, walls, seals, 0, straight_homes, fc);
+    return !fc.fits(0, 0, 0) && fc.any;
+}
 
 // The analysis, then, where it finds the position legal and some squares are shut promotion
 // squares (shut_promotion_squares) whose piece is not marked promoted there, again on every

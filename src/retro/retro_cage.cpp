@@ -2,6 +2,7 @@
 
 #include "core/key_set.h"
 #include "rebirth/bitboard.h"
+#include "rebirth/legality.h"
 
 #include <algorithm>
 #include <array>
@@ -34,6 +35,11 @@ struct Cage {
     // The unit on the search's pinned square has not been retracted yet (it may not take its
     // promotion back first: promoted_on_its_square).
     bool pinned = false;
+    // The exact search's budgets (cage_refutes_exact): the captures each side may still take
+    // back, by any unit and by pieces (non-pawns), from the material and the pawns' files.
+    std::array<std::uint8_t, COLOR_NB> captures{255, 255}, piece_captures{255, 255};
+    // The promotions each side may have made (8: no bound but its pawns).
+    std::array<std::uint8_t, COLOR_NB> promotions{8, 8};
 
     // The board's part of the key, kept up to date by put(): each square's walk (4 bits, walks
     // are below WALK_NB) in words 0-3, the black units' squares in word 4.
@@ -62,10 +68,20 @@ struct Cage {
         // The counts of walks 0 to 7 as bytes (only king to pawn, 1 to 6, are ever counted).
         std::memcpy(&k[5], hidden[WHITE].data(), 8);
         std::memcpy(&k[6], hidden[BLACK].data(), 8);
-        assert(!(frozen & 0xE));
-        k[7] = frozen | (std::uint64_t(stm) << 1 | std::uint64_t(phantom[WHITE]) << 2 |
-                         std::uint64_t(phantom[BLACK]) << 3 | std::uint64_t(pinned) << 5);
+        assert(!(frozen & 0xFFFFFFFF2E));
+        k[7] = frozen | (std::uint64_t(captures[WHITE]) << 8 | std::uint64_t(captures[BLACK]) << 16 |
+                         std::uint64_t(piece_captures[WHITE]) << 24 | std::uint64_t(piece_captures[BLACK]) << 32);
+        k[7] |= (std::uint64_t(stm) << 1 | std::uint64_t(phantom[WHITE]) << 2 | std::uint64_t(phantom[BLACK]) << 3 |
+                 std::uint64_t(pinned) << 5);
         return k;
+    }
+    // Takes back a capture by a unit of c (a piece, or not): false when its budget is spent
+    // (255: no budget, as outside the exact search).
+    bool spend(Color c, bool piece) {
+        if (captures[c] == 0 || (piece && piece_captures[c] == 0)) return false;
+        if (captures[c] != 255) --captures[c];
+        if (piece && piece_captures[c] != 255) --piece_captures[c];
+        return true;
     }
     bool may_pass(Color c) const {
         if (phantom[c]) return true;
@@ -76,6 +92,27 @@ struct Cage {
 };
 
 constexpr Walk kTaken[] = {QUEEN, ROOK, BISHOP, KNIGHT, PAWN};
+
+// The squares a queen, rook or bishop p on s attacks past `occupied` (none for other walks).
+Bitboard slider_attacks(Piece p, Square s, Bitboard occupied) {
+    return p.walk == QUEEN    ? queen_attacks(s, occupied)
+           : p.walk == ROOK   ? rook_attacks(s, occupied)
+           : p.walk == BISHOP ? bishop_attacks(s, occupied)
+                              : 0;
+}
+
+// The square of c's followed king in g (SQ_NONE without one), the followed units' squares in
+// `occupied`.
+Square king_and_units(const Cage& g, Color c, Bitboard& occupied) {
+    Square king = SQ_NONE;
+    occupied = 0;
+    for (int s = 0; s < SQUARE_NB; ++s) {
+        if (g.board[s].empty()) continue;
+        occupied |= square_bb(Square(s));
+        if (g.board[s] == make_piece(c, KING)) king = Square(s);
+    }
+    return king;
+}
 
 // Whether p on s is a pawn on its own second rank (it never moved, and never will backwards).
 bool unmoved_pawn(Piece p, Square s) { return p.walk == PAWN && relative_rank(p.color, rank_of(s)) == 1; }
@@ -141,12 +178,13 @@ int contact_checkers(const std::array<Piece, SQUARE_NB>& b, Color c, Square& che
 // rank never moved (`home`: their files); any other, on relative rank k, left a second-rank
 // square no pawn of c holds now, at most k - 1 files away (a file a capture). `ways`: for
 // each pawn off its second rank, the last and first files it may come from.
-bool side_fits(const std::array<int, WALK_NB>& n, unsigned home, std::array<std::pair<int, int>, 16>& ways, int pawns) {
+bool side_fits(const std::array<int, WALK_NB>& n, unsigned home, std::array<std::pair<int, int>, 16>& ways, int pawns,
+               int promotions = 8) {
     int total = 0;
     for (Walk w = KING; w <= PAWN; ++w) total += n[w];
     const int extra =
         std::max(0, n[QUEEN] - 1) + std::max(0, n[ROOK] - 2) + std::max(0, n[BISHOP] - 2) + std::max(0, n[KNIGHT] - 2);
-    if (total > 16 || n[KING] > 1 || n[PAWN] + extra > 8) return false;
+    if (total > 16 || n[KING] > 1 || n[PAWN] + extra > 8 || extra > promotions) return false;
     // Intervals of files: by last file, each takes the first free file of its interval.
     std::sort(ways.begin(), ways.begin() + pawns);
     unsigned taken = home;
@@ -186,7 +224,7 @@ bool cage_possible(const Cage& g) {
         return false;
     for (Color c : {WHITE, BLACK}) {
         for (Walk w = KING; w <= PAWN; ++w) n[c][w] += g.hidden[c][w];
-        if (!side_fits(n[c], home[c], ways[c], pawns[c])) return false;
+        if (!side_fits(n[c], home[c], ways[c], pawns[c], g.promotions[c])) return false;
     }
     return true;
 }
@@ -296,7 +334,7 @@ bool promotions_fit(const Cage& g, Bitboard region) {
         const int promoted = std::max(std::max(0, n[QUEEN] - 1), must[QUEEN]) +
                              std::max(std::max(0, n[ROOK] - 2), must[ROOK]) +
                              std::max(std::max(0, n[KNIGHT] - 2), must[KNIGHT]) + bishops_promoted;
-        if (n[PAWN] + promoted > 8) return false;
+        if (n[PAWN] + promoted > 8 || promoted > g.promotions[c]) return false;
     }
     return true;
 }
@@ -394,13 +432,16 @@ class CageSearch {
     // `shed`: units that may leave the region in one retraction are hidden at once
     // (shed_leavers), as Retractor's cage verification removes them: far fewer positions.
     // `keep_kings`: kings are never hidden so (their check rules stay).
+    // `exact`: the region's squares not held by followed units are empty (cage_refutes_exact);
+    // it needs the units retractions bring back followed and none hidden at once.
     CageSearch(Bitboard region, long max_states, bool follow_taken = true, bool shed = false, Square pinned = SQ_NONE,
-               bool keep_kings = false)
+               bool keep_kings = false, Bitboard exact = 0)
         : region_(region),
           max_states_(max_states),
-          follow_taken_(follow_taken),
-          shed_(shed),
+          follow_taken_(follow_taken || exact),
+          shed_(shed && !exact),
           keep_kings_(keep_kings),
+          exact_(exact),
           pinned_(pinned) {
         init_bitboards();  // the attack tables may_get_home reads
     }
@@ -410,7 +451,7 @@ class CageSearch {
         if (shed_) shed_leavers(start, region_, keep_kings_);
         unpin_if_hidden(start);
         if (!cage_possible(start) || !pieces_may_get_home(start, region_) ||
-            (keep_kings_ && !promotions_fit(start, region_)))
+            ((keep_kings_ || exact_) && !promotions_fit(start, region_)) || (exact_ && line_checked(start)))
             return true;
         std::vector<Cage> stack{start};
         seen_.insert(start.key());
@@ -436,8 +477,19 @@ class CageSearch {
         if (g.pinned && g.board[pinned_].empty()) g.pinned = false;
     }
 
+    // Counts a unit of c of walk w as hidden; the exact search keeps no counts (every hidden
+    // unit uncounted: far fewer positions, as units come and go across the region's edge).
+    void hide(Cage& e, Color c, Walk w) const {
+        if (exact_)
+            e.phantom[c] = true;
+        else
+            ++e.hidden[c][w];
+    }
+
     // Whether a unit of colour c arriving on s (retracted there) stays followed.
-    bool kept(Color c, Walk w, Square s) const { return (region_ & square_bb(s)) || unmoved_pawn(make_piece(c, w), s); }
+    bool kept(Color c, Walk w, Square s) const {
+        return (region_ & square_bb(s)) || unmoved_pawn(make_piece(c, w), s) || (exact_ && w == KING);
+    }
 
     // Pushes e (the earlier position, its side to move the retracting side m) when it is new
     // and possible: ~m not in check by contact, m in check by one contact checker at most, the
@@ -447,7 +499,7 @@ class CageSearch {
         unpin_if_hidden(e);
         // Seen first (an impossible position stays impossible, and is kept out of the count).
         if (!seen_.insert(e.key()) || !cage_possible(e) || !pieces_may_get_home(e, region_) ||
-            (keep_kings_ && !promotions_fit(e, region_)))
+            ((keep_kings_ || exact_) && !promotions_fit(e, region_)) || (exact_ && line_checked(e)))
             return;
         ++visited_;
         out.push_back(e);
@@ -466,12 +518,13 @@ class CageSearch {
         if (kept(m, before, from))
             e.put(from, make_piece(m, before));
         else
-            ++e.hidden[m][before];
+            hide(e, m, before);
         if (ep_square != SQ_NONE) {
+            if (!e.spend(m, false)) return;
             if (kept(~m, PAWN, ep_square))
                 e.put(ep_square, make_piece(~m, PAWN));
             else
-                ++e.hidden[~m][PAWN];
+                hide(e, ~m, PAWN);
             push(e, out);
             return;
         }
@@ -483,6 +536,9 @@ class CageSearch {
         for (Walk w : kTaken) {
             if (w == PAWN && (rank_of(t) == 0 || rank_of(t) == 7)) continue;
             Cage taken = e;
+            // A bishop shut in at home, taken there, was counted before the search began.
+            const bool counted = w == BISHOP && (shut_homes_ & square_bb(t)) && rank_of(t) == (m == WHITE ? 7 : 0);
+            if (!counted && !taken.spend(m, before != PAWN)) continue;
             if (follow_taken_)
                 taken.put(t, make_piece(~m, w));
             else
@@ -562,8 +618,106 @@ class CageSearch {
         if (checks == 0 && g.may_pass(m)) {
             Cage e = g;
             e.stm = m;
-            e.phantom[~m] = true;
-            push(e, out);
+            // The exact search: a move that took nothing, and one that took a unit if m has a
+            // capture left.
+            if (exact_) {
+                Cage quiet = e;
+                push(quiet, out);
+            }
+            if (e.spend(m, false)) {
+                e.phantom[~m] = true;
+                push(e, out);
+            }
+        }
+        if (exact_ && checks == 0) arrivals_from_outside(g, out);
+    }
+
+    // The exact search (exact_): whether the side not to move in e is in check from a
+    // followed queen, rook or bishop whose squares between are all on the region (empty
+    // there, as the region's squares without a followed unit are).
+    bool line_checked(const Cage& e) const {
+        const Color c = ~e.stm;
+        Bitboard occupied = 0;
+        const Square king = king_and_units(e, c, occupied);
+        if (king == SQ_NONE) return false;
+        for (int s = 0; s < SQUARE_NB; ++s) {
+            const Piece p = e.board[s];
+            if (p.empty() || p.color == c) continue;
+            const Bitboard sees = slider_attacks(p, Square(s), occupied);
+            if ((sees & square_bb(king)) && !(between_bb(Square(s), king) & ~exact_)) return true;
+        }
+        return false;
+    }
+
+    // Whether a unit p on x (a region square) has a move off the region: onto the first
+    // square off it along a line whose squares on the region are empty (`occupied`: the
+    // followed units), a leap or a king's step off it, a pawn's step, double step or capture.
+    bool leaves_region(Piece p, Square x, Bitboard occupied) const {
+        // Off the region onto a square no followed unit holds (it would be gone).
+        const Bitboard off = ~exact_, to = off & ~occupied;
+        const int f = file_of(x), r = rank_of(x), fwd = p.color == WHITE ? 1 : -1;
+        switch (p.walk) {
+            case KING:
+                // Castling from the king's game-array square onto the c- or g-file too.
+                if (x == make_square(4, p.color == WHITE ? 0 : 7) &&
+                    (to & (square_bb(make_square(2, r)) | square_bb(make_square(6, r)))))
+                    return true;
+                return (king_attacks(x) & to) != 0;
+            case KNIGHT:
+                return (knight_attacks(x) & to) != 0;
+            case PAWN: {
+                const int rr = relative_rank(p.color, r);
+                if (rr < 1 || rr > 6) return false;
+                for (int df : {-1, 0, 1})
+                    if (on_board(f + df, r + fwd) && (to & square_bb(make_square(f + df, r + fwd)))) return true;
+                if (rr != 1) return false;
+                const Square step = make_square(f, r + fwd), two = make_square(f, r + 2 * fwd);
+                return !(occupied & square_bb(step)) && (to & square_bb(two));
+            }
+            case ROOK:
+                return (rook_attacks(x, occupied | off) & to) != 0;
+            case BISHOP:
+                return (bishop_attacks(x, occupied | off) & to) != 0;
+            case QUEEN:
+                return (queen_attacks(x, occupied | off) & to) != 0;
+            default:
+                return false;
+        }
+    }
+
+    // The exact search's retractions of a hidden unit of m's moves off the region: the unit
+    // back on the empty region square x it left (followed from then on), one of m's hidden
+    // units (a counted one of its walk, a counted piece that was then a pawn, or an uncounted
+    // one), which may have taken a unit of the other side there (left hidden).
+    void arrivals_from_outside(const Cage& g, std::vector<Cage>& out) {
+        const Color m = ~g.stm;
+        Bitboard occupied = 0;
+        for (int s = 0; s < SQUARE_NB; ++s)
+            if (!g.board[s].empty()) occupied |= square_bb(Square(s));
+        for (Bitboard b = exact_ & ~occupied; b;) {
+            const Square x = pop_lsb(b);
+            for (Walk w = KING; w <= PAWN; ++w) {
+                const Piece p = make_piece(m, w);
+                if (!leaves_region(p, x, occupied)) continue;
+                // Which count the unit comes out of (WALK_NB: none, an uncounted unit).
+                std::array<Walk, 6> from{};
+                int n = 0;
+                if (g.hidden[m][w]) from[size_t(n++)] = w;
+                if (g.phantom[m]) from[size_t(n++)] = WALK_NB;
+                if (w == PAWN)
+                    for (Walk v : {QUEEN, ROOK, BISHOP, KNIGHT})
+                        if (g.hidden[m][v]) from[size_t(n++)] = v;
+                for (int i = 0; i < n; ++i)
+                    for (bool took : {false, true}) {
+                        Cage e = g;
+                        e.stm = m;
+                        e.put(x, p);
+                        if (from[size_t(i)] != WALK_NB) --e.hidden[m][from[size_t(i)]];
+                        if (took && !e.spend(m, w != PAWN)) continue;
+                        if (took) e.phantom[~m] = true;
+                        push(e, out);
+                    }
+            }
         }
     }
 
@@ -573,22 +727,14 @@ class CageSearch {
     // crossed it (it would have stayed empty). A helper's proposal (JR-D-046).
     static Bitboard blocked_squares(const Cage& g) {
         const Color m = ~g.stm;
-        Square king = SQ_NONE;
         Bitboard occupied = 0;
-        for (int s = 0; s < SQUARE_NB; ++s) {
-            if (g.board[s].empty()) continue;
-            occupied |= square_bb(Square(s));
-            if (g.board[s] == make_piece(m, KING)) king = Square(s);
-        }
+        const Square king = king_and_units(g, m, occupied);
         if (king == SQ_NONE) return 0;
         Bitboard blocked = 0;
         for (int s = 0; s < SQUARE_NB; ++s) {
             const Piece p = g.board[s];
             if (p.empty() || p.color != g.stm) continue;
-            const Bitboard sees = p.walk == QUEEN    ? queen_attacks(Square(s), occupied)
-                                  : p.walk == ROOK   ? rook_attacks(Square(s), occupied)
-                                  : p.walk == BISHOP ? bishop_attacks(Square(s), occupied)
-                                                     : 0;
+            const Bitboard sees = slider_attacks(p, Square(s), occupied);
             if (!(sees & square_bb(king))) continue;
             if (const Bitboard between = between_bb(Square(s), king); popcount(between) == 1) blocked |= between;
         }
@@ -602,10 +748,7 @@ class CageSearch {
             const Piece p = e.board[s];
             if (p.empty() || p.color == m || Square(s) == target) continue;
             if (contact_attack(p, Square(s), target)) return true;
-            const Bitboard line = p.walk == QUEEN    ? queen_attacks(Square(s), 0)
-                                  : p.walk == ROOK   ? rook_attacks(Square(s), 0)
-                                  : p.walk == BISHOP ? bishop_attacks(Square(s), 0)
-                                                     : 0;
+            const Bitboard line = slider_attacks(p, Square(s), 0);
             if ((line & square_bb(target)) && !(between_bb(Square(s), target) & ~empty)) return true;
         }
         return false;
@@ -628,6 +771,11 @@ class CageSearch {
         const Piece rook = g.board[rook_now];
         const bool followed = rook == make_piece(m, ROOK);
         if (!followed && (!rook.empty() || !g.may_pass(m))) return;
+        // The exact search: a rook on the region would be followed; one back on a corner of the
+        // region is followed from then on, out of m's hidden rooks or an uncounted unit.
+        if (!followed && (exact_ & square_bb(rook_now))) return;
+        const bool corner_followed = !followed && (exact_ & square_bb(corner));
+        if (corner_followed && !g.hidden[m][ROOK] && !g.phantom[m]) return;
         Cage e = g;
         e.stm = m;
         e.put(t, Piece{});
@@ -643,6 +791,16 @@ class CageSearch {
             e.put(corner, make_piece(m, ROOK));
             e.frozen |= square_bb(corner);
         }
+        if (corner_followed) {
+            e.put(corner, make_piece(m, ROOK));
+            e.frozen |= square_bb(corner);
+            if (g.hidden[m][ROOK]) {
+                Cage counted = e;
+                --counted.hidden[m][ROOK];
+                push(counted, out);
+            }
+            if (!g.phantom[m]) return;
+        }
         push(e, out);
     }
 
@@ -651,6 +809,13 @@ class CageSearch {
     bool follow_taken_;
     bool shed_;
     bool keep_kings_;
+    Bitboard exact_;  // the squares known exactly (cage_refutes_exact)
+  public:
+    // Game-array squares of bishops shut in by unmoved pawns and gone: taken there by a piece,
+    // their captures taken off the budgets at the start (cage_refutes_exact).
+    Bitboard shut_homes_ = 0;
+
+  private:
     Square pinned_;  // SQ_NONE: none
     // Squares no followed unit of the side whose move is retracted left or crossed: the one
     // square between that side's king and a slider of the other side (blocked_squares).
@@ -839,7 +1004,87 @@ bool cage_refutes_wide(const Setup& s, long max_states) {
     for (const Bitboard half : {lower, ~lower})
         if ((kings & half) == kings && CageSearch(half, 30 * max_states, false, true).refutes(cage_start(s, half)))
             return true;
+    // Last, the squares within one and then two king steps of the kings known exactly, with
+    // eight times as many (janko.at's JR-D-130: with f3xBe4 taken back, the unit that shielded
+    // White's king on h1 from Black's queen on f1 when Black's king came to f2 can neither
+    // leave g1 and h1 again nor have been taken there; about 25,000 positions).
+    for (int steps : {1, 2})
+        if (kings && cage_refutes_exact(s, around(kings, steps), around(kings, steps), 8 * max_states)) return true;
     return false;
+}
+
+// A lower bound of the captures c's pawns made: the fewest files c's pawns on the board
+// changed, each from a home file of its own no farther than the ranks it advanced (0 when no
+// such homes exist: nothing is claimed).
+int fewest_pawn_captures(const Setup& s, Color c) {
+    std::vector<std::pair<int, int>> pawns;  // file, ranks advanced
+    for (int i = 0; i < SQUARE_NB; ++i)
+        if (s.board[i].walk == PAWN && s.board[i].color == c)
+            pawns.push_back({file_of(Square(i)), relative_rank(c, rank_of(Square(i))) - 1});
+    if (pawns.size() > 8) return 0;
+    // cost[mask]: the fewest file changes of the first popcount(mask) pawns given the homes
+    // of mask.
+    constexpr int kNone = 1 << 20;
+    std::array<int, 256> cost;
+    cost.fill(kNone);
+    cost[0] = 0;
+    for (unsigned mask = 0; mask < 256; ++mask) {
+        const int i = popcount(Bitboard(mask));
+        if (cost[mask] == kNone || i >= int(pawns.size())) continue;
+        for (int h = 0; h < 8; ++h) {
+            const int d = std::abs(h - pawns[size_t(i)].first);
+            if ((mask & (1u << h)) || d > pawns[size_t(i)].second) continue;
+            cost[mask | (1u << h)] = std::min(cost[mask | (1u << h)], cost[mask] + d);
+        }
+    }
+    int best = kNone;
+    for (unsigned mask = 0; mask < 256; ++mask)
+        if (popcount(Bitboard(mask)) == int(pawns.size())) best = std::min(best, cost[mask]);
+    return best == kNone ? 0 : best;
+}
+
+bool cage_refutes_exact(const Setup& s, Bitboard region, Bitboard exact, long max_states) {
+    // The kings are followed wherever they go; no square of the fourth and fifth ranks is
+    // known exactly (a hidden pawn may take a pawn there en passant, landing off it).
+    region |= king_squares(s);
+    exact &= region & ~(rank_bb(3) | rank_bb(4));
+    Cage start = cage_start(s, region);
+    for (Color c : {WHITE, BLACK}) {
+        for (Walk w = KING; w <= PAWN; ++w) start.phantom[c] |= start.hidden[c][w] != 0;
+        start.hidden[c] = {};
+        if (promoted_nothing(s.board, c)) start.promotions[c] = 0;
+    }
+    // Each unit a side misses was taken by the other side; the other side's pawns took at
+    // least fewest_pawn_captures of them, its pieces at most the rest.
+    std::array<int, COLOR_NB> units{};
+    for (int i = 0; i < SQUARE_NB; ++i)
+        if (!s.board[i].empty()) ++units[s.board[i].color];
+    for (Color c : {WHITE, BLACK}) {
+        const int taken = std::clamp(16 - units[~c], 0, 16);
+        start.captures[c] = std::uint8_t(taken);
+        start.piece_captures[c] = std::uint8_t(std::max(0, taken - fewest_pawn_captures(s, c)));
+    }
+    CageSearch search(region, max_states, true, false, SQ_NONE, false, exact);
+    // A bishop shut in on its game-array square by its side's unmoved pawns that is gone was
+    // taken there by a piece (a pawn would have taken from a square those pawns held).
+    for (Color c : {WHITE, BLACK}) {
+        const int r = c == WHITE ? 0 : 7;
+        for (int f : {2, 5}) {
+            const Square home = make_square(f, r);
+            if (s.board[home] == make_piece(c, BISHOP)) continue;
+            bool shut = true;
+            for (int df : {-1, 1}) {
+                const Square x = make_square(f + df, c == WHITE ? 1 : 6);
+                if (s.board[x] != make_piece(c, PAWN)) shut = false;
+            }
+            if (!shut || !(exact & square_bb(home))) continue;
+            search.shut_homes_ |= square_bb(home);
+            if (start.captures[~c] == 0 || start.piece_captures[~c] == 0) return true;
+            --start.captures[~c];
+            --start.piece_captures[~c];
+        }
+    }
+    return search.refutes(start);
 }
 
 bool promoted_on_its_square(const Setup& s, Square q, long max_states) {
