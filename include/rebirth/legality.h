@@ -77,7 +77,8 @@ struct LegalityMarks {
 //    now, a square held all game);
 //  - a pawn whose only possible home is as many files away as the ranks it advanced took on
 //    each square of the diagonal between: where the other side promoted nothing (none of its
-//    gone pawns can have reached its last rank), each of those captures took a distinct
+//    gone pawns can have reached its last rank with its pawns' captures, less one per bishop
+//    taken at home: bishops_taken_at_home), each of those captures took a distinct
 //    original piece gone that can have stood there, or a gone pawn whose file the other
 //    side's captures can have brought there;
 //  - a unit came last to its square through a square that is not a wall; that square is
@@ -102,9 +103,15 @@ LegalityVerdict analyze_orthodox_legality(const std::array<Piece, SQUARE_NB>& bo
                                           Bitboard castling_rights = 0, Square ep_square = SQ_NONE,
                                           const LegalityMarks& marks = {});
 
+// The game-array squares of bishops shut in there by their side's unmoved pawns (on both
+// squares diagonally in front) that are gone: each was taken there, by a piece of the other
+// side (a pawn would have taken from a square those pawns held all game). Orthodox.
+Bitboard bishops_taken_at_home(const std::array<Piece, SQUARE_NB>& board);
+
 // Whether the orthodox position proves that side o never promoted: in every assignment of
 // o's moved pawns to distinct homes, none of o's gone pawns can have reached its last rank
-// with the captures o has left (as forced_captures_rule counts them: straight past the walls
+// with the captures o's pawns have left (o's captures less one per bishop of the other side
+// taken at home: bishops_taken_at_home; as forced_captures_rule counts them: straight past the walls
 // and the homes of the other side's pawns that came straight down their files, taking only
 // where a lost unit of the other side can have stood). False proves nothing.
 bool promoted_nothing(const std::array<Piece, SQUARE_NB>& board, Color o);

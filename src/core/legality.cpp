@@ -2104,6 +2104,19 @@ struct ForcedCaptures {
     }
 };
 
+// bishops_taken_at_home on a scanned board.
+Bitboard taken_at_home(const Scan& s) {
+    Bitboard homes = 0;
+    for (Color c : {WHITE, BLACK})
+        for (const int f : {2, 5}) {
+            const Square home = make_square(f, c == WHITE ? 0 : 7);
+            const Bitboard front =
+                square_bb(make_square(f - 1, c == WHITE ? 1 : 6)) | square_bb(make_square(f + 1, c == WHITE ? 1 : 6));
+            if (!(s.of(c, BISHOP) & square_bb(home)) && (s.of(c, PAWN) & front) == front) homes |= square_bb(home);
+        }
+    return homes;
+}
+
 // Fills fc's free homes of o (no unmoved pawn of o there) and, per home, the least captures
 // of a pawn from it to o's last rank, moving straight past the walls and never onto the home
 // square of a pawn of c = ~o that came straight down its file (`straight_homes`), and taking
@@ -2190,7 +2203,9 @@ LegalityVerdict forced_captures_rule(const Scan& s, Bitboard walls, const Seals&
         }
         // No claim where the ways clash (other rules judge it) or o promoted visibly.
         if (!needed || clash || (promoted & s.color[o])) continue;
-        ForcedCaptures fc{need.data(), needed, {}, {}, {}, 0, 0, 16 - popcount(s.color[c]), o};
+        // o's pawns made the captures o made but one per bishop of c taken at home by a piece.
+        const int by_pieces = popcount(taken_at_home(s) & relative_rank_bb(c, 0));
+        ForcedCaptures fc{need.data(), needed, {}, {}, {}, 0, 0, 16 - popcount(s.color[c]) - by_pieces, o};
         if (!gone_originals(s, o, walls, seals, fc.originals)) continue;
         promotion_ways(s, o, walls, seals, promoted, straight_homes, fc);
         if (fc.fits(0, 0, 0) || !fc.any) continue;
@@ -2441,6 +2456,8 @@ int shut_promotion_squares(const Scan& s, const Board& board, Bitboard walls, st
 
 }  // namespace
 
+Bitboard bishops_taken_at_home(const Board& board) { return taken_at_home(scan_board(board)); }
+
 bool promoted_nothing(const Board& board, Color o) {
     init_bitboards();
     const Scan s = scan_board(board);
@@ -2459,16 +2476,8 @@ bool promoted_nothing(const Board& board, Color o) {
             straight_homes |= square_bb(make_square(file_of(sq), c == WHITE ? 1 : 6));
     }
     // o's pawns made the captures o made but those of its pieces: at least one per bishop of
-    // c shut in on its game-array square by c's unmoved pawns and gone (taken there, by a
-    // piece: a pawn would have come from the squares those pawns held).
-    int by_pieces = 0;
-    for (const int f : {2, 5}) {
-        const Square home = make_square(f, c == WHITE ? 0 : 7);
-        const Piece pawn = make_piece(c, PAWN);
-        if (board[home] != make_piece(c, BISHOP) && board[make_square(f - 1, c == WHITE ? 1 : 6)] == pawn &&
-            board[make_square(f + 1, c == WHITE ? 1 : 6)] == pawn)
-            ++by_pieces;
-    }
+    // c taken at home (bishops_taken_at_home).
+    const int by_pieces = popcount(taken_at_home(s) & relative_rank_bb(c, 0));
     ForcedCaptures fc{nullptr, 0, {}, {}, {}, 0, 0, 16 - popcount(s.color[c]) - by_pieces, o};
     fc.promotion_only = true;
     promotion_ways(s, o, walls, seals, 0, straight_homes, fc);

@@ -1065,24 +1065,15 @@ bool cage_refutes_exact(const Setup& s, Bitboard region, Bitboard exact, long ma
         start.piece_captures[c] = std::uint8_t(std::max(0, taken - fewest_pawn_captures(s, c)));
     }
     CageSearch search(region, max_states, true, false, SQ_NONE, false, exact);
-    // A bishop shut in on its game-array square by its side's unmoved pawns that is gone was
-    // taken there by a piece (a pawn would have taken from a square those pawns held).
-    for (Color c : {WHITE, BLACK}) {
-        const int r = c == WHITE ? 0 : 7;
-        for (int f : {2, 5}) {
-            const Square home = make_square(f, r);
-            if (s.board[home] == make_piece(c, BISHOP)) continue;
-            bool shut = true;
-            for (int df : {-1, 1}) {
-                const Square x = make_square(f + df, c == WHITE ? 1 : 6);
-                if (s.board[x] != make_piece(c, PAWN)) shut = false;
-            }
-            if (!shut || !(exact & square_bb(home))) continue;
-            search.shut_homes_ |= square_bb(home);
-            if (start.captures[~c] == 0 || start.piece_captures[~c] == 0) return true;
-            --start.captures[~c];
-            --start.piece_captures[~c];
-        }
+    // A bishop shut in at home and gone was taken there by a piece (bishops_taken_at_home),
+    // counted now when its square is exact (the capture then a followed retraction's).
+    for (Bitboard b = bishops_taken_at_home(s.board) & exact; b;) {
+        const Square home = pop_lsb(b);
+        const Color taker = rank_of(home) == 0 ? BLACK : WHITE;
+        search.shut_homes_ |= square_bb(home);
+        if (start.captures[taker] == 0 || start.piece_captures[taker] == 0) return true;
+        --start.captures[taker];
+        --start.piece_captures[taker];
     }
     return search.refutes(start);
 }
