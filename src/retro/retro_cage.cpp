@@ -686,37 +686,27 @@ class CageSearch {
     }
 
     // The exact search's retractions of a hidden unit of m's moves off the region: the unit
-    // back on the empty region square x it left (followed from then on), one of m's hidden
-    // units (a counted one of its walk, a counted piece that was then a pawn, or an uncounted
-    // one), which may have taken a unit of the other side there (left hidden).
+    // back on the empty exact square x it left (followed from then on), one of m's hidden
+    // units (none counted in the exact search: hide), which may have taken a unit of the
+    // other side there (left hidden).
     void arrivals_from_outside(const Cage& g, std::vector<Cage>& out) {
         const Color m = ~g.stm;
+        if (!g.phantom[m]) return;
         Bitboard occupied = 0;
-        for (int s = 0; s < SQUARE_NB; ++s)
-            if (!g.board[s].empty()) occupied |= square_bb(Square(s));
+        king_and_units(g, m, occupied);
         for (Bitboard b = exact_ & ~occupied; b;) {
             const Square x = pop_lsb(b);
             for (Walk w = KING; w <= PAWN; ++w) {
                 const Piece p = make_piece(m, w);
                 if (!leaves_region(p, x, occupied)) continue;
-                // Which count the unit comes out of (WALK_NB: none, an uncounted unit).
-                std::array<Walk, 6> from{};
-                int n = 0;
-                if (g.hidden[m][w]) from[size_t(n++)] = w;
-                if (g.phantom[m]) from[size_t(n++)] = WALK_NB;
-                if (w == PAWN)
-                    for (Walk v : {QUEEN, ROOK, BISHOP, KNIGHT})
-                        if (g.hidden[m][v]) from[size_t(n++)] = v;
-                for (int i = 0; i < n; ++i)
-                    for (bool took : {false, true}) {
-                        Cage e = g;
-                        e.stm = m;
-                        e.put(x, p);
-                        if (from[size_t(i)] != WALK_NB) --e.hidden[m][from[size_t(i)]];
-                        if (took && !e.spend(m, w != PAWN)) continue;
-                        if (took) e.phantom[~m] = true;
-                        push(e, out);
-                    }
+                for (bool took : {false, true}) {
+                    Cage e = g;
+                    e.stm = m;
+                    e.put(x, p);
+                    if (took && !e.spend(m, w != PAWN)) continue;
+                    if (took) e.phantom[~m] = true;
+                    push(e, out);
+                }
             }
         }
     }
@@ -771,11 +761,10 @@ class CageSearch {
         const Piece rook = g.board[rook_now];
         const bool followed = rook == make_piece(m, ROOK);
         if (!followed && (!rook.empty() || !g.may_pass(m))) return;
-        // The exact search: a rook on the region would be followed; one back on a corner of the
-        // region is followed from then on, out of m's hidden rooks or an uncounted unit.
+        // The exact search: a rook on an exact square would be followed; one back on an exact
+        // corner is followed from then on (one of m's hidden units, none counted there: hide).
         if (!followed && (exact_ & square_bb(rook_now))) return;
         const bool corner_followed = !followed && (exact_ & square_bb(corner));
-        if (corner_followed && !g.hidden[m][ROOK] && !g.phantom[m]) return;
         Cage e = g;
         e.stm = m;
         e.put(t, Piece{});
@@ -794,12 +783,6 @@ class CageSearch {
         if (corner_followed) {
             e.put(corner, make_piece(m, ROOK));
             e.frozen |= square_bb(corner);
-            if (g.hidden[m][ROOK]) {
-                Cage counted = e;
-                --counted.hidden[m][ROOK];
-                push(counted, out);
-            }
-            if (!g.phantom[m]) return;
         }
         push(e, out);
     }
