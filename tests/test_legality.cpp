@@ -1129,6 +1129,71 @@ TEST(LegalityPromotions, RandomGamesNeverPromoteWhatPromotedNothingDenies) {
     EXPECT_GT(claims, 1000);
 }
 
+// LegalityMarks::promoted_unit: in games biased to promotions, a promoted unit marked as
+// promoted on the square where it was is never proved illegal (its promotion square is a
+// fact of the game), while in some positions the same unit marked as promoted on any other
+// square of that rank is: the mark restricts the unit to its promotion squares (retro_cage.cpp's
+// tracked units).
+TEST(LegalityMarks, APromotedUnitIsNeverDeniedItsPromotionSquare) {
+    std::mt19937 rng(20261205);
+    MoveList list;
+    int checked = 0, denied_elsewhere = 0;
+    for (int game = 0; game < 1000; ++game) {
+        Position pos(parse_fen(kGameArrayFen));
+        std::array<Square, SQUARE_NB> promoted_on;  // per square, where its unit was promoted
+        promoted_on.fill(SQ_NONE);
+        // In three games of four, the pawns of some files never move and pieces rather take
+        // nothing: tighter pawn structures, fewer promotion squares left.
+        const unsigned still = game % 4 ? rng() & rng() & 0xFFu : 0;
+        for (int ply = 0; ply < 200; ++ply) {
+            generate_legal(pos, list);
+            std::vector<Move> moves, promotions, pawns, quiet;
+            for (const Move& m : list) {
+                const Piece p = pos.piece_on(m.from);
+                if (p.walk == PAWN && (still >> file_of(m.from) & 1u) && relative_rank(p.color, rank_of(m.from)) == 1)
+                    continue;
+                moves.push_back(m);
+                if (m.kind == MoveKind::Promotion) promotions.push_back(m);
+                if (p.walk == PAWN) pawns.push_back(m);
+                if (pos.piece_on(m.to).empty() || p.walk == PAWN) quiet.push_back(m);
+            }
+            if (moves.empty()) break;
+            Move m = moves[rng() % moves.size()];
+            if (!promotions.empty() && rng() % 3)
+                m = promotions[rng() % promotions.size()];
+            else if (!pawns.empty() && rng() % 2)
+                m = pawns[rng() % pawns.size()];
+            else if (still && !quiet.empty())
+                m = quiet[rng() % quiet.size()];
+            const bool pawn = pos.piece_on(m.from).walk == PAWN;
+            UndoInfo undo;
+            pos.do_move(m, undo);
+            const Square from_unit = promoted_on[m.from];
+            promoted_on[m.from] = SQ_NONE;
+            promoted_on[m.to] = pawn ? (pos.piece_on(m.to).walk != PAWN ? m.to : SQ_NONE) : from_unit;
+            if (ply % 2) continue;
+            const rebirth::Setup s = pos.to_setup();
+            for (int i = 0; i < SQUARE_NB; ++i) {
+                const Square q = promoted_on[size_t(i)];
+                if (q == SQ_NONE) continue;
+                ASSERT_FALSE(s.board[i].empty() || s.board[i].walk == PAWN) << to_fen(s);
+                LegalityMarks marks;
+                marks.promoted_unit = Square(i);
+                marks.promoted_on = square_bb(q);
+                const LegalityVerdict v = analyze_orthodox_legality(s.board, s.side_to_move, 0, SQ_NONE, marks);
+                ASSERT_FALSE(v.illegal) << to_fen(s) << ": the unit on " << square_name(Square(i))
+                                        << " was promoted on " << square_name(q) << ", yet " << v.reason;
+                ++checked;
+                marks.promoted_on = rank_bb(rank_of(q)) & ~square_bb(q);
+                denied_elsewhere += analyze_orthodox_legality(s.board, s.side_to_move, 0, SQ_NONE, marks).illegal;
+            }
+        }
+    }
+    EXPECT_GT(checked, 100000);
+    EXPECT_GT(denied_elsewhere, 1000);
+    std::printf("%d promoted units checked, %d denied every other square of their rank\n", checked, denied_elsewhere);
+}
+
 // Marks are claims about the diagram (legality.h): a unit marked frozen stands on a game-array
 // square of its walk and colour (a knight on c3 never stood there all game); a king or a pawn
 // is never promoted; with all 8 white pawns on the board no white unit was promoted, so the

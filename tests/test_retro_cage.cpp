@@ -432,6 +432,39 @@ TEST(RetroCage, AUnitThatShieldedACheckCameAndWent) {
     EXPECT_FALSE(cage_refutes_wide(retract(diagram, retraction(diagram, "f6xPg7")), kCageStatesForFew));
 }
 
+// janko.at's duplex record JR-D-151 (lastmoves.jsonl: Black's last move a2xRb1=B; the hand
+// proof in data/retro/hand-proofs/JR-D-151.md). Before a2xNb1=B the static analysis finds
+// White's light bishop on g8 and knight on e8 promoted on e8 and nowhere else (on g8, by
+// h7xg8 or f7xg8, the pawn would need more captures than Black's missing units allow). The
+// exact search tracks them, so it never takes back h7xg8=B: then, on the squares within a
+// king step of the kings and those the pieces there came from by one step (d8, d6, c7),
+// White's king on f7, queen on f8, bishops on e7 and g8 and Black's king on h8 and bishop on
+// d8 have no order of last arrivals (the queen came to f8 over g8, mating or shutting out
+// Black's king; the white king to f7 from g8, beside h8). Without tracking the same search
+// finds a history (h7xg8=B with a black unit back on g8); before the published a2xRb1=B it
+// finds one with tracking too (the bishop may have been promoted on g8 there).
+TEST(RetroCage, APromotedBishopsSquareFromTheStaticAnalysis) {
+    const rebirth::Setup diagram = parse_fen("NrbbNQBk/1PppBKp1/1p1p1pp1/8/8/8/1PP1P1PP/1b6 w - - 0 1");
+    const rebirth::Setup knight = retract(diagram, retraction(diagram, "a2xNb1=B"));
+    const rebirth::Setup rook = retract(diagram, retraction(diagram, "a2xRb1=B"));
+    const auto promoted_on = [](const rebirth::Setup& s, Square unit, Square q) {
+        LegalityMarks marks;
+        marks.promoted_unit = unit;
+        marks.promoted_on = square_bb(q);
+        return !analyze_orthodox_legality(s.board, s.side_to_move, 0, SQ_NONE, marks).illegal;
+    };
+    EXPECT_TRUE(promoted_on(knight, SQ_G8, SQ_E8));
+    EXPECT_FALSE(promoted_on(knight, SQ_G8, SQ_G8));
+    EXPECT_TRUE(promoted_on(knight, SQ_E8, SQ_E8));
+    EXPECT_TRUE(promoted_on(rook, SQ_G8, SQ_G8));
+    Bitboard pocket = square_bb(SQ_C7) | square_bb(SQ_D6) | square_bb(SQ_D8);
+    for (const Square k : {SQ_F7, SQ_H8}) pocket |= king_attacks(k) | square_bb(k);
+    EXPECT_TRUE(cage_refutes_exact(knight, pocket, pocket, 40000));
+    EXPECT_FALSE(cage_refutes_exact(rook, pocket, pocket, 40000));
+    EXPECT_TRUE(cage_refutes_wide(knight, kCageStatesForFew));
+    EXPECT_FALSE(cage_refutes_wide(rook, kCageStatesForFew));
+}
+
 // The exact search on positions of random legal games (fixed seed; uniform games and games
 // biased to pawn moves, king moves and captures), on the squares within one and two king
 // steps of the kings: never refuted.

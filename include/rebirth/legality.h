@@ -21,14 +21,22 @@ struct LegalityVerdict {
 // units whose last move was their promotion on the square they stand on (on their side's last
 // rank; retro_cage.h's promoted_on_its_square proves it), `taken_home` game-array squares of
 // queens, rooks, bishops and knights whose unit never moved and was taken there by a piece
-// (retro_order.h's order_facts proves it). The diagram is judged with the marks as claims, like
-// castling rights.
+// (retro_order.h's order_facts proves it), and `promoted_unit` a unit that came from a
+// promotion on one of the squares of `promoted_on` (at any time, not only by its last move;
+// retro_cage.cpp asks it of units whose promotion its search takes back). The diagram is
+// judged with the marks as claims, like castling rights.
 struct LegalityMarks {
     Bitboard frozen = 0;
     Bitboard promoted = 0;
     Bitboard promoted_here = 0;
     Bitboard taken_home = 0;
-    bool empty() const { return !frozen && !promoted && !promoted_here && !taken_home; }
+    Square promoted_unit = SQ_NONE;
+    Bitboard promoted_on = 0;
+    bool empty() const { return !frozen && !promoted && !promoted_here && !taken_home && promoted_unit == SQ_NONE; }
+    // The squares of the units marked promoted, one way or another.
+    Bitboard all_promoted() const {
+        return promoted | promoted_here | (promoted_unit == SQ_NONE ? 0 : square_bb(promoted_unit));
+    }
 };
 
 // Static orthodox legality analysis of a diagram (RULES.md section 5, Alsatian Circe; later
@@ -96,7 +104,8 @@ struct LegalityMarks {
 //    the units standing elsewhere promoted there from the other squares only): illegal when
 //    every choice is.
 //  With marks: a frozen unit stands on a game-array square of its walk and colour and is a
-//  wall; a promoted one is no king, pawn or frozen unit, and is not an original unit; a
+//  wall; a promoted one is no king, pawn or frozen unit, and is not an original unit (the
+//  promoted_unit one came from a promotion on a square of promoted_on only); a
 //  game-array square taken there lost its unit to a piece (gone, out of the pawns' reach).
 // Allocation-free unless a violation is found (the reason string, also in a choice above).
 LegalityVerdict analyze_orthodox_legality(const std::array<Piece, SQUARE_NB>& board, Color side_to_move,

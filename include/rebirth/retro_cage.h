@@ -56,8 +56,10 @@ bool cage_refutes(const Setup& s, long max_states = 1000);
 // one whose units most often close a cage) with six times as many, then the third search
 // alone on the units and the squares next to them with fifty times as many, then alone on
 // the half of the board (ranks 1-4 or ranks 5-8) that holds both kings, if one does, with
-// thirty times as many, last the exact search (cage_refutes_exact) on the squares within one
-// and then two king steps of the kings with eight times as many. False proves nothing.
+// thirty times as many, last the exact search (cage_refutes_exact) with eight times as many on
+// the squares within one king step of the kings, then on those and the squares from which the
+// pieces on them can have come by one step of their walk, then on the squares within two
+// king steps. False proves nothing.
 bool cage_refutes_wide(const Setup& s, long max_states);
 
 // The search on one region (`region`: the squares whose units are followed): whether it
@@ -74,11 +76,16 @@ bool cage_refutes_in(const Setup& s, Bitboard region, long max_states);
 // captures are: each side takes back at most the units the other side misses, its pieces at
 // most those its pawns' files leave (a bishop shut in at home by its side's unmoved pawns and
 // gone was taken there by a piece, counted at the start), and a side that promoted nothing
-// (legality.h's promoted_nothing) has no piece beyond the game array's. It proves what a
-// blocked line check needs: a unit that shielded a king came there and left again (janko.at's
-// JR-D-130: with f3xBe4 taken back, the unit that shielded White's king on h1 from Black's
-// queen on f1 when Black's king came to f2 can neither leave g1 and h1 nor have been taken
-// there). False proves nothing.
+// (legality.h's promoted_nothing) has no piece beyond the game array's. Up to eight pieces of
+// s are tracked where they go: one whose promotion on a square of its last rank the static
+// analysis of s denies (LegalityMarks::promoted_unit) never takes its promotion back there.
+// It proves what a blocked line check needs: a unit that shielded a king came there and left
+// again (janko.at's JR-D-130: with f3xBe4 taken back, the unit that shielded White's king on
+// h1 from Black's queen on f1 when Black's king came to f2 can neither leave g1 and h1 nor
+// have been taken there), and orders of last arrivals (JR-D-151: with a2xNb1=B taken back,
+// White's bishop on g8 was promoted on e8, not g8, so it came to g8 over f7 before White's
+// king came there, and neither the king nor the queen on f8 can have come last). False
+// proves nothing.
 bool cage_refutes_exact(const Setup& s, Bitboard region, Bitboard exact, long max_states);
 
 // Whether the cage search proves that the piece on q (no king), standing on its side's last

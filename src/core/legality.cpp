@@ -678,7 +678,7 @@ Bitboard straight_blockers(const Scan& s, Color o, Bitboard walls) {
 // misses the region.
 int untakeable_by_pawns(const Scan& s, Color o, Bitboard walls, const Seals& seals, Bitboard region,
                         const LegalityMarks& marks, unsigned& away_bishops) {
-    const Bitboard promoted = marks.promoted | marks.promoted_here;
+    const Bitboard promoted = marks.all_promoted();
     int gone = 0;
     away_bishops = 0;
     for (int set = 1; set < 5; ++set) {  // not the king
@@ -1217,7 +1217,7 @@ struct PromotionLimits {
 LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitboard walls, const Seals& seals,
                                bool joint, CapturePlan& plan, const LegalityMarks& marks, const PromotionLimits& limits,
                                bool want_touched = false, Bitboard counted_blockers = 0) {
-    const Bitboard marked_promoted = marks.promoted | marks.promoted_here;
+    const Bitboard marked_promoted = marks.all_promoted();
     const Bitboard pawns = s.of(c, PAWN);
     const Bitboard home_rank = relative_rank_bb(c, 1);
     const Bitboard last_rank = relative_rank_bb(c, 7);
@@ -1283,8 +1283,10 @@ LegalityVerdict material_rules(const Scan& s, const Board& board, Color c, Bitbo
             for (Bitboard b = group & ~from_home; b && n > 0; --n) {
                 const Bitboard unit = square_bb(pop_lsb(b));
                 // Promoted where it stands (a mark): that square only.
-                promotions[size_t(classes++)] = {
-                    1, (marks.promoted_here & unit) ? promotion_squares & unit : squares_for(unit), hs.walk, unit};
+                Bitboard squares = (marks.promoted_here & unit) ? promotion_squares & unit : squares_for(unit);
+                if (marks.promoted_unit != SQ_NONE && unit == square_bb(marks.promoted_unit))
+                    squares &= marks.promoted_on;
+                promotions[size_t(classes++)] = {1, squares, hs.walk, unit};
             }
             if (n > 0) promotions[size_t(classes++)] = {n, squares_for(group & from_home), hs.walk, group & from_home};
         };
@@ -2175,7 +2177,7 @@ void promotion_ways(const Scan& s, Color o, Bitboard walls, const Seals& seals, 
 // light square, and White's lost units are the c1 bishop and the a- and h-pawns, which one
 // capture of White's brings neither to the c-file nor to a promotion). Orthodox only.
 LegalityVerdict forced_captures_rule(const Scan& s, Bitboard walls, const Seals& seals, const LegalityMarks& marks) {
-    const Bitboard promoted = marks.promoted | marks.promoted_here;
+    const Bitboard promoted = marks.all_promoted();
     for (Color c : {WHITE, BLACK}) {
         const Color o = ~c;
         // The squares c's pawns took on by their only ways, and the homes of those that came
@@ -2271,7 +2273,7 @@ LegalityVerdict analyze_with(const Board& board, Color side_to_move, Bitboard ca
             return illegal("the " + unit_on(board, sq) + " is marked frozen but " + square_name(sq) +
                            " is no game-array square of a " + color_name(p.color) + " " + walk_name(p.walk));
     }
-    for (Bitboard b = marks.promoted | marks.promoted_here; b;) {
+    for (Bitboard b = marks.all_promoted(); b;) {
         const Square sq = pop_lsb(b);
         const Piece p = board[sq];
         if (p.walk == NO_WALK) return illegal("nothing stands on " + square_name(sq) + ", marked promoted");

@@ -40,6 +40,9 @@ struct Cage {
     std::array<std::uint8_t, COLOR_NB> captures{255, 255}, piece_captures{255, 255};
     // The promotions each side may have made (8: no bound but its pawns).
     std::array<std::uint8_t, COLOR_NB> promotions{8, 8};
+    // The exact search's tracked units (CageSearch::promotable_): the square each stands on
+    // now, 64 once it is no longer followed or its promotion was taken back.
+    std::array<std::uint8_t, 8> tracked{64, 64, 64, 64, 64, 64, 64, 64};
 
     // The board's part of the key, kept up to date by put(): each square's walk (4 bits, walks
     // are below WALK_NB) in words 0-3, the black units' squares in word 4.
@@ -59,8 +62,8 @@ struct Cage {
     // The whole cage as a key (exact, not a hash): the board's words, the hidden counts (one
     // byte a walk) in words 5 and 6, the frozen squares (only corners and king squares) with
     // the side to move and the phantom flags in bits 1-3 (squares b1-d1, never frozen) and the
-    // pinned flag in bit 5 (f1) in word 7.
-    using Key = std::array<std::uint64_t, 8>;
+    // pinned flag in bit 5 (f1) in word 7; the tracked units' squares in word 8.
+    using Key = std::array<std::uint64_t, 9>;
     static_assert(WALK_NB <= 16 && WALK_NB >= 8 && PAWN < 8);
     Key key() const {
         Key k{};
@@ -73,6 +76,7 @@ struct Cage {
                          std::uint64_t(piece_captures[WHITE]) << 24 | std::uint64_t(piece_captures[BLACK]) << 32);
         k[7] |= (std::uint64_t(stm) << 1 | std::uint64_t(phantom[WHITE]) << 2 | std::uint64_t(phantom[BLACK]) << 3 |
                  std::uint64_t(pinned) << 5);
+        std::memcpy(&k[8], tracked.data(), tracked.size());
         return k;
     }
     // Takes back a capture by a unit of c (a piece, or not): false when its budget is spent
@@ -514,6 +518,14 @@ class CageSearch {
         Cage e = g;
         e.stm = m;
         if (t == pinned_) e.pinned = false;  // its last move, taken back
+        // A tracked unit follows its retraction; its promotion is taken back only on a square
+        // it may have been promoted on.
+        for (size_t i = 0; i < e.tracked.size(); ++i) {
+            if (e.tracked[i] != t) continue;
+            const bool promotion = g.board[t].walk != PAWN && before == PAWN;
+            if (promotion && !(promotable_[i] >> file_of(t) & 1u)) return;
+            e.tracked[i] = std::uint8_t(!promotion && kept(m, before, from) ? from : 64);
+        }
         e.put(t, Piece{});
         if (kept(m, before, from))
             e.put(from, make_piece(m, before));
@@ -770,6 +782,8 @@ class CageSearch {
         e.put(t, Piece{});
         e.put(king_home, make_piece(m, KING));
         e.frozen |= square_bb(king_home);
+        for (std::uint8_t& x : e.tracked)
+            if (x == rook_now) x = 64;  // a rook that castled was never promoted
         const Bitboard empty =
             tf == 6 ? square_bb(make_square(5, r)) | square_bb(make_square(6, r))
                     : square_bb(make_square(1, r)) | square_bb(make_square(2, r)) | square_bb(make_square(3, r));
@@ -797,6 +811,10 @@ class CageSearch {
     // Game-array squares of bishops shut in by unmoved pawns and gone: taken there by a piece,
     // their captures taken off the budgets at the start (cage_refutes_exact).
     Bitboard shut_homes_ = 0;
+    // Per tracked unit (Cage::tracked), the files of its side's last rank where it may have
+    // been promoted (bit f), as the static analysis of the start position allows
+    // (LegalityMarks::promoted_unit): cage_refutes_exact.
+    std::array<std::uint8_t, 8> promotable_{};
 
   private:
     Square pinned_;  // SQ_NONE: none
@@ -817,6 +835,23 @@ Bitboard around(Bitboard from, int radius) {
                 if (on_board(f, r)) region |= square_bb(make_square(f, r));
     }
     return region;
+}
+
+// `region` and the squares from which the pieces (pawns apart) on it can have come by one
+// step of their walk (a knight's leap, a queen's, rook's or bishop's step along its lines).
+Bitboard with_origins(const std::array<Piece, SQUARE_NB>& board, Bitboard region) {
+    Bitboard grown = region;
+    for (Bitboard b = region; b;) {
+        const Square sq = pop_lsb(b);
+        const Walk w = board[sq].walk;
+        const Bitboard king = king_attacks(sq), lines = rook_attacks(sq, ~Bitboard(0));
+        grown |= w == KING || w == QUEEN ? king
+                 : w == ROOK             ? king & lines
+                 : w == BISHOP           ? king & ~lines
+                 : w == KNIGHT           ? knight_attacks(sq)
+                                         : 0;
+    }
+    return grown;
 }
 
 // The parts of `b` whose squares are joined by king steps within b, from a1's side up.
@@ -987,12 +1022,17 @@ bool cage_refutes_wide(const Setup& s, long max_states) {
     for (const Bitboard half : {lower, ~lower})
         if ((kings & half) == kings && CageSearch(half, 30 * max_states, false, true).refutes(cage_start(s, half)))
             return true;
-    // Last, the squares within one and then two king steps of the kings known exactly, with
-    // eight times as many (janko.at's JR-D-130: with f3xBe4 taken back, the unit that shielded
-    // White's king on h1 from Black's queen on f1 when Black's king came to f2 can neither
-    // leave g1 and h1 again nor have been taken there; about 25,000 positions).
-    for (int steps : {1, 2})
-        if (kings && cage_refutes_exact(s, around(kings, steps), around(kings, steps), 8 * max_states)) return true;
+    // Last, the squares within one king step of the kings known exactly, with eight times as
+    // many (janko.at's JR-D-130: with f3xBe4 taken back, the unit that shielded White's king
+    // on h1 from Black's queen on f1 when Black's king came to f2 can neither leave g1 and h1
+    // again nor have been taken there; about 25,000 positions), then those and the squares
+    // the pieces on them can have come from by one step (JR-D-151: with a2xNb1=B taken back,
+    // the white bishop and queen shut in at e7 and f8 beside Black's bishop on d8 and pawn on
+    // d6; 20,000 to 40,000 positions), then the squares within two king steps.
+    if (!kings) return false;
+    const Bitboard near = around(kings, 1), grown = with_origins(s.board, near);
+    for (const Bitboard region : {near, grown, around(kings, 2)})
+        if ((region != grown || grown != near) && cage_refutes_exact(s, region, region, 8 * max_states)) return true;
     return false;
 }
 
@@ -1024,6 +1064,38 @@ int fewest_pawn_captures(const Setup& s, Color c) {
     for (unsigned mask = 0; mask < 256; ++mask)
         if (popcount(Bitboard(mask)) == int(pawns.size())) best = std::min(best, cost[mask]);
     return best == kNone ? 0 : best;
+}
+
+// Tracks in `start` up to eight followed pieces of s (kings apart) that the static analysis
+// proves were not promoted on some squares of their side's last rank (the start position with
+// the piece marked promoted there, LegalityMarks::promoted_unit, is illegal): those on that
+// rank first, then the nearest to it; `promotable` gets the squares left as files. A retraction that takes the
+// promotion of such a unit back elsewhere is then no history's (janko.at's JR-D-151: with a2xNb1=B taken back, White's
+// g8 bishop was not promoted on g8, its pawn would need too many captures).
+void track_promotions(const Setup& s, Cage& start, std::array<std::uint8_t, 8>& promotable) {
+    std::array<std::pair<int, Square>, SQUARE_NB> found;
+    std::array<std::uint8_t, SQUARE_NB> files{};
+    int n = 0;
+    for (int i = 0; i < SQUARE_NB; ++i) {
+        const Square sq = Square(i);
+        const Piece p = start.board[sq];
+        if (p.empty() || p.walk == KING || p.walk == PAWN || s.board[sq] != p) continue;
+        LegalityMarks marks;
+        marks.promoted_unit = sq;
+        std::uint8_t allowed = 0;
+        for (int f = 0; f < 8; ++f) {
+            marks.promoted_on = square_bb(make_square(f, p.color == WHITE ? 7 : 0));
+            if (!analyze_orthodox_legality(s.board, s.side_to_move, 0, SQ_NONE, marks).illegal) allowed |= 1u << f;
+        }
+        if (allowed == 0xFF) continue;
+        files[sq] = allowed;
+        found[size_t(n++)] = {7 - relative_rank(p.color, rank_of(sq)), sq};
+    }
+    std::sort(found.begin(), found.begin() + n);
+    for (int i = 0; i < std::min(n, 8); ++i) {
+        start.tracked[size_t(i)] = std::uint8_t(found[size_t(i)].second);
+        promotable[size_t(i)] = files[found[size_t(i)].second];
+    }
 }
 
 bool cage_refutes_exact(const Setup& s, Bitboard region, Bitboard exact, long max_states) {
@@ -1058,6 +1130,7 @@ bool cage_refutes_exact(const Setup& s, Bitboard region, Bitboard exact, long ma
         --start.captures[taker];
         --start.piece_captures[taker];
     }
+    track_promotions(s, start, search.promotable_);
     return search.refutes(start);
 }
 
