@@ -8,6 +8,7 @@
 #include "test_util.h"
 
 #include <array>
+#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -466,28 +467,33 @@ TEST(RetroCage, APromotedBishopsSquareFromTheStaticAnalysis) {
 }
 
 // The exact search on positions of random legal games (fixed seed; uniform games and games
-// biased to pawn moves, king moves and captures), on the squares within one and two king
-// steps of the kings: never refuted.
+// biased to pawn moves, king moves, captures and promotions, where the search tracks promoted
+// pieces: Cage::tracked), on the squares within one and two king steps of the kings: never
+// refuted.
 TEST(RetroCage, ExactSearchNeverRefutesRandomGames) {
     std::mt19937 rng(20261204);
     MoveList list;
-    int positions = 0;
-    for (int game = 0; game < 100; ++game) {
+    int positions = 0, after_promotions = 0;
+    for (int game = 0; game < 125; ++game) {
         Position pos(parse_fen(kGameArrayFen));
-        const int style = game % 4, plies = 20 + int(rng() % 140);
+        const int style = game % 5, plies = 20 + int(rng() % 140);
+        bool promoted = false;
         for (int ply = 0; ply < plies; ++ply) {
             generate_legal(pos, list);
             if (list.size() == 0) break;
             std::vector<Move> biased;
             for (const Move& m : list) {
                 const Walk w = pos.piece_on(m.from).walk;
-                if ((style == 1 && w == PAWN) || (style == 2 && w == KING) || (style == 3 && !pos.empty(m.to)))
+                if ((style == 1 && w == PAWN) || (style == 2 && w == KING) || (style == 3 && !pos.empty(m.to)) ||
+                    (style == 4 && (m.kind == MoveKind::Promotion || (w == PAWN && rng() % 2))))
                     biased.push_back(m);
             }
             const Move m = !biased.empty() && rng() % 3 ? biased[rng() % biased.size()] : list[rng() % list.size()];
+            promoted = promoted || m.kind == MoveKind::Promotion;
             UndoInfo undo;
             pos.do_move(m, undo);
             if (ply < 8 || ply % 3) continue;
+            after_promotions += promoted;
             const rebirth::Setup s = pos.to_setup();
             Bitboard kings = 0;
             for (int i = 0; i < SQUARE_NB; ++i)
@@ -506,6 +512,8 @@ TEST(RetroCage, ExactSearchNeverRefutesRandomGames) {
         }
     }
     EXPECT_GT(positions, 2000);
+    EXPECT_GT(after_promotions, 300);
+    std::printf("%d positions, %d after a promotion\n", positions, after_promotions);
 }
 
 // Positions of random legal games (fixed seeds) are never refuted: uniform games, games where
