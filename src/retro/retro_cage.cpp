@@ -1030,9 +1030,12 @@ bool cage_refutes_wide(const Setup& s, long max_states) {
     // the white bishop and queen shut in at e7 and f8 beside Black's bishop on d8 and pawn on
     // d6; 20,000 to 40,000 positions), then the squares within two king steps.
     if (!kings) return false;
-    const Bitboard near = around(kings, 1), grown = with_origins(s.board, near);
-    for (const Bitboard region : {near, grown, around(kings, 2)})
-        if ((region != grown || grown != near) && cage_refutes_exact(s, region, region, 8 * max_states)) return true;
+    const Bitboard near = around(kings, 1);
+    const std::array<Bitboard, 3> regions{near, with_origins(s.board, near), around(kings, 2)};
+    // A region the same as the one before it is not searched again.
+    for (size_t i = 0; i < regions.size(); ++i)
+        if ((i == 0 || regions[i] != regions[i - 1]) && cage_refutes_exact(s, regions[i], regions[i], 8 * max_states))
+            return true;
     return false;
 }
 
