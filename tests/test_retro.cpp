@@ -180,13 +180,13 @@ TEST(Retro, RetractorsOtherJankoRecords) {
 }
 
 // The type-D records of the same file (107): the published pair never refuted, each colour's
-// type proved where one is left. About 3 minutes on two cores, so disabled in the suite: run it with
-// --gtest_also_run_disabled_tests --gtest_filter=Retro.DISABLED_RetractorsOtherDuplexRecords.
-// Measured 2026-12-03 (forty-fourth session): 90 of 107 proved (JR-D-078 by
-// forced_captures_rule; 89 in the forty-second, 84 before it: JR-D-098, -119, -125, -126,
+// type proved where one is left. About 145 s on one core (2026-12-04); in the suite since the
+// forty-eighth session (it was run by hand before), started first by tests/ctest_costs.txt.
+// Measured 2026-12-04: 90 of 107 proved (JR-D-078 by forced_captures_rule since the
+// forty-fourth session; 89 in the forty-second, 84 before it: JR-D-098, -119, -125, -126,
 // -131 since few kinds of last move get the second look; 83 before the forty-first:
 // JR-D-135), no pair refuted.
-TEST(Retro, DISABLED_RetractorsOtherDuplexRecords) {
+TEST(Retro, RetractorsOtherDuplexRecords) {
     const Tally t = tally(
         fs::path(REBIRTH_SOURCE_DIR) / "data" / "retro" / "retractor_lastmoves.jsonl",
         [](const std::string& type) { return type == "D"; }, judge_record);
