@@ -1072,9 +1072,10 @@ int fewest_pawn_captures(const Setup& s, Color c) {
 // Tracks in `start` up to eight followed pieces of s (kings apart) that the static analysis
 // proves were not promoted on some squares of their side's last rank (the start position with
 // the piece marked promoted there, LegalityMarks::promoted_unit, is illegal): those on that
-// rank first, then the nearest to it; `promotable` gets the squares left as files. A retraction that takes the
-// promotion of such a unit back elsewhere is then no history's (janko.at's JR-D-151: with a2xNb1=B taken back, White's
-// g8 bishop was not promoted on g8, its pawn would need too many captures).
+// rank first, then the nearest to it; `promotable` gets the squares left as files. A
+// retraction that takes the promotion of such a unit back elsewhere is then no history's
+// (janko.at's JR-D-151: with a2xNb1=B taken back, White's g8 bishop was not promoted on g8,
+// its pawn would need too many captures).
 void track_promotions(const Setup& s, Cage& start, std::array<std::uint8_t, 8>& promotable) {
     std::array<std::pair<int, Square>, SQUARE_NB> found;
     std::array<std::uint8_t, SQUARE_NB> files{};
