@@ -281,6 +281,41 @@ TEST(Perft, ParallelEqualsSingleThreadUnderConditions) {
     }
 }
 
+// A move list holds more than MAX_MOVES moves (on the heap past them): under Super Circe
+// (RULES.md: the taken unit is reborn on any empty square of the mover's choice, or not at
+// all) every capture is one move per empty square after it plus the capture without rebirth.
+// White's king on a1 is shut in by its own units on a2, b1 and b2, none of which can take, and
+// Black has no knight, so no rebirth checks it: the moves are the orthodox ones plus, per
+// orthodox capture, one per square left empty (64 less the units after it). Here 1038 moves
+// (one list used to overflow its 1024 places); copies keep them.
+TEST(Perft, SuperCirceCapturesFillAMoveListPastItsPlace) {
+    const char* fen = "1b1r1b1k/r1Q1Q1r1/1b1r1b2/r1Q1Q1r1/1b1r1b2/2Q1Q1r1/PP6/KN1b4 w - - 0 1";
+    Position plain = from_fen(fen);
+    MoveList orthodox;
+    generate_legal(plain, orthodox);
+    int captures = 0;
+    for (const Move& m : orthodox) captures += !plain.empty(m.to);
+    const int empty_after = 64 - (popcount(plain.pieces()) - 1);
+    const int expected = orthodox.size() + captures * empty_after;
+    ASSERT_GT(expected, MAX_MOVES);
+    const RuleSet rules = resolve_rules(parse_condition_words("Circe Super", "test"), "test");
+    SetupRules setup_rules;
+    setup_rules.rules = &rules;
+    Position super(parse_fen(fen), setup_rules);
+    MoveList list;
+    generate_legal(super, list);
+    EXPECT_EQ(list.size(), expected);
+    EXPECT_EQ(list.size(), 1038);
+    EXPECT_EQ(perft(super, 1), std::uint64_t(expected));
+    MoveList copy;
+    copy.push(list[0]);
+    copy = list;
+    ASSERT_EQ(copy.size(), list.size());
+    EXPECT_TRUE(std::equal(copy.begin(), copy.end(), list.begin()));
+    const MoveList again(copy);
+    EXPECT_TRUE(std::equal(again.begin(), again.end(), list.begin()));
+}
+
 namespace {
 
 // Moves at depth `depth` below pos that give check, by gives_check; every legal move on the

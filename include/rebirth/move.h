@@ -45,31 +45,66 @@ constexpr Bitboard touched_squares(const Move& m) {
     return square_bb(m.from) | square_bb(m.to) | (m.kind == MoveKind::Castling ? square_bb(castling_corner(m)) : 0);
 }
 
+// The moves a MoveList holds in place; beyond them (Super Circe's rebirths on every empty
+// square of every capture: 30 captures and 40 empty squares make 1200 moves) it moves them to
+// the heap.
 inline constexpr int MAX_MOVES = 1024;
 
-// A fixed-capacity list of moves, meant to live on the stack.
+// A list of moves meant to live on the stack: MAX_MOVES in place, more on the heap.
 class MoveList {
   public:
-    void push(const Move& m) { storage_.moves[size_++] = m; }
-    void clear() { size_ = 0; }
-    int size() const { return size_; }
-    bool empty() const { return size_ == 0; }
-    const Move& operator[](int i) const { return storage_.moves[i]; }
-    Move& operator[](int i) { return storage_.moves[i]; }
-    const Move* begin() const { return storage_.moves; }
-    const Move* end() const { return storage_.moves + size_; }
-    Move* begin() { return storage_.moves; }
-    Move* end() { return storage_.moves + size_; }
-    void truncate(int n) { size_ = n; }
+    MoveList() = default;
+    MoveList(const MoveList& other) { *this = other; }
+    MoveList& operator=(const MoveList& other) {
+        if (this == &other) return *this;
+        clear();
+        reserve(other.size());
+        std::memcpy(static_cast<void*>(data_), other.data_, sizeof(Move) * size_t(other.size()));
+        end_ = data_ + other.size();
+        return *this;
+    }
+    ~MoveList() {
+        if (data_ != storage_.moves) delete[] data_;
+    }
+    void push(const Move& m) {
+        if (end_ == limit_) [[unlikely]]
+            grow();
+        *end_++ = m;
+    }
+    void clear() { end_ = data_; }
+    int size() const { return int(end_ - data_); }
+    bool empty() const { return end_ == data_; }
+    const Move& operator[](int i) const { return data_[i]; }
+    Move& operator[](int i) { return data_[i]; }
+    const Move* begin() const { return data_; }
+    const Move* end() const { return end_; }
+    Move* begin() { return data_; }
+    Move* end() { return end_; }
+    void truncate(int n) { end_ = data_ + n; }
 
   private:
-    // Left uninitialised: only the first size_ entries are ever read.
+    // Twice the room, out of the hot path.
+    [[gnu::noinline, gnu::cold]] void grow() { reserve(2 * int(limit_ - data_)); }
+    // Room for n moves at least, the ones held kept.
+    void reserve(int n) {
+        if (n <= int(limit_ - data_)) return;
+        const int held = size();
+        Move* bigger = new Move[size_t(n)];
+        std::memcpy(static_cast<void*>(bigger), data_, sizeof(Move) * size_t(held));
+        if (data_ != storage_.moves) delete[] data_;
+        data_ = bigger;
+        end_ = bigger + held;
+        limit_ = bigger + n;
+    }
+    // Left uninitialised: only the moves before end_ are ever read.
     union Storage {
         Storage() {}
         Move moves[MAX_MOVES];
     };
     Storage storage_;
-    int size_ = 0;
+    Move* data_ = storage_.moves;
+    Move* end_ = storage_.moves;
+    Move* limit_ = storage_.moves + MAX_MOVES;
 };
 
 }  // namespace rebirth

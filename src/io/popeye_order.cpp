@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <numeric>
+#include <vector>
 
 #include "rebirth/movegen.h"
 #include "rebirth/rules.h"
@@ -152,8 +153,10 @@ void popeye_sort(const Position& pos, MoveList& list, bool final_move) {
         std::uint64_t key;
         Move move;
     };
-    std::array<Keyed, MAX_MOVES> keyed;
     const int n = list.size();
+    std::array<Keyed, MAX_MOVES> in_place;
+    std::vector<Keyed> on_heap(n > MAX_MOVES ? size_t(n) : 0);
+    Keyed* keyed = n > MAX_MOVES ? on_heap.data() : in_place.data();
     for (int i = 0; i < n; ++i) {
         const Move& m = list[i];
         const std::uint64_t unit = final_move ? 63 - static_cast<int>(m.from) : static_cast<int>(m.from);

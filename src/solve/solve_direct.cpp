@@ -112,15 +112,16 @@ class BattleSolver {
     // Only the order in which defences are tried changes, never a result.
     static void fewest_replies_first(Position& pos, MoveList& list) {
         const int n = list.size();
-        std::array<std::pair<int, Move>, MAX_MOVES> order;
+        std::array<std::pair<int, Move>, MAX_MOVES> in_place;
+        std::vector<std::pair<int, Move>> on_heap(n > MAX_MOVES ? size_t(n) : 0);
+        std::pair<int, Move>* order = n > MAX_MOVES ? on_heap.data() : in_place.data();
         for (int i = 0; i < n; ++i) {
             UndoInfo u;
             pos.do_move(list[i], u);
             order[i] = {count_legal(pos), list[i]};
             pos.undo_move(list[i], u);
         }
-        std::stable_sort(order.begin(), order.begin() + n,
-                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::stable_sort(order, order + n, [](const auto& a, const auto& b) { return a.first < b.first; });
         for (int i = 0; i < n; ++i) list[i] = order[i].second;
     }
 
