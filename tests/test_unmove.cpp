@@ -549,6 +549,17 @@ TEST(UnMove, AssassinBringsBackTheRemovedUnit) {
     }));
     EXPECT_FALSE(has_retraction(lost, SQ_C6, SQ_A8, ROOK,
                                 [](const UnMove& u) { return u.capturer_before == make_piece(WHITE, BISHOP); }));
+    // With Rex Inclusive a king is reborn too, and no king is ever removed: White's king on
+    // e1, its rebirth square, was taken there by a black unit from b4 that its rebirth removed
+    // (a move the forward generator plays: White's king, attacked on e1, was not in check).
+    // Not without Rex Inclusive, where kings are never taken.
+    const char* kings = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+    const auto rex = unmoves_under(kings, "Circe Assassin RexInclusive");
+    EXPECT_TRUE(has_retraction(rex, SQ_B4, SQ_E1, KING, [](const UnMove& u) {
+        return u.capturer_lost && u.capturer_before == make_piece(BLACK, BISHOP) && u.unreborn == SQ_E1;
+    }));
+    EXPECT_FALSE(
+        has_retraction(unmoves_under(kings, "Circe Assassin"), SQ_B4, SQ_E1, KING, [](const UnMove&) { return true; }));
 }
 
 // The retractions of a position written as their forward moves ("e5*d6 ep. [bP]"), under

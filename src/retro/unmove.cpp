@@ -691,11 +691,12 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
         }
     }
     // Circe Assassin: a unit of the opponent taken on its own rebirth square t is reborn
-    // there and removes the capturer (never a king), which vanishes from the board.
+    // there and removes the capturer (never a king), which vanishes from the board; with Rex
+    // Inclusive a king too (Bb4xe1 taking White's king on e1).
     for (int ti = 0; assassin && ti < SQUARE_NB && !stopped; ++ti) {
         const Square t = Square(ti);
         const Piece y = position.board[t];
-        if (y.empty() || y.color == mover || y.walk == KING) continue;
+        if (y.empty() || y.color == mover || (y.walk == KING && rules->rex != Rex::Inclusive)) continue;
         for (Walk w : kUncapturable) {
             const Piece x = make_piece(mover, w);
             arrivals(x, mover, t, occ, !pawn_ranks, ways);
