@@ -428,6 +428,23 @@ TEST(LegalityPawnStructure, FilesWithoutPawnsLeaveOutUnitsTakenByPiecesElsewhere
     EXPECT_TRUE(not_proved_illegal(analyze_fen("k7/Pppp4/rp6/1K6/1P6/pP6/p1PP4/8 b - - 0 1")));
 }
 
+// Pawns that passed each other on a file count in the files without pawns: one of each pair
+// came onto the file by a capture. janko.at's duplex record JR-D-014 (Kg5 Bh4 e2 f2 g3 g6 h6
+// h7 against Kh8 d7 e7 g7 f5 h5 h2) with g2-g3 taken back: White lost 8 units, Black 9. Bf8,
+// shut in by e7 and g7, was taken at home by a piece, and Bf1, shut in by e2 and g2 (g2 held
+// all game), by a piece too. White's g6, h6 and h7 need 8 pawn captures (the h-pawn straight
+// up, the c- and d-pawns across to g and h), with Bf8's 9: all White made. So White's h-pawn
+// went up its file, and Black's h5 and h2 came onto the h-file by captures from the g-file:
+// with f5, 7 captures of Black's pawns (the h-pawn h->g->h, the c-pawn c->h; or f5 from c,
+// and the f- and h-pawns to h). The a- and b-files, without pawns and touched by no way, need
+// one capture more (Black's, White having none left), and Bf1's another: 9 captures of Black,
+// who made 8. With Kf4-g5 taken back (g3 from g2 earlier, Bf1 free) it fits.
+TEST(LegalityPawnStructure, FilesWithoutPawnsCountPawnsThatPassedEachOther) {
+    EXPECT_TRUE(illegal_with(analyze_fen("7k/3pp1pP/6PP/5pKp/7B/8/4PPPp/8 w - - 0 1"), "no pawn stands"));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("7k/3pp1pP/6PP/5p1p/5K1B/6P1/4PP1p/8 w - - 0 1")));
+    EXPECT_TRUE(not_proved_illegal(analyze_fen("7k/3pp1pP/6PP/5pKp/7B/6P1/4PP1p/8 b - - 0 1")));
+}
+
 // JR-D-004 with White's Kc4xb5 taken back (a black knight, bishop, queen or rook on b5): Black's
 // pawns made all 10 captures (a7xb6, e7xd6xc5xb4xa3, f7xe6xd5xc4xb3xa2), so Black's gone g- and
 // h-pawns made none and stayed on their files, each taken there or promoted past White's pawn

@@ -1022,8 +1022,10 @@ int cover_captures(unsigned uncovered) {
 // Per set of files (bit f: file f), the least captures of an assignment of the plan's items
 // to distinct free homes whose ways touch exactly those files (plan.touched), each way with up
 // to kTouchedSlack extra captures (more: as many touching every file), within plan.missing;
-// INF where none does (vanished_files_rule).
-std::array<int, 256> least_by_touched(const CapturePlan& plan) {
+// INF where none does (vanished_files_rule). The moved pawns of `forced` (bit i) take only the
+// ways that came onto their files by a capture (plan.entered), whose files are among those of
+// the ways of as many captures.
+std::array<int, 256> least_by_touched(const CapturePlan& plan, unsigned forced = 0) {
     std::array<int, 256> best;
     best.fill(INF);
     // dp[homes][touched]: the least captures of the first popcount(homes) items on those homes.
@@ -1038,14 +1040,19 @@ std::array<int, 256> least_by_touched(const CapturePlan& plan) {
                 best[t] = std::min(best[t], here);
                 continue;
             }
+            const bool entered = i < plan.pawns && (forced & (1u << i));
             for (int f = 0; f < 8; ++f) {
                 if (!(plan.free_mask & ~mask & (1u << f))) continue;
-                const int least = plan.cost[size_t(i)][size_t(f)];
+                const int least = (entered ? plan.entered : plan.cost)[size_t(i)][size_t(f)];
                 if (least >= INF) continue;
+                const int extra = least - plan.cost[size_t(i)][size_t(f)];  // the entered way's
                 // A way with more than kTouchedSlack extra captures: as one with kTouchedSlack + 1
                 // touching every file.
                 for (int k = 0; k <= kTouchedSlack + 1 && here + least + k <= plan.missing; ++k) {
-                    const unsigned touched = k <= kTouchedSlack ? plan.touched[size_t(i)][size_t(f)][size_t(k)] : 0xffu;
+                    const int slack = extra + k;
+                    const unsigned touched = slack <= kTouchedSlack && k <= kTouchedSlack
+                                                 ? plan.touched[size_t(i)][size_t(f)][size_t(slack)]
+                                                 : 0xffu;
                     int& next = dp[(mask | (1u << f)) * 256 + (t | touched)];
                     next = std::min(next, here + least + k);
                 }
@@ -1074,9 +1081,14 @@ Bitboard pawn_capture_region(const Scan& s, Color c, Bitboard walls) {
 // units both sides lost, less the original pieces that only a piece can have taken and only
 // off those files (untakeable_by_pawns over the pawn capture region and the files: Bc8 lost
 // at home behind b7 and d7 when the c-file holds a pawn), whose captures touch none of them.
-// Illegal when no assignment of both sides' items to homes (with up to kTouchedSlack extra
-// captures a way) leaves room for them. `want`: set when the plans must first be filled again
-// with the files their ways touch (the rule is worth working out).
+// Moved pawns of both sides that passed each other on a file (crossing_rule's pairs, pawns on
+// the board only) count as there: one of each pair came onto the file by a capture, for every
+// choice of which (JR-D-014 before g2-g3: White's h-pawn went straight up to h6 or h7, so
+// Black's pawns on h5 and h2 came from the g-file, and the a- and b-files need one capture
+// more than both sides have). Illegal when no choice and assignment of both sides' items to
+// homes (with up to kTouchedSlack extra captures a way) leaves room for them. `want`: set when
+// the plans must first be filled again with the files their ways touch (the rule is worth
+// working out).
 LegalityVerdict vanished_files_rule(const Scan& s, const std::array<CapturePlan, COLOR_NB>& plans, Bitboard walls,
                                     const Seals& seals, const LegalityMarks& marks, bool& want) {
     unsigned empty = 0;
@@ -1092,17 +1104,67 @@ LegalityVerdict vanished_files_rule(const Scan& s, const std::array<CapturePlan,
         unsigned away = 0;
         room -= untakeable_by_pawns(s, o, walls, seals, pawn_capture_region(s, ~o, walls) | empty_squares, marks, away);
     }
-    const int least = least_captures(plans[WHITE], 0) + least_captures(plans[BLACK], 0);
-    if (least >= INF || least + cover_captures(empty) <= room) return {};
+    // The pairs of moved pawns on one file, the black one nearer the first rank (both homes of
+    // the file free, as crossing_fits asks); beyond 6 pairs none is weighed (sound: fewer
+    // choices to refute, and at most 64 of them to work out).
+    std::vector<std::pair<int, int>> pairs;
+    for (int i = 0; i < plans[WHITE].pawns; ++i)
+        for (int j = 0; j < plans[BLACK].pawns; ++j) {
+            const Square w = plans[WHITE].square[size_t(i)], b = plans[BLACK].square[size_t(j)];
+            if (file_of(w) == file_of(b) && rank_of(b) < rank_of(w) &&
+                (plans[WHITE].free_mask & plans[BLACK].free_mask & (1u << file_of(w))))
+                pairs.emplace_back(i, j);
+        }
+    if (pairs.size() > 6) pairs.clear();
+    // The choices (bit k: the black pawn of pair k came onto the file by a capture, else the
+    // white one) within each side's captures, as each side's forced items, with their least
+    // totals.
+    struct Choice {
+        unsigned forced[COLOR_NB];
+        int least;
+    };
+    std::vector<Choice> choices;
+    std::array<std::array<int, 256>, COLOR_NB> memo;
+    for (auto& m : memo) m.fill(-1);
+    int best = INF;
+    for (unsigned choice = 0; choice < (1u << pairs.size()); ++choice) {
+        Choice c{{0, 0}, 0};
+        for (size_t k = 0; k < pairs.size(); ++k)
+            if (choice & (1u << k))
+                c.forced[BLACK] |= 1u << pairs[k].second;
+            else
+                c.forced[WHITE] |= 1u << pairs[k].first;
+        bool within = true;
+        for (Color x : {WHITE, BLACK}) {
+            int& v = memo[x][c.forced[x]];
+            if (v < 0) v = least_captures(plans[x], c.forced[x]);
+            within = within && v <= plans[x].missing;
+            c.least += std::min(v, INF);
+        }
+        if (!within) continue;
+        choices.push_back(c);
+        best = std::min(best, c.least);
+    }
+    if (best >= INF || best + cover_captures(empty) <= room) return {};
     if (!plans[WHITE].has_touched || !plans[BLACK].has_touched) {
         want = true;
         return {};
     }
-    const std::array<int, 256> white = least_by_touched(plans[WHITE]), black = least_by_touched(plans[BLACK]);
-    for (unsigned w = 0; w < 256; ++w) {
-        if (white[w] >= INF) continue;
-        for (unsigned b = 0; b < 256; ++b)
-            if (black[b] < INF && white[w] + black[b] + cover_captures(empty & ~(w | b)) <= room) return {};
+    std::array<std::vector<std::pair<unsigned, std::array<int, 256>>>, COLOR_NB> by_touched;
+    const auto touched_of = [&](Color x, unsigned forced) -> const std::array<int, 256>& {
+        for (const auto& [f, table] : by_touched[x])
+            if (f == forced) return table;
+        by_touched[x].emplace_back(forced, least_by_touched(plans[x], forced));
+        return by_touched[x].back().second;
+    };
+    for (const Choice& c : choices) {
+        const std::array<int, 256> white = touched_of(WHITE, c.forced[WHITE]);
+        const std::array<int, 256>& black = touched_of(BLACK, c.forced[BLACK]);
+        for (unsigned w = 0; w < 256; ++w) {
+            if (white[w] >= INF) continue;
+            for (unsigned b = 0; b < 256; ++b)
+                if (black[b] < INF && white[w] + black[b] + cover_captures(empty & ~(w | b)) <= room) return {};
+        }
     }
     return illegal(
         "on files where no pawn stands some pawn's capture started or some capture landed, and the captures the "
