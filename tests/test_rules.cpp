@@ -567,6 +567,38 @@ TEST(Rules, FirstRankPawnsMoveAndCheckUnderCageAndParrain) {
     }
 }
 
+// Circe Parrain: a double step whose move places the waiting unit on the square it crossed
+// gives no en passant right (Popeye 4.104 takes the unit there, never the pawn en passant:
+// data/popeye-oracle/parrain_double_step_onto_reborn_unit). A white unit took the queen on
+// d8; d7-d5 puts it on d6, shifted by the move: e5 takes it, and the position keeps its
+// invariants (no unit on the en passant square).
+TEST(Rules, ParrainDoubleStepOntoTheRebornUnitGivesNoEnPassant) {
+    const RuleSet rules = resolve_rules(parse_condition_words("Circe Parrain", "test"), "test");
+    SetupRules setup_rules;
+    setup_rules.rules = &rules;
+    rebirth::Setup s = parse_fen("k7/p2p4/1p6/4P3/8/8/6PP/7K b - - 0 1");
+    s.parrain_square = SQ_D8;
+    s.parrain_piece = make_piece(BLACK, QUEEN);
+    Position pos(s, setup_rules);
+    bool played = false;
+    MoveList black;
+    generate_legal(pos, black);
+    for (const Move& m : black) {
+        if (move_to_popeye(pos, m) != "d7-d5[+bQd6]") continue;
+        played = true;
+        UndoInfo u;
+        pos.do_move(m, u);
+        std::string why;
+        EXPECT_TRUE(pos.is_consistent(&why)) << why;
+        EXPECT_EQ(pos.to_setup().ep_square, SQ_NONE);
+        const auto white = rebirth::test::legal_moves(pos);
+        EXPECT_EQ(std::count(white.begin(), white.end(), "e5*d6"), 1);
+        EXPECT_EQ(std::count(white.begin(), white.end(), "e5*d6 ep."), 0);
+        pos.undo_move(m, u);
+    }
+    EXPECT_TRUE(played);
+}
+
 // Circe Cage (RULES.md section 5): the captured unit is reborn only where it then has no
 // legal non-capturing move (constructed positions). Sd5*f6 uncovers Qh1's check of Ka8: the
 // rook reborn on the diagonal b7 ... g2 is pinned there, caged; elsewhere it is caged unless

@@ -388,10 +388,12 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
     for (Bitboard b = castling_ ^ new_rights; b;) key_ ^= zobrist::castling_key(pop_lsb(b));
     castling_ = new_rights;
 
-    // A double step (Anti-Mars: from the rebirth square m.extra) gives the en passant right.
+    // A double step (Anti-Mars: from the rebirth square m.extra) gives the en passant right,
+    // unless a rebirth filled the square it crossed (Parrain: d7-d5[+bQd6]; Popeye then lets
+    // e5 take the queen on d6, not the pawn en passant).
     const Square step_from = (R.antimars && m.extra != SQ_NONE) ? m.extra : m.from;
     if (mover.walk == PAWN && m.kind == MoveKind::Normal && (m.to - step_from == 16 || step_from - m.to == 16) &&
-        board_[m.to] == mover) {
+        board_[m.to] == mover && board_[Square((step_from + m.to) / 2)].empty()) {
         ep_square_ = Square((step_from + m.to) / 2);
         key_ ^= zobrist::ep_key(ep_square_);
     }
