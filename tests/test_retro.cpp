@@ -407,18 +407,19 @@ TEST(Retro, PlayedMovesAreAmongTheLastMoves) { EXPECT_GE(played_moves_found("", 
 // The same under the rebirth rules generate_unmoves supports: the static analysis of
 // may_be_legal under rules, the retractions and the history filters never refute the game
 // actually played.
-// Anti-Circe, Assassin and Circe + Anti-Circe are asked for the last move only: near the game array nearly every
-// unit stands on its rebirth square, and two Anti-Circe retractions deep already make
-// hundreds of thousands of sequences. Ten games a condition (16 before CI's budget of
-// 2026-12-03; the games are 8 to 17 plies long).
+// Anti-Circe, Assassin, Circe + Anti-Circe and Super Circe are asked for the last move only:
+// near the game array nearly every unit stands on its rebirth square, and two Anti-Circe
+// retractions deep already make hundreds of thousands of sequences (Super Circe: a unit
+// reborn anywhere is taken back from anywhere, 10 to 50 s a game two moves deep). Ten games
+// a condition (16 before CI's budget of 2026-12-03; the games are 8 to 17 plies long).
 TEST(Retro, PlayedMovesAreAmongTheLastMovesUnderRebirthRules) {
     for (const char* condition : {"Circe", "Circe PWC", "MarsCirce", "AntiMarsCirce", "Circe Frischauf",
                                   "Circe Turncoats", "CirceDoubleAgents", "Circe April S B"}) {
         SCOPED_TRACE(condition);
         EXPECT_GE(played_moves_found(condition, 2, 10, 23), 7);
     }
-    for (const char* condition :
-         {"AntiCirce", "AntiCirce Cheylan", "Circe Assassin", "Circe AntiCirce", "AntiCirce Turncoats RexExclusive"}) {
+    for (const char* condition : {"AntiCirce", "AntiCirce Cheylan", "Circe Assassin", "Circe AntiCirce",
+                                  "AntiCirce Turncoats RexExclusive", "Circe Assassin RexInclusive", "Circe Super"}) {
         SCOPED_TRACE(condition);
         EXPECT_GE(played_moves_found(condition, 1, 10, 23), 7);
     }
