@@ -464,14 +464,19 @@ class BattleSolver {
             null.set_side_to_move_for_analysis(~pos.side_to_move());
             if (attacker_min(null, *o.threat) == 0) return true;
         }
-        if (o.max_flights && j >= 2) {
-            const Square king = pos.king_square(pos.side_to_move());
-            MoveList list;
-            generate_legal(pos, list);
-            const auto flights = std::count_if(list.begin(), list.end(), [&](const Move& m) { return m.from == king; });
-            if (king != SQ_NONE && flights > *o.max_flights) return true;
-        }
-        return false;
+        return too_many_flights(pos, j);
+    }
+
+    // Option MaxFlightsquares n: with j >= 2 attacker moves left, the defender's king (to move)
+    // has more than n flights (legal king moves).
+    bool too_many_flights(const Position& pos, int j) const {
+        const Options& o = ctx_.problem.options;
+        if (!o.max_flights || j < 2) return false;
+        const Square king = pos.king_square(pos.side_to_move());
+        MoveList list;
+        generate_legal(pos, list);
+        const auto flights = std::count_if(list.begin(), list.end(), [&](const Move& m) { return m.from == king; });
+        return king != SQ_NONE && flights > *o.max_flights;
     }
 
     // Defender to move after a root move that does not solve: collects the refutations (the
@@ -505,12 +510,15 @@ class BattleSolver {
 
     // Option PostKeyPlay: the diagram is the position after the key, the defender to move
     // with n - 1 attacker moves left; the play as after a key, refutations written among the
-    // variations ("1...h5-h4" then "refutes."); none when the attacker is in check then.
+    // variations ("1...h5-h4" then "refutes."); none when the attacker is in check then, and
+    // an empty one when Option MaxFlightsquares judges the diagram defended (Popeye 4.104
+    // writes its empty line and no play then; Option Threat it does not apply there).
     std::optional<PlayNode> post_key_tree(const Position& initial, int n) const {
         Position pos = initial;
         pos.set_side_to_move_for_analysis(~initial.side_to_move());
         if (pos.in_check(~pos.side_to_move())) return std::nullopt;
         PlayNode tree{PlayNode::Kind::PostKey, Move{}, {}};
+        if (too_many_flights(pos, n - 1)) return tree;
         write_defences(pos, n - 1, false, tree, true);
         return tree;
     }
