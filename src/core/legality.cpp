@@ -1139,7 +1139,7 @@ LegalityVerdict vanished_files_rule(const Scan& s, const std::array<CapturePlan,
             int& v = memo[x][c.forced[x]];
             if (v < 0) v = least_captures(plans[x], c.forced[x]);
             within = within && v <= plans[x].missing;
-            c.least += std::min(v, INF);
+            c.least += v;
         }
         if (!within) continue;
         choices.push_back(c);
@@ -1158,7 +1158,8 @@ LegalityVerdict vanished_files_rule(const Scan& s, const std::array<CapturePlan,
         return by_touched[x].back().second;
     };
     for (const Choice& c : choices) {
-        const std::array<int, 256> white = touched_of(WHITE, c.forced[WHITE]);
+        // Each side's tables grow apart, so neither call moves the other's.
+        const std::array<int, 256>& white = touched_of(WHITE, c.forced[WHITE]);
         const std::array<int, 256>& black = touched_of(BLACK, c.forced[BLACK]);
         for (unsigned w = 0; w < 256; ++w) {
             if (white[w] >= INF) continue;

@@ -473,10 +473,11 @@ class BattleSolver {
         const Options& o = ctx_.problem.options;
         if (!o.max_flights || j < 2) return false;
         const Square king = pos.king_square(pos.side_to_move());
+        if (king == SQ_NONE) return false;
         MoveList list;
         generate_legal(pos, list);
         const auto flights = std::count_if(list.begin(), list.end(), [&](const Move& m) { return m.from == king; });
-        return king != SQ_NONE && flights > *o.max_flights;
+        return flights > *o.max_flights;
     }
 
     // Defender to move after a root move that does not solve: collects the refutations (the
