@@ -26,7 +26,7 @@ CONDITIONS = [
     "Circe VerticalMirror", "Circe Rank", "AntiCirce Couscous", "Circe Volcanic", "Circe Parachute",
     "Circe Strict", "Circe Assassin RexInclusive", "MarsCirce RexInclusive", "Circe Mirror Assassin", "AntiSuperCirce",
     "AntiCirce Volcanic", "Circe Turncoats", "Circe Parachute", "AntiCirce Cheylan Couscous", "AntiCirce Mirror",
-    "Circe Clone RexInclusive", "Circe Take&Make RexInclusive", "Circe Equipollents RexInclusive", "AntiMarsCirce RexInclusive", "Circe PWC RexInclusive",
+    "Circe Clone RexInclusive", "Circe Equipollents RexInclusive", "AntiMarsCirce RexInclusive", "Circe PWC RexInclusive",
     "AntiCirce Symmetry", "AntiCirce Diagram", "AntiCirce Antipodes", "Circe Chameleon RexInclusive", "Circe Assassin Mirror",
     "Circe Frischauf RexInclusive",
 ]

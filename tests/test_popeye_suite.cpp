@@ -16,8 +16,12 @@
 #include <string>
 #include <vector>
 
+#include "rebirth/perft.h"
 #include "rebirth/popeye_input.h"
 #include "rebirth/popeye_output.h"
+#include "rebirth/position.h"
+#include "rebirth/rules.h"
+#include "rebirth/setup.h"
 #include "rebirth/solve.h"
 
 using namespace rebirth;
@@ -120,14 +124,49 @@ TEST(PopeyeOracle, MatchesPopeyeByteForByte) {
          {"mars_castling_white", "mars_castling_black_h1", "any_move_marks", "antimars_null_last_move",
           "takemake_rebirth_order", "assassin_last_move_removes_capturer", "anticirce_en_passant_last_move",
           "option_notes", "option_notes_de", "option_notes_fr", "option_play", "turncoats_april", "goals",
-          "parrain_double_step_onto_reborn_unit", "postkey_maxflights"}) {
+          "parrain_double_step_onto_reborn_unit", "postkey_maxflights", "antimars_castling_king_on_corner",
+          "anticirce_couscous_en_passant", "anticirce_en_passant_capture_square"}) {
         SCOPED_TRACE(name);
         const std::string popeye = read_text(dir + name + ".out");
         ASSERT_FALSE(popeye.empty());
         EXPECT_EQ(solve_file(dir + name + ".inp"), popeye);
         ++files;
     }
-    EXPECT_EQ(files, 15);
+    EXPECT_EQ(files, 18);
+}
+
+// Anti-Mars castling with a rook lifted onto its rebirth corner (README, known Popeye
+// defects; data/popeye-oracle/README.md): Popeye 4.104's lines of two half-moves
+// (`SStipulation ... 2:2hh[~]`, which rebirth does not read) for the three problems of
+// antimars_castling_lines.inp, counted by first move, against rebirth's perft divide. The rook
+// lifted onto the other corner stays there (after `[wRa3->a1]0-0` Black has `Bd6-f8-a3` and no
+// `Bd6*a3`); the rook lifted onto h8 clears b8 for the a8 rook's `[bRb8->h8]0-0-0` (40
+// replies); the king on h8 goes to e8 first, so the rook may be lifted onto h8
+// (`[bKh8->e8][bRg5->h8]0-0`).
+TEST(PopeyeOracle, AntiMarsCastlingLinesMatchPopeye) {
+    const std::string text = read_text(REBIRTH_SOURCE_DIR "/data/popeye-oracle/antimars_castling_lines.out");
+    const char* fens[] = {"2k5/8/3b4/8/8/R7/8/1N2K2R w K - 0 1", "rr2k1b1/b5PP/2p5/8/3B4/3R4/1p6/R3K2R b Qq - 0 1",
+                          "7k/1RP5/8/5Pr1/8/8/2N2K2/R7 b - - 0 1"};
+    const char* lifted[] = {"[wRa3->a1]0-0", "[bRb8->h8]0-0-0", "[bKh8->e8][bRg5->h8]0-0"};
+    const RuleSet rules = resolve_rules(parse_condition_words("AntiMarsCirce", "test"), "test");
+    SetupRules setup_rules;
+    setup_rules.rules = &rules;
+    std::vector<std::map<std::string, std::uint64_t>> popeye(1);
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("solution finished.", 0) == 0) popeye.emplace_back();
+        if (line.rfind("  1.", 0) != 0) continue;
+        ++popeye.back()[line.substr(4, line.find(' ', 4) - 4)];
+    }
+    ASSERT_GE(popeye.size(), 3u);
+    for (int i = 0; i < 3; ++i) {
+        SCOPED_TRACE(fens[i]);
+        const Position pos(parse_fen(fens[i]), setup_rules);
+        std::map<std::string, std::uint64_t> ours;
+        for (const auto& [move, count] : perft_divide(pos, 2, 1)) ours[move.substr(0, move.find(' '))] += count;
+        EXPECT_EQ(ours, popeye[size_t(i)]);
+        EXPECT_GT(ours[lifted[i]], 0u);
+    }
 }
 
 // Option Intelligent under a Circe-family condition (README: known Popeye defects): Popeye

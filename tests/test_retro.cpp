@@ -158,6 +158,46 @@ TEST(Retro, LastMoveTypesOfTheDuplexJankoRecords) {
     EXPECT_GE(t.proved, 53);
 }
 
+// JR-D-034 (Keym, as Retractor's tests give it, `4bb2/2pppkpP/6Rb/6rQ/5KRp/4PbB1/1P2PrPN/5B2`)
+// is published with a unique type KxP for Black's last move (White to move). A session's helper
+// built games from the game array that end in that diagram with White to move after 14 other
+// last moves of Black's (data/retro/hand-proofs/JR-D-034-games.jsonl: B(d5|c6)x(B|N)f3 and
+// R(a5-e5)x(Q|R)g5; 88 to 94 half-moves, checked by its own move checker too): the published
+// answer does not hold for this diagram, so the record cannot be proved. Each game replays
+// (rebirth's certificate check: legal moves, the diagram at the end), its last move is one
+// rebirth leaves, and with it the types of Black's last move are more than one.
+TEST(Retro, KeymsDuplexRecordHasOtherLastMovesForBlack) {
+    const auto games =
+        test::read_jsonl(fs::path(REBIRTH_SOURCE_DIR) / "data" / "retro" / "hand-proofs" / "JR-D-034-games.jsonl");
+    ASSERT_EQ(games.size(), 14u);
+    const rebirth::Setup diagram = parse_fen(games[0]["fen"].get<std::string>());
+    const std::vector<UnMove> left = possible_last_moves(diagram, 3);
+    std::set<std::string> types;
+    for (const auto& g : games) {
+        SCOPED_TRACE(g["last_move"].get<std::string>());
+        std::vector<Move> played;
+        EXPECT_EQ(check_certificate_text(diagram, g["certificate"].get<std::string>(), {}, 1, &played), "");
+        ASSERT_FALSE(played.empty());
+        const Move last = played.back();
+        // The unit the last move took, on the board before it.
+        Position before(parse_fen(kGameArrayFen));
+        for (size_t i = 0; i + 1 < played.size(); ++i) {
+            UndoInfo undo;
+            before.do_move(played[i], undo);
+        }
+        const Walk taken = before.piece_on(last.to).walk;
+        bool found = false;
+        for (const UnMove& u : left)
+            if (u.move == last && u.uncaptured == taken) {
+                found = true;
+                EXPECT_EQ(janko_notation(diagram, u), g["last_move"].get<std::string>());
+                types.insert(last_move_type(diagram, u));
+            }
+        EXPECT_TRUE(found);
+    }
+    EXPECT_EQ(types, (std::set<std::string>{"BxB", "BxN", "RxQ", "RxR"}));
+}
+
 // The other 226 janko.at records of Retractor's tests (data/retro/retractor_lastmoves.jsonl,
 // beside the 115 of ../shared/reference), types A, B, C and the full sequences: the published
 // answer is never refuted, and where it is left alone it is proved (a full sequence at depth 2,

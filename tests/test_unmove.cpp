@@ -527,6 +527,50 @@ TEST(UnMove, AntiMarsNonCapturesAndCastlingStartFromTheRebirthSquare) {
         }
 }
 
+// Anti-Mars castling's first move of a lift round takes the lifted rook along even when the
+// king castles to the other side (Popeye 4.104: "[wRa3->a1]0-0", then "Ra1-a3" and Black's
+// "Bd6-f8-a3": data/popeye-oracle/antimars_castling_lines): with White's Kg1, Rf1 and Ra1 the
+// castling may have lifted the a1 rook from a dark square such as a3 while the f1 rook came
+// from h1, and retracting it puts both back; the forward move from there is found again.
+TEST(UnMove, AntiMarsRookLiftedOntoTheOtherCornerStaysThere) {
+    const char* after = "2k5/8/8/8/8/8/8/R4RK1 b - - 0 1";
+    const auto un = unmoves_under(after, "AntiMarsCirce");
+    auto lifted = [&](Square rook) {
+        return has_retraction(un, SQ_E1, SQ_G1, NO_WALK, [&](const UnMove& u) {
+            return u.move.kind == MoveKind::Castling && u.rook_from == rook;
+        });
+    };
+    EXPECT_TRUE(lifted(SQ_A3));
+    EXPECT_TRUE(lifted(SQ_E3));
+    EXPECT_FALSE(lifted(SQ_C3));  // it would attack the black king on c8
+    EXPECT_TRUE(lifted(SQ_B3));   // a light square: the f1 rook lifted onto h1 and castled
+    bool found = false;
+    for (const UnMove& u : un) {
+        if (u.move.kind != MoveKind::Castling || u.move.from != SQ_E1 || u.rook_from != SQ_A3) continue;
+        const rebirth::Setup before = retract(parse_fen(after), u);
+        EXPECT_EQ(before.board[SQ_A3], make_piece(WHITE, ROOK));
+        EXPECT_EQ(before.board[SQ_H1], make_piece(WHITE, ROOK));
+        EXPECT_TRUE(before.board[SQ_A1].empty());
+        EXPECT_TRUE(before.castling & square_bb(SQ_H1));
+        const RuleSet rules = resolve_rules(parse_condition_words("AntiMarsCirce", "test"), "test");
+        SetupRules setup_rules;
+        setup_rules.rules = &rules;
+        const Position pos(before, setup_rules);
+        MoveList list;
+        generate_legal(pos, list);
+        for (const Move& m : list) {
+            if (m.kind != MoveKind::Castling || m.extra != SQ_A3 || m.to != SQ_G1) continue;
+            EXPECT_EQ(move_to_popeye(pos, m), "[wRa3->a1]0-0");
+            Position played = pos;
+            UndoInfo undo;
+            played.do_move(m, undo);
+            EXPECT_TRUE(same_units(played.to_setup().board, parse_fen(after).board));
+            found = true;
+        }
+    }
+    EXPECT_TRUE(found);
+}
+
 // RULES.md section 6, Circe Assassin: the un-capture needs the taken unit on its rebirth
 // square, and may bring back a removed non-king unit of either colour there; a unit taken on
 // its own rebirth square removed the capturer, which comes back with the retraction.

@@ -85,6 +85,9 @@ class RebirthBound {
     // The most all castlings together can spare by the king's way: its distance (without
     // rebirths) less its distance from a castled square; kFar when not worked out.
     int king_way(const Position& pos, const Board& target, Color c) const;
+    // Anti-Mars: what the castlings that lift a rook onto its corner and leave it there can
+    // spare (two moves for each corner where the target has a rook of c, one castling a move).
+    int lift_spare(const Board& target, Color c, int own_left) const;
     // The distances of a unit of c and walk KING + walk on `from` with at most `version` (0, 1,
     // 2: any number) rebirths: [(as - KING) * 64 + to]. Computed at the first call (from any
     // thread), then kept.
@@ -149,6 +152,7 @@ class RebirthProgress {
     int castlings_leaving_ = 0;    // the same after a move of a settled unit
     int king_way_ = 0;             // RebirthBound::king_way after a move of another unit
     int king_way_after_step_ = 0;  // after a king's move
+    int lift_spare_ = 0;           // RebirthBound::lift_spare
 };
 
 // RebirthBound::moves_needed for one bound and target, remembered: its value depends only on

@@ -71,7 +71,7 @@ Bitboard rebirth_squares(const RuleSet& rules, Color c, Walk w, Square s, bool c
         // PWC's departure square and Equipollents' capture square plus the move's vector are
         // a queen's line or a knight's step from the capture square (from the captured pawn's
         // square for en passant, whose vector is a diagonal step); Couscous' is the classic
-        // square of the other unit of the capture (of the unit itself for Anti-Circe's en
+        // square of the other unit of the capture (the taken pawn for Anti-Circe's en
         // passant), for each walk and either colour (the mirror adapter swaps them).
         Bitboard b = kAll;
         if (rules.mars || rules.antimars) {
@@ -304,7 +304,12 @@ void RebirthBound::compute_row(int version, Color c, int w0, Square from, Row& r
                                 for (Walk q : {QUEEN, ROOK, BISHOP, KNIGHT})
                                     add(next, p, walk_index(q), land_[c][walk_index(q)][x]);
                             } else if (w == PAWN) {
-                                add_pawn(next, p, land_[c][k][x], false);
+                                // En passant takes on the square behind x: the capturer is
+                                // reborn as for a capture there.
+                                Bitboard landed = land_[c][k][x];
+                                if (relative_rank(c, rank_of(x)) == 5)
+                                    landed |= land_[c][k][c == WHITE ? x - 8 : x + 8];
+                                add_pawn(next, p, landed, false);
                             } else {
                                 add(next, p, k, land_[c][k][x]);
                             }
@@ -408,7 +413,21 @@ int RebirthBound::moves_needed(const Position& pos, const Board& target, Color c
     }
     const int castlings = this->castlings(pos, target, c, own_left, other_left, settled);
     const int spared = castlings > 0 ? std::clamp(king_way(pos, target, c), 0, castlings) : 0;
-    return std::max(0, bound - spared);
+    return std::max(0, bound - spared - lift_spare(target, c, own_left));
+}
+
+int RebirthBound::lift_spare(const Board& target, Color c, int own_left) const {
+    if (!castles_from_anywhere_) return 0;
+    // Anti-Mars: a castling may lift a rook onto its corner and leave it there ("[wRa3->a1]0-0"),
+    // the only way but a capture for a rook to get there; its distances count at most two moves
+    // for that (an empty board's rook reaches any square in two). One castling a move.
+    const int home = c == WHITE ? 0 : 7;
+    int corners = 0;
+    for (int f : {0, 7}) {
+        const Piece p = target[make_square(f, home)];
+        corners += p.walk == ROOK && p.color == c ? 1 : 0;
+    }
+    return 2 * std::clamp(own_left, 0, corners);
 }
 
 int RebirthBound::castlings(const Position& pos, const Board& target, Color c, int own_left, int other_left,
@@ -535,6 +554,7 @@ RebirthProgress::RebirthProgress(const RebirthBound& bound, const Position& pos,
     // amount).
     king_way_ = castlings_leaving_ > 0 ? bound.king_way(pos, target, c) : int(kFar);
     king_way_after_step_ = bound.shifted_ || king_way_ >= kFar ? int(kFar) : king_way_ + 1;
+    lift_spare_ = bound.lift_spare(target, c, own_left);
     valid_ = true;
 }
 
@@ -575,7 +595,7 @@ int RebirthProgress::need_after(Square from, Square to) const {
     // or, under Anti-Mars, one more rook: one castling more at most.
     const int spared =
         std::clamp(walk == KING ? king_way_after_step_ : king_way_, 0, settled ? castlings_leaving_ : castlings_) +
-        (waiting_ >= 0 ? 1 : 0);
+        (waiting_ >= 0 ? 1 : 0) + lift_spare_;
     return std::clamp(sum + column - spared, 0, int(kFar));
 }
 

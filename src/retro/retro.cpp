@@ -12,6 +12,7 @@
 #include "rebirth/retro_closure.h"
 #include "rebirth/retro_order.h"
 #include "rebirth/walk.h"
+#include "rules/rebirth_square.h"
 
 namespace rebirth {
 
@@ -243,6 +244,9 @@ Setup retract_keeping_rights(const Setup& position, const UnMove& u) {
     for (Square x : {u.unreborn, u.capturer_now, u.rook_from})
         if (x != SQ_NONE) moved |= square_bb(x);
     if (m.kind == MoveKind::Castling) moved |= square_bb(make_square(file_of(m.to) == 6 ? 7 : 0, rank_of(m.to)));
+    // An Anti-Mars rook lifted onto the other corner (unmove.cpp).
+    if (m.kind == MoveKind::Castling && u.rook_from != SQ_NONE)
+        moved |= square_bb(classic_rebirth_square(ROOK, ~position.side_to_move, u.rook_from));
     s.castling |= position.castling & ~moved;
     return s;
 }

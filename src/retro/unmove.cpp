@@ -98,7 +98,7 @@ Setup retract(const Setup& position, const UnMove& u) {
     // Castling: the rook leaves first (a Mars king may have castled from the square the rook
     // went to) and comes back last (an Anti-Mars rook may have been lifted from the square
     // the king went to).
-    Piece rook{};
+    Piece rook{}, other_rook{};
     Square rook_back = SQ_NONE;
     if (m.kind == MoveKind::Castling) {
         const int r = rank_of(m.to);
@@ -106,12 +106,20 @@ Setup retract(const Setup& position, const UnMove& u) {
         const Square rook_now = make_square(king_side ? 5 : 3, r), corner = make_square(king_side ? 7 : 0, r);
         rook = s.board[rook_now];
         s.board[rook_now] = Piece{};
-        rook_back = u.rook_from != SQ_NONE ? u.rook_from : corner;
+        // Anti-Mars: a rook lifted onto the other corner stays there (Popeye 4.104:
+        // "[wRa3->a1]0-0"); it goes back to rook_from and the castling rook to its corner.
+        const Square lifted_to = u.rook_from != SQ_NONE ? classic_rebirth_square(ROOK, mover, u.rook_from) : SQ_NONE;
+        const bool other = lifted_to != SQ_NONE && lifted_to != corner;
+        if (other) {
+            other_rook = s.board[lifted_to];
+            s.board[lifted_to] = Piece{};
+        }
+        rook_back = u.rook_from != SQ_NONE && !other ? u.rook_from : corner;
         // The rook's right (not for a rook lifted to its corner), and the king's when it
         // castled from its game-array square (a Mars Circe king castles from elsewhere
         // through that square, with no right of its own).
         s.castling =
-            (u.rook_from == SQ_NONE ? square_bb(corner) : 0) | (m.from == make_square(4, r) ? square_bb(m.from) : 0);
+            (rook_back == corner ? square_bb(corner) : 0) | (m.from == make_square(4, r) ? square_bb(m.from) : 0);
     }
     Piece unit = u.capturer_before;
     if (!u.capturer_lost) {
@@ -122,6 +130,7 @@ Setup retract(const Setup& position, const UnMove& u) {
     if (m.kind == MoveKind::Promotion) unit = make_piece(mover, PAWN);
     s.board[m.from] = unit;
     if (rook_back != SQ_NONE) s.board[rook_back] = rook;
+    if (!other_rook.empty()) s.board[u.rook_from] = other_rook;
     if (!u.resurrected.empty()) s.board[u.unreborn] = u.resurrected;
     if (u.uncaptured != NO_WALK) {
         const Square c = m.kind == MoveKind::EnPassant ? Square(mover == WHITE ? m.to - 8 : m.to + 8) : m.to;
@@ -243,12 +252,14 @@ Square taken_rebirth_square(const RuleSet& rules, Piece taken, Square c, const M
 }
 
 // The square the capturer (walk `capturer` after the move, `before` until it) goes to under
-// Anti-Circe rules after taking `taken` on t, coming from `from` (as the forward generator
-// computes it); SQ_NONE when the rules give none.
-Square capturer_rebirth_square(const RuleSet& rules, Piece capturer, Walk before, Square from, Square t, Piece taken) {
+// Anti-Circe rules after taking `taken` with a move from `from` to t, on the square `taken_on`
+// (t but for en passant; as the forward generator computes it); SQ_NONE when the rules give
+// none.
+Square capturer_rebirth_square(const RuleSet& rules, Piece capturer, Walk before, Square from, Square t, Piece taken,
+                               Square taken_on) {
     CaptureFacts f;
     f.unit = capturer;
-    f.capture = t;
+    f.capture = taken_on;
     f.from = from;
     f.to = t;
     f.capturer = taken.empty() ? capturer : taken;  // Couscous: the square of the other unit
@@ -441,8 +452,9 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
         if (!both) return true;
         const Walk after = m.kind == MoveKind::Promotion ? m.promotion : position.board[m.to].walk;
         const Walk before = m.kind == MoveKind::Promotion ? PAWN : after;
-        const Piece taken = m.kind == MoveKind::EnPassant ? Piece{} : make_piece(~mover, w);
-        return capturer_rebirth_square(anti_rules, make_piece(mover, after), before, m.from, m.to, taken) == m.to;
+        const Piece taken = make_piece(~mover, m.kind == MoveKind::EnPassant ? PAWN : w);
+        return capturer_rebirth_square(anti_rules, make_piece(mover, after), before, m.from, m.to, taken,
+                                       capture_square(m, mover)) == m.to;
     };
     // The captures of u's geometry (u.move, capture square c) for every unit that may have
     // stood on c, none of them reborn. Where that unit vanishes (Mars, Anti-Circe)
@@ -589,10 +601,15 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
             // out (the test below would refuse each of them).
             if (square_only) {
                 bool back_to_t = false;
+                // A pawn's en passant capture from c takes on the square behind it.
+                const Square behind = Square(mover == WHITE ? c - 8 : c + 8);
+                const bool ep_rank = relative_rank(mover, rank_of(c)) == 5;
                 for (Walk after : {p.walk, PAWN})
                     for (Walk before : {after, PAWN})
-                        back_to_t = back_to_t || capturer_rebirth_square(anti_rules, make_piece(mover, after), before,
-                                                                         c, c, make_piece(~mover, QUEEN)) == t;
+                        for (const Square on : {c, ep_rank && before == PAWN ? behind : c})
+                            back_to_t =
+                                back_to_t || capturer_rebirth_square(anti_rules, make_piece(mover, after), before, c, c,
+                                                                     make_piece(~mover, QUEEN), on) == t;
                 if (!back_to_t) continue;
             }
             for (const Piece x : {own, reborn_promoted ? make_piece(mover, PAWN) : Piece{}}) {
@@ -606,20 +623,24 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
                     const bool plain = !both || std::any_of(ways.begin(), ways.end(), [&](const Arrival& b) {
                         return b.taking && b.move == a.move && b.capture == a.capture;
                     });
-                    if (a.capture != c && (occ & square_bb(a.capture)) && !(opponents & square_bb(a.capture))) continue;
+                    // (An en passant capturer may stand reborn on the taken pawn's square: t.)
+                    if (a.capture != c && a.capture != t && (occ & square_bb(a.capture)) &&
+                        !(opponents & square_bb(a.capture)))
+                        continue;
                     // The capturer's walk after the move (the promoted one) and before it.
                     const Walk after = a.move.kind == MoveKind::Promotion ? a.move.promotion : x.walk;
                     const Walk before = a.move.kind == MoveKind::Promotion ? PAWN : x.walk;
                     for (Walk w : kUncapturable) {
                         if ((a.pawn_only && w != PAWN) || !may_stand(w, a.capture)) continue;
-                        const Piece taken = a.move.kind == MoveKind::EnPassant ? Piece{} : make_piece(~mover, w);
-                        if (capturer_rebirth_square(anti_rules, make_piece(mover, after), before, a.move.from, c,
-                                                    taken) != t)
+                        const Piece taken = make_piece(~mover, a.move.kind == MoveKind::EnPassant ? PAWN : w);
+                        if (capturer_rebirth_square(anti_rules, make_piece(mover, after), before, a.move.from, c, taken,
+                                                    a.capture) != t)
                             continue;
                         UnMove u{a.move, w, SQ_NONE, t};
                         if (x != p) u.capturer_before = x;  // a promoted pawn, or turned
-                        // The taken unit lost: its square and the capture square empty now.
-                        if (plain && !held && !(occ & square_bb(a.capture))) add(u);
+                        // The taken unit lost: its square and the capture square empty now (or
+                        // the capture square the capturer's rebirth square: en passant).
+                        if (plain && !held && (a.capture == t || !(occ & square_bb(a.capture)))) add(u);
                         if (!both) continue;
                         // The taken unit reborn on r (a pawn reborn on its last rank promotes).
                         const Square r = taken_rebirth_square(*rules, make_piece(~mover, w), a.capture, a.move,
@@ -671,22 +692,33 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
             // own square), so from any square now empty, now the rook's or its own (a castling
             // may end where both units stood: "[wKg1->e1][wRf1->h1]0-0"); the rook from its
             // corner, or lifted there from any square now empty, the king's or its own that
-            // has the corner as its rebirth square (Popeye 4.104: "[bRc8->a8]0-0-0").
-            if (antimars && our_rook && !(occ & empty_needed & ~square_bb(home))) {
+            // has the corner as its rebirth square (Popeye 4.104: "[bRc8->a8]0-0-0"). Or the
+            // rook on the other corner was lifted there, and stayed, while the king castled with
+            // this corner's rook ("[wRa3->a1]0-0"; the king may have stood on that corner:
+            // "[wKa1->e1][wRb2->a1]0-0").
+            const Square other_corner = make_square(king_side ? 0 : 7, r);
+            const Piece oc = position.board[other_corner];
+            // The castlings with a rook lifted onto `onto` (the king's from squares; `plain`:
+            // also those with no rook lifted).
+            auto lifted = [&](Square onto, bool plain) {
                 for (int si = 0; si < SQUARE_NB; ++si) {
                     const Square k = Square(si);
-                    if ((occ & square_bb(k)) && k != rook && k != t) continue;
+                    if ((occ & square_bb(k)) && k != rook && k != t && k != onto) continue;
                     if (k != home && (occ & square_bb(home))) continue;
-                    add(UnMove{Move{k, t, MoveKind::Castling}});
+                    if (plain) add(UnMove{Move{k, t, MoveKind::Castling}});
                     for (int qi = 0; qi < SQUARE_NB; ++qi) {
                         const Square q = Square(qi);
-                        if (q == k || q == corner || ((occ & square_bb(q)) && q != t && q != rook)) continue;
-                        if (classic_rebirth_square(ROOK, mover, q) != corner) continue;
+                        if (q == k || q == onto || ((occ & square_bb(q)) && q != t && q != rook)) continue;
+                        if (classic_rebirth_square(ROOK, mover, q) != onto) continue;
                         UnMove u{Move{k, t, MoveKind::Castling}};
                         u.rook_from = q;
                         add(u);
                     }
                 }
+            };
+            if (antimars && our_rook && !(occ & empty_needed & ~square_bb(home))) {
+                lifted(corner, true);
+                if (oc.walk == ROOK && oc.color == mover) lifted(other_corner, false);
             }
         }
     }

@@ -97,12 +97,16 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
     Square cap_sq = SQ_NONE;
     Square captured_origin = SQ_NONE;
     if (m.kind == MoveKind::Castling) {
-        // Anti-Mars may bring the king (from m.from) and a rook (from m.extra) home first.
+        // Anti-Mars may bring the king (from m.from) and a rook (from m.extra) home first. A
+        // rook whose rebirth square is the castling corner castles from there; one whose
+        // rebirth square is the other corner stays there (Popeye 4.104: "[wRa3->a1]0-0").
         const bool king_side = file_of(m.to) == 6;
         const int r = rank_of(m.to);
         const Square home = make_square(4, r);
         const Square corner = make_square(king_side ? 7 : 0, r);
-        const Square rook_from = m.extra != SQ_NONE ? m.extra : corner;
+        const Square lifted_to = m.extra != SQ_NONE ? classic_rebirth_square(ROOK, us, m.extra) : SQ_NONE;
+        const Square lifted = lifted_to != SQ_NONE && lifted_to != corner ? m.extra : SQ_NONE;
+        const Square rook_from = m.extra != SQ_NONE && lifted == SQ_NONE ? m.extra : corner;
         const Square rook_to = make_square(king_side ? 5 : 3, r);
         const Piece rook = board_[rook_from];
         const Square rook_origin = origin_[rook_from];
@@ -110,10 +114,20 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
         // Mars: the king's phantom movement to e1/e8 is not written (plain 0-0).
         if (m.from != home) add_effect(u, Effect::Kind::Transfer, m.from, home, mover, NO_WALK, R.mars);
         if (rook_from != corner) add_effect(u, Effect::Kind::Transfer, rook_from, corner, rook);
+        Piece other{};
+        Square other_origin = SQ_NONE;
+        if (lifted != SQ_NONE) {
+            other = board_[lifted];
+            other_origin = origin_[lifted];
+            touched |= square_bb(lifted) | square_bb(lifted_to);
+            add_effect(u, Effect::Kind::Transfer, lifted, lifted_to, other);
+            set_square(lifted, Piece{}, SQ_NONE, u);
+        }
         set_square(m.from, Piece{}, SQ_NONE, u);
         set_square(rook_from, Piece{}, SQ_NONE, u);
         set_square(m.to, mover, mover_origin, u);
         set_square(rook_to, rook, rook_origin, u);
+        if (lifted != SQ_NONE) set_square(lifted_to, other, other_origin, u);
     } else {
         cap_sq = capture_square(m, us);
         captured = board_[cap_sq];

@@ -227,13 +227,18 @@ namespace {
 // when it stays on `to` without rebirth (Relaxed).
 bool anticirce_square(const Position& pos, const RuleSet& R, Piece capturer, Square from, Square to, Square& r,
                       Walk& walk) {
+    // An en passant capture takes on the square of the pawn it takes (Popeye 4.104: under
+    // Symmetry "e5*f6 ep.[wPf6->c4]", the square across from f5; under Couscous
+    // "c4*d3 ep.[bPd3->d2]", the taken pawn's square).
+    const bool ep = capturer.walk == PAWN && pos.empty(to) && to == pos.ep_square();
+    const Square taken_on = ep ? Square(capturer.color == WHITE ? to - 8 : to + 8) : to;
     CaptureFacts f;
     f.unit = capturer;
-    f.capture = to;
+    f.capture = taken_on;
     f.from = from;
     f.to = to;
     // Couscous turned around: the square of the other unit of the capture (the captured one).
-    const Piece other = pos.piece_on(to);
+    const Piece other = pos.piece_on(taken_on);
     f.capturer = other.empty() ? capturer : other;
     f.capturer_walk_before = capturer.walk;
     f.origin = pos.origin(from);
@@ -248,7 +253,9 @@ bool anticirce_square(const Position& pos, const RuleSet& R, Piece capturer, Squ
     }
     r = rebirth_square(R, f, walk);
     if (r == to) return !R.cheylan;
-    if (r != SQ_NONE && (r == from || pos.empty(r))) return true;
+    // The square the capturer left, and the square of the pawn an en passant capture takes
+    // (Anti-Circe Rank: "e5*f6 ep.[wPf6->f5]"), are empty after the capture.
+    if (r != SQ_NONE && (r == from || pos.empty(r) || (ep && r == taken_on))) return true;
     if (r != SQ_NONE && (R.occupied == Occupied::Volcanic || R.occupied == Occupied::Assassin ||
                          R.occupied == Occupied::Ultra || R.occupied == Occupied::Parachute))
         return true;  // buried, the occupant lifted or removed (a king: the move fails when played)
@@ -792,9 +799,14 @@ class RuleGen {
 
     // Anti-Mars castling: the king castles from its rebirth square e1/e8 (its own right is not
     // needed). One round uses the real rook rights; then each rook off its rebirth square
-    // a1/h1/a8/h8 (if empty) is put there with that corner's right set, and a further round
-    // castles to either side the rights then allow (Popeye's castling generator sees every
-    // right; only the castling with the moved rook writes it before the castling sign).
+    // a1/h1/a8/h8 (if empty, or the king's) is put there with that corner's right set, and a
+    // further round castles to either side the rights then allow (Popeye's castling generator
+    // sees every right). The round's first castling (king side first) takes the moved rook
+    // (m.extra) along: it castles from its corner, or stays there when the king castles to
+    // the other side ("[wRa3->a1]0-0", the rook then on a1). A later castling of the round
+    // leaves it where it stood (Popeye 4.104 keeps the lift for the round's first generated
+    // move only), unless the moved rook is its castling partner (README: known Popeye
+    // defects).
     void antimars_castling() {
         const Color us = side_;
         const Square kq = pos_.king_square(us);
@@ -806,6 +818,7 @@ class RuleGen {
         auto round = [&](Bitboard rights, Square rq, Square corner) {
             Bitboard occ = (occ_ ^ square_bb(kq)) | square_bb(e);
             if (rq != SQ_NONE) occ = (occ ^ square_bb(rq)) | square_bb(corner);
+            bool first = true;
             for (bool king_side : {true, false}) {
                 const Square c = make_square(king_side ? 7 : 0, r);
                 if (!(rights & square_bb(c)) || (between_bb(e, c) & occ)) continue;
@@ -815,7 +828,8 @@ class RuleGen {
                 m.from = kq;
                 m.to = make_square(king_side ? 6 : 2, r);
                 m.kind = MoveKind::Castling;
-                m.extra = c == corner ? rq : SQ_NONE;
+                m.extra = first || c == corner ? rq : SQ_NONE;
+                first = false;
                 list_.push(m);
             }
         };
@@ -824,7 +838,9 @@ class RuleGen {
         for (Bitboard b = pos_.pieces(us, ROOK); b;) {
             const Square rq = pop_lsb(b);
             const Square corner = classic_rebirth_square(ROOK, us, rq);
-            if (corner != rq && (corners & square_bb(corner)) && pos_.empty(corner))
+            // The corner may hold the king itself, which goes to e1/e8 first (Popeye 4.104:
+            // "[bKh8->e8][bRg5->h8]0-0").
+            if (corner != rq && (corners & square_bb(corner)) && (pos_.empty(corner) || corner == kq))
                 round(rights | square_bb(corner), rq, corner);
         }
     }

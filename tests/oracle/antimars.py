@@ -11,9 +11,12 @@ Castling model (what Popeye's depth-1 lists show):
 - the king castles from its rebirth square e1/e8 (it may stand elsewhere if that square is
   empty); its own right is not needed;
 - round 1 uses the corner rights the position holds;
-- then each own rook whose rebirth square is an empty corner is put there, that corner's
-  right is added, and a further round castles to every side the rights allow (only the
-  castling towards that corner uses the moved rook);
+- then each own rook whose rebirth square is an empty corner (or the king's, which goes to
+  e1/e8 first) is put there, that corner's
+  right is added, and a further round castles to every side the rights allow; the round's
+  first castling (king side first) takes the moved rook along (towards that corner it castles
+  with it; to the other side the rook stays on its corner, "[wRa3->a1]0-0" with the rook
+  then on a1, as Popeye's deeper lists show), a later one only when it castles with it;
 - a king really on e1/e8 with its right castles once more (Popeye's capture path);
 - e1/e8 and the passed square must not be attacked, the squares between must be empty.
 Rights are lost by every square a move touches (departure, rebirth square, arrival, a
@@ -221,11 +224,13 @@ def castlings(pos):
         if rook_from is not None:
             b[rook_from] = None
             b[corner] = (side, 'R')
+        first = True
         for c in sorted(allowed, reverse=True):  # king side first
             between, passed, arrival = path(c)
             if any(b[x] is not None for x in between) or attacked(b, e, them) or attacked(b, passed, them):
                 continue
-            out.append(('c', k, e, arrival, rook_from if c == corner else None, c))
+            out.append(('c', k, e, arrival, rook_from if first or c == corner else None, c))
+            first = False
 
     if k == e or board[e] is None:
         held = rights & corners
@@ -233,7 +238,7 @@ def castlings(pos):
         for r in range(64):
             if board[r] == (side, 'R'):
                 corner = rebirth((side, 'R'), r)
-                if corner != r and board[corner] is None:
+                if corner != r and (board[corner] is None or corner == k):
                     round_(held | {corner}, r, corner)
     if k == e and e in rights and not attacked(board, e, them):
         for c in sorted(rights & corners, reverse=True):
@@ -258,9 +263,13 @@ def play(pos, move):
         king = board[s]
         board[s] = None
         if x is not None:
+            # the lifted rook goes to its rebirth corner: the castling corner (it castles from
+            # there) or the other one (it stays there)
+            lifted_to = rebirth((side, 'R'), x)
             board[x] = None
-            board[extra] = (side, 'R')
+            board[lifted_to] = (side, 'R')
             touched.add(x)
+            touched.add(lifted_to)
         rook = board[extra]
         board[extra] = None
         board[t] = king
