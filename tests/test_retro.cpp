@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
@@ -159,22 +160,25 @@ TEST(Retro, LastMoveTypesOfTheDuplexJankoRecords) {
 }
 
 // JR-D-034 (Keym, as Retractor's tests give it, `4bb2/2pppkpP/6Rb/6rQ/5KRp/4PbB1/1P2PrPN/5B2`)
-// is published with a unique type KxP for Black's last move (White to move). A session's helper
-// built games from the game array that end in that diagram with White to move after 14 other
-// last moves of Black's (data/retro/hand-proofs/JR-D-034-games.jsonl: B(d5|c6)x(B|N)f3 and
-// R(a5-e5)x(Q|R)g5; 88 to 94 half-moves, checked by its own move checker too): the published
-// answer does not hold for this diagram, so the record cannot be proved. Each game replays
-// (rebirth's certificate check: legal moves, the diagram at the end), its last move is one
-// rebirth leaves, and with it the types of Black's last move are more than one.
-TEST(Retro, KeymsDuplexRecordHasOtherLastMovesForBlack) {
+// is published with a unique type KxP for each side's last move. Helpers of a session built
+// games from the game array that end in that diagram after 24 other last moves
+// (data/retro/hand-proofs/JR-D-034-games.jsonl, 88 to 113 half-moves, checked by their own
+// move checker too): Black's B(d5|c6)x(B|N)f3 and R(a5-e5)x(Q|R)g5 with White to move, White's
+// R(a6-e6)x(Q|R)g6 with Black to move. The published answer does not hold for this diagram,
+// so the record cannot be proved. Each game replays (rebirth's certificate check: legal moves,
+// the diagram at the end), its last move is one rebirth leaves, and each side's last moves are
+// of more than one type.
+TEST(Retro, KeymsDuplexRecordHasOtherLastMoves) {
     const auto games =
         test::read_jsonl(fs::path(REBIRTH_SOURCE_DIR) / "data" / "retro" / "hand-proofs" / "JR-D-034-games.jsonl");
-    ASSERT_EQ(games.size(), 14u);
-    const rebirth::Setup diagram = parse_fen(games[0]["fen"].get<std::string>());
-    const std::vector<UnMove> left = possible_last_moves(diagram, 3);
-    std::set<std::string> types;
+    ASSERT_EQ(games.size(), 24u);
+    std::map<std::string, std::vector<UnMove>> left;  // by diagram (side to move)
+    std::map<Color, std::set<std::string>> types;     // by the side that moved last
     for (const auto& g : games) {
         SCOPED_TRACE(g["last_move"].get<std::string>());
+        const std::string fen = g["fen"];
+        const rebirth::Setup diagram = parse_fen(fen);
+        if (!left.count(fen)) left[fen] = possible_last_moves(diagram, 3);
         std::vector<Move> played;
         EXPECT_EQ(check_certificate_text(diagram, g["certificate"].get<std::string>(), {}, 1, &played), "");
         ASSERT_FALSE(played.empty());
@@ -187,15 +191,16 @@ TEST(Retro, KeymsDuplexRecordHasOtherLastMovesForBlack) {
         }
         const Walk taken = before.piece_on(last.to).walk;
         bool found = false;
-        for (const UnMove& u : left)
+        for (const UnMove& u : left[fen])
             if (u.move == last && u.uncaptured == taken) {
                 found = true;
                 EXPECT_EQ(janko_notation(diagram, u), g["last_move"].get<std::string>());
-                types.insert(last_move_type(diagram, u));
+                types[~diagram.side_to_move].insert(last_move_type(diagram, u));
             }
         EXPECT_TRUE(found);
     }
-    EXPECT_EQ(types, (std::set<std::string>{"BxB", "BxN", "RxQ", "RxR"}));
+    EXPECT_EQ(types[BLACK], (std::set<std::string>{"BxB", "BxN", "RxQ", "RxR"}));
+    EXPECT_EQ(types[WHITE], (std::set<std::string>{"RxQ", "RxR"}));
 }
 
 // The other 226 janko.at records of Retractor's tests (data/retro/retractor_lastmoves.jsonl,
