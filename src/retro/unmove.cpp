@@ -601,15 +601,17 @@ bool for_each_unmove(const Setup& position, const RuleSet* rules, const std::fun
             // out (the test below would refuse each of them).
             if (square_only) {
                 bool back_to_t = false;
-                // A pawn's en passant capture from c takes on the square behind it.
-                const Square behind = Square(mover == WHITE ? c - 8 : c + 8);
+                // A pawn's en passant capture onto c takes on the square behind it.
                 const bool ep_rank = relative_rank(mover, rank_of(c)) == 5;
+                const Square behind = Square(mover == WHITE ? c - 8 : c + 8);
+                auto sends_to_t = [&](Walk after, Walk before, Square on) {
+                    return capturer_rebirth_square(anti_rules, make_piece(mover, after), before, c, c,
+                                                   make_piece(~mover, QUEEN), on) == t;
+                };
                 for (Walk after : {p.walk, PAWN})
                     for (Walk before : {after, PAWN})
-                        for (const Square on : {c, ep_rank && before == PAWN ? behind : c})
-                            back_to_t =
-                                back_to_t || capturer_rebirth_square(anti_rules, make_piece(mover, after), before, c, c,
-                                                                     make_piece(~mover, QUEEN), on) == t;
+                        back_to_t = back_to_t || sends_to_t(after, before, c) ||
+                                    (ep_rank && before == PAWN && sends_to_t(after, before, behind));
                 if (!back_to_t) continue;
             }
             for (const Piece x : {own, reborn_promoted ? make_piece(mover, PAWN) : Piece{}}) {
