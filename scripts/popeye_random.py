@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Random small problems under Circe-family conditions, for differential runs against Popeye.
 
-    python3 scripts/popeye_random.py SEED COUNT OUT.inp [--long] [--side-walk]
+    python3 scripts/popeye_random.py SEED COUNT OUT.inp [--long] [--side-walk] [--condition WORDS]
     POPEYE=/path/to/py python3 scripts/popeye_diff.py WORKDIR OUT.inp
 
 Each problem: the two kings and 2 to 7 units (4 to 9 with --long) on random squares (pawns
@@ -9,7 +9,8 @@ off their first and last ranks), one condition of Popeye's words from CONDITIONS
 stipulation from STIPULATIONS (longer ones with --long), each option of OPTIONS with
 probability 0.08, and one in five problems one or two twins that set another stipulation.
 With --side-walk the condition comes from SIDE_WALK_CONDITIONS instead (Turncoats and April:
-the reborn unit's side and the walks that are reborn).
+the reborn unit's side and the walks that are reborn); with --condition WORDS every problem
+has that condition (e.g. --condition "Circe CaptureSquare WaitCapture").
 Positions Popeye and rebirth refuse (a king in check with the other side to move, kings side
 by side) are kept: both must refuse them. Nothing here runs in the test suite; what a run
 finds goes into data/popeye-oracle/ with Popeye's output (its README names the runs).
@@ -85,9 +86,12 @@ def main():
     seed, count, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
     rng = random.Random(seed)
     problems = []
+    args = sys.argv[4:]
+    conditions = SIDE_WALK_CONDITIONS if "--side-walk" in args else CONDITIONS
+    if "--condition" in args:
+        conditions = [args[args.index("--condition") + 1]]
     while len(problems) < count:
-        p = problem(rng, "--long" in sys.argv[4:],
-                    SIDE_WALK_CONDITIONS if "--side-walk" in sys.argv[4:] else CONDITIONS)
+        p = problem(rng, "--long" in args, conditions)
         if p:
             problems.append(p)
     with open(out, "w") as f:

@@ -138,7 +138,7 @@ TEST(ClusterSolveJob, CookcheckProblemsAreClaims) {
         EXPECT_TRUE(p.error.empty()) << p.id << ": " << p.error;
     }
     const Job shipped = load_job(kSource + "/jobs/cookcheck-collections.json");
-    EXPECT_EQ(shipped.problems.size(), 103u);
+    EXPECT_EQ(shipped.problems.size(), 105u);
 }
 
 TEST(ClusterSolveJob, ShippedJobsParse) {

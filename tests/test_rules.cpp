@@ -651,3 +651,78 @@ TEST(Rules, UnrepresentableCombinationsAreRefused) {
     expect_error("Circe Clone RexInclusive", "Circe");
     EXPECT_NO_THROW(resolve("Circe Clone"));
 }
+
+// Circe WaitCapture and CaptureSquare (Popeye 4.104's py-engl.txt: WaitCapture names the
+// relevant capture, CaptureSquare the rebirth square; "Circe CaptureSquare WaitCapture" is
+// Memory Circe, BEISPIEL/cirsquar.inp's "Circe Schlagfeld NaechsterSchlag"). rebirth defines
+// them for Circe alone, Relaxed, kings excluded, with the Classic or CaptureSquare square.
+TEST(Rules, WaitCaptureResolvesAndRefusesWhatItDoesNotDefine) {
+    const RuleSet r = resolve("Circe CaptureSquare WaitCapture");
+    EXPECT_EQ(r.reborn, Reborn::Captured);
+    EXPECT_EQ(r.square, SquareRule::CaptureSquare);
+    EXPECT_TRUE(r.wait_capture);
+    EXPECT_EQ(r.occupied, Occupied::Relaxed);
+    EXPECT_EQ(r.describe(), "Circe CaptureSquare WaitCapture");
+    const RuleSet c = resolve("Circe WaitCapture");
+    EXPECT_EQ(c.square, SquareRule::Classic);
+    EXPECT_TRUE(c.wait_capture);
+    EXPECT_FALSE(resolve("Circe").wait_capture);
+    expect_error("Circe CaptureSquare", "CaptureSquare");
+    expect_error("AntiCirce WaitCapture", "WaitCapture");
+    expect_error("Circe WaitCapture AntiCirce", "WaitCapture");
+    expect_error("Circe WaitCapture Strict", "Strict");
+    expect_error("Circe WaitCapture RexInclusive", "RexInclusive");
+    expect_error("Circe WaitCapture Mirror", "Mirror");
+    expect_error("Circe WaitCapture File", "File");
+    expect_error("Circe WaitCapture Kamikaze", "Kamikaze");
+    expect_error("Circe CaptureSquare WaitCapture LastCapture White Bg4", "LastCapture");
+}
+
+// Memory Circe's rebirths, as Popeye 4.104 plays them (BEISPIEL/cirsquar.inp's proof game
+// by Dupin, France Echecs 2011: "1.e2-e4 d7-d5 2.e4*d5 c7-c5 3.d5*c6 ep.[+sBd5]"): a capture
+// reborns the unit the capture before it took, on that capture's square if empty; the unit
+// it takes waits. Then 3...b7*c6 reborns the pawn taken en passant on c5, and after 4.Bf1-b5
+// 4...c6*b5 the white pawn taken on c6 (c6 is empty again); the bishop waits.
+TEST(Rules, WaitCaptureRebirthsTheUnitOfThePreviousCapture) {
+    const RuleSet rules = resolve("Circe CaptureSquare WaitCapture");
+    SetupRules setup_rules;
+    setup_rules.rules = &rules;
+    Position pos(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), setup_rules);
+    const std::string start = to_fen(pos.to_setup());
+    std::vector<std::pair<Move, UndoInfo>> played;
+    auto play = [&](const std::string& text) {
+        MoveList moves;
+        generate_legal(pos, moves);
+        for (const Move& m : moves)
+            if (move_to_popeye(pos, m) == text) {
+                played.emplace_back(m, UndoInfo{});
+                pos.do_move(m, played.back().second);
+                std::string why;
+                EXPECT_TRUE(pos.is_consistent(&why)) << why;
+                return;
+            }
+        ADD_FAILURE() << text << " is not a legal move in " << to_fen(pos.to_setup());
+    };
+    for (const char* m : {"e2-e4", "d7-d5", "e4*d5", "c7-c5"}) play(m);
+    EXPECT_EQ(pos.parrain_piece(), make_piece(BLACK, PAWN));
+    EXPECT_EQ(pos.parrain_square(), SQ_D5);
+    play("d5*c6 ep.[+bPd5]");
+    EXPECT_EQ(pos.piece_on(SQ_D5), make_piece(BLACK, PAWN));
+    EXPECT_EQ(pos.parrain_square(), SQ_C5);
+    play("b7*c6[+bPc5]");
+    EXPECT_EQ(pos.piece_on(SQ_C5), make_piece(BLACK, PAWN));
+    EXPECT_EQ(pos.parrain_piece(), make_piece(WHITE, PAWN));
+    EXPECT_EQ(pos.parrain_square(), SQ_C6);
+    play("Bf1-b5");
+    EXPECT_EQ(pos.parrain_square(), SQ_C6);  // a move that takes nothing leaves it waiting
+    play("c6*b5[+wPc6]");
+    EXPECT_EQ(pos.piece_on(SQ_C6), make_piece(WHITE, PAWN));
+    EXPECT_EQ(pos.parrain_piece(), make_piece(WHITE, BISHOP));
+    EXPECT_EQ(pos.parrain_square(), SQ_B5);
+    while (!played.empty()) {
+        pos.undo_move(played.back().first, played.back().second);
+        played.pop_back();
+    }
+    EXPECT_EQ(pos.parrain_square(), SQ_NONE);
+    EXPECT_EQ(to_fen(pos.to_setup()), start);
+}

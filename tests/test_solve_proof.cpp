@@ -520,6 +520,55 @@ TEST(SolveProof, LongRandomGamesAreKeptByTheSearch) {
     EXPECT_GE(games, 800);
 }
 
+// Anti-Mars games with a castling that lifts a rook onto its corner and leaves it there, the
+// king castling to the other side (Popeye 4.104: "[wRa3->a1]0-0",
+// data/popeye-oracle/antimars_castling_lines): the proof-game bound's allowance for it
+// (RebirthBound::lift_spare: one such castling at most, only with the opposite corner's
+// right) keeps every such game. Seeded random games from the game array that play such a
+// castling whenever one is legal, move the units between king and rooks and the rooks first
+// half of the time, and capture one move in three; those with such a castling are checked.
+TEST(SolveProof, AntiMarsLiftedRookGamesAreKept) {
+    std::mt19937 rng(20261204);
+    const RuleSet rules = rules_of("AntiMarsCirce");
+    const Position start = test::game_array_under(rules);
+    auto lift_stays = [](const Position& pos, const Move& m) {
+        if (m.kind != MoveKind::Castling) return false;
+        const std::string text = move_to_popeye(pos, m);
+        const bool long_side = text.find("0-0-0") != std::string::npos;
+        for (const char* corner : {"->a1]", "->a8]", "->h1]", "->h8]"})
+            if (text.find(corner) != std::string::npos && (corner[2] == 'a') != long_side) return true;
+        return false;
+    };
+    int games = 0, tries = 0;
+    for (; tries < 3000 && games < 30; ++tries) {
+        bool lifted = false;
+        const PlayedGame g = play_random_game(
+            start, 12 + (tries % 3) * 4, "AntiMarsCirce", [&](const Position& pos, const MoveList& list) {
+                for (const Move& m : list)
+                    if (lift_stays(pos, m)) {
+                        lifted = true;
+                        return m;
+                    }
+                if (rng() % 2) {
+                    const int home = pos.side_to_move() == WHITE ? 0 : 7;
+                    std::vector<Move> first;
+                    for (const Move& m : list) {
+                        const Piece p = pos.piece_on(m.from);
+                        if (p.walk == ROOK || (rank_of(m.from) == home && p.walk != KING)) first.push_back(m);
+                    }
+                    if (!first.empty()) return first[rng() % first.size()];
+                }
+                return capture_one_in_three(pos, list, rng);
+            });
+        if (!lifted || g.input.empty() || reaches_diagram_early(start, g.moves)) continue;
+        SCOPED_TRACE(g.input);
+        const ProofTwinSolver solver(parse_popeye(g.input, "<test>")[0], 0);
+        EXPECT_TRUE(solver.keeps_line(0, g.moves)) << "refused:" << g.line;
+        ++games;
+    }
+    EXPECT_GE(games, 10) << tries << " games played";
+}
+
 // The same for series proof games: White alone makes 3 to 14 moves from the game array
 // (captures one move in three), Black passing after each, so no move but the last gives
 // check; the ser-dia problem of the board reached keeps the game, orthodox and under Circe,

@@ -275,6 +275,27 @@ TEST(Verify, PublishedCirceFamilyProblemsAreSound) {
     EXPECT_EQ(lines, 88);
 }
 
+// data/collections/cooked.yaml: two published Memory Circe #4 (Raican & Forlot, France Echecs
+// 2011) whose source, Popeye's BEISPIEL/cirsquar.inp, names the cook in its title ("NL
+// 1.c2-c4", "NL 1.Sa8*c7"); claimed with the other key of Popeye's shipped output. The
+// diagrams are those of data/popeye-oracle/memory_circe.inp, whose output Popeye 4.104 printed.
+TEST(Verify, PublishedCooksAreFound) {
+    const std::vector<ClaimedProblem> yaml = collection("cooked.yaml");
+    ASSERT_EQ(yaml.size(), 2u);
+    const std::vector<Problem> inp = parse_popeye_file(REBIRTH_SOURCE_DIR "/data/popeye-oracle/memory_circe.inp");
+    ASSERT_GE(inp.size(), 2u);
+    const std::vector<std::string> cooks[] = {{"1.c2-c4!"}, {"1.Sa8*c7!"}};
+    for (size_t i = 0; i < yaml.size(); ++i) {
+        SCOPED_TRACE(i);
+        expect_same_problem(yaml[i].problem, inp[i]);
+        const VerifyResult v = verify_claimed(yaml[i].problem, yaml[i].claimed, yaml[i].claimed_line, 1, SolveLimits{});
+        EXPECT_EQ(v.verdict, "cooked") << (v.missing.empty() ? v.why : v.missing[0]);
+        EXPECT_EQ(v.claimed, 1);
+        EXPECT_EQ(v.found, 2);
+        EXPECT_EQ(v.cooks, cooks[i]);
+    }
+}
+
 TEST(Verify, HelpPlayLinesAndTwins) {
     auto load = [](const std::string& id) { return parse_popeye_file((kProblems / (id + ".inp")).string()).front(); };
     // Rittirsch's Anti-Circe h#2, two solutions: one claimed leaves the other as the cook.

@@ -45,8 +45,9 @@
 // Covers reborn None, Captured, Capturer and Both with occupied Relaxed, Strict or Assassin,
 // every square rule and the mirror, vertical-mirror and Frisch-auf adapters, Mars and
 // Anti-Mars, with units of the orthodox walks only. Not: walk changes on rebirth (Clone,
-// Chameleon), Atom, Kamikaze, Alsatian, Hydra, and buried or lifted units (Volcanic,
-// Parachute, Ultra): RebirthBound::make gives null for those.
+// Chameleon), Atom, Kamikaze, Alsatian, Hydra, buried or lifted units (Volcanic,
+// Parachute, Ultra) and rebirths waiting for the next capture (WaitCapture):
+// RebirthBound::make gives null for those.
 
 namespace rebirth {
 
@@ -85,9 +86,10 @@ class RebirthBound {
     // The most all castlings together can spare by the king's way: its distance (without
     // rebirths) less its distance from a castled square; kFar when not worked out.
     int king_way(const Position& pos, const Board& target, Color c) const;
-    // Anti-Mars: what the castlings that lift a rook onto its corner and leave it there can
-    // spare (two moves for each corner where the target has a rook of c, one castling a move).
-    int lift_spare(const Board& target, Color c, int own_left) const;
+    // Anti-Mars: what a castling that lifts a rook onto its corner and leaves it there can
+    // spare: at most one such castling in the rest of the game, two moves at most, none
+    // without a rook target on a corner whose opposite corner right c still has in pos.
+    int lift_spare(const Position& pos, const Board& target, Color c, int own_left) const;
     // The distances of a unit of c and walk KING + walk on `from` with at most `version` (0, 1,
     // 2: any number) rebirths: [(as - KING) * 64 + to]. Computed at the first call (from any
     // thread), then kept.

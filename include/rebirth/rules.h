@@ -35,6 +35,7 @@ enum class SquareRule : std::uint8_t {
     Cage,                // Super restricted to squares where the reborn unit cannot capture
     Diametral,           // classic square, then point-reflected (file and rank mirrored)
     Rank,                // the walk's home file on the capture rank
+    CaptureSquare,       // the capture square itself (with WaitCapture: the earlier capture's square)
 };
 
 // What happens when the rebirth square is occupied.
@@ -106,6 +107,11 @@ struct RuleSet {
     bool hydra = false;
     bool mars = false;      // captures start from the capturer's rebirth square
     bool antimars = false;  // non-captures start from the mover's rebirth square
+    // WaitCapture (Popeye's relevant capture "last capture"): a capture does not reborn the
+    // unit it takes, which waits (Position::parrain_piece) until the next capture of either
+    // side; that capture reborns it, by `square` from its own capture square, then the unit it
+    // takes waits in turn. With CaptureSquare this is Memory Circe.
+    bool wait_capture = false;
     // Parrain: a capture made before the diagram (Condition ... LastCapture colour unit-square).
     Piece last_capture_piece{};
     Square last_capture_square = SQ_NONE;

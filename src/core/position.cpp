@@ -189,7 +189,8 @@ bool Position::load(const Setup& setup, const SetupRules& rules, const std::stri
                          "Circe Volcanic/Parachute: rebirth handles at most " + std::to_string(MAX_BURIED) +
                              " units, the diagram has");
     if (circe_ && setup.parrain_square != SQ_NONE &&
-        (rules_->square == SquareRule::Parrain || rules_->square == SquareRule::ContraParrain)) {
+        (rules_->square == SquareRule::Parrain || rules_->square == SquareRule::ContraParrain ||
+         rules_->wait_capture)) {
         if (setup.parrain_piece.empty())
             throw InputError(source, 0, square_name(setup.parrain_square), "no unit waits for its Parrain rebirth on");
         check_unit(setup.parrain_piece, setup.parrain_square);

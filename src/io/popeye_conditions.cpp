@@ -291,6 +291,8 @@ constexpr VariantEntry kVariants[] = {
     {"Hydra", "Hydra", "Hydra"},
     {"Atom", "Atom", "Atom"},
     {"Alsatian", "Alsatian", "Alsatian"},
+    {"CaptureSquare", "CaseDePrise", "Schlagfeld"},
+    {"WaitCapture", "PriseProchaine", "NaechsterSchlag"},
 };
 
 // An entry's name in `lang`.

@@ -152,6 +152,7 @@ bool supported_occupied(Occupied o) {
 std::unique_ptr<const RebirthBound> RebirthBound::make(const RuleSet& r, const Position* start) {
     if (r.atom || r.kamikaze || r.alsatian || r.hydra || r.clone || r.chameleon) return nullptr;
     if (r.turncoat || r.april) return nullptr;  // units change side; some walks are not reborn
+    if (r.wait_capture) return nullptr;         // a taken unit comes back at the next capture of either side
     if (!supported_occupied(r.occupied)) return nullptr;
     if (r.reborn == Reborn::Both &&
         (r.both_capturer.clone || r.both_capturer.chameleon || !supported_occupied(r.both_capturer.occupied)))
@@ -413,21 +414,25 @@ int RebirthBound::moves_needed(const Position& pos, const Board& target, Color c
     }
     const int castlings = this->castlings(pos, target, c, own_left, other_left, settled);
     const int spared = castlings > 0 ? std::clamp(king_way(pos, target, c), 0, castlings) : 0;
-    return std::max(0, bound - spared - lift_spare(target, c, own_left));
+    return std::max(0, bound - spared - lift_spare(pos, target, c, own_left));
 }
 
-int RebirthBound::lift_spare(const Board& target, Color c, int own_left) const {
-    if (!castles_from_anywhere_) return 0;
-    // Anti-Mars: a castling may lift a rook onto its corner and leave it there ("[wRa3->a1]0-0"),
+int RebirthBound::lift_spare(const Position& pos, const Board& target, Color c, int own_left) const {
+    if (!castles_from_anywhere_ || own_left < 1) return 0;
+    // Anti-Mars: a castling may lift a rook onto its corner X and leave it there ("[wRa3->a1]0-0"),
     // the only way but a capture for a rook to get there; its distances count at most two moves
-    // for that (an empty board's rook reaches any square in two). One castling a move.
+    // for that (an empty board's rook reaches any square in two). The king then castles to the
+    // other side, with the rook on the opposite corner Y, which needs Y's right (the lift round
+    // adds a right only for the lifted rook's own corner, where it would be the partner). That
+    // castling moves units off both corners, so both rights are lost, and nothing gives a right
+    // back under Anti-Mars (no unit is reborn): one such castling at most in the rest of the game.
     const int home = c == WHITE ? 0 : 7;
-    int corners = 0;
+    const Bitboard rights = pos.castling_rights();
     for (int f : {0, 7}) {
         const Piece p = target[make_square(f, home)];
-        corners += p.walk == ROOK && p.color == c ? 1 : 0;
+        if (p.walk == ROOK && p.color == c && (rights & square_bb(make_square(7 - f, home)))) return 2;
     }
-    return 2 * std::clamp(own_left, 0, corners);
+    return 0;
 }
 
 int RebirthBound::castlings(const Position& pos, const Board& target, Color c, int own_left, int other_left,
@@ -554,7 +559,7 @@ RebirthProgress::RebirthProgress(const RebirthBound& bound, const Position& pos,
     // amount).
     king_way_ = castlings_leaving_ > 0 ? bound.king_way(pos, target, c) : int(kFar);
     king_way_after_step_ = bound.shifted_ || king_way_ >= kFar ? int(kFar) : king_way_ + 1;
-    lift_spare_ = bound.lift_spare(target, c, own_left);
+    lift_spare_ = bound.lift_spare(pos, target, c, own_left);  // rights only shrink
     valid_ = true;
 }
 

@@ -101,8 +101,10 @@ std::array<int, COLOR_NB> moves_needed(const Position& pos, const Distance& d) {
 // most the mover and one captured unit (capturer and captured under Circe + AntiCirce)
 // change at most departure, arrival, en passant victim and two rebirth squares. Parrain
 // and ContraParrain place the unit taken one half-move earlier: castling's 4 squares and
-// that one rebirth (the unit taken now waits). Chained, buried or lifted rebirths and the
-// extra effects are left unbounded.
+// that one rebirth (the unit taken now waits); WaitCapture one rebirth too (the unit taken
+// before). Anti-Mars castling may also lift a rook onto its corner and leave it there, the
+// king castling from anywhere ("[bRb5->a8]0-0" from e8: e8, g8, h8, f8, b5 and a8 change): 6.
+// Chained, buried or lifted rebirths and the extra effects are left unbounded.
 int max_squares_per_move(const Position& pos) {
     if (!pos.has_rules()) return 4;
     const RuleSet& r = *pos.rules();
@@ -113,7 +115,7 @@ int max_squares_per_move(const Position& pos) {
         (r.both_capturer.occupied == Occupied::Volcanic || r.both_capturer.occupied == Occupied::Parachute ||
          r.both_capturer.occupied == Occupied::Ultra))
         return 0;
-    return 5;
+    return r.antimars ? 6 : 5;
 }
 
 // The most squares the next half-move of pos can change, at most max_change (the bound for

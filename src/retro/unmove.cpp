@@ -153,6 +153,8 @@ bool unmoves_supported(const RuleSet* rules) {
     if (!rules || rules->orthodox()) return true;
     const RuleSet& r = *rules;
     if (r.atom || r.kamikaze || r.alsatian || r.hydra || r.clone || r.chameleon) return false;
+    // WaitCapture: which unit the last capture reborned depends on the capture before it.
+    if (r.wait_capture) return false;
     const bool plain_occupied = r.occupied == Occupied::Relaxed || r.occupied == Occupied::Strict;
     // Turncoats: the taken unit stands reborn as one of the capturer's side (Circe), or the
     // capturer as one of the other side (Anti-Circe; not with both families); April: a listed

@@ -329,7 +329,7 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
             land(m.to);  // Calvet
         }
     };
-    if (capture && !R.mars && !parrain_like(R)) {
+    if (capture && !R.mars && !delayed_rebirth(R)) {
         // Circe + Anti-Circe: the capturer first, then the captured unit.
         if (R.reborn == Reborn::Capturer || R.reborn == Reborn::Both) capturer_part();
         if (ok && (R.reborn == Reborn::Captured || R.reborn == Reborn::Both)) captured_part();
@@ -369,6 +369,28 @@ bool Position::do_rules_move(const Move& m, UndoInfo& u) {
             parrain_square_ = SQ_NONE;
         }
         if (parrain_square_ != SQ_NONE) key_ ^= zobrist::parrain_key(parrain_piece_, parrain_square_);
+    }
+
+    // WaitCapture: a capture reborns the unit the previous capture took, by the square rule
+    // from that capture's square and only if the square is empty (Relaxed); the unit it takes
+    // waits in turn (Popeye 4.104: 3.d5*c6 ep.[+bPd5] after 2.e4*d5 under Circe CaptureSquare
+    // WaitCapture).
+    if (ok && R.wait_capture && capture) {
+        if (u.parrain_square != SQ_NONE) {
+            key_ ^= zobrist::parrain_key(u.parrain_piece, u.parrain_square);
+            CaptureFacts f;
+            f.unit = u.parrain_piece;
+            f.capture = u.parrain_square;
+            const Square s = rebirth_square(R, f, u.parrain_piece.walk);
+            if (s != SQ_NONE && board_[s].empty()) {
+                set_square(s, u.parrain_piece, SQ_NONE, u);
+                add_effect(u, Effect::Kind::Rebirth, SQ_NONE, s, u.parrain_piece);
+                regained |= regained_right(u.parrain_piece, s);
+            }
+        }
+        parrain_piece_ = captured;
+        parrain_square_ = cap_sq;
+        key_ ^= zobrist::parrain_key(parrain_piece_, parrain_square_);
     }
 
     // Buried or lifted units whose square is empty now come back.

@@ -206,7 +206,7 @@ static bool exotic_rebirth(const RuleSet& R) { return R.turncoat || R.april != 0
 static bool plain_effects(const Position& pos) {
     const RuleSet& R = *pos.rules();
     return pos.king_square(pos.side_to_move()) != SQ_NONE && !pos.has_fairy() && !R.alsatian && !R.atom &&
-           !R.kamikaze && !R.hydra && pos.buried_count() == 0 && !first_rank_pawns_move(R) && !parrain_like(R) &&
+           !R.kamikaze && !R.hydra && pos.buried_count() == 0 && !first_rank_pawns_move(R) && !delayed_rebirth(R) &&
            !exotic_rebirth(R);
 }
 
@@ -401,7 +401,7 @@ class RuleGen {
     void expand(Move m) {
         const Square cap = capture_square(m, side_);
         const Piece captured = pos_.piece_on(cap);
-        if (captured.empty() || R_.mars || parrain_like(R_)) {
+        if (captured.empty() || R_.mars || delayed_rebirth(R_)) {
             if (!parrain_like(R_) || pos_.parrain_square() == SQ_NONE)
                 list_.push(m);
             else
@@ -717,7 +717,7 @@ class RuleGen {
         // board after the capture without rebirth decides: with the king of the captured side
         // not in check there, a reborn unit is caged exactly when it has no free square.
         Bitboard occ_after = 0;
-        bool fast = !by_make_ && !pos_.has_fairy() && !R_.mars && !R_.antimars && !parrain_like(R_) &&
+        bool fast = !by_make_ && !pos_.has_fairy() && !R_.mars && !R_.antimars && !delayed_rebirth(R_) &&
                     R_.reborn == Reborn::Captured && R_.rex == Rex::Exclusive && R_.occupied != Occupied::Assassin &&
                     R_.occupied != Occupied::Ultra;
         if (fast) {
@@ -768,7 +768,7 @@ class RuleGen {
         // With orthodox walks and quiet moves that only move their unit, a unit with no empty
         // square to step to from its rebirth square has no quiet move, legal or not.
         if (walk != KING && m.kind != MoveKind::Promotion && !pos_.has_fairy() && !R_.mars && !R_.antimars &&
-            !parrain_like(R_) && pos_.buried_count() == 0) {
+            !delayed_rebirth(R_) && pos_.buried_count() == 0) {
             const Bitboard occ = occ_ & ~square_bb(m.from) & ~square_bb(capture_square(m, capturer_side));
             if (no_free_square(m.extra, walk, capturer_side, occ)) return true;
         }
@@ -1402,7 +1402,7 @@ bool quiet_moves_orthodox(const Position& pos) {
     // Turncoats: a reborn unit joins the capturer's side and may give check itself, which the
     // check foresight (checks_foreseeable) built on this does not see.
     return !pos.has_fairy() && R.reborn == Reborn::Captured && R.rex == Rex::Exclusive && !R.mars && !R.antimars &&
-           !R.turncoat && !parrain_like(R) && !first_rank_pawns_move(R) && R.occupied != Occupied::Assassin &&
+           !R.turncoat && !delayed_rebirth(R) && !first_rank_pawns_move(R) && R.occupied != Occupied::Assassin &&
            R.occupied != Occupied::Ultra && pos.buried_count() == 0;
 }
 
@@ -1413,7 +1413,8 @@ static bool append_legal(const Position& pos, const MoveList& pseudo, MoveList* 
 // departure, no Parrain rebirth on the next move, no buried units (Volcanic, Parachute), no
 // rebirth onto a king (Assassin, Ultra), no first-rank pawn moves (Cage, Parrain). Then an
 // orthodox-legal quiet move leaves the king untakeable, hence legal (Anti-Circe, Circe Rex
-// Inclusive, Circe with other squares or reborn walks...).
+// Inclusive, Circe with other squares or reborn walks, WaitCapture, whose rebirths come only
+// with captures...).
 static bool quiet_legal_if_orthodox_legal(const Position& pos) {
     const RuleSet& R = *pos.rules();
     return !pos.has_fairy() && !R.mars && !R.antimars && !parrain_like(R) && !first_rank_pawns_move(R) &&

@@ -69,6 +69,9 @@ Square rebirth_square(const RuleSet& rules, const CaptureFacts& f, Walk walk) {
             r = make_square(7 - file_of(cl), 7 - rank_of(cl));
             break;
         }
+        case SquareRule::CaptureSquare:
+            r = t;
+            break;
         default:
             r = SQ_NONE;
             break;

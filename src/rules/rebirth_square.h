@@ -37,6 +37,10 @@ inline Square mirrored_file(Square s) { return make_square(7 - file_of(s), rank_
 inline bool parrain_like(const RuleSet& r) {
     return r.square == SquareRule::Parrain || r.square == SquareRule::ContraParrain;
 }
+// A taken unit waits for its rebirth, as part of the position (Position::parrain_piece):
+// until the next move (Parrain) or the next capture (WaitCapture). The shortcuts that
+// assume a capture reborns the unit it takes at once do not hold.
+inline bool delayed_rebirth(const RuleSet& r) { return parrain_like(r) || r.wait_capture; }
 // Whether a pawn reborn on its last rank promotes under this square rule or April (Popeye's
 // is_promotion_possible); otherwise it stays an immobile pawn there.
 inline bool rebirth_promotes(const RuleSet& r) {

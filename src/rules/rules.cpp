@@ -55,6 +55,7 @@ constexpr SquareEntry kSquareWords[] = {
     {"Take&Make", SquareRule::TakeMake, true},
     {"Cage", SquareRule::Cage, true},
     {"Diametral", SquareRule::Diametral, false},
+    {"CaptureSquare", SquareRule::CaptureSquare, true},
 };
 
 struct OccupiedEntry {
@@ -117,6 +118,7 @@ struct FamilyState {
     bool turncoat = false;
     std::uint32_t april = 0;         // RuleSet::april
     bool strict_by_default = false;  // AprilChess: Strict unless another occupied rule is given
+    bool wait_capture = false;       // WaitCapture
 };
 
 // Reports bad input at the condition's line.
@@ -144,6 +146,7 @@ class Resolver {
     void read_cycle(FamilyState& s, const std::vector<std::string>& args, size_t& i);
     void read_april(FamilyState& s, const std::vector<std::string>& args, size_t& i);
     void check(const FamilyState& s, const std::string& word) const;
+    void check_wait_capture(const FamilyState* circe, const FamilyState* anti) const;
 
     std::string file_;
     int line_;
@@ -217,6 +220,8 @@ void Resolver::apply_word(FamilyState& s, const Condition& c, size_t& i) {
             s.extra_by = w;
             (w == "Kamikaze" ? s.kamikaze : w == "Hydra" ? s.hydra : s.atom) = true;
         }
+    } else if (w == "WaitCapture") {
+        s.wait_capture = true;
     } else if (w == kLastCaptureWord) {
         add_last_capture(c.args, i + 1, w);
         i += 2;
@@ -402,6 +407,33 @@ void Resolver::add_last_capture(const std::vector<std::string>& args, size_t at,
     last_square_ = sq;
 }
 
+// WaitCapture and CaptureSquare (Memory Circe) are defined here for Circe alone with the
+// captured unit reborn by its own facts (Classic or CaptureSquare square), Relaxed, kings
+// excluded, without adapters or extra effects; other combinations are refused. CaptureSquare
+// without WaitCapture would put the unit where its capturer stands.
+void Resolver::check_wait_capture(const FamilyState* circe, const FamilyState* anti) const {
+    for (const FamilyState* s : {circe, anti}) {
+        if (!s) continue;
+        const bool capture_square = s->square == SquareRule::CaptureSquare;
+        if (!s->wait_capture && !capture_square) continue;
+        if (!s->wait_capture) fail(s->square_by, "CaptureSquare without WaitCapture not supported yet:");
+        const std::string base = "combination " + s->first_word + " WaitCapture";
+        if (s->family != Family::Circe || (circe && anti))
+            fail("WaitCapture", base + " + AntiCirce not supported yet:");
+        if (s->square != SquareRule::Classic && !capture_square)
+            fail(s->square_by, base + " + " + s->square_by + " not supported yet:");
+        if (s->occupied && *s->occupied != Occupied::Relaxed)
+            fail(s->occupied_by, base + " + " + s->occupied_by + " not supported yet:");
+        if (s->rex && *s->rex == Rex::Inclusive) fail(s->rex_by, base + " + " + s->rex_by + " not supported yet:");
+        for (auto [on, name] : {std::pair{s->mirror, "Mirror"}, std::pair{s->vertical_mirror, "VerticalMirror"},
+                                std::pair{s->frischauf, "Frischauf"}, std::pair{s->clone, "Clone"},
+                                std::pair{s->chameleon, "Chameleon"}, std::pair{s->turncoat, "Turncoats"},
+                                std::pair{s->april != 0, "April"}, std::pair{s->alsatian, "Alsatian"}})
+            if (on) fail(name, base + " + " + name + " not supported yet:");
+        if (!s->extra_by.empty()) fail(s->extra_by, base + " + " + s->extra_by + " not supported yet:");
+    }
+}
+
 // The rule set of the family words read; LastCapture and Circe + AntiCirce checked last.
 RuleSet Resolver::finish() {
     RuleSet r;
@@ -454,6 +486,7 @@ RuleSet Resolver::finish() {
             if (s->turncoat || s->april)
                 fail(s->first_word, std::string("combination Circe + AntiCirce with ") +
                                         (s->turncoat ? "Turncoats" : "April") + " not supported yet:");
+    check_wait_capture(circe, anti);
     const Family f = main->family;
     switch (f) {
         case Family::Circe:
@@ -487,6 +520,7 @@ RuleSet Resolver::finish() {
     r.alsatian = main->alsatian;
     r.turncoat = main->turncoat;
     r.april = main->april;
+    r.wait_capture = main->wait_capture;
     if (has_last_capture_) {
         r.last_capture_piece = last_piece_;
         r.last_capture_square = last_square_;
@@ -532,12 +566,14 @@ struct DescribeParts {
     Rex rex, default_rex;
     bool mirror, vertical_mirror, frischauf, clone, chameleon;
     const std::array<Walk, WALK_NB>* cycle;
+    bool wait_capture = false;
 };
 
 std::string describe_family(const DescribeParts& p) {
     std::string out(p.family);
     auto add = [&out](std::string_view w) { out.append(" ").append(w); };
     if (p.square != SquareRule::Classic) add(square_word(p.square));
+    if (p.wait_capture) add("WaitCapture");
     if (p.mirror) add("Mirror");
     if (p.vertical_mirror) add("VerticalMirror");
     if (p.frischauf) add("Frischauf");
@@ -597,7 +633,7 @@ std::string RuleSet::describe() const {
     const bool circe_like = family == "Circe";
     std::string out = describe_family({family, square, occupied, circe_like ? Occupied::Relaxed : Occupied::Strict, rex,
                                        circe_like ? Rex::Exclusive : Rex::Inclusive, mirror, vertical_mirror, frischauf,
-                                       clone, chameleon, &chameleon_cycle});
+                                       clone, chameleon, &chameleon_cycle, wait_capture});
     if (anti_main && cheylan) out.append(" Cheylan");
     if (kamikaze) out.append(" Kamikaze");
     if (hydra) out.append(" Hydra");
