@@ -418,8 +418,8 @@ void Resolver::check_wait_capture(const FamilyState* circe, const FamilyState* a
         if (!s->wait_capture && !capture_square) continue;
         if (!s->wait_capture) fail(s->square_by, "CaptureSquare without WaitCapture not supported yet:");
         const std::string base = "combination " + s->first_word + " WaitCapture";
-        if (s->family != Family::Circe || (circe && anti))
-            fail("WaitCapture", base + " + AntiCirce not supported yet:");
+        if (s->family != Family::Circe) fail("WaitCapture", base + " not supported yet:");
+        if (circe && anti) fail("WaitCapture", base + " + AntiCirce not supported yet:");
         if (s->square != SquareRule::Classic && !capture_square)
             fail(s->square_by, base + " + " + s->square_by + " not supported yet:");
         if (s->occupied && *s->occupied != Occupied::Relaxed)
