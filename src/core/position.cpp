@@ -192,7 +192,8 @@ bool Position::load(const Setup& setup, const SetupRules& rules, const std::stri
         (rules_->square == SquareRule::Parrain || rules_->square == SquareRule::ContraParrain ||
          rules_->wait_capture)) {
         if (setup.parrain_piece.empty())
-            throw InputError(source, 0, square_name(setup.parrain_square), "no unit waits for its Parrain rebirth on");
+            throw InputError(source, 0, square_name(setup.parrain_square),
+                             "no unit waits for its rebirth (Parrain, WaitCapture) on");
         check_unit(setup.parrain_piece, setup.parrain_square);
         parrain_piece_ = setup.parrain_piece;
         parrain_square_ = setup.parrain_square;
